@@ -1,0 +1,181 @@
+/**
+ * codegen writes generated/ from the OpenAPI documents named in codegen.config.ts (DESIGN.md §3):
+ * - generated/openapi/<service>.json: the bundled document (external $refs inlined) the server registers routes from;
+ * - generated/types/<service>.gen.ts: TypeScript types (openapi-typescript);
+ * - generated/client.gen.ts: typed openapi-fetch clients per gateway;
+ * - generated/operations.gen.ts: operationId → {service, method, path}, the dataProvider's routing table;
+ * - generated/resources.gen.ts: react-admin resource definitions read from each operation's `x-resource`.
+ * With `--check` nothing is written; it exits 1 listing every file that would change (CI's staleness check).
+ */
+import { mkdir, readFile, writeFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { bundle, createConfig } from '@redocly/openapi-core';
+import openapiTS, { astToString } from 'openapi-typescript';
+import config from '../codegen.config.ts';
+
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- OpenAPI documents are untyped JSON here
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
+const root = path.resolve(import.meta.dirname, '..');
+const out = new Map<string, string>();
+
+/** deref resolves internal `#/…` $refs of a bundled document (no cycles in our specs; a cycle throws). */
+function deref(doc: Json, node: Json, seen: string[] = []): Json {
+  if (Array.isArray(node)) return node.map((n) => deref(doc, n, seen));
+  if (!node || typeof node !== 'object') return node;
+  if (typeof node.$ref === 'string') {
+    const ref: string = node.$ref;
+    if (seen.includes(ref)) throw new Error(`cyclic $ref ${ref}`);
+    const target = ref.slice(2).split('/').reduce((o: Json, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    if (target === undefined) throw new Error(`unresolved $ref ${ref}`);
+    const { $ref: _omit, ...rest } = node;
+    return { ...deref(doc, target, [...seen, ref]), ...deref(doc, rest, seen) };
+  }
+  return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, deref(doc, v, seen)]));
+}
+
+function pascal(s: string): string {
+  return s.replace(/(^|[-_])([a-z])/g, (_m, _p, c: string) => c.toUpperCase());
+}
+
+async function main(): Promise<void> {
+  const check = process.argv.includes('--check');
+  const redocly = await createConfig({});
+  const operations: Record<string, { service: string; method: string; path: string }> = {};
+  const resources: Json[] = [];
+  for (const service of config.services) {
+    const ref = path.join(root, config.specDir, `${service}.yaml`);
+    const { bundle: result, problems } = await bundle({ ref, config: redocly, dereference: false });
+    const errors = problems.filter((p) => p.severity === 'error');
+    if (errors.length) throw new Error(`${service}.yaml: ${errors.map((p) => p.message).join('; ')}`);
+    const doc: Json = result.parsed;
+    out.set(`openapi/${service}.json`, JSON.stringify(doc, null, 2) + '\n');
+    const ast = await openapiTS(doc, { alphabetize: false, exportType: false });
+    out.set(`types/${service}.gen.ts`, config.header + astToString(ast));
+    for (const [p, item] of Object.entries<Json>(doc.paths ?? {})) {
+      for (const method of METHODS) {
+        const op = item[method];
+        if (!op?.operationId) continue;
+        if (operations[op.operationId]) throw new Error(`duplicate operationId ${op.operationId}`);
+        operations[op.operationId] = { service, method: method.toUpperCase(), path: p };
+        const res = op['x-resource'];
+        if (!res) continue;
+        const formSchemaName: string | undefined = res.form?.schema;
+        const formSchema = formSchemaName ? deref(doc, doc.components.schemas[formSchemaName]) : undefined;
+        if (formSchemaName && !formSchema) throw new Error(`${service}: x-resource form schema ${formSchemaName} not found`);
+        resources.push({ ...res, service, form: res.form ? { ...res.form, jsonSchema: formSchema } : undefined });
+      }
+    }
+  }
+
+  out.set('operations.gen.ts', `${config.header}
+/** Every gateway operation by operationId: the service it belongs to, its HTTP method and its path in the gateway. */
+export const operations = ${JSON.stringify(operations, null, 2)} as const;
+
+export type OperationId = keyof typeof operations;
+`);
+
+  const imports = config.services.map((s) => `import type { paths as ${pascal(s)}Paths } from './types/${s}.gen';`).join('\n');
+  out.set('client.gen.ts', `${config.header}
+import createClient, { type Client } from 'openapi-fetch';
+${imports}
+
+/** The paths of each gateway, keyed by service name (mounted at /api/<service>). */
+export interface GatewayPaths {
+${config.services.map((s) => `  ${s}: ${pascal(s)}Paths;`).join('\n')}
+}
+
+export type Service = keyof GatewayPaths;
+export const services = ${JSON.stringify(config.services)} as const;
+
+/**
+ * createGatewayClient returns a typed openapi-fetch client for one gateway; \`baseUrl\` is the session's
+ * api_<service>_gateway URL and \`apiKey\` is sent as x-api-key on every call.
+ */
+export function createGatewayClient<S extends Service>(
+  baseUrl: string,
+  apiKey?: string,
+  fetchImpl?: typeof fetch,
+): Client<GatewayPaths[S]> {
+  return createClient<GatewayPaths[S]>({
+    baseUrl,
+    headers: apiKey ? { 'x-api-key': apiKey } : {},
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+  });
+}
+`);
+
+  out.set('resources.gen.ts', `${config.header}
+import type { OperationId } from './operations.gen';
+
+/** One react-admin resource, as declared by an \`x-resource\` extension on its list operation. */
+export interface ResourceDefinition {
+  name: string;
+  label: string;
+  route: string;
+  gateway: string;
+  service: string;
+  recordRepresentation: string;
+  operations: { list: OperationId; count?: OperationId; save?: OperationId; archive?: OperationId };
+  saveBodyKey?: string;
+  archiveBy?: 'id' | 'email';
+  archiveLabel?: string;
+  archiveConfirm?: string;
+  archiveWhen?: string;
+  readOnlyEdit?: string;
+  list: {
+    columns: Array<{ source: string; label: string; type?: 'date' | 'boolean' | 'count' | 'sendAt' }>;
+    searchFields: string[];
+    defaultSort: { field: string; order: 'ASC' | 'DESC' };
+    pageSize: number;
+    truncate: Record<string, number>;
+    duplicate?: { nameField: string; prefix: string };
+    links?: Array<{ label: string; to: string }>;
+    empty?: string;
+  };
+  form?: {
+    schema: string;
+    jsonSchema: Record<string, unknown>;
+    redirectAfterSave?: string;
+    uiSchema?: Record<string, unknown>;
+    titleNew?: string;
+    titleEdit?: string;
+    submitLabel?: string;
+  };
+}
+
+export const resources: ResourceDefinition[] = ${JSON.stringify(resources, null, 2)};
+
+export const resourcesByName: Record<string, ResourceDefinition> = Object.fromEntries(resources.map((r) => [r.name, r]));
+`);
+
+  const stale: string[] = [];
+  for (const [rel, text] of out) {
+    const file = path.join(root, config.outDir, rel);
+    const before = await readFile(file, 'utf8').catch(() => undefined);
+    if (before === text) continue;
+    stale.push(rel);
+    if (!check) {
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, text);
+    }
+  }
+  // Files in generated/ that codegen no longer makes are stale too.
+  const known = new Set(out.keys());
+  for (const dir of ['', 'openapi', 'types']) {
+    const entries = await readdir(path.join(root, config.outDir, dir)).catch(() => [] as string[]);
+    for (const f of entries) {
+      const rel = dir ? `${dir}/${f}` : f;
+      if ((f.endsWith('.gen.ts') || f.endsWith('.json')) && !known.has(rel)) stale.push(`${rel} (no longer generated)`);
+    }
+  }
+  if (check && stale.length) {
+    console.error(`generated/ is stale; run npm run codegen. Changed: ${stale.join(', ')}`);
+    process.exit(1);
+  }
+  console.log(check ? 'generated/ is up to date' : `codegen: ${stale.length} file(s) written, ${out.size} in all`);
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,121 @@
+/**
+ * Send-time maths for email blasts (spec part 2 §3 Email blast, §5; DESIGN.md §6). All instants are UTC `Date`s;
+ * wall-clock times are `YYYY-MM-DDTHH:mm[:ss]` strings without an offset, read in an IANA zone through Luxon, so
+ * DST changes are handled by the zone database (a wall-clock time skipped by a spring-forward moves forward by the
+ * gap; an ambiguous fall-back time takes the earlier offset).
+ */
+import { DateTime, IANAZone } from 'luxon';
+
+/** The label of the "each contact's own zone" option, first in the timezone list. */
+export const CONTACT_LOCAL_TIMEZONE = 'Contact’s local timezone';
+
+/** The zone used for a contact with no time zone, or an unknown one, in a contact-local blast. */
+export const FALLBACK_TIMEZONE = 'UTC';
+
+/** The zone furthest ahead of UTC (UTC+14): a contact-local blast is due no earlier than its wall-clock time there. */
+export const EARLIEST_TIMEZONE = 'Pacific/Kiritimati';
+
+/**
+ * isContactLocalTimezone is true for "Contact’s local timezone" and its variants (straight apostrophe, or none:
+ * "contacts local timezone"), case-insensitive.
+ */
+export function isContactLocalTimezone(value: string | null | undefined): boolean {
+  if (!value) return false;
+  const v = value.trim().toLowerCase().replace(/[’']/g, '');
+  return v === 'contacts local timezone';
+}
+
+/** isValidTimezone is true for an IANA zone name Luxon knows (UTC included). */
+export function isValidTimezone(zone: string | null | undefined): boolean {
+  return !!zone && IANAZone.isValidZone(zone);
+}
+
+const WALL_CLOCK_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
+
+/** parseWallClock checks a `YYYY-MM-DDTHH:mm[:ss]` string; returns its parts, or undefined when malformed or impossible. */
+export function parseWallClock(wallClock: string):
+  | { year: number; month: number; day: number; hour: number; minute: number; second: number }
+  | undefined {
+  const m = WALL_CLOCK_RE.exec(wallClock);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1).map((s) => (s === undefined ? 0 : Number(s)));
+  const probe = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone: 'UTC' });
+  if (!probe.isValid || probe.day !== day || probe.month !== month) return undefined;
+  return { year, month, day, hour, minute, second };
+}
+
+/**
+ * wallClockToInstant returns the UTC instant at which `wallClock` happens in `zone`.
+ * Throws RangeError for a malformed wall-clock string or an unknown zone.
+ */
+export function wallClockToInstant(wallClock: string, zone: string): Date {
+  const parts = parseWallClock(wallClock);
+  if (!parts) throw new RangeError(`invalid wall-clock time: ${wallClock}`);
+  if (!isValidTimezone(zone)) throw new RangeError(`unknown time zone: ${zone}`);
+  return DateTime.fromObject(parts, { zone }).toUTC().toJSDate();
+}
+
+/** recipientZone is the zone a contact-local blast uses for a contact: its own when valid, else FALLBACK_TIMEZONE. */
+export function recipientZone(contactZone: string | null | undefined): string {
+  return isValidTimezone(contactZone) ? (contactZone as string) : FALLBACK_TIMEZONE;
+}
+
+/**
+ * recipientSendInstant is when one recipient of a blast gets its email: the blast's wall-clock time in the blast's
+ * zone, or, for a contact-local blast, in the contact's own zone (see recipientZone).
+ */
+export function recipientSendInstant(
+  blast: { send_at: string; timezone: string; send_in_users_timezone: boolean },
+  contactZone: string | null | undefined,
+): { zone: string; instant: Date } {
+  const zone = blast.send_in_users_timezone ? recipientZone(contactZone) : blast.timezone;
+  return { zone, instant: wallClockToInstant(blast.send_at, zone) };
+}
+
+/**
+ * blastDueInstant is when a blast must be expanded into recipient rows: its instant for a fixed zone, or for a
+ * contact-local blast the earliest zone's (UTC+14) instant, so no contact's wall-clock moment is missed.
+ */
+export function blastDueInstant(blast: { send_at: string; timezone: string; send_in_users_timezone: boolean }): Date {
+  return wallClockToInstant(blast.send_at, blast.send_in_users_timezone ? EARLIEST_TIMEZONE : blast.timezone);
+}
+
+/**
+ * timeOfDayOptions lists the times of day every `stepMinutes` (15 by default) as `{value: 'HH:mm', label: 'h:mm am'}`,
+ * for the blast form's time select (spec part 2 §5: every 15 minutes, am/pm).
+ */
+export function timeOfDayOptions(stepMinutes = 15): Array<{ value: string; label: string }> {
+  const out: Array<{ value: string; label: string }> = [];
+  for (let m = 0; m < 24 * 60; m += stepMinutes) {
+    const h = Math.floor(m / 60);
+    const min = m % 60;
+    const value = `${String(h).padStart(2, '0')}:${String(min).padStart(2, '0')}`;
+    const h12 = h % 12 === 0 ? 12 : h % 12;
+    out.push({ value, label: `${h12}:${String(min).padStart(2, '0')} ${h < 12 ? 'am' : 'pm'}` });
+  }
+  return out;
+}
+
+/**
+ * timezoneOptions is the long timezone list with "Contact’s local timezone" first, then UTC, then every IANA zone
+ * the runtime knows (Intl.supportedValuesOf), sorted.
+ */
+export function timezoneOptions(): string[] {
+  const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
+  const zones = intl.supportedValuesOf ? intl.supportedValuesOf('timeZone') : [];
+  return [CONTACT_LOCAL_TIMEZONE, 'UTC', ...zones.filter((z) => z !== 'UTC').sort()];
+}
+
+/** defaultBlastSchedule is the new-blast default (spec part 2 §4): today (UTC) at 12:30, in UTC. */
+export function defaultBlastSchedule(now: Date = new Date()): { date: string; time: string; timezone: string } {
+  return { date: DateTime.fromJSDate(now, { zone: 'UTC' }).toISODate() as string, time: '12:30', timezone: 'UTC' };
+}
+
+/** formatSendAt renders a blast's Send At cell (spec part 2 §2): the local date-time and zone, or "Contact's local TZ". */
+export function formatSendAt(blast: { send_at: string; timezone: string; send_in_users_timezone: boolean }): string {
+  const parts = parseWallClock(blast.send_at);
+  const local = parts
+    ? DateTime.fromObject(parts).toFormat('yyyy-LL-dd h:mm a').replace('AM', 'am').replace('PM', 'pm')
+    : blast.send_at;
+  return `${local} ${blast.send_in_users_timezone ? 'Contact’s local TZ' : blast.timezone}`;
+}

@@ -1,0 +1,95 @@
+/**
+ * Field checks and their messages, shared by the console (form errors) and the server (400 bodies).
+ * Implements spec part 1 §5 and part 2 §5 (Shared, Email, Template, Email blast).
+ */
+
+/** The messages of spec part 1 §5 / part 2 §5, exactly as written there. */
+export const MESSAGES = {
+  required: 'Required field',
+  invalidEmail: 'Invalid email',
+  twoAts: 'Please don’t use confusing email addresses (e.g. with two @s)',
+  mustContainDot: 'Must contain dot',
+  blastAudience: 'You must choose at least one segment or contact to send the email to',
+  templateContent: 'You must add email contents',
+  marketingUnsubscribe:
+    'Marketing emails must include an unsubscribe link! Please see the instructions below the template editor',
+  blastMissingId: 'Couldn’t archive email blast, missing email blast id',
+} as const;
+
+/** isBlank is true for null, undefined, and strings that are empty after trimming. */
+export function isBlank(value: unknown): boolean {
+  return value === null || value === undefined || (typeof value === 'string' && value.trim() === '');
+}
+
+/** checkRequired returns 'Required field' for a null or empty value, else undefined. */
+export function checkRequired(value: unknown): string | undefined {
+  return isBlank(value) ? MESSAGES.required : undefined;
+}
+
+/**
+ * checkEmail applies the email rules in their spec order: empty, no @, more than one @, no dot
+ * (the dot is looked for after the @). Returns the message, or undefined when valid.
+ */
+export function checkEmail(value: unknown): string | undefined {
+  if (isBlank(value)) return MESSAGES.required;
+  const email = String(value).trim();
+  const ats = email.split('@').length - 1;
+  if (ats === 0) return MESSAGES.invalidEmail;
+  if (ats > 1) return MESSAGES.twoAts;
+  const [local, domain] = email.split('@');
+  if (!local || !domain || /\s/.test(email)) return MESSAGES.invalidEmail;
+  if (!domain.includes('.')) return MESSAGES.mustContainDot;
+  if (domain.startsWith('.') || domain.endsWith('.')) return MESSAGES.invalidEmail;
+  return undefined;
+}
+
+/** checkDomain: 'Required field' when empty, 'Must contain dot' without a dot. */
+export function checkDomain(value: unknown): string | undefined {
+  if (isBlank(value)) return MESSAGES.required;
+  return String(value).includes('.') ? undefined : MESSAGES.mustContainDot;
+}
+
+/** The variable every marketing template must contain (spec part 2 §5 Template). */
+export const UNSUBSCRIBE_VARIABLE = '{{unsubscribe_link}}';
+
+/**
+ * checkTemplateContent returns the content error of a template's html (spec part 2 §5): empty html, or html whose
+ * length is exactly 4999 (the designer's empty document), is 'You must add email contents'; a marketing template
+ * without {{unsubscribe_link}} gets the unsubscribe message.
+ */
+export function checkTemplateContent(html: string | null | undefined, type: string): string | undefined {
+  if (isBlank(html) || (html as string).length === 4999) return MESSAGES.templateContent;
+  if (type === 'TEMPLATE_MARKETING' && !/\{\{\s*unsubscribe_link\s*\}\}/.test(html as string)) {
+    return MESSAGES.marketingUnsubscribe;
+  }
+  return undefined;
+}
+
+/**
+ * suspiciousVariables lists the variable formats in html that this product does not render (spec part 2 §5:
+ * `${`, a space before `{user`, `{$`, `{name}`, `{first_name}`, `{firstname}`), for the editor's warning.
+ */
+export function suspiciousVariables(html: string): string[] {
+  const found = new Set<string>();
+  const patterns: Array<[RegExp, string]> = [
+    [/\$\{/, '${'],
+    [/\{\s+user/, '{ user'],
+    [/\{\$/, '{$'],
+    [/\{\{?\s*name\s*\}\}?/, '{name}'],
+    [/\{\{?\s*first_name\s*\}\}?/, '{first_name}'],
+    [/\{\{?\s*firstname\s*\}\}?/, '{firstname}'],
+  ];
+  for (const [re, label] of patterns) if (re.test(html)) found.add(label);
+  return [...found];
+}
+
+/** A UUID of any version (8-4-4-4-12 hex). */
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A version-4 UUID, as blast ids must be (spec part 2 §5 Email blast). */
+export const UUID_V4_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+
+/** splitList splits a comma-separated query value into trimmed, non-empty, de-duplicated items. */
+export function splitList(value: string | undefined | null): string[] {
+  if (!value) return [];
+  return [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
+}
