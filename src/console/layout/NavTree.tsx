@@ -1,0 +1,76 @@
+/** The navigation tree (spec part 1 §2 Navigation): sections expand along the current route; each can be toggled. */
+import { useState } from 'react';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
+import { Collapse, IconButton, List, ListItem, ListItemButton, ListItemText } from '@mui/material';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import { NAVIGATION, type NavItem } from '../routes';
+
+function isOnPath(pathname: string, path: string): boolean {
+  return pathname === path || pathname.startsWith(`${path}/`);
+}
+
+function NavNode({ item, depth, onNavigate }: { item: NavItem; depth: number; onNavigate?: () => void }) {
+  const { pathname } = useLocation();
+  const onPath = isOnPath(pathname, item.path);
+  const [toggled, setToggled] = useState<boolean | undefined>(undefined);
+  const expanded = toggled ?? onPath;
+  const hasChildren = !!item.children?.length;
+  return (
+    <>
+      <ListItem
+        disablePadding
+        secondaryAction={
+          hasChildren ? (
+            <IconButton
+              edge="end"
+              size="small"
+              aria-label={`${expanded ? 'Collapse' : 'Expand'} ${item.label}`}
+              aria-expanded={expanded}
+              onClick={() => setToggled(!expanded)}
+            >
+              {expanded ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
+            </IconButton>
+          ) : undefined
+        }
+      >
+        <ListItemButton
+          component={RouterLink}
+          to={item.path}
+          selected={pathname === item.path}
+          aria-current={pathname === item.path ? 'page' : undefined}
+          onClick={() => {
+            setToggled(undefined);
+            onNavigate?.();
+          }}
+          sx={{ pl: 2 + depth * 2, py: 0.5 }}
+        >
+          <ListItemText
+            primary={item.label}
+            slotProps={{ primary: { sx: { fontSize: depth === 0 ? 15 : 14, fontWeight: depth === 0 ? 600 : 400 } } }}
+          />
+        </ListItemButton>
+      </ListItem>
+      {hasChildren && (
+        <Collapse in={expanded} timeout="auto" unmountOnExit>
+          <List disablePadding>
+            {item.children!.map((child) => (
+              <NavNode key={child.path} item={child} depth={depth + 1} onNavigate={onNavigate} />
+            ))}
+          </List>
+        </Collapse>
+      )}
+    </>
+  );
+}
+
+/** NavTree renders the whole navigation; `onNavigate` lets the narrow-screen menu close after a click. */
+export function NavTree({ onNavigate }: { onNavigate?: () => void }) {
+  return (
+    <List component="nav" aria-label="Main navigation" dense>
+      {NAVIGATION.map((item) => (
+        <NavNode key={item.path} item={item} depth={0} onNavigate={onNavigate} />
+      ))}
+    </List>
+  );
+}

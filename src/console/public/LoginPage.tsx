@@ -1,0 +1,101 @@
+/**
+ * The login page (spec part 1 §2 /login, §4 Login, §8): a random greeting, email and password, Enter in the password
+ * field submits; on success the session is stored and the browser goes to /insights.
+ */
+import { useMemo, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { HttpError } from 'react-admin';
+import { Box, Button, Card, CardContent, TextField, Typography } from '@mui/material';
+import { createGatewayClient } from '../../../generated/client.gen';
+import { loginErrorText } from '../../domain/errors';
+import { RETRY, withRetry } from '../data/gateway';
+import { setSession, type Session } from '../session';
+import { showToast } from '../toast';
+import { PublicLayout } from './PublicLayout';
+
+const GREETINGS = ['Welcome back!', 'Good to see you again!', 'Hello again!', 'Ready to send some email?', 'Nice to have you back!'];
+
+/** logIn posts the credentials to the login gateway (retry 2/200 ms on network failures) and returns the session. */
+async function logIn(email: string, password: string): Promise<Session> {
+  const client = createGatewayClient<'login'>('/api/login');
+  return withRetry(async () => {
+    const { data, error, response } = await client.POST('/login', { body: { email, password } });
+    if (error || !data) throw new HttpError('login failed', response.status, error);
+    return data;
+  }, { ...RETRY.write });
+}
+
+/** LoginPage renders the login form and performs the login. */
+export function LoginPage() {
+  const greeting = useMemo(() => GREETINGS[Math.floor(Math.random() * GREETINGS.length)], []);
+  const navigate = useNavigate();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState('');
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (submitting) return;
+    setSubmitting(true);
+    setError('');
+    try {
+      const session = await logIn(email.trim(), password);
+      setSession(session);
+      showToast("You've been logged in!  One moment please....", 'success');
+      navigate('/insights', { replace: true });
+    } catch (e) {
+      const text = `Couldn’t log in: ${e instanceof HttpError ? loginErrorText(e.body?.errors ?? `${e.status}`) : loginErrorText(e, true)}`;
+      setError(text);
+      showToast(text, 'error');
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <PublicLayout>
+      <Box sx={{ display: 'flex', justifyContent: 'center' }}>
+        <Card sx={{ width: '100%', maxWidth: 420 }}>
+          <CardContent>
+            <Typography variant="h5" component="h1" gutterBottom>
+              {greeting}
+            </Typography>
+            <Box component="form" onSubmit={submit} noValidate aria-label="Log in" sx={{ display: 'grid', gap: 2 }}>
+              <TextField
+                id="login-email"
+                label="Email"
+                type="email"
+                autoComplete="username"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                autoFocus
+              />
+              <TextField
+                id="login-password"
+                label="Password"
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter') {
+                    e.preventDefault();
+                    void submit();
+                  }
+                }}
+              />
+              <Button type="submit" variant="contained" disabled={submitting}>
+                Log in
+              </Button>
+              {error && (
+                <Typography color="error" role="alert" data-testid="login-error">
+                  {error}
+                </Typography>
+              )}
+            </Box>
+          </CardContent>
+        </Card>
+      </Box>
+    </PublicLayout>
+  );
+}

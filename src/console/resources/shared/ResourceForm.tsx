@@ -1,0 +1,178 @@
+/**
+ * The generic create/edit form of a generated resource (STYLE.md items 1 and 3): rendered by @rjsf/mui from the
+ * definition's `form.jsonSchema` and `uiSchema`, checked with the shared domain rules, messages shown only after the
+ * first save attempt (spec part 2 §4 Forms); saves through the dataProvider and then goes to the edit route.
+ */
+import { useMemo, useState } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { useCreate, useGetOne, useNotify, useUpdate, type RaRecord } from 'react-admin';
+import Form from '@rjsf/mui';
+import validator from '@rjsf/validator-ajv8';
+import type { CustomValidator, ErrorTransformer, RJSFSchema, UiSchema } from '@rjsf/utils';
+import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
+import type { ResourceDefinition } from '../../../../generated/resources.gen';
+import { checkEmail, checkRequired } from '../../../domain/validation';
+import { Loading } from '../../layout/ConsoleLayout';
+import { KeyValueField, TimezoneWidget } from './formWidgets';
+
+type FormData = Record<string, unknown>;
+
+export interface ResourceFormProps {
+  definition: ResourceDefinition;
+  /** The singular entity for titles and messages, e.g. 'contact'. */
+  entity: string;
+  mode: 'create' | 'edit';
+  /** Fields checked with checkEmail (spec part 1 §5 Email). */
+  emailFields?: string[];
+  /** Fields checked with checkRequired beyond the schema's own. */
+  requiredFields?: string[];
+  /** Disable Save while an email field is invalid (spec part 2 §5 Sender persona). */
+  disableSaveWhileEmailInvalid?: boolean;
+  /** Content under the form, e.g. advice. */
+  children?: React.ReactNode;
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** pickSchemaFields keeps only the keys the input schema allows (its additionalProperties is false). */
+export function pickSchemaFields(record: FormData, schema: Record<string, unknown>): FormData {
+  const props = (schema.properties ?? {}) as Record<string, unknown>;
+  const out: FormData = {};
+  for (const key of Object.keys(props)) if (record[key] !== undefined) out[key] = record[key];
+  return out;
+}
+
+function EditorForm({ definition, entity, mode, emailFields = [], requiredFields = [], disableSaveWhileEmailInvalid, initial }: ResourceFormProps & { initial: FormData }) {
+  const form = definition.form!;
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const [create, { isPending: creating }] = useCreate();
+  const [update, { isPending: updating }] = useUpdate();
+  const [formData, setFormData] = useState<FormData>(initial);
+  const [attempted, setAttempted] = useState(false);
+  const saving = creating || updating;
+
+  const schema = useMemo(() => {
+    const { title: _title, ...rest } = form.jsonSchema;
+    return rest as RJSFSchema;
+  }, [form.jsonSchema]);
+
+  const emailInvalid = emailFields.some((f) => checkEmail(formData[f]) !== undefined);
+  const uiSchema = useMemo<UiSchema>(() => {
+    const base = (form.uiSchema ?? {}) as UiSchema;
+    const props = (form.jsonSchema.properties ?? {}) as Record<string, unknown>;
+    return {
+      ...base,
+      ...(props.id ? { id: { 'ui:widget': 'hidden' } } : {}),
+      ...(props.json ? { json: { ...(base.json as object), 'ui:field': 'keyValue' } } : {}),
+      'ui:submitButtonOptions': {
+        submitText: saving ? 'Saving…' : 'Save',
+        props: { disabled: saving || (disableSaveWhileEmailInvalid && emailInvalid) },
+      },
+    };
+  }, [form, saving, disableSaveWhileEmailInvalid, emailInvalid]);
+
+  const customValidate: CustomValidator = (data, errors) => {
+    const d = (data ?? {}) as FormData;
+    for (const f of emailFields) {
+      const message = checkEmail(d[f]);
+      if (message) (errors as Record<string, { addError: (m: string) => void }>)[f]?.addError(message);
+    }
+    for (const f of requiredFields) {
+      const message = checkRequired(d[f]);
+      if (message) (errors as Record<string, { addError: (m: string) => void }>)[f]?.addError(message);
+    }
+    return errors;
+  };
+
+  const transformErrors: ErrorTransformer = (errors) =>
+    errors
+      .filter((e) => !(e.name === 'required' && emailFields.concat(requiredFields).includes(String(e.params?.missingProperty))))
+      .map((e) => (e.name === 'required' ? { ...e, message: 'Required field' } : e));
+
+  const onSaved = (saved: RaRecord) => {
+    notify(`Successfully saved ${entity}`, { type: 'success' });
+    const target = (form.redirectAfterSave ?? `${definition.route}/edit/{id}`).replace('{id}', String(saved.id));
+    navigate(target, { replace: mode === 'edit' });
+  };
+  const onFailed = (error: unknown) =>
+    notify(`Couldn't save ${entity}: ${(error as Error)?.message ?? error}`, { type: 'error' });
+
+  const submit = (data: FormData) => {
+    setAttempted(true);
+    const payload = pickSchemaFields(data, form.jsonSchema);
+    if (mode === 'edit') {
+      update(definition.name, { id: initial.id as string, data: payload, previousData: initial as RaRecord }, {
+        mutationMode: 'pessimistic',
+        onSuccess: onSaved,
+        onError: onFailed,
+      });
+    } else {
+      create(definition.name, { data: payload }, { onSuccess: onSaved, onError: onFailed });
+    }
+  };
+
+  return (
+    <Form
+      schema={schema}
+      uiSchema={uiSchema}
+      formData={formData}
+      validator={validator}
+      widgets={{ timezone: TimezoneWidget }}
+      fields={{ keyValue: KeyValueField }}
+      customValidate={customValidate}
+      transformErrors={transformErrors}
+      showErrorList={false}
+      noHtml5Validate
+      liveValidate={attempted ? 'onChange' : undefined}
+      onChange={(e) => setFormData(e.formData as FormData)}
+      onError={() => setAttempted(true)}
+      onSubmit={(e) => submit(e.formData as FormData)}
+      disabled={saving}
+    />
+  );
+}
+
+/** initialFormData picks the schema's fields from a loaded record and shows date-widget values as YYYY-MM-DD. */
+function initialFormData(definition: ResourceDefinition, record: FormData | undefined): FormData {
+  if (!record) return {};
+  const form = definition.form!;
+  const data = pickSchemaFields(record, form.jsonSchema);
+  const ui = (form.uiSchema ?? {}) as Record<string, { 'ui:widget'?: string } | undefined>;
+  for (const [key, value] of Object.entries(data)) {
+    if (value === null) delete data[key];
+    else if (ui[key]?.['ui:widget'] === 'date' && typeof value === 'string') data[key] = value.slice(0, 10);
+  }
+  return data;
+}
+
+/** ResourceForm renders the New or Edit screen of a resource; the edit route loads the record first (getOne). */
+export function ResourceForm(props: ResourceFormProps) {
+  const { definition, entity, mode, children } = props;
+  const { id } = useParams();
+  const { data, isPending, error } = useGetOne(definition.name, { id: id ?? '' }, { enabled: mode === 'edit' && !!id });
+  const title =
+    mode === 'edit'
+      ? (definition.form?.titleEdit ?? `Edit ${capitalise(entity)}`)
+      : (definition.form?.titleNew ?? `New ${capitalise(entity)}`);
+
+  let body: React.ReactNode;
+  if (mode === 'edit' && isPending) body = <Loading />;
+  else if (mode === 'edit' && (error || !data)) {
+    body = <Alert severity="error">Couldn't fetch {entity}: {(error as Error | null)?.message ?? 'not found'}</Alert>;
+  } else {
+    body = <EditorForm key={String(data?.id ?? 'new')} {...props} initial={mode === 'edit' ? initialFormData(definition, data as FormData) : {}} />;
+  }
+
+  return (
+    <Box sx={{ maxWidth: 720 }}>
+      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+        {title}
+      </Typography>
+      <Card variant="outlined">
+        <CardContent>{body}</CardContent>
+      </Card>
+      {children}
+    </Box>
+  );
+}

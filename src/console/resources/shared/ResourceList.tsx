@@ -1,0 +1,179 @@
+/**
+ * The generic list screen of a generated resource (STYLE.md item 3): columns, search fields, default sort, page size
+ * and truncation come from its ResourceDefinition (the list operation's `x-resource`), so each resource's
+ * `<Entity>List.tsx` is a thin wrapper.
+ */
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import {
+  Datagrid,
+  FunctionField,
+  ListBase,
+  Pagination,
+  useListContext,
+  useNotify,
+  type RaRecord,
+} from 'react-admin';
+import { Alert, Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
+import CheckIcon from '@mui/icons-material/Check';
+import CloseIcon from '@mui/icons-material/Close';
+import type { ResourceDefinition } from '../../../../generated/resources.gen';
+import { formatSendAt } from '../../../domain/sendTime';
+import { ArchiveButton } from './ArchiveButton';
+import { SearchBox } from './SearchBox';
+
+type Column = ResourceDefinition['list']['columns'][number];
+
+/** truncate cuts `text` to `max` characters with an ellipsis (spec part 2 §9 name truncation). */
+export function truncate(text: unknown, max?: number): string {
+  const s = text === null || text === undefined ? '' : String(text);
+  return max && s.length > max ? `${s.slice(0, max)}…` : s;
+}
+
+/** formatDate renders an ISO instant as its UTC date (YYYY-MM-DD). */
+export function formatDate(value: unknown): string {
+  if (!value) return '';
+  const d = new Date(String(value));
+  return Number.isNaN(d.getTime()) ? String(value) : d.toISOString().slice(0, 10);
+}
+
+function renderCell(column: Column, record: RaRecord, truncateAt?: number): ReactNode {
+  const value = record[column.source];
+  switch (column.type) {
+    case 'date':
+      return formatDate(value);
+    case 'boolean':
+      return value ? (
+        <CheckIcon color="success" titleAccess="Yes" fontSize="small" />
+      ) : (
+        <CloseIcon color="error" titleAccess="No" fontSize="small" />
+      );
+    case 'count':
+      return Array.isArray(value) ? value.length : 0;
+    case 'sendAt':
+      return formatSendAt(record as never);
+    default:
+      return (
+        <span title={truncateAt && String(value ?? '').length > truncateAt ? String(value) : undefined}>
+          {truncate(value, truncateAt)}
+        </span>
+      );
+  }
+}
+
+export interface ResourceListProps {
+  definition: ResourceDefinition;
+  /** The singular entity for messages, e.g. 'contact'. */
+  entity: string;
+  /** The label of the per-row link to the edit route. */
+  editLabel?: string;
+  /** Put the edit and archive actions before the data columns (email blasts, spec part 2 §2). */
+  actionsFirst?: boolean;
+  /** Extra per-row actions, rendered between edit and archive. */
+  rowActions?: ReactNode;
+  /** Labels of the search fields in the selector. */
+  searchLabels?: Record<string, string>;
+}
+
+function Links({ definition }: { definition: ResourceDefinition }) {
+  return (
+    <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
+      {(definition.list.links ?? []).map((l) => (
+        <Button key={l.to} variant="outlined" size="small" component={RouterLink} to={l.to}>
+          {l.label}
+        </Button>
+      ))}
+    </Stack>
+  );
+}
+
+function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, rowActions }: ResourceListProps) {
+  const { isPending, total, filterValues, error } = useListContext();
+  const archiveOp = definition.operations.archive;
+  const actions = (
+    <FunctionField
+      key="actions"
+      label="Actions"
+      sortable={false}
+      render={(record: RaRecord) => (
+        <Stack direction="row" spacing={0.5}>
+          <Button size="small" component={RouterLink} to={`${definition.route}/edit/${record.id}`}>
+            {editLabel}
+          </Button>
+          {rowActions}
+          {archiveOp && (!definition.archiveWhen || record[definition.archiveWhen]) && (
+            <ArchiveButton
+              resource={definition.name}
+              entity={entity}
+              label={definition.archiveLabel ?? 'Archive'}
+              done={definition.archiveLabel ? `${definition.archiveLabel.toLowerCase()}d` : 'archived'}
+              confirm={definition.archiveConfirm}
+            />
+          )}
+        </Stack>
+      )}
+    />
+  );
+  const columns = definition.list.columns.map((column) => (
+    <FunctionField
+      key={column.source}
+      source={column.source}
+      label={column.label}
+      sortable={column.type !== 'count'}
+      render={(record: RaRecord) => renderCell(column, record, definition.list.truncate[column.source])}
+    />
+  ));
+
+  if (error) {
+    return <Alert severity="error">Couldn't fetch {definition.label.toLowerCase()}: {(error as Error).message}</Alert>;
+  }
+  if (!isPending && total === 0 && !filterValues.q) {
+    return (
+      <Card variant="outlined">
+        <CardContent>
+          <Typography sx={{ mb: 2 }}>{definition.list.empty ?? `No ${definition.label.toLowerCase()} yet.`}</Typography>
+          <Links definition={definition} />
+        </CardContent>
+      </Card>
+    );
+  }
+  return (
+    <Card variant="outlined">
+      <Datagrid
+        bulkActionButtons={false}
+        rowClick={false}
+        empty={<Typography sx={{ p: 2 }}>No {definition.label.toLowerCase()} match the search.</Typography>}
+      >
+        {actionsFirst ? [actions, ...columns] : [...columns, actions]}
+      </Datagrid>
+      <Pagination rowsPerPageOptions={[definition.list.pageSize]} />
+    </Card>
+  );
+}
+
+/** ResourceList renders the list of one generated resource at its route. */
+export function ResourceList(props: ResourceListProps) {
+  const { definition, searchLabels } = props;
+  const notify = useNotify();
+  return (
+    <ListBase
+      resource={definition.name}
+      perPage={definition.list.pageSize}
+      sort={definition.list.defaultSort}
+      queryOptions={{
+        onError: (error: Error) => notify(`Couldn't fetch ${definition.label.toLowerCase()}: ${error.message}`, { type: 'error' }),
+      }}
+    >
+      <Box>
+        <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2, flexWrap: 'wrap', gap: 1 }}>
+          <Typography variant="h5" component="h1">
+            {definition.label}
+          </Typography>
+          <Links definition={definition} />
+        </Stack>
+        {definition.list.searchFields.length > 0 && <SearchBox fields={definition.list.searchFields} labels={searchLabels} />}
+        <ListContent {...props} />
+      </Box>
+    </ListBase>
+  );
+}

@@ -1,0 +1,113 @@
+/**
+ * Custom rjsf pieces for the generated forms: the timezone picker (spec part 2 §3 Contact timezone) and the metadata
+ * key/value editor (spec part 2 §5 Contact: empty keys skipped, values parsed as JSON when possible, 'null' and
+ * 'undefined' read as null, at most 50 pairs).
+ */
+import { useMemo, useState } from 'react';
+import type { FieldProps, WidgetProps } from '@rjsf/utils';
+import { Autocomplete, Box, Button, IconButton, Stack, TextField, Typography } from '@mui/material';
+import DeleteIcon from '@mui/icons-material/Delete';
+import { timezoneOptions } from '../../../domain/sendTime';
+
+/** MAX_METADATA_PAIRS is the contact form's key/value limit (spec part 2 §9). */
+export const MAX_METADATA_PAIRS = 50;
+
+/** TimezoneWidget is an autocomplete over the IANA zones (the "Contact’s local timezone" entry is left out). */
+export function TimezoneWidget(props: WidgetProps) {
+  const { id, value, onChange, label, required, disabled, readonly, rawErrors } = props;
+  const options = useMemo(() => timezoneOptions().slice(1), []);
+  return (
+    <Autocomplete
+      id={id}
+      options={options}
+      value={value ?? null}
+      disabled={disabled || readonly}
+      onChange={(_, v) => onChange(v ?? undefined)}
+      renderInput={(params) => (
+        <TextField
+          {...params}
+          label={label}
+          required={required}
+          error={!!rawErrors?.length}
+          helperText={rawErrors?.[0]}
+        />
+      )}
+    />
+  );
+}
+
+function parseValue(text: string): unknown {
+  const t = text.trim();
+  if (t === 'null' || t === 'undefined') return null;
+  try {
+    return JSON.parse(t);
+  } catch {
+    return text;
+  }
+}
+
+function showValue(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+type Pair = { key: string; value: string };
+
+/** toMetadata turns editor rows into the json object saved with the record. */
+export function toMetadata(pairs: Pair[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of pairs.slice(0, MAX_METADATA_PAIRS)) if (p.key.trim()) out[p.key.trim()] = parseValue(p.value);
+  return out;
+}
+
+/** KeyValueField edits a free json object as rows of key and value inputs. */
+export function KeyValueField(props: FieldProps) {
+  const { formData, onChange, fieldPathId, schema, uiSchema, disabled, readonly } = props;
+  const [pairs, setPairs] = useState<Pair[]>(() =>
+    Object.entries((formData as Record<string, unknown> | null) ?? {}).map(([key, value]) => ({ key, value: showValue(value) })),
+  );
+  const title = (uiSchema?.['ui:title'] as string | undefined) ?? schema.title ?? 'Metadata';
+  const update = (next: Pair[]) => {
+    setPairs(next);
+    onChange(toMetadata(next), fieldPathId.path);
+  };
+  return (
+    <Box component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
+      <Typography component="legend" variant="subtitle1" sx={{ mb: 1 }}>
+        {title}
+      </Typography>
+      <Stack spacing={1}>
+        {pairs.map((pair, i) => (
+          <Stack key={i} direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <TextField
+              size="small"
+              label={`Key ${i + 1}`}
+              value={pair.key}
+              disabled={disabled || readonly}
+              onChange={(e) => update(pairs.map((p, j) => (j === i ? { ...p, key: e.target.value } : p)))}
+            />
+            <TextField
+              size="small"
+              label={`Value ${i + 1}`}
+              value={pair.value}
+              disabled={disabled || readonly}
+              onChange={(e) => update(pairs.map((p, j) => (j === i ? { ...p, value: e.target.value } : p)))}
+              sx={{ flexGrow: 1 }}
+            />
+            <IconButton aria-label={`Remove pair ${i + 1}`} onClick={() => update(pairs.filter((_, j) => j !== i))}>
+              <DeleteIcon fontSize="small" />
+            </IconButton>
+          </Stack>
+        ))}
+        <Box>
+          <Button
+            size="small"
+            disabled={disabled || readonly || pairs.length >= MAX_METADATA_PAIRS}
+            onClick={() => setPairs([...pairs, { key: '', value: '' }])}
+          >
+            Add key/value pair
+          </Button>
+        </Box>
+      </Stack>
+    </Box>
+  );
+}

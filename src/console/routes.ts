@@ -1,0 +1,139 @@
+/**
+ * The console's route catalogue (spec part 1 §2, part 2 §2): which paths need a session, which belong to later
+ * issues (shown as placeholders naming the feature), and the navigation tree.
+ */
+
+/** One navigation entry: label, path and children (spec part 1 §2 Navigation). */
+export interface NavItem {
+  label: string;
+  path: string;
+  children?: NavItem[];
+}
+
+/** The navigation tree of spec part 1 §2, shown on the left at ≥1024 px and in the top-bar menu below. */
+export const NAVIGATION: NavItem[] = [
+  {
+    label: 'Insights',
+    path: '/insights',
+    children: [
+      { label: 'Issues', path: '/insights/issues' },
+      { label: 'Statistics', path: '/insights/stats' },
+    ],
+  },
+  { label: 'Campaigns', path: '/campaigns' },
+  { label: 'Send wizard', path: '/email-send-wizard' },
+  {
+    label: 'People',
+    path: '/people',
+    children: [
+      {
+        label: 'Contacts',
+        path: '/people/users',
+        children: [
+          { label: 'Upload File', path: '/people/users/new/bulk' },
+          { label: 'Add One', path: '/people/users/new' },
+        ],
+      },
+      {
+        label: 'Segments',
+        path: '/people/segments',
+        children: [
+          { label: 'From File', path: '/people/segments/new/bulk/2' },
+          { label: 'From Filters', path: '/people/segments/new/filter' },
+          { label: 'Create Empty', path: '/people/segments/new/empty' },
+        ],
+      },
+      {
+        label: 'Sender Personas',
+        path: '/people/sender-personas',
+        children: [{ label: 'Create Persona', path: '/people/sender-personas/new' }],
+      },
+    ],
+  },
+  {
+    label: 'Components',
+    path: '/components',
+    children: [
+      {
+        label: 'Email Blasts',
+        path: '/components/email-blasts',
+        children: [{ label: 'New Email Blast', path: '/components/email-blasts/new' }],
+      },
+      {
+        label: 'Workflows',
+        path: '/components/workflows',
+        children: [{ label: 'New Workflow', path: '/components/workflows/new' }],
+      },
+      {
+        label: 'Templates',
+        path: '/components/templates',
+        children: [{ label: 'New Template', path: '/components/templates/new' }],
+      },
+    ],
+  },
+  {
+    label: 'Account',
+    path: '/account',
+    children: [
+      { label: 'Team', path: '/account/team' },
+      { label: 'Integrations', path: '/account/api' },
+      { label: 'Domains', path: '/account/domains' },
+      { label: 'Notifications', path: '/account/notifications' },
+      { label: 'Events', path: '/account/events' },
+      { label: 'Logout', path: '/logout' },
+    ],
+  },
+];
+
+/** Authenticated screens that belong to later issues: route pattern → the feature named on the placeholder. */
+export const LATER_FEATURES: Array<{ path: string; feature: string }> = [
+  { path: '/insights/issues', feature: 'The Issues report' },
+  { path: '/insights/stats', feature: 'Statistics' },
+  { path: '/insights/analysis', feature: 'Analysis' },
+  { path: '/campaigns', feature: 'Campaigns' },
+  { path: '/campaigns/new', feature: 'Creating campaigns' },
+  { path: '/campaigns/edit/:id', feature: 'Editing campaigns' },
+  { path: '/email-send-wizard', feature: 'The send wizard' },
+  { path: '/sender-wizard', feature: 'The sender wizard' },
+  { path: '/people/users/new/bulk', feature: 'Contact file upload' },
+  { path: '/people/segments', feature: 'Segments' },
+  { path: '/people/segments/new/empty', feature: 'Creating an empty segment' },
+  { path: '/people/segments/new/bulk/2', feature: 'Creating a segment from a file' },
+  { path: '/people/segments/new/filter', feature: 'Creating a segment from filters' },
+  { path: '/people/segments/edit/:id', feature: 'Editing segments' },
+  { path: '/components/workflows', feature: 'Workflows' },
+  { path: '/components/workflows/new', feature: 'The workflow editor' },
+  { path: '/components/workflows/edit/:id', feature: 'The workflow editor' },
+  { path: '/account/team', feature: 'Team management' },
+  { path: '/account/api', feature: 'Integrations' },
+  { path: '/account/domains', feature: 'Sending domains' },
+  { path: '/account/events', feature: 'Events' },
+  { path: '/account/notifications', feature: 'Notifications' },
+  { path: '/account/settings', feature: 'Account settings' },
+];
+
+/** Public pages of later issues: path prefix → the feature named on the placeholder. */
+export const PUBLIC_LATER_FEATURES: Array<{ prefix: string; feature: string }> = [
+  { prefix: '/pricing', feature: 'Pricing' },
+  { prefix: '/signup', feature: 'Sign-up' },
+  { prefix: '/demo-login', feature: 'Demo login' },
+  { prefix: '/testimonials', feature: 'Accolades and partnerships' },
+  { prefix: '/deal-mirror', feature: 'The Deal Mirror promo' },
+  { prefix: '/waiting-for-architecture', feature: 'Account setup' },
+  { prefix: '/blog', feature: 'The blog' },
+  { prefix: '/about/contact-us', feature: 'Contact us' },
+  { prefix: '/contact-us', feature: 'Contact us' },
+  { prefix: '/docs', feature: 'API documentation' },
+];
+
+const PROTECTED_PREFIXES = ['/insights', '/campaigns', '/email-send-wizard', '/people', '/components', '/account', '/email/', '/sender-wizard'];
+
+/** isProtectedPath is true for the authenticated routes of spec part 1 §2, which show the About page when logged out. */
+export function isProtectedPath(pathname: string): boolean {
+  return PROTECTED_PREFIXES.some((p) => pathname === p || pathname.startsWith(p.endsWith('/') ? p : `${p}/`));
+}
+
+/** publicFeatureFor names the later-issue public feature at `pathname`, if any. */
+export function publicFeatureFor(pathname: string): string | undefined {
+  return PUBLIC_LATER_FEATURES.find((f) => pathname === f.prefix || pathname.startsWith(`${f.prefix}/`))?.feature;
+}

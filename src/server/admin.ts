@@ -1,0 +1,52 @@
+/**
+ * Operator commands (`npm run admin -- <command>`):
+ *   create-account --company NAME --project NAME --email EMAIL --password PASSWORD [--activated]
+ *       creates a company, project (in the sandbox unless --activated) and first admin; prints the project's api key.
+ *   activate --project NAME [--company NAME]
+ *       takes the project out of the sandbox.
+ * Uses the same DATABASE_URL / DATA_DIR as the server (stop the server first when it runs on PGlite: one process
+ * at a time may open an embedded database).
+ */
+import { parseArgs } from 'node:util';
+import { loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { activateProject, createAccount } from './accounts.ts';
+import { HttpError } from './errors.ts';
+
+const [command, ...rest] = process.argv.slice(2);
+const { values } = parseArgs({
+  args: rest,
+  options: {
+    company: { type: 'string' }, project: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' },
+    'first-name': { type: 'string' }, 'last-name': { type: 'string' }, activated: { type: 'boolean', default: false },
+  },
+});
+
+const config = loadConfig();
+const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+let code = 0;
+try {
+  if (command === 'create-account') {
+    const { apiKey } = await createAccount(database.db, {
+      company: values.company ?? '', project: values.project ?? '', email: values.email ?? '', password: values.password ?? '',
+      firstName: values['first-name'], lastName: values['last-name'], activated: values.activated,
+    });
+    console.log(`Created ${values.company} / ${values.project} (${values.activated ? 'activated' : 'in the sandbox'}), admin ${values.email}`);
+    console.log(`api key: ${apiKey}`);
+  } else if (command === 'activate') {
+    if (!values.project) throw new HttpError(400, ['project: Required field']);
+    const n = await activateProject(database.db, values.project, values.company);
+    if (!n) throw new HttpError(404, [`project: no project named ${values.project}`]);
+    console.log(`Activated ${n} project(s) named ${values.project}: they may now send to any recipient.`);
+  } else {
+    console.error('usage: npm run admin -- create-account --company NAME --project NAME --email EMAIL --password PASSWORD [--activated]\n'
+      + '       npm run admin -- activate --project NAME [--company NAME]');
+    code = 2;
+  }
+} catch (err) {
+  console.error(err instanceof HttpError ? err.errors.join('\n') : (err as Error).message);
+  code = 1;
+} finally {
+  await database.close();
+}
+process.exit(code);

@@ -1,0 +1,95 @@
+/**
+ * buildApp assembles the HTTP server (DESIGN.md §1-§3) and never listens (main.ts does): one gateway per service at
+ * /api/<service>, routes and request validation registered from generated/openapi/<service>.json (bundled from
+ * openapi/ by codegen) with fastify-openapi-glue, the x-api-key check, the central error handler, and the built
+ * console with SPA fallback.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import openapiGlue from 'fastify-openapi-glue';
+import fastifyStatic from '@fastify/static';
+import codegenConfig from '../../codegen.config.ts';
+import type { AppContext } from './context.ts';
+import { projectByApiKey } from './accounts.ts';
+import { Unauthorized } from './errors.ts';
+import { registerErrorHandler } from './plugins/errorHandler.ts';
+import { loginHandlers } from './gateways/login/index.ts';
+import { userHandlers } from './gateways/user/index.ts';
+import { segmentHandlers } from './gateways/segment/index.ts';
+import { senderPersonaHandlers } from './gateways/senderpersonawrapper/index.ts';
+import { templateHandlers } from './gateways/template/index.ts';
+import { schedulerHandlers } from './gateways/scheduler/index.ts';
+import { eventHandlers } from './gateways/event/index.ts';
+import { reportingHandlers } from './gateways/reporting/index.ts';
+import { joblogHandlers } from './gateways/joblog/index.ts';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** The handlers of every gateway, by service name (must match codegen.config.ts services). */
+const GATEWAYS: Record<string, (ctx: AppContext) => object> = {
+  login: loginHandlers,
+  user: userHandlers,
+  segment: segmentHandlers,
+  senderpersonawrapper: senderPersonaHandlers,
+  template: templateHandlers,
+  scheduler: schedulerHandlers,
+  event: eventHandlers,
+  reporting: reportingHandlers,
+  joblog: joblogHandlers,
+};
+
+export interface BuildOptions {
+  /** Log level for Fastify's logger (default 'warn'; 'silent' in tests). */
+  logLevel?: string;
+  /** Validate every response against its spec (tests turn this on). */
+  validateResponses?: boolean;
+  /** Folder of the built console (default dist/console); not served when it does not exist. */
+  consoleDir?: string;
+}
+
+/** buildApp returns a ready Fastify instance serving every gateway over `ctx`. */
+export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: opts.logLevel ?? 'warn' },
+    bodyLimit: 25 * 1024 * 1024,
+    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true } },
+  });
+  registerErrorHandler(app);
+  if (opts.validateResponses) {
+    const { default: responseValidation } = await import('@fastify/response-validation');
+    await app.register(responseValidation, { ajv: { strict: false } as never });
+  }
+
+  const securityHandlers = {
+    async ApiKey(req: { headers: Record<string, unknown>; project?: unknown }) {
+      const key = req.headers['x-api-key'];
+      if (typeof key !== 'string' || !key) throw new Unauthorized();
+      const project = await projectByApiKey(ctx.database.db, key);
+      if (!project) throw new Unauthorized();
+      req.project = project;
+    },
+  };
+
+  for (const service of codegenConfig.services) {
+    const make = GATEWAYS[service];
+    if (!make) throw new Error(`no handlers for gateway ${service}`);
+    const specification = JSON.parse(readFileSync(path.join(root, 'generated/openapi', `${service}.json`), 'utf8'));
+    await app.register(openapiGlue, { specification, serviceHandlers: make(ctx), securityHandlers, prefix: `/api/${service}` });
+  }
+
+  app.get('/healthz', async () => ({ ok: true, database: ctx.database.kind }));
+
+  const consoleDir = opts.consoleDir ?? path.join(root, 'dist/console');
+  if (existsSync(path.join(consoleDir, 'index.html'))) {
+    await app.register(fastifyStatic, { root: consoleDir, wildcard: false, index: ['index.html'] });
+    app.setNotFoundHandler((req, reply) => {
+      if (req.method === 'GET' && !req.url.startsWith('/api/')) return reply.type('text/html').sendFile('index.html');
+      return reply.code(404).send({ errors: [`request: no route ${req.method} ${req.url.split('?')[0]}`] });
+    });
+  } else {
+    app.setNotFoundHandler((req, reply) => reply.code(404).send({ errors: [`request: no route ${req.method} ${req.url.split('?')[0]}`] }));
+  }
+  await app.ready();
+  return app;
+}

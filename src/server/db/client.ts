@@ -1,0 +1,95 @@
+/**
+ * Database connections: embedded PGlite in a data directory (the default), or a PostgreSQL server when a connection
+ * string is given (DATABASE_URL). Both get the same drizzle schema, the same migrations and a pg-boss adapter.
+ */
+import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema.ts';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/** A parameterised statement ($1, $2, …) returning its rows. */
+export type QueryFn = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+
+/** One open database: drizzle for typed queries, `query` for named raw SQL, and what pg-boss needs to connect. */
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  /** query runs one parameterised statement and returns its rows. */
+  query: QueryFn;
+  /** transaction runs `fn` in one transaction (committed when it resolves, rolled back when it throws). */
+  transaction<T>(fn: (query: QueryFn) => Promise<T>): Promise<T>;
+  /** pg-boss connection options for this database. */
+  bossOptions: { connectionString: string; max: number } | { db: { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } };
+  close(): Promise<void>;
+}
+
+const migrationsFolder = path.join(import.meta.dirname, 'migrations');
+
+/**
+ * openDatabase opens PostgreSQL when `databaseUrl` is set, else PGlite: in `dataDir/pglite`, or in memory when
+ * `dataDir` is 'memory://'. It applies every pending migration before returning. Throws when the database is unreachable.
+ */
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Database> {
+  if (opts.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+    pool.on('error', () => { /* an idle client dropped; the pool replaces it */ });
+    const db = drizzlePg(pool, { schema }) as unknown as Db;
+    await migratePg(drizzlePg(pool, { schema }), { migrationsFolder });
+    return {
+      kind: 'postgres',
+      db,
+      async query<T>(text: string, params?: unknown[]) { return (await pool.query(text, params)).rows as T[]; },
+      async transaction(fn) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const result = await fn(async <T,>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[]);
+          await client.query('COMMIT');
+          return result;
+        } catch (err) {
+          await client.query('ROLLBACK').catch(() => undefined);
+          throw err;
+        } finally {
+          client.release();
+        }
+      },
+      bossOptions: { connectionString: opts.databaseUrl, max: 4 },
+      async close() { await pool.end(); },
+    };
+  }
+  let dataDir: string | undefined;
+  if (opts.dataDir !== 'memory://') {
+    dataDir = path.resolve(opts.dataDir, 'pglite');
+    await mkdir(dataDir, { recursive: true });
+  }
+  const lite = await PGlite.create(dataDir);
+  const liteDb = drizzlePglite(lite, { schema });
+  await migratePglite(liteDb, { migrationsFolder });
+  return {
+    kind: 'pglite',
+    db: liteDb as unknown as Db,
+    async query<T>(text: string, params?: unknown[]) { return (await lite.query<T>(text, params)).rows; },
+    async transaction(fn) {
+      return lite.transaction(async (tx) => fn(async <T,>(text: string, params?: unknown[]) => (await tx.query<T>(text, params)).rows));
+    },
+    bossOptions: {
+      db: {
+        // pg-boss sends its schema as one multi-statement script without parameters: PGlite runs those with exec().
+        async executeSql(text, values) {
+          if (values && values.length) return lite.query(text, values);
+          const results = await lite.exec(text);
+          return results[results.length - 1] ?? { rows: [] };
+        },
+      },
+    },
+    async close() { await lite.close(); },
+  };
+}

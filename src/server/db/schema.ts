@@ -1,0 +1,200 @@
+/**
+ * The database schema (drizzle-orm), one set for PGlite and PostgreSQL. Every tenant table carries project_id and
+ * every query filters on it (DESIGN.md §2). Timestamps are timestamptz (UTC). Migrations are generated from this file
+ * by `npm run db:generate` into ./migrations and applied at start-up (db/migrate.ts).
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid,
+} from 'drizzle-orm/pg-core';
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const created = () => ts('created_at').notNull().defaultNow();
+
+export const companies = pgTable('companies', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  name: text('name').notNull(),
+  createdAt: created(),
+}, (t) => [uniqueIndex('companies_name_idx').on(t.name)]);
+
+export const projects = pgTable('projects', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  companyId: uuid('company_id').notNull().references(() => companies.id),
+  name: text('name').notNull(),
+  /** The x-api-key of the project (session api_client_key). */
+  apiKey: text('api_key').notNull(),
+  integrationKey: text('integration_key').notNull(),
+  integrationKey2: text('integration_key2').notNull(),
+  notInSandbox: boolean('not_in_sandbox').notNull().default(false),
+  createdAt: created(),
+}, (t) => [uniqueIndex('projects_api_key_idx').on(t.apiKey), uniqueIndex('projects_company_name_idx').on(t.companyId, t.name)]);
+
+export const companyUsers = pgTable('company_users', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  companyId: uuid('company_id').notNull().references(() => companies.id),
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  email: text('email').notNull(),
+  firstName: text('first_name'),
+  lastName: text('last_name'),
+  passwordHash: text('password_hash').notNull(),
+  json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
+  createdAt: created(),
+}, (t) => [uniqueIndex('cu_le_idx').on(sql`lower(${t.email})`)]);
+
+export const contacts = pgTable('contacts', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  email: text('email').notNull(),
+  firstName: text('first_name'),
+  lastName: text('last_name'),
+  timezone: text('timezone'),
+  dateOfBirth: ts('date_of_birth'),
+  unsubscribedAt: ts('unsubscribed_at'),
+  bouncedAt: ts('bounced_at'),
+  complainedAt: ts('complained_at'),
+  json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
+  version: integer('version').notNull().default(1),
+  createdAt: created(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  archivedAt: ts('archived_at'),
+}, (t) => [
+  uniqueIndex('contacts_project_email_idx').on(t.projectId, sql`lower(${t.email})`).where(sql`archived_at IS NULL`),
+  index('contacts_project_created_idx').on(t.projectId, t.createdAt),
+]);
+
+export const segments = pgTable('segments', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  name: text('name').notNull(),
+  invisible: boolean('invisible').notNull().default(false),
+  createdAt: created(),
+  archivedAt: ts('archived_at'),
+}, (t) => [index('segments_project_idx').on(t.projectId, t.createdAt)]);
+
+export const segmentMembers = pgTable('segment_members', {
+  segmentId: uuid('segment_id').notNull().references(() => segments.id),
+  contactId: uuid('contact_id').notNull().references(() => contacts.id),
+  createdAt: created(),
+}, (t) => [uniqueIndex('segment_members_pk').on(t.segmentId, t.contactId), index('segment_members_contact_idx').on(t.contactId)]);
+
+export const senderPersonas = pgTable('sender_personas', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  email: text('email').notNull(),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name'),
+  json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
+  version: integer('version').notNull().default(1),
+  createdAt: created(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  archivedAt: ts('archived_at'),
+}, (t) => [index('sender_personas_project_idx').on(t.projectId)]);
+
+export const templates = pgTable('templates', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  name: text('name').notNull(),
+  subject: text('subject').notNull(),
+  type: text('type').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  htmlBody: text('html_body').notNull(),
+  plainTextBody: text('plain_text_body'),
+  channelId: text('channel_id'),
+  json: jsonb('json').$type<Record<string, unknown> | null>(),
+  version: integer('version').notNull().default(1),
+  createdAt: created(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  archivedAt: ts('archived_at'),
+}, (t) => [index('templates_project_idx').on(t.projectId, t.createdAt)]);
+
+/** A scheduled email blast (the spec's "scheduled email group"). send_at is a wall-clock string; see domain/sendTime. */
+export const emailBlasts = pgTable('email_blasts', {
+  id: uuid('id').primaryKey(),
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  name: text('name').notNull(),
+  enabled: boolean('enabled').notNull().default(true),
+  templateId: uuid('template_id'),
+  templateIdsWithWeights: jsonb('template_ids_with_weights').$type<Array<{ template_id: string; weight: number }>>().notNull().default([]),
+  senderPersonaId: uuid('sender_persona_id').notNull(),
+  toSegmentIds: jsonb('to_segment_ids').$type<string[]>().notNull().default([]),
+  toUserIds: jsonb('to_user_ids').$type<string[]>().notNull().default([]),
+  toUserEmails: jsonb('to_user_emails').$type<string[]>().notNull().default([]),
+  ccToUserIds: jsonb('cc_to_user_ids').$type<string[]>().notNull().default([]),
+  bccToUserIds: jsonb('bcc_to_user_ids').$type<string[]>().notNull().default([]),
+  sendAt: text('send_at').notNull(),
+  sendAtUtc: ts('send_at_utc'),
+  sendInUsersTimezone: boolean('send_in_users_timezone').notNull().default(false),
+  timezone: text('timezone').notNull(),
+  /** When the blast must be expanded into recipient rows (its instant, or the UTC+14 instant for contact-local). */
+  dueAt: ts('due_at').notNull(),
+  expandedAt: ts('expanded_at'),
+  sentAtPerTimezone: jsonb('sent_at_per_timezone').$type<Record<string, string>>().notNull().default({}),
+  createdAt: created(),
+  disabledAt: ts('disabled_at'),
+}, (t) => [index('email_blasts_project_idx').on(t.projectId, t.createdAt)]);
+
+/**
+ * One email to one recipient: from a blast (blast_id) or a single send. status moves pending → sending → sent|failed
+ * once (or → cancelled when its blast is disabled). claim_token/lease_until fence a sender's claim; message_id is
+ * fixed per row so a resend after a crash carries the same Message-ID.
+ */
+export const outbox = pgTable('outbox', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  blastId: uuid('blast_id'),
+  contactId: uuid('contact_id'),
+  email: text('email').notNull(),
+  templateId: uuid('template_id'),
+  senderPersonaId: uuid('sender_persona_id'),
+  /** For single sends without a template: subject and body given directly. */
+  subject: text('subject'),
+  body: text('body'),
+  isTest: boolean('is_test').notNull().default(false),
+  zone: text('zone'),
+  sendAt: ts('send_at').notNull(),
+  status: text('status').notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+  claimToken: uuid('claim_token'),
+  leaseUntil: ts('lease_until'),
+  messageId: text('message_id').notNull(),
+  location: text('location'),
+  lastError: text('last_error'),
+  sentAt: ts('sent_at'),
+  createdAt: created(),
+}, (t) => [
+  uniqueIndex('outbox_blast_contact_idx').on(t.blastId, t.contactId),
+  index('outbox_due_idx').on(t.status, t.nextAttemptAt).where(sql`status IN ('pending', 'sending')`),
+  index('outbox_blast_idx').on(t.blastId, t.status),
+]);
+
+export const events = pgTable('events', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  name: text('name').notNull(),
+  email: text('email'),
+  userId: uuid('user_id'),
+  emittedAt: ts('emitted_at').notNull().defaultNow(),
+  createdAt: created(),
+  metric1: doublePrecision('metric1'),
+  metric2: doublePrecision('metric2'),
+  metric3: doublePrecision('metric3'),
+  isSystem: boolean('is_system').notNull().default(false),
+  blastId: uuid('blast_id'),
+  templateId: uuid('template_id'),
+  json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
+}, (t) => [
+  index('events_project_emitted_idx').on(t.projectId, t.emittedAt),
+  index('events_project_name_idx').on(t.projectId, t.name, t.emittedAt),
+]);
+
+export const jobLog = pgTable('job_log', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  jobName: text('job_name').notNull(),
+  startedAt: ts('started_at').notNull().defaultNow(),
+  endedAt: ts('ended_at'),
+  success: boolean('success'),
+  startDetails: jsonb('start_details').$type<Record<string, unknown>>().notNull().default({}),
+  endDetails: jsonb('end_details').$type<Record<string, unknown> | null>(),
+}, (t) => [index('job_log_project_idx').on(t.projectId, t.startedAt)]);

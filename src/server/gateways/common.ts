@@ -1,0 +1,41 @@
+/**
+ * Helpers shared by the gateways: sort_columns parsing against a whitelist, id lists, and row → API mappers' small
+ * pieces. Pure except for drizzle column references.
+ */
+import { asc, desc, type SQL } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { splitList, UUID_RE } from '../../domain/validation.ts';
+import { BadRequest } from '../errors.ts';
+
+/**
+ * orderBy turns `sort_columns` ("email ASC,created_at DESC"; ASC when omitted) into drizzle order terms using only
+ * the `allowed` columns. Falls back to `fallback`. Throws BadRequest naming sort_columns for an unknown column.
+ */
+export function orderBy(sortColumns: string | undefined, allowed: Record<string, AnyPgColumn>, fallback: string): SQL[] {
+  const terms: SQL[] = [];
+  for (const part of splitList(sortColumns || fallback)) {
+    const [col, dir = 'ASC'] = part.split(/\s+/);
+    const column = allowed[col];
+    if (!column) throw new BadRequest([`sort_columns: unknown column ${col}`]);
+    terms.push(dir.toUpperCase() === 'DESC' ? desc(column) : asc(column));
+  }
+  return terms;
+}
+
+/** uuidList splits a comma-separated id list; throws BadRequest naming `field` for a value that is not a UUID. */
+export function uuidList(value: string | undefined | null, field: string): string[] {
+  const ids = splitList(value);
+  const bad = ids.filter((id) => !UUID_RE.test(id));
+  if (bad.length) throw new BadRequest(bad.map((id) => `${field}: not a valid id: ${id}`));
+  return ids.map((id) => id.toLowerCase());
+}
+
+/** iso renders a timestamp as ISO 8601 UTC, or null. */
+export function iso(d: Date | null | undefined): string | null {
+  return d ? d.toISOString() : null;
+}
+
+/** isoRequired renders a non-null timestamp as ISO 8601 UTC. */
+export function isoRequired(d: Date): string {
+  return d.toISOString();
+}

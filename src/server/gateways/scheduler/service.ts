@@ -1,0 +1,185 @@
+/**
+ * Email blasts (spec part 2 §2 Email blasts, §3 Email blast, §4, §5 Email blast, §7; DESIGN.md §6): validation,
+ * scheduling (a pg-boss job at the due instant expands the blast, see workers/blasts.ts), listing and disabling.
+ */
+import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { contacts, emailBlasts, outbox, segmentMembers, segments, senderPersonas, templates } from '../../db/schema.ts';
+import {
+  blastDueInstant, CONTACT_LOCAL_TIMEZONE, isContactLocalTimezone, isValidTimezone, parseWallClock, wallClockToInstant,
+} from '../../../domain/sendTime.ts';
+import { checkRequired, MESSAGES, UUID_V4_RE } from '../../../domain/validation.ts';
+import { sandboxRejection } from '../../../domain/sandbox.ts';
+import { BadRequest, FieldErrors } from '../../errors.ts';
+import type { AppContext } from '../../context.ts';
+import type { ProjectScope } from '../types.ts';
+import { iso, isoRequired, orderBy, uuidList } from '../common.ts';
+import type { components, operations } from '../../../../generated/types/scheduler.gen.ts';
+
+export type BlastOut = components['schemas']['EmailBlast'];
+type BlastIn = components['schemas']['EmailBlastInput'];
+type ListQuery = NonNullable<operations['listEmailBlasts']['parameters']['query']>;
+type Row = typeof emailBlasts.$inferSelect;
+
+/** The pg-boss queue that expands a due blast into recipient rows. */
+export const BLAST_EXPAND_QUEUE = 'blast-expand';
+
+const SORTABLE = { name: emailBlasts.name, enabled: emailBlasts.enabled, created_at: emailBlasts.createdAt, send_at: emailBlasts.dueAt };
+
+/** toBlast maps a row and its recipient counts to the API's EmailBlast. */
+export function toBlast(r: Row, counts: { total: number; sent: number; failed: number } = { total: 0, sent: 0, failed: 0 }): BlastOut {
+  return {
+    id: r.id, name: r.name, enabled: r.enabled, created_at: isoRequired(r.createdAt), send_at: r.sendAt,
+    send_at_utc: iso(r.sendAtUtc), send_in_users_timezone: r.sendInUsersTimezone,
+    timezone: r.sendInUsersTimezone ? CONTACT_LOCAL_TIMEZONE : r.timezone,
+    template_id: r.templateId, template_ids_with_weights: r.templateIdsWithWeights, sender_persona_id: r.senderPersonaId,
+    to_segment_ids: r.toSegmentIds, to_user_ids: r.toUserIds, to_user_emails: r.toUserEmails, cc_to_user_ids: r.ccToUserIds,
+    bcc_to_user_ids: r.bccToUserIds, sent_at_per_timezone: r.sentAtPerTimezone, scheduled_emails: counts.total,
+    sent_emails: counts.sent, failed_emails: counts.failed,
+    payload: {
+      template_id: r.templateId, sender_persona_id: r.senderPersonaId, to_segment_ids: r.toSegmentIds,
+      to_user_ids: r.toUserIds, timezone: r.sendInUsersTimezone ? CONTACT_LOCAL_TIMEZONE : r.timezone,
+    },
+  };
+}
+
+async function recipientCounts(db: Db, blastIds: string[]) {
+  const out = new Map<string, { total: number; sent: number; failed: number }>();
+  if (!blastIds.length) return out;
+  const rows = await db.select({
+    blastId: outbox.blastId,
+    total: sql<number>`count(*)::int`,
+    sent: sql<number>`(count(*) FILTER (WHERE ${outbox.status} = 'sent'))::int`,
+    failed: sql<number>`(count(*) FILTER (WHERE ${outbox.status} = 'failed'))::int`,
+  }).from(outbox).where(inArray(outbox.blastId, blastIds)).groupBy(outbox.blastId);
+  for (const r of rows) out.set(r.blastId as string, { total: Number(r.total), sent: Number(r.sent), failed: Number(r.failed) });
+  return out;
+}
+
+function where(projectId: string, ids: string[], enabledOnly?: boolean) {
+  return and(eq(emailBlasts.projectId, projectId), ids.length ? inArray(emailBlasts.id, ids) : undefined, enabledOnly ? eq(emailBlasts.enabled, true) : undefined);
+}
+
+/** listBlasts returns one page of blasts (newest first by default) with their recipient counts. */
+export async function listBlasts(db: Db, projectId: string, q: ListQuery): Promise<BlastOut[]> {
+  const rows = await db.select().from(emailBlasts).where(where(projectId, uuidList(q.ids, 'ids'), q.enabled_only))
+    .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), desc(emailBlasts.id)).limit(q.limit ?? 10).offset(q.offset ?? 0);
+  const counts = await recipientCounts(db, rows.map((r) => r.id));
+  return rows.map((r) => toBlast(r, counts.get(r.id)));
+}
+
+/** countBlasts counts the project's blasts. */
+export async function countBlasts(db: Db, projectId: string, ids?: string, enabledOnly?: boolean): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(emailBlasts).where(where(projectId, uuidList(ids, 'ids'), enabledOnly));
+  return row.n;
+}
+
+/** missingIds returns the ids of `ids` that are not live rows of `table` in the project. */
+async function missingIds(db: Db, table: typeof templates | typeof senderPersonas | typeof segments | typeof contacts, projectId: string, ids: string[]): Promise<string[]> {
+  if (!ids.length) return [];
+  const rows = await db.select({ id: table.id }).from(table).where(and(eq(table.projectId, projectId), isNull(table.archivedAt), inArray(table.id, ids)));
+  const found = new Set(rows.map((r) => r.id));
+  return ids.filter((id) => !found.has(id));
+}
+
+/**
+ * audienceEmails returns the addresses a blast would go to now: live contacts among `userIds`, `emails` and the
+ * members of `segmentIds`, minus unsubscribed, bounced and complained contacts.
+ */
+export async function audienceEmails(db: Db, projectId: string, userIds: string[], emails: string[], segmentIds: string[]): Promise<string[]> {
+  const rows = await db.select({ email: contacts.email }).from(contacts).where(and(
+    eq(contacts.projectId, projectId), isNull(contacts.archivedAt), isNull(contacts.unsubscribedAt), isNull(contacts.bouncedAt), isNull(contacts.complainedAt),
+    sql`(${userIds.length ? sql`${contacts.id} IN (${sql.join(userIds.map((id) => sql`${id}`), sql`, `)})` : sql`false`}
+      OR ${emails.length ? sql`lower(${contacts.email}) IN (${sql.join(emails.map((e) => sql`${e.toLowerCase()}`), sql`, `)})` : sql`false`}
+      OR ${segmentIds.length ? sql`EXISTS (SELECT 1 FROM ${segmentMembers} sm WHERE sm.contact_id = ${contacts.id} AND sm.segment_id IN (${sql.join(segmentIds.map((id) => sql`${id}`), sql`, `)}))` : sql`false`})`,
+  ));
+  return rows.map((r) => r.email);
+}
+
+/**
+ * saveBlast validates and schedules a new blast. Checks (each a 400 naming the field): a v4 id not used before, name,
+ * template (or weights), sender persona, at least one segment or contact, a valid wall-clock send_at and zone, that
+ * every referenced row is live in the project, and in the sandbox that every recipient is allowed. Then it stores the
+ * blast and enqueues its expansion at the due instant; if enqueueing fails the blast is removed again.
+ */
+export async function saveBlast(ctx: AppContext, project: ProjectScope, b: BlastIn): Promise<BlastOut> {
+  const db = ctx.database.db;
+  const errs = new FieldErrors();
+  if (!UUID_V4_RE.test(b.id)) errs.add('id', 'must be a generated v4 UUID');
+  errs.add('name', checkRequired(b.name));
+  const weights = b.template_ids_with_weights ?? [];
+  if (!b.template_id && !weights.length) errs.add('template_id', MESSAGES.required);
+  errs.add('sender_persona_id', checkRequired(b.sender_persona_id));
+  const segmentIds = [...new Set((b.to_segment_ids ?? []).map((s) => s.toLowerCase()))];
+  const userIds = [...new Set((b.to_user_ids ?? []).map((s) => s.toLowerCase()))];
+  const userEmails = [...new Set((b.to_user_emails ?? []).map((e) => e.trim()).filter(Boolean))];
+  if (!segmentIds.length && !userIds.length && !userEmails.length) errs.add('to_segment_ids', MESSAGES.blastAudience);
+  const contactLocal = b.send_in_users_timezone === true || isContactLocalTimezone(b.timezone);
+  const zone = contactLocal ? 'UTC' : b.timezone;
+  if (!parseWallClock(b.send_at)) errs.add('send_at', 'must be a date and time YYYY-MM-DDTHH:mm');
+  if (!contactLocal && !isValidTimezone(b.timezone)) errs.add('timezone', `unknown time zone ${b.timezone}`);
+  errs.throwIfAny();
+
+  const [existing] = await db.select({ id: emailBlasts.id }).from(emailBlasts).where(eq(emailBlasts.id, b.id));
+  if (existing) throw new BadRequest(['id: an email blast with this id already exists; a scheduled blast cannot be edited, disable it and create a new one']);
+  const templateIds = b.template_id ? [b.template_id, ...weights.map((w) => w.template_id)] : weights.map((w) => w.template_id);
+  const refErrs = new FieldErrors();
+  for (const id of await missingIds(db, templates, project.id, [...new Set(templateIds)])) refErrs.add(b.template_id === id ? 'template_id' : 'template_ids_with_weights', `no template ${id} in this project`);
+  for (const id of await missingIds(db, senderPersonas, project.id, [b.sender_persona_id])) refErrs.add('sender_persona_id', `no sender persona ${id} in this project`);
+  for (const id of await missingIds(db, segments, project.id, segmentIds)) refErrs.add('to_segment_ids', `no segment ${id} in this project`);
+  for (const id of await missingIds(db, contacts, project.id, userIds)) refErrs.add('to_user_ids', `no contact ${id} in this project`);
+  if (userEmails.length) {
+    const found = new Set((await db.select({ email: sql<string>`lower(${contacts.email})` }).from(contacts)
+      .where(and(eq(contacts.projectId, project.id), isNull(contacts.archivedAt), inArray(sql`lower(${contacts.email})`, userEmails.map((e) => e.toLowerCase()))))).map((r) => r.email));
+    for (const e of userEmails) if (!found.has(e.toLowerCase())) refErrs.add('to_user_emails', `no contact with email ${e}`);
+  }
+  refErrs.throwIfAny();
+
+  if (!project.notInSandbox) {
+    const personas = (await db.select({ email: senderPersonas.email }).from(senderPersonas)
+      .where(and(eq(senderPersonas.projectId, project.id), isNull(senderPersonas.archivedAt)))).map((p) => p.email);
+    const rejected = (await audienceEmails(db, project.id, userIds, userEmails, segmentIds)).map((e) => sandboxRejection(e, personas)).filter((m): m is string => !!m);
+    if (rejected.length) {
+      const shown = rejected.slice(0, 5).map((m) => `to_user_ids: ${m}`);
+      if (rejected.length > 5) shown.push(`to_user_ids: and ${rejected.length - 5} more recipients not allowed in the sandbox`);
+      throw new BadRequest(shown);
+    }
+  }
+
+  const schedule = { send_at: b.send_at, timezone: zone, send_in_users_timezone: contactLocal };
+  const dueAt = blastDueInstant(schedule);
+  const [row] = await db.insert(emailBlasts).values({
+    id: b.id.toLowerCase(), projectId: project.id, name: b.name.trim(), templateId: b.template_id ?? null, templateIdsWithWeights: weights,
+    senderPersonaId: b.sender_persona_id, toSegmentIds: segmentIds, toUserIds: userIds, toUserEmails: userEmails,
+    ccToUserIds: b.cc_to_user_ids ?? [], bccToUserIds: b.bcc_to_user_ids ?? [], sendAt: b.send_at,
+    sendAtUtc: contactLocal ? null : wallClockToInstant(b.send_at, zone), sendInUsersTimezone: contactLocal, timezone: zone, dueAt,
+  }).returning();
+  try {
+    await ctx.queue.enqueue(BLAST_EXPAND_QUEUE, { blastId: row.id }, { startAfter: dueAt, singletonKey: row.id });
+  } catch (err) {
+    await db.delete(emailBlasts).where(eq(emailBlasts.id, row.id));
+    throw err;
+  }
+  return toBlast(row);
+}
+
+/**
+ * disableBlasts disables enabled blasts by id (not reversible) and cancels their recipients not yet claimed by a
+ * sender. At least one id is needed. Unknown or already disabled ids are reported in errors.
+ */
+export async function disableBlasts(db: Db, projectId: string, idList: string): Promise<{ ids: string[]; errors: string[] }> {
+  const ids = uuidList(idList, 'ids');
+  if (!ids.length) throw new BadRequest([`ids: ${MESSAGES.blastMissingId}`]);
+  return db.transaction(async (tx) => {
+    const rows = await tx.update(emailBlasts).set({ enabled: false, disabledAt: new Date() })
+      .where(and(eq(emailBlasts.projectId, projectId), inArray(emailBlasts.id, ids), eq(emailBlasts.enabled, true)))
+      .returning({ id: emailBlasts.id });
+    const done = rows.map((r) => r.id);
+    if (done.length) {
+      await tx.update(outbox).set({ status: 'cancelled', lastError: 'blast disabled' })
+        .where(and(inArray(outbox.blastId, done), eq(outbox.status, 'pending')));
+    }
+    const doneSet = new Set(done);
+    return { ids: done, errors: ids.filter((id) => !doneSet.has(id)).map((id) => `ids: no enabled email blast ${id} in this project`) };
+  });
+}

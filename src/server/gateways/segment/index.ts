@@ -1,0 +1,15 @@
+/** segment gateway handlers (openapi/segment.yaml). */
+import type { operations } from '../../../../generated/types/segment.gen.ts';
+import type { AppContext } from '../../context.ts';
+import { scope, type GatewayHandlers } from '../types.ts';
+import { countSegments, listSegments, saveSegments } from './service.ts';
+
+/** segmentHandlers builds the segment gateway's handlers over one app context. */
+export function segmentHandlers(ctx: AppContext): GatewayHandlers<operations> {
+  const db = ctx.database.db;
+  return {
+    async listSegments(req) { return { data: await listSegments(db, scope(req).id, req.query) }; },
+    async countSegments(req) { return { num_segments: await countSegments(db, scope(req).id, req.query.ids) }; },
+    async saveSegments(req) { return { data: await saveSegments(db, scope(req).id, req.body) }; },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * Segments, the part blast audiences need (spec part 2 §3 Segment, §7 Segments): list with member counts and create
+ * with members. Filters and membership edits come with the segments issue.
+ */
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { contacts, segmentMembers, segments } from '../../db/schema.ts';
+import { checkRequired } from '../../../domain/validation.ts';
+import { FieldErrors } from '../../errors.ts';
+import { isoRequired, orderBy, uuidList } from '../common.ts';
+import type { components, operations } from '../../../../generated/types/segment.gen.ts';
+
+type SegmentOut = components['schemas']['Segment'];
+type SaveBody = operations['saveSegments']['requestBody']['content']['application/json'];
+type ListQuery = NonNullable<operations['listSegments']['parameters']['query']>;
+
+const SORTABLE = { name: segments.name, created_at: segments.createdAt };
+
+function where(projectId: string, ids: string[]) {
+  return and(eq(segments.projectId, projectId), isNull(segments.archivedAt), ids.length ? inArray(segments.id, ids) : undefined);
+}
+
+/** listSegments returns one page of segments with num_users (live members), newest first by default. */
+export async function listSegments(db: Db, projectId: string, q: ListQuery): Promise<SegmentOut[]> {
+  const numUsers = sql<number>`(SELECT count(*)::int FROM ${segmentMembers} sm JOIN ${contacts} c ON c.id = sm.contact_id
+    WHERE sm.segment_id = ${segments.id} AND c.archived_at IS NULL)`;
+  const rows = await db.select({ id: segments.id, name: segments.name, createdAt: segments.createdAt, numUsers }).from(segments)
+    .where(where(projectId, uuidList(q.ids, 'ids')))
+    .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), segments.id).limit(q.limit ?? 10).offset(q.offset ?? 0);
+  return rows.map((r) => ({ id: r.id, name: r.name, num_users: Number(r.numUsers), created_at: isoRequired(r.createdAt) }));
+}
+
+/** countSegments counts live segments. */
+export async function countSegments(db: Db, projectId: string, ids?: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(segments).where(where(projectId, uuidList(ids, 'ids')));
+  return row.n;
+}
+
+/**
+ * saveSegments creates segments with their members in one transaction. Every user id must be a live contact of the
+ * project; otherwise BadRequest names `segments[i].user_ids` and nothing is written.
+ */
+export async function saveSegments(db: Db, projectId: string, body: SaveBody): Promise<SegmentOut[]> {
+  const errs = new FieldErrors();
+  body.segments.forEach((s, i) => errs.add(`segments[${i}].name`, checkRequired(s.name)));
+  errs.throwIfAny();
+  return db.transaction(async (tx) => {
+    const out: SegmentOut[] = [];
+    for (const [i, s] of body.segments.entries()) {
+      const userIds = [...new Set((s.user_ids ?? []).map((id) => id.toLowerCase()))];
+      if (userIds.length) {
+        const live = await tx.select({ id: contacts.id }).from(contacts)
+          .where(and(eq(contacts.projectId, projectId), isNull(contacts.archivedAt), inArray(contacts.id, userIds)));
+        const liveIds = new Set(live.map((r) => r.id));
+        const missing = userIds.filter((id) => !liveIds.has(id));
+        if (missing.length) { const e = new FieldErrors(); e.add(`segments[${i}].user_ids`, `no such contacts in this project: ${missing.join(', ')}`); e.throwIfAny(); }
+      }
+      const [row] = await tx.insert(segments).values({ projectId, name: s.name.trim(), ...(s.id ? { id: s.id } : {}) }).returning();
+      if (userIds.length) await tx.insert(segmentMembers).values(userIds.map((contactId) => ({ segmentId: row.id, contactId })));
+      out.push({ id: row.id, name: row.name, num_users: userIds.length, created_at: isoRequired(row.createdAt) });
+    }
+    return out;
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * Sender personas (spec part 2 §3 Sender persona, §5, §7): the from-identities of a project. Verification of the
+ * persona's address comes with the sending-domains issue.
+ */
+import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { senderPersonas } from '../../db/schema.ts';
+import { checkEmail, checkRequired } from '../../../domain/validation.ts';
+import { FieldErrors } from '../../errors.ts';
+import { isoRequired, orderBy, uuidList } from '../common.ts';
+import type { components, operations } from '../../../../generated/types/senderpersonawrapper.gen.ts';
+
+export type PersonaOut = components['schemas']['SenderPersona'];
+type PersonaIn = components['schemas']['SenderPersonaInput'];
+type ListQuery = NonNullable<operations['listSenderPersonas']['parameters']['query']>;
+type Row = typeof senderPersonas.$inferSelect;
+
+/** toPersona maps a row to the API's SenderPersona. */
+export function toPersona(r: Row): PersonaOut {
+  return {
+    id: r.id, email: r.email, first_name: r.firstName, last_name: r.lastName, json: r.json ?? {}, version: r.version,
+    created_at: isoRequired(r.createdAt), updated_at: isoRequired(r.updatedAt),
+  };
+}
+
+const SORTABLE = { email: senderPersonas.email, first_name: senderPersonas.firstName, last_name: senderPersonas.lastName, created_at: senderPersonas.createdAt };
+
+function where(projectId: string, ids: string[]) {
+  return and(eq(senderPersonas.projectId, projectId), isNull(senderPersonas.archivedAt), ids.length ? inArray(senderPersonas.id, ids) : undefined);
+}
+
+/** listPersonas returns one page of the project's sender personas (default newest first). */
+export async function listPersonas(db: Db, projectId: string, q: ListQuery): Promise<PersonaOut[]> {
+  const rows = await db.select().from(senderPersonas).where(where(projectId, uuidList(q.ids, 'ids')))
+    .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), senderPersonas.id).limit(q.limit ?? 10).offset(q.offset ?? 0);
+  return rows.map(toPersona);
+}
+
+/** countPersonas counts the project's live sender personas. */
+export async function countPersonas(db: Db, projectId: string, ids?: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(senderPersonas).where(where(projectId, uuidList(ids, 'ids')));
+  return row.n;
+}
+
+/**
+ * savePersonas validates all inputs (email rules, first name required), then creates or updates them (by id) in one
+ * transaction. Throws BadRequest naming `sender_personas[i].field`.
+ */
+export async function savePersonas(db: Db, projectId: string, input: PersonaIn[]): Promise<PersonaOut[]> {
+  const errs = new FieldErrors();
+  input.forEach((p, i) => {
+    errs.add(`sender_personas[${i}].email`, checkEmail(p.email));
+    errs.add(`sender_personas[${i}].first_name`, checkRequired(p.first_name));
+  });
+  errs.throwIfAny();
+  return db.transaction(async (tx) => {
+    const ids = input.map((p) => p.id).filter((id): id is string => !!id);
+    const existing = new Set(ids.length ? (await tx.select({ id: senderPersonas.id }).from(senderPersonas).where(where(projectId, ids))).map((r) => r.id) : []);
+    const out: PersonaOut[] = [];
+    for (const [i, p] of input.entries()) {
+      const values = { email: p.email.trim(), firstName: p.first_name.trim(), lastName: p.last_name ?? null, json: p.json ?? {} };
+      if (p.id && existing.has(p.id)) {
+        const [row] = await tx.update(senderPersonas).set({ ...values, version: sql`${senderPersonas.version} + 1`, updatedAt: new Date() })
+          .where(and(eq(senderPersonas.id, p.id), eq(senderPersonas.projectId, projectId))).returning();
+        out.push(toPersona(row));
+      } else {
+        if (p.id) {
+          const [taken] = await tx.select({ id: senderPersonas.id }).from(senderPersonas).where(eq(senderPersonas.id, p.id));
+          if (taken) { const e = new FieldErrors(); e.add(`sender_personas[${i}].id`, 'id is already in use'); e.throwIfAny(); }
+        }
+        const [row] = await tx.insert(senderPersonas).values({ ...values, projectId, ...(p.id ? { id: p.id } : {}) }).returning();
+        out.push(toPersona(row));
+      }
+    }
+    return out;
+  });
+}

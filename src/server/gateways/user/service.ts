@@ -1,0 +1,165 @@
+/**
+ * Contacts (spec part 2 §3 Contact, §5 Contact, §7 Contacts): listing with search and segment filters, upsert by id or
+ * email, archive by email. Every query is scoped to one project.
+ */
+import { and, count, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import { DateTime } from 'luxon';
+import type { Db } from '../../db/client.ts';
+import { contacts, segmentMembers, segments } from '../../db/schema.ts';
+import { checkEmail, splitList } from '../../../domain/validation.ts';
+import { isValidTimezone } from '../../../domain/sendTime.ts';
+import { FieldErrors } from '../../errors.ts';
+import { iso, isoRequired, orderBy, uuidList } from '../common.ts';
+import type { components, operations } from '../../../../generated/types/user.gen.ts';
+
+export type ContactOut = components['schemas']['Contact'];
+export type ContactIn = components['schemas']['ContactInput'];
+type ListQuery = NonNullable<operations['listUsers']['parameters']['query']>;
+type Row = typeof contacts.$inferSelect;
+
+/** toContact maps a row to the API's Contact. */
+export function toContact(r: Row): ContactOut {
+  return {
+    id: r.id, email: r.email, first_name: r.firstName, last_name: r.lastName, timezone: r.timezone,
+    date_of_birth: iso(r.dateOfBirth), unsubscribed_at: iso(r.unsubscribedAt), json: r.json ?? {}, version: r.version,
+    created_at: isoRequired(r.createdAt), updated_at: isoRequired(r.updatedAt),
+  };
+}
+
+const SORTABLE = {
+  email: contacts.email, first_name: contacts.firstName, last_name: contacts.lastName, timezone: contacts.timezone,
+  created_at: contacts.createdAt, updated_at: contacts.updatedAt,
+};
+const SEARCHABLE = { email: contacts.email, first_name: contacts.firstName, last_name: contacts.lastName, timezone: contacts.timezone };
+
+/** likePattern escapes LIKE wildcards so a search is a plain case-insensitive substring match. */
+function likePattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function filters(projectId: string, q: Partial<ListQuery>): SQL {
+  const where: SQL[] = [eq(contacts.projectId, projectId), isNull(contacts.archivedAt)];
+  const ids = uuidList(q.ids, 'ids');
+  if (ids.length) where.push(inArray(contacts.id, ids));
+  if (q.search_value && q.search_value.trim()) {
+    const column = SEARCHABLE[(q.search_field ?? 'email') as keyof typeof SEARCHABLE];
+    where.push(ilike(column, likePattern(q.search_value.trim())));
+  }
+  const memberOf = (segmentIds: string[]) => sql`EXISTS (SELECT 1 FROM ${segmentMembers} sm JOIN ${segments} s ON s.id = sm.segment_id
+    WHERE sm.contact_id = ${contacts.id} AND s.project_id = ${projectId} AND sm.segment_id IN (${sql.join(segmentIds.map((id) => sql`${id}`), sql`, `)}))`;
+  const inSeg = uuidList(q.in_segment_ids, 'in_segment_ids');
+  if (inSeg.length) where.push(memberOf(inSeg));
+  const notInSeg = uuidList(q.not_in_segment_ids, 'not_in_segment_ids');
+  if (notInSeg.length) where.push(sql`NOT ${memberOf(notInSeg)}`);
+  return and(...where) as SQL;
+}
+
+/** listContacts returns one page of live contacts matching the query (default sort email ASC). */
+export async function listContacts(db: Db, projectId: string, q: ListQuery): Promise<ContactOut[]> {
+  const rows = await db.select().from(contacts).where(filters(projectId, q))
+    .orderBy(...orderBy(q.sort_columns, SORTABLE, 'email ASC'), contacts.id)
+    .limit(q.limit ?? 10).offset(q.offset ?? 0);
+  return rows.map(toContact);
+}
+
+/** countContacts counts live contacts matching the same filters as listContacts. */
+export async function countContacts(db: Db, projectId: string, q: Partial<ListQuery>): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(contacts).where(filters(projectId, q));
+  return row.n;
+}
+
+/**
+ * dateOfBirth parses 'YYYY-MM-DD' or an ISO date-time into that calendar date at 11:59:59 UTC (spec part 2 §3);
+ * returns undefined when unparseable, null for null/empty.
+ */
+export function dateOfBirth(value: string | null | undefined): Date | null | undefined {
+  if (value === null || value === undefined || value.trim() === '') return null;
+  const d = DateTime.fromISO(value.trim(), { zone: 'UTC' });
+  if (!d.isValid) return undefined;
+  return d.set({ hour: 11, minute: 59, second: 59, millisecond: 0 }).toJSDate();
+}
+
+/**
+ * upsertContacts validates every input first (email rules, time zone, date of birth, duplicates, ids), then in one
+ * transaction updates contacts matched by id (else by email, case-insensitive) and creates the rest.
+ * Throws BadRequest naming each failing field (`users[i].field`); nothing is written then.
+ */
+export async function upsertContacts(db: Db, projectId: string, input: ContactIn[]): Promise<ContactOut[]> {
+  const errs = new FieldErrors();
+  const seen = new Map<string, number>();
+  const parsed = input.map((u, i) => {
+    const f = `users[${i}]`;
+    errs.add(`${f}.email`, checkEmail(u.email));
+    const email = (u.email ?? '').trim();
+    const key = email.toLowerCase();
+    if (email && seen.has(key)) errs.add(`${f}.email`, `appears twice in this request (also users[${seen.get(key)}])`);
+    seen.set(key, i);
+    if (u.timezone && !isValidTimezone(u.timezone)) errs.add(`${f}.timezone`, `unknown time zone ${u.timezone}`);
+    const dob = dateOfBirth(u.date_of_birth);
+    if (dob === undefined) errs.add(`${f}.date_of_birth`, 'must be a date (YYYY-MM-DD)');
+    return { ...u, email, dob: dob ?? null };
+  });
+  errs.throwIfAny();
+
+  return db.transaction(async (tx) => {
+    const ids = parsed.map((u) => u.id).filter((id): id is string => !!id);
+    const byId = new Map<string, Row>();
+    if (ids.length) {
+      for (const r of await tx.select().from(contacts).where(and(eq(contacts.projectId, projectId), inArray(contacts.id, ids), isNull(contacts.archivedAt)))) byId.set(r.id, r);
+    }
+    const emails = parsed.map((u) => u.email.toLowerCase());
+    const byEmail = new Map<string, Row>();
+    for (const r of await tx.select().from(contacts).where(and(eq(contacts.projectId, projectId), isNull(contacts.archivedAt), inArray(sql`lower(${contacts.email})`, emails)))) {
+      byEmail.set(r.email.toLowerCase(), r);
+    }
+    const notFound = new FieldErrors();
+    parsed.forEach((u, i) => { if (u.id && !byId.has(u.id)) notFound.add(`users[${i}].id`, `no contact ${u.id} in this project`); });
+    parsed.forEach((u, i) => {
+      const other = byEmail.get(u.email.toLowerCase());
+      if (u.id && other && other.id !== u.id) notFound.add(`users[${i}].email`, `another contact already has the email ${u.email}`);
+    });
+    notFound.throwIfAny();
+
+    const out: ContactOut[] = [];
+    for (const u of parsed) {
+      const existing = u.id ? byId.get(u.id) : byEmail.get(u.email.toLowerCase());
+      const values = {
+        email: u.email,
+        firstName: u.first_name === undefined ? existing?.firstName ?? null : u.first_name,
+        lastName: u.last_name === undefined ? existing?.lastName ?? null : u.last_name,
+        timezone: u.timezone === undefined ? existing?.timezone ?? null : u.timezone || null,
+        dateOfBirth: u.date_of_birth === undefined ? existing?.dateOfBirth ?? null : u.dob,
+        json: u.json === undefined ? existing?.json ?? {} : u.json ?? {},
+      };
+      if (existing) {
+        const [row] = await tx.update(contacts)
+          .set({ ...values, version: sql`${contacts.version} + 1`, updatedAt: new Date() })
+          .where(and(eq(contacts.id, existing.id), eq(contacts.projectId, projectId))).returning();
+        out.push(toContact(row));
+      } else {
+        const [row] = await tx.insert(contacts).values({ ...values, projectId }).returning();
+        out.push(toContact(row));
+      }
+    }
+    return out;
+  });
+}
+
+/**
+ * archiveContactsByEmail archives the live contacts with the given emails (case-insensitive). Returns the map
+ * email → archived contact (null when none) and an error per email not found; the found ones are archived regardless.
+ */
+export async function archiveContactsByEmail(db: Db, projectId: string, emailList: string): Promise<{ map: Record<string, ContactOut | null>; errors: string[] }> {
+  const emails = splitList(emailList);
+  const rows = await db.update(contacts).set({ archivedAt: new Date(), updatedAt: new Date() })
+    .where(and(eq(contacts.projectId, projectId), isNull(contacts.archivedAt), inArray(sql`lower(${contacts.email})`, emails.map((e) => e.toLowerCase()))))
+    .returning();
+  const found = new Map(rows.map((r) => [r.email.toLowerCase(), toContact(r)]));
+  const map: Record<string, ContactOut | null> = {};
+  const errors: string[] = [];
+  for (const e of emails) {
+    map[e] = found.get(e.toLowerCase()) ?? null;
+    if (!map[e]) errors.push(`emails: no contact with email ${e}`);
+  }
+  return { map, errors };
+}

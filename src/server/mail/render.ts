@@ -1,0 +1,62 @@
+/**
+ * Rendering of one recipient's email: template variables through Handlebars (spec part 2 §3 Template variables; a
+ * missing value renders blank), then a raw RFC 5322 message through nodemailer's MailComposer, which is exactly what is
+ * delivered and stored. Marketing mail carries List-Unsubscribe and List-Unsubscribe-Post (RFC 8058).
+ */
+import Handlebars from 'handlebars';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import type { RenderContext } from '../../domain/templateVariables.ts';
+
+type Compiled = (ctx: RenderContext) => string;
+const hb = Handlebars.create();
+
+/** A compiled template: subject, HTML and optional text. Compile once per template version, render per recipient. */
+export interface CompiledTemplate {
+  subject: Compiled;
+  html: Compiled;
+  text?: Compiled;
+}
+
+/**
+ * compileTemplate compiles a template's parts. Subject and text are not HTML-escaped; HTML values are. Throws a
+ * Handlebars parse error (with its line) for malformed variables.
+ */
+export function compileTemplate(t: { subject: string; html_body: string; plain_text_body?: string | null }): CompiledTemplate {
+  return {
+    subject: hb.compile(t.subject, { noEscape: true, strict: false }),
+    html: hb.compile(t.html_body, { strict: false }),
+    text: t.plain_text_body ? hb.compile(t.plain_text_body, { noEscape: true, strict: false }) : undefined,
+  };
+}
+
+export interface MessageInput {
+  from: { email: string; name?: string | null };
+  to: string;
+  subject: string;
+  html: string;
+  text?: string;
+  messageId: string;
+  /** One-click unsubscribe URL for marketing mail (adds List-Unsubscribe headers); omit for transactional mail. */
+  listUnsubscribe?: string;
+  date?: Date;
+}
+
+/** buildRawMessage returns the exact bytes to deliver and store for one email. */
+export async function buildRawMessage(m: MessageInput): Promise<Buffer> {
+  const headers: Record<string, string> = {};
+  if (m.listUnsubscribe) {
+    headers['List-Unsubscribe'] = `<${m.listUnsubscribe}>`;
+    headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
+  }
+  const composer = new MailComposer({
+    from: m.from.name ? { name: m.from.name, address: m.from.email } : m.from.email,
+    to: m.to,
+    subject: m.subject,
+    html: m.html,
+    text: m.text,
+    messageId: m.messageId,
+    date: m.date ?? new Date(),
+    headers,
+  });
+  return composer.compile().build();
+}

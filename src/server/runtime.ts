@@ -1,0 +1,42 @@
+/**
+ * startRuntime opens everything a process needs from a Config: database (migrated), storage, queue, transport, the
+ * app context, and optionally the workers. Shared by main.ts, the API tests' server processes and the benchmark.
+ */
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { openDatabase, type Database } from './db/client.ts';
+import { openStorage } from './storage/storage.ts';
+import { openTransport, type MailTransport } from './mail/transport.ts';
+import { openQueue, type Queue } from '../workers/queue.ts';
+import { startWorkers, type Workers } from '../workers/index.ts';
+
+export interface Runtime {
+  ctx: AppContext;
+  database: Database;
+  queue: Queue;
+  transport: MailTransport;
+  workers?: Workers;
+  stop(): Promise<void>;
+}
+
+/** startRuntime opens the runtime; `transport` overrides the one SMTP_URL names. */
+export async function startRuntime(config: Config, opts: { transport?: MailTransport; workers?: boolean } = {}): Promise<Runtime> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const queue = await openQueue(database);
+  const transport = opts.transport ?? openTransport(config.smtpUrl);
+  let workers: Workers | undefined;
+  const ctx: AppContext = {
+    config, database, storage: openStorage(config.storageUrl), queue,
+    notifySender: () => workers?.sender.poke(),
+  };
+  if (opts.workers ?? config.workers) workers = await startWorkers(ctx, queue, transport);
+  return {
+    ctx, database, queue, transport, workers,
+    async stop() {
+      await workers?.stop();
+      await queue.stop();
+      await transport.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Object storage for exact copies of sent emails (spec part 1 §1: "an exact copy of every sent email is stored").
+ * The interface is S3-shaped (bucket + key); FileStorage keeps objects under a folder as `<root>/<bucket>/<key>`.
+ */
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
+
+export interface Storage {
+  /** put stores bytes under bucket/key, replacing any object there; the write is atomic (temp file + rename). */
+  put(bucket: string, key: string, body: Buffer | string): Promise<void>;
+  /** get returns the object's bytes, or undefined when there is none. */
+  get(bucket: string, key: string): Promise<Buffer | undefined>;
+}
+
+/** FileStorage stores objects in a folder on disk. */
+export class FileStorage implements Storage {
+  constructor(private readonly root: string) {}
+
+  private file(bucket: string, key: string): string {
+    const full = path.resolve(this.root, bucket, key);
+    if (!full.startsWith(path.resolve(this.root) + path.sep)) throw new Error(`storage key escapes its root: ${bucket}/${key}`);
+    return full;
+  }
+
+  async put(bucket: string, key: string, body: Buffer | string): Promise<void> {
+    const file = this.file(bucket, key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const tmp = `${file}.${randomUUID()}.tmp`;
+    await writeFile(tmp, body);
+    await rename(tmp, file);
+  }
+
+  async get(bucket: string, key: string): Promise<Buffer | undefined> {
+    try {
+      return await readFile(this.file(bucket, key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+}
+
+/**
+ * openStorage returns the storage named by STORAGE_URL: a folder path or a file:// URL. Throws for other schemes
+ * (S3-compatible storage is not built yet).
+ */
+export function openStorage(url: string): Storage {
+  if (url.startsWith('file://')) return new FileStorage(fileURLToPath(url));
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) throw new Error(`STORAGE_URL scheme not supported yet: ${url.split(':')[0]} (use a folder path or file://)`);
+  return new FileStorage(path.resolve(url));
+}

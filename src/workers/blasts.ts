@@ -1,0 +1,93 @@
+/**
+ * Blast expansion (DESIGN.md §6): when a blast is due, turn its audience (segments ∪ contacts, minus unsubscribed,
+ * bounced and complained contacts) into one outbox row per recipient with its own send instant (the contact's zone
+ * when asked). Runs in one transaction that locks the blast, so a retried or duplicated job expands it once.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../server/context.ts';
+import { recipientSendInstant } from '../domain/sendTime.ts';
+import { sandboxRejection } from '../domain/sandbox.ts';
+
+interface BlastRow {
+  id: string; project_id: string; enabled: boolean; expanded_at: Date | null; template_id: string | null;
+  template_ids_with_weights: Array<{ template_id: string; weight: number }>; sender_persona_id: string;
+  to_segment_ids: string[]; to_user_ids: string[]; to_user_emails: string[]; send_at: string; timezone: string;
+  send_in_users_timezone: boolean; name: string;
+}
+
+/**
+ * pickTemplate chooses a template for one recipient: the blast's template, or for an A/B blast one of the weighted
+ * templates, chosen by a stable hash of the contact id so a re-expansion picks the same one.
+ */
+export function pickTemplate(blast: Pick<BlastRow, 'template_id' | 'template_ids_with_weights'>, contactId: string): string {
+  const weights = blast.template_ids_with_weights ?? [];
+  if (!weights.length) return blast.template_id as string;
+  const total = weights.reduce((s, w) => s + w.weight, 0);
+  let h = 2166136261;
+  for (const ch of contactId) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  let point = h % total;
+  for (const w of weights) {
+    if (point < w.weight) return w.template_id;
+    point -= w.weight;
+  }
+  return weights[weights.length - 1].template_id;
+}
+
+/**
+ * expandBlast expands one due blast into outbox rows and logs a JOB_PROCESS_EMAIL_BLAST entry. A disabled or already
+ * expanded blast is left alone. In a sandboxed project a recipient that is not allowed gets a failed row with the
+ * sandbox reason (and an unsuccessful-send event); nothing is sent to it. Returns the number of rows made.
+ */
+export async function expandBlast(ctx: AppContext, blastId: string): Promise<number> {
+  return ctx.database.transaction(async (run) => {
+    const [blast] = await run<BlastRow>('SELECT * FROM email_blasts WHERE id = $1 FOR UPDATE', [blastId]);
+    if (!blast || !blast.enabled || blast.expanded_at) return 0;
+    const [project] = await run<{ not_in_sandbox: boolean }>('SELECT not_in_sandbox FROM projects WHERE id = $1', [blast.project_id]);
+    const [persona] = await run<{ email: string }>('SELECT email FROM sender_personas WHERE id = $1', [blast.sender_persona_id]);
+    const personaEmails = project.not_in_sandbox ? [] : (await run<{ email: string }>(
+      'SELECT email FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL', [blast.project_id])).map((r) => r.email);
+    const domain = persona?.email.split('@')[1] ?? 'localhost';
+    const recipients = await run<{ id: string; email: string; timezone: string | null }>(
+      `SELECT c.id, c.email, c.timezone FROM contacts c
+        WHERE c.project_id = $1 AND c.archived_at IS NULL AND c.unsubscribed_at IS NULL AND c.bounced_at IS NULL AND c.complained_at IS NULL
+          AND (c.id = ANY($2::uuid[]) OR lower(c.email) = ANY($3::text[])
+               OR EXISTS (SELECT 1 FROM segment_members sm JOIN segments s ON s.id = sm.segment_id
+                           WHERE sm.contact_id = c.id AND s.project_id = $1 AND sm.segment_id = ANY($4::uuid[])))
+        ORDER BY c.id`,
+      [blast.project_id, blast.to_user_ids, blast.to_user_emails.map((e) => e.toLowerCase()), blast.to_segment_ids]);
+
+    const perZone: Record<string, string> = {};
+    const cols = { contact: [] as string[], email: [] as string[], template: [] as string[], zone: [] as string[], sendAt: [] as Date[],
+      status: [] as string[], error: [] as (string | null)[], messageId: [] as string[] };
+    for (const r of recipients) {
+      const { zone, instant } = recipientSendInstant(blast, r.timezone);
+      perZone[zone] = instant.toISOString();
+      const rejection = project.not_in_sandbox ? undefined : sandboxRejection(r.email, personaEmails);
+      cols.contact.push(r.id); cols.email.push(r.email); cols.template.push(pickTemplate(blast, r.id)); cols.zone.push(zone);
+      cols.sendAt.push(instant); cols.status.push(rejection ? 'failed' : 'pending'); cols.error.push(rejection ?? null);
+      cols.messageId.push(`<${randomUUID()}@${domain}>`);
+    }
+    const CHUNK = 5000;
+    for (let i = 0; i < recipients.length; i += CHUNK) {
+      const s = (a: unknown[]) => a.slice(i, i + CHUNK);
+      await run(`INSERT INTO outbox (project_id, blast_id, contact_id, email, template_id, sender_persona_id, zone, send_at, next_attempt_at, status, last_error, message_id)
+        SELECT $1, $2, u.contact, u.email, u.template, $3, u.zone, u.send_at, u.send_at, u.status, u.error, u.message_id
+          FROM unnest($4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::timestamptz[], $9::text[], $10::text[], $11::text[])
+            AS u(contact, email, template, zone, send_at, status, error, message_id)
+        ON CONFLICT (blast_id, contact_id) DO NOTHING`,
+      [blast.project_id, blast.id, blast.sender_persona_id, s(cols.contact), s(cols.email), s(cols.template), s(cols.zone),
+        s(cols.sendAt.map((d) => d.toISOString())), s(cols.status), s(cols.error), s(cols.messageId)]);
+    }
+    await run(`INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
+      SELECT project_id, 'email_send_result_failure', email, contact_id, true, blast_id, template_id,
+             jsonb_build_object('error_string', last_error, 'blast_id', blast_id)
+        FROM outbox WHERE blast_id = $1 AND status = 'failed'`, [blast.id]);
+    await run('UPDATE email_blasts SET expanded_at = now(), sent_at_per_timezone = $2 WHERE id = $1', [blast.id, JSON.stringify(perZone)]);
+    const failed = cols.status.filter((s) => s === 'failed').length;
+    await run(`INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
+      VALUES ($1, 'JOB_PROCESS_EMAIL_BLAST', now(), now(), true, $2, $3)`,
+    [blast.project_id, JSON.stringify({ scheduled_email_group_id: blast.id, name: blast.name }),
+      JSON.stringify({ num_recipients: recipients.length, num_not_allowed_in_sandbox: failed, sent_at_per_timezone: perZone })]);
+    return recipients.length;
+  });
+}

@@ -1,0 +1,39 @@
+/**
+ * The job queue: pg-boss on the same database (PGlite through an executeSql adapter, or PostgreSQL). Jobs are claimed
+ * with SKIP LOCKED, so any number of worker processes share them without double work.
+ */
+import PgBoss from 'pg-boss';
+import type { Database } from '../server/db/client.ts';
+import type { JobQueue } from '../server/context.ts';
+
+export interface Queue extends JobQueue {
+  boss: PgBoss;
+  /** work runs `handler` for jobs of `name` (batches of up to `batchSize`), polling every `pollingIntervalSeconds` (≥0.5). */
+  work<T extends object>(name: string, opts: { batchSize?: number; pollingIntervalSeconds?: number }, handler: (data: T) => Promise<void>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** QUEUES lists every queue the product uses; each is created at start-up. */
+export const QUEUES = ['blast-expand'] as const;
+
+/** openQueue starts pg-boss (creating its schema on first use) and the product's queues. */
+export async function openQueue(database: Database): Promise<Queue> {
+  const boss = new PgBoss({ ...(database.bossOptions as PgBoss.ConstructorOptions), schema: 'pgboss' });
+  boss.on('error', (err) => console.error('pg-boss:', err.message));
+  await boss.start();
+  for (const q of QUEUES) await boss.createQueue(q);
+  return {
+    boss,
+    async enqueue(name, data, opts = {}) {
+      await boss.send(name, data, {
+        startAfter: opts.startAfter, singletonKey: opts.singletonKey, retryLimit: 10, retryDelay: 5, retryBackoff: true,
+      });
+    },
+    async work(name, opts, handler) {
+      await boss.work(name, { batchSize: opts.batchSize ?? 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1 }, async (jobs) => {
+        for (const job of jobs) await handler(job.data as never);
+      });
+    },
+    async stop() { await boss.stop({ graceful: true, timeout: 10_000 }); },
+  };
+}

@@ -1,0 +1,242 @@
+/**
+ * The sender (DESIGN.md §6): claims due outbox rows in batches (FOR UPDATE SKIP LOCKED, fenced by a claim token and a
+ * lease), renders each recipient's email, stores the exact raw message, delivers it through the MailTransport, and
+ * records `email_send_result_success` — or retries with back-off, and after the last attempt records
+ * `email_send_result_failure` with the reason.
+ *
+ * Exactly once: a row moves pending → sending → sent|failed. The sent mark and its event are one statement run the
+ * moment the relay accepts the message, and only if this sender still holds the claim. A sender killed mid-batch
+ * leaves rows in `sending`; when their lease ends another sender re-claims them. A message the relay had not accepted
+ * (no 250 after DATA) was discarded by the relay, so resending it is safe. The one window left is the sub-millisecond
+ * between the relay's 250 and the commit; a resend then carries the same Message-ID, which receivers use to drop
+ * duplicates.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../server/context.ts';
+import type { QueryFn } from '../server/db/client.ts';
+import type { MailTransport } from '../server/mail/transport.ts';
+import { buildRawMessage, compileTemplate, type CompiledTemplate } from '../server/mail/render.ts';
+import { unsubscribeLink } from '../server/mail/links.ts';
+import { buildRenderContext } from '../domain/templateVariables.ts';
+import { encodeLocation } from '../domain/location.ts';
+
+/** The bucket holding the exact copy of every sent email. */
+export const SENT_BUCKET = 'sent-emails';
+/** Attempts before a temporary failure becomes final. */
+export const MAX_ATTEMPTS = 5;
+
+/** retryDelayMs is the back-off before attempt `attempts + 1`: 30 s, 1 min, 2 min, 4 min … capped at 30 min. */
+export function retryDelayMs(attempts: number): number {
+  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 30 * 60_000);
+}
+
+interface OutboxRow {
+  id: string | number; project_id: string; blast_id: string | null; contact_id: string | null; email: string;
+  template_id: string | null; sender_persona_id: string | null; subject: string | null; body: string | null;
+  attempts: number; message_id: string; is_test: boolean;
+}
+
+interface TemplateRow { id: string; version: number; subject: string; html_body: string; plain_text_body: string | null; type: string }
+
+export interface SenderOptions {
+  /** Rows claimed per batch (default 200). */
+  batchSize?: number;
+  /** Claim lease in ms (Config.sendLeaseMs). */
+  leaseMs: number;
+  /** Idle poll interval in ms (Config.sendPollMs). */
+  pollMs: number;
+  /** Messages in flight at once (default 10). */
+  concurrency?: number;
+}
+
+/** Sender runs the claim → render → store → deliver → record loop until stopped. */
+export class Sender {
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private readonly compiled = new Map<string, CompiledTemplate>();
+  private readonly query: QueryFn;
+
+  constructor(private readonly ctx: AppContext, private readonly transport: MailTransport, private readonly opts: SenderOptions) {
+    this.query = ctx.database.query.bind(ctx.database) as QueryFn;
+  }
+
+  /** start begins polling for due rows. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** stop finishes the batch in hand and resolves when the loop has ended. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake?.();
+    await this.loop;
+  }
+
+  /** poke wakes an idle sender at once (e.g. after a single send was queued). */
+  poke(): void {
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed = 0;
+      try {
+        claimed = await this.sendBatch();
+      } catch (err) {
+        console.error('sender: batch failed:', (err as Error).message);
+      }
+      if (claimed === 0 && this.running) {
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(resolve, this.opts.pollMs);
+          this.wake = () => { clearTimeout(t); resolve(); };
+        });
+        this.wake = undefined;
+      }
+    }
+  }
+
+  /**
+   * sendBatch claims up to batchSize due rows (pending and due, or sending with an expired lease), sends them, and
+   * returns how many it claimed.
+   */
+  async sendBatch(): Promise<number> {
+    const token = randomUUID();
+    const rows = await this.query<OutboxRow>(
+      `UPDATE outbox SET status = 'sending', claim_token = $1, lease_until = now() + ($2 || ' milliseconds')::interval, attempts = attempts + 1
+        WHERE id IN (SELECT id FROM outbox
+                      WHERE (status = 'pending' AND send_at <= now() AND next_attempt_at <= now())
+                         OR (status = 'sending' AND lease_until < now())
+                      ORDER BY send_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, message_id, is_test`,
+      [token, String(this.opts.leaseMs), this.opts.batchSize ?? 200]);
+    if (!rows.length) return 0;
+    const lookups = await this.loadBatchData(rows);
+    const concurrency = this.opts.concurrency ?? 10;
+    let next = 0;
+    const worker = async () => {
+      while (next < rows.length) {
+        const row = rows[next++];
+        await this.sendOne(row, token, lookups);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
+    await this.logFinishedBlasts([...new Set(rows.map((r) => r.blast_id).filter((b): b is string => !!b))]);
+    return rows.length;
+  }
+
+  private async loadBatchData(rows: OutboxRow[]) {
+    const ids = (pick: (r: OutboxRow) => string | null) => [...new Set(rows.map(pick).filter((x): x is string => !!x))];
+    const [contacts, personas, templates, projects, blasts] = await Promise.all([
+      this.query<Record<string, unknown> & { id: string }>('SELECT * FROM contacts WHERE id = ANY($1::uuid[])', [ids((r) => r.contact_id)]),
+      this.query<Record<string, unknown> & { id: string; email: string; first_name: string; last_name: string | null }>('SELECT * FROM sender_personas WHERE id = ANY($1::uuid[])', [ids((r) => r.sender_persona_id)]),
+      this.query<TemplateRow>('SELECT id, version, subject, html_body, plain_text_body, type FROM templates WHERE id = ANY($1::uuid[])', [ids((r) => r.template_id)]),
+      this.query<{ id: string; api_key: string }>('SELECT id, api_key FROM projects WHERE id = ANY($1::uuid[])', [ids((r) => r.project_id)]),
+      this.query<{ id: string; enabled: boolean }>('SELECT id, enabled FROM email_blasts WHERE id = ANY($1::uuid[])', [ids((r) => r.blast_id)]),
+    ]);
+    const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
+    return { contacts: byId(contacts), personas: byId(personas), templates: byId(templates), projects: byId(projects), blasts: byId(blasts) };
+  }
+
+  private template(t: TemplateRow): CompiledTemplate {
+    const key = `${t.id}:${t.version}`;
+    let c = this.compiled.get(key);
+    if (!c) {
+      c = compileTemplate(t);
+      this.compiled.set(key, c);
+    }
+    return c;
+  }
+
+  private async sendOne(row: OutboxRow, token: string, data: Awaited<ReturnType<Sender['loadBatchData']>>): Promise<void> {
+    const blast = row.blast_id ? data.blasts.get(row.blast_id) : undefined;
+    if (blast && !blast.enabled) {
+      await this.query(`UPDATE outbox SET status = 'cancelled', last_error = 'blast disabled', claim_token = NULL WHERE id = $1 AND claim_token = $2`, [row.id, token]);
+      return;
+    }
+    const persona = row.sender_persona_id ? data.personas.get(row.sender_persona_id) : undefined;
+    const template = row.template_id ? data.templates.get(row.template_id) : undefined;
+    const project = data.projects.get(row.project_id);
+    let stage = 'render';
+    try {
+      if (!persona) throw new PermanentError('sender persona not found');
+      if (row.template_id && !template) throw new PermanentError('template not found');
+      const contact = row.contact_id ? data.contacts.get(row.contact_id) : undefined;
+      const link = unsubscribeLink(this.ctx.config.publicUrl, project?.api_key ?? '', row.project_id, row.contact_id, Number(row.id));
+      const vars = buildRenderContext(contact ?? { email: row.email }, persona, link);
+      const compiled = template ? this.template(template) : compileTemplate({ subject: row.subject ?? '', html_body: row.body ?? '' });
+      const marketing = template?.type === 'TEMPLATE_MARKETING';
+      const raw = await buildRawMessage({
+        from: { email: persona.email, name: [persona.first_name, persona.last_name].filter(Boolean).join(' ') },
+        to: row.email,
+        subject: compiled.subject(vars),
+        html: compiled.html(vars),
+        text: compiled.text?.(vars),
+        messageId: row.message_id,
+        listUnsubscribe: marketing ? link : undefined,
+      });
+      stage = 'store';
+      const key = `${row.project_id}/${new Date().toISOString().slice(0, 10)}/${row.id}.eml`;
+      await this.ctx.storage.put(SENT_BUCKET, key, raw);
+      stage = 'deliver';
+      const reply = await this.transport.send({ from: persona.email, to: [row.email] }, raw);
+      const location = encodeLocation(SENT_BUCKET, key);
+      await this.query(
+        `WITH done AS (
+           UPDATE outbox SET status = 'sent', sent_at = now(), location = $3, last_error = NULL, claim_token = NULL
+            WHERE id = $1 AND claim_token = $2 RETURNING *)
+         INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
+         SELECT project_id, 'email_send_result_success', email, contact_id, true, blast_id, template_id, $4::jsonb FROM done`,
+        [row.id, token, location, JSON.stringify({
+          bucket: SENT_BUCKET, key, location, subject: compiled.subject(vars), message_id: row.message_id,
+          blast_id: row.blast_id, template_id: row.template_id, is_test_email: row.is_test,
+          transport: this.transport.delivers ? 'smtp' : 'capture', response: reply.response,
+        })]);
+    } catch (err) {
+      await this.recordFailure(row, token, stage, err);
+    }
+  }
+
+  private async recordFailure(row: OutboxRow, token: string, stage: string, err: unknown): Promise<void> {
+    const e = err as Error & { responseCode?: number };
+    const reason = `${stage}: ${e.message ?? String(err)}`;
+    const permanent = err instanceof PermanentError || (typeof e.responseCode === 'number' && e.responseCode >= 500) || stage === 'render';
+    if (!permanent && row.attempts < MAX_ATTEMPTS) {
+      await this.query(
+        `UPDATE outbox SET status = 'pending', claim_token = NULL, last_error = $3, next_attempt_at = now() + ($4 || ' milliseconds')::interval
+          WHERE id = $1 AND claim_token = $2`,
+        [row.id, token, reason, String(retryDelayMs(row.attempts))]);
+      return;
+    }
+    await this.query(
+      `WITH done AS (
+         UPDATE outbox SET status = 'failed', last_error = $3, claim_token = NULL WHERE id = $1 AND claim_token = $2 RETURNING *)
+       INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
+       SELECT project_id, 'email_send_result_failure', email, contact_id, true, blast_id, template_id,
+              jsonb_build_object('error_string', $3::text, 'attempts', attempts, 'blast_id', blast_id, 'message_id', message_id) FROM done`,
+      [row.id, token, reason]);
+  }
+
+  /** logFinishedBlasts writes one JOB_DISTRIBUTE_EMAIL_BLAST entry for each blast whose rows are all settled. */
+  private async logFinishedBlasts(blastIds: string[]): Promise<void> {
+    if (!blastIds.length) return;
+    await this.query(
+      `INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
+       SELECT b.project_id, 'JOB_DISTRIBUTE_EMAIL_BLAST', b.due_at, now(), c.failed = 0,
+              jsonb_build_object('scheduled_email_group_id', b.id, 'name', b.name),
+              jsonb_build_object('num_sent', c.sent, 'num_failed', c.failed, 'num_cancelled', c.cancelled)
+         FROM email_blasts b
+         JOIN LATERAL (SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+                              count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled,
+                              count(*) FILTER (WHERE status IN ('pending', 'sending'))::int AS open
+                         FROM outbox o WHERE o.blast_id = b.id) c ON true
+        WHERE b.id = ANY($1::uuid[]) AND c.open = 0
+          AND NOT EXISTS (SELECT 1 FROM job_log j WHERE j.job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND j.start_details->>'scheduled_email_group_id' = b.id::text)`,
+      [blastIds]);
+  }
+}
+
+/** PermanentError marks a failure that retrying cannot fix (missing persona or template). */
+export class PermanentError extends Error {}
