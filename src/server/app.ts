@@ -71,6 +71,15 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     },
   };
 
+  // fastify-openapi-glue runs security handlers as preHandler, after body validation; run them first (onRequest) so a
+  // missing or wrong x-api-key is a 401 whatever the body, and nothing about the schema leaks to an unknown caller.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/api/') && typeof route.preHandler === 'function') {
+      route.onRequest = route.preHandler as never;
+      route.preHandler = undefined;
+    }
+  });
+
   for (const service of codegenConfig.services) {
     const make = GATEWAYS[service];
     if (!make) throw new Error(`no handlers for gateway ${service}`);

@@ -19,9 +19,9 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-/** startRuntime opens the runtime; `transport` overrides the one SMTP_URL names. */
-export async function startRuntime(config: Config, opts: { transport?: MailTransport; workers?: boolean } = {}): Promise<Runtime> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+/** startRuntime opens the runtime; `transport` overrides the one SMTP_URL names, `database` an already open one. */
+export async function startRuntime(config: Config, opts: { transport?: MailTransport; workers?: boolean; database?: Database } = {}): Promise<Runtime> {
+  const database = opts.database ?? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const queue = await openQueue(database);
   const transport = opts.transport ?? openTransport(config.smtpUrl);
   let workers: Workers | undefined;

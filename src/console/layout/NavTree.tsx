@@ -25,7 +25,7 @@ function NavNode({ item, depth, onNavigate }: { item: NavItem; depth: number; on
             <IconButton
               edge="end"
               size="small"
-              aria-label={`${expanded ? 'Collapse' : 'Expand'} ${item.label}`}
+              title={`${expanded ? 'Collapse' : 'Expand'} ${item.label}`}
               aria-expanded={expanded}
               onClick={() => setToggled(!expanded)}
             >

@@ -60,7 +60,7 @@ export function LoginPage() {
             <Typography variant="h5" component="h1" gutterBottom>
               {greeting}
             </Typography>
-            <Box component="form" onSubmit={submit} noValidate aria-label="Log in" sx={{ display: 'grid', gap: 2 }}>
+            <Box component="form" onSubmit={submit} noValidate sx={{ display: 'grid', gap: 2 }}>
               <TextField
                 id="login-email"
                 label="Email"

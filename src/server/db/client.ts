@@ -28,6 +28,8 @@ export interface Database {
   transaction<T>(fn: (query: QueryFn) => Promise<T>): Promise<T>;
   /** pg-boss connection options for this database. */
   bossOptions: { connectionString: string; max: number } | { db: { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } };
+  /** dump returns a tarball of an embedded database's data directory (PGlite only), for fast test fixtures. */
+  dump?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -35,9 +37,9 @@ const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 
 /**
  * openDatabase opens PostgreSQL when `databaseUrl` is set, else PGlite: in `dataDir/pglite`, or in memory when
- * `dataDir` is 'memory://'. It applies every pending migration before returning. Throws when the database is unreachable.
+ * `dataDir` is 'memory://' (starting from the `loadDataDir` tarball when given). It applies every pending migration before returning. Throws when the database is unreachable.
  */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number }): Promise<Database> {
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number; loadDataDir?: Blob }): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     pool.on('error', () => { /* an idle client dropped; the pool replaces it */ });
@@ -70,7 +72,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     dataDir = path.resolve(opts.dataDir, 'pglite');
     await mkdir(dataDir, { recursive: true });
   }
-  const lite = await PGlite.create(dataDir);
+  const lite = await PGlite.create(dataDir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
   const liteDb = drizzlePglite(lite, { schema });
   await migratePglite(liteDb, { migrationsFolder });
   return {
@@ -90,6 +92,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
         },
       },
     },
+    async dump() { return lite.dumpDataDir('none'); },
     async close() { await lite.close(); },
   };
 }

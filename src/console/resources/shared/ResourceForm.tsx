@@ -53,16 +53,24 @@ function EditorForm({ definition, entity, mode, emailFields = [], requiredFields
   const saving = creating || updating;
 
   const schema = useMemo(() => {
-    const { title: _title, ...rest } = form.jsonSchema;
-    return rest as RJSFSchema;
+    const { title: _title, properties = {}, ...rest } = form.jsonSchema as { title?: string; properties?: Record<string, object> };
+    const shown = Object.fromEntries(
+      Object.entries(properties).map(([key, prop]) => {
+        const { description: _d, ...visible } = prop as { description?: string };
+        return [key, visible];
+      }),
+    );
+    return { ...rest, properties: shown } as RJSFSchema;
   }, [form.jsonSchema]);
 
   const emailInvalid = emailFields.some((f) => checkEmail(formData[f]) !== undefined);
   const uiSchema = useMemo<UiSchema>(() => {
     const base = (form.uiSchema ?? {}) as UiSchema;
     const props = (form.jsonSchema.properties ?? {}) as Record<string, unknown>;
+    const order = base['ui:order'] as string[] | undefined;
     return {
       ...base,
+      ...(order && !order.includes('*') ? { 'ui:order': [...order, '*'] } : {}),
       ...(props.id ? { id: { 'ui:widget': 'hidden' } } : {}),
       ...(props.json ? { json: { ...(base.json as object), 'ui:field': 'keyValue' } } : {}),
       'ui:submitButtonOptions': {

@@ -158,6 +158,7 @@ export function ResourceList(props: ResourceListProps) {
   return (
     <ListBase
       resource={definition.name}
+      storeKey={false}
       perPage={definition.list.pageSize}
       sort={definition.list.defaultSort}
       queryOptions={{

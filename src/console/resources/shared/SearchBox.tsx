@@ -37,7 +37,7 @@ export function SearchBox({ fields, labels = {} }: { fields: string[]; labels?: 
         <TextField
           id="list-search-field"
           select
-          label="Search field"
+          label="Field"
           size="small"
           value={field}
           onChange={(e) => setFilters({ ...filterValues, field: e.target.value }, {}, false)}

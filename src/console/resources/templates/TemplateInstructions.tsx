@@ -12,7 +12,7 @@ const VARIABLES: Array<[string, string]> = [
 /** TemplateInstructions explains images, the unsubscribe link, links and the variables table. */
 export function TemplateInstructions() {
   return (
-    <Box component="section" aria-label="Template instructions" sx={{ mt: 3 }}>
+    <Box component="section" sx={{ mt: 3 }}>
       <Typography variant="h6" component="h2" gutterBottom>
         Instructions
       </Typography>
@@ -21,7 +21,7 @@ export function TemplateInstructions() {
         Images must be public URLs. Links are ordinary <code>{'<a href="https://…">'}</code> tags; clicks are tracked for you.
         A variable with no value renders blank.
       </Typography>
-      <Table size="small" aria-label="Template variables">
+      <Table size="small">
         <TableHead>
           <TableRow>
             <TableCell>Variable</TableCell>

@@ -3,6 +3,7 @@ import { useCreate, useNotify, useRecordContext, useRefresh } from 'react-admin'
 import { Button } from '@mui/material';
 import { resourcesByName } from '../../../../generated/resources.gen';
 import { ResourceList } from '../shared/ResourceList';
+import { uuidv4 } from '../../uuid';
 
 const definition = resourcesByName.templates;
 
@@ -16,7 +17,7 @@ function DuplicateTemplateButton() {
   const duplicate = () => {
     const { nameField, prefix } = definition.list.duplicate ?? { nameField: 'name', prefix: 'Copy of ' };
     const data = {
-      id: crypto.randomUUID(),
+      id: uuidv4(),
       name: `${prefix}${record[nameField]}`,
       subject: record.subject,
       type: record.type,

@@ -1,0 +1,105 @@
+/**
+ * The logged-in console (spec part 1 §2 Authenticated routes, part 2 §2): react-admin inside the app's one router.
+ * Resources are registered for react-admin's registry; their screens are mounted at the spec's routes through
+ * CustomRoutes, and every authenticated route of both spec parts is registered (later features as placeholders).
+ */
+import type { ComponentType } from 'react';
+import { Navigate, Route, useLocation } from 'react-router-dom';
+import { Admin, CustomRoutes, Notification, Resource, ResourceContextProvider } from 'react-admin';
+import { resourcesByName, type ResourceDefinition } from '../../generated/resources.gen';
+import { authProvider } from './data/authProvider';
+import { dataProvider } from './data/dataProvider';
+import { ConsoleLayout } from './layout/ConsoleLayout';
+import { EmailViewer } from './pages/EmailViewer';
+import { FeaturePlaceholder } from './pages/FeaturePlaceholder';
+import { InsightsPage } from './pages/InsightsPage';
+import { SectionLanding } from './pages/SectionLanding';
+import { AboutPage } from './public/AboutPage';
+import { LogoutPage } from './public/LogoutPage';
+import contacts from './resources/contacts';
+import emailBlasts from './resources/email-blasts';
+import senderPersonas from './resources/sender-personas';
+import templates from './resources/templates';
+import { LATER_FEATURES, publicFeatureFor } from './routes';
+
+interface ResourceModule {
+  list: ComponentType;
+  edit: ComponentType;
+  create: ComponentType;
+  icon: ComponentType;
+  recordRepresentation: string;
+}
+
+const RESOURCES: Array<{ definition: ResourceDefinition; module: ResourceModule; extraCreatePaths?: string[] }> = [
+  { definition: resourcesByName.contacts, module: contacts },
+  { definition: resourcesByName['sender-personas'], module: senderPersonas },
+  { definition: resourcesByName.templates, module: templates, extraCreatePaths: ['/new/:id'] },
+  { definition: resourcesByName['email-blasts'], module: emailBlasts },
+];
+
+function screen(resource: string, Component: ComponentType) {
+  return (
+    <ResourceContextProvider value={resource}>
+      <Component />
+    </ResourceContextProvider>
+  );
+}
+
+function ToastNotification() {
+  return <Notification anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }} autoHideDuration={6000} />;
+}
+
+function ConsoleNotFound() {
+  const { pathname } = useLocation();
+  return <FeaturePlaceholder feature={publicFeatureFor(pathname) ?? `The page ${pathname}`} />;
+}
+
+/** resourceRoutes mounts one resource's list, create and edit screens at its spec routes. */
+function resourceRoutes({ definition, module, extraCreatePaths = [] }: (typeof RESOURCES)[number]) {
+  const { name, route } = definition;
+  return [
+    <Route key={route} path={route} element={screen(name, module.list)} />,
+    <Route key={`${route}/new`} path={`${route}/new`} element={screen(name, module.create)} />,
+    ...extraCreatePaths.map((p) => <Route key={route + p} path={route + p} element={screen(name, module.create)} />),
+    <Route key={`${route}/edit`} path={`${route}/edit/:id`} element={screen(name, module.edit)} />,
+  ];
+}
+
+/** ConsoleApp renders react-admin with the console's layout, providers and routes. */
+export default function ConsoleApp() {
+  return (
+    <Admin
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      layout={ConsoleLayout}
+      dashboard={InsightsPage}
+      catchAll={ConsoleNotFound}
+      notification={ToastNotification}
+      loginPage={false}
+      disableTelemetry
+      title="Mailwright"
+    >
+      {RESOURCES.map(({ definition, module }) => (
+        <Resource key={definition.name} name={definition.name} icon={module.icon} recordRepresentation={module.recordRepresentation} />
+      ))}
+      <Resource name="segments" recordRepresentation="name" />
+      <Resource name="events" recordRepresentation="name" />
+      <CustomRoutes>
+        <Route path="/insights" element={<InsightsPage />} />
+        <Route path="/login" element={<Navigate to="/insights" replace />} />
+        <Route path="/logout" element={<LogoutPage />} />
+        <Route path="/people" element={screen('contacts', contacts.list)} />
+        {RESOURCES.flatMap(resourceRoutes)}
+        <Route path="/components" element={<SectionLanding path="/components" />} />
+        <Route path="/account" element={<SectionLanding path="/account" />} />
+        {LATER_FEATURES.map(({ path, feature }) => (
+          <Route key={path} path={path} element={<FeaturePlaceholder feature={feature} />} />
+        ))}
+      </CustomRoutes>
+      <CustomRoutes noLayout>
+        <Route path="/email/:location" element={<EmailViewer />} />
+        <Route path="/about" element={<AboutPage />} />
+      </CustomRoutes>
+    </Admin>
+  );
+}

@@ -1,0 +1,101 @@
+/**
+ * The Insights page at /insights and / (spec part 1 §2 Insights, §5, §9): the Recent emails list — system events
+ * searched by name, initially 'email_send_result_success', newest first, 10 a page, each with a link that opens the
+ * stored email in a new tab, under the 30-day and 24-hour sends charts.
+ */
+import { lazy, Suspense } from 'react';
+import { Datagrid, FunctionField, ListBase, Pagination, TextField as RaTextField, useListContext, useNotify, type RaRecord } from 'react-admin';
+import { Alert, Box, Card, CardContent, Link, Stack, Typography } from '@mui/material';
+import { SearchBox } from '../resources/shared/SearchBox';
+
+/** The initial Recent emails search (spec part 1 §2 Insights and reports). */
+export const RECENT_EMAILS_SEARCH = 'email_send_result_success';
+
+/** formatOccurred renders an event's emitted_at in UTC, e.g. '2026-11-22 12:30:00 UTC'. */
+export function formatOccurred(value: unknown): string {
+  const d = new Date(String(value ?? ''));
+  return Number.isNaN(d.getTime()) ? '' : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+function RecentEmailsTable() {
+  const { error } = useListContext();
+  if (error) return <Alert severity="error">Couldn’t fetch events: {(error as Error).message}</Alert>;
+  return (
+    <>
+      <Datagrid
+        bulkActionButtons={false}
+        rowClick={false}
+        empty={<Typography sx={{ p: 2 }}>No emails found for this search.</Typography>}
+      >
+        <FunctionField source="emitted_at" label="Occurred" render={(r: RaRecord) => formatOccurred(r.emitted_at)} />
+        <RaTextField source="email" label="Email" emptyText="" />
+        <RaTextField source="name" label="Event Name" />
+        <FunctionField label="Subject" sortable={false} render={(r: RaRecord) => String(r.json?.subject ?? '')} />
+        <FunctionField
+          label="Email copy"
+          sortable={false}
+          render={(r: RaRecord) =>
+            r.json?.location ? (
+              <Link href={`/email/${r.json.location}`} target="_blank" rel="noopener noreferrer">
+                View email
+              </Link>
+            ) : null
+          }
+        />
+      </Datagrid>
+      <Pagination rowsPerPageOptions={[10]} />
+    </>
+  );
+}
+
+/** RecentEmails lists recent email events with a search box (debounced 1000 ms). */
+export function RecentEmails() {
+  const notify = useNotify();
+  return (
+    <ListBase
+      resource="events"
+      disableSyncWithLocation
+      perPage={10}
+      sort={{ field: 'emitted_at', order: 'DESC' }}
+      filter={{ include_system_events: true }}
+      filterDefaultValues={{ q: RECENT_EMAILS_SEARCH, field: 'name' }}
+      queryOptions={{ onError: (error: Error) => notify(`Couldn’t fetch events: ${error.message}`, { type: 'error' }) }}
+    >
+      <Card variant="outlined" component="section">
+        <CardContent>
+          <Typography variant="h6" component="h2" gutterBottom>
+            Recent emails
+          </Typography>
+          <SearchBox fields={['name', 'email', 'emitted_at']} labels={{ name: 'Event Name', email: 'Email', emitted_at: 'Occurred' }} />
+        </CardContent>
+        <RecentEmailsTable />
+      </Card>
+    </ListBase>
+  );
+}
+
+const SendsChart = lazy(() => import('./SendsChart'));
+
+function ChartSlot({ period }: { period: 'day' | 'hour' }) {
+  return (
+    <Suspense fallback={<Card variant="outlined" sx={{ flex: 1, minHeight: 120 }} />}>
+      <SendsChart period={period} />
+    </Suspense>
+  );
+}
+
+/** InsightsPage is the logged-in home: the two sends charts and the Recent emails list. */
+export function InsightsPage() {
+  return (
+    <Box>
+      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+        Insights
+      </Typography>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2 }}>
+        <ChartSlot period="day" />
+        <ChartSlot period="hour" />
+      </Stack>
+      <RecentEmails />
+    </Box>
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The API test harness (STYLE.md 9): a fresh database per test file — a copy of the migrated PGlite template, or a new
+ * database on the PostgreSQL server named by TEST_DATABASE_URL when API_DB=postgres — a real SMTP sink, the app built
+ * with response validation on, and helpers to call gateways and make tenants.
+ */
+import { readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/server/app.ts';
+import { loadConfig, type Config } from '../../src/server/config.ts';
+import { openDatabase, type Database } from '../../src/server/db/client.ts';
+import { startRuntime, type Runtime } from '../../src/server/runtime.ts';
+import { SmtpTransport } from '../../src/server/mail/transport.ts';
+import { createAccount } from '../../src/server/accounts.ts';
+import { SmtpSink } from '../helpers/smtpSink.ts';
+import { TEMPLATE_PATH } from './globalSetup.ts';
+
+export const API_DB = (process.env.API_DB ?? 'pglite') as 'pglite' | 'postgres';
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** freshDatabase opens an empty migrated database of the kind under test and the URL it lives at (postgres only). */
+export async function freshDatabase(): Promise<{ database: Database; url?: string; drop(): Promise<void> }> {
+  if (API_DB === 'postgres') {
+    const name = `t_${Date.now()}_${randomBytes(3).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const u = new URL(PG_URL);
+    u.pathname = `/${name}`;
+    const database = await openDatabase({ databaseUrl: u.toString(), dataDir: 'memory://', poolSize: 5 });
+    return {
+      database, url: u.toString(),
+      async drop() {
+        const c = new pg.Client({ connectionString: PG_URL });
+        await c.connect();
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
+        await c.end();
+      },
+    };
+  }
+  const tar = await readFile(TEMPLATE_PATH);
+  const database = await openDatabase({ dataDir: 'memory://', loadDataDir: new Blob([tar]) });
+  return { database, async drop() {} };
+}
+
+export interface Tenant { apiKey: string; projectId: string; email: string; password: string }
+
+export interface Harness {
+  app: FastifyInstance;
+  runtime: Runtime;
+  sink: SmtpSink;
+  config: Config;
+  /** call sends one request; `key` is the x-api-key (omit for none). Returns status and parsed JSON body. */
+  call<T = any>(method: string, url: string, opts?: { key?: string; body?: unknown; query?: Record<string, string | number | boolean> }): Promise<{ status: number; body: T }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** tenant creates a company/project/admin; sandboxed unless activated. */
+  tenant(opts?: { activated?: boolean }): Promise<Tenant>;
+  close(): Promise<void>;
+}
+
+/** startHarness builds the app over a fresh database; `workers` starts the sender and queue handlers (default off). */
+export async function startHarness(opts: { workers?: boolean; sendPollMs?: number } = {}): Promise<Harness> {
+  const fresh = await freshDatabase();
+  const sink = new SmtpSink();
+  const smtpUrl = await sink.start();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-api-'));
+  const config: Config = { ...loadConfig({}), dataDir, storageUrl: path.join(dataDir, 'storage'), smtpUrl, publicUrl: 'http://localhost:8080', sendPollMs: opts.sendPollMs ?? 100 };
+  const runtime = await startRuntime(config, { database: fresh.database, transport: new SmtpTransport(smtpUrl), workers: opts.workers ?? false });
+  const app = await buildApp(runtime.ctx, { logLevel: 'silent', validateResponses: true });
+  let n = 0;
+  return {
+    app, runtime, sink, config,
+    async call(method, url, o = {}) {
+      const qs = o.query ? `?${new URLSearchParams(Object.entries(o.query).map(([k, v]) => [k, String(v)])).toString()}` : '';
+      const res = await app.inject({
+        method: method as never, url: url + qs,
+        headers: { ...(o.key !== undefined ? { 'x-api-key': o.key } : {}), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        payload: o.body === undefined ? undefined : JSON.stringify(o.body),
+      });
+      return { status: res.statusCode, body: res.body ? res.json() : undefined };
+    },
+    async tenant(t = {}) {
+      n++;
+      const email = `admin${n}-${randomBytes(3).toString('hex')}@tenant${n}.example.com`;
+      const password = 'correct-horse-battery';
+      const r = await createAccount(runtime.database.db, { company: `Company ${n} ${email}`, project: `project${n}`, email, password, activated: t.activated });
+      return { apiKey: r.apiKey, projectId: r.projectId, email, password };
+    },
+    async close() {
+      await app.close();
+      await runtime.stop();
+      await sink.stop();
+      await fresh.drop();
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * A real SMTP server on 127.0.0.1 (the smtp-server package) that keeps every message it accepts, for tests and the
+ * benchmark. `hold()` makes it stop answering DATA (messages stay unaccepted, as with a relay that stalls), and
+ * `release()` resumes; a held message whose client disconnects is dropped, as a real relay drops it.
+ */
+import { SMTPServer } from 'smtp-server';
+import { simpleParser, type ParsedMail } from 'mailparser';
+import type { AddressInfo } from 'node:net';
+
+export interface SinkMessage {
+  envelopeTo: string[];
+  raw: Buffer;
+}
+
+export class SmtpSink {
+  readonly messages: SinkMessage[] = [];
+  private held: Array<() => void> = [];
+  private holding = false;
+  private server: SMTPServer;
+  /** Count only, no bodies kept (for benchmarks). */
+  countOnly = false;
+  count = 0;
+
+  constructor() {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      size: 50 * 1024 * 1024,
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => { if (!this.countOnly) chunks.push(c); });
+        stream.on('end', () => {
+          const accept = () => {
+            this.count++;
+            if (!this.countOnly) this.messages.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
+            callback(null);
+          };
+          if (this.holding) this.held.push(accept);
+          else accept();
+        });
+      },
+    });
+  }
+
+  /** start listens on a free loopback port and returns its smtp:// URL. */
+  async start(): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
+  }
+
+  /** hold stops accepting messages until release(); returns how many are held so far via heldCount. */
+  hold(): void { this.holding = true; }
+  get heldCount(): number { return this.held.length; }
+
+  /** release drops held messages (their clients are gone) and accepts new ones again. */
+  release(opts: { acceptHeld?: boolean } = {}): void {
+    this.holding = false;
+    const held = this.held;
+    this.held = [];
+    if (opts.acceptHeld) for (const accept of held) accept();
+  }
+
+  /** parsed returns every accepted message parsed. */
+  async parsed(): Promise<Array<ParsedMail & { envelopeTo: string[] }>> {
+    return Promise.all(this.messages.map(async (m) => Object.assign(await simpleParser(m.raw), { envelopeTo: m.envelopeTo })));
+  }
+
+  /** waitFor resolves once `predicate` holds, polling every 50 ms; rejects after `timeoutMs`. */
+  async waitFor(predicate: () => boolean, timeoutMs = 30_000): Promise<void> {
+    const end = Date.now() + timeoutMs;
+    while (!predicate()) {
+      if (Date.now() > end) throw new Error(`SmtpSink.waitFor timed out after ${timeoutMs} ms (${this.count} accepted, ${this.held.length} held)`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
