@@ -81,7 +81,7 @@ export async function startHarness(opts: { workers?: boolean; sendPollMs?: numbe
         headers: { ...(o.key !== undefined ? { 'x-api-key': o.key } : {}), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) },
         payload: o.body === undefined ? undefined : JSON.stringify(o.body),
       });
-      return { status: res.statusCode, body: res.body ? res.json() : undefined };
+      return { status: res.statusCode, body: (res.body ? res.json() : undefined) as never };
     },
     async tenant(t = {}) {
       n++;
