@@ -75,6 +75,12 @@ export interface components {
             name?: string | null;
             user_id?: string | null;
         };
+        /** @description The sender persona, by user_id (its id) or by email. */
+        FromAddress: {
+            email?: string;
+            name?: string | null;
+            user_id?: string | null;
+        };
         /** @description Either template_id (rendered for each recipient) or subject + body. from defaults to the sender persona from.user_id names; a from email must be one of the project's sender personas. */
         EmailSendRequest: {
             /** @default false */
@@ -83,7 +89,7 @@ export interface components {
             template_id?: string | null;
             subject?: string | null;
             body?: string | null;
-            from?: components["schemas"]["Address"];
+            from?: components["schemas"]["FromAddress"];
             to: components["schemas"]["Address"][];
             cc?: components["schemas"]["Address"][];
             bcc?: components["schemas"]["Address"][];
