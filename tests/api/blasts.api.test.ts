@@ -137,7 +137,7 @@ describe(`sending (${API_DB})`, () => {
     expect(annMail.html).toMatch(/href="http:\/\/localhost:8080\/u\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+"/);
     expect(annMail.headerLines.find((l) => l.key === 'list-unsubscribe-post')?.line).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
     expect(annMail.headerLines.find((l) => l.key === 'list-unsubscribe')?.line).toMatch(/^List-Unsubscribe:\s+<http:\/\/localhost:8080\/u\//);
-    expect(annMail.from?.text).toBe('Nora Sender <news@sender.example.com>');
+    expect(annMail.from?.value[0]).toMatchObject({ name: 'Nora Sender', address: 'news@sender.example.com' });
     expect(byTo.get('bob@example.com')![0].html).toContain('Hello Bob () from Nora.');
 
     const events = await h.call('GET', '/api/event/all_events', { key: key(), query: { include_system_events: true, search_field: 'name', search_value: 'email_send_result_success', limit: 50 } });
