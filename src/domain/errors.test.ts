@@ -1,0 +1,54 @@
+/** Error text normalising for display (spec part 1 §8, part 2 §8). */
+import { describe, expect, it } from 'vitest';
+import { loginErrorText, normaliseErrorText } from './errors.ts';
+
+describe('normaliseErrorText', () => {
+  it('strips brackets, braces and quotes', () => {
+    expect(normaliseErrorText('["users[0].email: Invalid email"]')).toBe('users0.email: Invalid email');
+    expect(normaliseErrorText('{"detail": \'bad\' `x`}')).toBe('detail: bad x');
+  });
+
+  it('joins an errors array with ", "', () => {
+    expect(normaliseErrorText(['name: Required field', 'timezone: unknown time zone "Mars/Olympus"'])).toBe(
+      'name: Required field, timezone: unknown time zone Mars/Olympus',
+    );
+  });
+
+  it('joins the errors array of a response body', () => {
+    expect(normaliseErrorText({ errors: ['a: one', 'b: [two]'] })).toBe('a: one, b: two');
+  });
+
+  it('uses an Error’s message', () => {
+    expect(normaliseErrorText(new Error('  {boom}  '))).toBe('boom');
+  });
+
+  it('maps "Failed to fetch" (in any form, any case) to "Unknown networking error"', () => {
+    expect(normaliseErrorText(new TypeError('Failed to fetch'))).toBe('Unknown networking error');
+    expect(normaliseErrorText('TypeError: failed to fetch')).toBe('Unknown networking error');
+    expect(normaliseErrorText(['Failed to fetch'])).toBe('Unknown networking error');
+  });
+
+  it('renders null, undefined and other values as text', () => {
+    expect(normaliseErrorText(null)).toBe('');
+    expect(normaliseErrorText(undefined)).toBe('');
+    expect(normaliseErrorText(500)).toBe('500');
+    expect(normaliseErrorText({ other: 1 })).toBe('object Object');
+  });
+});
+
+describe('loginErrorText', () => {
+  it('turns anything mentioning 401 into the bad-password text', () => {
+    expect(loginErrorText(['401: invalid username / password'])).toBe('invalid username / password');
+    expect(loginErrorText({ errors: ['HTTP 401 Unauthorized'] })).toBe('invalid username / password');
+  });
+
+  it('a thrown 401 reads "invalid username / password combo"', () => {
+    expect(loginErrorText(new Error('Request failed with status 401'), true)).toBe('invalid username / password combo');
+  });
+
+  it('leaves other errors as their normalised text', () => {
+    expect(loginErrorText(['password: Required field'])).toBe('password: Required field');
+    expect(loginErrorText(new TypeError('Failed to fetch'), true)).toBe('Unknown networking error');
+    expect(loginErrorText(['"500": server down'], true)).toBe('500: server down');
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * The foundation's critical path in a real browser (Playwright driving Debian's chromium) against the built product:
+ * sign in to the demo account, create a contact, a sender persona and a template made from a real-world HTML email,
+ * schedule a blast a minute ahead, and check that a real SMTP server receives exactly one rendered message per
+ * recipient, that Recent emails lists it and that its /email/{location} page shows the same body.
+ */
+import { readFile, mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { DateTime } from 'luxon';
+import { SmtpSink } from '../helpers/smtpSink.ts';
+import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import { DEMO_ACCOUNT } from '../../src/server/accounts.ts';
+import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
+
+const FIXTURE = path.resolve(import.meta.dirname, '../../../shared/fixtures/email-templates/leemunroe/email-inlined.html');
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let sink: SmtpSink;
+let server: ServerProcess;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  sink = new SmtpSink();
+  const smtpUrl = await sink.start();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-'));
+  server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '500', LOG_LEVEL: 'error' });
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.kill('SIGTERM');
+  await sink?.stop();
+});
+
+describe('sign in, build a blast and send it (e2e)', () => {
+  it('a logged-out visitor on a protected route sees the about page', async () => {
+    await page.goto(`${server.url}/people/users`);
+    await expect.poll(() => page.url()).toContain('/people/users');
+    await page.getByRole('heading', { name: /about/i }).first().waitFor();
+  });
+
+  it('signs in with Enter in the password field', async () => {
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(DEMO_ACCOUNT.email);
+    await page.getByLabel('Password').fill(DEMO_ACCOUNT.password);
+    await page.getByLabel('Password').press('Enter');
+    await page.waitForURL(/\/insights$/);
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'user_info');
+    expect(cookie?.sameSite).toBe('Strict');
+    expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(23 * 3600_000);
+  });
+
+  it('creates two contacts, a sender persona and a template, and schedules a blast a minute ahead that arrives once per recipient', async () => {
+    const persona = 'sender@demo-company.example.com';
+    for (const [email, first] of [[SIMULATOR_SUCCESS_ADDRESS, 'Sim'], [persona, 'Pat']]) {
+      await page.goto(`${server.url}/people/users/new`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('First name').fill(first);
+      await page.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.waitForURL(/\/people\/users\/edit\/[0-9a-f-]{36}$/);
+    }
+    await page.goto(`${server.url}/people/users`);
+    await page.getByRole('cell', { name: SIMULATOR_SUCCESS_ADDRESS }).waitFor();
+
+    await page.goto(`${server.url}/people/sender-personas/new`);
+    await page.getByLabel('Email').fill(persona);
+    await page.getByLabel('First name').fill('Pat');
+    await page.getByLabel('Last name').fill('Sender');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/\/people\/sender-personas\/edit\/[0-9a-f-]{36}$/);
+
+    const fixture = await readFile(FIXTURE, 'utf8');
+    const html = fixture
+      .replace('>Hi there</p>', '>Hi {{user.first_name}}</p>')
+      .replace('href="http://htmlemail.io/blog"', 'href="{{unsubscribe_link}}"');
+    expect(html).not.toBe(fixture);
+    await page.goto(`${server.url}/components/templates/new`);
+    await page.getByLabel('Name').fill('Lee Munroe welcome');
+    await page.getByLabel('Subject').fill('Welcome, {{user.first_name}}');
+    await page.getByLabel('HTML').fill(html);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/\/components\/templates\/edit\/[0-9a-f-]{36}$/);
+
+    // A minute ahead, on a whole minute, in UTC: at least 60 s from now.
+    const at = DateTime.utc().plus({ minutes: 2 }).startOf('minute');
+    await page.goto(`${server.url}/components/email-blasts/new`);
+    await page.getByLabel('Name').fill('E2E blast');
+    await page.getByLabel('Template').selectOption({ label: 'Lee Munroe welcome' });
+    await page.getByLabel('Sender persona').selectOption({ label: `Pat Sender <${persona}>` });
+    await page.getByLabel('Send date').fill(at.toISODate()!);
+    const time = page.getByRole('combobox', { name: 'Send time' });
+    await time.fill(at.toFormat('h:mm a').toLowerCase());
+    await time.press('Escape');
+    const contacts = page.getByRole('combobox', { name: 'Contacts' });
+    for (const email of [SIMULATOR_SUCCESS_ADDRESS, persona]) {
+      await contacts.fill(email.slice(0, 8));
+      await page.getByRole('option', { name: email, exact: true }).click();
+    }
+    await page.getByRole('button', { name: 'Save & Send' }).click();
+    await page.waitForURL(/\/components\/email-blasts\/edit\/[0-9a-f-]{36}$/);
+
+    await sink.waitFor(() => sink.count >= 2, 200_000);
+    await new Promise((r) => setTimeout(r, 2000));
+    const mails = await sink.parsed();
+    expect(mails.map((m) => m.envelopeTo[0]).sort()).toEqual([persona, SIMULATOR_SUCCESS_ADDRESS].sort());
+    const sim = mails.find((m) => m.envelopeTo[0] === SIMULATOR_SUCCESS_ADDRESS)!;
+    expect(sim.subject).toBe('Welcome, Sim');
+    expect(sim.html).toContain('>Hi Sim</p>');
+    expect(sim.html).toMatch(/href="http:\/\/127\.0\.0\.1:\d+\/u\/[^"]+"/);
+    expect(sim.date!.getTime()).toBeGreaterThanOrEqual(at.toMillis() - 1000);
+
+    await page.goto(`${server.url}/insights`);
+    const row = page.getByRole('row').filter({ hasText: SIMULATOR_SUCCESS_ADDRESS });
+    await row.first().waitFor();
+    const [viewer] = await Promise.all([page.context().waitForEvent('page'), row.first().getByRole('link', { name: 'View email' }).click()]);
+    await viewer.waitForURL(/\/email\/[A-Za-z0-9_-]+$/);
+    const frame = viewer.locator('iframe[title="Email body"]');
+    await frame.waitFor();
+    expect(await frame.getAttribute('sandbox')).toBe('');
+    expect(await frame.getAttribute('srcdoc')).toBe(sim.html);
+    await viewer.close();
+  });
+});
