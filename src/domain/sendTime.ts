@@ -25,9 +25,17 @@ export function isContactLocalTimezone(value: string | null | undefined): boolea
   return v === 'contacts local timezone';
 }
 
-/** isValidTimezone is true for an IANA zone name Luxon knows (UTC included). */
+const zoneValidity = new Map<string, boolean>();
+
+/** isValidTimezone is true for an IANA zone name Luxon knows (UTC included). Answers are cached per name. */
 export function isValidTimezone(zone: string | null | undefined): boolean {
-  return !!zone && IANAZone.isValidZone(zone);
+  if (!zone) return false;
+  let valid = zoneValidity.get(zone);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(zone);
+    if (zoneValidity.size < 10_000) zoneValidity.set(zone, valid);
+  }
+  return valid;
 }
 
 const WALL_CLOCK_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;

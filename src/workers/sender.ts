@@ -45,8 +45,56 @@ export interface SenderOptions {
   leaseMs: number;
   /** Idle poll interval in ms (Config.sendPollMs). */
   pollMs: number;
-  /** Messages in flight at once (default 10). */
+  /** Messages in flight at once (default 16). */
   concurrency?: number;
+  /** Longest wait (ms) before accepted messages are recorded as sent, batched into one statement (default 5). */
+  recordWindowMs?: number;
+}
+
+interface SentMark { id: string | number; token: string; location: string; json: object; done: () => void; fail: (err: unknown) => void }
+
+/**
+ * SentRecorder records accepted messages as sent: each mark waits at most `windowMs` (or until 50 are waiting) and is
+ * written with the others in one statement (outbox row → sent, plus its email_send_result_success event), fenced by
+ * each row's claim token. Batching keeps the database off the per-message path; the price is that the window between
+ * the relay's 250 and the commit is up to `windowMs` instead of one round trip.
+ */
+export class SentRecorder {
+  private pending: SentMark[] = [];
+  private timer?: ReturnType<typeof setTimeout>;
+
+  constructor(private readonly query: QueryFn, private readonly windowMs: number) {}
+
+  /** sent resolves once the row is recorded as sent (or rejects when the statement failed). */
+  sent(id: string | number, token: string, location: string, json: object): Promise<void> {
+    return new Promise((done, fail) => {
+      this.pending.push({ id, token, location, json, done, fail });
+      if (this.pending.length >= 50) void this.flush();
+      else this.timer ??= setTimeout(() => void this.flush(), this.windowMs);
+    });
+  }
+
+  private async flush(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const batch = this.pending;
+    this.pending = [];
+    if (!batch.length) return;
+    try {
+      await this.query(
+        `WITH input AS (SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::jsonb[]) AS u(id, token, location, json)),
+         done AS (
+           UPDATE outbox o SET status = 'sent', sent_at = now(), location = i.location, last_error = NULL, claim_token = NULL
+             FROM input i WHERE o.id = i.id AND o.claim_token = i.token
+           RETURNING o.project_id, o.email, o.contact_id, o.blast_id, o.template_id, i.json)
+         INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
+         SELECT project_id, 'email_send_result_success', email, contact_id, true, blast_id, template_id, json FROM done`,
+        [batch.map((m) => String(m.id)), batch.map((m) => m.token), batch.map((m) => m.location), batch.map((m) => JSON.stringify(m.json))]);
+      for (const m of batch) m.done();
+    } catch (err) {
+      for (const m of batch) m.fail(err);
+    }
+  }
 }
 
 /** Sender runs the claim → render → store → deliver → record loop until stopped. */
@@ -56,9 +104,11 @@ export class Sender {
   private wake?: () => void;
   private readonly compiled = new Map<string, CompiledTemplate>();
   private readonly query: QueryFn;
+  private readonly recorder: SentRecorder;
 
   constructor(private readonly ctx: AppContext, private readonly transport: MailTransport, private readonly opts: SenderOptions) {
     this.query = ctx.database.query.bind(ctx.database) as QueryFn;
+    this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 5);
   }
 
   /** start begins polling for due rows. */
@@ -114,7 +164,7 @@ export class Sender {
       [token, String(this.opts.leaseMs), this.opts.batchSize ?? 200]);
     if (!rows.length) return 0;
     const lookups = await this.loadBatchData(rows);
-    const concurrency = this.opts.concurrency ?? 10;
+    const concurrency = this.opts.concurrency ?? 16;
     let next = 0;
     const worker = async () => {
       while (next < rows.length) {
@@ -183,17 +233,11 @@ export class Sender {
       stage = 'deliver';
       const reply = await this.transport.send({ from: persona.email, to: [row.email] }, raw);
       const location = encodeLocation(SENT_BUCKET, key);
-      await this.query(
-        `WITH done AS (
-           UPDATE outbox SET status = 'sent', sent_at = now(), location = $3, last_error = NULL, claim_token = NULL
-            WHERE id = $1 AND claim_token = $2 RETURNING *)
-         INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
-         SELECT project_id, 'email_send_result_success', email, contact_id, true, blast_id, template_id, $4::jsonb FROM done`,
-        [row.id, token, location, JSON.stringify({
-          bucket: SENT_BUCKET, key, location, subject: compiled.subject(vars), message_id: row.message_id,
-          blast_id: row.blast_id, template_id: row.template_id, is_test_email: row.is_test,
-          transport: this.transport.delivers ? 'smtp' : 'capture', response: reply.response,
-        })]);
+      await this.recorder.sent(row.id, token, location, {
+        bucket: SENT_BUCKET, key, location, subject: compiled.subject(vars), message_id: row.message_id,
+        blast_id: row.blast_id, template_id: row.template_id, is_test_email: row.is_test,
+        transport: this.transport.delivers ? 'smtp' : 'capture', response: reply.response,
+      });
     } catch (err) {
       await this.recordFailure(row, token, stage, err);
     }

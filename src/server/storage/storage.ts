@@ -16,6 +16,9 @@ export interface Storage {
 
 /** FileStorage stores objects in a folder on disk. */
 export class FileStorage implements Storage {
+  /** Folders known to exist, so a put costs one mkdir per folder, not one per object. */
+  private readonly folders = new Set<string>();
+
   constructor(private readonly root: string) {}
 
   private file(bucket: string, key: string): string {
@@ -26,7 +29,11 @@ export class FileStorage implements Storage {
 
   async put(bucket: string, key: string, body: Buffer | string): Promise<void> {
     const file = this.file(bucket, key);
-    await mkdir(path.dirname(file), { recursive: true });
+    const folder = path.dirname(file);
+    if (!this.folders.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      this.folders.add(folder);
+    }
     const tmp = `${file}.${randomUUID()}.tmp`;
     await writeFile(tmp, body);
     await rename(tmp, file);

@@ -1,0 +1,131 @@
+/**
+ * `npm run bench`: emails/second for a 10,000-recipient blast through the whole pipeline (expansion, render with
+ * variables, raw message, stored copy, SMTP delivery into a local sink, sent mark + event) on PGlite and on
+ * PostgreSQL, beside the raw nodemailer-to-sink rate measured in the same run, and the ratio. Prints figures; asserts
+ * nothing. BENCH_RECIPIENTS overrides the size; BENCH_PG_URL the PostgreSQL server (default 127.0.0.1:5432/test).
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes, randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { loadConfig, type Config } from '../src/server/config.ts';
+import { openDatabase, type Database } from '../src/server/db/client.ts';
+import { startRuntime } from '../src/server/runtime.ts';
+import { SmtpTransport } from '../src/server/mail/transport.ts';
+import { buildRawMessage } from '../src/server/mail/render.ts';
+import { createAccount } from '../src/server/accounts.ts';
+import { upsertContacts } from '../src/server/gateways/user/service.ts';
+import { savePersonas } from '../src/server/gateways/senderpersonawrapper/service.ts';
+import { saveTemplates } from '../src/server/gateways/template/service.ts';
+import { saveBlast } from '../src/server/gateways/scheduler/service.ts';
+import { projectByApiKey } from '../src/server/accounts.ts';
+import { SmtpSink } from '../tests/helpers/smtpSink.ts';
+
+const N = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
+const RAW_N = Math.min(N, 3000);
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const FIXTURE = path.resolve(import.meta.dirname, '../../shared/fixtures/email-templates/leemunroe/email-inlined.html');
+
+async function templateHtml(): Promise<string> {
+  const html = await readFile(FIXTURE, 'utf8').catch(() => '<html><body><p>Hi there</p><a href="#">Unsubscribe</a></body></html>');
+  return html.replace('>Hi there<', '>Hi {{user.first_name}} {{user.last_name}} ({{user.json.plan}})<')
+    .replace(/href="[^"]*"([^>]*>Unsubscribe)/, 'href="{{unsubscribe_link}}"$1');
+}
+
+/** rawRate sends RAW_N pre-built messages through a pooled nodemailer transport into the sink; returns msg/s. */
+async function rawRate(html: string): Promise<number> {
+  const sink = new SmtpSink();
+  sink.countOnly = true;
+  const transport = new SmtpTransport(await sink.start());
+  const raw = await buildRawMessage({ from: { email: 'bench@example.com', name: 'Bench' }, to: 'r@example.com', subject: 'Bench', html, messageId: `<${randomUUID()}@example.com>` });
+  const start = performance.now();
+  let next = 0;
+  await Promise.all(Array.from({ length: 10 }, async () => {
+    while (next++ < RAW_N) await transport.send({ from: 'bench@example.com', to: ['r@example.com'] }, raw);
+  }));
+  const rate = RAW_N / ((performance.now() - start) / 1000);
+  await transport.close();
+  await sink.stop();
+  return rate;
+}
+
+/** pipelineRate runs one N-recipient blast end to end on `database`; returns msg/s from due instant to last sent. */
+async function pipelineRate(database: Database, html: string): Promise<{ rate: number; seconds: number; stored: number }> {
+  const sink = new SmtpSink();
+  sink.countOnly = true;
+  const smtpUrl = await sink.start();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-bench-'));
+  const config: Config = { ...loadConfig({}), dataDir, storageUrl: path.join(dataDir, 'storage'), smtpUrl, sendPollMs: 100 };
+  const runtime = await startRuntime(config, { database, transport: new SmtpTransport(smtpUrl), workers: false });
+  if (process.env.BENCH_NO_STORE) runtime.ctx.storage = { put: async () => {}, get: async () => undefined };
+  const db = database.db;
+  const { apiKey } = await createAccount(db, { company: `Bench ${randomBytes(3).toString('hex')}`, project: 'bench', email: `bench-${randomBytes(3).toString('hex')}@example.com`, password: 'bench-password', activated: true });
+  const project = (await projectByApiKey(db, apiKey))!;
+  const [persona] = await savePersonas(db, project.id, [{ email: 'news@bench.example.com', first_name: 'Bench', last_name: 'Sender' }]);
+  const [template] = await saveTemplates(db, project.id, [{ name: 'Bench', subject: 'Hello {{user.first_name}}', type: 'TEMPLATE_MARKETING', enabled: true, html_body: html }]);
+  const ids: string[] = [];
+  for (let i = 0; i < N; i += 1000) {
+    const batch = Array.from({ length: Math.min(1000, N - i) }, (_, j) => ({ email: `r${i + j}@bench.example.com`, first_name: `First${i + j}`, last_name: 'Last', json: { plan: 'gold' } }));
+    ids.push(...(await upsertContacts(db, project.id, batch)).map((c) => c.id));
+  }
+  const { startWorkers } = await import('../src/workers/index.ts');
+  const due = new Date();
+  await saveBlast(runtime.ctx, project, {
+    id: randomUUID(), name: 'Bench', template_id: template.id, sender_persona_id: persona.id, to_user_ids: ids,
+    send_at: due.toISOString().slice(0, 16), timezone: 'UTC', send_in_users_timezone: false,
+  });
+  let session: import('node:inspector/promises').Session | undefined;
+  if (process.env.BENCH_PROFILE) {
+    const { Session } = await import('node:inspector/promises');
+    session = new Session(); session.connect();
+    await session.post('Profiler.enable'); await session.post('Profiler.start');
+  }
+  const start = performance.now();
+  const workers = await startWorkers(runtime.ctx, runtime.queue, runtime.transport);
+  await sink.waitFor(() => sink.count >= N, 30 * 60_000);
+  const seconds = (performance.now() - start) / 1000;
+  if (session) {
+    const { profile } = await session.post('Profiler.stop');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+  }
+  const [{ n }] = await database.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox WHERE status = 'sent'");
+  await workers.stop();
+  await runtime.stop();
+  await sink.stop();
+  return { rate: N / seconds, seconds, stored: Number(n) };
+}
+
+async function main(): Promise<void> {
+  const html = await templateHtml();
+  console.log(`Blast benchmark: ${N} recipients, ${html.length} byte HTML template, SMTP sink on 127.0.0.1 in this process, node ${process.version}, ${os.cpus().length} cores`);
+  const rows: string[][] = [];
+  for (const kind of (process.env.BENCH_DB ? [process.env.BENCH_DB] : ['pglite', 'postgres']) as Array<'pglite' | 'postgres'>) {
+    let database: Database;
+    let cleanup = async () => {};
+    if (kind === 'postgres') {
+      const name = `bench_${Date.now()}`;
+      const admin = new pg.Client({ connectionString: PG_URL });
+      try { await admin.connect(); } catch (err) { console.log(`postgres: skipped (${(err as Error).message})`); continue; }
+      await admin.query(`CREATE DATABASE ${name}`);
+      await admin.end();
+      const u = new URL(PG_URL); u.pathname = `/${name}`;
+      database = await openDatabase({ databaseUrl: u.toString(), dataDir: 'memory://' });
+      cleanup = async () => { const c = new pg.Client({ connectionString: PG_URL }); await c.connect(); await c.query(`DROP DATABASE ${name} WITH (FORCE)`); await c.end(); };
+    } else {
+      database = await openDatabase({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'mw-bench-db-')) });
+    }
+    const raw = await rawRate(html);
+    const p = await pipelineRate(database, html);
+    await cleanup();
+    rows.push([kind, raw.toFixed(0), p.rate.toFixed(0), (p.rate / raw).toFixed(2), p.seconds.toFixed(1), String(p.stored)]);
+    console.log(`${kind}: raw nodemailer→sink ${raw.toFixed(0)} msg/s; pipeline ${p.rate.toFixed(0)} msg/s (${p.seconds.toFixed(1)} s, ${p.stored} sent); ratio ${(p.rate / raw).toFixed(2)}`);
+  }
+  console.log('\n| database | raw msg/s | pipeline msg/s | ratio | pipeline s | sent |');
+  console.log('|---|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+  process.exit(0);
+}
+
+main().catch((err) => { console.error(err); process.exit(1); });
