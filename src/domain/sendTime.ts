@@ -2,7 +2,7 @@
  * Send-time maths for email blasts (spec part 2 §3 Email blast, §5; DESIGN.md §6). All instants are UTC `Date`s;
  * wall-clock times are `YYYY-MM-DDTHH:mm[:ss]` strings without an offset, read in an IANA zone through Luxon, so
  * DST changes are handled by the zone database (a wall-clock time skipped by a spring-forward moves forward by the
- * gap; an ambiguous fall-back time takes the earlier offset).
+ * gap; an ambiguous fall-back time takes its first occurrence, i.e. the offset before the change), whatever today's date.
  */
 import { DateTime, IANAZone } from 'luxon';
 
@@ -60,7 +60,20 @@ export function wallClockToInstant(wallClock: string, zone: string): Date {
   const parts = parseWallClock(wallClock);
   if (!parts) throw new RangeError(`invalid wall-clock time: ${wallClock}`);
   if (!isValidTimezone(zone)) throw new RangeError(`unknown time zone: ${zone}`);
-  return DateTime.fromObject(parts, { zone }).toUTC().toJSDate();
+  // The wall-clock time read as if it were UTC; the answer is that minus the zone's offset at the answer. Try the
+  // offsets in force a day before and a day after: the ones that map back are the real instants (two in a fall-back
+  // hour: take the earlier; none in a spring-forward gap: read it with the offset before the gap, which moves it
+  // forward by the gap). Luxon's own guess depends on today's offset, so it is not used.
+  const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+  const tz = IANAZone.create(zone);
+  const DAY = 86_400_000;
+  const before = tz.offset(asUtc - DAY);
+  const after = tz.offset(asUtc + DAY);
+  const candidates = [...new Set([before, after])]
+    .map((offset) => asUtc - offset * 60_000)
+    .filter((instant) => instant + tz.offset(instant) * 60_000 === asUtc)
+    .sort((a, b) => a - b);
+  return new Date(candidates.length ? candidates[0] : asUtc - before * 60_000);
 }
 
 /** recipientZone is the zone a contact-local blast uses for a contact: its own when valid, else FALLBACK_TIMEZONE. */
@@ -123,7 +136,7 @@ export function defaultBlastSchedule(now: Date = new Date()): { date: string; ti
 export function formatSendAt(blast: { send_at: string; timezone: string; send_in_users_timezone: boolean }): string {
   const parts = parseWallClock(blast.send_at);
   const local = parts
-    ? DateTime.fromObject(parts).toFormat('yyyy-LL-dd h:mm a').replace('AM', 'am').replace('PM', 'pm')
+    ? DateTime.fromObject(parts, { zone: 'UTC' }).toFormat('yyyy-LL-dd h:mm a').replace('AM', 'am').replace('PM', 'pm')
     : blast.send_at;
-  return `${local} ${blast.send_in_users_timezone ? 'Contact’s local TZ' : blast.timezone}`;
+  return `${local} ${blast.send_in_users_timezone ? "Contact's local TZ" : blast.timezone}`;
 }

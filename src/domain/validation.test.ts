@@ -131,7 +131,7 @@ describe('checkTemplateContent', () => {
 describe('suspiciousVariables', () => {
   it.each([
     ['<p>Hi ${user.first_name}</p>', '${'],
-    ['<p>Hi { user.first_name }</p>', '{ user'],
+    ['<p>Hi {user.first_name}</p>', ' {user'],
     ['<p>Hi {$first_name}</p>', '{$'],
     ['<p>Hi {name}</p>', '{name}'],
     ['<p>Hi {first_name}</p>', '{first_name}'],
@@ -150,6 +150,7 @@ describe('suspiciousVariables', () => {
     const html = '<p>Hello {{user.first_name}} {{user.json.plan}} from {{sender_persona.first_name}}</p><a href="{{unsubscribe_link}}">Unsubscribe</a><style>p{color:red}</style>';
     expect(suspiciousVariables(html)).toEqual([]);
     expect(suspiciousVariables('')).toEqual([]);
+    expect(suspiciousVariables('<p>Hi {{ user.first_name }}</p>')).toEqual([]);
   });
 });
 

@@ -67,13 +67,13 @@ export function checkTemplateContent(html: string | null | undefined, type: stri
 
 /**
  * suspiciousVariables lists the variable formats in html that this product does not render (spec part 2 §5:
- * `${`, a space before `{user`, `{$`, `{name}`, `{first_name}`, `{firstname}`), for the editor's warning.
+ * `${`, a space then a single-brace `{user`, `{$`, `{name}`, `{first_name}`, `{firstname}`), for the editor's warning.
  */
 export function suspiciousVariables(html: string): string[] {
   const found = new Set<string>();
   const patterns: Array<[RegExp, string]> = [
     [/\$\{/, '${'],
-    [/\{\s+user/, '{ user'],
+    [/\s\{user/, ' {user'],
     [/\{\$/, '{$'],
     [/\{\{?\s*name\s*\}\}?/, '{name}'],
     [/\{\{?\s*first_name\s*\}\}?/, '{first_name}'],

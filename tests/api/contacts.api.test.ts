@@ -394,3 +394,15 @@ describe(`contact archive (${API_DB})`, () => {
     expect(await emails(t, { search_value: 'keep' })).toEqual(['keep@example.com']);
   });
 });
+
+describe(`text the database cannot store (${API_DB})`, () => {
+  it('a NUL character is a 400, not a 500, and nothing is written', async () => {
+    const u = await h.tenant();
+    for (const user of [{ email: 'nul@example.com', first_name: 'a\u0000b' }, { email: 'nul@example.com', json: { a: 'x\u0000y' } }]) {
+      const res = await h.call('POST', '/api/user/users', { key: u.apiKey, body: { users: [user] } });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual(['body: text may not contain NUL (\\u0000) characters']);
+    }
+    expect((await h.call('GET', '/api/user/users/count', { key: u.apiKey })).body.num_users).toBe(0);
+  });
+});

@@ -61,6 +61,9 @@ describe(`sender personas (${API_DB})`, () => {
     expect(data[0]).toMatchObject({ id: ids[0], first_name: 'Nina', last_name: 'Lane', version: 2, created_at: before.created_at });
     expect(Date.parse(data[0].updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
     expect((await ok('GET', `${PERSONAS}/count`, t)).num_sender_personas).toBe(3);
+    // Fields left out of an update keep their values.
+    const kept = await ok('POST', PERSONAS, t, { body: { sender_personas: [{ id: ids[0], email: 'news@sender.example.com', first_name: 'Nina' }] } });
+    expect(kept.data[0]).toMatchObject({ last_name: 'Lane', json: before.json, version: 3 });
   });
 
   it('a missing first_name is "Required field" (schema), as is a blank one', async () => {
@@ -228,7 +231,7 @@ describe(`segments (${API_DB})`, () => {
     expect(data[0]).toMatchObject({ name: 'VIPs', num_users: 2 });
     const listed = (await ok('GET', SEGMENTS, t)).data;
     expect(listed.map((s: { id: string; name: string }) => [s.id, s.name])).toEqual([[data[0].id, 'VIPs']]);
-    // Not asserted: listed num_users (should be 2) — GET /segments reports 0 for every segment (reported bug).
+    expect(listed[0].num_users).toBe(2);
     const members = (await ok('GET', '/api/user/users', t, { query: { in_segment_ids: data[0].id } })).data.map((c: { email: string }) => c.email);
     expect(members).toEqual(['s1@example.com', 's2@example.com']);
     expect(await count()).toBe(1);
@@ -363,6 +366,20 @@ describe(`events (${API_DB})`, () => {
     expect(await names({ search_value: 'open', include_system_events: true })).toEqual(['E5']);
     expect(await num({ search_value: 'purchase' })).toBe(2);
     expect(await names({ search_value: '   ' })).toEqual(['E3', 'E2', 'E1']);
+  });
+
+  it('text with a number in it is not mistaken for a date', async () => {
+    const u = await h.tenant();
+    for (const [name, at] of [['purchase 2', '2026-11-19T12:00:00Z'], ['signed_up', '2026-11-20T12:00:00Z']]) {
+      await h.runtime.database.query('INSERT INTO events (project_id, name, email, emitted_at) VALUES ($1, $2, $3, $4)', [u.projectId, name, 'x@example.com', at]);
+    }
+    const search = async (search_value: string, search_field?: string) =>
+      h.call('GET', EVENTS, { key: u.apiKey, query: { search_value, ...(search_field ? { search_field } : {}) } });
+    expect((await search('purchase 2')).body.data.map((e: { name: string }) => e.name)).toEqual(['purchase 2']);
+    expect((await search('Nov 20, 2026')).body.data.map((e: { name: string }) => e.name)).toEqual(['signed_up']);
+    const bad = await search('level 9000', 'emitted_at');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual(['search_value: not a date: level 9000']);
   });
 
   it('sorts by sort_columns and pages', async () => {

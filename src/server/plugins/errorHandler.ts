@@ -39,6 +39,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError & { errors?: unknown }, req, reply) => {
     if (err instanceof HttpError) return reply.code(err.statusCode).send({ errors: err.errors });
     if (err.validation) return reply.code(400).send({ errors: validationMessages(err.validation as AjvError[], err.validationContext) });
+    // PostgreSQL refuses NUL characters in text and jsonb (22021, 22P05): the request is at fault, not the server.
+    const pgCode = err.code ?? (err.cause as { code?: string } | undefined)?.code; // drizzle wraps driver errors
+    if (pgCode === '22021' || pgCode === '22P05') return reply.code(400).send({ errors: ['body: text may not contain NUL (\\u0000) characters'] });
     if (err.statusCode === 401) return reply.code(401).send({ errors: ['x-api-key: missing or unknown API key'] });
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
       const msg = err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'

@@ -27,11 +27,21 @@ function likePattern(value: string): string {
   return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-/** dayRange returns [start, end) of the UTC day a date-like string names, or undefined when it is not a date. */
+/** Date formats the event search understands besides ISO 8601 (Luxon tokens). */
+const DATE_FORMATS = ['M/d/yyyy', 'd MMM yyyy', 'MMM d yyyy', 'MMM d, yyyy', 'd MMMM yyyy', 'MMMM d, yyyy', 'MMMM d yyyy'];
+
+/**
+ * dayRange returns [start, end) of the UTC day a date-like string names (ISO 8601 such as 2026-11-20 or a timestamp,
+ * or 11/20/2026, 20 Nov 2026, Nov 20, 2026), or undefined when it is not one of those.
+ */
 export function dayRange(value: string): [Date, Date] | undefined {
-  const d = DateTime.fromISO(value.trim(), { zone: 'UTC' });
-  const parsed = d.isValid ? d : DateTime.fromJSDate(new Date(value), { zone: 'UTC' });
-  if (!parsed.isValid || Number.isNaN(parsed.toMillis())) return undefined;
+  const text = value.trim();
+  let parsed = DateTime.fromISO(text, { zone: 'UTC' });
+  for (const f of DATE_FORMATS) {
+    if (parsed.isValid) break;
+    parsed = DateTime.fromFormat(text, f, { zone: 'UTC', locale: 'en-US' });
+  }
+  if (!parsed.isValid) return undefined;
   const start = parsed.startOf('day');
   return [start.toJSDate(), start.plus({ days: 1 }).toJSDate()];
 }
@@ -54,7 +64,7 @@ function filters(projectId: string, q: Partial<ListQuery>): SQL {
       where.push(gte(events.emittedAt, range[0]), lt(events.emittedAt, range[1]));
     } else if (UUID_RE.test(value)) {
       where.push(or(eq(events.id, value.toLowerCase()), eq(events.userId, value.toLowerCase())));
-    } else if (value.length > 6 && /\d/.test(value) && dayRange(value)) {
+    } else if (value.length > 6 && dayRange(value)) {
       const range = dayRange(value) as [Date, Date];
       where.push(gte(events.emittedAt, range[0]), lt(events.emittedAt, range[1]));
     } else {

@@ -22,8 +22,10 @@ function where(projectId: string, ids: string[]) {
 
 /** listSegments returns one page of segments with num_users (live members), newest first by default. */
 export async function listSegments(db: Db, projectId: string, q: ListQuery): Promise<SegmentOut[]> {
+  // Qualified by hand: drizzle renders a column of a one-table select unqualified, which inside this subquery would
+  // resolve to contacts.id.
   const numUsers = sql<number>`(SELECT count(*)::int FROM ${segmentMembers} sm JOIN ${contacts} c ON c.id = sm.contact_id
-    WHERE sm.segment_id = ${segments.id} AND c.archived_at IS NULL)`;
+    WHERE sm.segment_id = "segments"."id" AND c.archived_at IS NULL)`;
   const rows = await db.select({ id: segments.id, name: segments.name, createdAt: segments.createdAt, numUsers }).from(segments)
     .where(where(projectId, uuidList(q.ids, 'ids')))
     .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), segments.id).limit(q.limit ?? 10).offset(q.offset ?? 0);

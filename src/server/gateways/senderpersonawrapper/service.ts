@@ -55,11 +55,17 @@ export async function savePersonas(db: Db, projectId: string, input: PersonaIn[]
   errs.throwIfAny();
   return db.transaction(async (tx) => {
     const ids = input.map((p) => p.id).filter((id): id is string => !!id);
-    const existing = new Set(ids.length ? (await tx.select({ id: senderPersonas.id }).from(senderPersonas).where(where(projectId, ids))).map((r) => r.id) : []);
+    const existing = new Map(ids.length ? (await tx.select().from(senderPersonas).where(where(projectId, ids))).map((r) => [r.id, r]) : []);
     const out: PersonaOut[] = [];
     for (const [i, p] of input.entries()) {
-      const values = { email: p.email.trim(), firstName: p.first_name.trim(), lastName: p.last_name ?? null, json: p.json ?? {} };
-      if (p.id && existing.has(p.id)) {
+      const before = p.id ? existing.get(p.id) : undefined;
+      // Fields left out of an update keep their values, as contacts do.
+      const values = {
+        email: p.email.trim(), firstName: p.first_name.trim(),
+        lastName: p.last_name === undefined ? before?.lastName ?? null : p.last_name,
+        json: p.json === undefined ? before?.json ?? {} : p.json ?? {},
+      };
+      if (before) {
         const [row] = await tx.update(senderPersonas).set({ ...values, version: sql`${senderPersonas.version} + 1`, updatedAt: new Date() })
           .where(and(eq(senderPersonas.id, p.id), eq(senderPersonas.projectId, projectId))).returning();
         out.push(toPersona(row));
