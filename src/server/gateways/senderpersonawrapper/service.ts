@@ -67,7 +67,7 @@ export async function savePersonas(db: Db, projectId: string, input: PersonaIn[]
       };
       if (before) {
         const [row] = await tx.update(senderPersonas).set({ ...values, version: sql`${senderPersonas.version} + 1`, updatedAt: new Date() })
-          .where(and(eq(senderPersonas.id, p.id), eq(senderPersonas.projectId, projectId))).returning();
+          .where(and(eq(senderPersonas.id, before.id), eq(senderPersonas.projectId, projectId))).returning();
         out.push(toPersona(row));
       } else {
         if (p.id) {
