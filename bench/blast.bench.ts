@@ -56,7 +56,7 @@ async function pipelineRate(database: Database, html: string): Promise<{ rate: n
   sink.countOnly = true;
   const smtpUrl = await sink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-bench-'));
-  const config: Config = { ...loadConfig({}), dataDir, storageUrl: path.join(dataDir, 'storage'), smtpUrl, sendPollMs: 100 };
+  const config: Config = { ...loadConfig(process.env), databaseUrl: undefined, dataDir, storageUrl: path.join(dataDir, 'storage'), smtpUrl, sendPollMs: 100 };
   const runtime = await startRuntime(config, { database, transport: new SmtpTransport(smtpUrl), workers: false });
   if (process.env.BENCH_NO_STORE) runtime.ctx.storage = { put: async () => {}, get: async () => undefined };
   const db = database.db;

@@ -2,6 +2,7 @@
  * Configuration from the environment (README "Configuration"). Every variable has a default that runs the product on
  * one machine with no other service.
  */
+import os from 'node:os';
 import path from 'node:path';
 
 export interface Config {
@@ -23,6 +24,10 @@ export interface Config {
   sendLeaseMs: number;
   /** Sender poll interval when idle (SEND_POLL_MS, default 1000 ms). */
   sendPollMs: number;
+  /** Emails in flight per sender (SEND_CONCURRENCY, default 32). */
+  sendConcurrency: number;
+  /** Threads that render emails (RENDER_THREADS, default cores − 1, at least 1, at most 4; 0 renders in-process). */
+  renderThreads: number;
 }
 
 /** loadConfig reads the environment (process.env by default). Throws on a malformed number. */
@@ -46,5 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: !/^(off|false|0|no)$/i.test(env.WORKERS ?? 'on'),
     sendLeaseMs: num('SEND_LEASE_MS', 120_000),
     sendPollMs: num('SEND_POLL_MS', 1000),
+    sendConcurrency: Math.max(1, Math.floor(num('SEND_CONCURRENCY', 32))),
+    renderThreads: Math.floor(num('RENDER_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
   };
 }

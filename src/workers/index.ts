@@ -8,6 +8,7 @@ import { BLAST_EXPAND_QUEUE } from '../server/gateways/scheduler/service.ts';
 import { expandBlast } from './blasts.ts';
 import type { Queue } from './queue.ts';
 import { Sender } from './sender.ts';
+import { RenderPool } from '../server/mail/renderPool.ts';
 
 export interface Workers {
   sender: Sender;
@@ -16,7 +17,8 @@ export interface Workers {
 
 /** startWorkers registers the job handlers on `queue` and starts the sender. */
 export async function startWorkers(ctx: AppContext, queue: Queue, transport: MailTransport): Promise<Workers> {
-  const sender = new Sender(ctx, transport, { leaseMs: ctx.config.sendLeaseMs, pollMs: ctx.config.sendPollMs });
+  const renderer = new RenderPool(ctx.config.renderThreads, ctx.config.storageUrl);
+  const sender = new Sender(ctx, transport, renderer, { leaseMs: ctx.config.sendLeaseMs, pollMs: ctx.config.sendPollMs, concurrency: ctx.config.sendConcurrency });
   await queue.work<{ blastId: string }>(BLAST_EXPAND_QUEUE, { batchSize: 5, pollingIntervalSeconds: 1 }, async ({ blastId }) => {
     const n = await expandBlast(ctx, blastId);
     if (n) sender.poke();
@@ -24,6 +26,9 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
   sender.start();
   return {
     sender,
-    async stop() { await sender.stop(); },
+    async stop() {
+      await sender.stop();
+      await renderer.close();
+    },
   };
 }

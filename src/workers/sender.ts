@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../server/context.ts';
 import type { QueryFn } from '../server/db/client.ts';
 import type { MailTransport } from '../server/mail/transport.ts';
-import { buildRawMessage, compileTemplate, type CompiledTemplate } from '../server/mail/render.ts';
+import type { RenderPool } from '../server/mail/renderPool.ts';
 import { unsubscribeLink } from '../server/mail/links.ts';
 import { buildRenderContext } from '../domain/templateVariables.ts';
 import { encodeLocation } from '../domain/location.ts';
@@ -102,11 +102,15 @@ export class Sender {
   private running = false;
   private loop?: Promise<void>;
   private wake?: () => void;
-  private readonly compiled = new Map<string, CompiledTemplate>();
   private readonly query: QueryFn;
   private readonly recorder: SentRecorder;
 
-  constructor(private readonly ctx: AppContext, private readonly transport: MailTransport, private readonly opts: SenderOptions) {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly transport: MailTransport,
+    private readonly renderer: RenderPool,
+    private readonly opts: SenderOptions,
+  ) {
     this.query = ctx.database.query.bind(ctx.database) as QueryFn;
     this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 5);
   }
@@ -159,7 +163,7 @@ export class Sender {
         WHERE id IN (SELECT id FROM outbox
                       WHERE (status = 'pending' AND send_at <= now() AND next_attempt_at <= now())
                          OR (status = 'sending' AND lease_until < now())
-                      ORDER BY send_at, id LIMIT $3 FOR UPDATE SKIP LOCKED)
+                      LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, message_id, is_test`,
       [token, String(this.opts.leaseMs), this.opts.batchSize ?? 200]);
     if (!rows.length) return 0;
@@ -190,16 +194,6 @@ export class Sender {
     return { contacts: byId(contacts), personas: byId(personas), templates: byId(templates), projects: byId(projects), blasts: byId(blasts) };
   }
 
-  private template(t: TemplateRow): CompiledTemplate {
-    const key = `${t.id}:${t.version}`;
-    let c = this.compiled.get(key);
-    if (!c) {
-      c = compileTemplate(t);
-      this.compiled.set(key, c);
-    }
-    return c;
-  }
-
   private async sendOne(row: OutboxRow, token: string, data: Awaited<ReturnType<Sender['loadBatchData']>>): Promise<void> {
     const blast = row.blast_id ? data.blasts.get(row.blast_id) : undefined;
     if (blast && !blast.enabled) {
@@ -210,36 +204,36 @@ export class Sender {
     const template = row.template_id ? data.templates.get(row.template_id) : undefined;
     const project = data.projects.get(row.project_id);
     let stage = 'render';
+    const key = `${row.project_id}/${new Date().toISOString().slice(0, 10)}/${row.id}.eml`;
     try {
       if (!persona) throw new PermanentError('sender persona not found');
       if (row.template_id && !template) throw new PermanentError('template not found');
       const contact = row.contact_id ? data.contacts.get(row.contact_id) : undefined;
       const link = unsubscribeLink(this.ctx.config.publicUrl, project?.api_key ?? '', row.project_id, row.contact_id, Number(row.id));
       const vars = buildRenderContext(contact ?? { email: row.email }, persona, link);
-      const compiled = template ? this.template(template) : compileTemplate({ subject: row.subject ?? '', html_body: row.body ?? '' });
       const marketing = template?.type === 'TEMPLATE_MARKETING';
-      const raw = await buildRawMessage({
-        from: { email: persona.email, name: [persona.first_name, persona.last_name].filter(Boolean).join(' ') },
-        to: row.email,
-        subject: compiled.subject(vars),
-        html: compiled.html(vars),
-        text: compiled.text?.(vars),
-        messageId: row.message_id,
-        listUnsubscribe: marketing ? link : undefined,
+      const { subject, raw } = await this.renderer.render({
+        templateKey: template ? `${template.id}:${template.version}` : `outbox:${row.id}`,
+        template: template ?? { subject: row.subject ?? '', html_body: row.body ?? '' },
+        vars,
+        message: {
+          from: { email: persona.email, name: [persona.first_name, persona.last_name].filter(Boolean).join(' ') },
+          to: row.email,
+          messageId: row.message_id,
+          listUnsubscribe: marketing ? link : undefined,
+        },
+        store: { bucket: SENT_BUCKET, key },
       });
-      stage = 'store';
-      const key = `${row.project_id}/${new Date().toISOString().slice(0, 10)}/${row.id}.eml`;
-      await this.ctx.storage.put(SENT_BUCKET, key, raw);
       stage = 'deliver';
       const reply = await this.transport.send({ from: persona.email, to: [row.email] }, raw);
       const location = encodeLocation(SENT_BUCKET, key);
       await this.recorder.sent(row.id, token, location, {
-        bucket: SENT_BUCKET, key, location, subject: compiled.subject(vars), message_id: row.message_id,
+        bucket: SENT_BUCKET, key, location, subject, message_id: row.message_id,
         blast_id: row.blast_id, template_id: row.template_id, is_test_email: row.is_test,
         transport: this.transport.delivers ? 'smtp' : 'capture', response: reply.response,
       });
     } catch (err) {
-      await this.recordFailure(row, token, stage, err);
+      await this.recordFailure(row, token, (err as { stage?: string }).stage ?? stage, err);
     }
   }
 

@@ -6,6 +6,7 @@
 import Handlebars from 'handlebars';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { RenderContext } from '../../domain/templateVariables.ts';
+import type { Storage } from '../storage/storage.ts';
 
 type Compiled = (ctx: RenderContext) => string;
 const hb = Handlebars.create();
@@ -61,4 +62,38 @@ export async function buildRawMessage(m: MessageInput): Promise<Buffer> {
     textEncoding: 'base64',
   });
   return composer.compile().build();
+}
+
+/** One recipient's email to render: the template (cached by `templateKey`, e.g. id:version), variables and envelope. */
+export interface RenderRequest {
+  templateKey: string;
+  template: { subject: string; html_body: string; plain_text_body?: string | null };
+  vars: RenderContext;
+  message: Omit<MessageInput, 'subject' | 'html' | 'text'>;
+  /** Where the exact copy goes (written by whoever renders, so the bytes never cross threads twice). */
+  store: { bucket: string; key: string };
+}
+
+const compiledCache = new Map<string, CompiledTemplate>();
+
+/**
+ * renderMessage renders one RenderRequest — variables through the template (compiled once per templateKey, at most
+ * 500 kept), then the raw message — and stores the exact copy. Throws a Handlebars error for a template that does not
+ * render, or an error with stage 'store' when the copy cannot be written.
+ */
+export async function renderMessage(req: RenderRequest, storage: Storage): Promise<{ subject: string; raw: Buffer }> {
+  let compiled = compiledCache.get(req.templateKey);
+  if (!compiled) {
+    compiled = compileTemplate(req.template);
+    if (compiledCache.size >= 500) compiledCache.delete(compiledCache.keys().next().value as string);
+    compiledCache.set(req.templateKey, compiled);
+  }
+  const subject = compiled.subject(req.vars);
+  const raw = await buildRawMessage({ ...req.message, subject, html: compiled.html(req.vars), text: compiled.text?.(req.vars) });
+  try {
+    await storage.put(req.store.bucket, req.store.key, raw);
+  } catch (err) {
+    throw Object.assign(err as Error, { stage: 'store' });
+  }
+  return { subject, raw };
 }

@@ -1,0 +1,72 @@
+/**
+ * RenderPool: renders and stores emails (Handlebars, MIME composition and the file write: most of the CPU cost per
+ * message) on worker threads so the main thread keeps SMTP and the database busy; on a 2-core machine this is what lets sending use both cores.
+ * With `threads` 0 it renders in-process. A thread that dies fails its requests (the sender retries them) and is
+ * replaced.
+ */
+import { Worker } from 'node:worker_threads';
+import { renderMessage, type RenderRequest } from './render.ts';
+import { openStorage, type Storage } from '../storage/storage.ts';
+
+interface Pending { resolve: (r: { subject: string; raw: Buffer }) => void; reject: (err: Error) => void }
+
+export class RenderPool {
+  private readonly workers: Worker[] = [];
+  private readonly pending = new Map<number, Pending & { worker: Worker }>();
+  private next = 0;
+  private seq = 0;
+  private closed = false;
+
+  private readonly storage: Storage;
+
+  /** `threads`: render threads to start (0 renders on the calling thread); `storageUrl`: where copies are stored. */
+  constructor(private readonly threads: number, private readonly storageUrl: string) {
+    this.storage = openStorage(storageUrl);
+    for (let i = 0; i < threads; i++) this.workers.push(this.spawn());
+  }
+
+  private spawn(): Worker {
+    // The worker body is TypeScript; the .mjs bootstrap registers tsx in the new thread first.
+    const worker = new Worker(new URL('./renderWorker.mjs', import.meta.url), {
+      execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')), workerData: { storageUrl: this.storageUrl },
+    });
+    worker.unref();
+    worker.on('message', (msg: { id: number; subject?: string; raw?: Uint8Array; error?: string; stage?: string }) => {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      if (msg.error !== undefined) p.reject(Object.assign(new Error(msg.error), { stage: msg.stage }));
+      else p.resolve({ subject: msg.subject as string, raw: Buffer.from(msg.raw!.buffer, msg.raw!.byteOffset, msg.raw!.byteLength) });
+    });
+    const fail = (err: Error) => {
+      for (const [id, p] of this.pending) {
+        if (p.worker !== worker) continue;
+        this.pending.delete(id);
+        p.reject(err);
+      }
+      const i = this.workers.indexOf(worker);
+      if (i >= 0 && !this.closed) this.workers[i] = this.spawn();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => { if (!this.closed) fail(new Error(`render thread exited with code ${code}`)); });
+    return worker;
+  }
+
+  /** render renders and stores one email (see renderMessage). */
+  render(request: RenderRequest): Promise<{ subject: string; raw: Buffer }> {
+    if (!this.workers.length) return renderMessage(request, this.storage);
+    const worker = this.workers[this.next++ % this.workers.length];
+    const id = ++this.seq;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, worker });
+      worker.postMessage({ id, request });
+    });
+  }
+
+  /** close stops the threads; requests still pending are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const [id, p] of this.pending) { this.pending.delete(id); p.reject(new Error('render pool closed')); }
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
