@@ -23,6 +23,7 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
     const n = await expandBlast(ctx, blastId);
     if (n) sender.poke();
   });
+  await renderer.ready();
   sender.start();
   return {
     sender,

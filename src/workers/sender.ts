@@ -45,7 +45,7 @@ export interface SenderOptions {
   leaseMs: number;
   /** Idle poll interval in ms (Config.sendPollMs). */
   pollMs: number;
-  /** Messages in flight at once (default 16). */
+  /** Messages in flight at once, over both batch loops (default 32). */
   concurrency?: number;
   /** Longest wait (ms) before accepted messages are recorded as sent, batched into one statement (default 5). */
   recordWindowMs?: number;
@@ -100,8 +100,8 @@ export class SentRecorder {
 /** Sender runs the claim → render → store → deliver → record loop until stopped. */
 export class Sender {
   private running = false;
-  private loop?: Promise<void>;
-  private wake?: () => void;
+  private loops?: Promise<void[]>;
+  private readonly wakers = new Set<() => void>();
   private readonly query: QueryFn;
   private readonly recorder: SentRecorder;
 
@@ -115,23 +115,26 @@ export class Sender {
     this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 5);
   }
 
-  /** start begins polling for due rows. */
+  /**
+   * start begins polling for due rows with two batch loops, so one claims and fills its batch while the other drains
+   * the tail of its own (each keeps `concurrency / 2` emails in flight).
+   */
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loop = this.run();
+    this.loops = Promise.all([this.run(), this.run()]);
   }
 
-  /** stop finishes the batch in hand and resolves when the loop has ended. */
+  /** stop finishes the batches in hand and resolves when the loops have ended. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake?.();
-    await this.loop;
+    this.poke();
+    await this.loops;
   }
 
-  /** poke wakes an idle sender at once (e.g. after a single send was queued). */
+  /** poke wakes idle loops at once (e.g. after a single send was queued). */
   poke(): void {
-    this.wake?.();
+    for (const wake of this.wakers) wake();
   }
 
   private async run(): Promise<void> {
@@ -144,10 +147,10 @@ export class Sender {
       }
       if (claimed === 0 && this.running) {
         await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, this.opts.pollMs);
-          this.wake = () => { clearTimeout(t); resolve(); };
+          const wake = () => { clearTimeout(t); this.wakers.delete(wake); resolve(); };
+          const t = setTimeout(wake, this.opts.pollMs);
+          this.wakers.add(wake);
         });
-        this.wake = undefined;
       }
     }
   }
@@ -167,16 +170,25 @@ export class Sender {
         RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, message_id, is_test`,
       [token, String(this.opts.leaseMs), this.opts.batchSize ?? 200]);
     if (!rows.length) return 0;
-    const lookups = await this.loadBatchData(rows);
-    const concurrency = this.opts.concurrency ?? 16;
-    let next = 0;
-    const worker = async () => {
-      while (next < rows.length) {
-        const row = rows[next++];
-        await this.sendOne(row, token, lookups);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
+    // Renew the claim while the batch is in hand: only a sender that has stopped loses its rows to another.
+    const heartbeat = setInterval(() => {
+      this.query(`UPDATE outbox SET lease_until = now() + ($2 || ' milliseconds')::interval WHERE claim_token = $1 AND status = 'sending'`,
+        [token, String(this.opts.leaseMs)]).catch((err) => console.error('sender: lease renewal failed:', (err as Error).message));
+    }, Math.max(50, Math.floor(this.opts.leaseMs / 3)));
+    try {
+      const lookups = await this.loadBatchData(rows);
+      const concurrency = Math.max(1, Math.floor((this.opts.concurrency ?? 32) / 2));
+      let next = 0;
+      const worker = async () => {
+        while (next < rows.length) {
+          const row = rows[next++];
+          await this.sendOne(row, token, lookups);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
+    } finally {
+      clearInterval(heartbeat);
+    }
     await this.logFinishedBlasts([...new Set(rows.map((r) => r.blast_id).filter((b): b is string => !!b))]);
     return rows.length;
   }

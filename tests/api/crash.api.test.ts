@@ -22,7 +22,7 @@ beforeAll(async () => {
   sink = new SmtpSink();
   const smtpUrl = await sink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-crash-'));
-  env = { DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_LEASE_MS: '1500', SEND_POLL_MS: '200', WORKERS: 'on', LOG_LEVEL: 'error' };
+  env = { DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_LEASE_MS: '4000', SEND_POLL_MS: '200', WORKERS: 'on', LOG_LEVEL: 'error' };
   if (API_DB === 'postgres') {
     const fresh = await freshDatabase();
     await fresh.database.close();
@@ -73,6 +73,9 @@ describe(`worker killed mid-blast (${API_DB})`, () => {
 
     const perRecipient = new Map<string, number>();
     for (const m of sink.messages) for (const to of m.envelopeTo) perRecipient.set(to, (perRecipient.get(to) ?? 0) + 1);
+    const dups = [...perRecipient.entries()].filter(([, n]) => n > 1).map(([to]) => to);
+    const positions = dups.slice(0, 5).map((to) => sink.messages.map((m, i) => (m.envelopeTo.includes(to) ? i : -1)).filter((i) => i >= 0));
+    expect({ duplicates: dups.length, positions, acceptedBeforeCrash }).toEqual({ duplicates: 0, positions: [], acceptedBeforeCrash });
     expect(perRecipient.size).toBe(RECIPIENTS);
     expect([...perRecipient.values()].every((n) => n === 1)).toBe(true);
     const after = (await call(key, 'GET', `/api/scheduler/scheduler?ids=${blast.body.data.id}`)).body.data[0];

@@ -12,6 +12,7 @@ interface Pending { resolve: (r: { subject: string; raw: Buffer }) => void; reje
 
 export class RenderPool {
   private readonly workers: Worker[] = [];
+  private readonly readiness: Promise<void>[] = [];
   private readonly pending = new Map<number, Pending & { worker: Worker }>();
   private next = 0;
   private seq = 0;
@@ -31,6 +32,11 @@ export class RenderPool {
       execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')), workerData: { storageUrl: this.storageUrl },
     });
     worker.unref();
+    this.readiness.push(new Promise((resolve) => {
+      const onReady = (msg: { ready?: boolean }) => { if (msg.ready) { worker.off('message', onReady); resolve(); } };
+      worker.on('message', onReady);
+      worker.once('exit', () => resolve());
+    }));
     worker.on('message', (msg: { id: number; subject?: string; raw?: Uint8Array; error?: string; stage?: string }) => {
       const p = this.pending.get(msg.id);
       if (!p) return;
@@ -50,6 +56,11 @@ export class RenderPool {
     worker.on('error', fail);
     worker.on('exit', (code) => { if (!this.closed) fail(new Error(`render thread exited with code ${code}`)); });
     return worker;
+  }
+
+  /** ready resolves once every thread has loaded its code (a few hundred ms under tsx), so claims are not left waiting. */
+  async ready(): Promise<void> {
+    await Promise.all(this.readiness);
   }
 
   /** render renders and stores one email (see renderMessage). */

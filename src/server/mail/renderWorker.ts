@@ -8,7 +8,7 @@ import { openStorage } from '../storage/storage.ts';
 
 if (!parentPort) throw new Error('renderWorker must run as a worker thread');
 const port = parentPort;
-const storage = openStorage((workerData as { storageUrl: string }).storageUrl);
+const storage = openStorage((workerData as { storageUrl: string }).storageUrl, { sync: true });
 
 port.on('message', async (msg: { id: number; request: RenderRequest }) => {
   try {
@@ -19,3 +19,5 @@ port.on('message', async (msg: { id: number; request: RenderRequest }) => {
     port.postMessage({ id: msg.id, error: (err as Error).message ?? String(err), stage: (err as { stage?: string }).stage });
   }
 });
+
+port.postMessage({ ready: true });
