@@ -23,7 +23,7 @@ import { projectByApiKey } from '../src/server/accounts.ts';
 import { SmtpSink } from '../tests/helpers/smtpSink.ts';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
-const RAW_N = Math.min(N, 3000);
+const RAW_N = Math.min(N, 5000);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const FIXTURE = path.resolve(import.meta.dirname, '../../shared/fixtures/email-templates/leemunroe/email-inlined.html');
 
@@ -39,18 +39,22 @@ async function rawRate(html: string): Promise<number> {
   sink.countOnly = true;
   const transport = new SmtpTransport(await sink.start());
   const raw = await buildRawMessage({ from: { email: 'bench@example.com', name: 'Bench' }, to: 'r@example.com', subject: 'Bench', html, messageId: `<${randomUUID()}@example.com>` });
+  const sendAll = async (n: number) => {
+    let next = 0;
+    await Promise.all(Array.from({ length: 10 }, async () => {
+      while (next++ < n) await transport.send({ from: 'bench@example.com', to: ['r@example.com'] }, raw);
+    }));
+  };
+  await sendAll(500); // warm-up: connections open, JIT warm, as the pipeline's are by the time it is timed
   const start = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: 10 }, async () => {
-    while (next++ < RAW_N) await transport.send({ from: 'bench@example.com', to: ['r@example.com'] }, raw);
-  }));
+  await sendAll(RAW_N);
   const rate = RAW_N / ((performance.now() - start) / 1000);
   await transport.close();
   await sink.stop();
   return rate;
 }
 
-/** pipelineRate runs one N-recipient blast end to end on `database`; returns msg/s from due instant to last sent. */
+/** pipelineRate runs one N-recipient blast end to end on `database`; returns msg/s from the blast's save (it is due at once) to the last email accepted by the sink. */
 async function pipelineRate(database: Database, html: string): Promise<{ rate: number; seconds: number; stored: number; firstSeconds: number }> {
   const sink = new SmtpSink();
   sink.countOnly = true;
@@ -68,12 +72,10 @@ async function pipelineRate(database: Database, html: string): Promise<{ rate: n
     const batch = Array.from({ length: Math.min(1000, N - i) }, (_, j) => ({ email: `r${i + j}@bench.example.com`, first_name: `First${i + j}`, last_name: 'Last', json: { plan: 'gold' } }));
     ids.push(...(await upsertContacts(db, project.id, batch)).map((c) => c.id));
   }
+  // Workers start once per process (render threads included); the clock runs from the blast's save, so it counts
+  // the queue's pick-up, the expansion and every send.
   const { startWorkers } = await import('../src/workers/index.ts');
-  const due = new Date();
-  await saveBlast(runtime.ctx, project, {
-    id: randomUUID(), name: 'Bench', template_id: template.id, sender_persona_id: persona.id, to_user_ids: ids,
-    send_at: due.toISOString().slice(0, 16), timezone: 'UTC', send_in_users_timezone: false,
-  });
+  const workers = await startWorkers(runtime.ctx, runtime.queue, runtime.transport);
   let session: import('node:inspector/promises').Session | undefined;
   if (process.env.BENCH_PROFILE) {
     const { Session } = await import('node:inspector/promises');
@@ -81,7 +83,10 @@ async function pipelineRate(database: Database, html: string): Promise<{ rate: n
     await session.post('Profiler.enable'); await session.post('Profiler.start');
   }
   const start = performance.now();
-  const workers = await startWorkers(runtime.ctx, runtime.queue, runtime.transport);
+  await saveBlast(runtime.ctx, project, {
+    id: randomUUID(), name: 'Bench', template_id: template.id, sender_persona_id: persona.id, to_user_ids: ids,
+    send_at: new Date().toISOString().slice(0, 16), timezone: 'UTC', send_in_users_timezone: false,
+  });
   await sink.waitFor(() => sink.count >= 1, 60_000);
   const firstSeconds = (performance.now() - start) / 1000;
   await sink.waitFor(() => sink.count >= N, 30 * 60_000);

@@ -59,8 +59,11 @@ export async function expandBlast(ctx: AppContext, blastId: string): Promise<num
     const perZone: Record<string, string> = {};
     const cols = { contact: [] as string[], email: [] as string[], template: [] as string[], zone: [] as string[], sendAt: [] as Date[],
       status: [] as string[], error: [] as (string | null)[], messageId: [] as string[] };
+    const instants = new Map<string | null, { zone: string; instant: Date }>(); // one computation per distinct zone
     for (const r of recipients) {
-      const { zone, instant } = recipientSendInstant(blast, r.timezone);
+      let at = instants.get(r.timezone);
+      if (!at) instants.set(r.timezone, (at = recipientSendInstant(blast, r.timezone)));
+      const { zone, instant } = at;
       perZone[zone] = instant.toISOString();
       const rejection = project.not_in_sandbox ? undefined : sandboxRejection(r.email, personaEmails);
       cols.contact.push(r.id); cols.email.push(r.email); cols.template.push(pickTemplate(blast, r.id)); cols.zone.push(zone);

@@ -179,13 +179,18 @@ export class Sender {
       const lookups = await this.loadBatchData(rows);
       const concurrency = Math.max(1, Math.floor((this.opts.concurrency ?? 32) / 2));
       let next = 0;
+      // A delivered email's sent mark is written in the background (SentRecorder batches them) so its slot moves on
+      // to the next email; the batch ends only when every mark is written, while the claim is still renewed.
+      const marks: Promise<void>[] = [];
       const worker = async () => {
         while (next < rows.length) {
           const row = rows[next++];
-          await this.sendOne(row, token, lookups);
+          const mark = await this.sendOne(row, token, lookups);
+          if (mark) marks.push(mark);
         }
       };
       await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
+      await Promise.all(marks);
     } finally {
       clearInterval(heartbeat);
     }
@@ -206,11 +211,15 @@ export class Sender {
     return { contacts: byId(contacts), personas: byId(personas), templates: byId(templates), projects: byId(projects), blasts: byId(blasts) };
   }
 
-  private async sendOne(row: OutboxRow, token: string, data: Awaited<ReturnType<Sender['loadBatchData']>>): Promise<void> {
+  /**
+   * sendOne renders, stores and delivers one email. On delivery it returns the pending sent mark; a mark that cannot be
+   * written is logged and its row left in `sending` (re-claimed after the lease), never reported as a failed delivery.
+   */
+  private async sendOne(row: OutboxRow, token: string, data: Awaited<ReturnType<Sender['loadBatchData']>>): Promise<Promise<void> | undefined> {
     const blast = row.blast_id ? data.blasts.get(row.blast_id) : undefined;
     if (blast && !blast.enabled) {
       await this.query(`UPDATE outbox SET status = 'cancelled', last_error = 'blast disabled', claim_token = NULL WHERE id = $1 AND claim_token = $2`, [row.id, token]);
-      return;
+      return undefined;
     }
     const persona = row.sender_persona_id ? data.personas.get(row.sender_persona_id) : undefined;
     const template = row.template_id ? data.templates.get(row.template_id) : undefined;
@@ -239,13 +248,14 @@ export class Sender {
       stage = 'deliver';
       const reply = await this.transport.send({ from: persona.email, to: [row.email] }, raw);
       const location = encodeLocation(SENT_BUCKET, key);
-      await this.recorder.sent(row.id, token, location, {
+      return this.recorder.sent(row.id, token, location, {
         bucket: SENT_BUCKET, key, location, subject, message_id: row.message_id,
         blast_id: row.blast_id, template_id: row.template_id, is_test_email: row.is_test,
         transport: this.transport.delivers ? 'smtp' : 'capture', response: reply.response,
-      });
+      }).catch((err) => console.error(`sender: email ${row.id} was delivered but could not be recorded as sent:`, (err as Error).message));
     } catch (err) {
       await this.recordFailure(row, token, (err as { stage?: string }).stage ?? stage, err);
+      return undefined;
     }
   }
 
@@ -269,9 +279,19 @@ export class Sender {
       [row.id, token, reason]);
   }
 
-  /** logFinishedBlasts writes one JOB_DISTRIBUTE_EMAIL_BLAST entry for each blast whose rows are all settled. */
+  /**
+   * logFinishedBlasts writes one JOB_DISTRIBUTE_EMAIL_BLAST entry for each blast whose rows are all settled. The open
+   * check is an index probe per blast; the counts are only computed for a blast that has just finished.
+   */
   private async logFinishedBlasts(blastIds: string[]): Promise<void> {
     if (!blastIds.length) return;
+    const finished = (await this.query<{ id: string }>(
+      `SELECT b.id FROM email_blasts b
+        WHERE b.id = ANY($1::uuid[])
+          AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.blast_id = b.id AND o.status IN ('pending', 'sending'))
+          AND NOT EXISTS (SELECT 1 FROM job_log j WHERE j.job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND j.start_details->>'scheduled_email_group_id' = b.id::text)`,
+      [blastIds])).map((r) => r.id);
+    if (!finished.length) return;
     await this.query(
       `INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
        SELECT b.project_id, 'JOB_DISTRIBUTE_EMAIL_BLAST', b.due_at, now(), c.failed = 0,
@@ -279,12 +299,11 @@ export class Sender {
               jsonb_build_object('num_sent', c.sent, 'num_failed', c.failed, 'num_cancelled', c.cancelled)
          FROM email_blasts b
          JOIN LATERAL (SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent, count(*) FILTER (WHERE status = 'failed')::int AS failed,
-                              count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled,
-                              count(*) FILTER (WHERE status IN ('pending', 'sending'))::int AS open
+                              count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
                          FROM outbox o WHERE o.blast_id = b.id) c ON true
-        WHERE b.id = ANY($1::uuid[]) AND c.open = 0
+        WHERE b.id = ANY($1::uuid[])
           AND NOT EXISTS (SELECT 1 FROM job_log j WHERE j.job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND j.start_details->>'scheduled_email_group_id' = b.id::text)`,
-      [blastIds]);
+      [finished]);
   }
 }
 

@@ -104,7 +104,6 @@ describe(`sender (${API_DB})`, () => {
     expect(await sender.sendBatch()).toBe(0); // not due yet
     await h.runtime.database.query("UPDATE outbox SET next_attempt_at = now() WHERE blast_id = $1 AND status = 'pending'", [blastId]);
     await sender.sendBatch();
-    await new Promise((r) => setTimeout(r, 50)); // the sent mark is batched (≤5 ms)
     rows = await statuses(blastId);
     expect(rows.map((r) => [r.email, r.status, r.attempts])).toEqual([['perm@example.com', 'failed', 1], ['temp@example.com', 'sent', 2]]);
     const failures = await h.call('GET', '/api/event/all_events', { key: t.apiKey, query: { include_system_events: true, search_field: 'name', search_value: 'email_send_result_failure' } });
