@@ -39,3 +39,8 @@ export function iso(d: Date | null | undefined): string | null {
 export function isoRequired(d: Date): string {
   return d.toISOString();
 }
+
+/** likePattern escapes LIKE wildcards so a search is a plain (case-insensitive with ILIKE) substring match. */
+export function likePattern(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -11,7 +11,7 @@ import { checkEmail, splitList, UUID_RE } from '../../../domain/validation.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { BadRequest, FieldErrors } from '../../errors.ts';
 import type { ProjectScope } from '../types.ts';
-import { isoRequired, orderBy, uuidList } from '../common.ts';
+import { isoRequired, likePattern, orderBy, uuidList } from '../common.ts';
 import type { components, operations } from '../../../../generated/types/event.gen.ts';
 
 type EventOut = components['schemas']['Event'];
@@ -23,9 +23,6 @@ export const SYSTEM_EVENT_PREFIXES = ['email_send_result_', 'ses_event_', 'user_
 
 const SORTABLE = { emitted_at: events.emittedAt, name: events.name, email: events.email, id: events.id, user_id: events.userId };
 
-function likePattern(value: string): string {
-  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Date formats the event search understands besides ISO 8601 (Luxon tokens). */
 const DATE_FORMATS = ['M/d/yyyy', 'd MMM yyyy', 'MMM d yyyy', 'MMM d, yyyy', 'd MMMM yyyy', 'MMMM d, yyyy', 'MMMM d yyyy'];

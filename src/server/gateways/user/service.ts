@@ -9,7 +9,7 @@ import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { checkEmail, splitList } from '../../../domain/validation.ts';
 import { isValidTimezone } from '../../../domain/sendTime.ts';
 import { FieldErrors } from '../../errors.ts';
-import { iso, isoRequired, orderBy, uuidList } from '../common.ts';
+import { iso, isoRequired, likePattern, orderBy, uuidList } from '../common.ts';
 import type { components, operations } from '../../../../generated/types/user.gen.ts';
 
 export type ContactOut = components['schemas']['Contact'];
@@ -32,10 +32,6 @@ const SORTABLE = {
 };
 const SEARCHABLE = { email: contacts.email, first_name: contacts.firstName, last_name: contacts.lastName, timezone: contacts.timezone };
 
-/** likePattern escapes LIKE wildcards so a search is a plain case-insensitive substring match. */
-function likePattern(value: string): string {
-  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 function filters(projectId: string, q: Partial<ListQuery>): SQL {
   const where: SQL[] = [eq(contacts.projectId, projectId), isNull(contacts.archivedAt)];

@@ -1,0 +1,194 @@
+/**
+ * The console's one dataProvider (STYLE.md item 4): react-admin verbs mapped to gateway operations through one
+ * table, the resource definitions of generated/resources.gen.ts (read from each list operation's `x-resource`) plus
+ * the two non-screen resources the console reads (segments for audiences, events for Recent emails).
+ *
+ * | Method           | Gateway call                                                                                   |
+ * |------------------|------------------------------------------------------------------------------------------------|
+ * | getList          | GET {list}?limit=&offset=&sort_columns=field DIR[&search_field=&search_value=][&other filters] |
+ * |                  | + GET {count} with the same filters; total = the count body's num_* value                      |
+ * | getOne           | GET {list}?ids={id} → data[0]                                                                  |
+ * | getMany          | GET {list}?ids={id1},{id2}                                                                      |
+ * | getManyReference | GET {list}?{target}={id} (as getList)                                                          |
+ * | create, update   | POST {save} body {[saveBodyKey]: [record]}, or the record itself without saveBodyKey           |
+ * |                  | → data[0] (array answer) or data (object answer)                                               |
+ * | updateMany       | POST {save} body {[saveBodyKey]: records}                                                      |
+ * | delete           | DELETE {archive}: /{ids} path parameter, or ?emails= for resources archived by email           |
+ * | deleteMany       | the same with the ids (or emails) comma-joined                                                 |
+ * | callGateway      | any one operation by operationId, for custom screens (email viewer, reports)                   |
+ *
+ * The list filter `q` is the search text; `field` picks the searched column (default the resource's first search
+ * field). Any other filter key is passed through as a query parameter (e.g. include_system_events, enabled_only).
+ */
+import type { DataProvider, Identifier, RaRecord } from 'react-admin';
+import { resources, type ResourceDefinition } from '../../../generated/resources.gen';
+import type { OperationId } from '../../../generated/operations.gen';
+import { callOperation, type CallParams } from './gateway';
+
+/** The part of a resource definition the dataProvider needs. */
+export type DataResource = Pick<ResourceDefinition, 'name' | 'operations' | 'saveBodyKey' | 'archiveBy'> & {
+  list: { searchFields: string[]; defaultSort: { field: string; order: 'ASC' | 'DESC' } };
+};
+
+/** Resources without a screen of their own in this slice (no `x-resource`), read by pickers and the Insights page. */
+const extraResources: DataResource[] = [
+  {
+    name: 'segments',
+    operations: { list: 'listSegments', count: 'countSegments', save: 'saveSegments' },
+    saveBodyKey: 'segments',
+    list: { searchFields: [], defaultSort: { field: 'created_at', order: 'DESC' } },
+  },
+  {
+    name: 'events',
+    operations: { list: 'listEvents', count: 'countEvents' },
+    list: { searchFields: ['name', 'email', 'emitted_at', 'combined'], defaultSort: { field: 'emitted_at', order: 'DESC' } },
+  },
+];
+
+/** The mapping table: resource name → its definition. */
+export const dataResources: Record<string, DataResource> = Object.fromEntries(
+  [...resources, ...extraResources].map((r) => [r.name, r]),
+);
+
+function resourceOf(name: string): DataResource {
+  const def = dataResources[name];
+  if (!def) throw new Error(`Unknown resource ${name}`);
+  return def;
+}
+
+function requireOp(def: DataResource, key: keyof DataResource['operations']): OperationId {
+  const op = def.operations[key];
+  if (!op) throw new Error(`Resource ${def.name} has no ${key} operation`);
+  return op;
+}
+
+type Query = NonNullable<CallParams['query']>;
+
+/** filterQuery turns a react-admin filter into the gateway's search_field/search_value and pass-through params. */
+function filterQuery(def: DataResource, filter: Record<string, unknown> = {}): Query {
+  const query: Query = {};
+  for (const [key, value] of Object.entries(filter)) {
+    if (key === 'q' || key === 'field' || value === undefined || value === null || value === '') continue;
+    query[key] = Array.isArray(value) ? value.join(',') : (value as string | number | boolean);
+  }
+  const q = typeof filter.q === 'string' ? filter.q.trim() : '';
+  if (q) {
+    query.search_field = typeof filter.field === 'string' && filter.field ? filter.field : def.list.searchFields[0];
+    query.search_value = q;
+  }
+  return query;
+}
+
+function countOf(body: Record<string, unknown>): number | undefined {
+  const key = Object.keys(body).find((k) => k.startsWith('num_') && typeof body[k] === 'number');
+  return key ? (body[key] as number) : undefined;
+}
+
+async function listRecords(def: DataResource, query: Query): Promise<RaRecord[]> {
+  const body = await callOperation<{ data: RaRecord[] }>(requireOp(def, 'list'), { query });
+  return body.data ?? [];
+}
+
+async function saveRecords(def: DataResource, records: Record<string, unknown>[]): Promise<RaRecord[]> {
+  const op = requireOp(def, 'save');
+  const body = def.saveBodyKey ? { [def.saveBodyKey]: records } : records[0];
+  const answer = await callOperation<{ data: RaRecord[] | RaRecord }>(op, { body });
+  return Array.isArray(answer.data) ? answer.data : [answer.data];
+}
+
+async function archiveRecords(def: DataResource, ids: Identifier[], previous: Array<RaRecord | undefined>): Promise<void> {
+  const op = requireOp(def, 'archive');
+  if (def.archiveBy === 'email') {
+    const emails = previous.map((r) => r?.email).filter(Boolean).join(',');
+    await callOperation(op, { query: { emails } });
+  } else {
+    await callOperation(op, { path: { ids: ids.join(',') } });
+  }
+}
+
+/** withoutReadOnly drops the server-managed fields a save body must not carry (the inputs forbid extra keys). */
+function withoutReadOnly(record: Record<string, unknown>): Record<string, unknown> {
+  const { created_at: _c, updated_at: _u, version: _v, ...rest } = record;
+  return rest;
+}
+
+/** The dataProvider type: react-admin's verbs plus `callGateway` for custom screens. */
+export type AppDataProvider = DataProvider & {
+  callGateway: <T = Record<string, unknown>>(operationId: OperationId, params?: CallParams) => Promise<T>;
+};
+
+/** dataProvider maps react-admin calls to the gateways, as documented in the table above. */
+export const dataProvider: AppDataProvider = {
+  async getList(resource, params) {
+    const def = resourceOf(resource);
+    const { page, perPage } = params.pagination ?? { page: 1, perPage: 10 };
+    const sort = params.sort?.field && params.sort.field !== 'id' ? params.sort : def.list.defaultSort;
+    const filters = filterQuery(def, params.filter);
+    const [data, countBody] = await Promise.all([
+      listRecords(def, {
+        ...filters,
+        limit: perPage,
+        offset: (page - 1) * perPage,
+        sort_columns: `${sort.field} ${sort.order}`,
+      }),
+      def.operations.count
+        ? callOperation<Record<string, unknown>>(def.operations.count, { query: filters })
+        : Promise.resolve({}),
+    ]);
+    const total = countOf(countBody) ?? (page - 1) * perPage + data.length;
+    return { data: data as never[], total };
+  },
+
+  async getOne(resource, params) {
+    const def = resourceOf(resource);
+    const [record] = await listRecords(def, { ids: String(params.id), limit: 1 });
+    if (!record) throw new Error(`No ${def.name} record with id ${params.id}`);
+    return { data: record as never };
+  },
+
+  async getMany(resource, params) {
+    const def = resourceOf(resource);
+    if (params.ids.length === 0) return { data: [] };
+    const data = await listRecords(def, { ids: params.ids.join(','), limit: Math.min(params.ids.length, 1000) });
+    return { data: data as never[] };
+  },
+
+  async getManyReference(resource, params) {
+    return dataProvider.getList(resource, { ...params, filter: { ...params.filter, [params.target]: params.id } });
+  },
+
+  async create(resource, params) {
+    const def = resourceOf(resource);
+    const [saved] = await saveRecords(def, [withoutReadOnly(params.data as Record<string, unknown>)]);
+    return { data: saved as never };
+  },
+
+  async update(resource, params) {
+    const def = resourceOf(resource);
+    const [saved] = await saveRecords(def, [withoutReadOnly({ ...(params.data as Record<string, unknown>), id: params.id })]);
+    return { data: saved as never };
+  },
+
+  async updateMany(resource, params) {
+    const def = resourceOf(resource);
+    const saved = await saveRecords(def, params.ids.map((id) => withoutReadOnly({ ...(params.data as object), id })));
+    return { data: saved.map((r) => r.id) };
+  },
+
+  async delete(resource, params) {
+    const def = resourceOf(resource);
+    await archiveRecords(def, [params.id], [params.previousData]);
+    return { data: (params.previousData ?? { id: params.id }) as never };
+  },
+
+  async deleteMany(resource, params) {
+    const def = resourceOf(resource);
+    const previous = def.archiveBy === 'email' ? (await dataProvider.getMany(resource, { ids: params.ids })).data : [];
+    await archiveRecords(def, params.ids, previous);
+    return { data: params.ids };
+  },
+
+  callGateway<T = Record<string, unknown>>(operationId: OperationId, params: CallParams = {}): Promise<T> {
+    return callOperation<T>(operationId, params);
+  },
+};
