@@ -5,7 +5,8 @@ export const operations = {
   "login": {
     "service": "login",
     "method": "POST",
-    "path": "/login"
+    "path": "/login",
+    "public": true
   },
   "listUsers": {
     "service": "user",
@@ -111,6 +112,22 @@ export const operations = {
     "service": "event",
     "method": "POST",
     "path": "/emit_send_single_email_event"
+  },
+  "postEvents": {
+    "service": "event",
+    "method": "POST",
+    "path": "/events"
+  },
+  "postFeedback": {
+    "service": "event",
+    "method": "POST",
+    "path": "/feedback"
+  },
+  "postSesNotification": {
+    "service": "event",
+    "method": "POST",
+    "path": "/feedback/ses/{integration_key}",
+    "public": true
   },
   "getEmailSendResults": {
     "service": "reporting",

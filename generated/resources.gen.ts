@@ -18,7 +18,7 @@ export interface ResourceDefinition {
   archiveWhen?: string;
   readOnlyEdit?: string;
   list: {
-    columns: Array<{ source: string; label: string; type?: 'date' | 'boolean' | 'count' | 'sendAt' }>;
+    columns: Array<{ source: string; label: string; type?: 'date' | 'boolean' | 'count' | 'sendAt' | 'audience' }>;
     searchFields: string[];
     defaultSort: { field: string; order: 'ASC' | 'DESC' };
     pageSize: number;
@@ -387,6 +387,19 @@ export const resources: ResourceDefinition[] = [
           "source": "to_user_ids",
           "label": "Contacts",
           "type": "count"
+        },
+        {
+          "source": "sent_emails",
+          "label": "Sent"
+        },
+        {
+          "source": "failed_emails",
+          "label": "Failed"
+        },
+        {
+          "source": "audience",
+          "label": "Excluded",
+          "type": "audience"
         }
       ],
       "searchFields": [],

@@ -3,7 +3,7 @@
  * - generated/openapi/<service>.json: the bundled document (external $refs inlined) the server registers routes from;
  * - generated/types/<service>.gen.ts: TypeScript types (openapi-typescript);
  * - generated/client.gen.ts: typed openapi-fetch clients per gateway;
- * - generated/operations.gen.ts: operationId → {service, method, path}, the dataProvider's routing table;
+ * - generated/operations.gen.ts: operationId → {service, method, path, public?}, the dataProvider's routing table;
  * - generated/resources.gen.ts: react-admin resource definitions read from each operation's `x-resource`.
  * With `--check` nothing is written; it exits 1 listing every file that would change (CI's staleness check).
  */
@@ -40,7 +40,7 @@ function pascal(s: string): string {
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   const redocly = await createConfig({});
-  const operations: Record<string, { service: string; method: string; path: string }> = {};
+  const operations: Record<string, { service: string; method: string; path: string; public?: true }> = {};
   const resources: Json[] = [];
   for (const service of config.services) {
     const ref = path.join(root, config.specDir, `${service}.yaml`);
@@ -56,7 +56,9 @@ async function main(): Promise<void> {
         const op = item[method];
         if (!op?.operationId) continue;
         if (operations[op.operationId]) throw new Error(`duplicate operationId ${op.operationId}`);
-        operations[op.operationId] = { service, method: method.toUpperCase(), path: p };
+        // public: the operation opts out of the gateway's x-api-key (security: []), e.g. SNS's endpoint.
+        const isPublic = Array.isArray(op.security) && op.security.length === 0;
+        operations[op.operationId] = { service, method: method.toUpperCase(), path: p, ...(isPublic ? { public: true as const } : {}) };
         const res = op['x-resource'];
         if (!res) continue;
         const formSchemaName: string | undefined = res.form?.schema;
@@ -123,7 +125,7 @@ export interface ResourceDefinition {
   archiveWhen?: string;
   readOnlyEdit?: string;
   list: {
-    columns: Array<{ source: string; label: string; type?: 'date' | 'boolean' | 'count' | 'sendAt' }>;
+    columns: Array<{ source: string; label: string; type?: 'date' | 'boolean' | 'count' | 'sendAt' | 'audience' }>;
     searchFields: string[];
     defaultSort: { field: string; order: 'ASC' | 'DESC' };
     pageSize: number;

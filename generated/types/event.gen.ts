@@ -51,10 +51,121 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The public events API (spec part 1 §7, part 2 §2). Store a batch of customer events: each needs name and email; metric1..metric3 are numbers; json is free-form. Valid events are stored even when others in the batch are not: the response lists which failed and why (events[i].field). A batch holds at most 1,000 events and 1 MB. An Idempotency-Key header makes a retry of the same batch store nothing twice: the first answer is returned again, with Idempotent-Replayed true. Stored events feed the reports and wake the workflow engine. */
+        post: operations["postEvents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Bounces and complaints reported by a relay other than Amazon SES, in a simple JSON form. Each is recorded as ses_event_bounce or ses_event_complaint; a Permanent bounce or a complaint suppresses the address. */
+        post: operations["postFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feedback/ses/{integration_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The HTTPS endpoint to subscribe to the SNS topic Amazon SES publishes bounces and complaints to. SNS cannot send headers, so the project's integration key is in the path instead of x-api-key. A SubscriptionConfirmation is confirmed by visiting its SubscribeURL; a Notification's Message is read as an SES notification. With SNS_VERIFY on (the default) every message must carry a valid SNS signature from an Amazon SNS certificate. */
+        post: operations["postSesNotification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description One customer event (checked per item by the server). */
+        EventInput: {
+            name: string;
+            email: string;
+            metric1?: number | null;
+            metric2?: number | null;
+            metric3?: number | null;
+            /**
+             * Format: date-time
+             * @description When it happened (default now).
+             */
+            emitted_at?: string;
+            /** @description Free-form. An object is stored as is; any other value is stored as {"value": ...}. */
+            json?: unknown;
+        };
+        EventBatchResult: {
+            /** @description Events stored from this batch. */
+            stored: number;
+            /** @description Ids of the stored events, in batch order. */
+            ids?: string[];
+            /** @description The events not stored, by their index in the batch. */
+            failed: {
+                index: number;
+                errors: string[];
+            }[];
+            /** @description Every problem, as events[i].field: message. */
+            errors: string[];
+        };
+        EventBatchRefusal: {
+            /** @description Every problem, as events[i].field: message (or events: / body: for the batch). */
+            errors: string[];
+            /** @constant */
+            stored?: 0;
+            failed?: {
+                index: number;
+                errors: string[];
+            }[];
+        };
+        FeedbackInput: {
+            /** @enum {string} */
+            type: "bounce" | "complaint";
+            email: string;
+            /**
+             * @default Permanent
+             * @enum {string}
+             */
+            bounce_type: "Permanent" | "Transient" | "Undetermined";
+            bounce_sub_type?: string;
+            diagnostic_code?: string;
+            feedback_type?: string;
+            /** @description The Message-ID header of the email it is about. */
+            message_id?: string;
+            /** Format: date-time */
+            timestamp?: string;
+        };
+        FeedbackResult: {
+            recorded: number;
+            /** @description Addresses newly added to the suppression list. */
+            suppressed: number;
+        };
         Event: {
             id: components["schemas"]["Uuid"];
             name: string;
@@ -256,6 +367,120 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    postEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any string up to 200 characters, unique per batch (e.g. a UUID). Kept 24 hours. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Each item should be an EventInput. Items are checked one by one by the server (not here), so bad items are reported by index and do not stop the good ones. */
+                    events: (components["schemas"]["EventInput"] | unknown)[];
+                };
+            };
+        };
+        responses: {
+            /** @description Stored (some events may have failed; see failed). */
+            200: {
+                headers: {
+                    /** @description true when this is the stored answer to an earlier batch with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventBatchResult"];
+                };
+            };
+            /** @description Nothing stored - the body is not JSON, the batch is too large, or every event is invalid. errors name events[i].field. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventBatchRefusal"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    postFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    notifications: components["schemas"]["FeedbackInput"][];
+                };
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    postSesNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                integration_key: string;
+            };
+            cookie?: never;
+        };
+        /** @description SNS posts JSON with Content-Type text/plain. */
+        requestBody: {
+            content: {
+                "text/plain": string;
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Handled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The SNS message type handled. */
+                        type: string;
+                        recorded?: number;
+                        suppressed?: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The SNS signature is missing or wrong (SNS_VERIFY on). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
         };
     };
 }

@@ -97,6 +97,20 @@ export interface components {
              */
             timezone: string;
         };
+        BlastAudience: {
+            /** @description Distinct recipients the blast's audience names. */
+            targeted: number;
+            /** @description Recipients given an email (an outbox row). */
+            queued: number;
+            /** @description Recipients left out, by reason - unsubscribed (marketing mail only), bounced (hard bounce), suppressed (on the suppression list after a complaint or an earlier failure), invalid (an address that does not pass the email check), not_a_contact (an id or address in the blast that names no live contact). */
+            excluded: {
+                unsubscribed: number;
+                bounced: number;
+                suppressed: number;
+                invalid: number;
+                not_a_contact: number;
+            };
+        };
         EmailBlast: {
             id: components["schemas"]["Uuid"];
             name: string;
@@ -127,6 +141,8 @@ export interface components {
             scheduled_emails: number;
             sent_emails: number;
             failed_emails: number;
+            /** @description Audience accounting, written when the blast is expanded (null before): every contact targeted by the segments, contacts and addresses chosen, and how many were left out and why. targeted = queued + the sum of excluded. Sent and failed counts are sent_emails and failed_emails. */
+            audience?: null | components["schemas"]["BlastAudience"];
             /** @description template_id, sender_persona_id, to_segment_ids, to_user_ids and timezone as saved. */
             payload: {
                 [key: string]: unknown;

@@ -3,7 +3,7 @@
  * Resources are registered for react-admin's registry; their screens are mounted at the spec's routes through
  * CustomRoutes, and every authenticated route of both spec parts is registered (later features as placeholders).
  */
-import type { ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 import { Navigate, Route, useLocation } from 'react-router-dom';
 import { Admin, CustomRoutes, Notification, Resource, ResourceContextProvider } from 'react-admin';
 import { resourcesByName, type ResourceDefinition } from '../../generated/resources.gen';
@@ -13,6 +13,7 @@ import { ConsoleLayout } from './layout/ConsoleLayout';
 import { EmailViewer } from './pages/EmailViewer';
 import { FeaturePlaceholder } from './pages/FeaturePlaceholder';
 import { InsightsPage } from './pages/InsightsPage';
+import { NotificationsPage } from './pages/NotificationsPage';
 import { SectionLanding } from './pages/SectionLanding';
 import { AboutPage } from './public/AboutPage';
 import { LogoutPage } from './public/LogoutPage';
@@ -21,6 +22,9 @@ import emailBlasts from './resources/email-blasts';
 import senderPersonas from './resources/sender-personas';
 import templates from './resources/templates';
 import { LATER_FEATURES, publicFeatureFor } from './routes';
+
+/** The Events screen brings @mui/x-data-grid, so it is loaded when first opened. */
+const EventsPage = lazy(() => import('./pages/EventsPage').then((m) => ({ default: m.EventsPage })));
 
 interface ResourceModule {
   list: ComponentType;
@@ -92,6 +96,8 @@ export default function ConsoleApp() {
         {RESOURCES.flatMap(resourceRoutes)}
         <Route path="/components" element={<SectionLanding path="/components" />} />
         <Route path="/account" element={<SectionLanding path="/account" />} />
+        <Route path="/account/events" element={<EventsPage />} />
+        <Route path="/account/notifications" element={<NotificationsPage />} />
         {LATER_FEATURES.map(({ path, feature }) => (
           <Route key={path} path={path} element={<FeaturePlaceholder feature={feature} />} />
         ))}

@@ -107,8 +107,6 @@ export const LATER_FEATURES: Array<{ path: string; feature: string }> = [
   { path: '/account/team', feature: 'Team management' },
   { path: '/account/api', feature: 'Integrations' },
   { path: '/account/domains', feature: 'Sending domains' },
-  { path: '/account/events', feature: 'Events' },
-  { path: '/account/notifications', feature: 'Notifications' },
   { path: '/account/settings', feature: 'Account settings' },
 ];
 

@@ -1,8 +1,8 @@
 /**
  * buildApp assembles the HTTP server (DESIGN.md §1-§3) and never listens (main.ts does): one gateway per service at
  * /api/<service>, routes and request validation registered from generated/openapi/<service>.json (bundled from
- * openapi/ by codegen) with fastify-openapi-glue, the x-api-key check, the central error handler, and the built
- * console with SPA fallback.
+ * openapi/ by codegen) with fastify-openapi-glue, the x-api-key check, the central error handler, the links inside
+ * emails (/t/ tracking, /u/ unsubscribe: plugins/publicLinks.ts), and the built console with SPA fallback.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,6 +14,7 @@ import type { AppContext } from './context.ts';
 import { projectByApiKey } from './accounts.ts';
 import { Unauthorized } from './errors.ts';
 import { registerErrorHandler } from './plugins/errorHandler.ts';
+import { registerPublicLinks } from './plugins/publicLinks.ts';
 import { loginHandlers } from './gateways/login/index.ts';
 import { userHandlers } from './gateways/user/index.ts';
 import { segmentHandlers } from './gateways/segment/index.ts';
@@ -53,20 +54,32 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   const app = Fastify({
     logger: { level: opts.logLevel ?? 'warn' },
     bodyLimit: 25 * 1024 * 1024,
+    // Tracking and unsubscribe tokens in paths carry ids and, for clicks, the destination URL.
+    routerOptions: { maxParamLength: 8192 },
     ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true } },
   });
   registerErrorHandler(app);
   if (opts.validateResponses) {
     const { default: responseValidation } = await import('@fastify/response-validation');
-    await app.register(responseValidation, { ajv: { strict: false } as never });
+    const { default: ajvFormats } = await import('ajv-formats');
+    // With ajv-formats, date-time, uuid and email formats in the specs are checked too (not just ignored).
+    await app.register(responseValidation, { ajv: { strict: false, plugins: [ajvFormats] } as never });
   }
 
+  // Known keys are remembered for API_KEY_TTL_MS, so a busy integration (the events API) costs no lookup per request;
+  // a project activated by another process is seen within that time. Unknown keys are never remembered.
+  const API_KEY_TTL_MS = 5000;
+  const knownKeys = new Map<string, { project: NonNullable<Awaited<ReturnType<typeof projectByApiKey>>>; until: number }>();
   const securityHandlers = {
     async ApiKey(req: { headers: Record<string, unknown>; project?: unknown }) {
       const key = req.headers['x-api-key'];
       if (typeof key !== 'string' || !key) throw new Unauthorized();
+      const known = knownKeys.get(key);
+      if (known && known.until > Date.now()) { req.project = known.project; return; }
       const project = await projectByApiKey(ctx.database.db, key);
       if (!project) throw new Unauthorized();
+      if (knownKeys.size >= 10_000) knownKeys.clear();
+      knownKeys.set(key, { project, until: Date.now() + API_KEY_TTL_MS });
       req.project = project;
     },
   };
@@ -87,6 +100,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     await app.register(openapiGlue, { specification, serviceHandlers: make(ctx), securityHandlers, prefix: `/api/${service}` });
   }
 
+  await registerPublicLinks(app, ctx);
   app.get('/healthz', async () => ({ ok: true, database: ctx.database.kind }));
 
   const consoleDir = opts.consoleDir ?? path.join(root, 'dist/console');

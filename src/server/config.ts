@@ -24,10 +24,12 @@ export interface Config {
   sendLeaseMs: number;
   /** Sender poll interval when idle (SEND_POLL_MS, default 1000 ms). */
   sendPollMs: number;
-  /** Emails in flight per sender (SEND_CONCURRENCY, default 32). */
+  /** Emails in flight per sender (SEND_CONCURRENCY, default 128: rendered ahead while the SMTP pool drains; 32 left the main thread idle, see docs/architecture.md §4). */
   sendConcurrency: number;
   /** Threads that render emails (RENDER_THREADS, default cores − 1, at least 1, at most 4; 0 renders in-process). */
   renderThreads: number;
+  /** Require a valid Amazon SNS signature on SES notifications (SNS_VERIFY=on|off, default on; issue 5). */
+  snsVerify: boolean;
 }
 
 /** loadConfig reads the environment (process.env by default). Throws on a malformed number. */
@@ -51,7 +53,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: !/^(off|false|0|no)$/i.test(env.WORKERS ?? 'on'),
     sendLeaseMs: num('SEND_LEASE_MS', 120_000),
     sendPollMs: num('SEND_POLL_MS', 1000),
-    sendConcurrency: Math.max(1, Math.floor(num('SEND_CONCURRENCY', 32))),
+    sendConcurrency: Math.max(1, Math.floor(num('SEND_CONCURRENCY', 128))),
     renderThreads: Math.floor(num('RENDER_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
+    snsVerify: !/^(off|false|0|no)$/i.test(env.SNS_VERIFY ?? 'on'),
   };
 }

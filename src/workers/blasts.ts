@@ -1,12 +1,15 @@
 /**
  * Blast expansion (DESIGN.md §6): when a blast is due, turn its audience (segments ∪ contacts, minus unsubscribed,
- * bounced and complained contacts) into one outbox row per recipient with its own send instant (the contact's zone
- * when asked). Runs in one transaction that locks the blast, so a retried or duplicated job expands it once.
+ * bounced, complained and suppressed addresses) into one outbox row per recipient with its own send instant (the
+ * contact's zone when asked), and record the audience accounting (targeted, queued, excluded by reason; issue 5) on
+ * the blast. Runs in one transaction that locks the blast, so a retried or duplicated job expands it once.
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../server/context.ts';
 import { recipientSendInstant } from '../domain/sendTime.ts';
 import { sandboxRejection } from '../domain/sandbox.ts';
+import { checkEmail } from '../domain/validation.ts';
+import { logFinishedBlasts } from './sender.ts';
 
 interface BlastRow {
   id: string; project_id: string; enabled: boolean; expanded_at: Date | null; template_id: string | null;
@@ -47,14 +50,36 @@ export async function expandBlast(ctx: AppContext, blastId: string): Promise<num
     const personaEmails = project.not_in_sandbox ? [] : (await run<{ email: string }>(
       'SELECT email FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL', [blast.project_id])).map((r) => r.email);
     const domain = persona?.email.split('@')[1] ?? 'localhost';
-    const recipients = await run<{ id: string; email: string; timezone: string | null }>(
-      `SELECT c.id, c.email, c.timezone FROM contacts c
-        WHERE c.project_id = $1 AND c.archived_at IS NULL AND c.unsubscribed_at IS NULL AND c.bounced_at IS NULL AND c.complained_at IS NULL
+    // Every contact the audience names, with why it is left out (if it is): unsubscribed contacts only from marketing
+    // mail; hard-bounced, complained or otherwise suppressed addresses from all mail.
+    const templateIds = blast.template_ids_with_weights?.length ? blast.template_ids_with_weights.map((w) => w.template_id) : [blast.template_id];
+    const [{ marketing }] = await run<{ marketing: boolean }>(
+      `SELECT coalesce(bool_or(type = 'TEMPLATE_MARKETING'), true) AS marketing FROM templates WHERE id = ANY($1::uuid[])`, [templateIds]);
+    const audience = await run<{ id: string; email: string; timezone: string | null; excluded: string | null }>(
+      `SELECT c.id, c.email, c.timezone,
+              CASE WHEN c.bounced_at IS NOT NULL OR s.reason = 'bounce' THEN 'bounced'
+                   WHEN c.complained_at IS NOT NULL OR s.email IS NOT NULL THEN 'suppressed'
+                   WHEN $5 AND c.unsubscribed_at IS NOT NULL THEN 'unsubscribed' END AS excluded
+         FROM contacts c LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)
+        WHERE c.project_id = $1 AND c.archived_at IS NULL
           AND (c.id = ANY($2::uuid[]) OR lower(c.email) = ANY($3::text[])
                OR EXISTS (SELECT 1 FROM segment_members sm JOIN segments s ON s.id = sm.segment_id
                            WHERE sm.contact_id = c.id AND s.project_id = $1 AND sm.segment_id = ANY($4::uuid[])))
         ORDER BY c.id`,
-      [blast.project_id, blast.to_user_ids, blast.to_user_emails.map((e) => e.toLowerCase()), blast.to_segment_ids]);
+      [blast.project_id, blast.to_user_ids, blast.to_user_emails.map((e) => e.toLowerCase()), blast.to_segment_ids, marketing]);
+    const excluded = { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
+    const recipients: typeof audience = [];
+    for (const r of audience) {
+      const why = (r.excluded ?? (checkEmail(r.email) ? 'invalid' : null)) as keyof typeof excluded | null;
+      if (why) excluded[why]++;
+      else recipients.push(r);
+    }
+    // Ids and addresses chosen directly that name no live contact are counted, never silently dropped.
+    const foundIds = new Set(audience.map((r) => r.id));
+    const foundEmails = new Set(audience.map((r) => r.email.toLowerCase()));
+    excluded.not_a_contact = new Set(blast.to_user_ids.filter((id) => !foundIds.has(id))).size
+      + new Set(blast.to_user_emails.map((e) => e.toLowerCase()).filter((e) => !foundEmails.has(e))).size;
+    const accounting = { targeted: audience.length + excluded.not_a_contact, queued: recipients.length, excluded };
 
     const perZone: Record<string, string> = {};
     const cols = { contact: [] as string[], email: [] as string[], template: [] as string[], zone: [] as string[], sendAt: [] as Date[],
@@ -85,12 +110,15 @@ export async function expandBlast(ctx: AppContext, blastId: string): Promise<num
       SELECT project_id, 'email_send_result_failure', email, contact_id, true, blast_id, template_id,
              jsonb_build_object('error_string', last_error, 'blast_id', blast_id)
         FROM outbox WHERE blast_id = $1 AND status = 'failed'`, [blast.id]);
-    await run('UPDATE email_blasts SET expanded_at = now(), sent_at_per_timezone = $2 WHERE id = $1', [blast.id, JSON.stringify(perZone)]);
+    await run('UPDATE email_blasts SET expanded_at = now(), sent_at_per_timezone = $2, audience = $3 WHERE id = $1',
+      [blast.id, JSON.stringify(perZone), JSON.stringify(accounting)]);
     const failed = cols.status.filter((s) => s === 'failed').length;
     await run(`INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
       VALUES ($1, 'JOB_PROCESS_EMAIL_BLAST', now(), now(), true, $2, $3)`,
     [blast.project_id, JSON.stringify({ scheduled_email_group_id: blast.id, name: blast.name }),
-      JSON.stringify({ num_recipients: recipients.length, num_not_allowed_in_sandbox: failed, sent_at_per_timezone: perZone })]);
+      JSON.stringify({ num_recipients: recipients.length, num_not_allowed_in_sandbox: failed, num_targeted: accounting.targeted, excluded, sent_at_per_timezone: perZone })]);
+    // A blast with nothing left to send (everyone excluded or refused) is distributed now; the sender never sees it.
+    await logFinishedBlasts(run, [blast.id]);
     return recipients.length;
   });
 }

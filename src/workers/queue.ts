@@ -8,7 +8,7 @@ import type { JobQueue } from '../server/context.ts';
 
 export interface Queue extends JobQueue {
   boss: PgBoss;
-  /** work runs `handler` for jobs of `name` (batches of up to `batchSize`), polling every `pollingIntervalSeconds` (≥0.5). */
+  /** work runs `handler` for jobs of `name` (batches of up to `batchSize`), polling every `pollingIntervalSeconds` (≥0.5); a job this process enqueues already due wakes it at once. */
   work<T extends object>(name: string, opts: { batchSize?: number; pollingIntervalSeconds?: number }, handler: (data: T) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
@@ -19,6 +19,8 @@ export const QUEUES = ['blast-expand'] as const;
 /** openQueue starts pg-boss (creating its schema on first use) and the product's queues. */
 export async function openQueue(database: Database): Promise<Queue> {
   const boss = new PgBoss({ ...(database.bossOptions as PgBoss.ConstructorOptions), schema: 'pgboss' });
+  // Workers of this process per queue: a job that is already due wakes them at once instead of waiting for their poll.
+  const local = new Map<string, string[]>();
   boss.on('error', (err) => console.error('pg-boss:', err.message));
   await boss.start();
   for (const q of QUEUES) await boss.createQueue(q);
@@ -28,11 +30,13 @@ export async function openQueue(database: Database): Promise<Queue> {
       await boss.send(name, data, {
         startAfter: opts.startAfter, singletonKey: opts.singletonKey, retryLimit: 10, retryDelay: 5, retryBackoff: true,
       });
+      if (!opts.startAfter || opts.startAfter.getTime() <= Date.now()) for (const id of local.get(name) ?? []) boss.notifyWorker(id);
     },
     async work(name, opts, handler) {
-      await boss.work(name, { batchSize: opts.batchSize ?? 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1 }, async (jobs) => {
+      const id = await boss.work(name, { batchSize: opts.batchSize ?? 1, pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 1 }, async (jobs) => {
         for (const job of jobs) await handler(job.data as never);
       });
+      local.set(name, [...(local.get(name) ?? []), id]);
     },
     async stop() { await boss.stop({ graceful: true, timeout: 10_000 }); },
   };

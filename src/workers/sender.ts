@@ -17,6 +17,8 @@ import type { QueryFn } from '../server/db/client.ts';
 import type { MailTransport } from '../server/mail/transport.ts';
 import type { RenderPool } from '../server/mail/renderPool.ts';
 import { unsubscribeLink } from '../server/mail/links.ts';
+import { recordFeedback } from '../server/feedback.ts';
+import { simulatorFeedback, smtpBounce } from '../domain/feedback.ts';
 import { buildRenderContext } from '../domain/templateVariables.ts';
 import { encodeLocation } from '../domain/location.ts';
 
@@ -45,7 +47,7 @@ export interface SenderOptions {
   leaseMs: number;
   /** Idle poll interval in ms (Config.sendPollMs). */
   pollMs: number;
-  /** Messages in flight at once, over both batch loops (default 32). */
+  /** Messages in flight at once, over both batch loops (default 32; Config gives 128). */
   concurrency?: number;
   /** Longest wait (ms) before accepted messages are recorded as sent, batched into one statement (default 5). */
   recordWindowMs?: number;
@@ -194,21 +196,24 @@ export class Sender {
     } finally {
       clearInterval(heartbeat);
     }
-    await this.logFinishedBlasts([...new Set(rows.map((r) => r.blast_id).filter((b): b is string => !!b))]);
+    await logFinishedBlasts(this.query, [...new Set(rows.map((r) => r.blast_id).filter((b): b is string => !!b))]);
     return rows.length;
   }
 
   private async loadBatchData(rows: OutboxRow[]) {
     const ids = (pick: (r: OutboxRow) => string | null) => [...new Set(rows.map(pick).filter((x): x is string => !!x))];
-    const [contacts, personas, templates, projects, blasts] = await Promise.all([
+    const [contacts, personas, templates, projects, blasts, suppressions] = await Promise.all([
       this.query<Record<string, unknown> & { id: string }>('SELECT * FROM contacts WHERE id = ANY($1::uuid[])', [ids((r) => r.contact_id)]),
       this.query<Record<string, unknown> & { id: string; email: string; first_name: string; last_name: string | null }>('SELECT * FROM sender_personas WHERE id = ANY($1::uuid[])', [ids((r) => r.sender_persona_id)]),
       this.query<TemplateRow>('SELECT id, version, subject, html_body, plain_text_body, type FROM templates WHERE id = ANY($1::uuid[])', [ids((r) => r.template_id)]),
       this.query<{ id: string; api_key: string }>('SELECT id, api_key FROM projects WHERE id = ANY($1::uuid[])', [ids((r) => r.project_id)]),
       this.query<{ id: string; enabled: boolean }>('SELECT id, enabled FROM email_blasts WHERE id = ANY($1::uuid[])', [ids((r) => r.blast_id)]),
+      this.query<{ project_id: string; email: string; reason: string }>(
+        'SELECT project_id, email, reason FROM suppressions WHERE email = ANY($1::text[])', [[...new Set(rows.map((r) => r.email.trim().toLowerCase()))]]),
     ]);
     const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
-    return { contacts: byId(contacts), personas: byId(personas), templates: byId(templates), projects: byId(projects), blasts: byId(blasts) };
+    const suppressed = new Map(suppressions.map((x) => [`${x.project_id}:${x.email}`, x.reason]));
+    return { contacts: byId(contacts), personas: byId(personas), templates: byId(templates), projects: byId(projects), blasts: byId(blasts), suppressed };
   }
 
   /**
@@ -229,6 +234,8 @@ export class Sender {
     try {
       if (!persona) throw new PermanentError('sender persona not found');
       if (row.template_id && !template) throw new PermanentError('template not found');
+      const suppressedFor = data.suppressed.get(`${row.project_id}:${row.email.trim().toLowerCase()}`);
+      if (suppressedFor) throw new PermanentError(`suppressed: ${row.email} is on the suppression list (${suppressedFor})`);
       const contact = row.contact_id ? data.contacts.get(row.contact_id) : undefined;
       const link = unsubscribeLink(this.ctx.config.publicUrl, project?.api_key ?? '', row.project_id, row.contact_id, Number(row.id));
       const vars = buildRenderContext(contact ?? { email: row.email }, persona, link);
@@ -244,14 +251,25 @@ export class Sender {
           listUnsubscribe: marketing ? link : undefined,
         },
         store: { bucket: SENT_BUCKET, key },
+        // Opens and clicks are tracked on every email but test emails (issue 5).
+        tracking: row.is_test || !project ? undefined : {
+          publicUrl: this.ctx.config.publicUrl, secret: project.api_key, projectId: row.project_id, contactId: row.contact_id,
+          outboxId: Number(row.id), unsubscribeLink: link,
+        },
       });
       stage = 'deliver';
-      const reply = await this.transport.send({ from: persona.email, to: [row.email] }, raw);
+      // The mailbox simulator answers for its own addresses: accepted without delivery, then its feedback.
+      const simulated = simulatorFeedback(row.email);
+      const reply = simulated
+        ? { response: `250 simulator: accepted for ${row.email} (${simulated.kind}), not delivered` }
+        : await this.transport.send({ from: persona.email, to: [row.email] }, raw);
       const location = encodeLocation(SENT_BUCKET, key);
       return this.recorder.sent(row.id, token, location, {
         bucket: SENT_BUCKET, key, location, subject, message_id: row.message_id,
         blast_id: row.blast_id, template_id: row.template_id, is_test_email: row.is_test,
-        transport: this.transport.delivers ? 'smtp' : 'capture', response: reply.response,
+        transport: simulated ? 'simulator' : this.transport.delivers ? 'smtp' : 'capture', response: reply.response,
+      }).then(async () => {
+        if (simulated) await recordFeedback(this.query, row.project_id, [{ ...simulated, messageId: row.message_id }], 'simulator');
       }).catch((err) => console.error(`sender: email ${row.id} was delivered but could not be recorded as sent:`, (err as Error).message));
     } catch (err) {
       await this.recordFailure(row, token, (err as { stage?: string }).stage ?? stage, err);
@@ -277,34 +295,37 @@ export class Sender {
        SELECT project_id, 'email_send_result_failure', email, contact_id, true, blast_id, template_id,
               jsonb_build_object('error_string', $3::text, 'attempts', attempts, 'blast_id', blast_id, 'message_id', message_id) FROM done`,
       [row.id, token, reason]);
+    // A relay's 5xx is a hard bounce; about the mailbox, it also suppresses the address.
+    const bounce = stage === 'deliver' ? smtpBounce(row.email, e.responseCode, String((e as { response?: string }).response ?? e.message ?? '')) : undefined;
+    if (bounce) await recordFeedback(this.query, row.project_id, [{ ...bounce, messageId: row.message_id }], 'smtp');
   }
+}
 
-  /**
-   * logFinishedBlasts writes one JOB_DISTRIBUTE_EMAIL_BLAST entry for each blast whose rows are all settled. The open
-   * check is an index probe per blast; the counts are only computed for a blast that has just finished.
-   */
-  private async logFinishedBlasts(blastIds: string[]): Promise<void> {
-    if (!blastIds.length) return;
-    const finished = (await this.query<{ id: string }>(
-      `SELECT b.id FROM email_blasts b
-        WHERE b.id = ANY($1::uuid[])
-          AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.blast_id = b.id AND o.status IN ('pending', 'sending'))
-          AND NOT EXISTS (SELECT 1 FROM job_log j WHERE j.job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND j.start_details->>'scheduled_email_group_id' = b.id::text)`,
-      [blastIds])).map((r) => r.id);
-    if (!finished.length) return;
-    await this.query(
-      `INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
-       SELECT b.project_id, 'JOB_DISTRIBUTE_EMAIL_BLAST', b.due_at, now(), c.failed = 0,
-              jsonb_build_object('scheduled_email_group_id', b.id, 'name', b.name),
-              jsonb_build_object('num_sent', c.sent, 'num_failed', c.failed, 'num_cancelled', c.cancelled)
-         FROM email_blasts b
-         JOIN LATERAL (SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent, count(*) FILTER (WHERE status = 'failed')::int AS failed,
-                              count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
-                         FROM outbox o WHERE o.blast_id = b.id) c ON true
-        WHERE b.id = ANY($1::uuid[])
-          AND NOT EXISTS (SELECT 1 FROM job_log j WHERE j.job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND j.start_details->>'scheduled_email_group_id' = b.id::text)`,
-      [finished]);
-  }
+/**
+ * logFinishedBlasts writes one JOB_DISTRIBUTE_EMAIL_BLAST entry for each blast whose rows are all settled. The open
+ * check is an index probe per blast; the counts are only computed for a blast that has just finished.
+ */
+export async function logFinishedBlasts(query: QueryFn, blastIds: string[]): Promise<void> {
+  if (!blastIds.length) return;
+  const finished = (await query<{ id: string }>(
+    `SELECT b.id FROM email_blasts b
+      WHERE b.id = ANY($1::uuid[])
+        AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.blast_id = b.id AND o.status IN ('pending', 'sending'))
+        AND NOT EXISTS (SELECT 1 FROM job_log j WHERE j.job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND j.start_details->>'scheduled_email_group_id' = b.id::text)`,
+    [blastIds])).map((r) => r.id);
+  if (!finished.length) return;
+  await query(
+    `INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
+     SELECT b.project_id, 'JOB_DISTRIBUTE_EMAIL_BLAST', b.due_at, now(), c.failed = 0,
+            jsonb_build_object('scheduled_email_group_id', b.id, 'name', b.name),
+            jsonb_build_object('num_sent', c.sent, 'num_failed', c.failed, 'num_cancelled', c.cancelled)
+       FROM email_blasts b
+       JOIN LATERAL (SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent, count(*) FILTER (WHERE status = 'failed')::int AS failed,
+                            count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
+                       FROM outbox o WHERE o.blast_id = b.id) c ON true
+      WHERE b.id = ANY($1::uuid[])
+        AND NOT EXISTS (SELECT 1 FROM job_log j WHERE j.job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND j.start_details->>'scheduled_email_group_id' = b.id::text)`,
+    [finished]);
 }
 
 /** PermanentError marks a failure that retrying cannot fix (missing persona or template). */

@@ -17,6 +17,8 @@ export class SmtpSink {
   private held: Array<() => void> = [];
   private holding = false;
   private server: SMTPServer;
+  /** Recipients the sink refuses at RCPT TO, with the SMTP code and text it answers (e.g. 550 '5.1.1 user unknown'). */
+  readonly refuse = new Map<string, { code: number; message: string }>();
   /** Count only, no bodies kept (for benchmarks). */
   countOnly = false;
   count = 0;
@@ -27,6 +29,11 @@ export class SmtpSink {
       disabledCommands: ['STARTTLS'],
       logger: false,
       size: 50 * 1024 * 1024,
+      onRcptTo: (address, _session, callback) => {
+        const refusal = this.refuse.get(address.address.toLowerCase());
+        if (!refusal) return callback();
+        callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
+      },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => { if (!this.countOnly) chunks.push(c); });

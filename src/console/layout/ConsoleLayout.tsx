@@ -1,11 +1,12 @@
 /**
  * The console frame (spec part 1 §2 Navigation, §4): a left navigation tree at ≥1024 px, a top bar with a menu
- * button below; the session cookie is refreshed on every route change.
+ * button below; the session cookie is refreshed on every route change, and the job log is polled every 15 s (§4).
  */
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { AppBar, Box, CircularProgress, Drawer, IconButton, Toolbar, Typography, useMediaQuery } from '@mui/material';
 import MenuIcon from '@mui/icons-material/Menu';
+import { useJobLogPolling } from '../account/useJobLogPolling';
 import { refreshSession, useSession } from '../session';
 import { NavTree } from './NavTree';
 
@@ -42,6 +43,7 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
   const wide = useMediaQuery('(min-width:1024px)', { noSsr: true });
   const [menuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();
+  useJobLogPolling();
 
   useEffect(() => {
     refreshSession();

@@ -4,11 +4,10 @@
  */
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { PGlite } from '@electric-sql/pglite';
+import { PGliteThread } from './pgliteThread.ts';
 import pg from 'pg';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
@@ -28,6 +27,11 @@ export interface Database {
   transaction<T>(fn: (query: QueryFn) => Promise<T>): Promise<T>;
   /** pg-boss connection options for this database. */
   bossOptions: { connectionString: string; max: number } | { db: { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } };
+  /**
+   * listen subscribes to NOTIFY on `channel` (e.g. 'events', sent for every insert into events); `onPayload` gets each
+   * payload. Resolves with a function that unsubscribes. On PostgreSQL it holds one dedicated connection.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
   /** dump returns a tarball of an embedded database's data directory (PGlite only), for fast test fixtures. */
   dump?: () => Promise<Blob>;
   close(): Promise<void>;
@@ -63,6 +67,14 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
           client.release();
         }
       },
+      async listen(channel, onPayload) {
+        const client = new pg.Client({ connectionString: opts.databaseUrl });
+        await client.connect();
+        client.on('notification', (n) => { if (n.channel === channel) onPayload(n.payload ?? ''); });
+        client.on('error', () => { /* the connection dropped; the listener ends with it */ });
+        await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+        return async () => { await client.end().catch(() => undefined); };
+      },
       bossOptions: { connectionString: opts.databaseUrl, max: 4 },
       async close() { await pool.end(); },
     };
@@ -72,9 +84,9 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     dataDir = path.resolve(opts.dataDir, 'pglite');
     await mkdir(dataDir, { recursive: true });
   }
-  const lite = await PGlite.create(dataDir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
-  const liteDb = drizzlePglite(lite, { schema });
-  await migratePglite(liteDb, { migrationsFolder });
+  // PGlite runs on its own thread (db/pgliteThread.ts), which also applies the migrations.
+  const lite = await PGliteThread.create({ dataDir, loadDataDir: opts.loadDataDir });
+  const liteDb = drizzlePglite(lite as never, { schema });
   return {
     kind: 'pglite',
     db: liteDb as unknown as Db,
@@ -92,7 +104,10 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
         },
       },
     },
-    async dump() { return lite.dumpDataDir('none'); },
+    async listen(channel, onPayload) {
+      return lite.listen(channel, onPayload);
+    },
+    async dump() { return lite.dumpDataDir(); },
     async close() { await lite.close(); },
   };
 }

@@ -129,6 +129,11 @@ export const emailBlasts = pgTable('email_blasts', {
   dueAt: ts('due_at').notNull(),
   expandedAt: ts('expanded_at'),
   sentAtPerTimezone: jsonb('sent_at_per_timezone').$type<Record<string, string>>().notNull().default({}),
+  /** Audience accounting written at expansion: recipients targeted and excluded by reason (see workers/blasts.ts). */
+  audience: jsonb('audience').$type<{
+    targeted: number; queued: number;
+    excluded: { unsubscribed: number; bounced: number; suppressed: number; invalid: number; not_a_contact: number };
+  } | null>(),
   createdAt: created(),
   disabledAt: ts('disabled_at'),
 }, (t) => [index('email_blasts_project_idx').on(t.projectId, t.createdAt)]);
@@ -198,3 +203,26 @@ export const jobLog = pgTable('job_log', {
   startDetails: jsonb('start_details').$type<Record<string, unknown>>().notNull().default({}),
   endDetails: jsonb('end_details').$type<Record<string, unknown> | null>(),
 }, (t) => [index('job_log_project_idx').on(t.projectId, t.startedAt)]);
+
+/**
+ * The project's suppression list (issue 5): addresses that hard-bounced or complained are never mailed again. `email`
+ * is stored lower-case; `reason` is 'bounce' or 'complaint'; `detail` the diagnostic code or feedback type.
+ */
+export const suppressions = pgTable('suppressions', {
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  email: text('email').notNull(),
+  reason: text('reason').notNull(),
+  detail: text('detail'),
+  createdAt: created(),
+}, (t) => [uniqueIndex('suppressions_project_email_idx').on(t.projectId, t.email)]);
+
+/**
+ * Idempotency keys of the public events API: a retried batch with the same key returns the stored response and
+ * stores nothing again. Kept 24 hours.
+ */
+export const eventBatches = pgTable('event_batches', {
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  idempotencyKey: text('idempotency_key').notNull(),
+  response: jsonb('response').$type<Record<string, unknown>>().notNull(),
+  createdAt: created(),
+}, (t) => [uniqueIndex('event_batches_project_key_idx').on(t.projectId, t.idempotencyKey)]);

@@ -1,7 +1,11 @@
 /**
- * Signed links placed in emails. The unsubscribe token names the project, contact and outbox row and is signed with
- * HMAC-SHA256 under the project's api key (a per-tenant secret that never appears in mail), so it cannot be forged or
- * moved to another tenant. The /u/ page that reads it comes with the delivery-feedback issue.
+ * Signed links placed in emails (DESIGN.md §1: /u/… unsubscribe, /t/o/… open pixel, /t/c/… click redirect; issue 5).
+ * Every token names the project and the outbox row it was made for and is signed with HMAC-SHA256 under the project's
+ * api key (a per-tenant secret that never appears in mail), so it cannot be forged, altered or moved to another
+ * tenant. A click token also carries the destination URL inside the signed payload: the redirect can only go to a
+ * link that was in that email.
+ *
+ * Token format: `{base64url(payload)}.{signature}`; payload fields are joined with '\n' (URLs never contain one raw).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
@@ -9,19 +13,95 @@ function sign(secret: string, payload: string): string {
   return createHmac('sha256', secret).update(payload).digest('base64url').slice(0, 32);
 }
 
-/** unsubscribeLink returns `{publicUrl}/u/{payload}.{signature}` for one recipient row. */
-export function unsubscribeLink(publicUrl: string, secret: string, projectId: string, contactId: string | null, outboxId: number): string {
-  const payload = Buffer.from(`${projectId}:${contactId ?? ''}:${outboxId}`).toString('base64url');
-  return `${publicUrl}/u/${payload}.${sign(secret, payload)}`;
+function makeToken(secret: string, fields: string[]): string {
+  const payload = Buffer.from(fields.join('\n')).toString('base64url');
+  return `${payload}.${sign(secret, payload)}`;
 }
 
-/** verifyUnsubscribeToken returns the parts of a token signed with `secret`, or undefined when it is not genuine. */
-export function verifyUnsubscribeToken(token: string, secret: string): { projectId: string; contactId: string | null; outboxId: number } | undefined {
+/** projectOfToken reads the project id from a token without trusting it (to find the key that verifies it). */
+export function projectOfToken(token: string): string | undefined {
+  const [payload] = token.split('.');
+  if (!payload) return undefined;
+  const first = Buffer.from(payload, 'base64url').toString().split('\n')[1];
+  return /^[0-9a-f-]{36}$/i.test(first ?? '') ? first : undefined;
+}
+
+function verify(token: string, secret: string, kind: string): string[] | undefined {
   const [payload, sig] = token.split('.');
-  if (!payload || !sig) return undefined;
+  if (!payload || !sig || token.split('.').length !== 2) return undefined;
   const expected = Buffer.from(sign(secret, payload));
   const given = Buffer.from(sig);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return undefined;
-  const [projectId, contactId, outboxId] = Buffer.from(payload, 'base64url').toString().split(':');
-  return { projectId, contactId: contactId || null, outboxId: Number(outboxId) };
+  const fields = Buffer.from(payload, 'base64url').toString().split('\n');
+  return fields[0] === kind ? fields : undefined;
+}
+
+/** The parts every token names: the project, the contact (null for a recipient who is not a contact), the outbox row. */
+export interface LinkTarget { projectId: string; contactId: string | null; outboxId: number }
+
+/** unsubscribeLink returns `{publicUrl}/u/{token}` for one recipient row. */
+export function unsubscribeLink(publicUrl: string, secret: string, projectId: string, contactId: string | null, outboxId: number): string {
+  return `${publicUrl}/u/${makeToken(secret, ['u', projectId, contactId ?? '', String(outboxId)])}`;
+}
+
+/** verifyUnsubscribeToken returns the parts of an unsubscribe token signed with `secret`, or undefined when it is not genuine. */
+export function verifyUnsubscribeToken(token: string, secret: string): LinkTarget | undefined {
+  const f = verify(token, secret, 'u');
+  return f && { projectId: f[1], contactId: f[2] || null, outboxId: Number(f[3]) };
+}
+
+/** openPixelUrl returns `{publicUrl}/t/o/{token}.gif` for one recipient row. */
+export function openPixelUrl(publicUrl: string, secret: string, target: LinkTarget): string {
+  return `${publicUrl}/t/o/${makeToken(secret, ['o', target.projectId, target.contactId ?? '', String(target.outboxId)])}.gif`;
+}
+
+/** verifyOpenToken checks an open token (without its .gif suffix). */
+export function verifyOpenToken(token: string, secret: string): LinkTarget | undefined {
+  const f = verify(token.replace(/\.gif$/, ''), secret, 'o');
+  return f && { projectId: f[1], contactId: f[2] || null, outboxId: Number(f[3]) };
+}
+
+/** clickUrl returns `{publicUrl}/t/c/{token}` redirecting to `url` for one recipient row. */
+export function clickUrl(publicUrl: string, secret: string, target: LinkTarget, url: string): string {
+  return `${publicUrl}/t/c/${makeToken(secret, ['c', target.projectId, target.contactId ?? '', String(target.outboxId), url])}`;
+}
+
+/** verifyClickToken checks a click token and returns its target and destination URL. */
+export function verifyClickToken(token: string, secret: string): (LinkTarget & { url: string }) | undefined {
+  const f = verify(token, secret, 'c');
+  if (!f || f.length < 5) return undefined;
+  return { projectId: f[1], contactId: f[2] || null, outboxId: Number(f[3]), url: f.slice(4).join('\n') };
+}
+
+/** What the renderer needs to add tracking to one email (computed on the main thread, applied where it renders). */
+export interface TrackingContext extends LinkTarget {
+  publicUrl: string;
+  secret: string;
+  /** The recipient's unsubscribe link: left as it is, never wrapped in a click redirect. */
+  unsubscribeLink?: string;
+}
+
+const ANCHOR_HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(.*?)\2/gis;
+
+function decodeAttr(value: string): string {
+  return value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+}
+
+/**
+ * addTracking rewrites every http(s) link of an email's HTML into a signed click redirect and appends a 1×1 open
+ * pixel before `</body>` (or at the end). Left alone: mailto:, tel:, anchors (#…), other schemes, the unsubscribe
+ * link, links already pointing at this product's /t/ or /u/ paths, and anchors marked `data-no-track`. Returns the
+ * new HTML; the input is not changed.
+ */
+export function addTracking(html: string, t: TrackingContext): string {
+  const own = `${t.publicUrl}/`;
+  const rewritten = html.replace(ANCHOR_HREF, (whole, head: string, quote: string, rawHref: string) => {
+    const href = decodeAttr(rawHref.trim());
+    if (!/^https?:\/\//i.test(href) || /\bdata-no-track\b/i.test(head)) return whole;
+    if (href === t.unsubscribeLink || href.startsWith(`${own}t/`) || href.startsWith(`${own}u/`)) return whole;
+    return `${head}${quote}${clickUrl(t.publicUrl, t.secret, t, href).replace(/&/g, '&amp;')}${quote}`;
+  });
+  const pixel = `<img src="${openPixelUrl(t.publicUrl, t.secret, t)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0" />`;
+  const close = rewritten.search(/<\/body\s*>/i);
+  return close >= 0 ? `${rewritten.slice(0, close)}${pixel}${rewritten.slice(close)}` : `${rewritten}${pixel}`;
 }

@@ -7,6 +7,7 @@ import Handlebars from 'handlebars';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { RenderContext } from '../../domain/templateVariables.ts';
 import type { Storage } from '../storage/storage.ts';
+import { addTracking, type TrackingContext } from './links.ts';
 
 type Compiled = (ctx: RenderContext) => string;
 const hb = Handlebars.create();
@@ -72,13 +73,15 @@ export interface RenderRequest {
   message: Omit<MessageInput, 'subject' | 'html' | 'text'>;
   /** Where the exact copy goes (written by whoever renders, so the bytes never cross threads twice). */
   store: { bucket: string; key: string };
+  /** Open pixel and click redirects to add to the rendered HTML (issue 5); omitted for untracked mail. */
+  tracking?: TrackingContext;
 }
 
 const compiledCache = new Map<string, CompiledTemplate>();
 
 /**
  * renderMessage renders one RenderRequest — variables through the template (compiled once per templateKey, at most
- * 500 kept), then the raw message — and stores the exact copy. Throws a Handlebars error for a template that does not
+ * 500 kept), tracking links when asked, then the raw message — and stores the exact copy. Throws a Handlebars error for a template that does not
  * render, or an error with stage 'store' when the copy cannot be written.
  */
 export async function renderMessage(req: RenderRequest, storage: Storage): Promise<{ subject: string; raw: Buffer }> {
@@ -89,7 +92,9 @@ export async function renderMessage(req: RenderRequest, storage: Storage): Promi
     compiledCache.set(req.templateKey, compiled);
   }
   const subject = compiled.subject(req.vars);
-  const raw = await buildRawMessage({ ...req.message, subject, html: compiled.html(req.vars), text: compiled.text?.(req.vars) });
+  const body = compiled.html(req.vars);
+  const html = req.tracking ? addTracking(body, req.tracking) : body;
+  const raw = await buildRawMessage({ ...req.message, subject, html, text: compiled.text?.(req.vars) });
   try {
     await storage.put(req.store.bucket, req.store.key, raw);
   } catch (err) {

@@ -52,6 +52,15 @@ function renderCell(column: Column, record: RaRecord, truncateAt?: number): Reac
       return Array.isArray(value) ? value.length : 0;
     case 'sendAt':
       return formatSendAt(record as never);
+    case 'audience': {
+      // A blast's audience accounting (issue 5): the excluded total, with the reasons in the tooltip.
+      const a = value as { targeted: number; excluded: Record<string, number> } | null | undefined;
+      if (!a) return '';
+      const reasons = Object.entries(a.excluded).filter(([, n]) => n > 0);
+      const total = reasons.reduce((sum, [, n]) => sum + n, 0);
+      const detail = reasons.map(([why, n]) => `${n} ${why.replace(/_/g, ' ')}`).join(', ');
+      return <span title={`${a.targeted} targeted${detail ? `; excluded: ${detail}` : ''}`}>{total ? `${total} (${detail})` : '0'}</span>;
+    }
     default:
       return (
         <span title={truncateAt && String(value ?? '').length > truncateAt ? String(value) : undefined}>

@@ -11,6 +11,7 @@ import { buildRenderContext } from '../../../domain/templateVariables';
 import { checkRequired, checkTemplateContent, suspiciousVariables } from '../../../domain/validation';
 import { Loading } from '../../layout/ConsoleLayout';
 import { TemplateInstructions } from './TemplateInstructions';
+import { SendTestEmailDialog } from './SendTestEmailDialog';
 
 /** The two template types (spec part 2 §3 Template). */
 export const TEMPLATE_TYPES = [
@@ -94,6 +95,7 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
   );
   const set = (key: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => setDraft({ ...draft, [key]: e.target.value });
 
+  const [testOpen, setTestOpen] = useState(false);
   const save = () => {
     setAttempted(true);
     if (Object.values(draftErrors(draft)).some(Boolean)) return;
@@ -170,11 +172,16 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
               <Button variant="contained" onClick={save} disabled={saving}>
                 {saving ? 'Saving…' : 'Save'}
               </Button>
+              <Button variant="outlined" onClick={() => setTestOpen(true)} disabled={mode !== 'edit' || !source}
+                title={mode !== 'edit' ? 'Save the template first' : undefined}>
+                Send test email
+              </Button>
             </Stack>
           </Stack>
         </CardContent>
       </Card>
       <TemplateInstructions />
+      <SendTestEmailDialog open={testOpen} onClose={() => setTestOpen(false)} templateId={mode === 'edit' ? source?.id as string | undefined : undefined} templateType={draft.type} />
     </Box>
   );
 }

@@ -1,12 +1,18 @@
-/** event gateway handlers (openapi/event.yaml). */
+/** event gateway handlers (openapi/event.yaml): event lists, single sends, the public events API and delivery feedback. */
 import type { operations } from '../../../../generated/types/event.gen.ts';
 import type { AppContext } from '../../context.ts';
+import type { QueryFn } from '../../db/client.ts';
+import { BadRequest, Unauthorized } from '../../errors.ts';
+import { recordFeedback } from '../../feedback.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import { countEvents, listEvents, queueSingleEmail } from './service.ts';
+import { EVENT_BATCH_LIMITS, ingestEvents } from './ingest.ts';
+import { confirmSubscription, parseSnsBody, sesFeedback } from './sns.ts';
 
 /** eventHandlers builds the event gateway's handlers over one app context. */
 export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
   const db = ctx.database.db;
+  const query = ctx.database.query.bind(ctx.database) as QueryFn;
   return {
     async listEvents(req) { return { data: await listEvents(db, scope(req).id, req.query) }; },
     async countEvents(req) { return { num_events: await countEvents(db, scope(req).id, req.query) }; },
@@ -14,6 +20,37 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
       const queued = await queueSingleEmail(db, scope(req), req.body.mailer_payload);
       ctx.notifySender();
       return { data: { queued } };
+    },
+    async postEvents(req, reply) {
+      const size = Number(req.headers['content-length'] ?? 0);
+      if (size > EVENT_BATCH_LIMITS.bytes) {
+        throw new BadRequest([`events: the batch is ${size} bytes; at most ${EVENT_BATCH_LIMITS.bytes} bytes (and ${EVENT_BATCH_LIMITS.events} events) per request`]);
+      }
+      const key = req.headers['idempotency-key'];
+      const { status, result, replayed } = await ingestEvents(ctx.database, scope(req).id, req.body.events as unknown[], typeof key === 'string' ? key : undefined);
+      if (replayed) reply.header('idempotent-replayed', 'true');
+      reply.code(status);
+      return result;
+    },
+    async postFeedback(req) {
+      const items = req.body.notifications.map((n) => ({
+        kind: n.type, email: n.email, bounceType: n.type === 'bounce' ? n.bounce_type ?? 'Permanent' : undefined,
+        bounceSubType: n.bounce_sub_type, diagnosticCode: n.diagnostic_code, feedbackType: n.feedback_type, messageId: n.message_id, timestamp: n.timestamp,
+      }));
+      return ctx.database.transaction((run) => recordFeedback(run, scope(req).id, items, 'json'));
+    },
+    async postSesNotification(req) {
+      const [project] = await query<{ id: string }>('SELECT id FROM projects WHERE integration_key = $1', [req.params.integration_key]);
+      if (!project) throw new Unauthorized('integration_key: unknown integration key');
+      const msg = await parseSnsBody(req.body, ctx.config.snsVerify);
+      if (msg.Type === 'SubscriptionConfirmation') {
+        await confirmSubscription(msg, ctx.config.snsVerify);
+        return { type: msg.Type };
+      }
+      if (msg.Type !== 'Notification') return { type: msg.Type };
+      const items = sesFeedback(msg);
+      const { recorded, suppressed } = await ctx.database.transaction((run) => recordFeedback(run, project.id, items, 'sns'));
+      return { type: msg.Type, recorded, suppressed };
     },
   };
 }

@@ -35,7 +35,7 @@ export function toBlast(r: Row, counts: { total: number; sent: number; failed: n
     template_id: r.templateId, template_ids_with_weights: r.templateIdsWithWeights, sender_persona_id: r.senderPersonaId,
     to_segment_ids: r.toSegmentIds, to_user_ids: r.toUserIds, to_user_emails: r.toUserEmails, cc_to_user_ids: r.ccToUserIds,
     bcc_to_user_ids: r.bccToUserIds, sent_at_per_timezone: r.sentAtPerTimezone, scheduled_emails: counts.total,
-    sent_emails: counts.sent, failed_emails: counts.failed,
+    sent_emails: counts.sent, failed_emails: counts.failed, audience: r.audience ?? null,
     payload: {
       template_id: r.templateId, sender_persona_id: r.senderPersonaId, to_segment_ids: r.toSegmentIds,
       to_user_ids: r.toUserIds, timezone: r.sendInUsersTimezone ? CONTACT_LOCAL_TIMEZONE : r.timezone,

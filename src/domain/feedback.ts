@@ -1,0 +1,133 @@
+/**
+ * Delivery feedback (issue 5; spec part 1 §3 Event): what a bounce, a complaint or a simulator address means for a
+ * recipient. Pure logic shared by the sender, the SES/SNS endpoint and the JSON feedback endpoint:
+ * - the mailbox simulator (like Amazon SES's): addresses that produce a given outcome without reaching a mailbox;
+ * - SMTP failures at send time classified as hard or soft bounces;
+ * - Amazon SES notifications (Bounce, Complaint, Delivery) normalised to one shape.
+ * A hard (Permanent) bounce or a complaint puts the address on the project's suppression list; a soft (Transient)
+ * bounce does not.
+ */
+import { SIMULATOR_SUCCESS_ADDRESS } from './sandbox.ts';
+
+/** The simulator's domain; every address in it is handled by the product itself, never by a real mailbox. */
+export const SIMULATOR_DOMAIN = 'simulator.mailwright.test';
+
+/** The simulator's addresses, by outcome (SES: success@, bounce@, complaint@, ooto@, suppressionlist@). */
+export const SIMULATOR_ADDRESSES = {
+  success: SIMULATOR_SUCCESS_ADDRESS,
+  bounce: `bounce@${SIMULATOR_DOMAIN}`,
+  complaint: `complaint@${SIMULATOR_DOMAIN}`,
+  ooto: `ooto@${SIMULATOR_DOMAIN}`,
+  suppressionlist: `suppressionlist@${SIMULATOR_DOMAIN}`,
+} as const;
+
+/** One piece of feedback about one recipient, in the product's terms. */
+export interface Feedback {
+  kind: 'bounce' | 'complaint';
+  email: string;
+  /** Bounces: 'Permanent' (hard: suppress), 'Transient' (soft) or 'Undetermined'. */
+  bounceType?: 'Permanent' | 'Transient' | 'Undetermined';
+  bounceSubType?: string;
+  /** The receiving server's answer, e.g. 'smtp; 550 5.1.1 user unknown'. */
+  diagnosticCode?: string;
+  /** Complaints: the feedback report's type (abuse, fraud, ...). */
+  feedbackType?: string;
+  /** The Message-ID of the email this is about, when known (ties it to an outbox row). */
+  messageId?: string;
+  /** When the receiving side reported it (ISO 8601 UTC); now when absent. */
+  timestamp?: string;
+}
+
+/** suppresses tells whether feedback puts the address on the suppression list (hard bounces and complaints). */
+export function suppresses(f: Pick<Feedback, 'kind' | 'bounceType'>): boolean {
+  return f.kind === 'complaint' || f.bounceType === 'Permanent';
+}
+
+/**
+ * simulatorFeedback returns the feedback a simulator address produces once its email is sent, or undefined for
+ * the success address and for every address outside the simulator. Any other address in the simulator's domain is a
+ * hard bounce ('user unknown'), as bounce@ is.
+ */
+export function simulatorFeedback(email: string): Feedback | undefined {
+  const address = email.trim().toLowerCase();
+  if (!address.endsWith(`@${SIMULATOR_DOMAIN}`) || address === SIMULATOR_ADDRESSES.success) return undefined;
+  switch (address) {
+    case SIMULATOR_ADDRESSES.complaint:
+      return { kind: 'complaint', email, feedbackType: 'abuse' };
+    case SIMULATOR_ADDRESSES.ooto:
+      // SES answers with an out-of-office auto-reply; here it is a soft bounce, which never suppresses.
+      return { kind: 'bounce', email, bounceType: 'Transient', bounceSubType: 'General', diagnosticCode: 'smtp; 250 2.0.0 auto-reply: out of the office' };
+    case SIMULATOR_ADDRESSES.suppressionlist:
+      return { kind: 'bounce', email, bounceType: 'Permanent', bounceSubType: 'OnSuppressionList', diagnosticCode: 'Amazon SES did not send the message to this address because it is on the suppression list for your account.' };
+    default:
+      return { kind: 'bounce', email, bounceType: 'Permanent', bounceSubType: 'General', diagnosticCode: 'smtp; 550 5.1.1 user unknown' };
+  }
+}
+
+/** isSimulatorAddress tells whether the product itself answers for `email` (nothing is delivered to it). */
+export function isSimulatorAddress(email: string): boolean {
+  const address = email.trim().toLowerCase();
+  return address.endsWith(`@${SIMULATOR_DOMAIN}`) && address !== SIMULATOR_ADDRESSES.success;
+}
+
+/**
+ * smtpBounce classifies a relay's refusal at send time. A 5xx answer is a Permanent bounce; it suppresses the address
+ * only when it is about the mailbox (enhanced status 5.1.x, or 550/551/553 without one), since a 5xx about content or
+ * policy says nothing about the address. A 4xx is not a bounce (the sender retries it). Returns undefined for non-5xx.
+ */
+export function smtpBounce(email: string, responseCode: number | undefined, response: string): (Feedback & { suppress: boolean }) | undefined {
+  if (!responseCode || responseCode < 500 || responseCode > 599) return undefined;
+  const enhanced = /\b5\.(\d{1,3})\.\d{1,3}\b/.exec(response);
+  const aboutMailbox = enhanced ? enhanced[1] === '1' : [550, 551, 553].includes(responseCode);
+  return {
+    kind: 'bounce', email, bounceType: 'Permanent', bounceSubType: aboutMailbox ? 'NoEmail' : 'General',
+    diagnosticCode: `smtp; ${response.trim()}`, suppress: aboutMailbox,
+  };
+}
+
+/** SesNotification is the JSON Amazon SES publishes (through SNS: the `Message` field, parsed). */
+export interface SesNotification {
+  notificationType?: string;
+  eventType?: string;
+  mail?: { messageId?: string; headers?: Array<{ name: string; value: string }>; commonHeaders?: { messageId?: string } };
+  bounce?: { bounceType?: string; bounceSubType?: string; timestamp?: string; bouncedRecipients?: Array<{ emailAddress: string; diagnosticCode?: string }> };
+  complaint?: { complaintFeedbackType?: string; timestamp?: string; complainedRecipients?: Array<{ emailAddress: string }> };
+}
+
+/**
+ * fromSesNotification turns one SES notification into feedback items (one per recipient). Delivery and other types
+ * give none. The Message-ID is ours (from the mail's headers), not SES's own id. Throws on a notification that is not
+ * an object.
+ */
+export function fromSesNotification(n: SesNotification): Feedback[] {
+  if (!n || typeof n !== 'object') throw new Error('not an SES notification');
+  const type = n.notificationType ?? n.eventType;
+  const header = n.mail?.headers?.find((h) => h.name.toLowerCase() === 'message-id')?.value ?? n.mail?.commonHeaders?.messageId;
+  if (type === 'Bounce' && n.bounce) {
+    const bounceType = (['Permanent', 'Transient', 'Undetermined'] as const).find((t) => t === n.bounce?.bounceType) ?? 'Undetermined';
+    return (n.bounce.bouncedRecipients ?? []).map((r) => ({
+      kind: 'bounce', email: r.emailAddress, bounceType, bounceSubType: n.bounce?.bounceSubType, diagnosticCode: r.diagnosticCode,
+      messageId: header, timestamp: n.bounce?.timestamp,
+    }));
+  }
+  if (type === 'Complaint' && n.complaint) {
+    return (n.complaint.complainedRecipients ?? []).map((r) => ({
+      kind: 'complaint', email: r.emailAddress, feedbackType: n.complaint?.complaintFeedbackType, messageId: header, timestamp: n.complaint?.timestamp,
+    }));
+  }
+  return [];
+}
+
+/** eventJson is the json stored on a ses_event_bounce / ses_event_complaint event, in SES's own field names. */
+export function eventJson(f: Feedback): Record<string, unknown> {
+  if (f.kind === 'complaint') {
+    return { complaint: { complaintFeedbackType: f.feedbackType ?? null, complainedRecipients: [{ emailAddress: f.email }] }, message_id: f.messageId ?? null };
+  }
+  return {
+    bounce: {
+      bounceType: f.bounceType ?? 'Undetermined', bounceSubType: f.bounceSubType ?? null,
+      bouncedRecipients: [{ emailAddress: f.email, diagnosticCode: f.diagnosticCode ?? null }],
+    },
+    message_id: f.messageId ?? null,
+  };
+}

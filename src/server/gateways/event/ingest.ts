@@ -1,0 +1,110 @@
+/**
+ * The public events API (`POST {event}/events`; spec part 1 §7, part 2 §2; issue 5): customers post batches of
+ * events {name, email, metric1..3, json}. Each event is checked on its own; the valid ones are stored in one
+ * statement (user_id resolved from the project's contacts by email), the bad ones are reported by index and field.
+ * An Idempotency-Key makes a retried batch store nothing twice. Every INSERT into events sends NOTIFY 'events'
+ * (payload: a project id) through the events_notify trigger, which wakes the workflow engine; the events table is the
+ * log it reads.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Database, QueryFn } from '../../db/client.ts';
+import { checkEmail } from '../../../domain/validation.ts';
+
+/** Largest batch: events per request and bytes of request body. */
+export const EVENT_BATCH_LIMITS = { events: 1000, bytes: 1024 * 1024 } as const;
+
+/** The result of one batch, as the API answers it (EventBatchResult). */
+export interface EventBatchResult {
+  stored: number;
+  ids: string[];
+  failed: Array<{ index: number; errors: string[] }>;
+  errors: string[];
+}
+
+interface ValidEvent { index: number; name: string; email: string; metrics: Array<number | null>; json: Record<string, unknown>; emittedAt: string | null }
+
+/**
+ * checkEvent validates one posted event; returns its problems as `events[i].field: message` strings, or the
+ * normalised event. json: an object is kept as is, any other value is wrapped as {value}.
+ */
+export function checkEvent(raw: unknown, index: number): { errors: string[] } | { event: ValidEvent } {
+  const at = (field: string, msg: string) => `events[${index}].${field}: ${msg}`;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return { errors: [`events[${index}]: must be an object`] };
+  const e = raw as Record<string, unknown>;
+  const errors: string[] = [];
+  if (typeof e.name !== 'string' || !e.name.trim()) errors.push(at('name', 'Required field'));
+  else if (e.name.length > 200) errors.push(at('name', 'at most 200 characters'));
+  const emailError = typeof e.email === 'string' || e.email == null ? checkEmail(e.email) : 'must be a string';
+  if (emailError) errors.push(at('email', emailError));
+  const metrics = (['metric1', 'metric2', 'metric3'] as const).map((m) => {
+    const v = e[m];
+    if (v === undefined || v === null) return null;
+    if (typeof v !== 'number' || !Number.isFinite(v)) { errors.push(at(m, 'must be a number')); return null; }
+    return v;
+  });
+  let emittedAt: string | null = null;
+  if (e.emitted_at !== undefined && e.emitted_at !== null) {
+    const d = typeof e.emitted_at === 'string' ? new Date(e.emitted_at) : undefined;
+    if (!d || Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(e.emitted_at as string)) errors.push(at('emitted_at', 'must be an ISO 8601 date-time'));
+    else emittedAt = d.toISOString();
+  }
+  if (errors.length) return { errors };
+  const json = e.json === undefined || e.json === null ? {}
+    : typeof e.json === 'object' && !Array.isArray(e.json) ? e.json as Record<string, unknown> : { value: e.json };
+  return { event: { index, name: (e.name as string).trim(), email: (e.email as string).trim(), metrics, json, emittedAt } };
+}
+
+/**
+ * insertEvents stores valid events in one plain multi-row INSERT (ids made here, so no RETURNING is needed; user_id
+ * looked up from the project's contacts by email) and returns their ids in batch order. The events_notify trigger
+ * publishes the statement.
+ */
+async function insertEvents(run: QueryFn, projectId: string, events: ValidEvent[]): Promise<string[]> {
+  const ids = events.map(() => randomUUID());
+  await run(
+    `INSERT INTO events (id, project_id, name, email, user_id, metric1, metric2, metric3, json, emitted_at, is_system)
+     SELECT i.id, $1, i.name, i.email,
+            (SELECT c.id FROM contacts c WHERE c.project_id = $1 AND lower(c.email) = lower(i.email) AND c.archived_at IS NULL LIMIT 1),
+            i.metric1, i.metric2, i.metric3, i.json, coalesce(i.emitted_at, now()), false
+       FROM unnest($2::uuid[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::jsonb[], $9::timestamptz[])
+         AS i(id, name, email, metric1, metric2, metric3, json, emitted_at)`,
+    [projectId, ids, events.map((e) => e.name), events.map((e) => e.email),
+      events.map((e) => e.metrics[0]), events.map((e) => e.metrics[1]), events.map((e) => e.metrics[2]),
+      events.map((e) => JSON.stringify(e.json)), events.map((e) => e.emittedAt)]);
+  return ids;
+}
+
+/**
+ * ingestEvents checks and stores one batch for a project. Returns the HTTP status (200 when at least one event was
+ * stored, 400 when none), the result, and whether it is a replay of an earlier batch with the same idempotency key.
+ * Nothing is half-written: the events and the idempotency record commit together.
+ */
+export async function ingestEvents(database: Database, projectId: string, batch: unknown[], idempotencyKey?: string): Promise<{ status: number; result: EventBatchResult; replayed: boolean }> {
+  const failed: EventBatchResult['failed'] = [];
+  const valid: ValidEvent[] = [];
+  batch.forEach((raw, i) => {
+    const checked = checkEvent(raw, i);
+    if ('errors' in checked) failed.push({ index: i, errors: checked.errors });
+    else valid.push(checked.event);
+  });
+  const errors = failed.flatMap((f) => f.errors);
+  if (!valid.length) return { status: 400, result: { stored: 0, ids: [], failed, errors }, replayed: false };
+  const store = async (run: QueryFn) => {
+    const ids = await insertEvents(run, projectId, valid);
+    return { stored: ids.length, ids, failed, errors };
+  };
+  if (!idempotencyKey) return { status: 200, result: await store(database.query.bind(database) as QueryFn), replayed: false };
+  return database.transaction(async (run) => {
+    await run(`DELETE FROM event_batches WHERE project_id = $1 AND created_at < now() - interval '24 hours'`, [projectId]);
+    const claimed = await run(
+      `INSERT INTO event_batches (project_id, idempotency_key, response) VALUES ($1, $2, '{}') ON CONFLICT (project_id, idempotency_key) DO NOTHING RETURNING 1`,
+      [projectId, idempotencyKey]);
+    if (!claimed.length) {
+      const [prior] = await run<{ response: EventBatchResult }>('SELECT response FROM event_batches WHERE project_id = $1 AND idempotency_key = $2', [projectId, idempotencyKey]);
+      return { status: 200, result: prior.response, replayed: true };
+    }
+    const result = await store(run);
+    await run('UPDATE event_batches SET response = $3 WHERE project_id = $1 AND idempotency_key = $2', [projectId, idempotencyKey, JSON.stringify(result)]);
+    return { status: 200, result, replayed: false };
+  });
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { addTracking, clickUrl, openPixelUrl, projectOfToken, unsubscribeLink, verifyClickToken, verifyOpenToken, verifyUnsubscribeToken } from './links.ts';
+
+const target = { projectId: '11111111-2222-4333-8444-555555555555', contactId: '66666666-7777-4888-9999-000000000000', outboxId: 42 };
+const base = 'https://mail.example.com';
+const token = (url: string, prefix: string) => url.slice(`${base}${prefix}`.length);
+
+describe('signed links', () => {
+  it('round-trips unsubscribe, open and click tokens and names the project', () => {
+    const u = token(unsubscribeLink(base, 'k1', target.projectId, target.contactId, 42), '/u/');
+    expect(verifyUnsubscribeToken(u, 'k1')).toEqual(target);
+    expect(projectOfToken(u)).toBe(target.projectId);
+    const o = token(openPixelUrl(base, 'k1', target), '/t/o/');
+    expect(o.endsWith('.gif')).toBe(true);
+    expect(verifyOpenToken(o, 'k1')).toEqual(target);
+    const c = token(clickUrl(base, 'k1', target, 'https://shop.example.com/a?b=1&c=2'), '/t/c/');
+    expect(verifyClickToken(c, 'k1')).toEqual({ ...target, url: 'https://shop.example.com/a?b=1&c=2' });
+  });
+
+  it('refuses another key, a token of another kind, and any altered payload', () => {
+    const c = token(clickUrl(base, 'k1', target, 'https://shop.example.com/'), '/t/c/');
+    expect(verifyClickToken(c, 'k2')).toBeUndefined();
+    expect(verifyOpenToken(c, 'k1')).toBeUndefined();
+    expect(verifyUnsubscribeToken(c, 'k1')).toBeUndefined();
+    const [payload, sig] = c.split('.');
+    const forged = Buffer.from(Buffer.from(payload, 'base64url').toString().replace('shop.example.com', 'evil.example.com')).toString('base64url');
+    expect(verifyClickToken(`${forged}.${sig}`, 'k1')).toBeUndefined();
+    expect(verifyClickToken(`${payload}.${sig.slice(1)}x`, 'k1')).toBeUndefined();
+    expect(verifyClickToken('garbage', 'k1')).toBeUndefined();
+  });
+});
+
+describe('addTracking', () => {
+  const unsub = unsubscribeLink(base, 'k1', target.projectId, target.contactId, 42);
+  const ctx = { ...target, publicUrl: base, secret: 'k1', unsubscribeLink: unsub };
+
+  it('wraps http(s) links, leaves mailto, anchors, the unsubscribe link and data-no-track alone, and adds one pixel before </body>', () => {
+    const html = `<html><body><a class="btn" href="https://shop.example.com/?a=1&amp;b=2">Shop</a> <a href='http://x.example.com/'>X</a>
+      <a href="mailto:hi@example.com">Mail</a> <a href="#top">Top</a> <a href="${unsub}">Unsubscribe</a>
+      <a data-no-track href="https://private.example.com/">P</a></body></html>`;
+    const out = addTracking(html, ctx);
+    const hrefs = [...out.matchAll(/href=(["'])(.*?)\1/g)].map((m) => m[2]);
+    expect(hrefs[0].startsWith(`${base}/t/c/`)).toBe(true);
+    expect(verifyClickToken(hrefs[0].slice(`${base}/t/c/`.length), 'k1')?.url).toBe('https://shop.example.com/?a=1&b=2');
+    expect(verifyClickToken(hrefs[1].slice(`${base}/t/c/`.length), 'k1')?.url).toBe('http://x.example.com/');
+    expect(hrefs.slice(2)).toEqual(['mailto:hi@example.com', '#top', unsub, 'https://private.example.com/']);
+    expect(out.match(/\/t\/o\//g)).toHaveLength(1);
+    expect(out.indexOf('/t/o/')).toBeLessThan(out.indexOf('</body>'));
+    expect(html).not.toContain('/t/c/');
+  });
+
+  it('appends the pixel to HTML without a body element', () => {
+    expect(addTracking('<p>Hi</p>', ctx)).toMatch(/^<p>Hi<\/p><img src="https:\/\/mail\.example\.com\/t\/o\/[^"]+\.gif"/);
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * The links inside emails (DESIGN.md §1; issue 5), served without an x-api-key since recipients follow them:
+ * - GET  /t/o/{token}.gif  open pixel: records ses_event_open, answers a 1×1 transparent GIF;
+ * - GET  /t/c/{token}      click redirect: records ses_event_click, 302 to the link the token carries;
+ * - GET  /u/{token}        unsubscribe page: names the address and asks to confirm (a GET never unsubscribes, so
+ *                          link scanners cannot unsubscribe anyone);
+ * - POST /u/{token}        the page's button, or the RFC 8058 one-click POST (body List-Unsubscribe=One-Click) that
+ *                          mail clients send to the List-Unsubscribe URL: unsubscribes and confirms.
+ * A token that is not genuine (forged, altered, another tenant's) gets 404 and records nothing.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AppContext } from '../context.ts';
+import type { QueryFn } from '../db/client.ts';
+import { projectOfToken, verifyClickToken, verifyOpenToken, verifyUnsubscribeToken, type LinkTarget } from '../mail/links.ts';
+import { recordEngagement, unsubscribe, unsubscribeRecipient } from '../feedback.ts';
+
+/** A 1×1 transparent GIF. */
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;padding:48px 16px;color:#1d2129}
+main{max-width:480px;margin:auto;background:#fff;border-radius:8px;padding:32px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+button{font:inherit;background:#1565c0;color:#fff;border:0;border-radius:4px;padding:10px 20px;cursor:pointer}</style></head>
+<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+}
+
+/** registerPublicLinks adds the tracking and unsubscribe routes to `app` (in their own context: they parse any body as text). */
+export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const query = ctx.database.query.bind(ctx.database) as QueryFn;
+  const keys = new Map<string, string>();
+  const secretOf = async (projectId: string | undefined): Promise<string | undefined> => {
+    if (!projectId) return undefined;
+    if (!keys.has(projectId)) {
+      const [p] = await query<{ api_key: string }>('SELECT api_key FROM projects WHERE id = $1', [projectId]);
+      if (!p) return undefined;
+      keys.set(projectId, p.api_key);
+    }
+    return keys.get(projectId);
+  };
+  const check = async <T extends LinkTarget>(token: string, verify: (t: string, secret: string) => T | undefined): Promise<T | undefined> => {
+    const secret = await secretOf(projectOfToken(token.replace(/\.gif$/, '')));
+    return secret ? verify(token, secret) : undefined;
+  };
+  const notFound = (reply: FastifyReply) => reply.code(404).type('text/plain').header('cache-control', 'no-store').send('Not found');
+  const userAgent = (h: unknown) => (typeof h === 'string' ? h.slice(0, 512) : '');
+
+  await app.register(async (scope) => {
+    scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+    scope.get<{ Params: { token: string } }>('/t/o/:token', async (req, reply) => {
+      const target = await check(req.params.token, verifyOpenToken);
+      if (!target || !(await recordEngagement(query, target, 'open', userAgent(req.headers['user-agent'])))) return notFound(reply);
+      return reply.type('image/gif').header('cache-control', 'no-store, max-age=0').send(PIXEL);
+    });
+
+    scope.get<{ Params: { token: string } }>('/t/c/:token', async (req, reply) => {
+      const target = await check(req.params.token, verifyClickToken);
+      if (!target || !(await recordEngagement(query, target, 'click', userAgent(req.headers['user-agent']), target.url))) return notFound(reply);
+      return reply.header('cache-control', 'no-store').redirect(target.url, 302);
+    });
+
+    scope.get<{ Params: { token: string } }>('/u/:token', async (req, reply) => {
+      const target = await check(req.params.token, verifyUnsubscribeToken);
+      const who = target && await unsubscribeRecipient(query, target);
+      if (!who) return notFound(reply);
+      reply.type('text/html').header('cache-control', 'no-store');
+      if (who.unsubscribed) {
+        return page('You are unsubscribed', `<p>${escapeHtml(who.email)} no longer receives marketing email from ${escapeHtml(who.company)}.</p>`);
+      }
+      return page('Unsubscribe', `<p>Stop marketing email from ${escapeHtml(who.company)} to <strong>${escapeHtml(who.email)}</strong>?</p>
+<form method="post"><button type="submit">Unsubscribe</button></form>
+<p><small>You will still receive messages about your account and orders.</small></p>`);
+    });
+
+    scope.post<{ Params: { token: string }; Body: string }>('/u/:token', async (req, reply) => {
+      const target = await check(req.params.token, verifyUnsubscribeToken);
+      const oneClick = typeof req.body === 'string' && /List-Unsubscribe=One-Click/i.test(req.body);
+      const done = target && await unsubscribe(query, target, oneClick ? 'one-click' : 'page');
+      if (!done) return notFound(reply);
+      reply.header('cache-control', 'no-store');
+      if (oneClick) return reply.type('text/plain').send('Unsubscribed');
+      const who = await unsubscribeRecipient(query, target);
+      return reply.type('text/html').send(page('You are unsubscribed', `<p>${escapeHtml(done.email)} no longer receives marketing email from ${escapeHtml(who?.company ?? '')}.</p>`));
+    });
+  });
+}

@@ -1,0 +1,351 @@
+/**
+ * Delivery feedback (issue 5) end to end on a real database and a real SMTP sink: open pixel and click redirects with
+ * signed tokens, one-click unsubscribe (RFC 8058) and the confirmation page, the mailbox simulator, SMTP 5xx bounces,
+ * SES notifications through SNS (signed and unsigned), the JSON feedback form, suppression, and the audience
+ * accounting of the next blast.
+ */
+import { generateKeyPairSync, createSign, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SIMULATOR_ADDRESSES } from '../../src/domain/feedback.ts';
+import { pinSnsCertificate } from '../../src/server/gateways/event/sns.ts';
+import { wallClockUtc } from '../helpers/time.ts';
+import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+
+let h: Harness;
+let t: Tenant;
+let personaId: string;
+let marketingId: string;
+let transactionalId: string;
+
+const HTML = `<html><body><p>Hi {{user.first_name}}</p><a href="http://shop.example.com/sale?x=1&amp;y=2">Sale</a>
+<a href="mailto:help@example.com">Help</a><a href="{{unsubscribe_link}}">Unsubscribe</a></body></html>`;
+
+async function contacts(emails: string[]): Promise<Array<{ id: string; email: string }>> {
+  const res = await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: emails.map((email, i) => ({ email, first_name: `F${i}` })) } });
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+/** sendBlast schedules a blast due now to `ids` and waits until it has been distributed; returns the blast. */
+async function sendBlast(ids: string[], templateId = marketingId) {
+  const id = randomUUID();
+  const res = await h.call('POST', '/api/scheduler/scheduler', { key: t.apiKey, body: {
+    id, name: `B ${id.slice(0, 6)}`, template_id: templateId, sender_persona_id: personaId, to_user_ids: ids, send_at: wallClockUtc(-1), timezone: 'UTC',
+  } });
+  expect(res.status).toBe(200);
+  await until(async () => (await h.runtime.database.query(
+    "SELECT 1 FROM job_log WHERE job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND start_details->>'scheduled_email_group_id' = $1", [id])).length > 0);
+  const list = await h.call('GET', '/api/scheduler/scheduler', { key: t.apiKey, query: { ids: id } });
+  return list.body.data[0];
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function eventsOf(name: string, email?: string) {
+  return h.runtime.database.query<{ email: string; user_id: string | null; json: Record<string, any>; blast_id: string | null }>( // eslint-disable-line @typescript-eslint/no-explicit-any
+    `SELECT email, user_id, json, blast_id FROM events WHERE project_id = $1 AND name = $2 ${email ? 'AND lower(email) = lower($3)' : ''} ORDER BY created_at`,
+    email ? [t.projectId, name, email] : [t.projectId, name]);
+}
+
+/** header returns one raw header's value (mailparser folds List-* headers into an object). */
+function header(mail: { headerLines: ReadonlyArray<{ key: string; line: string }> }, name: string): string | undefined {
+  const line = mail.headerLines.find((l) => l.key === name)?.line;
+  return line?.slice(line.indexOf(':') + 1).trim();
+}
+
+async function receivedBy(email: string) {
+  const msgs = await h.sink.parsed();
+  return msgs.filter((m) => m.envelopeTo.includes(email));
+}
+
+beforeAll(async () => {
+  h = await startHarness({ workers: true });
+  t = await h.tenant({ activated: true });
+  personaId = (await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey, body: { sender_personas: [{ email: 'news@shop.example.com', first_name: 'Shop' }] } })).body.data[0].id;
+  const tpl = await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [
+    { name: 'Marketing', subject: 'Sale for {{user.first_name}}', type: 'TEMPLATE_MARKETING', html_body: HTML },
+    { name: 'Receipt', subject: 'Your receipt', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Thanks <a href="https://shop.example.com/orders">orders</a> <a href="{{unsubscribe_link}}">u</a></p>' },
+  ] } });
+  expect(tpl.status).toBe(200);
+  [marketingId, transactionalId] = tpl.body.data.map((x: { id: string }) => x.id);
+});
+afterAll(async () => { await h?.close(); });
+
+describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
+  let ann: { id: string; email: string };
+  let bob: { id: string; email: string };
+  let html: string;
+  let unsubscribeUrl: string;
+
+  it('a marketing email carries a signed open pixel, tracked links and RFC 8058 one-click headers', async () => {
+    [ann, bob] = await contacts(['ann@clicks.example.com', 'bob@clicks.example.com']);
+    const blast = await sendBlast([ann.id, bob.id]);
+    expect(blast.sent_emails).toBe(2);
+    const [mail] = await receivedBy(ann.email);
+    html = String(mail.html);
+    expect(header(mail, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    unsubscribeUrl = header(mail, 'list-unsubscribe')!.replace(/^<|>$/g, '');
+    expect(unsubscribeUrl).toMatch(/^http:\/\/localhost:8080\/u\//);
+    expect(html).toMatch(/<img src="http:\/\/localhost:8080\/t\/o\/[^"]+\.gif"/);
+    expect(html).not.toContain('href="http://shop.example.com');
+    expect(html).toContain('href="mailto:help@example.com"');
+    expect(html).toContain(`href="${unsubscribeUrl}"`);
+  });
+
+  it('the pixel records ses_event_open with user agent, device and domain; a tampered pixel is 404 and records nothing', async () => {
+    const pixel = /<img src="http:\/\/localhost:8080(\/t\/o\/[^"]+)"/.exec(html)![1];
+    const ua = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148';
+    const res = await h.app.inject({ method: 'GET', url: pixel, headers: { 'user-agent': ua } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/gif');
+    const opens = await eventsOf('ses_event_open', ann.email);
+    expect(opens).toHaveLength(1);
+    expect(opens[0]).toMatchObject({ user_id: ann.id, json: { user_agent: ua, device: 'Mobile', to_domain: 'clicks.example.com', template_id: marketingId } });
+    const tampered = pixel.replace(/\/t\/o\/(.)/, (_m, c: string) => `/t/o/${c === 'A' ? 'B' : 'A'}`);
+    expect((await h.app.inject({ method: 'GET', url: tampered })).statusCode).toBe(404);
+    expect(await eventsOf('ses_event_open', ann.email)).toHaveLength(1);
+  });
+
+  it('a tracked link redirects to the original URL and records ses_event_click; a changed destination is refused', async () => {
+    const link = /href="http:\/\/localhost:8080(\/t\/c\/[^"]+)"/.exec(html)![1];
+    const res = await h.app.inject({ method: 'GET', url: link, headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' } });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('http://shop.example.com/sale?x=1&y=2');
+    const clicks = await eventsOf('ses_event_click', ann.email);
+    expect(clicks).toHaveLength(1);
+    expect(clicks[0].json).toMatchObject({ link: 'http://shop.example.com/sale?x=1&y=2', device: 'Desktop / Other', to_domain: 'clicks.example.com' });
+    const [payload, sig] = link.slice('/t/c/'.length).split('.');
+    const evil = Buffer.from(Buffer.from(payload, 'base64url').toString().replace('shop.example.com', 'evil.example.com')).toString('base64url');
+    const forged = await h.app.inject({ method: 'GET', url: `/t/c/${evil}.${sig}` });
+    expect(forged.statusCode).toBe(404);
+    expect(forged.headers.location).toBeUndefined();
+    expect(await eventsOf('ses_event_click')).toHaveLength(1);
+  });
+
+  it('the unsubscribe page asks first (a GET changes nothing); the one-click POST unsubscribes once', async () => {
+    const path = unsubscribeUrl.slice('http://localhost:8080'.length);
+    const page = await h.app.inject({ method: 'GET', url: path });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(ann.email);
+    expect(page.body).toContain('<form method="post">');
+    expect(await eventsOf('user_unsubscribed')).toHaveLength(0);
+    const post = await h.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+    expect(post.statusCode).toBe(200);
+    const again = await h.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--\r\n' });
+    expect(again.statusCode).toBe(200);
+    const events = await eventsOf('user_unsubscribed');
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ email: ann.email, user_id: ann.id, json: { via: 'one-click' } });
+    const [row] = await h.runtime.database.query<{ unsubscribed_at: Date | null }>('SELECT unsubscribed_at FROM contacts WHERE id = $1', [ann.id]);
+    expect(row.unsubscribed_at).not.toBeNull();
+    expect((await h.app.inject({ method: 'GET', url: path })).body).toContain('You are unsubscribed');
+    expect((await h.app.inject({ method: 'POST', url: `${path.slice(0, -3)}zzz` })).statusCode).toBe(404);
+  });
+
+  it('the next marketing blast skips the unsubscribed contact and reports it; a transactional one still reaches it', async () => {
+    const before = (await receivedBy(ann.email)).length;
+    const blast = await sendBlast([ann.id, bob.id]);
+    expect(blast.audience).toEqual({ targeted: 2, queued: 1, excluded: { unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 } });
+    expect(blast.sent_emails).toBe(1);
+    expect(await receivedBy(ann.email)).toHaveLength(before);
+    const receipt = await sendBlast([ann.id], transactionalId);
+    expect(receipt.audience.excluded.unsubscribed).toBe(0);
+    const mails = await receivedBy(ann.email);
+    expect(mails).toHaveLength(before + 1);
+    expect(header(mails.at(-1)!, 'list-unsubscribe')).toBeUndefined();
+    expect(header(mails.at(-1)!, 'list-unsubscribe-post')).toBeUndefined();
+  });
+});
+
+describe(`bounces, complaints and suppression (${API_DB})`, () => {
+  it('simulator addresses produce their events without delivery; hard bounces and complaints are suppressed and excluded next time', async () => {
+    const sim = await contacts([SIMULATOR_ADDRESSES.bounce, SIMULATOR_ADDRESSES.complaint, SIMULATOR_ADDRESSES.ooto, SIMULATOR_ADDRESSES.suppressionlist]);
+    const delivered = h.sink.count;
+    const blast = await sendBlast(sim.map((c) => c.id));
+    expect(blast.sent_emails).toBe(4);
+    expect(h.sink.count).toBe(delivered);
+    await until(async () => (await eventsOf('ses_event_bounce')).length + (await eventsOf('ses_event_complaint')).length >= 4);
+    const bounce = (await eventsOf('ses_event_bounce', SIMULATOR_ADDRESSES.bounce))[0];
+    expect(bounce.json.bounce).toMatchObject({ bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: SIMULATOR_ADDRESSES.bounce, diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] });
+    expect(bounce.blast_id).toBe(blast.id);
+    expect((await eventsOf('ses_event_complaint', SIMULATOR_ADDRESSES.complaint))[0].json.complaint.complaintFeedbackType).toBe('abuse');
+    expect((await eventsOf('ses_event_bounce', SIMULATOR_ADDRESSES.ooto))[0].json.bounce.bounceType).toBe('Transient');
+    const suppressed = await h.runtime.database.query<{ email: string; reason: string }>('SELECT email, reason FROM suppressions WHERE project_id = $1 ORDER BY email', [t.projectId]);
+    expect(suppressed.map((s) => s.email)).toEqual([SIMULATOR_ADDRESSES.bounce, SIMULATOR_ADDRESSES.complaint, SIMULATOR_ADDRESSES.suppressionlist].sort());
+    const next = await sendBlast(sim.map((c) => c.id));
+    expect(next.audience).toEqual({ targeted: 4, queued: 1, excluded: { unsubscribed: 0, bounced: 2, suppressed: 1, invalid: 0, not_a_contact: 0 } });
+  });
+
+  it('a relay 550 at send time is a failed send plus a hard bounce that suppresses the address', async () => {
+    const [gone] = await contacts(['gone@bounce-relay.example.com']);
+    h.sink.refuse.set(gone.email, { code: 550, message: '5.1.1 <gone@bounce-relay.example.com>: user unknown' });
+    const blast = await sendBlast([gone.id]);
+    expect(blast.failed_emails).toBe(1);
+    expect(await eventsOf('email_send_result_failure', gone.email)).toHaveLength(1);
+    const [bounce] = await eventsOf('ses_event_bounce', gone.email);
+    expect(bounce.json).toMatchObject({ source: 'smtp', bounce: { bounceType: 'Permanent', bouncedRecipients: [{ diagnosticCode: expect.stringContaining('550') }] } });
+    const [s] = await h.runtime.database.query('SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, gone.email]);
+    expect(s).toEqual({ reason: 'bounce' });
+  });
+
+  it('a single send to a suppressed address fails visibly instead of going out', async () => {
+    const res = await h.call('POST', '/api/event/emit_send_single_email_event', { key: t.apiKey, body: { mailer_payload: {
+      to: [{ email: 'gone@bounce-relay.example.com' }], from: { user_id: personaId }, subject: 'Hello', body: '<p>Hello</p>',
+    } } });
+    expect(res.status).toBe(200);
+    await until(async () => (await eventsOf('email_send_result_failure', 'gone@bounce-relay.example.com')).length === 2);
+    const failures = await eventsOf('email_send_result_failure', 'gone@bounce-relay.example.com');
+    expect(failures[1].json.error_string).toContain('suppression list');
+  });
+
+  it('the JSON feedback form records bounces and complaints, and names bad fields', async () => {
+    const bad = await h.call('POST', '/api/event/feedback', { key: t.apiKey, body: { notifications: [{ type: 'bounced', email: 'x@example.com' }] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.join(' ')).toMatch(/notifications\/0\/type|notifications\[0\]\.type/);
+    const ok = await h.call('POST', '/api/event/feedback', { key: t.apiKey, body: { notifications: [
+      { type: 'bounce', email: 'Hard@Relay.example.com', bounce_type: 'Permanent', diagnostic_code: 'smtp; 550 no such user' },
+      { type: 'bounce', email: 'soft@relay.example.com', bounce_type: 'Transient' },
+      { type: 'complaint', email: 'angry@relay.example.com', feedback_type: 'abuse' },
+    ] } });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toEqual({ recorded: 3, suppressed: 2 });
+    expect((await h.call('POST', '/api/event/feedback', { body: { notifications: [] } })).status).toBe(401);
+  });
+});
+
+describe(`SES notifications through SNS (${API_DB})`, () => {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const certUrl = `https://sns.us-east-1.amazonaws.com/SimpleNotificationService-${'a'.repeat(32)}.pem`;
+  let integrationKey: string;
+
+  const sesBounce = (email: string) => JSON.stringify({
+    notificationType: 'Bounce',
+    mail: { messageId: 'ses-1', headers: [{ name: 'Message-ID', value: '<nope@example.com>' }] },
+    bounce: { bounceType: 'Permanent', bounceSubType: 'General', timestamp: new Date().toISOString(), bouncedRecipients: [{ emailAddress: email, diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] },
+  });
+  const signed = (fields: Record<string, string>) => {
+    const keys = ['Message', 'MessageId', 'Subject', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'].filter((k) => k in fields);
+    const sign = createSign('RSA-SHA256');
+    sign.update(keys.map((k) => `${k}\n${fields[k]}\n`).join(''));
+    return { ...fields, SignatureVersion: '2', SigningCertURL: certUrl, Signature: sign.sign(privateKey, 'base64') };
+  };
+  const post = (body: unknown, key = integrationKey) => h.app.inject({
+    method: 'POST', url: `/api/event/feedback/ses/${key}`, headers: { 'content-type': 'text/plain; charset=UTF-8' }, payload: JSON.stringify(body),
+  });
+
+  beforeAll(async () => {
+    [{ integration_key: integrationKey }] = await h.runtime.database.query<{ integration_key: string }>('SELECT integration_key FROM projects WHERE id = $1', [t.projectId]);
+    pinSnsCertificate(certUrl, publicKey.export({ type: 'spki', format: 'pem' }) as string);
+  });
+
+  it('with verification on, refuses unsigned and wrongly signed messages and accepts a signed bounce', async () => {
+    h.runtime.ctx.config.snsVerify = true;
+    const base = { Type: 'Notification', MessageId: randomUUID(), TopicArn: 'arn:aws:sns:us-east-1:1:ses', Timestamp: new Date().toISOString(), Message: sesBounce('sns-hard@relay.example.com') };
+    expect((await post(base)).statusCode).toBe(403);
+    const forged = { ...signed(base), Message: sesBounce('someone-else@relay.example.com') };
+    const refused = await post(forged);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().errors[0]).toMatch(/^signature: /);
+    expect(await eventsOf('ses_event_bounce', 'someone-else@relay.example.com')).toHaveLength(0);
+    const ok = await post(signed(base));
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ type: 'Notification', recorded: 1, suppressed: 1 });
+    const [e] = await eventsOf('ses_event_bounce', 'sns-hard@relay.example.com');
+    expect(e.json).toMatchObject({ source: 'sns', bounce: { bounceType: 'Permanent', bouncedRecipients: [{ diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] } });
+    expect((await post(signed(base), 'not-a-real-integration-key')).statusCode).toBe(401);
+  });
+
+  it('with verification off, confirms a subscription by visiting SubscribeURL and reads an SES complaint', async () => {
+    h.runtime.ctx.config.snsVerify = false;
+    let visited = '';
+    const server = createServer((req, res) => { visited = req.url ?? ''; res.end('<ConfirmSubscriptionResponse/>'); });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/?Action=ConfirmSubscription&Token=abc`;
+      const res = await post({ Type: 'SubscriptionConfirmation', SubscribeURL: url, Token: 'abc', TopicArn: 'arn:aws:sns:us-east-1:1:ses' });
+      expect(res.statusCode).toBe(200);
+      expect(visited).toBe('/?Action=ConfirmSubscription&Token=abc');
+    } finally {
+      server.close();
+    }
+    const complaint = JSON.stringify({ notificationType: 'Complaint', mail: { messageId: 'x' }, complaint: { complaintFeedbackType: 'abuse', complainedRecipients: [{ emailAddress: 'sns-complaint@relay.example.com' }] } });
+    const res = await post({ Type: 'Notification', Message: complaint });
+    expect(res.json()).toEqual({ type: 'Notification', recorded: 1, suppressed: 1 });
+    expect((await post({ Type: 'Notification', Message: 'not json' })).statusCode).toBe(400);
+    h.runtime.ctx.config.snsVerify = true;
+  });
+});
+
+describe(`public events API (${API_DB})`, () => {
+  it('stores valid events with the contact\'s user_id, reports bad ones by index and field, and keeps tenants apart', async () => {
+    const [carol] = await contacts(['carol@events.example.com']);
+    const res = await h.call('POST', '/api/event/events', { key: t.apiKey, body: { events: [
+      { name: 'order_placed', email: 'carol@events.example.com', metric1: 42.5, json: { sku: 'A1' } },
+      { name: '', email: 'x@events.example.com' },
+      { name: 'viewed', email: 'nope', metric2: 'ten' },
+      { name: 'viewed', email: 'dan@events.example.com', json: [1, 2] },
+    ] } });
+    expect(res.status).toBe(200);
+    expect(res.body.stored).toBe(2);
+    expect(res.body.failed).toEqual([
+      { index: 1, errors: ['events[1].name: Required field'] },
+      { index: 2, errors: ['events[2].email: Invalid email', 'events[2].metric2: must be a number'] },
+    ]);
+    const stored = await h.call('GET', '/api/event/all_events', { key: t.apiKey, query: { include_events: 'order_placed,viewed' } });
+    const byName = Object.fromEntries(stored.body.data.map((e: { name: string }) => [e.name, e]));
+    expect(byName.order_placed).toMatchObject({ email: 'carol@events.example.com', user_id: carol.id, metric1: 42.5, json: { sku: 'A1' } });
+    expect(byName.viewed).toMatchObject({ user_id: null, json: { value: [1, 2] } });
+    const other = await h.tenant({ activated: true });
+    expect((await h.call('GET', '/api/event/all_events', { key: other.apiKey, query: { include_events: 'order_placed' } })).body.data).toEqual([]);
+  });
+
+  it('refuses a batch with no valid event, an oversize batch, bad JSON and a missing key with a clear error', async () => {
+    const none = await h.call('POST', '/api/event/events', { key: t.apiKey, body: { events: [{ email: 'a@b.co' }] } });
+    expect(none.status).toBe(400);
+    expect(none.body.errors).toEqual(['events[0].name: Required field']);
+    const big = await h.call('POST', '/api/event/events', { key: t.apiKey, body: { events: Array.from({ length: 1001 }, () => ({ name: 'n', email: 'a@b.co' })) } });
+    expect(big.status).toBe(400);
+    expect(big.body.errors.join(' ')).toMatch(/events/);
+    const bytes = await h.call('POST', '/api/event/events', { key: t.apiKey, body: { events: [{ name: 'n', email: 'a@b.co', json: { pad: 'x'.repeat(1_100_000) } }] } });
+    expect(bytes.status).toBe(400);
+    expect(bytes.body.errors[0]).toMatch(/^events: the batch is \d+ bytes/);
+    const badJson = await h.app.inject({ method: 'POST', url: '/api/event/events', headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' }, payload: '{"events": [' });
+    expect(badJson.statusCode).toBe(400);
+    expect(badJson.json().errors.length).toBeGreaterThan(0);
+    expect((await h.call('POST', '/api/event/events', { body: { events: [{ name: 'n', email: 'a@b.co' }] } })).status).toBe(401);
+  });
+
+  it('publishes stored events with NOTIFY events, for the workflow engine', async () => {
+    const payloads: string[] = [];
+    const stop = await h.runtime.database.listen('events', (p) => payloads.push(p));
+    try {
+      const res = await h.call('POST', '/api/event/events', { key: t.apiKey, body: { events: [{ name: 'signed_up', email: 'n@events.example.com' }] } });
+      expect(res.status).toBe(200);
+      await until(async () => payloads.length > 0, 5000);
+      expect(payloads).toContain(t.projectId);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('an Idempotency-Key makes a retried batch store nothing twice', async () => {
+    const send = () => h.app.inject({ method: 'POST', url: '/api/event/events', headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json', 'idempotency-key': 'batch-7' },
+      payload: JSON.stringify({ events: [{ name: 'idem', email: 'i@events.example.com' }, { name: 'idem', email: 'j@events.example.com' }] }) });
+    const first = await send();
+    const second = await send();
+    expect(first.statusCode).toBe(200);
+    expect(second.statusCode).toBe(200);
+    expect(second.headers['idempotent-replayed']).toBe('true');
+    expect(second.json()).toEqual(first.json());
+    const count = await h.call('GET', '/api/event/all_events/count', { key: t.apiKey, query: { include_events: 'idem' } });
+    expect(count.body.num_events).toBe(2);
+  });
+});

@@ -1,0 +1,148 @@
+/**
+ * Delivery feedback in a real browser against the built product (issue 5): a blast reaches a contact through a real
+ * SMTP server; the browser loads the open pixel from the received message and follows its tracked link through the
+ * real redirect to a local page; a one-click POST to the List-Unsubscribe URL (as a mail client sends it) unsubscribes
+ * the contact; the Events screen shows the send, open, click and unsubscribe; the next marketing blast skips the
+ * contact and the blast list reports it as excluded (unsubscribed).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { SmtpSink } from '../helpers/smtpSink.ts';
+import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import { wallClockUtc } from '../helpers/time.ts';
+import { DEMO_ACCOUNT } from '../../src/server/accounts.ts';
+import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const PERSONA = 'news@demo-company.example.com';
+
+let sink: SmtpSink;
+let server: ServerProcess;
+let landing: Server;
+let landingUrl: string;
+let browser: Browser;
+let page: Page;
+let apiKey: string;
+
+async function api<T = any>(method: string, route: string, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(`${server.url}${route}`, { method, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
+  return json as T;
+}
+
+/** blast schedules a marketing blast due now to `ids` and waits until the blast list shows it distributed. */
+async function blast(name: string, templateId: string, personaId: string, ids: string[]) {
+  const id = crypto.randomUUID();
+  await api('POST', '/api/scheduler/scheduler', { id, name, template_id: templateId, sender_persona_id: personaId, to_user_ids: ids, send_at: wallClockUtc(-1), timezone: 'UTC' });
+  const end = Date.now() + 60_000;
+  for (;;) {
+    const jobs = await api<{ data: Array<{ job_name: string; start_details: Record<string, unknown> }> }>('GET', '/api/joblog/joblog?limit=100');
+    if (jobs.data.some((j) => j.job_name === 'JOB_DISTRIBUTE_EMAIL_BLAST' && j.start_details.scheduled_email_group_id === id)) break;
+    if (Date.now() > end) throw new Error(`blast ${name} was not distributed in time`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return id;
+}
+
+beforeAll(async () => {
+  landing = createServer((_req, res) => { res.setHeader('content-type', 'text/html'); res.end('<!doctype html><title>Winter sale</title><h1>Winter sale landing page</h1>'); });
+  await new Promise<void>((r) => landing.listen(0, '127.0.0.1', r));
+  landingUrl = `http://127.0.0.1:${(landing.address() as AddressInfo).port}/winter-sale?src=email`;
+  sink = new SmtpSink();
+  const smtpUrl = await sink.start();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-fb-'));
+  server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error' });
+  const login = await (await fetch(`${server.url}/api/login/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password }) })).json();
+  apiKey = login.api_client_key ?? login.data?.api_client_key;
+  expect(apiKey).toBeTruthy();
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.kill('SIGTERM');
+  await sink?.stop();
+  landing?.close();
+});
+
+describe('opens, clicks and one-click unsubscribe (e2e)', () => {
+  it('tracks the open and the click, unsubscribes in one click, shows the events, and excludes the contact next time', async () => {
+    // The demo account is in the sandbox: it may mail the simulator's success address and its own sender personas.
+    const persona = (await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'News' }] })).data[0];
+    const template = (await api('POST', '/api/template/templates', { templates: [{
+      name: 'Winter sale', subject: 'Winter sale, {{user.first_name}}', type: 'TEMPLATE_MARKETING',
+      html_body: `<html><body><p>Hi {{user.first_name}}</p><p><a href="${landingUrl}">See the sale</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,
+    }] })).data[0];
+    const contacts = (await api('POST', '/api/user/users', { users: [{ email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' }, { email: PERSONA, first_name: 'Pat' }] })).data;
+    const sim = contacts.find((c: { email: string }) => c.email === SIMULATOR_SUCCESS_ADDRESS);
+    await blast('Winter sale 1', template.id, persona.id, contacts.map((c: { id: string }) => c.id));
+
+    await sink.waitFor(() => sink.messages.some((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)), 60_000);
+    const mail = (await sink.parsed()).find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!;
+    const html = String(mail.html);
+    const pixel = /<img src="([^"]+\/t\/o\/[^"]+\.gif)"/.exec(html)?.[1];
+    const tracked = /<a href="([^"]+\/t\/c\/[^"]+)">See the sale<\/a>/.exec(html)?.[1];
+    const unsubscribeHeader = mail.headerLines.find((l) => l.key === 'list-unsubscribe')!.line;
+    const unsubscribeUrl = /<([^>]+)>/.exec(unsubscribeHeader)![1];
+    expect(pixel).toMatch(new RegExp(`^${server.url}/t/o/`));
+    expect(tracked).toMatch(new RegExp(`^${server.url}/t/c/`));
+    expect(mail.headerLines.find((l) => l.key === 'list-unsubscribe-post')?.line).toBe('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+
+    // The browser loads the pixel (as a mail client showing images does) and follows the link to the local page.
+    const gif = await page.goto(pixel!);
+    expect(gif!.status()).toBe(200);
+    expect(gif!.headers()['content-type']).toBe('image/gif');
+    await page.goto(tracked!);
+    expect(page.url()).toBe(landingUrl);
+    await page.getByRole('heading', { name: 'Winter sale landing page' }).waitFor();
+
+    // RFC 8058: the mail client POSTs List-Unsubscribe=One-Click to the header's URL, with no cookies and no page.
+    const oneClick = await fetch(unsubscribeUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    expect(oneClick.status).toBe(200);
+    const contact = (await api('GET', `/api/user/users?ids=${sim.id}`)).data[0];
+    expect(contact.unsubscribed_at).toBeTruthy();
+
+    // The Events screen shows the four events for the contact.
+    await page.goto(`${server.url}/login`);
+    await page.getByLabel('Email').fill(DEMO_ACCOUNT.email);
+    await page.getByLabel('Password').fill(DEMO_ACCOUNT.password);
+    await page.getByLabel('Password').press('Enter');
+    await page.waitForURL(/\/insights$/);
+    await page.goto(`${server.url}/account/events`);
+    const search = page.getByLabel('Search events');
+    await search.fill(SIMULATOR_SUCCESS_ADDRESS);
+    for (const name of ['email_send_result_success', 'ses_event_open', 'ses_event_click', 'user_unsubscribed']) {
+      await page.getByRole('row').filter({ hasText: name }).filter({ hasText: SIMULATOR_SUCCESS_ADDRESS }).first().waitFor({ timeout: 15_000 });
+    }
+
+    // The next marketing blast skips the unsubscribed contact and says so.
+    const before = sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)).length;
+    const second = await blast('Winter sale 2', template.id, persona.id, contacts.map((c: { id: string }) => c.id));
+    const saved = (await api('GET', `/api/scheduler/scheduler?ids=${second}`)).data[0];
+    expect(saved.audience).toEqual({ targeted: 2, queued: 1, excluded: { unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 } });
+    expect(sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))).toHaveLength(before);
+    await page.goto(`${server.url}/components/email-blasts`);
+    await page.getByRole('row').filter({ hasText: 'Winter sale 2' }).getByText('1 (1 unsubscribed)').waitFor();
+  });
+
+  it('sends a test email of a template to the simulator from the editor, with the spec\'s toast', async () => {
+    const templates = await api<{ data: Array<{ id: string; name: string }> }>('GET', '/api/template/templates');
+    const winter = templates.data.find((x) => x.name === 'Winter sale')!;
+    const before = sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)).length;
+    await page.goto(`${server.url}/components/templates/edit/${winter.id}`);
+    await page.getByRole('button', { name: 'Send test email' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send test email' });
+    await dialog.getByRole('button', { name: 'simulator' }).click();
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByText(`Successfully sent email to ${SIMULATOR_SUCCESS_ADDRESS}`).waitFor();
+    await sink.waitFor(() => sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)).length === before + 1, 30_000);
+    const test = (await sink.parsed()).filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)).at(-1)!;
+    expect(String(test.html)).not.toContain('/t/o/');
+  });
+});
