@@ -94,7 +94,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The HTTPS endpoint to subscribe to the SNS topic Amazon SES publishes bounces and complaints to. SNS cannot send headers, so the project's integration key is in the path instead of x-api-key. A SubscriptionConfirmation is confirmed by visiting its SubscribeURL; a Notification's Message is read as an SES notification. With SNS_VERIFY on (the default) every message must carry a valid SNS signature from an Amazon SNS certificate. */
+        /** The HTTPS endpoint to subscribe to the SNS topic Amazon SES publishes bounces and complaints to. SNS cannot send headers, so the project's integration key is in the path instead of x-api-key. A SubscriptionConfirmation is confirmed by visiting its SubscribeURL; a Notification's Message is read as an SES notification. With SNS_VERIFY on (the default) every message must carry a valid SNS signature from an Amazon SNS certificate. A redelivered Notification (same MessageId) records nothing again and gets the first delivery's answer. Recipient entries without an emailAddress are skipped. */
         post: operations["postSesNotification"];
         delete?: never;
         options?: never;

@@ -70,18 +70,33 @@ export function isSimulatorAddress(email: string): boolean {
   return address.endsWith(`@${SIMULATOR_DOMAIN}`) && address !== SIMULATOR_ADDRESSES.success;
 }
 
+/** What a relay's refusal carries (nodemailer's error fields): the SMTP code, its text, and the command refused. */
+export interface SmtpRefusal { responseCode?: number; response?: string; command?: string }
+
+/** Enhanced status codes (RFC 3463) that say the recipient's address itself is bad: bad mailbox, bad system, bad syntax, moved, no MX. */
+const BAD_ADDRESS_CODES = new Set(['5.1.1', '5.1.2', '5.1.3', '5.1.6', '5.1.10']);
+
 /**
- * smtpBounce classifies a relay's refusal at send time. A 5xx answer is a Permanent bounce; it suppresses the address
- * only when it is about the mailbox (enhanced status 5.1.x, or 550/551/553 without one), since a 5xx about content or
- * policy says nothing about the address. A 4xx is not a bounce (the sender retries it). Returns undefined for non-5xx.
+ * smtpBounce classifies a relay's refusal at send time (issue 5 §3). Any 5xx is a Permanent bounce, but it suppresses
+ * the address only when the relay refused the recipient at RCPT TO and said the address itself is bad: enhanced
+ * status 5.1.1, 5.1.2, 5.1.3, 5.1.6 or 5.1.10, or, from a relay without enhanced codes, 550/551/553 whose text says
+ * the mailbox is unknown. Sender problems (5.1.7, 5.1.8), relaying denied, policy, content and size refusals, and
+ * anything refused after RCPT TO say nothing reliable about the address. A 4xx is not a bounce (the sender retries
+ * it): returns undefined for anything but 5xx.
  */
-export function smtpBounce(email: string, responseCode: number | undefined, response: string): (Feedback & { suppress: boolean }) | undefined {
-  if (!responseCode || responseCode < 500 || responseCode > 599) return undefined;
-  const enhanced = /\b5\.(\d{1,3})\.\d{1,3}\b/.exec(response);
-  const aboutMailbox = enhanced ? enhanced[1] === '1' : [550, 551, 553].includes(responseCode);
+export function smtpBounce(email: string, refusal: SmtpRefusal): (Feedback & { suppress: boolean }) | undefined {
+  const code = refusal.responseCode;
+  if (!code || code < 500 || code > 599) return undefined;
+  const text = (refusal.response ?? '').trim();
+  const atRcpt = /^RCPT\b/i.test(refusal.command ?? '');
+  const enhanced = /\b(5\.\d{1,3}\.\d{1,3})\b/.exec(text)?.[1];
+  const badAddress = atRcpt && (enhanced
+    ? BAD_ADDRESS_CODES.has(enhanced)
+    : [550, 551, 553].includes(code) && /\b(unknown|no such|does not exist|doesn't exist|not found|invalid (mailbox|recipient|address)|unrouteable|unroutable)\b/i.test(text)
+      && !/\brelay/i.test(text));
   return {
-    kind: 'bounce', email, bounceType: 'Permanent', bounceSubType: aboutMailbox ? 'NoEmail' : 'General',
-    diagnosticCode: `smtp; ${response.trim()}`, suppress: aboutMailbox,
+    kind: 'bounce', email, bounceType: 'Permanent', bounceSubType: badAddress ? 'NoEmail' : 'General',
+    diagnosticCode: `smtp; ${text || `${code}`}`, suppress: badAddress,
   };
 }
 
@@ -94,9 +109,14 @@ export interface SesNotification {
   complaint?: { complaintFeedbackType?: string; timestamp?: string; complainedRecipients?: Array<{ emailAddress: string }> };
 }
 
+/** The recipients of a notification that name an address (a malformed entry is skipped, not an error). */
+function recipients<T extends { emailAddress: string }>(list: T[] | undefined): T[] {
+  return Array.isArray(list) ? list.filter((r) => r && typeof r.emailAddress === 'string' && r.emailAddress.trim() !== '') : [];
+}
+
 /**
  * fromSesNotification turns one SES notification into feedback items (one per recipient). Delivery and other types
- * give none. The Message-ID is ours (from the mail's headers), not SES's own id. Throws on a notification that is not
+ * give none, and so do recipient entries without an emailAddress string. The Message-ID is ours (from the mail's headers), not SES's own id. Throws on a notification that is not
  * an object.
  */
 export function fromSesNotification(n: SesNotification): Feedback[] {
@@ -105,13 +125,13 @@ export function fromSesNotification(n: SesNotification): Feedback[] {
   const header = n.mail?.headers?.find((h) => h.name.toLowerCase() === 'message-id')?.value ?? n.mail?.commonHeaders?.messageId;
   if (type === 'Bounce' && n.bounce) {
     const bounceType = (['Permanent', 'Transient', 'Undetermined'] as const).find((t) => t === n.bounce?.bounceType) ?? 'Undetermined';
-    return (n.bounce.bouncedRecipients ?? []).map((r) => ({
+    return recipients(n.bounce.bouncedRecipients).map((r) => ({
       kind: 'bounce', email: r.emailAddress, bounceType, bounceSubType: n.bounce?.bounceSubType, diagnosticCode: r.diagnosticCode,
       messageId: header, timestamp: n.bounce?.timestamp,
     }));
   }
   if (type === 'Complaint' && n.complaint) {
-    return (n.complaint.complainedRecipients ?? []).map((r) => ({
+    return recipients(n.complaint.complainedRecipients).map((r) => ({
       kind: 'complaint', email: r.emailAddress, feedbackType: n.complaint?.complaintFeedbackType, messageId: header, timestamp: n.complaint?.timestamp,
     }));
   }

@@ -61,20 +61,26 @@ export async function recordEngagement(query: QueryFn, target: LinkTarget, kind:
   return true;
 }
 
-/** The recipient an unsubscribe token names, for the confirmation page. */
+/**
+ * The recipient an unsubscribe token names, for the confirmation page: whether they are unsubscribed already (the
+ * contact's unsubscribed_at, or for a recipient who is not a contact an 'unsubscribed' suppression-list entry).
+ */
 export async function unsubscribeRecipient(query: QueryFn, target: LinkTarget): Promise<{ email: string; unsubscribed: boolean; company: string } | undefined> {
   const row = await sentRow(query, target);
   if (!row) return undefined;
-  const [state] = await query<{ unsubscribed_at: Date | null; company: string }>(
-    `SELECT c.unsubscribed_at, co.name AS company FROM projects p JOIN companies co ON co.id = p.company_id
-       LEFT JOIN contacts c ON c.id = $2 AND c.project_id = p.id WHERE p.id = $1`,
-    [target.projectId, row.contact_id]);
-  return { email: row.email, unsubscribed: !!state?.unsubscribed_at, company: state?.company ?? '' };
+  const [state] = await query<{ unsubscribed: boolean; company: string }>(
+    `SELECT (c.unsubscribed_at IS NOT NULL OR s.email IS NOT NULL) AS unsubscribed, co.name AS company
+       FROM projects p JOIN companies co ON co.id = p.company_id
+       LEFT JOIN contacts c ON c.id = $2 AND c.project_id = p.id
+       LEFT JOIN suppressions s ON s.project_id = p.id AND s.email = lower($3) AND s.reason = 'unsubscribed'
+      WHERE p.id = $1`,
+    [target.projectId, row.contact_id, row.email]);
+  return { email: row.email, unsubscribed: !!state?.unsubscribed, company: state?.company ?? '' };
 }
 
 /**
  * unsubscribe records that the recipient of one email asked to stop marketing mail: sets the contact's
- * unsubscribed_at (once) and records user_unsubscribed with how it was asked ('page' or 'one-click'). Asking again
+ * unsubscribed_at (once; for a recipient who is not a contact, an 'unsubscribed' suppression-list entry) and records user_unsubscribed with how it was asked ('page' or 'one-click'). Asking again
  * changes nothing. Returns undefined when the row does not exist, else whether this call did the unsubscribing.
  */
 export async function unsubscribe(query: QueryFn, target: LinkTarget, via: 'page' | 'one-click'): Promise<{ email: string; changed: boolean } | undefined> {
@@ -92,10 +98,14 @@ export async function unsubscribe(query: QueryFn, target: LinkTarget, via: 'page
     changed = updated.length > 0;
     contactId = contactId ?? contacts[0].id;
   } else {
-    // A recipient who is not a contact (a single send): the event is the only record; write it once.
-    const [prior] = await query('SELECT 1 FROM events WHERE project_id = $1 AND name = $2 AND lower(email) = lower($3) LIMIT 1',
-      [target.projectId, 'user_unsubscribed', row.email]);
-    changed = !prior;
+    // A recipient who is not a contact (a single send): the suppression list keeps it, as 'unsubscribed' (which stops
+    // only marketing mail, and still applies if the address becomes a contact later). The insert is the atomic
+    // check, so two clicks at once record one event.
+    const inserted = await query(
+      `INSERT INTO suppressions (project_id, email, reason, detail) VALUES ($1, lower($2), 'unsubscribed', $3)
+       ON CONFLICT (project_id, email) DO NOTHING RETURNING email`,
+      [target.projectId, row.email, via]);
+    changed = inserted.length > 0;
   }
   if (changed) {
     await query(
@@ -144,12 +154,4 @@ export async function recordFeedback(query: QueryFn, projectId: string, items: A
     }
   }
   return { recorded: items.length, suppressed };
-}
-
-/** suppressedAmong returns the lower-cased addresses of `emails` that are on the project's suppression list. */
-export async function suppressedAmong(query: QueryFn, projectId: string, emails: string[]): Promise<Set<string>> {
-  if (!emails.length) return new Set();
-  const rows = await query<{ email: string }>('SELECT email FROM suppressions WHERE project_id = $1 AND email = ANY($2::text[])',
-    [projectId, emails.map((e) => e.trim().toLowerCase())]);
-  return new Set(rows.map((r) => r.email));
 }

@@ -50,16 +50,17 @@ export async function expandBlast(ctx: AppContext, blastId: string): Promise<num
     const personaEmails = project.not_in_sandbox ? [] : (await run<{ email: string }>(
       'SELECT email FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL', [blast.project_id])).map((r) => r.email);
     const domain = persona?.email.split('@')[1] ?? 'localhost';
-    // Every contact the audience names, with why it is left out (if it is): unsubscribed contacts only from marketing
-    // mail; hard-bounced, complained or otherwise suppressed addresses from all mail.
+    // Every contact the audience names, with why it is left out (if it is): unsubscribed contacts (unsubscribed_at, or
+    // an address on the suppression list as 'unsubscribed') only from marketing mail; hard-bounced, complained or
+    // otherwise suppressed addresses from all mail.
     const templateIds = blast.template_ids_with_weights?.length ? blast.template_ids_with_weights.map((w) => w.template_id) : [blast.template_id];
     const [{ marketing }] = await run<{ marketing: boolean }>(
       `SELECT coalesce(bool_or(type = 'TEMPLATE_MARKETING'), true) AS marketing FROM templates WHERE id = ANY($1::uuid[])`, [templateIds]);
     const audience = await run<{ id: string; email: string; timezone: string | null; excluded: string | null }>(
       `SELECT c.id, c.email, c.timezone,
               CASE WHEN c.bounced_at IS NOT NULL OR s.reason = 'bounce' THEN 'bounced'
-                   WHEN c.complained_at IS NOT NULL OR s.email IS NOT NULL THEN 'suppressed'
-                   WHEN $5 AND c.unsubscribed_at IS NOT NULL THEN 'unsubscribed' END AS excluded
+                   WHEN c.complained_at IS NOT NULL OR s.reason <> 'unsubscribed' THEN 'suppressed'
+                   WHEN $5 AND (c.unsubscribed_at IS NOT NULL OR s.reason = 'unsubscribed') THEN 'unsubscribed' END AS excluded
          FROM contacts c LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)
         WHERE c.project_id = $1 AND c.archived_at IS NULL
           AND (c.id = ANY($2::uuid[]) OR lower(c.email) = ANY($3::text[])

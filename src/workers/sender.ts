@@ -18,7 +18,7 @@ import type { MailTransport } from '../server/mail/transport.ts';
 import type { RenderPool } from '../server/mail/renderPool.ts';
 import { unsubscribeLink } from '../server/mail/links.ts';
 import { recordFeedback } from '../server/feedback.ts';
-import { simulatorFeedback, smtpBounce } from '../domain/feedback.ts';
+import { simulatorFeedback, smtpBounce, type SmtpRefusal } from '../domain/feedback.ts';
 import { buildRenderContext } from '../domain/templateVariables.ts';
 import { encodeLocation } from '../domain/location.ts';
 
@@ -206,10 +206,11 @@ export class Sender {
       this.query<Record<string, unknown> & { id: string }>('SELECT * FROM contacts WHERE id = ANY($1::uuid[])', [ids((r) => r.contact_id)]),
       this.query<Record<string, unknown> & { id: string; email: string; first_name: string; last_name: string | null }>('SELECT * FROM sender_personas WHERE id = ANY($1::uuid[])', [ids((r) => r.sender_persona_id)]),
       this.query<TemplateRow>('SELECT id, version, subject, html_body, plain_text_body, type FROM templates WHERE id = ANY($1::uuid[])', [ids((r) => r.template_id)]),
-      this.query<{ id: string; api_key: string }>('SELECT id, api_key FROM projects WHERE id = ANY($1::uuid[])', [ids((r) => r.project_id)]),
+      this.query<{ id: string; link_secret: string }>('SELECT id, link_secret FROM projects WHERE id = ANY($1::uuid[])', [ids((r) => r.project_id)]),
       this.query<{ id: string; enabled: boolean }>('SELECT id, enabled FROM email_blasts WHERE id = ANY($1::uuid[])', [ids((r) => r.blast_id)]),
       this.query<{ project_id: string; email: string; reason: string }>(
-        'SELECT project_id, email, reason FROM suppressions WHERE email = ANY($1::text[])', [[...new Set(rows.map((r) => r.email.trim().toLowerCase()))]]),
+        'SELECT project_id, email, reason FROM suppressions WHERE project_id = ANY($1::uuid[]) AND email = ANY($2::text[])',
+        [ids((r) => r.project_id), [...new Set(rows.map((r) => r.email.trim().toLowerCase()))]]),
     ]);
     const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
     const suppressed = new Map(suppressions.map((x) => [`${x.project_id}:${x.email}`, x.reason]));
@@ -234,12 +235,17 @@ export class Sender {
     try {
       if (!persona) throw new PermanentError('sender persona not found');
       if (row.template_id && !template) throw new PermanentError('template not found');
-      const suppressedFor = data.suppressed.get(`${row.project_id}:${row.email.trim().toLowerCase()}`);
-      if (suppressedFor) throw new PermanentError(`suppressed: ${row.email} is on the suppression list (${suppressedFor})`);
-      const contact = row.contact_id ? data.contacts.get(row.contact_id) : undefined;
-      const link = unsubscribeLink(this.ctx.config.publicUrl, project?.api_key ?? '', row.project_id, row.contact_id, Number(row.id));
-      const vars = buildRenderContext(contact ?? { email: row.email }, persona, link);
       const marketing = template?.type === 'TEMPLATE_MARKETING';
+      const contact = row.contact_id ? data.contacts.get(row.contact_id) : undefined;
+      // Checked again at send time: the recipient may have bounced, complained or unsubscribed since expansion.
+      // An 'unsubscribed' entry (a recipient who is not a contact) only stops marketing mail, like unsubscribed_at.
+      const suppressedFor = data.suppressed.get(`${row.project_id}:${row.email.trim().toLowerCase()}`);
+      if (suppressedFor && (suppressedFor !== 'unsubscribed' || marketing)) {
+        throw new PermanentError(`suppressed: ${row.email} is on the suppression list (${suppressedFor})`);
+      }
+      if (marketing && contact?.unsubscribed_at) throw new PermanentError(`unsubscribed: ${row.email} unsubscribed from marketing email`);
+      const link = unsubscribeLink(this.ctx.config.publicUrl, project?.link_secret ?? '', row.project_id, row.contact_id, Number(row.id));
+      const vars = buildRenderContext(contact ?? { email: row.email }, persona, link);
       const { subject, raw } = await this.renderer.render({
         templateKey: template ? `${template.id}:${template.version}` : `outbox:${row.id}`,
         template: template ?? { subject: row.subject ?? '', html_body: row.body ?? '' },
@@ -253,7 +259,7 @@ export class Sender {
         store: { bucket: SENT_BUCKET, key },
         // Opens and clicks are tracked on every email but test emails (issue 5).
         tracking: row.is_test || !project ? undefined : {
-          publicUrl: this.ctx.config.publicUrl, secret: project.api_key, projectId: row.project_id, contactId: row.contact_id,
+          publicUrl: this.ctx.config.publicUrl, secret: project.link_secret, projectId: row.project_id, contactId: row.contact_id,
           outboxId: Number(row.id), unsubscribeLink: link,
         },
       });
@@ -295,8 +301,8 @@ export class Sender {
        SELECT project_id, 'email_send_result_failure', email, contact_id, true, blast_id, template_id,
               jsonb_build_object('error_string', $3::text, 'attempts', attempts, 'blast_id', blast_id, 'message_id', message_id) FROM done`,
       [row.id, token, reason]);
-    // A relay's 5xx is a hard bounce; about the mailbox, it also suppresses the address.
-    const bounce = stage === 'deliver' ? smtpBounce(row.email, e.responseCode, String((e as { response?: string }).response ?? e.message ?? '')) : undefined;
+    // A relay's 5xx is a hard bounce; a recipient refused as a bad address is also suppressed (smtpBounce).
+    const bounce = stage === 'deliver' ? smtpBounce(row.email, err as SmtpRefusal) : undefined;
     if (bounce) await recordFeedback(this.query, row.project_id, [{ ...bounce, messageId: row.message_id }], 'smtp');
   }
 }

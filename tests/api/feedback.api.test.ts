@@ -128,6 +128,26 @@ describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
     expect(forged.statusCode).toBe(404);
     expect(forged.headers.location).toBeUndefined();
     expect(await eventsOf('ses_event_click')).toHaveLength(1);
+    // A HEAD (link checkers, proxies' probes) is answered like the GET but never counted.
+    const pixel = /<img src="http:\/\/localhost:8080(\/t\/o\/[^"]+)"/.exec(html)![1];
+    expect((await h.app.inject({ method: 'HEAD', url: link })).statusCode).toBe(302);
+    expect((await h.app.inject({ method: 'HEAD', url: pixel })).statusCode).toBe(200);
+    expect(await eventsOf('ses_event_click')).toHaveLength(1);
+    expect(await eventsOf('ses_event_open', ann.email)).toHaveLength(1);
+  });
+
+  it('a link written with HTML entities (as Handlebars escapes variables) is signed and redirects as a browser reads it', async () => {
+    const tpl = await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{
+      name: 'Entities', subject: 'Links', type: 'TEMPLATE_TRANSACTIONAL',
+      html_body: '<p><a href="https://shop.example.com/p?{{user.json.q}}">Product</a></p>',
+    }] } });
+    const [eve] = (await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: [{ email: 'eve@clicks.example.com', json: { q: 'id=7&ref=mail' } }] } })).body.data;
+    await sendBlast([eve.id], tpl.body.data[0].id);
+    const [mail] = await receivedBy(eve.email);
+    const link = /href="http:\/\/localhost:8080(\/t\/c\/[^"]+)"/.exec(String(mail.html))![1];
+    const res = await h.app.inject({ method: 'GET', url: link });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('https://shop.example.com/p?id=7&ref=mail');
   });
 
   it('the unsubscribe page asks first (a GET changes nothing); the one-click POST unsubscribes once', async () => {
@@ -148,6 +168,30 @@ describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
     expect(row.unsubscribed_at).not.toBeNull();
     expect((await h.app.inject({ method: 'GET', url: path })).body).toContain('You are unsubscribed');
     expect((await h.app.inject({ method: 'POST', url: `${path.slice(0, -3)}zzz` })).statusCode).toBe(404);
+  });
+
+  it('a recipient who is not a contact unsubscribes once, even with two clicks at the same moment', async () => {
+    const walkIn = 'walk-in@clicks.example.com';
+    const send = () => h.call('POST', '/api/event/emit_send_single_email_event', { key: t.apiKey, body: { mailer_payload: {
+      to: [{ email: walkIn }], from: { user_id: personaId }, subject: 'Hello', body: '<p>Hi <a href="{{unsubscribe_link}}">unsubscribe</a></p>',
+    } } });
+    expect((await send()).status).toBe(200);
+    await until(async () => (await receivedBy(walkIn)).length === 1);
+    const path = /href="http:\/\/localhost:8080(\/u\/[^"]+)"/.exec(String((await receivedBy(walkIn))[0].html))![1];
+    expect((await h.app.inject({ method: 'GET', url: path })).body).toContain('<form method="post">');
+    const both = await Promise.all([0, 1].map(() => h.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })));
+    expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect(await eventsOf('user_unsubscribed', walkIn)).toHaveLength(1);
+    expect((await eventsOf('user_unsubscribed', walkIn))[0]).toMatchObject({ user_id: null, json: { via: 'page' } });
+    expect(await h.runtime.database.query('SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, walkIn])).toEqual([{ reason: 'unsubscribed' }]);
+    expect((await h.app.inject({ method: 'GET', url: path })).body).toContain('You are unsubscribed');
+    // Unsubscribing stops marketing mail only: a later single (transactional) send still goes out.
+    expect((await send()).status).toBe(200);
+    await until(async () => (await receivedBy(walkIn)).length === 2);
+    // If the address becomes a contact later, marketing blasts still leave it out, counted as unsubscribed.
+    const [now] = await contacts([walkIn]);
+    const blast = await sendBlast([now.id]);
+    expect(blast.audience).toEqual({ targeted: 1, queued: 0, excluded: { unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 } });
   });
 
   it('the next marketing blast skips the unsubscribed contact and reports it; a transactional one still reaches it', async () => {
@@ -178,7 +222,7 @@ describe(`bounces, complaints and suppression (${API_DB})`, () => {
     expect(bounce.blast_id).toBe(blast.id);
     expect((await eventsOf('ses_event_complaint', SIMULATOR_ADDRESSES.complaint))[0].json.complaint.complaintFeedbackType).toBe('abuse');
     expect((await eventsOf('ses_event_bounce', SIMULATOR_ADDRESSES.ooto))[0].json.bounce.bounceType).toBe('Transient');
-    const suppressed = await h.runtime.database.query<{ email: string; reason: string }>('SELECT email, reason FROM suppressions WHERE project_id = $1 ORDER BY email', [t.projectId]);
+    const suppressed = await h.runtime.database.query<{ email: string; reason: string }>("SELECT email, reason FROM suppressions WHERE project_id = $1 AND reason <> 'unsubscribed' ORDER BY email", [t.projectId]);
     expect(suppressed.map((s) => s.email)).toEqual([SIMULATOR_ADDRESSES.bounce, SIMULATOR_ADDRESSES.complaint, SIMULATOR_ADDRESSES.suppressionlist].sort());
     const next = await sendBlast(sim.map((c) => c.id));
     expect(next.audience).toEqual({ targeted: 4, queued: 1, excluded: { unsubscribed: 0, bounced: 2, suppressed: 1, invalid: 0, not_a_contact: 0 } });
@@ -194,6 +238,17 @@ describe(`bounces, complaints and suppression (${API_DB})`, () => {
     expect(bounce.json).toMatchObject({ source: 'smtp', bounce: { bounceType: 'Permanent', bouncedRecipients: [{ diagnosticCode: expect.stringContaining('550') }] } });
     const [s] = await h.runtime.database.query('SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, gone.email]);
     expect(s).toEqual({ reason: 'bounce' });
+  });
+
+  it('a relay refusing for policy (5.7.1) is a failed send and a bounce, but does not suppress the address', async () => {
+    const [blocked] = await contacts(['blocked@policy-relay.example.com']);
+    h.sink.refuse.set(blocked.email, { code: 550, message: '5.7.1 Message rejected under policy' });
+    const blast = await sendBlast([blocked.id]);
+    expect(blast.failed_emails).toBe(1);
+    const [bounce] = await eventsOf('ses_event_bounce', blocked.email);
+    expect(bounce.json).toMatchObject({ source: 'smtp', bounce: { bounceType: 'Permanent', bounceSubType: 'General' } });
+    expect(await h.runtime.database.query('SELECT 1 FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, blocked.email])).toEqual([]);
+    h.sink.refuse.delete(blocked.email);
   });
 
   it('a single send to a suppressed address fails visibly instead of going out', async () => {
@@ -261,6 +316,21 @@ describe(`SES notifications through SNS (${API_DB})`, () => {
     const [e] = await eventsOf('ses_event_bounce', 'sns-hard@relay.example.com');
     expect(e.json).toMatchObject({ source: 'sns', bounce: { bounceType: 'Permanent', bouncedRecipients: [{ diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] } });
     expect((await post(signed(base), 'not-a-real-integration-key')).statusCode).toBe(401);
+  });
+
+  it('a redelivered notification (same MessageId) records nothing twice; recipients without an address are skipped', async () => {
+    h.runtime.ctx.config.snsVerify = true;
+    const message = JSON.stringify({
+      notificationType: 'Bounce', mail: { messageId: 'ses-2' },
+      bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: 'sns-twice@relay.example.com' }, { diagnosticCode: 'no address' }, { emailAddress: 42 }] },
+    });
+    const note = signed({ Type: 'Notification', MessageId: randomUUID(), TopicArn: 'arn:aws:sns:us-east-1:1:ses', Timestamp: new Date().toISOString(), Message: message });
+    const first = await post(note);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ type: 'Notification', recorded: 1, suppressed: 1 });
+    const again = await post(note);
+    expect(again.json()).toEqual(first.json());
+    expect(await eventsOf('ses_event_bounce', 'sns-twice@relay.example.com')).toHaveLength(1);
   });
 
   it('with verification off, confirms a subscription by visiting SubscribeURL and reads an SES complaint', async () => {
@@ -331,6 +401,26 @@ describe(`public events API (${API_DB})`, () => {
       expect(res.status).toBe(200);
       await until(async () => payloads.length > 0, 5000);
       expect(payloads).toContain(t.projectId);
+    } finally {
+      await stop();
+    }
+  });
+
+  // PGlite's listeners live in its own thread and have no connection that could drop.
+  it.skipIf(process.env.API_DB !== 'postgres')('on PostgreSQL, a listener whose connection is killed LISTENs again on a new one', async () => {
+    const payloads: string[] = [];
+    const stop = await h.runtime.database.listen('events', (p) => payloads.push(p));
+    try {
+      const killed = await h.runtime.database.query<{ pid: number }>(
+        `SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN "events"' AND datname = current_database() AND pid <> pg_backend_pid()`);
+      expect(killed.length).toBeGreaterThan(0);
+      await h.runtime.database.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [killed.map((k) => k.pid)]);
+      await until(async () => (await h.runtime.database.query(
+        `SELECT 1 FROM pg_stat_activity WHERE query = 'LISTEN "events"' AND datname = current_database() AND pid <> ALL($1::int[])`,
+        [killed.map((k) => k.pid)])).length > 0, 10_000);
+      const res = await h.call('POST', '/api/event/events', { key: t.apiKey, body: { events: [{ name: 'after_reconnect', email: 'r@events.example.com' }] } });
+      expect(res.status).toBe(200);
+      await until(async () => payloads.includes(t.projectId), 5000);
     } finally {
       await stop();
     }

@@ -39,9 +39,9 @@ function smtpError(code: number, message: string): Error {
   return Object.assign(new Error(message), { responseCode: code });
 }
 
-async function dueBlast(emails: string[]): Promise<string> {
+async function dueBlast(emails: string[], type: 'TEMPLATE_TRANSACTIONAL' | 'TEMPLATE_MARKETING' = 'TEMPLATE_TRANSACTIONAL'): Promise<string> {
   const persona = (await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey, body: { sender_personas: [{ email: 'from@relay.example.com', first_name: 'F' }] } })).body.data[0];
-  const template = (await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{ name: 'R', subject: 'S', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>{{user.email}}</p>' }] } })).body.data[0];
+  const template = (await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{ name: 'R', subject: 'S', type, html_body: '<p>{{user.email}} <a href="{{unsubscribe_link}}">u</a></p>' }] } })).body.data[0];
   const users = (await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: emails.map((email) => ({ email })) } })).body.data;
   const id = crypto.randomUUID();
   const res = await h.call('POST', '/api/scheduler/scheduler', { key: t.apiKey, body: {
@@ -109,5 +109,27 @@ describe(`sender (${API_DB})`, () => {
     const failures = await h.call('GET', '/api/event/all_events', { key: t.apiKey, query: { include_system_events: true, search_field: 'name', search_value: 'email_send_result_failure' } });
     expect(failures.body.data.map((e: { email: string; json: { error_string: string } }) => [e.email, e.json.error_string]))
       .toEqual([['perm@example.com', 'deliver: 550 5.1.1 mailbox unavailable']]);
+  });
+
+  it('checks again at send time: a contact who unsubscribed or was suppressed after expansion is not mailed', async () => {
+    const marketing = await dueBlast(['late-unsub@example.com', 'late-bounce@example.com', 'late-optout@example.com', 'still-ok@example.com'], 'TEMPLATE_MARKETING');
+    const receipt = await dueBlast(['late-optout@example.com'], 'TEMPLATE_TRANSACTIONAL');
+    // After expansion: one contact unsubscribes, one address hard-bounces elsewhere, one is an 'unsubscribed' entry.
+    await h.runtime.database.query(`UPDATE contacts SET unsubscribed_at = now() WHERE project_id = $1 AND email = 'late-unsub@example.com'`, [t.projectId]);
+    await h.runtime.database.query(
+      `INSERT INTO suppressions (project_id, email, reason) VALUES ($1, 'late-bounce@example.com', 'bounce'), ($1, 'late-optout@example.com', 'unsubscribed')`, [t.projectId]);
+    const relay = new TestRelay(0);
+    const sender = new Sender(h.runtime.ctx, relay, renderer, { leaseMs: 5000, pollMs: 50 });
+    await sender.sendBatch();
+    await sender.sendBatch();
+    const rows = await statuses(marketing);
+    expect(rows.map((r) => [r.email, r.status])).toEqual([
+      ['late-bounce@example.com', 'failed'], ['late-optout@example.com', 'failed'], ['late-unsub@example.com', 'failed'], ['still-ok@example.com', 'sent']]);
+    expect(rows[0].last_error).toMatch(/suppressed: .* \(bounce\)/);
+    expect(rows[1].last_error).toMatch(/suppressed: .* \(unsubscribed\)/);
+    expect(rows[2].last_error).toMatch(/unsubscribed: late-unsub@example.com/);
+    // An unsubscribe stops marketing mail only: the receipt still goes to the opted-out address.
+    expect((await statuses(receipt)).map((r) => r.status)).toEqual(['sent']);
+    expect(relay.sent.slice().sort()).toEqual(['late-optout@example.com', 'still-ok@example.com']);
   });
 });

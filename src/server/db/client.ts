@@ -68,12 +68,42 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
         }
       },
       async listen(channel, onPayload) {
-        const client = new pg.Client({ connectionString: opts.databaseUrl });
-        await client.connect();
-        client.on('notification', (n) => { if (n.channel === channel) onPayload(n.payload ?? ''); });
-        client.on('error', () => { /* the connection dropped; the listener ends with it */ });
-        await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
-        return async () => { await client.end().catch(() => undefined); };
+        // One dedicated connection; when it drops (server restart, network), a new one LISTENs again after 1 s, 2 s,
+        // 4 s … (at most 30 s). Notifications sent while no connection is open are lost, as NOTIFY's always are:
+        // listeners treat a payload as a wake-up and read the table itself.
+        let stopped = false;
+        let client: pg.Client | undefined;
+        let retry: NodeJS.Timeout | undefined;
+        const connect = async (attempt: number): Promise<void> => {
+          const c = new pg.Client({ connectionString: opts.databaseUrl });
+          c.on('notification', (n) => { if (n.channel === channel) onPayload(n.payload ?? ''); });
+          c.on('error', () => { /* reported through 'end' */ });
+          c.on('end', () => {
+            if (stopped || client !== c) return;
+            client = undefined;
+            retry = setTimeout(() => { connect(0).catch(() => schedule(1)); }, 1000);
+          });
+          const schedule = (n: number) => {
+            if (!stopped) retry = setTimeout(() => { connect(n).catch(() => schedule(n + 1)); }, Math.min(30_000, 1000 * 2 ** n));
+          };
+          try {
+            await c.connect();
+            await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+          } catch (err) {
+            await c.end().catch(() => undefined);
+            if (attempt === -1) throw err; // the first connection: the caller hears of it
+            schedule(attempt + 1);
+            return;
+          }
+          if (stopped) { await c.end().catch(() => undefined); return; }
+          client = c;
+        };
+        await connect(-1);
+        return async () => {
+          stopped = true;
+          clearTimeout(retry);
+          await client?.end().catch(() => undefined);
+        };
       },
       bossOptions: { connectionString: opts.databaseUrl, max: 4 },
       async close() { await pool.end(); },

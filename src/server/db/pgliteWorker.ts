@@ -55,20 +55,33 @@ function openTransaction(begin: Request): void {
   const queue: Request[] = [];
   let wake: (() => void) | undefined;
   let ending: Request | undefined;
+  let begun = false;
   transactions.set(begin.tx!, { push(r) { queue.push(r); wake?.(); } });
+  // Once commit or rollback is taken the transaction is closed to new work: it leaves the map (a later request for
+  // it fails as "not open"), and anything queued behind the ending fails instead of running outside the transaction.
+  const close = (why: string) => {
+    transactions.delete(begin.tx!);
+    for (const r of queue.splice(0)) fail(r.id, new Error(`transaction ${begin.tx} ${why}`));
+  };
   lite.transaction(async (tx) => {
+    begun = true;
     reply(begin.id, null);
     for (;;) {
       while (!queue.length) await new Promise<void>((resolve) => { wake = resolve; });
       wake = undefined;
       const r = queue.shift()!;
-      if (r.op === 'commit') { ending = r; return; }
-      if (r.op === 'rollback') { ending = r; await tx.rollback(); return; }
+      if (r.op === 'commit') { ending = r; close('has ended'); return; }
+      if (r.op === 'rollback') { ending = r; close('has ended'); await tx.rollback(); return; }
       try { reply(r.id, await run(tx, r)); } catch (err) { fail(r.id, err); }
     }
   }).then(
-    () => { transactions.delete(begin.tx!); if (ending) reply(ending.id, null); },
-    (err) => { transactions.delete(begin.tx!); if (ending) fail(ending.id, err); },
+    () => { close('has ended'); if (ending) reply(ending.id, null); },
+    (err) => {
+      close('failed');
+      // BEGIN itself failed: the caller is still waiting for the begin answer.
+      if (!begun) fail(begin.id, err);
+      else if (ending) fail(ending.id, err);
+    },
   );
 }
 

@@ -25,6 +25,11 @@ export const projects = pgTable('projects', {
   apiKey: text('api_key').notNull(),
   integrationKey: text('integration_key').notNull(),
   integrationKey2: text('integration_key2').notNull(),
+  /**
+   * The HMAC key of the project's signed email links (/u/, /t/o/, /t/c/; src/server/mail/links.ts): 64 hex chars of
+   * server-side randomness, never shown to anyone, so links neither depend on nor reveal anything about the api key.
+   */
+  linkSecret: text('link_secret').notNull().default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
   notInSandbox: boolean('not_in_sandbox').notNull().default(false),
   createdAt: created(),
 }, (t) => [uniqueIndex('projects_api_key_idx').on(t.apiKey), uniqueIndex('projects_company_name_idx').on(t.companyId, t.name)]);

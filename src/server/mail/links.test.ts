@@ -28,6 +28,17 @@ describe('signed links', () => {
     expect(verifyClickToken(`${payload}.${sig.slice(1)}x`, 'k1')).toBeUndefined();
     expect(verifyClickToken('garbage', 'k1')).toBeUndefined();
   });
+
+  it('never redirects a genuine token to a scheme other than http(s)', () => {
+    const js = token(clickUrl(base, 'k1', target, 'javascript:alert(1)'), '/t/c/');
+    expect(verifyClickToken(js, 'k1')).toBeUndefined();
+  });
+
+  it('reads the project only from a well-formed UUID (anything else finds no key)', () => {
+    const odd = `${Buffer.from('u\n--------------------------------1234\n\n42').toString('base64url')}.sig`;
+    expect(projectOfToken(odd)).toBeUndefined();
+    expect(projectOfToken('')).toBeUndefined();
+  });
 });
 
 describe('addTracking', () => {
@@ -47,6 +58,19 @@ describe('addTracking', () => {
     expect(out.match(/\/t\/o\//g)).toHaveLength(1);
     expect(out.indexOf('/t/o/')).toBeLessThan(out.indexOf('</body>'));
     expect(html).not.toContain('/t/c/');
+  });
+
+  it('signs the URL a browser would follow: every HTML entity in the attribute decoded', () => {
+    // Handlebars escapes = as &#x3D; inside {{…}}, so a link built from variables arrives entity-encoded.
+    const out = addTracking('<a href="https://shop.example.com/p?id&#x3D;7&amp;ref&#61;mail&copy=1">P</a>', ctx);
+    const href = /href="([^"]+)"/.exec(out)![1];
+    expect(verifyClickToken(href.slice(`${base}/t/c/`.length), 'k1')?.url).toBe('https://shop.example.com/p?id=7&ref=mail&copy=1');
+  });
+
+  it('rewrites only the href attribute, not data-href or other look-alikes', () => {
+    const out = addTracking('<a data-href="https://a.example.com/" href="https://b.example.com/">B</a>', ctx);
+    expect(out).toContain('data-href="https://a.example.com/"');
+    expect(verifyClickToken(/ href="([^"]+)"/.exec(out)![1].slice(`${base}/t/c/`.length), 'k1')?.url).toBe('https://b.example.com/');
   });
 
   it('appends the pixel to HTML without a body element', () => {

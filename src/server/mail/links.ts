@@ -1,13 +1,16 @@
 /**
  * Signed links placed in emails (DESIGN.md §1: /u/… unsubscribe, /t/o/… open pixel, /t/c/… click redirect; issue 5).
  * Every token names the project and the outbox row it was made for and is signed with HMAC-SHA256 under the project's
- * api key (a per-tenant secret that never appears in mail), so it cannot be forged, altered or moved to another
- * tenant. A click token also carries the destination URL inside the signed payload: the redirect can only go to a
+ * link secret (projects.link_secret: server-side randomness, never shown, unrelated to the api key), so it cannot be
+ * forged, altered or moved to another tenant. A click token also carries the destination URL inside the signed payload: the redirect can only go to a
  * link that was in that email.
  *
  * Token format: `{base64url(payload)}.{signature}`; payload fields are joined with '\n' (URLs never contain one raw).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { decodeHTMLAttribute } from 'entities';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function sign(secret: string, payload: string): string {
   return createHmac('sha256', secret).update(payload).digest('base64url').slice(0, 32);
@@ -23,7 +26,7 @@ export function projectOfToken(token: string): string | undefined {
   const [payload] = token.split('.');
   if (!payload) return undefined;
   const first = Buffer.from(payload, 'base64url').toString().split('\n')[1];
-  return /^[0-9a-f-]{36}$/i.test(first ?? '') ? first : undefined;
+  return UUID.test(first ?? '') ? first : undefined;
 }
 
 function verify(token: string, secret: string, kind: string): string[] | undefined {
@@ -66,11 +69,12 @@ export function clickUrl(publicUrl: string, secret: string, target: LinkTarget, 
   return `${publicUrl}/t/c/${makeToken(secret, ['c', target.projectId, target.contactId ?? '', String(target.outboxId), url])}`;
 }
 
-/** verifyClickToken checks a click token and returns its target and destination URL. */
+/** verifyClickToken checks a click token and returns its target and destination URL (always http: or https:). */
 export function verifyClickToken(token: string, secret: string): (LinkTarget & { url: string }) | undefined {
   const f = verify(token, secret, 'c');
   if (!f || f.length < 5) return undefined;
-  return { projectId: f[1], contactId: f[2] || null, outboxId: Number(f[3]), url: f.slice(4).join('\n') };
+  const url = f.slice(4).join('\n');
+  return /^https?:\/\//i.test(url) ? { projectId: f[1], contactId: f[2] || null, outboxId: Number(f[3]), url } : undefined;
 }
 
 /** What the renderer needs to add tracking to one email (computed on the main thread, applied where it renders). */
@@ -81,11 +85,8 @@ export interface TrackingContext extends LinkTarget {
   unsubscribeLink?: string;
 }
 
-const ANCHOR_HREF = /(<a\b[^>]*?\bhref\s*=\s*)(["'])(.*?)\2/gis;
-
-function decodeAttr(value: string): string {
-  return value.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>');
-}
+/** An anchor's href attribute (not data-href or other attributes ending in "href"), quoted with ' or ". */
+const ANCHOR_HREF = /(<a\b[^>]*?\shref\s*=\s*)(["'])(.*?)\2/gis;
 
 /**
  * addTracking rewrites every http(s) link of an email's HTML into a signed click redirect and appends a 1×1 open
@@ -96,7 +97,8 @@ function decodeAttr(value: string): string {
 export function addTracking(html: string, t: TrackingContext): string {
   const own = `${t.publicUrl}/`;
   const rewritten = html.replace(ANCHOR_HREF, (whole, head: string, quote: string, rawHref: string) => {
-    const href = decodeAttr(rawHref.trim());
+    // The attribute as a browser reads it: every HTML entity decoded (Handlebars writes = as &#x3D;, & as &amp;).
+    const href = decodeHTMLAttribute(rawHref.trim());
     if (!/^https?:\/\//i.test(href) || /\bdata-no-track\b/i.test(head)) return whole;
     if (href === t.unsubscribeLink || href.startsWith(`${own}t/`) || href.startsWith(`${own}u/`)) return whole;
     return `${head}${quote}${clickUrl(t.publicUrl, t.secret, t, href).replace(/&/g, '&amp;')}${quote}`;

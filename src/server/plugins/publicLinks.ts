@@ -8,7 +8,7 @@
  *                          mail clients send to the List-Unsubscribe URL: unsubscribes and confirms.
  * A token that is not genuine (forged, altered, another tenant's) gets 404 and records nothing.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { QueryFn } from '../db/client.ts';
 import { projectOfToken, verifyClickToken, verifyOpenToken, verifyUnsubscribeToken, type LinkTarget } from '../mail/links.ts';
@@ -34,9 +34,9 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
   const secretOf = async (projectId: string | undefined): Promise<string | undefined> => {
     if (!projectId) return undefined;
     if (!keys.has(projectId)) {
-      const [p] = await query<{ api_key: string }>('SELECT api_key FROM projects WHERE id = $1', [projectId]);
+      const [p] = await query<{ link_secret: string }>('SELECT link_secret FROM projects WHERE id = $1', [projectId]);
       if (!p) return undefined;
-      keys.set(projectId, p.api_key);
+      keys.set(projectId, p.link_secret);
     }
     return keys.get(projectId);
   };
@@ -50,15 +50,18 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
   await app.register(async (scope) => {
     scope.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
 
+    // Fastify answers HEAD with the GET route; a HEAD (a link checker, a proxy's probe) is answered but never counted.
+    const counted = (req: FastifyRequest) => req.method !== 'HEAD';
+
     scope.get<{ Params: { token: string } }>('/t/o/:token', async (req, reply) => {
       const target = await check(req.params.token, verifyOpenToken);
-      if (!target || !(await recordEngagement(query, target, 'open', userAgent(req.headers['user-agent'])))) return notFound(reply);
+      if (!target || (counted(req) && !(await recordEngagement(query, target, 'open', userAgent(req.headers['user-agent']))))) return notFound(reply);
       return reply.type('image/gif').header('cache-control', 'no-store, max-age=0').send(PIXEL);
     });
 
     scope.get<{ Params: { token: string } }>('/t/c/:token', async (req, reply) => {
       const target = await check(req.params.token, verifyClickToken);
-      if (!target || !(await recordEngagement(query, target, 'click', userAgent(req.headers['user-agent']), target.url))) return notFound(reply);
+      if (!target || (counted(req) && !(await recordEngagement(query, target, 'click', userAgent(req.headers['user-agent']), target.url)))) return notFound(reply);
       return reply.header('cache-control', 'no-store').redirect(target.url, 302);
     });
 

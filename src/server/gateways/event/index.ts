@@ -49,8 +49,25 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
       }
       if (msg.Type !== 'Notification') return { type: msg.Type };
       const items = sesFeedback(msg);
-      const { recorded, suppressed } = await ctx.database.transaction((run) => recordFeedback(run, project.id, items, 'sns'));
-      return { type: msg.Type, recorded, suppressed };
+      // SNS redelivers a message it thinks was not received (same MessageId): the first delivery's answer is kept
+      // in event_batches and repeated, so a retry never records a bounce twice.
+      const dedupeKey = typeof msg.MessageId === 'string' && msg.MessageId ? `sns:${msg.MessageId}` : undefined;
+      const result = await ctx.database.transaction(async (run) => {
+        if (dedupeKey) {
+          const claimed = await run(
+            `INSERT INTO event_batches (project_id, idempotency_key, response) VALUES ($1, $2, '{}') ON CONFLICT (project_id, idempotency_key) DO NOTHING RETURNING 1`,
+            [project.id, dedupeKey]);
+          if (!claimed.length) {
+            const [prior] = await run<{ response: { recorded: number; suppressed: number } }>(
+              'SELECT response FROM event_batches WHERE project_id = $1 AND idempotency_key = $2', [project.id, dedupeKey]);
+            return prior.response;
+          }
+        }
+        const done = await recordFeedback(run, project.id, items, 'sns');
+        if (dedupeKey) await run('UPDATE event_batches SET response = $3 WHERE project_id = $1 AND idempotency_key = $2', [project.id, dedupeKey, JSON.stringify(done)]);
+        return done;
+      });
+      return { type: msg.Type, recorded: result.recorded, suppressed: result.suppressed };
     },
   };
 }

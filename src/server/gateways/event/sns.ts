@@ -20,6 +20,8 @@ export function pinSnsCertificate(url: string, pem: string): void {
 /** One SNS message (the fields this endpoint reads). */
 export interface SnsMessage {
   Type: 'SubscriptionConfirmation' | 'Notification' | 'UnsubscribeConfirmation' | string;
+  /** SNS's id of the message; a redelivery carries the same one. */
+  MessageId?: string;
   Message?: string;
   SubscribeURL?: string;
   TopicArn?: string;
