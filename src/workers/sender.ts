@@ -238,12 +238,14 @@ export class Sender {
       const marketing = template?.type === 'TEMPLATE_MARKETING';
       const contact = row.contact_id ? data.contacts.get(row.contact_id) : undefined;
       // Checked again at send time: the recipient may have bounced, complained or unsubscribed since expansion.
-      // An 'unsubscribed' entry (a recipient who is not a contact) only stops marketing mail, like unsubscribed_at.
+      // An unsubscribe (unsubscribed_at, or an 'unsubscribed' entry for a recipient who is not a contact) stops
+      // marketing sends only, and not an operator's test email of a marketing template; bounces and complaints stop all.
+      const optOutApplies = marketing && !row.is_test;
       const suppressedFor = data.suppressed.get(`${row.project_id}:${row.email.trim().toLowerCase()}`);
-      if (suppressedFor && (suppressedFor !== 'unsubscribed' || marketing)) {
+      if (suppressedFor && (suppressedFor !== 'unsubscribed' || optOutApplies)) {
         throw new PermanentError(`suppressed: ${row.email} is on the suppression list (${suppressedFor})`);
       }
-      if (marketing && contact?.unsubscribed_at) throw new PermanentError(`unsubscribed: ${row.email} unsubscribed from marketing email`);
+      if (optOutApplies && contact?.unsubscribed_at) throw new PermanentError(`unsubscribed: ${row.email} unsubscribed from marketing email`);
       const link = unsubscribeLink(this.ctx.config.publicUrl, project?.link_secret ?? '', row.project_id, row.contact_id, Number(row.id));
       const vars = buildRenderContext(contact ?? { email: row.email }, persona, link);
       const { subject, raw } = await this.renderer.render({

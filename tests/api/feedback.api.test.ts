@@ -170,6 +170,15 @@ describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
     expect((await h.app.inject({ method: 'POST', url: `${path.slice(0, -3)}zzz` })).statusCode).toBe(404);
   });
 
+  it('an operator\'s test email of the marketing template still reaches the unsubscribed contact', async () => {
+    const before = (await receivedBy(ann.email)).length;
+    const res = await h.call('POST', '/api/event/emit_send_single_email_event', { key: t.apiKey, body: { mailer_payload: {
+      is_test_email: true, template_id: marketingId, from: { user_id: personaId }, to: [{ email: ann.email }],
+    } } });
+    expect(res.status).toBe(200);
+    await until(async () => (await receivedBy(ann.email)).length === before + 1);
+  });
+
   it('a recipient who is not a contact unsubscribes once, even with two clicks at the same moment', async () => {
     const walkIn = 'walk-in@clicks.example.com';
     const send = () => h.call('POST', '/api/event/emit_send_single_email_event', { key: t.apiKey, body: { mailer_payload: {
