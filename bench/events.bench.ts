@@ -4,8 +4,9 @@
  * PGlite and PostgreSQL, beside a raw
  * batched INSERT of the same rows into the same table (100 rows per statement, same concurrency) measured in the same
  * run, and the ratio (issue 5 target: ≥ 0.6 of raw on PostgreSQL). Rounds are interleaved and medians reported, as in
- * the blast benchmark. Prints figures; asserts nothing. BENCH_EVENTS (default 20000), BENCH_ROUNDS (5), BENCH_DB,
- * BENCH_PG_URL adjust it.
+ * the blast benchmark; each round also prints the CPU time per 1,000 events of this process and of PostgreSQL. Prints
+ * figures; asserts nothing. BENCH_EVENTS (default 20000), BENCH_ROUNDS (5), BENCH_DB, BENCH_PG_URL adjust it;
+ * BENCH_PROFILE=file writes a CPU profile of the server's thread during one extra API run.
  */
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -55,6 +56,34 @@ function batch(round: number, b: number) {
     name: i % 3 ? 'page_viewed' : 'order_placed', email: `user${(b * BATCH + i) % 5000}@bench.example.com`,
     metric1: i, metric2: round, json: { path: `/products/${i}`, campaign: 'winter', round },
   }));
+}
+
+/** postgresCpuMs sums the user+system CPU time (ms) of every process named postgres on this machine (from /proc). */
+async function postgresCpuMs(): Promise<number> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const msPerTick = 10; // USER_HZ is 100 on Linux
+  let total = 0;
+  for (const pid of (await readdir('/proc')).filter((d) => /^\d+$/.test(d))) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    if (!stat.includes('(postgres)')) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    total += (Number(fields[11]) + Number(fields[12])) * msPerTick;
+  }
+  return total;
+}
+
+/**
+ * measured runs `work` (which answers events/s) and adds the CPU time it cost per 1,000 events: this process (all
+ * threads, the HTTP client's included) and every PostgreSQL process, in ms. On 2 cores the two compete, so these
+ * say where the gap to the raw INSERT goes.
+ */
+async function measured(events: number, work: () => Promise<number>): Promise<{ rate: number; nodeMs: number; pgMs: number }> {
+  const cpu0 = process.cpuUsage();
+  const pg0 = await postgresCpuMs();
+  const rate = await work();
+  const cpu = process.cpuUsage(cpu0);
+  const pgMs = (await postgresCpuMs()) - pg0;
+  return { rate, nodeMs: (cpu.user + cpu.system) / 1000 / (events / 1000), pgMs: pgMs / (events / 1000) };
 }
 
 /** inParallel runs `work(b)` for b in 0..batches-1 with IN_FLIGHT at a time; returns events/s. */
@@ -108,16 +137,33 @@ async function run(kind: 'pglite' | 'postgres'): Promise<string[] | undefined> {
   });
 
   await api(); await raw(); // warm-up: JIT, connections, plans
+  if (process.env.BENCH_PROFILE) {
+    // A CPU profile of the server's thread during one API run (the client thread is not in it).
+    const { Session } = await import('node:inspector/promises');
+    const session = new Session();
+    session.connect();
+    await session.post('Profiler.enable');
+    await session.post('Profiler.start');
+    await api();
+    const { profile } = await session.post('Profiler.stop');
+    const { writeFile } = await import('node:fs/promises');
+    await writeFile(process.env.BENCH_PROFILE, JSON.stringify(profile));
+    console.log(`CPU profile of one events API run written to ${process.env.BENCH_PROFILE}`);
+  }
   const apis: number[] = [];
   const raws: number[] = [];
   const ratios: number[] = [];
   for (let r = 1; r <= ROUNDS; r++) {
     // Alternate which goes first, so a drift in the machine's speed within a round favours neither.
-    let rawRate: number;
-    let apiRate: number;
-    if (r % 2) { rawRate = await raw(); apiRate = await api(); } else { apiRate = await api(); rawRate = await raw(); }
+    const n = batches * BATCH;
+    let rawM: Awaited<ReturnType<typeof measured>>;
+    let apiM: Awaited<ReturnType<typeof measured>>;
+    if (r % 2) { rawM = await measured(n, raw); apiM = await measured(n, api); } else { apiM = await measured(n, api); rawM = await measured(n, raw); }
+    const rawRate = rawM.rate;
+    const apiRate = apiM.rate;
     raws.push(rawRate); apis.push(apiRate); ratios.push(apiRate / rawRate);
-    console.log(`${kind} round ${r}: raw INSERT ${rawRate.toFixed(0)} events/s; events API ${apiRate.toFixed(0)} events/s; ratio ${(apiRate / rawRate).toFixed(2)}`);
+    const cpu = (m: typeof rawM) => `CPU/1,000 events: node ${m.nodeMs.toFixed(1)} ms${kind === 'postgres' ? `, postgres ${m.pgMs.toFixed(1)} ms` : ''}`;
+    console.log(`${kind} round ${r}: raw INSERT ${rawRate.toFixed(0)} events/s (${cpu(rawM)}); events API ${apiRate.toFixed(0)} events/s (${cpu(apiM)}); ratio ${(apiRate / rawRate).toFixed(2)}`);
   }
   const [{ n }] = await database.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE project_id = $1', [projectId]);
   await app.close();
