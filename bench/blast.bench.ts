@@ -10,10 +10,10 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { loadConfig, type Config } from '../src/server/config.ts';
-import { openDatabase, type Database } from '../src/server/db/client.ts';
+import type { Database } from '../src/server/db/client.ts';
+import { openBenchDatabase } from './databases.ts';
 import { startRuntime } from '../src/server/runtime.ts';
 import { SmtpTransport } from '../src/server/mail/transport.ts';
 import { buildRawMessage } from '../src/server/mail/render.ts';
@@ -145,20 +145,9 @@ async function main(): Promise<void> {
   console.log(`Each database: ${ROUNDS} rounds of (raw nodemailer→sink, ${RAW_N} messages; then one ${N}-recipient blast), interleaved so both see the same machine; medians reported.`);
   const rows: string[][] = [];
   for (const kind of (process.env.BENCH_DB ? [process.env.BENCH_DB] : ['pglite', 'postgres']) as Array<'pglite' | 'postgres'>) {
-    let database: Database;
-    let cleanup = async () => {};
-    if (kind === 'postgres') {
-      const name = `bench_${Date.now()}`;
-      const admin = new pg.Client({ connectionString: PG_URL });
-      try { await admin.connect(); } catch (err) { console.log(`postgres: skipped (${(err as Error).message})`); continue; }
-      await admin.query(`CREATE DATABASE ${name}`);
-      await admin.end();
-      const u = new URL(PG_URL); u.pathname = `/${name}`;
-      database = await openDatabase({ databaseUrl: u.toString(), dataDir: 'memory://' });
-      cleanup = async () => { const c = new pg.Client({ connectionString: PG_URL }); await c.connect(); await c.query(`DROP DATABASE ${name} WITH (FORCE)`); await c.end(); };
-    } else {
-      database = await openDatabase({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'mw-bench-db-')) });
-    }
+    const opened = await openBenchDatabase(kind, PG_URL, 'bench');
+    if (!opened) continue;
+    const { database, cleanup } = opened;
     const prepared = await prepare(database, html);
     const raws: number[] = [];
     const pipes: number[] = [];

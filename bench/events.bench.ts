@@ -14,9 +14,8 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import pg from 'pg';
 import { loadConfig, type Config } from '../src/server/config.ts';
-import { openDatabase, type Database } from '../src/server/db/client.ts';
+import { openBenchDatabase } from './databases.ts';
 import { startRuntime } from '../src/server/runtime.ts';
 import { buildApp } from '../src/server/app.ts';
 import { createAccount } from '../src/server/accounts.ts';
@@ -97,20 +96,9 @@ async function inParallel(batches: number, work: (b: number) => Promise<void>): 
 }
 
 async function run(kind: 'pglite' | 'postgres'): Promise<string[] | undefined> {
-  let database: Database;
-  let cleanup = async () => {};
-  if (kind === 'postgres') {
-    const name = `bench_ev_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    try { await admin.connect(); } catch (err) { console.log(`postgres: skipped (${(err as Error).message})`); return undefined; }
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const u = new URL(PG_URL); u.pathname = `/${name}`;
-    database = await openDatabase({ databaseUrl: u.toString(), dataDir: 'memory://' });
-    cleanup = async () => { const c = new pg.Client({ connectionString: PG_URL }); await c.connect(); await c.query(`DROP DATABASE ${name} WITH (FORCE)`); await c.end(); };
-  } else {
-    database = await openDatabase({ dataDir: await mkdtemp(path.join(os.tmpdir(), 'mw-bench-ev-')) });
-  }
+  const opened = await openBenchDatabase(kind, PG_URL, 'bench-ev');
+  if (!opened) return undefined;
+  const { database, cleanup } = opened;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-bench-ev-'));
   const config: Config = { ...loadConfig(process.env), databaseUrl: undefined, dataDir, storageUrl: path.join(dataDir, 'storage') };
   const runtime = await startRuntime(config, { database, transport: new CaptureTransport(() => undefined), workers: false });

@@ -10,14 +10,14 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.ts';
 import { DateTime } from 'luxon';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
 import { DEMO_ACCOUNT } from '../../src/server/accounts.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const PERSONA = 'sender@demo-company.example.com';
 const SINGLE_SENDS = 11;
 const TOTAL_EVENTS = SINGLE_SENDS + 1; // eleven single sends and one blast recipient: two pages of 10
@@ -93,7 +93,7 @@ beforeAll(async () => {
   const smtpUrl = await sink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-account-'));
   server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '500', LOG_LEVEL: 'error' });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   page = await context.newPage();

@@ -8,7 +8,8 @@ import { readFile, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.ts';
 import { DateTime } from 'luxon';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
@@ -16,7 +17,6 @@ import { DEMO_ACCOUNT } from '../../src/server/accounts.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../../shared/fixtures/email-templates/leemunroe/email-inlined.html');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let sink: SmtpSink;
 let server: ServerProcess;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   const smtpUrl = await sink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-'));
   server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '500', LOG_LEVEL: 'error' });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 });
 afterAll(async () => {

@@ -11,14 +11,14 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { DEMO_ACCOUNT } from '../../src/server/accounts.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const PERSONA = 'news@demo-company.example.com';
 
 let sink: SmtpSink;
@@ -61,7 +61,7 @@ beforeAll(async () => {
   const login = await (await fetch(`${server.url}/api/login/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password }) })).json();
   apiKey = login.api_client_key ?? login.data?.api_client_key;
   expect(apiKey).toBeTruthy();
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
 });
 afterAll(async () => {

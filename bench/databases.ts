@@ -1,0 +1,30 @@
+/**
+ * openBenchDatabase opens a fresh database for one benchmark run: a new database on the PostgreSQL server at `pgUrl`
+ * (dropped again by `cleanup`), or PGlite in a new temporary folder. Returns undefined, after saying so, when the
+ * PostgreSQL server cannot be reached (that database is skipped, the other still measured).
+ */
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openDatabase, type Database } from '../src/server/db/client.ts';
+
+export async function openBenchDatabase(kind: 'pglite' | 'postgres', pgUrl: string, prefix: string): Promise<{ database: Database; cleanup: () => Promise<void> } | undefined> {
+  if (kind === 'pglite') {
+    return { database: await openDatabase({ dataDir: await mkdtemp(path.join(os.tmpdir(), `mw-${prefix}-`)) }), cleanup: async () => {} };
+  }
+  const name = `${prefix.replace(/\W/g, '_')}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: pgUrl });
+  try { await admin.connect(); } catch (err) { console.log(`postgres: skipped (${(err as Error).message})`); return undefined; }
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const u = new URL(pgUrl); u.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: u.toString(), dataDir: 'memory://' });
+  const cleanup = async () => {
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    await c.end();
+  };
+  return { database, cleanup };
+}
