@@ -161,6 +161,7 @@ describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
     expect(post.statusCode).toBe(200);
     const again = await h.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--\r\n' });
     expect(again.statusCode).toBe(200);
+    expect(again.body).toBe('Unsubscribed'); // the multipart form of the one-click POST is recognised too
     const events = await eventsOf('user_unsubscribed');
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ email: ann.email, user_id: ann.id, json: { via: 'one-click' } });

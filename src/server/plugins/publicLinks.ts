@@ -80,7 +80,9 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
 
     scope.post<{ Params: { token: string }; Body: string }>('/u/:token', async (req, reply) => {
       const target = await check(req.params.token, verifyUnsubscribeToken);
-      const oneClick = typeof req.body === 'string' && /List-Unsubscribe=One-Click/i.test(req.body);
+      // RFC 8058: the body carries List-Unsubscribe=One-Click, form-encoded or as a multipart/form-data field.
+      const oneClick = typeof req.body === 'string'
+        && (/(^|&)List-Unsubscribe=One-Click(&|$)/i.test(req.body.trim()) || /name="?List-Unsubscribe"?[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\nOne-Click\r?\n/i.test(req.body));
       const done = target && await unsubscribe(query, target, oneClick ? 'one-click' : 'page');
       if (!done) return notFound(reply);
       reply.header('cache-control', 'no-store');
