@@ -123,6 +123,21 @@ export const operations = {
     "method": "POST",
     "path": "/feedback"
   },
+  "listSuppressions": {
+    "service": "event",
+    "method": "GET",
+    "path": "/suppressions"
+  },
+  "addSuppressions": {
+    "service": "event",
+    "method": "POST",
+    "path": "/suppressions"
+  },
+  "removeSuppressions": {
+    "service": "event",
+    "method": "POST",
+    "path": "/suppressions/remove"
+  },
   "postSesNotification": {
     "service": "event",
     "method": "POST",

@@ -85,6 +85,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's suppression list (not shown in the spec; issue 5): addresses later sends skip, newest first. reason is bounce or complaint (all mail), manual (all mail, added here), or unsubscribed (a recipient who is not a contact asked to stop marketing mail). email filters by a case-insensitive substring. */
+        get: operations["listSuppressions"];
+        put?: never;
+        /** Put addresses on the suppression list by hand (reason manual): later sends, marketing or transactional, skip them. An address already listed keeps its entry. Invalid addresses are reported by index and the rest added. */
+        post: operations["addSuppressions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/suppressions/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Take addresses off the suppression list (e.g. a mailbox that bounced by mistake), so later sends reach them again. A contact's bounced_at / complained_at are cleared too. Addresses not listed are ignored. */
+        post: operations["removeSuppressions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/feedback/ses/{integration_key}": {
         parameters: {
             query?: never;
@@ -120,6 +155,24 @@ export interface components {
             emitted_at?: string;
             /** @description Free-form. An object is stored as is; any other value is stored as {"value": ...}. */
             json?: unknown;
+        };
+        Suppression: {
+            /** @description Lower-cased address. */
+            email: string;
+            /** @enum {string} */
+            reason: "bounce" | "complaint" | "manual" | "unsubscribed";
+            /** @description The bounce diagnostic code, complaint type, or how it was added. */
+            detail?: string | null;
+            /** Format: date-time */
+            created_at: string;
+        };
+        SuppressionChange: {
+            /** @description Entries added or removed. */
+            changed: number;
+            failed: {
+                index: number;
+                errors: string[];
+            }[];
         };
         EventBatchResult: {
             /** @description Events stored from this batch. */
@@ -433,6 +486,93 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FeedbackResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listSuppressions: {
+        parameters: {
+            query?: {
+                /** @description Page size (rows). */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
+                email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries and the total matching. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Suppression"][];
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    addSuppressions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    emails: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Added (failed lists the addresses that were not valid). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressionChange"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    removeSuppressions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    emails: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuppressionChange"];
                 };
             };
             400: components["responses"]["BadRequest"];

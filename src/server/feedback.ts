@@ -155,3 +155,51 @@ export async function recordFeedback(query: QueryFn, projectId: string, items: A
   }
   return { recorded: items.length, suppressed };
 }
+
+/** One entry of a project's suppression list, as the API lists it. */
+export interface SuppressionEntry { email: string; reason: 'bounce' | 'complaint' | 'manual' | 'unsubscribed'; detail: string | null; created_at: string }
+
+/**
+ * listSuppressions returns one page of the project's suppression list, newest first, and the total matching.
+ * `emailLike` is an already-escaped ILIKE pattern (gateways/common.ts likePattern) or undefined for all.
+ */
+export async function listSuppressions(query: QueryFn, projectId: string, page: { limit: number; offset: number; emailLike?: string }): Promise<{ data: SuppressionEntry[]; total: number }> {
+  const filter = page.emailLike ? 'AND email ILIKE $2' : '';
+  const args = page.emailLike ? [projectId, page.emailLike] : [projectId];
+  const [rows, [{ total }]] = await Promise.all([
+    query<SuppressionEntry>(
+      `SELECT email, reason, detail, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
+         FROM suppressions WHERE project_id = $1 ${filter} ORDER BY created_at DESC, email
+        LIMIT ${Number(page.limit)} OFFSET ${Number(page.offset)}`, args),
+    query<{ total: number }>(`SELECT count(*)::int AS total FROM suppressions WHERE project_id = $1 ${filter}`, args),
+  ]);
+  return { data: rows, total };
+}
+
+/**
+ * addManualSuppressions puts `emails` (already checked) on the project's suppression list with reason 'manual'; an
+ * address already listed keeps its entry. Returns how many entries were added.
+ */
+export async function addManualSuppressions(query: QueryFn, projectId: string, emails: string[]): Promise<number> {
+  if (!emails.length) return 0;
+  const added = await query(
+    `INSERT INTO suppressions (project_id, email, reason, detail)
+     SELECT $1, e, 'manual', 'added by hand' FROM unnest($2::text[]) AS e
+     ON CONFLICT (project_id, email) DO NOTHING RETURNING email`,
+    [projectId, [...new Set(emails.map((e) => e.trim().toLowerCase()))]]);
+  return added.length;
+}
+
+/**
+ * removeSuppressions takes `emails` off the project's suppression list and clears the matching contacts'
+ * bounced_at / complained_at, in one transaction's QueryFn. Returns how many entries were removed.
+ */
+export async function removeSuppressions(query: QueryFn, projectId: string, emails: string[]): Promise<number> {
+  const list = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
+  const removed = await query('DELETE FROM suppressions WHERE project_id = $1 AND email = ANY($2::text[]) RETURNING email', [projectId, list]);
+  await query(
+    `UPDATE contacts SET bounced_at = NULL, complained_at = NULL, updated_at = now()
+      WHERE project_id = $1 AND lower(email) = ANY($2::text[]) AND (bounced_at IS NOT NULL OR complained_at IS NOT NULL)`,
+    [projectId, list]);
+  return removed.length;
+}

@@ -364,6 +364,55 @@ describe(`SES notifications through SNS (${API_DB})`, () => {
   });
 });
 
+describe(`the suppression list API (${API_DB})`, () => {
+  it('adds addresses by hand (reporting invalid ones), lists and filters them, and keeps tenants apart', async () => {
+    const add = await h.call('POST', '/api/event/suppressions', { key: t.apiKey, body: { emails: ['Manual-One@list.example.com', 'not-an-email', 'manual-two@list.example.com'] } });
+    expect(add.status).toBe(200);
+    expect(add.body).toEqual({ changed: 2, failed: [{ index: 1, errors: [expect.stringMatching(/^emails\[1\]: /)] }] });
+    const again = await h.call('POST', '/api/event/suppressions', { key: t.apiKey, body: { emails: ['manual-one@list.example.com'] } });
+    expect(again.body.changed).toBe(0); // already listed: the entry is kept as it was
+    const none = await h.call('POST', '/api/event/suppressions', { key: t.apiKey, body: { emails: ['nope'] } });
+    expect(none.status).toBe(400);
+    expect(none.body.errors[0]).toMatch(/^emails\[0\]: /);
+
+    const page = await h.call('GET', '/api/event/suppressions', { key: t.apiKey, query: { email: 'LIST.example', limit: '1' } });
+    expect(page.status).toBe(200);
+    expect(page.body.total).toBe(2);
+    expect(page.body.data).toHaveLength(1);
+    expect(page.body.data[0]).toMatchObject({ reason: 'manual', email: expect.stringMatching(/^manual-(one|two)@list\.example\.com$/) });
+    const all = await h.call('GET', '/api/event/suppressions', { key: t.apiKey, query: { limit: '1000' } });
+    expect(all.body.data.map((x: { reason: string }) => x.reason)).toEqual(expect.arrayContaining(['bounce', 'complaint', 'manual', 'unsubscribed']));
+    expect(all.body.total).toBe(all.body.data.length);
+
+    const other = await h.tenant({ activated: true });
+    expect((await h.call('GET', '/api/event/suppressions', { key: other.apiKey })).body).toEqual({ data: [], total: 0 });
+    expect((await h.call('GET', '/api/event/suppressions', {})).status).toBe(401);
+  });
+
+  it('a manual entry stops even transactional mail; removing it (or a bounce) lets the next send through', async () => {
+    const [kim] = await contacts(['kim@list.example.com']);
+    await h.call('POST', '/api/event/suppressions', { key: t.apiKey, body: { emails: [kim.email] } });
+    const blocked = await sendBlast([kim.id], transactionalId);
+    expect(blocked.audience.excluded.suppressed).toBe(1);
+    expect(blocked.audience.queued).toBe(0);
+
+    const removed = await h.call('POST', '/api/event/suppressions/remove', { key: t.apiKey, body: { emails: ['KIM@list.example.com', 'never-listed@list.example.com'] } });
+    expect(removed.body).toEqual({ changed: 1, failed: [] });
+    const sent = await sendBlast([kim.id], transactionalId);
+    expect(sent.audience.queued).toBe(1);
+    expect(sent.sent_emails).toBe(1);
+
+    // The relay's earlier hard bounce: removing it clears the contact's bounced_at too, so marketing reaches it again.
+    const gone = 'gone@bounce-relay.example.com';
+    h.sink.refuse.delete(gone);
+    await h.call('POST', '/api/event/suppressions/remove', { key: t.apiKey, body: { emails: [gone] } });
+    const [row] = await h.runtime.database.query<{ id: string; bounced_at: Date | null }>('SELECT id, bounced_at FROM contacts WHERE project_id = $1 AND email = $2', [t.projectId, gone]);
+    expect(row.bounced_at).toBeNull();
+    const back = await sendBlast([row.id]);
+    expect(back.audience.queued).toBe(1);
+  });
+});
+
 describe(`public events API (${API_DB})`, () => {
   it('stores valid events with the contact\'s user_id, reports bad ones by index and field, and keeps tenants apart', async () => {
     const [carol] = await contacts(['carol@events.example.com']);

@@ -3,7 +3,9 @@ import type { operations } from '../../../../generated/types/event.gen.ts';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { BadRequest, Unauthorized } from '../../errors.ts';
-import { recordFeedback } from '../../feedback.ts';
+import { addManualSuppressions, listSuppressions, recordFeedback, removeSuppressions } from '../../feedback.ts';
+import { checkEmail } from '../../../domain/validation.ts';
+import { likePattern } from '../common.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import { countEvents, listEvents, queueSingleEmail } from './service.ts';
 import { EVENT_BATCH_LIMITS, ingestEvents } from './ingest.ts';
@@ -31,6 +33,25 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
       if (replayed) reply.header('idempotent-replayed', 'true');
       reply.code(status);
       return result;
+    },
+    async listSuppressions(req) {
+      const email = req.query.email?.trim();
+      return listSuppressions(query, scope(req).id, { limit: req.query.limit ?? 10, offset: req.query.offset ?? 0, emailLike: email ? likePattern(email) : undefined });
+    },
+    async addSuppressions(req) {
+      const failed: Array<{ index: number; errors: string[] }> = [];
+      const valid: string[] = [];
+      req.body.emails.forEach((email, index) => {
+        const error = checkEmail(email);
+        if (error) failed.push({ index, errors: [`emails[${index}]: ${error}`] });
+        else valid.push(email);
+      });
+      if (!valid.length) throw new BadRequest(failed.flatMap((f) => f.errors));
+      return { changed: await addManualSuppressions(query, scope(req).id, valid), failed };
+    },
+    async removeSuppressions(req) {
+      const changed = await ctx.database.transaction((run) => removeSuppressions(run, scope(req).id, req.body.emails));
+      return { changed, failed: [] };
     },
     async postFeedback(req) {
       const items = req.body.notifications.map((n) => ({
