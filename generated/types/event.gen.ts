@@ -129,7 +129,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The HTTPS endpoint to subscribe to the SNS topic Amazon SES publishes bounces and complaints to. SNS cannot send headers, so the project's integration key is in the path instead of x-api-key. A SubscriptionConfirmation is confirmed by visiting its SubscribeURL; a Notification's Message is read as an SES notification. With SNS_VERIFY on (the default) every message must carry a valid SNS signature from an Amazon SNS certificate. A redelivered Notification (same MessageId) records nothing again and gets the first delivery's answer. Recipient entries without an emailAddress are skipped. */
+        /** The HTTPS endpoint to subscribe to the SNS topic Amazon SES publishes bounces and complaints to. SNS cannot send headers, so the project's integration key is in the path instead of x-api-key. A SubscriptionConfirmation is confirmed by visiting its SubscribeURL; a Notification's Message is read as an SES notification. With SNS_VERIFY on (the default) every message must carry a valid SNS signature from an Amazon SNS certificate. A redelivered Notification (same MessageId) records nothing again and gets the first delivery's answer. Recipient entries without an emailAddress are skipped. With SNS_TOPIC_ARNS set, messages from any other topic are refused with 403. */
         post: operations["postSesNotification"];
         delete?: never;
         options?: never;
@@ -612,7 +612,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The SNS signature is missing or wrong (SNS_VERIFY on). */
+            /** @description The SNS signature is missing or wrong (SNS_VERIFY on), or the topic is not in SNS_TOPIC_ARNS. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -30,6 +30,11 @@ export interface Config {
   renderThreads: number;
   /** Require a valid Amazon SNS signature on SES notifications (SNS_VERIFY=on|off, default on; issue 5). */
   snsVerify: boolean;
+  /**
+   * SNS topics whose messages are accepted (SNS_TOPIC_ARNS, comma-separated ARNs; empty accepts any topic). With it
+   * set, a validly signed message from someone else's topic is refused even if they learn an integration key.
+   */
+  snsTopicArns: string[];
 }
 
 /** loadConfig reads the environment (process.env by default). Throws on a malformed number. */
@@ -56,5 +61,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sendConcurrency: Math.max(1, Math.floor(num('SEND_CONCURRENCY', 128))),
     renderThreads: Math.floor(num('RENDER_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
     snsVerify: !/^(off|false|0|no)$/i.test(env.SNS_VERIFY ?? 'on'),
+    snsTopicArns: (env.SNS_TOPIC_ARNS ?? '').split(',').map((a) => a.trim()).filter(Boolean),
   };
 }

@@ -328,6 +328,22 @@ describe(`SES notifications through SNS (${API_DB})`, () => {
     expect((await post(signed(base), 'not-a-real-integration-key')).statusCode).toBe(401);
   });
 
+  it('with SNS_TOPIC_ARNS set, a validly signed message from another topic is refused', async () => {
+    h.runtime.ctx.config.snsVerify = true;
+    h.runtime.ctx.config.snsTopicArns = ['arn:aws:sns:us-east-1:1:ses'];
+    try {
+      const base = { Type: 'Notification', Timestamp: new Date().toISOString(), Message: sesBounce('topic-check@relay.example.com') };
+      const foreign = await post(signed({ ...base, MessageId: randomUUID(), TopicArn: 'arn:aws:sns:us-east-1:666:other' }));
+      expect(foreign.statusCode).toBe(403);
+      expect(foreign.json().errors[0]).toMatch(/^TopicArn: /);
+      expect(await eventsOf('ses_event_bounce', 'topic-check@relay.example.com')).toHaveLength(0);
+      const ours = await post(signed({ ...base, MessageId: randomUUID(), TopicArn: 'arn:aws:sns:us-east-1:1:ses' }));
+      expect(ours.statusCode).toBe(200);
+    } finally {
+      h.runtime.ctx.config.snsTopicArns = [];
+    }
+  });
+
   it('a redelivered notification (same MessageId) records nothing twice; recipients without an address are skipped', async () => {
     h.runtime.ctx.config.snsVerify = true;
     const message = JSON.stringify({

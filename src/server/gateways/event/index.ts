@@ -2,7 +2,7 @@
 import type { operations } from '../../../../generated/types/event.gen.ts';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
-import { BadRequest, Unauthorized } from '../../errors.ts';
+import { BadRequest, HttpError, Unauthorized } from '../../errors.ts';
 import { addManualSuppressions, listSuppressions, recordFeedback, removeSuppressions } from '../../feedback.ts';
 import { checkEmail } from '../../../domain/validation.ts';
 import { likePattern } from '../common.ts';
@@ -64,6 +64,10 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
       const [project] = await query<{ id: string }>('SELECT id FROM projects WHERE integration_key = $1', [req.params.integration_key]);
       if (!project) throw new Unauthorized('integration_key: unknown integration key');
       const msg = await parseSnsBody(req.body, ctx.config.snsVerify);
+      const topics = ctx.config.snsTopicArns;
+      if (topics.length && !topics.includes(msg.TopicArn ?? '')) {
+        throw new HttpError(403, [`TopicArn: ${msg.TopicArn ?? '(none)'} is not one of the topics this server accepts (SNS_TOPIC_ARNS)`]);
+      }
       if (msg.Type === 'SubscriptionConfirmation') {
         await confirmSubscription(msg, ctx.config.snsVerify);
         return { type: msg.Type };
