@@ -2,9 +2,10 @@
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
 import { PublicLayout } from './PublicLayout';
+import { FREE_EMAILS_PER_MONTH } from '../../domain/pricing';
 
 const CARDS = [
-  { title: 'Usage-based cost', text: 'Pay for what you send. The first 10,000 emails a month are free; no charge for contacts, seats or logo removal.' },
+  { title: 'Usage-based cost', text: `Pay for what you send. The first ${FREE_EMAILS_PER_MONTH.toLocaleString('en-US')} emails a month are free; no charge for contacts, seats or logo removal.` },
   { title: 'Segmentation', text: 'Group contacts by hand, by file or by filters on their data and activity.' },
   { title: 'Contact maintenance', text: 'Upload contacts in bulk, keep metadata per contact and honour unsubscribes automatically.' },
   { title: 'Timezone targeting', text: 'Send at a time in your zone, another zone, or each receiver’s own zone.' },
