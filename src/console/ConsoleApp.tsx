@@ -16,6 +16,7 @@ import { InsightsPage } from './pages/InsightsPage';
 import { NotificationsPage } from './pages/NotificationsPage';
 import { SectionLanding } from './pages/SectionLanding';
 import { AboutPage } from './public/AboutPage';
+import { PricingPage } from './public/PricingPage';
 import { LogoutPage } from './public/LogoutPage';
 import contacts from './resources/contacts';
 import emailBlasts from './resources/email-blasts';
@@ -105,6 +106,7 @@ export default function ConsoleApp() {
       <CustomRoutes noLayout>
         <Route path="/email/:location" element={<EmailViewer />} />
         <Route path="/about" element={<AboutPage />} />
+        <Route path="/pricing" element={<PricingPage />} />
       </CustomRoutes>
     </Admin>
   );

@@ -112,7 +112,6 @@ export const LATER_FEATURES: Array<{ path: string; feature: string }> = [
 
 /** Public pages of later issues: path prefix → the feature named on the placeholder. */
 export const PUBLIC_LATER_FEATURES: Array<{ prefix: string; feature: string }> = [
-  { prefix: '/pricing', feature: 'Pricing' },
   { prefix: '/signup', feature: 'Sign-up' },
   { prefix: '/demo-login', feature: 'Demo login' },
   { prefix: '/testimonials', feature: 'Accolades and partnerships' },

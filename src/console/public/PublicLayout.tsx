@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { AppBar, Box, Button, Container, Toolbar, Typography } from '@mui/material';
+import { FREE_EMAILS_PER_MONTH } from '../../domain/pricing';
 import { useSession } from '../session';
 
 /** PublicLayout wraps a public page with the site's top bar and footer. */
@@ -43,7 +44,7 @@ export function PublicLayout({ children }: { children: ReactNode }) {
         {children}
       </Container>
       <Box component="footer" sx={{ py: 2, textAlign: 'center', color: 'text.secondary', fontSize: 14 }}>
-        Mailwright: pay-as-you-go email. The first 10,000 emails a month are free.
+        Mailwright: pay-as-you-go email. The first {FREE_EMAILS_PER_MONTH.toLocaleString('en-US')} emails a month are free.
       </Box>
     </Box>
   );
