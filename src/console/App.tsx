@@ -10,6 +10,7 @@ import { AboutPage } from './public/AboutPage';
 import { HomePage } from './public/HomePage';
 import { LoginPage } from './public/LoginPage';
 import { LogoutPage } from './public/LogoutPage';
+import { DealMirrorPage } from './public/DealMirrorPage';
 import { PricingPage } from './public/PricingPage';
 import { PublicFallback } from './public/PublicPlaceholder';
 import { useSession } from './session';
@@ -28,6 +29,7 @@ function PublicSite() {
         <Route path="/login" element={<LoginPage />} />
         <Route path="/about" element={<AboutPage />} />
         <Route path="/pricing" element={<PricingPage />} />
+        <Route path="/deal-mirror" element={<DealMirrorPage />} />
         <Route path="/logout" element={<LogoutPage />} />
         <Route path="*" element={<PublicFallback />} />
       </Routes>

@@ -115,7 +115,6 @@ export const PUBLIC_LATER_FEATURES: Array<{ prefix: string; feature: string }> =
   { prefix: '/signup', feature: 'Sign-up' },
   { prefix: '/demo-login', feature: 'Demo login' },
   { prefix: '/testimonials', feature: 'Accolades and partnerships' },
-  { prefix: '/deal-mirror', feature: 'The Deal Mirror promo' },
   { prefix: '/waiting-for-architecture', feature: 'Account setup' },
   { prefix: '/blog', feature: 'The blog' },
   { prefix: '/about/contact-us', feature: 'Contact us' },

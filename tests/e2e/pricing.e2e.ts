@@ -1,7 +1,7 @@
 /**
  * The public /pricing page in a real browser against the built product (spec part 1 §2, §9; issue 7 §2): the plan
  * cards' rounded-up prices, the default and chosen plan carried to /signup?plan=, the slider's fixed volumes, and the
- * comparison table with the lowest calculation marked. Expected figures are worked out by hand from §9, not taken
+ * comparison table with the lowest calculation marked; and /deal-mirror's promo cookie and toast. Expected figures are worked out by hand from §9, not taken
  * from src/domain/pricing.ts, so a wrong formula there fails here too.
  */
 import { mkdtemp } from 'node:fs/promises';
@@ -29,7 +29,7 @@ afterAll(async () => {
   await server?.kill('SIGTERM');
 });
 
-describe('pricing page (e2e)', () => {
+describe('pricing and promo pages (e2e)', () => {
   it('shows each plan at the cheapest rate rounded up, with Professional chosen by default', async () => {
     await page.goto(`${server.url}/pricing`);
     await page.getByRole('heading', { name: 'Pricing', level: 1 }).waitFor();
@@ -76,6 +76,18 @@ describe('pricing page (e2e)', () => {
     expect(await lowest('100,000')).toBe('$44.10 (lowest)');
     expect(await lowest('10,000,000')).toBe('$3,622.40 (lowest)');
     expect(await row('500,000').locator('td[aria-current="true"]').count()).toBe(1);
+  });
+
+  it('/deal-mirror stores the promo source for 12 hours, says so, and continues to pricing', async () => {
+    const before = Date.now() / 1000;
+    await page.goto(`${server.url}/deal-mirror`);
+    await page.getByText('Your Deal Mirror Promo code has been applied!').waitFor();
+    await page.waitForURL(/\/pricing$/);
+    const cookie = (await page.context().cookies(server.url)).find((c) => c.name === 'source_info');
+    expect(cookie?.value).toContain('deal-mirror');
+    expect(cookie?.sameSite).toBe('Strict');
+    expect(cookie!.expires - before).toBeGreaterThan(12 * 3600 - 60);
+    expect(cookie!.expires - before).toBeLessThan(12 * 3600 + 60);
   });
 
   it('raised no errors in the page', () => {

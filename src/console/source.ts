@@ -1,0 +1,28 @@
+/**
+ * The acquisition source (spec part 1 §3 Session "A second cookie source_info holds the acquisition source (promo
+ * marker)", §9 "Cookie source_info lasts 12 hours", same-site strict; §2 /deal-mirror and /signup). A promo landing
+ * page stores its marker; sign-up shows the promo code read-only while the stored source contains it.
+ */
+const COOKIE = 'source_info';
+/** 12 hours, in seconds (spec part 1 §9). */
+export const SOURCE_INFO_MAX_AGE_S = 12 * 60 * 60;
+/** The marker /deal-mirror stores (the spec leaves its value open). */
+export const DEAL_MIRROR_SOURCE = 'deal-mirror-promo';
+/** The message /deal-mirror shows (spec part 1 §2). */
+export const DEAL_MIRROR_TOAST = 'Your Deal Mirror Promo code has been applied!';
+
+/** setSourceInfo stores `source` in the source_info cookie for 12 hours (SameSite=Strict). */
+export function setSourceInfo(source: string): void {
+  document.cookie = `${COOKIE}=${encodeURIComponent(source)}; Max-Age=${SOURCE_INFO_MAX_AGE_S}; Path=/; SameSite=Strict`;
+}
+
+/** getSourceInfo returns the stored acquisition source, or null when there is none (or it has expired). */
+export function getSourceInfo(): string | null {
+  const entry = document.cookie.split('; ').find((c) => c.startsWith(`${COOKIE}=`));
+  return entry ? decodeURIComponent(entry.slice(COOKIE.length + 1)) : null;
+}
+
+/** hasDealMirrorPromo is true while the stored source contains the Deal Mirror marker (sign-up shows the code then). */
+export function hasDealMirrorPromo(): boolean {
+  return (getSourceInfo() ?? '').includes(DEAL_MIRROR_SOURCE);
+}
