@@ -74,31 +74,27 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
         let stopped = false;
         let client: pg.Client | undefined;
         let retry: NodeJS.Timeout | undefined;
-        const connect = async (attempt: number): Promise<void> => {
+        /** connect opens a new connection and LISTENs on it; rejects when either fails. */
+        const connect = async (): Promise<void> => {
           const c = new pg.Client({ connectionString: opts.databaseUrl });
           c.on('notification', (n) => { if (n.channel === channel) onPayload(n.payload ?? ''); });
           c.on('error', () => { /* reported through 'end' */ });
           c.on('end', () => {
             if (stopped || client !== c) return;
             client = undefined;
-            retry = setTimeout(() => { connect(0).catch(() => schedule(1)); }, 1000);
+            reconnect(0);
           });
-          const schedule = (n: number) => {
-            if (!stopped) retry = setTimeout(() => { connect(n).catch(() => schedule(n + 1)); }, Math.min(30_000, 1000 * 2 ** n));
-          };
-          try {
-            await c.connect();
-            await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
-          } catch (err) {
-            await c.end().catch(() => undefined);
-            if (attempt === -1) throw err; // the first connection: the caller hears of it
-            schedule(attempt + 1);
-            return;
-          }
+          await c.connect();
+          await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`).catch(async (err) => { await c.end().catch(() => undefined); throw err; });
           if (stopped) { await c.end().catch(() => undefined); return; }
           client = c;
         };
-        await connect(-1);
+        /** reconnect tries again after 1 s, 2 s, 4 s … (at most 30 s) until a connection LISTENs or listening stops. */
+        const reconnect = (attempt: number) => {
+          if (stopped) return;
+          retry = setTimeout(() => { connect().catch(() => reconnect(attempt + 1)); }, Math.min(30_000, 1000 * 2 ** attempt));
+        };
+        await connect(); // the first connection: a failure reaches the caller
         return async () => {
           stopped = true;
           clearTimeout(retry);

@@ -6,6 +6,7 @@ import { BadRequest, HttpError, Unauthorized } from '../../errors.ts';
 import { addManualSuppressions, listSuppressions, recordFeedback, removeSuppressions } from '../../feedback.ts';
 import { checkEmail } from '../../../domain/validation.ts';
 import { likePattern } from '../common.ts';
+import { oncePerKey } from '../../idempotency.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import { countEvents, listEvents, queueSingleEmail } from './service.ts';
 import { EVENT_BATCH_LIMITS, ingestEvents } from './ingest.ts';
@@ -78,19 +79,8 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
       // in event_batches and repeated, so a retry never records a bounce twice.
       const dedupeKey = typeof msg.MessageId === 'string' && msg.MessageId ? `sns:${msg.MessageId}` : undefined;
       const result = await ctx.database.transaction(async (run) => {
-        if (dedupeKey) {
-          const claimed = await run(
-            `INSERT INTO event_batches (project_id, idempotency_key, response) VALUES ($1, $2, '{}') ON CONFLICT (project_id, idempotency_key) DO NOTHING RETURNING 1`,
-            [project.id, dedupeKey]);
-          if (!claimed.length) {
-            const [prior] = await run<{ response: { recorded: number; suppressed: number } }>(
-              'SELECT response FROM event_batches WHERE project_id = $1 AND idempotency_key = $2', [project.id, dedupeKey]);
-            return prior.response;
-          }
-        }
-        const done = await recordFeedback(run, project.id, items, 'sns');
-        if (dedupeKey) await run('UPDATE event_batches SET response = $3 WHERE project_id = $1 AND idempotency_key = $2', [project.id, dedupeKey, JSON.stringify(done)]);
-        return done;
+        const record = () => recordFeedback(run, project.id, items, 'sns');
+        return dedupeKey ? (await oncePerKey(run, project.id, dedupeKey, record)).result : record();
       });
       return { type: msg.Type, recorded: result.recorded, suppressed: result.suppressed };
     },

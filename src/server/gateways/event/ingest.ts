@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, QueryFn } from '../../db/client.ts';
 import { checkEmail } from '../../../domain/validation.ts';
+import { oncePerKey } from '../../idempotency.ts';
 
 /** Largest batch: events per request and bytes of request body. */
 export const EVENT_BATCH_LIMITS = { events: 1000, bytes: 1024 * 1024 } as const;
@@ -95,16 +96,7 @@ export async function ingestEvents(database: Database, projectId: string, batch:
   };
   if (!idempotencyKey) return { status: 200, result: await store(database.query.bind(database) as QueryFn), replayed: false };
   return database.transaction(async (run) => {
-    await run(`DELETE FROM event_batches WHERE project_id = $1 AND created_at < now() - interval '24 hours'`, [projectId]);
-    const claimed = await run(
-      `INSERT INTO event_batches (project_id, idempotency_key, response) VALUES ($1, $2, '{}') ON CONFLICT (project_id, idempotency_key) DO NOTHING RETURNING 1`,
-      [projectId, idempotencyKey]);
-    if (!claimed.length) {
-      const [prior] = await run<{ response: EventBatchResult }>('SELECT response FROM event_batches WHERE project_id = $1 AND idempotency_key = $2', [projectId, idempotencyKey]);
-      return { status: 200, result: prior.response, replayed: true };
-    }
-    const result = await store(run);
-    await run('UPDATE event_batches SET response = $3 WHERE project_id = $1 AND idempotency_key = $2', [projectId, idempotencyKey, JSON.stringify(result)]);
-    return { status: 200, result, replayed: false };
+    const { result, replayed } = await oncePerKey(run, projectId, idempotencyKey, () => store(run));
+    return { status: 200, result, replayed };
   });
 }
