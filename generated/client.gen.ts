@@ -2,6 +2,9 @@
 
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths as LoginPaths } from './types/login.gen';
+import type { paths as SignupPaths } from './types/signup.gen';
+import type { paths as ContactUsPaths } from './types/contact_us.gen';
+import type { paths as CompanyauthwrapperPaths } from './types/companyauthwrapper.gen';
 import type { paths as UserPaths } from './types/user.gen';
 import type { paths as SegmentPaths } from './types/segment.gen';
 import type { paths as SenderpersonawrapperPaths } from './types/senderpersonawrapper.gen';
@@ -14,6 +17,9 @@ import type { paths as JoblogPaths } from './types/joblog.gen';
 /** The paths of each gateway, keyed by service name (mounted at /api/<service>). */
 export interface GatewayPaths {
   login: LoginPaths;
+  signup: SignupPaths;
+  contact_us: ContactUsPaths;
+  companyauthwrapper: CompanyauthwrapperPaths;
   user: UserPaths;
   segment: SegmentPaths;
   senderpersonawrapper: SenderpersonawrapperPaths;
@@ -25,7 +31,7 @@ export interface GatewayPaths {
 }
 
 export type Service = keyof GatewayPaths;
-export const services = ["login","user","segment","senderpersonawrapper","template","scheduler","event","reporting","joblog"] as const;
+export const services = ["login","signup","contact_us","companyauthwrapper","user","segment","senderpersonawrapper","template","scheduler","event","reporting","joblog"] as const;
 
 /**
  * createGatewayClient returns a typed openapi-fetch client for one gateway; `baseUrl` is the session's

@@ -8,6 +8,65 @@ export const operations = {
     "path": "/login",
     "public": true
   },
+  "demoLogin": {
+    "service": "login",
+    "method": "POST",
+    "path": "/demo_login",
+    "public": true
+  },
+  "signup": {
+    "service": "signup",
+    "method": "POST",
+    "path": "/signup",
+    "public": true
+  },
+  "getSignupConfig": {
+    "service": "signup",
+    "method": "GET",
+    "path": "/signup/config",
+    "public": true
+  },
+  "sendContactMessage": {
+    "service": "contact_us",
+    "method": "POST",
+    "path": "/contact_us",
+    "public": true
+  },
+  "listCompanyUsers": {
+    "service": "companyauthwrapper",
+    "method": "GET",
+    "path": "/company_users"
+  },
+  "addCompanyUser": {
+    "service": "companyauthwrapper",
+    "method": "POST",
+    "path": "/company_users"
+  },
+  "removeCompanyUser": {
+    "service": "companyauthwrapper",
+    "method": "DELETE",
+    "path": "/company_users"
+  },
+  "getSandboxActivation": {
+    "service": "companyauthwrapper",
+    "method": "GET",
+    "path": "/sandbox_activation"
+  },
+  "getAssistantStatus": {
+    "service": "companyauthwrapper",
+    "method": "GET",
+    "path": "/assistant/status"
+  },
+  "createAssistantSession": {
+    "service": "companyauthwrapper",
+    "method": "POST",
+    "path": "/assistant/session"
+  },
+  "refreshAssistantSession": {
+    "service": "companyauthwrapper",
+    "method": "POST",
+    "path": "/assistant/session/refresh"
+  },
   "listUsers": {
     "service": "user",
     "method": "GET",
@@ -37,6 +96,11 @@ export const operations = {
     "service": "segment",
     "method": "POST",
     "path": "/segments"
+  },
+  "addSegmentUsers": {
+    "service": "segment",
+    "method": "POST",
+    "path": "/segments/{id}/users"
   },
   "countSegments": {
     "service": "segment",

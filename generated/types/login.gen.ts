@@ -17,6 +17,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/demo_login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign a visitor in to the shared demo account (spec part 1 §2 /demo-login, §6; issue 7 §4).
+         * @description The visitor gives an email (no format check, spec part 1 §5; kept with the time for the consent to communications) and must accept the terms (no illegal images; images may be replaced; consent to communications). The demo account's data is reset to a known state on a schedule (DEMO_RESET_CRON), so one visitor cannot spoil it for the next.
+         */
+        post: operations["demoLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -63,6 +83,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description Too many failed sign-ins from this address (10 in 15 minutes): errors[0] is "login: too many failed sign-in attempts from your address; try again in N minutes". The Retry-After header gives seconds. */
+        TooManyAttempts: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
         /** @description Invalid input; every message names the field. */
         BadRequest: {
             headers: {
@@ -115,6 +144,40 @@ export interface operations {
                     "application/json": components["schemas"]["Errors"];
                 };
             };
+            429: components["responses"]["TooManyAttempts"];
+        };
+    };
+    demoLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    /**
+                     * @description The visitor accepted the terms.
+                     * @constant
+                     */
+                    agreed: true;
+                };
+            };
+        };
+        responses: {
+            /** @description The demo account's session. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["TooManyAttempts"];
         };
     };
 }

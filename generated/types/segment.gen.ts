@@ -18,6 +18,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/segments/{id}/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add contacts to a segment (the public API's "segment users", spec part 1 §7).
+         * @description Every id must be a live contact of this project; otherwise a 400 names user_ids and nothing is added. Contacts already in the segment stay once. Answers the segment with its new member count.
+         */
+        post: operations["addSegmentUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/segments/count": {
         parameters: {
             query?: never;
@@ -69,6 +89,15 @@ export interface components {
         };
         /** @description Missing or unknown x-api-key. */
         Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description No such record in this project. */
+        NotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -158,6 +187,40 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    addSegmentUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The segment's id. */
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    user_ids: components["schemas"]["Uuid"][];
+                };
+            };
+        };
+        responses: {
+            /** @description The segment after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Segment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     countSegments: {

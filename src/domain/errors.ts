@@ -21,3 +21,58 @@ export function loginErrorText(error: unknown, thrown = false): string {
   if (text.includes('401')) return thrown ? 'invalid username / password combo' : 'invalid username / password';
   return text;
 }
+
+/** The sign-up form's fields that errors are routed to (spec part 1 §8 sign-up; issue 7 §4). */
+export type SignupField = 'first_name' | 'last_name' | 'business_name' | 'business_website' | 'email' | 'password' | 'captcha';
+
+/** The payload field each message prefix names (openapi/signup.yaml), mapped to the form's field. */
+const SIGNUP_PREFIXES: Array<[string, SignupField]> = [
+  ['company_user.json.business_website', 'business_website'],
+  ['company_user.first_name', 'first_name'],
+  ['company_user.last_name', 'last_name'],
+  ['company_user.email', 'email'],
+  ['company_display_name', 'business_name'],
+];
+
+/**
+ * signupFieldErrors routes sign-up error messages to form fields: any message containing 'captcha' goes to the captcha
+ * field and any containing 'password' to the password field (spec part 1 §8); others by the payload field they start
+ * with. The field's text is the message without its field prefix. Messages naming no field are left out (they still
+ * show on the error line).
+ */
+export function signupFieldErrors(errors: string[]): Partial<Record<SignupField, string>> {
+  const out: Partial<Record<SignupField, string>> = {};
+  for (const raw of errors) {
+    const message = raw.replace(/^[\w.[\]]+:\s*/, '');
+    let field: SignupField | undefined;
+    if (/captcha/i.test(raw)) field = 'captcha';
+    else if (/password/i.test(raw)) field = 'password';
+    else field = SIGNUP_PREFIXES.find(([prefix]) => raw.startsWith(`${prefix}:`))?.[1];
+    if (field && !out[field]) out[field] = message;
+  }
+  return out;
+}
+
+/**
+ * signupErrorText is the sign-up page's error line, 'Error: ' + the joined errors (spec part 1 §8); a failed inner
+ * call with 401 reads 'invalid username / password combo'.
+ */
+export function signupErrorText(errors: string[]): string {
+  const text = normaliseErrorText(errors);
+  return `Error: ${/\b401\b/.test(text) ? 'invalid username / password combo' : text}`;
+}
+
+/** The support address the public pages give (spec part 1 §8 contact form failure). */
+export const SUPPORT_EMAIL = 'support@mailwright.test';
+
+/**
+ * contactErrorText is the contact form's failure line: 'Error: ' + the joined errors, or, when the request never
+ * reached the server, the spec's advice to check the inputs or email support (spec part 1 §8).
+ */
+export function contactErrorText(error: unknown): string {
+  const text = normaliseErrorText(error);
+  if (text === 'Unknown networking error' || error instanceof TypeError) {
+    return `Error: unable to send message, please check your inputs and try again, or email us at ${SUPPORT_EMAIL}`;
+  }
+  return `Error: ${text}`;
+}

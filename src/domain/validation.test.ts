@@ -1,7 +1,7 @@
 /** Field checks and their messages (spec part 1 §5, part 2 §5 Shared, Email, Template, Email blast). */
 import { describe, expect, it } from 'vitest';
 import {
-  checkDomain, checkEmail, checkRequired, checkTemplateContent, isBlank, MESSAGES, splitList, suspiciousVariables, UNSUBSCRIBE_VARIABLE,
+  checkDomain, checkEmail, checkPassword, checkRequired, checkWebsite, checkTemplateContent, isBlank, MESSAGES, splitList, suspiciousVariables, UNSUBSCRIBE_VARIABLE,
   UUID_RE, UUID_V4_RE,
 } from './validation.ts';
 
@@ -189,5 +189,34 @@ describe('UUID_RE / UUID_V4_RE', () => {
     expect(UUID_RE.test(crypto.randomUUID())).toBe(true);
     expect(UUID_RE.test('5f4b1f7e-1c1a-4c1e-9a51-0c2d3e4f5a6')).toBe(false);
     expect(UUID_RE.test('zf4b1f7e-1c1a-4c1e-9a51-0c2d3e4f5a6b')).toBe(false);
+  });
+});
+
+describe('checkPassword', () => {
+  it('refuses empty, short and single-class passwords', () => {
+    expect(checkPassword('')).toBe(MESSAGES.required);
+    expect(checkPassword(undefined)).toBe(MESSAGES.required);
+    expect(checkPassword('abc123')).toBe('must be at least 8 characters');
+    expect(checkPassword('abcdefghij')).toBe('must contain a letter and a digit');
+    expect(checkPassword('1234567890')).toBe('must contain a letter and a digit');
+  });
+  it('accepts eight or more characters with a letter and a digit, in any script', () => {
+    expect(checkPassword('abcdefg1')).toBeUndefined();
+    expect(checkPassword('пароль-2026')).toBeUndefined();
+  });
+});
+
+describe('checkWebsite', () => {
+  it('accepts nothing (optional) and http(s) URLs with a dotted host', () => {
+    expect(checkWebsite('')).toBeUndefined();
+    expect(checkWebsite(null)).toBeUndefined();
+    expect(checkWebsite('https://example.com')).toBeUndefined();
+    expect(checkWebsite('http://shop.example.co.uk/path?q=1')).toBeUndefined();
+  });
+  it('names what is wrong with a malformed website', () => {
+    expect(checkWebsite('example.com')).toBe('must be a web address such as https://example.com');
+    expect(checkWebsite('ftp://example.com')).toBe('must start with http:// or https://');
+    expect(checkWebsite('https://localhost')).toBe(MESSAGES.mustContainDot);
+    expect(checkWebsite('javascript:alert(1)')).toBe('must start with http:// or https://');
   });
 });

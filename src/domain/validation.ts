@@ -43,6 +43,39 @@ export function checkEmail(value: unknown): string | undefined {
   return undefined;
 }
 
+/** The shortest password accepted for an admin (sign-up, add-admin; issue 7 §4, §6). */
+export const PASSWORD_MIN_LENGTH = 8;
+
+/**
+ * checkPassword refuses an empty or weak admin password: fewer than PASSWORD_MIN_LENGTH characters, or without both a
+ * letter and a digit. Returns the message, or undefined when acceptable. (The spec shows no client-side rule, part 1
+ * §5; this is the server's, issue 7 "Bad input".)
+ */
+export function checkPassword(value: unknown): string | undefined {
+  if (isBlank(value)) return MESSAGES.required;
+  const password = String(value);
+  if (password.length < PASSWORD_MIN_LENGTH) return `must be at least ${PASSWORD_MIN_LENGTH} characters`;
+  if (!/\p{L}/u.test(password) || !/\p{N}/u.test(password)) return 'must contain a letter and a digit';
+  return undefined;
+}
+
+/**
+ * checkWebsite accepts an empty value (the website is optional) or an http(s) URL whose host contains a dot, such as
+ * https://example.com. Returns the message, or undefined when acceptable.
+ */
+export function checkWebsite(value: unknown): string | undefined {
+  if (isBlank(value)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(String(value).trim());
+  } catch {
+    return 'must be a web address such as https://example.com';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must start with http:// or https://';
+  if (!url.hostname.includes('.') || url.hostname.startsWith('.') || url.hostname.endsWith('.')) return MESSAGES.mustContainDot;
+  return undefined;
+}
+
 /** checkDomain: 'Required field' when empty, 'Must contain dot' without a dot. */
 export function checkDomain(value: unknown): string | undefined {
   if (isBlank(value)) return MESSAGES.required;

@@ -4,11 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { Db } from './db/client.ts';
 import { companies, companyUsers, projects } from './db/schema.ts';
-import { checkEmail } from '../domain/validation.ts';
-import { BadRequest, Unauthorized } from './errors.ts';
+import { checkEmail, checkPassword, checkRequired } from '../domain/validation.ts';
+import { BadRequest, FieldErrors, Unauthorized } from './errors.ts';
 import type { components } from '../../generated/types/login.gen.ts';
 
 export type Session = components['schemas']['Session'];
@@ -35,38 +35,68 @@ function newKey(prefix: string): string {
   return `${prefix}_${randomBytes(24).toString('base64url')}`;
 }
 
+/** The names createAccount gives fields in its messages; sign-up passes its payload's names (spec part 1 §3). */
+export interface AccountFieldNames { email: string; password: string; company: string; project: string }
+const OPERATOR_FIELDS: AccountFieldNames = { email: 'email', password: 'password', company: 'company', project: 'project' };
+
+/** The message for an admin email already in use (spec part 1 §8 Team add: the unique index cu_le_idx). */
+export const EMAIL_TAKEN = 'Another user with that email already exists';
+
+/** isUniqueViolation is true for PostgreSQL's unique_violation (23505) on `constraint`, however drizzle wraps it. */
+export function isUniqueViolation(err: unknown, constraint: string): boolean {
+  for (let e = err as { code?: string; constraint?: string; message?: string; cause?: unknown } | undefined; e; e = e.cause as typeof e) {
+    if (e.code === '23505' && (e.constraint === constraint || e.message?.includes(constraint))) return true;
+  }
+  return false;
+}
+
 /**
- * createAccount creates a company, a project (in the sandbox unless `activated`) and its first admin, and returns the
- * project's api key. Throws BadRequest naming the field for a bad email, a short password, or a name/email in use.
+ * createAccount creates a company (with its sign-up `companyJson`), a project (in the sandbox unless `activated`)
+ * and its first admin, all or nothing, and returns the ids and the project's api key. Throws BadRequest naming the
+ * field (`fields`, default email/password/company/project) for a bad email, a weak password (checkPassword), an
+ * empty name, an admin email in use (EMAIL_TAKEN) or a company name in use.
  */
 export async function createAccount(db: Db, input: {
-  company: string; project: string; email: string; password: string; firstName?: string; lastName?: string; activated?: boolean;
-}): Promise<{ companyId: string; projectId: string; apiKey: string }> {
-  const errors: string[] = [];
-  const emailError = checkEmail(input.email);
-  if (emailError) errors.push(`email: ${emailError}`);
-  if (!input.password || input.password.length < 8) errors.push('password: must be at least 8 characters');
-  if (!input.company?.trim()) errors.push('company: Required field');
-  if (!input.project?.trim()) errors.push('project: Required field');
-  if (errors.length) throw new BadRequest(errors);
+  company: string; project: string; email: string; password: string; firstName?: string | null; lastName?: string | null;
+  activated?: boolean; companyJson?: Record<string, unknown>; userJson?: Record<string, unknown>;
+}, fields: AccountFieldNames = OPERATOR_FIELDS): Promise<{ companyId: string; projectId: string; apiKey: string }> {
+  const errs = new FieldErrors();
+  errs.add(fields.email, checkEmail(input.email));
+  errs.add(fields.password, checkPassword(input.password));
+  errs.add(fields.company, checkRequired(input.company?.trim()));
+  errs.add(fields.project, checkRequired(input.project?.trim()));
+  errs.throwIfAny();
   const passwordHash = await bcrypt.hash(input.password, BCRYPT_ROUNDS);
-  return db.transaction(async (tx) => {
-    const [taken] = await tx.select({ id: companyUsers.id }).from(companyUsers).where(eq(sql`lower(${companyUsers.email})`, input.email.trim().toLowerCase()));
-    if (taken) throw new BadRequest(['email: Another user with that email already exists']);
-    const [existingCompany] = await tx.select().from(companies).where(eq(companies.name, input.company.trim()));
-    if (existingCompany) throw new BadRequest([`company: a company named ${input.company} already exists`]);
-    const [company] = await tx.insert(companies).values({ name: input.company.trim() }).returning();
-    const apiKey = newKey('mk');
-    const [project] = await tx.insert(projects).values({
-      companyId: company.id, name: input.project.trim(), apiKey, integrationKey: newKey('ik'), integrationKey2: newKey('ik2'),
-      notInSandbox: !!input.activated,
-    }).returning();
-    await tx.insert(companyUsers).values({
-      companyId: company.id, projectId: project.id, email: input.email.trim(), firstName: input.firstName ?? null,
-      lastName: input.lastName ?? null, passwordHash, json: { addedBy: 'operator', addedAt: new Date().toISOString() },
+  try {
+    return await db.transaction(async (tx) => {
+      const [taken] = await tx.select({ id: companyUsers.id }).from(companyUsers).where(eq(sql`lower(${companyUsers.email})`, input.email.trim().toLowerCase()));
+      if (taken) throw new BadRequest([`${fields.email}: ${EMAIL_TAKEN}`]);
+      const [existingCompany] = await tx.select().from(companies).where(eq(companies.name, input.company.trim()));
+      if (existingCompany) throw new BadRequest([`${fields.company}: a company named ${input.company.trim()} already exists`]);
+      const [company] = await tx.insert(companies).values({ name: input.company.trim(), json: input.companyJson ?? {} }).returning();
+      const apiKey = newKey('mk');
+      const [project] = await tx.insert(projects).values({
+        companyId: company.id, name: input.project.trim(), apiKey, integrationKey: newKey('ik'), integrationKey2: newKey('ik2'),
+        notInSandbox: !!input.activated,
+      }).returning();
+      await tx.insert(companyUsers).values({
+        companyId: company.id, projectId: project.id, email: input.email.trim(), firstName: input.firstName?.trim() || null,
+        lastName: input.lastName?.trim() || null, passwordHash,
+        json: { addedBy: 'operator', addedAt: new Date().toISOString(), ...input.userJson },
+      });
+      return { companyId: company.id, projectId: project.id, apiKey };
     });
-    return { companyId: company.id, projectId: project.id, apiKey };
-  });
+  } catch (err) {
+    // Two sign-ups racing for one email or company name: the unique indexes decide, with the same messages.
+    if (isUniqueViolation(err, 'cu_le_idx')) throw new BadRequest([`${fields.email}: ${EMAIL_TAKEN}`]);
+    if (isUniqueViolation(err, 'companies_name_idx')) throw new BadRequest([`${fields.company}: a company named ${input.company.trim()} already exists`]);
+    throw err;
+  }
+}
+
+/** hashPassword hashes an admin password with bcrypt (BCRYPT_ROUNDS rounds). */
+export function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(password, BCRYPT_ROUNDS);
 }
 
 /** activateProject takes every project named `name` out of the sandbox; returns how many were changed. */
@@ -77,28 +107,16 @@ export async function activateProject(db: Db, name: string, company?: string): P
   return rows.length;
 }
 
-/** seedDemoAccount creates the demo account when it does not exist; returns true when it was created now. */
-export async function seedDemoAccount(db: Db): Promise<boolean> {
-  const [existing] = await db.select({ id: companyUsers.id }).from(companyUsers).where(eq(sql`lower(${companyUsers.email})`, DEMO_ACCOUNT.email));
-  if (existing) return false;
-  await createAccount(db, { ...DEMO_ACCOUNT, activated: false });
-  return true;
-}
-
-/**
- * login checks an admin's email (case-insensitive) and password and returns the session (spec part 1 §3) with
- * gateway URLs under `publicUrl`. Throws Unauthorized ("401: invalid username / password") otherwise.
- */
-export async function login(db: Db, publicUrl: string, email: string, password: string): Promise<Session> {
+async function adminByEmail(db: Db, email: string) {
   const [row] = await db.select({ user: companyUsers, project: projects, company: companies }).from(companyUsers)
     .innerJoin(projects, eq(projects.id, companyUsers.projectId))
     .innerJoin(companies, eq(companies.id, companyUsers.companyId))
     .where(eq(sql`lower(${companyUsers.email})`, email.trim().toLowerCase()))
     .orderBy(asc(companyUsers.createdAt)).limit(1);
-  // Compare against a dummy hash when the user is unknown so timing does not reveal which emails exist.
-  const hash = row?.user.passwordHash ?? '$2b$10$be6AXae8uQrPByyOrEewBO0LKboI3eQCv1sVZGpn96b8gjg1g0Igm';
-  const ok = await bcrypt.compare(password, hash);
-  if (!row || !ok) throw new Unauthorized('401: invalid username / password');
+  return row;
+}
+
+function sessionOf(publicUrl: string, row: NonNullable<Awaited<ReturnType<typeof adminByEmail>>>): Session {
   const endpoints: Record<string, string> = {};
   for (const s of SESSION_SERVICES) endpoints[`api_${s}_gateway`] = `${publicUrl}/api/${s === 'senderpersona' ? 'senderpersonawrapper' : s}`;
   return {
@@ -113,10 +131,34 @@ export async function login(db: Db, publicUrl: string, email: string, password: 
   };
 }
 
-/** projectByApiKey returns the scope named by an api key, or undefined. */
+/**
+ * login checks an admin's email (case-insensitive) and password and returns the session (spec part 1 §3) with
+ * gateway URLs under `publicUrl`. Throws Unauthorized ("401: invalid username / password") otherwise.
+ */
+export async function login(db: Db, publicUrl: string, email: string, password: string): Promise<Session> {
+  const row = await adminByEmail(db, email);
+  // Compare against a dummy hash when the user is unknown so timing does not reveal which emails exist.
+  const hash = row?.user.passwordHash ?? '$2b$10$be6AXae8uQrPByyOrEewBO0LKboI3eQCv1sVZGpn96b8gjg1g0Igm';
+  const ok = await bcrypt.compare(password, hash);
+  if (!row || !ok) throw new Unauthorized('401: invalid username / password');
+  return sessionOf(publicUrl, row);
+}
+
+/** sessionForAdmin returns the session of the admin with `email` without a password (the demo login); undefined when unknown. */
+export async function sessionForAdmin(db: Db, publicUrl: string, email: string): Promise<Session | undefined> {
+  const row = await adminByEmail(db, email);
+  return row && sessionOf(publicUrl, row);
+}
+
+/**
+ * projectByApiKey returns the scope named by an x-api-key, or undefined. Any of the project's three keys names it: the
+ * console's api_client_key, and integration_key / integration_key2 (spec part 1 §4 session fields), which
+ * integrations such as the Make app (public/docs/make_integration.yml) send; the second lets a key be rotated.
+ */
 export async function projectByApiKey(db: Db, apiKey: string) {
   const [row] = await db.select({ project: projects, company: companies }).from(projects)
-    .innerJoin(companies, eq(companies.id, projects.companyId)).where(eq(projects.apiKey, apiKey)).limit(1);
+    .innerJoin(companies, eq(companies.id, projects.companyId))
+    .where(or(eq(projects.apiKey, apiKey), eq(projects.integrationKey, apiKey), eq(projects.integrationKey2, apiKey))).limit(1);
   if (!row) return undefined;
   return { id: row.project.id, name: row.project.name, companyId: row.company.id, companyName: row.company.name, notInSandbox: row.project.notInSandbox };
 }

@@ -3,14 +3,21 @@
  *   create-account --company NAME --project NAME --email EMAIL --password PASSWORD [--activated]
  *       creates a company, project (in the sandbox unless --activated) and first admin; prints the project's api key.
  *   activate --project NAME [--company NAME]
- *       takes the project out of the sandbox.
+ *       takes the project out of the sandbox (spec part 1 §1 sandbox activation).
+ *   contact-messages [--limit N]
+ *       prints the newest messages from the public contact form (default 20).
+ *   reset-demo
+ *       puts the shared demo account back to its known contents now (the server also does it on DEMO_RESET_CRON).
  * Uses the same DATABASE_URL / DATA_DIR as the server (stop the server first when it runs on PGlite: one process
  * at a time may open an embedded database).
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
+import { desc } from 'drizzle-orm';
 import { activateProject, createAccount } from './accounts.ts';
+import { resetDemoAccount } from './demo.ts';
+import { contactMessages } from './db/schema.ts';
 import { HttpError } from './errors.ts';
 
 const [command, ...rest] = process.argv.slice(2);
@@ -18,7 +25,7 @@ const { values } = parseArgs({
   args: rest,
   options: {
     company: { type: 'string' }, project: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' },
-    'first-name': { type: 'string' }, 'last-name': { type: 'string' }, activated: { type: 'boolean', default: false },
+    'first-name': { type: 'string' }, 'last-name': { type: 'string' }, limit: { type: 'string', default: '20' }, activated: { type: 'boolean', default: false },
   },
 });
 
@@ -38,9 +45,18 @@ try {
     const n = await activateProject(database.db, values.project, values.company);
     if (!n) throw new HttpError(404, [`project: no project named ${values.project}`]);
     console.log(`Activated ${n} project(s) named ${values.project}: they may now send to any recipient.`);
+  } else if (command === 'contact-messages') {
+    const rows = await database.db.select().from(contactMessages).orderBy(desc(contactMessages.createdAt)).limit(Math.max(1, Number(values.limit) || 20));
+    for (const m of rows) console.log(`${m.createdAt.toISOString()}  ${m.email}${m.name ? ` (${m.name})` : ''}\n  ${m.details.replace(/\n/g, '\n  ')}\n`);
+    if (!rows.length) console.log('No contact messages.');
+  } else if (command === 'reset-demo') {
+    await resetDemoAccount(database.db);
+    console.log('The demo account is back to its known contents.');
   } else {
     console.error('usage: npm run admin -- create-account --company NAME --project NAME --email EMAIL --password PASSWORD [--activated]\n'
-      + '       npm run admin -- activate --project NAME [--company NAME]');
+      + '       npm run admin -- activate --project NAME [--company NAME]\n'
+      + '       npm run admin -- contact-messages [--limit N]\n'
+      + '       npm run admin -- reset-demo');
     code = 2;
   }
 } catch (err) {

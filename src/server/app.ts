@@ -16,6 +16,9 @@ import { Unauthorized } from './errors.ts';
 import { registerErrorHandler } from './plugins/errorHandler.ts';
 import { registerPublicLinks } from './plugins/publicLinks.ts';
 import { loginHandlers } from './gateways/login/index.ts';
+import { signupHandlers } from './gateways/signup/index.ts';
+import { contactUsHandlers } from './gateways/contact_us/index.ts';
+import { companyAuthHandlers } from './gateways/companyauthwrapper/index.ts';
 import { userHandlers } from './gateways/user/index.ts';
 import { segmentHandlers } from './gateways/segment/index.ts';
 import { senderPersonaHandlers } from './gateways/senderpersonawrapper/index.ts';
@@ -30,6 +33,9 @@ const root = path.resolve(import.meta.dirname, '../..');
 /** The handlers of every gateway, by service name (must match codegen.config.ts services). */
 const GATEWAYS: Record<string, (ctx: AppContext) => object> = {
   login: loginHandlers,
+  signup: signupHandlers,
+  contact_us: contactUsHandlers,
+  companyauthwrapper: companyAuthHandlers,
   user: userHandlers,
   segment: segmentHandlers,
   senderpersonawrapper: senderPersonaHandlers,
@@ -105,7 +111,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   const consoleDir = opts.consoleDir ?? path.join(root, 'dist/console');
   if (existsSync(path.join(consoleDir, 'index.html'))) {
-    await app.register(fastifyStatic, { root: consoleDir, wildcard: false, index: ['index.html'] });
+    // preCompressed: the build writes .br and .gz beside each file (scripts/precompress.ts); the one the browser accepts is sent.
+    await app.register(fastifyStatic, { root: consoleDir, wildcard: false, index: ['index.html'], preCompressed: true });
     app.setNotFoundHandler((req, reply) => {
       if (req.method === 'GET' && !req.url.startsWith('/api/')) return reply.type('text/html').sendFile('index.html');
       return reply.code(404).send({ errors: [`request: no route ${req.method} ${req.url.split('?')[0]}`] });

@@ -35,6 +35,26 @@ export interface Config {
    * set, a validly signed message from someone else's topic is refused even if they learn an integration key.
    */
   snsTopicArns: string[];
+  /**
+   * The optional captcha provider of the public forms (issue 7 §1, §4): a reCAPTCHA-v3-style siteverify endpoint
+   * (CAPTCHA_VERIFY_URL, posted `secret`, `response`, `remoteip` as a form; answers {success, score?}), its secret
+   * (CAPTCHA_SECRET), the site key and script the pages load (CAPTCHA_SITE_KEY, CAPTCHA_SCRIPT_URL) and the lowest
+   * accepted score (CAPTCHA_MIN_SCORE, default 0.5). Off unless CAPTCHA_VERIFY_URL and CAPTCHA_SECRET are both set.
+   */
+  captcha?: { verifyUrl: string; secret: string; siteKey?: string; scriptUrl?: string; minScore: number };
+  /** Where the sign-up page posts the conversion event {email} (CONVERSION_TRACKING_URL); unset means off. */
+  conversionTrackingUrl?: string;
+  /**
+   * The sandbox chat assistant (spec part 1 §1, §7; issue 7 §8): the one internal company that sees it
+   * (ASSISTANT_COMPANY, a company name), the provider the server proxies to (ASSISTANT_PROVIDER_URL; its /session and
+   * /session/refresh are called) and the bearer token sent to it (ASSISTANT_PROVIDER_KEY).
+   */
+  assistant: { company?: string; providerUrl?: string; providerKey?: string };
+  /** When the shared demo account is reset to its known state (DEMO_RESET_CRON, cron in UTC, default hourly '0 * * * *'; 'off' never). */
+  demoResetCron?: string;
+  /** Failed sign-ins allowed per client address per window (LOGIN_MAX_FAILURES, default 10) and the window (LOGIN_FAILURE_WINDOW_S, default 900 s). */
+  loginMaxFailures: number;
+  loginFailureWindowS: number;
 }
 
 /** loadConfig reads the environment (process.env by default). Throws on a malformed number. */
@@ -62,5 +82,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderThreads: Math.floor(num('RENDER_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
     snsVerify: !/^(off|false|0|no)$/i.test(env.SNS_VERIFY ?? 'on'),
     snsTopicArns: (env.SNS_TOPIC_ARNS ?? '').split(',').map((a) => a.trim()).filter(Boolean),
+    captcha: env.CAPTCHA_VERIFY_URL && env.CAPTCHA_SECRET
+      ? {
+        verifyUrl: env.CAPTCHA_VERIFY_URL, secret: env.CAPTCHA_SECRET, siteKey: env.CAPTCHA_SITE_KEY || undefined,
+        scriptUrl: env.CAPTCHA_SCRIPT_URL || undefined, minScore: num('CAPTCHA_MIN_SCORE', 0.5),
+      }
+      : undefined,
+    conversionTrackingUrl: env.CONVERSION_TRACKING_URL || undefined,
+    assistant: {
+      company: env.ASSISTANT_COMPANY || undefined,
+      providerUrl: env.ASSISTANT_PROVIDER_URL?.replace(/\/+$/, '') || undefined,
+      providerKey: env.ASSISTANT_PROVIDER_KEY || undefined,
+    },
+    demoResetCron: /^(off|false|0|no)$/i.test(env.DEMO_RESET_CRON ?? '') ? undefined : (env.DEMO_RESET_CRON || '0 * * * *'),
+    loginMaxFailures: Math.max(1, Math.floor(num('LOGIN_MAX_FAILURES', 10))),
+    loginFailureWindowS: Math.max(1, num('LOGIN_FAILURE_WINDOW_S', 900)),
   };
 }

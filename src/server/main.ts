@@ -5,7 +5,8 @@
 import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { startRuntime } from './runtime.ts';
-import { DEMO_ACCOUNT, seedDemoAccount } from './accounts.ts';
+import { DEMO_ACCOUNT } from './accounts.ts';
+import { seedDemoAccount } from './demo.ts';
 
 const config = loadConfig();
 const runtime = await startRuntime(config);

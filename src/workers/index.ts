@@ -1,6 +1,6 @@
 /**
- * startWorkers runs the background work in this process (WORKERS=on): the pg-boss handlers (blast expansion) and the
- * sender loop. Returns a stop function that lets in-hand work finish.
+ * startWorkers runs the background work in this process (WORKERS=on): the pg-boss handlers (blast expansion, the
+ * scheduled demo reset) and the sender loop. Returns a stop function that lets in-hand work finish.
  */
 import type { AppContext } from '../server/context.ts';
 import type { MailTransport } from '../server/mail/transport.ts';
@@ -8,6 +8,7 @@ import { BLAST_EXPAND_QUEUE } from '../server/gateways/scheduler/service.ts';
 import { expandBlast } from './blasts.ts';
 import type { Queue } from './queue.ts';
 import { Sender } from './sender.ts';
+import { DEMO_RESET_QUEUE, resetDemoAccount } from '../server/demo.ts';
 import { RenderPool } from '../server/mail/renderPool.ts';
 
 export interface Workers {
@@ -23,6 +24,11 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
     const n = await expandBlast(ctx, blastId);
     if (n) sender.poke();
   });
+  // The shared demo account goes back to its known state on DEMO_RESET_CRON (UTC); pg-boss runs each tick once across
+  // all worker processes. DEMO_RESET_CRON=off removes the schedule.
+  await queue.work(DEMO_RESET_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, async () => { await resetDemoAccount(ctx.database.db); });
+  if (ctx.config.demoResetCron) await queue.boss.schedule(DEMO_RESET_QUEUE, ctx.config.demoResetCron, {}, { tz: 'UTC' });
+  else await queue.boss.unschedule(DEMO_RESET_QUEUE);
   await renderer.ready();
   sender.start();
   return {

@@ -1,7 +1,8 @@
 /** Login, the x-api-key check on every operation, and tenant isolation (issue: Foundation, DESIGN.md §2). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.gen.ts';
-import { DEMO_ACCOUNT, seedDemoAccount } from '../../src/server/accounts.ts';
+import { DEMO_ACCOUNT } from '../../src/server/accounts.ts';
+import { seedDemoAccount } from '../../src/server/demo.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 
 let h: Harness;
@@ -53,6 +54,22 @@ describe(`x-api-key (${API_DB})`, () => {
       const res = await h.call(op.method, urlOf(op), { key, body: op.method === 'POST' ? {} : undefined });
       expect(res.status).toBe(401);
       expect(res.body.errors[0]).toMatch(/^x-api-key: /);
+    }
+  });
+
+  it('accepts the session\'s integration_key and integration_key2 (the Make app\'s key) for the same project', async () => {
+    const t = await h.tenant();
+    const login = await h.call('POST', '/api/login/login', { body: { email: t.email, password: t.password } });
+    const { integration_key: ik, integration_key2: ik2 } = login.body;
+    expect(ik).toBeTruthy();
+    expect(ik2).not.toBe(ik);
+    await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: [{ email: 'via-console@example.com' }] } });
+    const made = await h.call('POST', '/api/user/users', { key: ik, body: { users: [{ email: 'via-make@example.com' }] } });
+    expect(made.status).toBe(200);
+    for (const key of [t.apiKey, ik, ik2]) {
+      const list = await h.call('GET', '/api/user/users', { key, query: { limit: 10 } });
+      expect(list.status).toBe(200);
+      expect(list.body.data.map((u: { email: string }) => u.email).sort()).toEqual(['via-console@example.com', 'via-make@example.com']);
     }
   });
 });

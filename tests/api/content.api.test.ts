@@ -272,6 +272,20 @@ describe(`segments (${API_DB})`, () => {
     expect((await ok('POST', SEGMENTS, t, { body: { segments: [{ name: 'Empty' }] } })).data[0]).toMatchObject({ name: 'Empty', num_users: 0 });
     expect((await ok('GET', SEGMENTS, t)).data.map((s: { name: string }) => s.name)).toEqual(['Empty', 'VIPs']);
   });
+
+  it('POST /segments/{id}/users adds live contacts once; a foreign or archived id adds nothing; another project\'s segment is 404', async () => {
+    const [empty] = (await ok('GET', SEGMENTS, t)).data.filter((s: { name: string }) => s.name === 'Empty');
+    const added = await ok('POST', `${SEGMENTS}/${empty.id}/users`, t, { body: { user_ids: [contactIds[0], contactIds[0].toUpperCase()] } });
+    expect(added.data).toMatchObject({ id: empty.id, name: 'Empty', num_users: 1 });
+    expect((await ok('POST', `${SEGMENTS}/${empty.id}/users`, t, { body: { user_ids: [contactIds[0], contactIds[1]] } })).data.num_users).toBe(2);
+    // contactIds[2] was archived above: nothing of this request is added.
+    expect(await bad('POST', `${SEGMENTS}/${empty.id}/users`, t, { body: { user_ids: [contactIds[2]] } }))
+      .toEqual([`user_ids: no such contacts in this project: ${contactIds[2]}`]);
+    expect((await ok('GET', SEGMENTS, t, { query: { ids: empty.id } })).data[0].num_users).toBe(2);
+    const other = await h.tenant();
+    const res = await h.call('POST', `${SEGMENTS}/${empty.id}/users`, { key: other.apiKey, body: { user_ids: [contactIds[0]] } });
+    expect(res.status).toBe(404);
+  });
 });
 
 describe(`events (${API_DB})`, () => {

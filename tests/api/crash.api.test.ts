@@ -43,7 +43,7 @@ async function call(key: string, method: string, url: string, body?: unknown) {
 
 describe(`worker killed mid-blast (${API_DB})`, () => {
   it('leaves every recipient with exactly one message after a restart', async () => {
-    const out = await runTs('src/server/admin.ts', ['create-account', '--company', 'Crash Co', '--project', 'crash', '--email', 'ops@crash.example.com', '--password', 'crash-password', '--activated'], env);
+    const out = await runTs('src/server/admin.ts', ['create-account', '--company', 'Crash Co', '--project', 'crash', '--email', 'ops@crash.example.com', '--password', 'crash-password-1', '--activated'], env);
     const key = /api key: (\S+)/.exec(out)![1];
     server = await startServer(env);
     const persona = (await call(key, 'POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: 'ops@crash.example.com', first_name: 'Ops' }] })).body.data[0];

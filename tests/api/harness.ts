@@ -62,13 +62,13 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** startHarness builds the app over a fresh database; `workers` starts the sender and queue handlers (default off). */
-export async function startHarness(opts: { workers?: boolean; sendPollMs?: number } = {}): Promise<Harness> {
+/** startHarness builds the app over a fresh database; `workers` starts the sender and queue handlers (default off); `config` overrides settings. */
+export async function startHarness(opts: { workers?: boolean; sendPollMs?: number; config?: Partial<Config> } = {}): Promise<Harness> {
   const fresh = await freshDatabase();
   const sink = new SmtpSink();
   const smtpUrl = await sink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-api-'));
-  const config: Config = { ...loadConfig({}), dataDir, storageUrl: path.join(dataDir, 'storage'), smtpUrl, publicUrl: 'http://localhost:8080', sendPollMs: opts.sendPollMs ?? 100 };
+  const config: Config = { ...loadConfig({}), dataDir, storageUrl: path.join(dataDir, 'storage'), smtpUrl, publicUrl: 'http://localhost:8080', sendPollMs: opts.sendPollMs ?? 100, ...opts.config };
   const runtime = await startRuntime(config, { database: fresh.database, transport: new SmtpTransport(smtpUrl), workers: opts.workers ?? false });
   const app = await buildApp(runtime.ctx, { logLevel: 'silent', validateResponses: true });
   let n = 0;
@@ -86,7 +86,7 @@ export async function startHarness(opts: { workers?: boolean; sendPollMs?: numbe
     async tenant(t = {}) {
       n++;
       const email = `admin${n}-${randomBytes(3).toString('hex')}@tenant${n}.example.com`;
-      const password = 'correct-horse-battery';
+      const password = 'correct-horse-battery-9';
       const r = await createAccount(runtime.database.db, { company: `Company ${n} ${email}`, project: `project${n}`, email, password, activated: t.activated });
       return { apiKey: r.apiKey, projectId: r.projectId, email, password };
     },

@@ -14,6 +14,8 @@ const created = () => ts('created_at').notNull().defaultNow();
 export const companies = pgTable('companies', {
   id: uuid('id').primaryKey().defaultRandom(),
   name: text('name').notNull(),
+  /** From sign-up (issue 7 §4): plan (product_package_id), business_website, source, promo_code. */
+  json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
   createdAt: created(),
 }, (t) => [uniqueIndex('companies_name_idx').on(t.name)]);
 
@@ -32,7 +34,11 @@ export const projects = pgTable('projects', {
   linkSecret: text('link_secret').notNull().default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
   notInSandbox: boolean('not_in_sandbox').notNull().default(false),
   createdAt: created(),
-}, (t) => [uniqueIndex('projects_api_key_idx').on(t.apiKey), uniqueIndex('projects_company_name_idx').on(t.companyId, t.name)]);
+}, (t) => [
+  uniqueIndex('projects_api_key_idx').on(t.apiKey), uniqueIndex('projects_company_name_idx').on(t.companyId, t.name),
+  // Integration keys are x-api-keys too (src/server/accounts.ts projectByApiKey): unique and looked up by index.
+  uniqueIndex('projects_integration_key_idx').on(t.integrationKey), uniqueIndex('projects_integration_key2_idx').on(t.integrationKey2),
+]);
 
 export const companyUsers = pgTable('company_users', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -231,3 +237,25 @@ export const eventBatches = pgTable('event_batches', {
   response: jsonb('response').$type<Record<string, unknown>>().notNull(),
   createdAt: created(),
 }, (t) => [uniqueIndex('event_batches_project_key_idx').on(t.projectId, t.idempotencyKey)]);
+
+/**
+ * Messages from the public contact form (spec part 1 §3 Contact message; issue 7 §1). Not tenant data: visitors are
+ * not signed in. Operators read them with `npm run admin -- contact-messages`.
+ */
+export const contactMessages = pgTable('contact_messages', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  email: text('email').notNull(),
+  name: text('name'),
+  details: text('details').notNull(),
+  /** The sender's IP address as the server saw it. */
+  ip: text('ip'),
+  createdAt: created(),
+}, (t) => [index('contact_messages_email_idx').on(sql`lower(${t.email})`), index('contact_messages_created_idx').on(t.createdAt)]);
+
+/** Visitors who signed in to the shared demo account (issue 7 §4): their email and consent to the terms, with when. */
+export const demoLogins = pgTable('demo_logins', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  email: text('email').notNull(),
+  ip: text('ip'),
+  createdAt: created(),
+});

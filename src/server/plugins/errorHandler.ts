@@ -34,9 +34,23 @@ export function validationMessages(errors: AjvError[], context?: string): string
   return [...out];
 }
 
+/**
+ * Gateways whose replies carry `code` beside `errors` (spec part 1 §3 Sign-up payload "The response carries a code (200
+ * or 400) and errors", §7 contact_us "Success has code 200"): their error bodies repeat the HTTP status as `code`.
+ */
+const CODE_IN_BODY = ['/api/signup/', '/api/contact_us/'];
+
 /** registerErrorHandler installs the handler and a JSON 404 for unknown /api routes. */
 export function registerErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError & { errors?: unknown }, req, reply) => {
+  app.setErrorHandler((err: FastifyError & { errors?: unknown }, req, raw) => {
+    // Error bodies of the CODE_IN_BODY gateways also carry the status as `code` (before serialisation, so response
+    // validation sees the documented shape).
+    const withCode = CODE_IN_BODY.some((p) => req.url.startsWith(p));
+    const reply = {
+      code(status: number) {
+        return { send: (body: { errors: string[] }) => raw.code(status).send(withCode ? { code: status, ...body } : body) };
+      },
+    };
     if (err instanceof HttpError) return reply.code(err.statusCode).send({ errors: err.errors });
     if (err.validation) return reply.code(400).send({ errors: validationMessages(err.validation as AjvError[], err.validationContext) });
     // PostgreSQL refuses NUL characters in text and jsonb (22021, 22P05): the request is at fault, not the server.

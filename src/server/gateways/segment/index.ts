@@ -2,7 +2,7 @@
 import type { operations } from '../../../../generated/types/segment.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
-import { countSegments, listSegments, saveSegments } from './service.ts';
+import { addSegmentUsers, countSegments, listSegments, saveSegments } from './service.ts';
 
 /** segmentHandlers builds the segment gateway's handlers over one app context. */
 export function segmentHandlers(ctx: AppContext): GatewayHandlers<operations> {
@@ -11,5 +11,6 @@ export function segmentHandlers(ctx: AppContext): GatewayHandlers<operations> {
     async listSegments(req) { return { data: await listSegments(db, scope(req).id, req.query) }; },
     async countSegments(req) { return { num_segments: await countSegments(db, scope(req).id, req.query.ids) }; },
     async saveSegments(req) { return { data: await saveSegments(db, scope(req).id, req.body) }; },
+    async addSegmentUsers(req) { return { data: await addSegmentUsers(db, scope(req).id, req.params.id, req.body.user_ids) }; },
   };
 }

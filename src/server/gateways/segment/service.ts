@@ -6,7 +6,7 @@ import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { checkRequired } from '../../../domain/validation.ts';
-import { FieldErrors } from '../../errors.ts';
+import { BadRequest, FieldErrors, NotFound } from '../../errors.ts';
 import { isoRequired, orderBy, uuidList } from '../common.ts';
 import type { components, operations } from '../../../../generated/types/segment.gen.ts';
 
@@ -63,4 +63,25 @@ export async function saveSegments(db: Db, projectId: string, body: SaveBody): P
     }
     return out;
   });
+}
+
+/**
+ * addSegmentUsers adds live contacts of the project to segment `segmentId` (already-present members are kept once) and
+ * returns the segment with its member count. Throws NotFound for a segment of another project or an archived one, and
+ * BadRequest naming user_ids (nothing added) when an id is not a live contact of the project.
+ */
+export async function addSegmentUsers(db: Db, projectId: string, segmentId: string, userIds: string[]): Promise<SegmentOut> {
+  const ids = [...new Set(userIds.map((id) => id.toLowerCase()))];
+  await db.transaction(async (tx) => {
+    const [segment] = await tx.select({ id: segments.id }).from(segments).where(where(projectId, [segmentId.toLowerCase()])).for('update');
+    if (!segment) throw new NotFound([`id: no segment ${segmentId} in this project`]);
+    const live = await tx.select({ id: contacts.id }).from(contacts)
+      .where(and(eq(contacts.projectId, projectId), isNull(contacts.archivedAt), inArray(contacts.id, ids)));
+    const liveIds = new Set(live.map((r) => r.id));
+    const missing = ids.filter((id) => !liveIds.has(id));
+    if (missing.length) throw new BadRequest([`user_ids: no such contacts in this project: ${missing.join(', ')}`]);
+    await tx.insert(segmentMembers).values(ids.map((contactId) => ({ segmentId: segment.id, contactId }))).onConflictDoNothing();
+  });
+  const [out] = await listSegments(db, projectId, { ids: segmentId.toLowerCase(), limit: 1, offset: 0 });
+  return out;
 }

@@ -1,0 +1,56 @@
+/**
+ * companyauthwrapper gateway (openapi/companyauthwrapper.yaml; spec part 1 §2 Team, §3 Company user, §7; issue 7 §5,
+ * §6, §8): the project's admins (team.ts), the sandbox activation steps, and the sandbox chat assistant's session
+ * calls proxied to the configured provider (assistant.ts). Every call is scoped to the x-api-key's project.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { operations } from '../../../../generated/types/companyauthwrapper.gen.ts';
+import type { AppContext } from '../../context.ts';
+import { HttpError } from '../../errors.ts';
+import { addTeamMember, listTeam, removeTeamMember, sandboxActivation } from '../../team.ts';
+import { assistantAllowed, assistantCall } from './assistant.ts';
+import { scope, type GatewayHandlers, type ProjectScope } from '../types.ts';
+
+/** sameProject throws 403 when the console names a company or project other than the key's own. */
+function sameProject(project: ProjectScope, companyName?: string | null, projectName?: string | null): void {
+  if (companyName && companyName !== project.companyName) throw new HttpError(403, ['company_name: not the company of this api key']);
+  if (projectName && projectName !== project.name) throw new HttpError(403, ['project_name: not the project of this api key']);
+}
+
+function apiKeyOf(req: FastifyRequest): string {
+  return String(req.headers['x-api-key']);
+}
+
+/** companyAuthHandlers builds the companyauthwrapper gateway's handlers over one app context. */
+export function companyAuthHandlers(ctx: AppContext): GatewayHandlers<operations> {
+  const db = ctx.database.db;
+  return {
+    async listCompanyUsers(req) {
+      const project = scope(req);
+      sameProject(project, req.query.company_name, req.query.project_name);
+      return { data: await listTeam(db, project) };
+    },
+    async addCompanyUser(req) {
+      const project = scope(req);
+      sameProject(project, req.body.company_name, req.body.project_name);
+      const u = req.body.company_user;
+      return { data: await addTeamMember(db, project, { email: u.email, firstName: u.first_name, lastName: u.last_name, password: req.body.password, addedBy: req.body.added_by }) };
+    },
+    async removeCompanyUser(req) {
+      return { data: await removeTeamMember(db, scope(req), req.body.company_user.id.toLowerCase()) };
+    },
+    async getSandboxActivation(req) {
+      return sandboxActivation(db, scope(req));
+    },
+    async getAssistantStatus(req) {
+      return { enabled: assistantAllowed(ctx.config, scope(req)), configured: !!ctx.config.assistant.providerUrl };
+    },
+    async createAssistantSession(req) {
+      const { email, endpoints } = req.body;
+      return assistantCall(ctx.config, scope(req), '/session', { email, endpoints: endpoints ?? {}, api_key: apiKeyOf(req) });
+    },
+    async refreshAssistantSession(req) {
+      return assistantCall(ctx.config, scope(req), '/session/refresh', { client_secret: req.body.client_secret });
+    },
+  };
+}
