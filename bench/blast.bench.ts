@@ -74,7 +74,7 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
   const config: Config = { ...loadConfig(process.env), databaseUrl: undefined, dataDir, storageUrl: path.join(dataDir, 'storage'), smtpUrl, sendPollMs: 100 };
   const runtime = await startRuntime(config, { database, transport: new SmtpTransport(smtpUrl), workers: false });
   const db = database.db;
-  const { apiKey } = await createAccount(db, { company: `Bench ${randomBytes(3).toString('hex')}`, project: 'bench', email: `bench-${randomBytes(3).toString('hex')}@example.com`, password: 'bench-password', activated: true });
+  const { apiKey } = await createAccount(db, { company: `Bench ${randomBytes(3).toString('hex')}`, project: 'bench', email: `bench-${randomBytes(3).toString('hex')}@example.com`, password: 'bench-password-1', activated: true });
   const project = (await projectByApiKey(db, apiKey))!;
   const [persona] = await savePersonas(db, project.id, [{ email: 'news@bench.example.com', first_name: 'Bench', last_name: 'Sender' }]);
   const [template] = await saveTemplates(db, project.id, [{ name: 'Bench', subject: 'Hello {{user.first_name}}', type: 'TEMPLATE_MARKETING', enabled: true, html_body: html }]);

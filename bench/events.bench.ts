@@ -105,7 +105,7 @@ async function run(kind: 'pglite' | 'postgres'): Promise<string[] | undefined> {
   const app = await buildApp(runtime.ctx, { logLevel: 'silent' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/event/events`;
-  const { apiKey, projectId } = await createAccount(database.db, { company: `Bench ${randomBytes(3).toString('hex')}`, project: 'bench', email: `ev-${randomBytes(3).toString('hex')}@example.com`, password: 'bench-password', activated: true });
+  const { apiKey, projectId } = await createAccount(database.db, { company: `Bench ${randomBytes(3).toString('hex')}`, project: 'bench', email: `ev-${randomBytes(3).toString('hex')}@example.com`, password: 'bench-password-1', activated: true });
   const batches = Math.ceil(TOTAL / BATCH);
   const bodies = Array.from({ length: batches }, (_, b) => JSON.stringify({ events: batch(0, b) }));
 

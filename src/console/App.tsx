@@ -1,39 +1,32 @@
 /**
  * The app's one router tree (spec part 1 §2, §6): the public site while logged out (authenticated routes show the
- * About page), the react-admin console while a session exists; leaving the session goes to /login.
+ * About page), the react-admin console while a session exists; leaving the session goes to /login. Only the home page
+ * is in the entry bundle, and it uses no component library; every other page (with MUI and the public theme), and the
+ * whole console, load when first opened (issue 7 §9). The public site's base styles are in index.html and site.css.
  */
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Route, Routes, useNavigate } from 'react-router-dom';
-import { CssBaseline, ThemeProvider, createTheme } from '@mui/material';
-import { Loading } from './layout/ConsoleLayout';
-import { AboutPage } from './public/AboutPage';
 import { HomePage } from './public/HomePage';
-import { LoginPage } from './public/LoginPage';
-import { LogoutPage } from './public/LogoutPage';
-import { DealMirrorPage } from './public/DealMirrorPage';
-import { PricingPage } from './public/PricingPage';
-import { PublicFallback } from './public/PublicPlaceholder';
+import { PublicFallback } from './public/PublicFallback';
+import { page, PageLoading, publicPageRoutes } from './public/publicRoutes';
 import { useSession } from './session';
 import { GlobalToast } from './toast';
 
 const ConsoleApp = lazy(() => import('./ConsoleApp'));
-
-const publicTheme = createTheme({ palette: { primary: { main: '#1565c0' } } });
+const LoginPage = page(() => import('./public/LoginPage'), 'LoginPage');
+const LogoutPage = page(() => import('./public/LogoutPage'), 'LogoutPage');
 
 function PublicSite() {
   return (
-    <ThemeProvider theme={publicTheme}>
-      <CssBaseline />
+    <Suspense fallback={<PageLoading />}>
       <Routes>
         <Route path="/" element={<HomePage />} />
         <Route path="/login" element={<LoginPage />} />
-        <Route path="/about" element={<AboutPage />} />
-        <Route path="/pricing" element={<PricingPage />} />
-        <Route path="/deal-mirror" element={<DealMirrorPage />} />
         <Route path="/logout" element={<LogoutPage />} />
+        {publicPageRoutes()}
         <Route path="*" element={<PublicFallback />} />
       </Routes>
-    </ThemeProvider>
+    </Suspense>
   );
 }
 
@@ -51,7 +44,7 @@ export function App() {
   return (
     <>
       {session ? (
-        <Suspense fallback={<Loading />}>
+        <Suspense fallback={<PageLoading />}>
           <ConsoleApp />
         </Suspense>
       ) : (

@@ -5,7 +5,7 @@
  */
 import { lazy, type ComponentType } from 'react';
 import { Navigate, Route, useLocation } from 'react-router-dom';
-import { Admin, CustomRoutes, Notification, Resource, ResourceContextProvider } from 'react-admin';
+import { Admin, CustomRoutes, Notification, Resource, ResourceContextProvider, defaultTheme, type RaThemeOptions } from 'react-admin';
 import { resourcesByName, type ResourceDefinition } from '../../generated/resources.gen';
 import { authProvider } from './data/authProvider';
 import { dataProvider } from './data/dataProvider';
@@ -14,15 +14,17 @@ import { EmailViewer } from './pages/EmailViewer';
 import { FeaturePlaceholder } from './pages/FeaturePlaceholder';
 import { InsightsPage } from './pages/InsightsPage';
 import { NotificationsPage } from './pages/NotificationsPage';
+import { TeamPage } from './account/TeamPage';
+import { IntegrationsPage } from './account/IntegrationsPage';
+import { SettingsPage } from './account/SettingsPage';
 import { SectionLanding } from './pages/SectionLanding';
-import { AboutPage } from './public/AboutPage';
-import { PricingPage } from './public/PricingPage';
 import { LogoutPage } from './public/LogoutPage';
 import contacts from './resources/contacts';
 import emailBlasts from './resources/email-blasts';
 import senderPersonas from './resources/sender-personas';
 import templates from './resources/templates';
-import { LATER_FEATURES, publicFeatureFor } from './routes';
+import { LATER_FEATURES } from './routes';
+import { publicPageRoutes } from './public/publicRoutes';
 
 /** The Events screen brings @mui/x-data-grid, so it is loaded when first opened. */
 const EventsPage = lazy(() => import('./pages/EventsPage').then((m) => ({ default: m.EventsPage })));
@@ -56,7 +58,7 @@ function ToastNotification() {
 
 function ConsoleNotFound() {
   const { pathname } = useLocation();
-  return <FeaturePlaceholder feature={publicFeatureFor(pathname) ?? `The page ${pathname}`} />;
+  return <FeaturePlaceholder feature={`The page ${pathname}`} />;
 }
 
 /** resourceRoutes mounts one resource's list, create and edit screens at its spec routes. */
@@ -70,6 +72,12 @@ function resourceRoutes({ definition, module, extraCreatePaths = [] }: (typeof R
   ];
 }
 
+/**
+ * The console's theme: react-admin's default with the primary blue darkened to #1565c0, so primary text on white and
+ * on the light greys of lists and alerts meets WCAG AA contrast (axe-core, tests/e2e/a11y.e2e.ts).
+ */
+const consoleTheme: RaThemeOptions = { ...defaultTheme, palette: { ...defaultTheme.palette, primary: { main: '#1565c0' } } };
+
 /** ConsoleApp renders react-admin with the console's layout, providers and routes. */
 export default function ConsoleApp() {
   return (
@@ -77,6 +85,7 @@ export default function ConsoleApp() {
       dataProvider={dataProvider}
       authProvider={authProvider}
       layout={ConsoleLayout}
+      theme={consoleTheme}
       dashboard={InsightsPage}
       catchAll={ConsoleNotFound}
       notification={ToastNotification}
@@ -99,14 +108,16 @@ export default function ConsoleApp() {
         <Route path="/account" element={<SectionLanding path="/account" />} />
         <Route path="/account/events" element={<EventsPage />} />
         <Route path="/account/notifications" element={<NotificationsPage />} />
+        <Route path="/account/team" element={<TeamPage />} />
+        <Route path="/account/api" element={<IntegrationsPage />} />
+        <Route path="/account/settings" element={<SettingsPage />} />
         {LATER_FEATURES.map(({ path, feature }) => (
           <Route key={path} path={path} element={<FeaturePlaceholder feature={feature} />} />
         ))}
       </CustomRoutes>
       <CustomRoutes noLayout>
         <Route path="/email/:location" element={<EmailViewer />} />
-        <Route path="/about" element={<AboutPage />} />
-        <Route path="/pricing" element={<PricingPage />} />
+        {publicPageRoutes()}
       </CustomRoutes>
     </Admin>
   );

@@ -104,22 +104,7 @@ export const LATER_FEATURES: Array<{ path: string; feature: string }> = [
   { path: '/components/workflows', feature: 'Workflows' },
   { path: '/components/workflows/new', feature: 'The workflow editor' },
   { path: '/components/workflows/edit/:id', feature: 'The workflow editor' },
-  { path: '/account/team', feature: 'Team management' },
-  { path: '/account/api', feature: 'Integrations' },
   { path: '/account/domains', feature: 'Sending domains' },
-  { path: '/account/settings', feature: 'Account settings' },
-];
-
-/** Public pages of later issues: path prefix → the feature named on the placeholder. */
-export const PUBLIC_LATER_FEATURES: Array<{ prefix: string; feature: string }> = [
-  { prefix: '/signup', feature: 'Sign-up' },
-  { prefix: '/demo-login', feature: 'Demo login' },
-  { prefix: '/testimonials', feature: 'Accolades and partnerships' },
-  { prefix: '/waiting-for-architecture', feature: 'Account setup' },
-  { prefix: '/blog', feature: 'The blog' },
-  { prefix: '/about/contact-us', feature: 'Contact us' },
-  { prefix: '/contact-us', feature: 'Contact us' },
-  { prefix: '/docs', feature: 'API documentation' },
 ];
 
 const PROTECTED_PREFIXES = ['/insights', '/campaigns', '/email-send-wizard', '/people', '/components', '/account', '/email/', '/sender-wizard'];
@@ -127,9 +112,4 @@ const PROTECTED_PREFIXES = ['/insights', '/campaigns', '/email-send-wizard', '/p
 /** isProtectedPath is true for the authenticated routes of spec part 1 §2, which show the About page when logged out. */
 export function isProtectedPath(pathname: string): boolean {
   return PROTECTED_PREFIXES.some((p) => pathname === p || pathname.startsWith(p.endsWith('/') ? p : `${p}/`));
-}
-
-/** publicFeatureFor names the later-issue public feature at `pathname`, if any. */
-export function publicFeatureFor(pathname: string): string | undefined {
-  return PUBLIC_LATER_FEATURES.find((f) => pathname === f.prefix || pathname.startsWith(`${f.prefix}/`))?.feature;
 }

@@ -3,11 +3,13 @@
  * marker)", §9 "Cookie source_info lasts 12 hours", same-site strict; §2 /deal-mirror and /signup). A promo landing
  * page stores its marker; sign-up shows the promo code read-only while the stored source contains it.
  */
+import { DEAL_MIRROR_SOURCE, promoCodeFor } from '../domain/promo';
+
+export { DEAL_MIRROR_SOURCE };
+
 const COOKIE = 'source_info';
 /** 12 hours, in seconds (spec part 1 §9). */
 export const SOURCE_INFO_MAX_AGE_S = 12 * 60 * 60;
-/** The marker /deal-mirror stores (the spec leaves its value open). */
-export const DEAL_MIRROR_SOURCE = 'deal-mirror-promo';
 /** The message /deal-mirror shows (spec part 1 §2). */
 export const DEAL_MIRROR_TOAST = 'Your Deal Mirror Promo code has been applied!';
 
@@ -22,7 +24,7 @@ export function getSourceInfo(): string | null {
   return entry ? decodeURIComponent(entry.slice(COOKIE.length + 1)) : null;
 }
 
-/** hasDealMirrorPromo is true while the stored source contains the Deal Mirror marker (sign-up shows the code then). */
-export function hasDealMirrorPromo(): boolean {
-  return (getSourceInfo() ?? '').includes(DEAL_MIRROR_SOURCE);
+/** storedPromoCode is the promo code sign-up shows read-only while the stored source holds a promo marker, else undefined. */
+export function storedPromoCode(): string | undefined {
+  return promoCodeFor(getSourceInfo());
 }

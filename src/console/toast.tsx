@@ -2,10 +2,12 @@
  * A page-level toast for the public site (spec part 1 §8: bottom centre, 6 s), used where react-admin's notifications
  * are not mounted, e.g. the login page, and kept alive across the switch from the public site to the console.
  */
-import { useSyncExternalStore } from 'react';
-import { Alert, Snackbar } from '@mui/material';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 
-interface Toast {
+// Snackbar, Alert and their transitions load with the first toast, not with every public page (issue 7 §9).
+const ToastView = lazy(() => import('./ToastView'));
+
+export interface Toast {
   message: string;
   type: 'success' | 'error' | 'info';
   key: number;
@@ -24,7 +26,8 @@ export function showToast(message: string, type: Toast['type'] = 'info'): void {
   emit();
 }
 
-function hide(): void {
+/** hideToast closes the current toast. */
+export function hideToast(): void {
   current = null;
   emit();
 }
@@ -38,17 +41,10 @@ export function GlobalToast() {
     },
     () => current,
   );
+  if (!toast) return null;
   return (
-    <Snackbar
-      key={toast?.key}
-      open={!!toast}
-      autoHideDuration={6000}
-      onClose={(_, reason) => reason !== 'clickaway' && hide()}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-    >
-      <Alert severity={toast?.type ?? 'info'} variant="filled" onClose={hide} role="alert">
-        {toast?.message}
-      </Alert>
-    </Snackbar>
+    <Suspense fallback={null}>
+      <ToastView toast={toast} onClose={hideToast} />
+    </Suspense>
   );
 }

@@ -7,12 +7,9 @@ import { HttpError } from 'react-admin';
 import { operations, type OperationId } from '../../../generated/operations.gen';
 import { normaliseErrorText } from '../../domain/errors';
 import { gatewayUrl, getSession, refreshSession } from '../session';
+import { RETRY, withRetry } from '../retry';
 
-/** Retry policies of spec part 1 §9 / part 2 §7 (count/delay): reads 2/250 ms, writes 2/200 ms. */
-export const RETRY = {
-  read: { retries: 2, delayMs: 250 },
-  write: { retries: 2, delayMs: 200 },
-} as const;
+export { RETRY, withRetry };
 
 export interface CallParams {
   /** Path parameters, e.g. `{ids: 'a,b'}` for `/templates/{ids}`. */
@@ -21,26 +18,6 @@ export interface CallParams {
   query?: Record<string, string | number | boolean | null | undefined>;
   /** The JSON body of a POST. */
   body?: unknown;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** isRetryable is true for network failures and 5xx/429 answers; other HTTP errors are final. */
-function isRetryable(error: unknown): boolean {
-  if (error instanceof HttpError) return error.status >= 500 || error.status === 429;
-  return true;
-}
-
-/** withRetry runs `attempt` and retries it `retries` times, `delayMs` apart, while the failure is retryable. */
-export async function withRetry<T>(attempt: () => Promise<T>, policy: { retries: number; delayMs: number }): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (i >= policy.retries || !isRetryable(error)) throw error;
-      await sleep(policy.delayMs);
-    }
-  }
 }
 
 /** operationUrl builds the absolute URL of an operation with its path and query parameters filled in. */
@@ -57,10 +34,13 @@ export function operationUrl(operationId: OperationId, params: CallParams = {}):
 }
 
 /**
- * callOperation performs one gateway operation and returns its parsed JSON body; a non-2xx answer throws an
+ * callOperation performs one gateway operation (retried by `retry`, default reads 2/250 ms, writes 2/200 ms) and
+ * returns its parsed JSON body; a non-2xx answer throws an
  * HttpError whose message is the normalised `errors` text (spec part 1 §8) and whose status is the HTTP status.
  */
-export async function callOperation<T = Record<string, unknown>>(operationId: OperationId, params: CallParams = {}): Promise<T> {
+export async function callOperation<T = Record<string, unknown>>(
+  operationId: OperationId, params: CallParams = {}, retry?: { retries: number; delayMs: number },
+): Promise<T> {
   const op = operations[operationId];
   const session = getSession();
   refreshSession();
@@ -89,7 +69,7 @@ export async function callOperation<T = Record<string, unknown>>(operationId: Op
     return json as T;
   };
   try {
-    return await withRetry(attempt, op.method === 'GET' ? RETRY.read : RETRY.write);
+    return await withRetry(attempt, retry ?? (op.method === 'GET' ? RETRY.read : RETRY.write));
   } catch (error) {
     if (error instanceof HttpError) throw error;
     throw new HttpError(normaliseErrorText(error), 0, {});

@@ -9,6 +9,7 @@ import MenuIcon from '@mui/icons-material/Menu';
 import { useJobLogPolling } from '../account/useJobLogPolling';
 import { refreshSession, useSession } from '../session';
 import { NavTree } from './NavTree';
+import { AssistantWidget } from '../account/AssistantWidget';
 
 const DRAWER_WIDTH = 250;
 
@@ -86,6 +87,7 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 1.5, sm: 3 }, pt: wide ? 3 : 10 }}>
         <Suspense fallback={<Loading />}>{children}</Suspense>
       </Box>
+      <AssistantWidget />
     </Box>
   );
 }

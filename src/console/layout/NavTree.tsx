@@ -1,7 +1,7 @@
 /** The navigation tree (spec part 1 §2 Navigation): sections expand along the current route; each can be toggled. */
 import { useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import { Collapse, IconButton, List, ListItem, ListItemButton, ListItemText } from '@mui/material';
+import { Box, Collapse, IconButton, List, ListItemButton, ListItemText } from '@mui/material';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import { NAVIGATION, type NavItem } from '../routes';
@@ -16,24 +16,10 @@ function NavNode({ item, depth, onNavigate }: { item: NavItem; depth: number; on
   const [toggled, setToggled] = useState<boolean | undefined>(undefined);
   const expanded = toggled ?? onPath;
   const hasChildren = !!item.children?.length;
+  // One <li> per item holding its link, its toggle and its sub-list, so the markup is a proper nested list.
   return (
-    <>
-      <ListItem
-        disablePadding
-        secondaryAction={
-          hasChildren ? (
-            <IconButton
-              edge="end"
-              size="small"
-              title={`${expanded ? 'Collapse' : 'Expand'} ${item.label}`}
-              aria-expanded={expanded}
-              onClick={() => setToggled(!expanded)}
-            >
-              {expanded ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
-            </IconButton>
-          ) : undefined
-        }
-      >
+    <Box component="li" sx={{ listStyle: 'none' }}>
+      <Box sx={{ display: 'flex', alignItems: 'center' }}>
         <ListItemButton
           component={RouterLink}
           to={item.path}
@@ -50,27 +36,40 @@ function NavNode({ item, depth, onNavigate }: { item: NavItem; depth: number; on
             slotProps={{ primary: { sx: { fontSize: depth === 0 ? 15 : 14, fontWeight: depth === 0 ? 600 : 400 } } }}
           />
         </ListItemButton>
-      </ListItem>
+        {hasChildren && (
+          <IconButton
+            size="small"
+            title={`${expanded ? 'Collapse' : 'Expand'} ${item.label}`}
+            aria-expanded={expanded}
+            onClick={() => setToggled(!expanded)}
+            sx={{ mr: 1 }}
+          >
+            {expanded ? <ExpandLess fontSize="small" /> : <ExpandMore fontSize="small" />}
+          </IconButton>
+        )}
+      </Box>
       {hasChildren && (
         <Collapse in={expanded} timeout="auto" unmountOnExit>
-          <List disablePadding>
+          <List disablePadding dense>
             {item.children!.map((child) => (
               <NavNode key={child.path} item={child} depth={depth + 1} onNavigate={onNavigate} />
             ))}
           </List>
         </Collapse>
       )}
-    </>
+    </Box>
   );
 }
 
 /** NavTree renders the whole navigation; `onNavigate` lets the narrow-screen menu close after a click. */
 export function NavTree({ onNavigate }: { onNavigate?: () => void }) {
   return (
-    <List component="nav" aria-label="Main navigation" dense>
-      {NAVIGATION.map((item) => (
-        <NavNode key={item.path} item={item} depth={0} onNavigate={onNavigate} />
-      ))}
-    </List>
+    <Box component="nav" aria-label="Main navigation">
+      <List dense>
+        {NAVIGATION.map((item) => (
+          <NavNode key={item.path} item={item} depth={0} onNavigate={onNavigate} />
+        ))}
+      </List>
+    </Box>
   );
 }

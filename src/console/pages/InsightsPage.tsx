@@ -7,6 +7,7 @@ import { lazy, Suspense } from 'react';
 import { Datagrid, FunctionField, ListBase, Pagination, TextField as RaTextField, useListContext, useNotify, type RaRecord } from 'react-admin';
 import { Alert, Box, Card, CardContent, Link, Stack, Typography } from '@mui/material';
 import { SearchBox } from '../resources/shared/SearchBox';
+import { SandboxActivation } from '../account/SandboxActivation';
 
 /** The initial Recent emails search (spec part 1 §2 Insights and reports). */
 export const RECENT_EMAILS_SEARCH = 'email_send_result_success';
@@ -91,6 +92,7 @@ export function InsightsPage() {
       <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
         Insights
       </Typography>
+      <SandboxActivation />
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2 }}>
         <ChartSlot period="day" />
         <ChartSlot period="hour" />

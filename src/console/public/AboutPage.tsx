@@ -24,8 +24,11 @@ export function AboutPage() {
         <Button variant="contained" component={RouterLink} to="/login">
           Log in
         </Button>
-        <Button variant="outlined" component={RouterLink} to="/contact-us">
+        <Button variant="outlined" component={RouterLink} to="/about/contact-us">
           Contact us
+        </Button>
+        <Button variant="outlined" component={RouterLink} to="/demo-login">
+          Try the demo
         </Button>
       </Stack>
     </PublicLayout>

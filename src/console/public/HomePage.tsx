@@ -1,6 +1,9 @@
-/** The public home page (spec part 1 §2 "/" when logged out): hero, why-cards and calls to action. */
-import { Link as RouterLink } from 'react-router-dom';
-import { Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
+/**
+ * The public home page (spec part 1 §2 "/" when logged out): a hero, the why-the-product cards (usage-based cost,
+ * segmentation, contact maintenance, timezone targeting, what was sent) and a call to action. Plain elements styled by
+ * site.css, so / loads no component library (issue 7 §9).
+ */
+import { Link } from 'react-router-dom';
 import { PublicLayout } from './PublicLayout';
 import { FREE_EMAILS_PER_MONTH } from '../../domain/pricing';
 
@@ -12,46 +15,33 @@ const CARDS = [
   { title: 'See what was sent', text: 'An exact copy of every sent email is stored so you can see what each contact received.' },
 ];
 
-/** HomePage is the logged-out landing page with links to log in and to pricing. */
+/** HomePage is the logged-out landing page with links to sign up, log in, pricing and the demo. */
 export function HomePage() {
   return (
     <PublicLayout>
-      <Box component="section" sx={{ textAlign: 'center', py: 6 }}>
-        <Typography variant="h3" component="h1" gutterBottom>
-          Email marketing and transactional email, priced by the send
-        </Typography>
-        <Typography variant="h6" color="text.secondary" sx={{ mb: 3 }}>
-          Templates, scheduled blasts, drip workflows and event-triggered campaigns in one console.
-        </Typography>
-        <Stack direction="row" spacing={2} sx={{ justifyContent: 'center' }}>
-          <Button variant="contained" size="large" component={RouterLink} to="/login">
-            Log in
-          </Button>
-          <Button variant="outlined" size="large" component={RouterLink} to="/pricing">
-            See pricing
-          </Button>
-        </Stack>
-      </Box>
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fit, minmax(220px, 1fr))' }}>
+      <section className="mw-hero">
+        <h1>Email marketing and transactional email, priced by the send</h1>
+        <p className="mw-lead">Templates, scheduled blasts, drip workflows and event-triggered campaigns in one console.</p>
+        <div className="mw-actions">
+          <Link to="/login" className="mw-button mw-contained">Log in</Link>
+          <Link to="/pricing" className="mw-button mw-outlined">See pricing</Link>
+        </div>
+      </section>
+      <div className="mw-cards">
         {CARDS.map((c) => (
-          <Card key={c.title} variant="outlined">
-            <CardContent>
-              <Typography variant="h6" component="h2" gutterBottom>
-                {c.title}
-              </Typography>
-              <Typography color="text.secondary">{c.text}</Typography>
-            </CardContent>
-          </Card>
+          <section key={c.title} className="mw-card">
+            <h2>{c.title}</h2>
+            <p>{c.text}</p>
+          </section>
         ))}
-      </Box>
-      <Box sx={{ textAlign: 'center', mt: 6 }}>
-        <Typography variant="h5" component="h2" gutterBottom>
-          Ready to send?
-        </Typography>
-        <Button variant="contained" component={RouterLink} to="/signup">
-          Sign up
-        </Button>
-      </Box>
+      </div>
+      <section className="mw-cta">
+        <h2>Ready to send?</h2>
+        <div className="mw-actions">
+          <Link to="/signup" className="mw-button mw-contained">Sign up</Link>
+          <Link to="/demo-login" className="mw-button mw-outlined">Try the demo</Link>
+        </div>
+      </section>
     </PublicLayout>
   );
 }

@@ -4,25 +4,18 @@
  */
 import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { HttpError } from 'react-admin';
-import { Box, Button, Card, CardContent, TextField, Typography } from '@mui/material';
-import { createGatewayClient } from '../../../generated/client.gen';
-import { loginErrorText } from '../../domain/errors';
-import { RETRY, withRetry } from '../data/gateway';
+import { Box, Button, TextField, Typography } from '@mui/material';
 import { setSession, type Session } from '../session';
 import { showToast } from '../toast';
-import { PublicLayout } from './PublicLayout';
+import { FormCard } from './FormCard';
+import { LOGGED_IN_TOAST, loginFailureText, publicClient, retryWrite, unwrap } from './publicApi';
 
 const GREETINGS = ['Welcome back!', 'Good to see you again!', 'Hello again!', 'Ready to send some email?', 'Nice to have you back!'];
 
 /** logIn posts the credentials to the login gateway (retry 2/200 ms on network failures) and returns the session. */
 async function logIn(email: string, password: string): Promise<Session> {
-  const client = createGatewayClient<'login'>('/api/login');
-  return withRetry(async () => {
-    const { data, error, response } = await client.POST('/login', { body: { email, password } });
-    if (error || !data) throw new HttpError('login failed', response.status, error);
-    return data;
-  }, { ...RETRY.write });
+  const client = publicClient('login');
+  return retryWrite(async () => unwrap(await client.POST('/login', { body: { email, password } })));
 }
 
 /** LoginPage renders the login form and performs the login. */
@@ -42,10 +35,10 @@ export function LoginPage() {
     try {
       const session = await logIn(email.trim(), password);
       setSession(session);
-      showToast("You've been logged in!  One moment please....", 'success');
+      showToast(LOGGED_IN_TOAST, 'success');
       navigate('/insights', { replace: true });
     } catch (e) {
-      const text = `Couldn’t log in: ${e instanceof HttpError ? loginErrorText(e.body?.errors ?? `${e.status}`) : loginErrorText(e, true)}`;
+      const text = loginFailureText(e);
       setError(text);
       showToast(text, 'error');
       setSubmitting(false);
@@ -53,13 +46,7 @@ export function LoginPage() {
   };
 
   return (
-    <PublicLayout>
-      <Box sx={{ display: 'flex', justifyContent: 'center' }}>
-        <Card sx={{ width: '100%', maxWidth: 420 }}>
-          <CardContent>
-            <Typography variant="h5" component="h1" gutterBottom>
-              {greeting}
-            </Typography>
+    <FormCard title={greeting} maxWidth={420}>
             <Box component="form" onSubmit={submit} noValidate sx={{ display: 'grid', gap: 2 }}>
               <TextField
                 id="login-email"
@@ -93,9 +80,6 @@ export function LoginPage() {
                 </Typography>
               )}
             </Box>
-          </CardContent>
-        </Card>
-      </Box>
-    </PublicLayout>
+    </FormCard>
   );
 }

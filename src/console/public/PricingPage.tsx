@@ -129,7 +129,7 @@ export function PricingPage() {
                   const lowest = i === q.cheapestTier;
                   return (
                     <TableCell key={i} align="right" aria-current={lowest ? 'true' : undefined}
-                      sx={lowest ? { fontWeight: 700, bgcolor: 'success.light', color: 'success.contrastText' } : undefined}>
+                      sx={lowest ? { fontWeight: 700, bgcolor: '#e8f5e9', color: '#1b5e20' } : undefined}>
                       {dollars(c)}{lowest ? <Box component="span" sx={VISUALLY_HIDDEN}> (lowest)</Box> : null}
                     </TableCell>
                   );

@@ -1,51 +1,47 @@
-/** The public site's frame (spec part 1 §2 Public pages): a top bar with the main links, then the page. */
+/**
+ * The public site's frame (spec part 1 §2 Public pages): a top bar with the main links, then the page, then a footer.
+ * Plain elements styled by site.css: it is in the entry bundle of every public page, which must stay small (issue 7
+ * §9: JavaScript for / under 150 kB gzip), so it uses no component library.
+ */
 import type { ReactNode } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
-import { AppBar, Box, Button, Container, Toolbar, Typography } from '@mui/material';
+import { Link } from 'react-router-dom';
 import { FREE_EMAILS_PER_MONTH } from '../../domain/pricing';
 import { useSession } from '../session';
+import './site.css';
+
+const FOOTER_LINKS: Array<[string, string]> = [
+  ['/about', 'About'], ['/contact-us', 'Contact us'], ['/testimonials', 'Accolades and partnerships'], ['/blog', 'Blog'],
+  ['/demo-login', 'Try the demo'], ['/pricing', 'Pricing'],
+];
 
 /** PublicLayout wraps a public page with the site's top bar and footer. */
 export function PublicLayout({ children }: { children: ReactNode }) {
   const session = useSession();
   return (
-    <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column' }}>
-      <AppBar position="static" color="primary" elevation={0}>
-        <Toolbar component="nav" aria-label="Site">
-          <Typography
-            variant="h6"
-            component={RouterLink}
-            to="/"
-            sx={{ color: 'inherit', textDecoration: 'none', flexGrow: 1, fontWeight: 700 }}
-          >
-            Mailwright
-          </Typography>
-          <Button color="inherit" component={RouterLink} to="/pricing">
-            Pricing
-          </Button>
-          <Button color="inherit" component={RouterLink} to="/blog">
-            Blog
-          </Button>
-          <Button color="inherit" component={RouterLink} to="/about">
-            About
-          </Button>
+    <div className="mw-site">
+      <header className="mw-header">
+        <nav className="mw-nav" aria-label="Site">
+          <Link to="/" className="mw-brand">Mailwright</Link>
+          <Link to="/pricing" className="mw-navlink">Pricing</Link>
+          <Link to="/blog" className="mw-navlink">Blog</Link>
+          <Link to="/about" className="mw-navlink">About</Link>
           {session ? (
-            <Button color="inherit" component={RouterLink} to="/insights">
-              Console
-            </Button>
+            <Link to="/insights" className="mw-navlink">Console</Link>
           ) : (
-            <Button color="inherit" component={RouterLink} to="/login">
-              Log in
-            </Button>
+            <>
+              <Link to="/login" className="mw-navlink">Log in</Link>
+              <Link to="/signup" className="mw-navlink mw-outlined">Sign up</Link>
+            </>
           )}
-        </Toolbar>
-      </AppBar>
-      <Container component="main" maxWidth="lg" sx={{ flexGrow: 1, py: 4 }}>
-        {children}
-      </Container>
-      <Box component="footer" sx={{ py: 2, textAlign: 'center', color: 'text.secondary', fontSize: 14 }}>
+        </nav>
+      </header>
+      <main className="mw-main">{children}</main>
+      <footer className="mw-footer">
+        <nav aria-label="Footer">
+          {FOOTER_LINKS.map(([to, label]) => <Link key={to} to={to}>{label}</Link>)}
+        </nav>
         Mailwright: pay-as-you-go email. The first {FREE_EMAILS_PER_MONTH.toLocaleString('en-US')} emails a month are free.
-      </Box>
-    </Box>
+      </footer>
+    </div>
   );
 }

@@ -1,0 +1,23 @@
+/** The page-level toast's view (spec part 1 §8: bottom centre, auto-closing after 6 s); loaded with the first toast. */
+import { Alert, Snackbar } from '@mui/material';
+import type { Toast } from './toast';
+import { Themed } from './public/Themed';
+
+/** ToastView shows `toast` in a snackbar at the bottom centre for 6 s. */
+export default function ToastView({ toast, onClose }: { toast: Toast; onClose: () => void }) {
+  return (
+    <Themed>
+    <Snackbar
+      key={toast.key}
+      open
+      autoHideDuration={6000}
+      onClose={(_, reason) => reason !== 'clickaway' && onClose()}
+      anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+    >
+      <Alert severity={toast.type} variant="filled" onClose={onClose} role="alert">
+        {toast.message}
+      </Alert>
+    </Snackbar>
+    </Themed>
+  );
+}
