@@ -7,6 +7,7 @@
  * BENCH_PG_URL the PostgreSQL server (default 127.0.0.1:5432/test); BENCH_PROFILE writes a CPU profile of round 1.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -60,7 +61,7 @@ async function rawRate(html: string): Promise<number> {
 
 /** A database prepared for the pipeline runs: one account with N contacts, a persona and a template, workers running. */
 interface Prepared {
-  run(): Promise<{ rate: number; seconds: number; firstSeconds: number; mainBusy: number; cores: number; loopDelayP99: number }>;
+  run(): Promise<{ rate: number; seconds: number; firstSeconds: number; mainBusy: number; cores: number; loopDelayP99: number; machineBusy: number }>;
   sent(): Promise<number>;
   close(): Promise<void>;
 }
@@ -105,6 +106,7 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
       delay.enable();
       const elu0 = performance.eventLoopUtilization();
       const cpu0 = process.cpuUsage();
+      const machine0 = machineTicks();
       const start = performance.now();
       await saveBlast(runtime.ctx, project, {
         id: randomUUID(), name: `Bench ${runs}`, template_id: template.id, sender_persona_id: persona.id, to_user_ids: ids,
@@ -119,6 +121,8 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
       const loopDelayP99 = delay.percentile(99) / 1e6;
       const cpu = process.cpuUsage(cpu0);
       const cores = (cpu.user + cpu.system) / 1e6 / seconds;
+      const machine1 = machineTicks();
+      const machineBusy = (machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total);
       if (session) {
         const { profile } = await session.post('Profiler.stop');
         const { writeFile } = await import('node:fs/promises');
@@ -126,7 +130,7 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
       }
       // Let the last sent marks land before the next measurement starts.
       for (let i = 0; i < 100 && (await sent()) < runs * N; i++) await new Promise((r) => setTimeout(r, 50));
-      return { rate: N / seconds, seconds, firstSeconds, mainBusy, cores, loopDelayP99 };
+      return { rate: N / seconds, seconds, firstSeconds, mainBusy, cores, loopDelayP99, machineBusy };
     },
     sent,
     async close() {
@@ -135,6 +139,15 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
       await sink.stop();
     },
   };
+}
+
+/** machineTicks reads /proc/stat's cpu line: busy and total jiffies of all cores (Linux only; zeros elsewhere). */
+function machineTicks(): { busy: number; total: number } {
+  try {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const total = f.reduce((a, b) => a + b, 0);
+    return { busy: total - f[3] - f[4], total };
+  } catch { return { busy: 0, total: 0 }; }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -156,7 +169,7 @@ async function main(): Promise<void> {
       const raw = await rawRate(html);
       const p = await prepared.run();
       raws.push(raw); pipes.push(p.rate); ratios.push(p.rate / raw);
-      console.log(`${kind} round ${r}: raw nodemailer→sink ${raw.toFixed(0)} msg/s; pipeline ${p.rate.toFixed(0)} msg/s (${p.seconds.toFixed(1)} s, first email after ${p.firstSeconds.toFixed(1)} s, main thread busy ${(p.mainBusy * 100).toFixed(0)}%, event-loop delay p99 ${p.loopDelayP99.toFixed(0)} ms, process CPU ${p.cores.toFixed(2)} cores); ratio ${(p.rate / raw).toFixed(2)}`);
+      console.log(`${kind} round ${r}: raw nodemailer→sink ${raw.toFixed(0)} msg/s; pipeline ${p.rate.toFixed(0)} msg/s (${p.seconds.toFixed(1)} s, first email after ${p.firstSeconds.toFixed(1)} s, main thread busy ${(p.mainBusy * 100).toFixed(0)}%, event-loop delay p99 ${p.loopDelayP99.toFixed(0)} ms, process CPU ${p.cores.toFixed(2)} cores, machine ${(p.machineBusy * 100).toFixed(0)}% busy); ratio ${(p.rate / raw).toFixed(2)}`);
     }
     const sent = await prepared.sent();
     await prepared.close();
