@@ -2,7 +2,14 @@
  * Blast expansion (DESIGN.md §6): when a blast is due, turn its audience (segments ∪ contacts, minus unsubscribed,
  * bounced, complained and suppressed addresses) into one outbox row per recipient with its own send instant (the
  * contact's zone when asked), and record the audience accounting (targeted, queued, excluded by reason; issue 5) on
- * the blast. Runs in one transaction that locks the blast, so a retried or duplicated job expands it once.
+ * the blast.
+ *
+ * Rows are written in chunks, each its own statement, so the sender starts on the first chunk while the rest is
+ * written, and a large blast never holds one long transaction (on PGlite, with its single connection, that would stall
+ * every other request). Each chunk inserts with ON CONFLICT (blast_id, contact_id) DO NOTHING, so a retried, resumed
+ * or duplicated expansion adds only what is missing and never a second row, Message-ID or failure event for anyone.
+ * The blast counts as expanded (expanded_at, accounting, the JOB_PROCESS_EMAIL_BLAST entry) only once every chunk is
+ * in, in one transaction guarded by expanded_at IS NULL; until then the blast is never reported as distributed.
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../server/context.ts';
@@ -10,6 +17,11 @@ import { recipientSendInstant } from '../domain/sendTime.ts';
 import { sandboxRejection } from '../domain/sandbox.ts';
 import { checkEmail } from '../domain/validation.ts';
 import { logFinishedBlasts } from './sender.ts';
+import type { QueryFn } from '../server/db/client.ts';
+
+/** Recipients in the first chunk of an expansion (written first, so sending starts early), then in each later chunk. */
+const FIRST_CHUNK = 500;
+const CHUNK = 5000;
 
 interface BlastRow {
   id: string; project_id: string; enabled: boolean; expanded_at: Date | null; template_id: string | null;
@@ -37,89 +49,102 @@ export function pickTemplate(blast: Pick<BlastRow, 'template_id' | 'template_ids
 }
 
 /**
- * expandBlast expands one due blast into outbox rows and logs a JOB_PROCESS_EMAIL_BLAST entry. A disabled or already
- * expanded blast is left alone. In a sandboxed project a recipient that is not allowed gets a failed row with the
- * sandbox reason (and an unsuccessful-send event); nothing is sent to it. Returns the number of rows made.
+ * expandBlast expands one due blast into outbox rows and logs a JOB_PROCESS_EMAIL_BLAST entry; `onQueued` is called
+ * after each chunk of rows is written (the sender is woken with it). A disabled or already expanded blast is left
+ * alone. In a sandboxed project a recipient that is not allowed gets a failed row with the sandbox reason (and an
+ * unsuccessful-send event); nothing is sent to it. Returns the number of recipients queued, or 0 when this call did
+ * not finish the expansion (disabled, already expanded, or finished first by a concurrent call).
  */
-export async function expandBlast(ctx: AppContext, blastId: string): Promise<number> {
-  return ctx.database.transaction(async (run) => {
-    const [blast] = await run<BlastRow>('SELECT * FROM email_blasts WHERE id = $1 FOR UPDATE', [blastId]);
-    if (!blast || !blast.enabled || blast.expanded_at) return 0;
-    const [project] = await run<{ not_in_sandbox: boolean }>('SELECT not_in_sandbox FROM projects WHERE id = $1', [blast.project_id]);
-    const [persona] = await run<{ email: string }>('SELECT email FROM sender_personas WHERE id = $1', [blast.sender_persona_id]);
-    const personaEmails = project.not_in_sandbox ? [] : (await run<{ email: string }>(
-      'SELECT email FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL', [blast.project_id])).map((r) => r.email);
-    const domain = persona?.email.split('@')[1] ?? 'localhost';
-    // Every contact the audience names, with why it is left out (if it is): unsubscribed contacts (unsubscribed_at, or
-    // an address on the suppression list as 'unsubscribed') only from marketing mail; hard-bounced, complained or
-    // otherwise suppressed addresses from all mail.
-    const templateIds = blast.template_ids_with_weights?.length ? blast.template_ids_with_weights.map((w) => w.template_id) : [blast.template_id];
-    const [{ marketing }] = await run<{ marketing: boolean }>(
-      `SELECT coalesce(bool_or(type = 'TEMPLATE_MARKETING'), true) AS marketing FROM templates WHERE id = ANY($1::uuid[])`, [templateIds]);
-    const audience = await run<{ id: string; email: string; timezone: string | null; excluded: string | null }>(
-      `SELECT c.id, c.email, c.timezone,
-              CASE WHEN c.bounced_at IS NOT NULL OR s.reason = 'bounce' THEN 'bounced'
-                   WHEN c.complained_at IS NOT NULL OR s.reason <> 'unsubscribed' THEN 'suppressed'
-                   WHEN $5 AND (c.unsubscribed_at IS NOT NULL OR s.reason = 'unsubscribed') THEN 'unsubscribed' END AS excluded
-         FROM contacts c LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)
-        WHERE c.project_id = $1 AND c.archived_at IS NULL
-          AND (c.id = ANY($2::uuid[]) OR lower(c.email) = ANY($3::text[])
-               OR EXISTS (SELECT 1 FROM segment_members sm JOIN segments s ON s.id = sm.segment_id
-                           WHERE sm.contact_id = c.id AND s.project_id = $1 AND sm.segment_id = ANY($4::uuid[])))
-        ORDER BY c.id`,
-      [blast.project_id, blast.to_user_ids, blast.to_user_emails.map((e) => e.toLowerCase()), blast.to_segment_ids, marketing]);
-    const excluded = { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
-    const recipients: typeof audience = [];
-    for (const r of audience) {
-      const why = (r.excluded ?? (checkEmail(r.email) ? 'invalid' : null)) as keyof typeof excluded | null;
-      if (why) excluded[why]++;
-      else recipients.push(r);
-    }
-    // Ids and addresses chosen directly that name no live contact are counted, never silently dropped.
-    const foundIds = new Set(audience.map((r) => r.id));
-    const foundEmails = new Set(audience.map((r) => r.email.toLowerCase()));
-    excluded.not_a_contact = new Set(blast.to_user_ids.filter((id) => !foundIds.has(id))).size
-      + new Set(blast.to_user_emails.map((e) => e.toLowerCase()).filter((e) => !foundEmails.has(e))).size;
-    const accounting = { targeted: audience.length + excluded.not_a_contact, queued: recipients.length, excluded };
+export async function expandBlast(ctx: AppContext, blastId: string, onQueued: () => void = () => undefined): Promise<number> {
+  const run = ctx.database.query.bind(ctx.database) as QueryFn;
+  const [blast] = await run<BlastRow>('SELECT * FROM email_blasts WHERE id = $1', [blastId]);
+  if (!blast || !blast.enabled || blast.expanded_at) return 0;
+  const [project] = await run<{ not_in_sandbox: boolean }>('SELECT not_in_sandbox FROM projects WHERE id = $1', [blast.project_id]);
+  const [persona] = await run<{ email: string }>('SELECT email FROM sender_personas WHERE id = $1', [blast.sender_persona_id]);
+  const personaEmails = project.not_in_sandbox ? [] : (await run<{ email: string }>(
+    'SELECT email FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL', [blast.project_id])).map((r) => r.email);
+  const domain = persona?.email.split('@')[1] ?? 'localhost';
+  // Every contact the audience names, with why it is left out (if it is): unsubscribed contacts (unsubscribed_at, or
+  // an address on the suppression list as 'unsubscribed') only from marketing mail; hard-bounced, complained or
+  // otherwise suppressed addresses from all mail.
+  const templateIds = blast.template_ids_with_weights?.length ? blast.template_ids_with_weights.map((w) => w.template_id) : [blast.template_id];
+  const [{ marketing }] = await run<{ marketing: boolean }>(
+    `SELECT coalesce(bool_or(type = 'TEMPLATE_MARKETING'), true) AS marketing FROM templates WHERE id = ANY($1::uuid[])`, [templateIds]);
+  const audience = await run<{ id: string; email: string; timezone: string | null; excluded: string | null }>(
+    `SELECT c.id, c.email, c.timezone,
+            CASE WHEN c.bounced_at IS NOT NULL OR s.reason = 'bounce' THEN 'bounced'
+                 WHEN c.complained_at IS NOT NULL OR s.reason <> 'unsubscribed' THEN 'suppressed'
+                 WHEN $5 AND (c.unsubscribed_at IS NOT NULL OR s.reason = 'unsubscribed') THEN 'unsubscribed' END AS excluded
+       FROM contacts c LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)
+      WHERE c.project_id = $1 AND c.archived_at IS NULL
+        AND (c.id = ANY($2::uuid[]) OR lower(c.email) = ANY($3::text[])
+             OR EXISTS (SELECT 1 FROM segment_members sm JOIN segments s ON s.id = sm.segment_id
+                         WHERE sm.contact_id = c.id AND s.project_id = $1 AND sm.segment_id = ANY($4::uuid[])))
+      ORDER BY c.id`,
+    [blast.project_id, blast.to_user_ids, blast.to_user_emails.map((e) => e.toLowerCase()), blast.to_segment_ids, marketing]);
+  const excluded = { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
+  const recipients: typeof audience = [];
+  for (const r of audience) {
+    const why = (r.excluded ?? (checkEmail(r.email) ? 'invalid' : null)) as keyof typeof excluded | null;
+    if (why) excluded[why]++;
+    else recipients.push(r);
+  }
+  // Ids and addresses chosen directly that name no live contact are counted, never silently dropped.
+  const foundIds = new Set(audience.map((r) => r.id));
+  const foundEmails = new Set(audience.map((r) => r.email.toLowerCase()));
+  excluded.not_a_contact = new Set(blast.to_user_ids.filter((id) => !foundIds.has(id))).size
+    + new Set(blast.to_user_emails.map((e) => e.toLowerCase()).filter((e) => !foundEmails.has(e))).size;
+  const accounting = { targeted: audience.length + excluded.not_a_contact, queued: recipients.length, excluded };
 
-    const perZone: Record<string, string> = {};
-    const cols = { contact: [] as string[], email: [] as string[], template: [] as string[], zone: [] as string[], sendAt: [] as Date[],
+  const perZone: Record<string, string> = {};
+  const instants = new Map<string | null, { zone: string; instant: Date }>(); // one computation per distinct zone
+  let failed = 0;
+  // A small first chunk gets the first emails going at once; later chunks are larger (fewer statements).
+  for (let i = 0, size = FIRST_CHUNK; i < recipients.length; i += size, size = CHUNK) {
+    const cols = { contact: [] as string[], email: [] as string[], template: [] as string[], zone: [] as string[], sendAt: [] as string[],
       status: [] as string[], error: [] as (string | null)[], messageId: [] as string[] };
-    const instants = new Map<string | null, { zone: string; instant: Date }>(); // one computation per distinct zone
-    for (const r of recipients) {
+    for (const r of recipients.slice(i, i + size)) {
       let at = instants.get(r.timezone);
       if (!at) instants.set(r.timezone, (at = recipientSendInstant(blast, r.timezone)));
       const { zone, instant } = at;
       perZone[zone] = instant.toISOString();
       const rejection = project.not_in_sandbox ? undefined : sandboxRejection(r.email, personaEmails);
+      if (rejection) failed++;
       cols.contact.push(r.id); cols.email.push(r.email); cols.template.push(pickTemplate(blast, r.id)); cols.zone.push(zone);
-      cols.sendAt.push(instant); cols.status.push(rejection ? 'failed' : 'pending'); cols.error.push(rejection ?? null);
+      cols.sendAt.push(instant.toISOString()); cols.status.push(rejection ? 'failed' : 'pending'); cols.error.push(rejection ?? null);
       cols.messageId.push(`<${randomUUID()}@${domain}>`);
     }
-    const CHUNK = 5000;
-    for (let i = 0; i < recipients.length; i += CHUNK) {
-      const s = (a: unknown[]) => a.slice(i, i + CHUNK);
-      await run(`INSERT INTO outbox (project_id, blast_id, contact_id, email, template_id, sender_persona_id, zone, send_at, next_attempt_at, status, last_error, message_id)
+    // The rows and, for a recipient refused in the sandbox, its unsuccessful-send event: one statement, so a chunk is
+    // in whole or not at all; rows already there (a resumed expansion) are left as they are and get no second event.
+    await run(`WITH made AS (
+        INSERT INTO outbox (project_id, blast_id, contact_id, email, template_id, sender_persona_id, zone, send_at, next_attempt_at, status, last_error, message_id)
         SELECT $1, $2, u.contact, u.email, u.template, $3, u.zone, u.send_at, u.send_at, u.status, u.error, u.message_id
           FROM unnest($4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::timestamptz[], $9::text[], $10::text[], $11::text[])
             AS u(contact, email, template, zone, send_at, status, error, message_id)
-        ON CONFLICT (blast_id, contact_id) DO NOTHING`,
-      [blast.project_id, blast.id, blast.sender_persona_id, s(cols.contact), s(cols.email), s(cols.template), s(cols.zone),
-        s(cols.sendAt.map((d) => d.toISOString())), s(cols.status), s(cols.error), s(cols.messageId)]);
-    }
-    await run(`INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
+        ON CONFLICT (blast_id, contact_id) DO NOTHING
+        RETURNING project_id, email, contact_id, blast_id, template_id, status, last_error)
+      INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
       SELECT project_id, 'email_send_result_failure', email, contact_id, true, blast_id, template_id,
              jsonb_build_object('error_string', last_error, 'blast_id', blast_id)
-        FROM outbox WHERE blast_id = $1 AND status = 'failed'`, [blast.id]);
-    await run('UPDATE email_blasts SET expanded_at = now(), sent_at_per_timezone = $2, audience = $3 WHERE id = $1',
+        FROM made WHERE status = 'failed'`,
+    [blast.project_id, blast.id, blast.sender_persona_id, cols.contact, cols.email, cols.template, cols.zone,
+      cols.sendAt, cols.status, cols.error, cols.messageId]);
+    onQueued();
+  }
+  const done = await ctx.database.transaction(async (tx) => {
+    const [marked] = await tx<{ id: string }>(
+      'UPDATE email_blasts SET expanded_at = now(), sent_at_per_timezone = $2, audience = $3 WHERE id = $1 AND expanded_at IS NULL RETURNING id',
       [blast.id, JSON.stringify(perZone), JSON.stringify(accounting)]);
-    const failed = cols.status.filter((s) => s === 'failed').length;
-    await run(`INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
+    if (!marked) return false; // another expansion of the same blast finished first
+    await tx(`INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
       VALUES ($1, 'JOB_PROCESS_EMAIL_BLAST', now(), now(), true, $2, $3)`,
     [blast.project_id, JSON.stringify({ scheduled_email_group_id: blast.id, name: blast.name }),
       JSON.stringify({ num_recipients: recipients.length, num_not_allowed_in_sandbox: failed, num_targeted: accounting.targeted, excluded, sent_at_per_timezone: perZone })]);
-    // A blast with nothing left to send (everyone excluded or refused) is distributed now; the sender never sees it.
-    await logFinishedBlasts(run, [blast.id]);
-    return recipients.length;
+    return true;
   });
+  if (!done) return 0;
+  // A blast whose rows all settled while it was expanding (everyone excluded or refused, or a small audience the
+  // sender already finished) is distributed now.
+  await logFinishedBlasts(run, [blast.id]);
+  return recipients.length;
 }

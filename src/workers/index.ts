@@ -21,8 +21,7 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
   const renderer = new RenderPool(ctx.config.renderThreads, ctx.config.storageUrl);
   const sender = new Sender(ctx, transport, renderer, { leaseMs: ctx.config.sendLeaseMs, pollMs: ctx.config.sendPollMs, concurrency: ctx.config.sendConcurrency });
   await queue.work<{ blastId: string }>(BLAST_EXPAND_QUEUE, { batchSize: 5, pollingIntervalSeconds: 1 }, async ({ blastId }) => {
-    const n = await expandBlast(ctx, blastId);
-    if (n) sender.poke();
+    await expandBlast(ctx, blastId, () => sender.poke());
   });
   // The shared demo account goes back to its known state on DEMO_RESET_CRON (UTC); pg-boss runs each tick once across
   // all worker processes. DEMO_RESET_CRON=off removes the schedule.

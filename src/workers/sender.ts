@@ -310,14 +310,15 @@ export class Sender {
 }
 
 /**
- * logFinishedBlasts writes one JOB_DISTRIBUTE_EMAIL_BLAST entry for each blast whose rows are all settled. The open
+ * logFinishedBlasts writes one JOB_DISTRIBUTE_EMAIL_BLAST entry for each fully expanded blast whose rows are all
+ * settled (a blast still being expanded has more rows to come). The open
  * check is an index probe per blast; the counts are only computed for a blast that has just finished.
  */
 export async function logFinishedBlasts(query: QueryFn, blastIds: string[]): Promise<void> {
   if (!blastIds.length) return;
   const finished = (await query<{ id: string }>(
     `SELECT b.id FROM email_blasts b
-      WHERE b.id = ANY($1::uuid[])
+      WHERE b.id = ANY($1::uuid[]) AND b.expanded_at IS NOT NULL
         AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.blast_id = b.id AND o.status IN ('pending', 'sending'))
         AND NOT EXISTS (SELECT 1 FROM job_log j WHERE j.job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND j.start_details->>'scheduled_email_group_id' = b.id::text)`,
     [blastIds])).map((r) => r.id);

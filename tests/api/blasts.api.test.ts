@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandBlast } from '../../src/workers/blasts.ts';
+import { logFinishedBlasts } from '../../src/workers/sender.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
@@ -104,6 +105,46 @@ describe(`send-time maths (${API_DB})`, () => {
     });
     expect(blast.scheduled_emails).toBe(4);
     await h.call('DELETE', `/api/scheduler/scheduler/${id}`, { key: key() });
+  });
+});
+
+describe(`expansion in chunks (${API_DB})`, () => {
+  it('a resumed or concurrent expansion adds only the missing rows: one row and Message-ID each, one job-log entry, not distributed early', async () => {
+    const n = 1200; // more than the first chunk of 500, so the expansion writes several chunks
+    const ids: string[] = [];
+    for (let i = 0; i < n; i += 400) ids.push(...await contacts(Array.from({ length: 400 }, (_, j) => ({ email: `chunk${i + j}@example.com` }))));
+    const id = crypto.randomUUID();
+    const res = await h.call('POST', '/api/scheduler/scheduler', { key: key(), body: {
+      id, name: 'Chunks', template_id: templateId, sender_persona_id: personaId, to_user_ids: ids, send_at: '2099-06-01T08:00', timezone: 'UTC',
+    } });
+    expect(res.status).toBe(200);
+    const q = h.runtime.database.query.bind(h.runtime.database);
+    expect(await expandBlast(h.runtime.ctx, id)).toBe(n);
+    const first = new Map((await q<{ contact_id: string; message_id: string }>('SELECT contact_id, message_id FROM outbox WHERE blast_id = $1', [id])).map((r) => [r.contact_id, r.message_id]));
+    expect(first.size).toBe(n);
+
+    // As if the worker died after its first chunks: the last 700 rows, the expanded mark and its job-log entry are gone.
+    await q('DELETE FROM outbox WHERE blast_id = $1 AND contact_id IN (SELECT contact_id FROM outbox WHERE blast_id = $1 ORDER BY contact_id DESC LIMIT 700)', [id]);
+    await q('UPDATE email_blasts SET expanded_at = NULL WHERE id = $1', [id]);
+    await q("DELETE FROM job_log WHERE job_name = 'JOB_PROCESS_EMAIL_BLAST' AND start_details->>'scheduled_email_group_id' = $1", [id]);
+    // Every row in hand settled, but the blast is still being expanded: it is not reported as distributed.
+    await q("UPDATE outbox SET status = 'cancelled' WHERE blast_id = $1", [id]);
+    await logFinishedBlasts(q, [id]);
+    const distributed = async () => (await q("SELECT 1 FROM job_log WHERE job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND start_details->>'scheduled_email_group_id' = $1", [id])).length;
+    expect(await distributed()).toBe(0);
+    await q("UPDATE outbox SET status = 'pending' WHERE blast_id = $1", [id]);
+
+    // The retried job and a duplicate run at once: together they add the 700 missing rows, once.
+    const results = await Promise.all([expandBlast(h.runtime.ctx, id), expandBlast(h.runtime.ctx, id)]);
+    expect(results.sort((a, b) => a - b)).toEqual([0, n]);
+    const rows = await q<{ contact_id: string; message_id: string }>('SELECT contact_id, message_id FROM outbox WHERE blast_id = $1', [id]);
+    expect(rows).toHaveLength(n);
+    expect(new Set(rows.map((r) => r.contact_id)).size).toBe(n);
+    const kept = rows.filter((r) => first.get(r.contact_id) === r.message_id).length;
+    expect(kept).toBe(n - 700); // rows that survived keep their Message-ID; the re-made ones get new ones
+    const logged = await q<{ end_details: { num_recipients: number } }>("SELECT end_details FROM job_log WHERE job_name = 'JOB_PROCESS_EMAIL_BLAST' AND start_details->>'scheduled_email_group_id' = $1", [id]);
+    expect(logged.map((l) => l.end_details.num_recipients)).toEqual([n]);
+    expect(await distributed()).toBe(0);
   });
 });
 
