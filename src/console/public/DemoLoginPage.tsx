@@ -6,10 +6,8 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Box, Button, Checkbox, FormControlLabel, List, ListItem, TextField, Typography } from '@mui/material';
-import { setSession } from '../session';
-import { showToast } from '../toast';
 import { FormCard } from './FormCard';
-import { LOGGED_IN_TOAST, loginFailureText, publicClient, retryWrite, unwrap } from './publicApi';
+import { publicClient, retryWrite, signIn, unwrap } from './publicApi';
 
 /** The demo's terms (spec part 1 §2 /demo-login). */
 export const DEMO_TERMS = [
@@ -31,17 +29,11 @@ export function DemoLoginPage() {
     if (sending || !agreed) return;
     setSending(true);
     setError('');
-    try {
-      const session = await retryWrite(async () => unwrap(await publicClient('login').POST('/demo_login', { body: { email: email.trim(), agreed: true } })));
-      setSession(session);
-      showToast(LOGGED_IN_TOAST, 'success');
-      navigate('/insights', { replace: true });
-    } catch (e) {
-      const text = loginFailureText(e);
+    const request = async () => retryWrite(async () => unwrap(await publicClient('login').POST('/demo_login', { body: { email: email.trim(), agreed: true } })));
+    await signIn(request, () => navigate('/insights', { replace: true }), (text) => {
       setError(text);
-      showToast(text, 'error');
       setSending(false);
-    }
+    });
   };
 
   return (

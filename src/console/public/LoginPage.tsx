@@ -5,10 +5,9 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Box, Button, TextField, Typography } from '@mui/material';
-import { setSession, type Session } from '../session';
-import { showToast } from '../toast';
+import type { Session } from '../session';
 import { FormCard } from './FormCard';
-import { LOGGED_IN_TOAST, loginFailureText, publicClient, retryWrite, unwrap } from './publicApi';
+import { publicClient, retryWrite, signIn, unwrap } from './publicApi';
 
 const GREETINGS = ['Welcome back!', 'Good to see you again!', 'Hello again!', 'Ready to send some email?', 'Nice to have you back!'];
 
@@ -32,17 +31,10 @@ export function LoginPage() {
     if (submitting) return;
     setSubmitting(true);
     setError('');
-    try {
-      const session = await logIn(email.trim(), password);
-      setSession(session);
-      showToast(LOGGED_IN_TOAST, 'success');
-      navigate('/insights', { replace: true });
-    } catch (e) {
-      const text = loginFailureText(e);
+    await signIn(() => logIn(email.trim(), password), () => navigate('/insights', { replace: true }), (text) => {
       setError(text);
-      showToast(text, 'error');
       setSubmitting(false);
-    }
+    });
   };
 
   return (

@@ -5,6 +5,8 @@
 import { createGatewayClient } from '../../../generated/client.gen';
 import { loginErrorText } from '../../domain/errors';
 import { RETRY, withRetry } from '../retry';
+import { setSession, type Session } from '../session';
+import { showToast } from '../toast';
 
 /** ApiError: a gateway answered with an error status; `errors` is its errors list (spec part 1 §8). */
 export class ApiError extends Error {
@@ -43,4 +45,23 @@ export const LOGGED_IN_TOAST = "You've been logged in!  One moment please....";
 export function loginFailureText(error: unknown): string {
   if (error instanceof ApiError) return `Couldn’t log in: ${loginErrorText(error.errors.length ? error.errors : `${error.status}`)}`;
   return `Couldn’t log in: ${loginErrorText(error, true)}`;
+}
+
+/**
+ * signIn runs one sign-in request (spec part 1 §4, §8; /login and /demo-login). On success it stores the session,
+ * shows the logged-in toast, calls `onSignedIn` (the page navigates to Insights) and resolves true; on failure it shows
+ * loginFailureText as a toast, calls `onFailure` with the same text (for the inline error) and resolves false.
+ */
+export async function signIn(request: () => Promise<Session>, onSignedIn: () => void, onFailure: (text: string) => void): Promise<boolean> {
+  try {
+    setSession(await request());
+  } catch (e) {
+    const text = loginFailureText(e);
+    showToast(text, 'error');
+    onFailure(text);
+    return false;
+  }
+  showToast(LOGGED_IN_TOAST, 'success');
+  onSignedIn();
+  return true;
 }
