@@ -13,6 +13,7 @@ import type { paths as SchedulerPaths } from './types/scheduler.gen';
 import type { paths as EventPaths } from './types/event.gen';
 import type { paths as ReportingPaths } from './types/reporting.gen';
 import type { paths as JoblogPaths } from './types/joblog.gen';
+import type { paths as DomainsPaths } from './types/domains.gen';
 
 /** The paths of each gateway, keyed by service name (mounted at /api/<service>). */
 export interface GatewayPaths {
@@ -28,10 +29,11 @@ export interface GatewayPaths {
   event: EventPaths;
   reporting: ReportingPaths;
   joblog: JoblogPaths;
+  domains: DomainsPaths;
 }
 
 export type Service = keyof GatewayPaths;
-export const services = ["login","signup","contact_us","companyauthwrapper","user","segment","senderpersonawrapper","template","scheduler","event","reporting","joblog"] as const;
+export const services = ["login","signup","contact_us","companyauthwrapper","user","segment","senderpersonawrapper","template","scheduler","event","reporting","joblog","domains"] as const;
 
 /**
  * createGatewayClient returns a typed openapi-fetch client for one gateway; `baseUrl` is the session's

@@ -232,6 +232,16 @@ export const operations = {
     "service": "joblog",
     "method": "GET",
     "path": "/joblog"
+  },
+  "getDkimSettings": {
+    "service": "domains",
+    "method": "GET",
+    "path": "/dkim"
+  },
+  "addDomain": {
+    "service": "domains",
+    "method": "POST",
+    "path": "/domains"
   }
 } as const;
 

@@ -27,6 +27,7 @@ import { schedulerHandlers } from './gateways/scheduler/index.ts';
 import { eventHandlers } from './gateways/event/index.ts';
 import { reportingHandlers } from './gateways/reporting/index.ts';
 import { joblogHandlers } from './gateways/joblog/index.ts';
+import { domainsHandlers } from './gateways/domains/index.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -44,6 +45,7 @@ const GATEWAYS: Record<string, (ctx: AppContext) => object> = {
   event: eventHandlers,
   reporting: reportingHandlers,
   joblog: joblogHandlers,
+  domains: domainsHandlers,
 };
 
 export interface BuildOptions {

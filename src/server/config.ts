@@ -55,6 +55,15 @@ export interface Config {
   /** Failed sign-ins allowed per client address per window (LOGIN_MAX_FAILURES, default 10) and the window (LOGIN_FAILURE_WINDOW_S, default 900 s). */
   loginMaxFailures: number;
   loginFailureWindowS: number;
+  /**
+   * Sending domains (issue 4 §5): the DNS servers their records are checked against (DNS_RESOLVERS, comma-separated
+   * `ip` or `ip:port`; empty uses the system's), the SPF record they are told to publish (SPF_RECORD, default
+   * 'v=spf1 a mx ~all'; put your relay's include here), and when every domain is checked again (DOMAIN_CHECK_CRON,
+   * cron in UTC, default every 10 minutes; 'off' never).
+   */
+  dnsResolvers: string[];
+  spfRecord: string;
+  domainCheckCron?: string;
 }
 
 /** loadConfig reads the environment (process.env by default). Throws on a malformed number. */
@@ -97,5 +106,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoResetCron: /^(off|false|0|no)$/i.test(env.DEMO_RESET_CRON ?? '') ? undefined : (env.DEMO_RESET_CRON || '0 * * * *'),
     loginMaxFailures: Math.max(1, Math.floor(num('LOGIN_MAX_FAILURES', 10))),
     loginFailureWindowS: Math.max(1, num('LOGIN_FAILURE_WINDOW_S', 900)),
+    dnsResolvers: (env.DNS_RESOLVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    spfRecord: env.SPF_RECORD?.trim() || 'v=spf1 a mx ~all',
+    domainCheckCron: /^(off|false|0|no)$/i.test(env.DOMAIN_CHECK_CRON ?? '') ? undefined : (env.DOMAIN_CHECK_CRON || '*/10 * * * *'),
   };
 }

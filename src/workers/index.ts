@@ -3,6 +3,7 @@
  * scheduled demo reset) and the sender loop. Returns a stop function that lets in-hand work finish.
  */
 import type { AppContext } from '../server/context.ts';
+import type { QueryFn } from '../server/db/client.ts';
 import type { MailTransport } from '../server/mail/transport.ts';
 import { BLAST_EXPAND_QUEUE } from '../server/gateways/scheduler/service.ts';
 import { expandBlast } from './blasts.ts';
@@ -10,6 +11,7 @@ import type { Queue } from './queue.ts';
 import { Sender } from './sender.ts';
 import { DEMO_RESET_QUEUE, resetDemoAccount } from '../server/demo.ts';
 import { RenderPool } from '../server/mail/renderPool.ts';
+import { checkDomains, DOMAIN_CHECK_QUEUE } from '../server/domains.ts';
 
 export interface Workers {
   sender: Sender;
@@ -28,6 +30,13 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
   await queue.work(DEMO_RESET_QUEUE, { batchSize: 1, pollingIntervalSeconds: 5 }, async () => { await resetDemoAccount(ctx.database.db); });
   if (ctx.config.demoResetCron) await queue.boss.schedule(DEMO_RESET_QUEUE, ctx.config.demoResetCron, {}, { tz: 'UTC' });
   else await queue.boss.unschedule(DEMO_RESET_QUEUE);
+  // Sending domains' DNS: a domain just added is checked at once ({domainIds}), every domain on DOMAIN_CHECK_CRON ({}).
+  await queue.work<{ domainIds?: string[] }>(DOMAIN_CHECK_QUEUE, { batchSize: 5, pollingIntervalSeconds: 2 }, async ({ domainIds }) => {
+    const { errors } = await checkDomains(ctx.database.query.bind(ctx.database) as QueryFn, ctx.config, domainIds);
+    for (const e of errors) console.warn(`domain check: ${e}`);
+  });
+  if (ctx.config.domainCheckCron) await queue.boss.schedule(DOMAIN_CHECK_QUEUE, ctx.config.domainCheckCron, {}, { tz: 'UTC' });
+  else await queue.boss.unschedule(DOMAIN_CHECK_QUEUE);
   await renderer.ready();
   sender.start();
   return {

@@ -21,6 +21,8 @@ import { recordFeedback } from '../server/feedback.ts';
 import { simulatorFeedback, smtpBounce, type SmtpRefusal } from '../domain/feedback.ts';
 import { buildRenderContext } from '../domain/templateVariables.ts';
 import { encodeLocation } from '../domain/location.ts';
+import { domainOfEmail } from '../domain/sendingDomain.ts';
+import { dkimKeys } from '../server/domains.ts';
 
 /** The bucket holding the exact copy of every sent email. */
 export const SENT_BUCKET = 'sent-emails';
@@ -214,7 +216,9 @@ export class Sender {
     ]);
     const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
     const suppressed = new Map(suppressions.map((x) => [`${x.project_id}:${x.email}`, x.reason]));
-    return { contacts: byId(contacts), personas: byId(personas), templates: byId(templates), projects: byId(projects), blasts: byId(blasts), suppressed };
+    // Mail from a persona on a verified sending domain is DKIM-signed with that domain's key (issue 4 §5).
+    const dkim = await dkimKeys(this.query, ids((r) => r.project_id), [...new Set(personas.map((p) => domainOfEmail(p.email)))]);
+    return { contacts: byId(contacts), personas: byId(personas), templates: byId(templates), projects: byId(projects), blasts: byId(blasts), suppressed, dkim };
   }
 
   /**
@@ -257,6 +261,7 @@ export class Sender {
           to: row.email,
           messageId: row.message_id,
           listUnsubscribe: marketing ? link : undefined,
+          dkim: data.dkim.get(`${row.project_id}:${domainOfEmail(persona.email)}`),
         },
         store: { bucket: SENT_BUCKET, key },
         // Opens and clicks are tracked on every email but test emails (issue 5).

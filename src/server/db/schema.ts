@@ -101,6 +101,27 @@ export const senderPersonas = pgTable('sender_personas', {
   archivedAt: ts('archived_at'),
 }, (t) => [index('sender_personas_project_idx').on(t.projectId)]);
 
+/**
+ * A project's sending domain (issue 4 §5): its DKIM key pair (2048-bit RSA; the private key PEM never leaves the
+ * server) and the verification status of its DKIM, SPF and DMARC records, set by the DNS check (src/server/domains.ts).
+ */
+export const sendingDomains = pgTable('sending_domains', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  /** Lower case. */
+  domain: text('domain').notNull(),
+  dkimSelector: text('dkim_selector').notNull(),
+  dkimPrivateKey: text('dkim_private_key').notNull(),
+  /** Base64 DER (SubjectPublicKeyInfo), the p= of the DKIM record. */
+  dkimPublicKey: text('dkim_public_key').notNull(),
+  /** Success | Failed | Pending, for each record. */
+  dkimStatus: text('dkim_status').notNull().default('Pending'),
+  spfStatus: text('spf_status').notNull().default('Pending'),
+  dmarcStatus: text('dmarc_status').notNull().default('Pending'),
+  checkedAt: ts('checked_at'),
+  createdAt: created(),
+}, (t) => [uniqueIndex('sending_domains_project_domain_idx').on(t.projectId, t.domain)]);
+
 export const templates = pgTable('templates', {
   id: uuid('id').primaryKey().defaultRandom(),
   projectId: uuid('project_id').notNull().references(() => projects.id),

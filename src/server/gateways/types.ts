@@ -4,6 +4,7 @@
  * is written by hand.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../errors.ts';
 
 type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 
@@ -39,4 +40,13 @@ export type GatewayHandlers<Ops> = { [K in keyof Ops]: Handler<Ops[K]> };
 export function scope(req: FastifyRequest): ProjectScope {
   if (!req.project) throw new Error('route has no project scope (missing ApiKey security in its spec)');
   return req.project;
+}
+
+/**
+ * sameProject throws 403 when the console names a company or project other than the key's own (the company_name and
+ * project_name the console sends from the session; absent names are not checked).
+ */
+export function sameProject(project: ProjectScope, companyName?: string | null, projectName?: string | null): void {
+  if (companyName && companyName !== project.companyName) throw new HttpError(403, ['company_name: not the company of this api key']);
+  if (projectName && projectName !== project.name) throw new HttpError(403, ['project_name: not the project of this api key']);
 }

@@ -5,6 +5,7 @@
  */
 import Handlebars from 'handlebars';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import DKIM from 'nodemailer/lib/dkim/index.js';
 import type { RenderContext } from '../../domain/templateVariables.ts';
 import type { Storage } from '../storage/storage.ts';
 import { addTracking, type TrackingContext } from './links.ts';
@@ -41,9 +42,11 @@ export interface MessageInput {
   /** One-click unsubscribe URL for marketing mail (adds List-Unsubscribe headers); omit for transactional mail. */
   listUnsubscribe?: string;
   date?: Date;
+  /** Sign with this domain's DKIM key (relaxed/relaxed, rsa-sha256); omit for unsigned mail (issue 4 §5). */
+  dkim?: { domainName: string; keySelector: string; privateKey: string };
 }
 
-/** buildRawMessage returns the exact bytes to deliver and store for one email. */
+/** buildRawMessage returns the exact bytes to deliver and store for one email (DKIM-signed when `dkim` is given). */
 export async function buildRawMessage(m: MessageInput): Promise<Buffer> {
   const headers: Record<string, string> = {};
   if (m.listUnsubscribe) {
@@ -62,7 +65,13 @@ export async function buildRawMessage(m: MessageInput): Promise<Buffer> {
     // base64 bodies are built natively; quoted-printable costs more CPU per message than the whole SMTP exchange.
     textEncoding: 'base64',
   });
-  return composer.compile().build();
+  const message = composer.compile();
+  // The signature is part of the bytes, so the stored copy is exactly what the relay receives.
+  if (m.dkim) {
+    const signer = new DKIM(m.dkim);
+    message.processFunc((input) => signer.sign(input));
+  }
+  return message.build();
 }
 
 /** One recipient's email to render: the template (cached by `templateKey`, e.g. id:version), variables and envelope. */

@@ -6,16 +6,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { operations } from '../../../../generated/types/companyauthwrapper.gen.ts';
 import type { AppContext } from '../../context.ts';
-import { HttpError } from '../../errors.ts';
 import { addTeamMember, listTeam, removeTeamMember, sandboxActivation } from '../../team.ts';
 import { assistantAllowed, assistantCall } from './assistant.ts';
-import { scope, type GatewayHandlers, type ProjectScope } from '../types.ts';
-
-/** sameProject throws 403 when the console names a company or project other than the key's own. */
-function sameProject(project: ProjectScope, companyName?: string | null, projectName?: string | null): void {
-  if (companyName && companyName !== project.companyName) throw new HttpError(403, ['company_name: not the company of this api key']);
-  if (projectName && projectName !== project.name) throw new HttpError(403, ['project_name: not the project of this api key']);
-}
+import { sameProject, scope, type GatewayHandlers } from '../types.ts';
 
 function apiKeyOf(req: FastifyRequest): string {
   return String(req.headers['x-api-key']);

@@ -1,0 +1,59 @@
+/** Sending domains: the host-name check, the records to publish, and matching DNS answers (issue 4 §5). */
+import { describe, expect, it } from 'vitest';
+import { dkimStatus, dmarcStatus, domainOfEmail, domainRecords, normalizeDomain, parseTags, sendingDomainError, spfStatus } from './sendingDomain';
+
+describe('sendingDomainError', () => {
+  it('uses the spec’s domain check first', () => {
+    expect(sendingDomainError('')).toBe('Required field');
+    expect(sendingDomainError('localhost')).toBe('Must contain dot');
+  });
+  it('accepts host names in any case, with a trailing root dot', () => {
+    for (const d of ['example.com', 'Mail.Example.COM', 'a-b.c0.example.co.uk', 'example.com.']) expect(sendingDomainError(d)).toBeUndefined();
+  });
+  it('refuses what is not a host name', () => {
+    for (const d of ['exa mple.com', '-a.example.com', 'a-.example.com', 'a..b.com', 'http://example.com', '10.0.0.1', 'x@example.com', `${'a'.repeat(64)}.com`]) {
+      expect(sendingDomainError(d), d).toBe('Must be a domain name such as mail.example.com');
+    }
+  });
+  it('normalizes to lower case without the root dot', () => {
+    expect(normalizeDomain(' Mail.Example.COM. ')).toBe('mail.example.com');
+    expect(domainOfEmail('News@Mail.Example.com')).toBe('mail.example.com');
+    expect(domainOfEmail('nobody')).toBe('');
+  });
+});
+
+describe('domainRecords', () => {
+  it('gives the DKIM, SPF and DMARC TXT records', () => {
+    expect(domainRecords('example.com', 'mw1', 'MIIBkey', 'v=spf1 a mx ~all')).toEqual({
+      dkim: { type: 'TXT', name: 'mw1._domainkey.example.com', value: 'v=DKIM1; k=rsa; p=MIIBkey' },
+      spf: { type: 'TXT', name: 'example.com', value: 'v=spf1 a mx ~all' },
+      dmarc: { type: 'TXT', name: '_dmarc.example.com', value: 'v=DMARC1; p=none; rua=mailto:dmarc@example.com' },
+    });
+  });
+});
+
+describe('matching DNS answers', () => {
+  it('reads tag lists with any spacing and case of tag names', () => {
+    expect([...parseTags(' V=DKIM1 ;k = rsa; p=AB CD ')]).toEqual([['v', 'DKIM1'], ['k', 'rsa'], ['p', 'ABCD']]);
+  });
+  it('DKIM: Success only for our public key', () => {
+    expect(dkimStatus(['v=DKIM1; k=rsa; p=KEY'], 'KEY')).toBe('Success');
+    expect(dkimStatus(['k=rsa; p=KEY'], 'KEY')).toBe('Success');
+    expect(dkimStatus(['v=DKIM1; k=rsa; p=OTHER'], 'KEY')).toBe('Failed');
+    expect(dkimStatus(['v=DKIM2; p=KEY'], 'KEY')).toBe('Failed');
+    expect(dkimStatus([], 'KEY')).toBe('Failed');
+  });
+  it('SPF: exactly one v=spf1 record', () => {
+    expect(spfStatus(['google-site-verification=x', 'v=spf1 a mx ~all'])).toBe('Success');
+    expect(spfStatus(['v=spf1 a ~all', 'v=spf1 mx ~all'])).toBe('Failed');
+    expect(spfStatus(['v=spf10'])).toBe('Failed');
+    expect(spfStatus([])).toBe('Failed');
+  });
+  it('DMARC: exactly one DMARC1 record with a policy', () => {
+    expect(dmarcStatus(['v=DMARC1; p=none; rua=mailto:d@example.com'])).toBe('Success');
+    expect(dmarcStatus(['v=DMARC1; p=reject'])).toBe('Success');
+    expect(dmarcStatus(['v=DMARC1; rua=mailto:d@example.com'])).toBe('Failed');
+    expect(dmarcStatus(['v=DMARC1; p=none', 'v=DMARC1; p=reject'])).toBe('Failed');
+    expect(dmarcStatus([])).toBe('Failed');
+  });
+});

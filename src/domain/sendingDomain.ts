@@ -1,0 +1,94 @@
+/**
+ * Sending domains (spec part 2 §2 /account/domains, §3 Domain settings; issue 4 §5): the host-name check, the DKIM,
+ * SPF and DMARC TXT records a domain must publish, and whether what DNS answers matches them. Pure: the DNS lookups
+ * are the server's (src/server/domains.ts).
+ */
+import { checkDomain } from './validation.ts';
+
+/** Record verification status: Success (published as given), Failed (not found or different), Pending (not checked). */
+export type VerificationStatus = 'Success' | 'Failed' | 'Pending';
+
+/** The text the console shows for a Failed DKIM status (spec part 2 §5). */
+export const DKIM_FAILED_TEXT = 'DNS settings not found';
+
+/** A DNS label: letters, digits and inner hyphens, 1-63 characters. */
+const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+/**
+ * sendingDomainError returns the message for a domain that cannot be registered, or undefined: the spec's domain check
+ * ('Required field', 'Must contain dot'), then a host name of at most 253 characters in dot-separated DNS labels with a
+ * top-level label that is not all digits. Compare in lower case (normalizeDomain).
+ */
+export function sendingDomainError(value: unknown): string | undefined {
+  const basic = checkDomain(value);
+  if (basic) return basic;
+  const domain = normalizeDomain(String(value));
+  const labels = domain.split('.');
+  if (domain.length > 253 || !labels.every((l) => LABEL.test(l)) || /^\d+$/.test(labels[labels.length - 1])) {
+    return 'Must be a domain name such as mail.example.com';
+  }
+  return undefined;
+}
+
+/** normalizeDomain trims, lower-cases and drops one trailing dot (the DNS root). */
+export function normalizeDomain(value: string): string {
+  return value.trim().toLowerCase().replace(/\.$/, '');
+}
+
+/** One TXT record to publish. */
+export interface TxtRecord { type: 'TXT'; name: string; value: string }
+
+/**
+ * domainRecords returns the three TXT records of a sending domain:
+ * - DKIM at `{selector}._domainkey.{domain}`: `v=DKIM1; k=rsa; p={publicKey}` (publicKey is base64 DER);
+ * - SPF at the domain: `spf` (Config.spfRecord, e.g. 'v=spf1 a mx ~all' or one with the relay's include);
+ * - DMARC at `_dmarc.{domain}`: start at p=none with aggregate reports to the domain's dmarc@ mailbox, then move to
+ *   quarantine and reject once reports show only your own mail (the console gives that progression).
+ */
+export function domainRecords(domain: string, selector: string, publicKey: string, spf: string): { dkim: TxtRecord; spf: TxtRecord; dmarc: TxtRecord } {
+  return {
+    dkim: { type: 'TXT', name: `${selector}._domainkey.${domain}`, value: `v=DKIM1; k=rsa; p=${publicKey}` },
+    spf: { type: 'TXT', name: domain, value: spf },
+    dmarc: { type: 'TXT', name: `_dmarc.${domain}`, value: `v=DMARC1; p=none; rua=mailto:dmarc@${domain}` },
+  };
+}
+
+/** parseTags reads a DKIM/DMARC tag list ('v=DKIM1; k=rsa; p=...') into lower-case tag names and their values (whitespace removed). */
+export function parseTags(txt: string): Map<string, string> {
+  const tags = new Map<string, string>();
+  for (const part of txt.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    tags.set(part.slice(0, eq).trim().toLowerCase(), part.slice(eq + 1).replace(/\s+/g, ''));
+  }
+  return tags;
+}
+
+/**
+ * dkimStatus: Success when one TXT answer at the DKIM name is a DKIM1 record (or has no v=) whose p= is our public key;
+ * Failed otherwise. `answers` are the TXT strings at that name, each already joined from its chunks.
+ */
+export function dkimStatus(answers: string[], publicKey: string): VerificationStatus {
+  const ok = answers.some((txt) => {
+    const tags = parseTags(txt);
+    return (!tags.has('v') || tags.get('v') === 'DKIM1') && tags.get('p') === publicKey;
+  });
+  return ok ? 'Success' : 'Failed';
+}
+
+/** spfStatus: Success when exactly one TXT answer at the domain is an SPF record (v=spf1; two make SPF fail, RFC 7208 §4.5). */
+export function spfStatus(answers: string[]): VerificationStatus {
+  return answers.filter((txt) => /^v=spf1(\s|$)/i.test(txt.trim())).length === 1 ? 'Success' : 'Failed';
+}
+
+/** dmarcStatus: Success when exactly one TXT answer at _dmarc.{domain} is a DMARC record (v=DMARC1) with a p= policy. */
+export function dmarcStatus(answers: string[]): VerificationStatus {
+  const records = answers.map(parseTags).filter((t) => t.get('v') === 'DMARC1');
+  return records.length === 1 && /^(none|quarantine|reject)$/i.test(records[0].get('p') ?? '') ? 'Success' : 'Failed';
+}
+
+/** domainOfEmail returns the lower-case domain of an address (after the last @), or '' without one. */
+export function domainOfEmail(email: string): string {
+  const at = email.lastIndexOf('@');
+  return at < 0 ? '' : normalizeDomain(email.slice(at + 1));
+}

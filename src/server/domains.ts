@@ -1,0 +1,139 @@
+/**
+ * Sending domains on the server (spec part 2 §2 /account/domains, §3, §7; issue 4 §5): registering a domain with a
+ * fresh 2048-bit DKIM key pair, listing domains with the records to publish, the DNS check that sets each record's
+ * status (run at once after adding, then on DOMAIN_CHECK_CRON by the workers), and the signing keys the sender uses
+ * for mail from a persona on a domain whose DKIM record is verified.
+ */
+import { generateKeyPair } from 'node:crypto';
+import { Resolver } from 'node:dns/promises';
+import { promisify } from 'node:util';
+import type { QueryFn } from './db/client.ts';
+import type { AppContext } from './context.ts';
+import type { ProjectScope } from './gateways/types.ts';
+import { BadRequest } from './errors.ts';
+import {
+  dkimStatus, dmarcStatus, domainRecords, normalizeDomain, sendingDomainError, spfStatus, type VerificationStatus,
+} from '../domain/sendingDomain.ts';
+import type { components } from '../../generated/types/domains.gen.ts';
+
+type DomainOut = components['schemas']['Domain'];
+
+/** The queue of DNS checks: a job {domainIds} checks those domains, a job {} (the cron's) every domain. */
+export const DOMAIN_CHECK_QUEUE = 'domain-check';
+
+/** The DKIM selector of keys made by this service (s= of the signature; the record lives at mw1._domainkey.{domain}). */
+export const DKIM_SELECTOR = 'mw1';
+
+interface DomainRow {
+  id: string; project_id: string; domain: string; dkim_selector: string; dkim_public_key: string;
+  dkim_status: VerificationStatus; spf_status: VerificationStatus; dmarc_status: VerificationStatus;
+  checked_at: Date | string | null; created_at: Date | string;
+}
+
+const COLUMNS = 'id, project_id, domain, dkim_selector, dkim_public_key, dkim_status, spf_status, dmarc_status, checked_at, created_at';
+const iso = (d: Date | string) => new Date(d).toISOString();
+
+function toDomain(row: DomainRow, spf: string): DomainOut {
+  const records = domainRecords(row.domain, row.dkim_selector, row.dkim_public_key, spf);
+  return {
+    id: row.id, domain: row.domain, DkimVerificationStatus: row.dkim_status, dkim_selector: row.dkim_selector,
+    dkim_public_key: row.dkim_public_key,
+    records: {
+      dkim: { ...records.dkim, status: row.dkim_status },
+      spf: { ...records.spf, status: row.spf_status },
+      dmarc: { ...records.dmarc, status: row.dmarc_status },
+    },
+    checked_at: row.checked_at ? iso(row.checked_at) : null,
+    created_at: iso(row.created_at),
+  };
+}
+
+/** listDomains returns the project's sending domains, oldest first, with their records and statuses. */
+export async function listDomains(ctx: AppContext, project: ProjectScope): Promise<DomainOut[]> {
+  const rows = await ctx.database.query<DomainRow>(`SELECT ${COLUMNS} FROM sending_domains WHERE project_id = $1 ORDER BY created_at, domain`, [project.id]);
+  return rows.map((r) => toDomain(r, ctx.config.spfRecord));
+}
+
+/**
+ * addDomain registers `domain` (lower-cased) for the project with a new 2048-bit RSA key pair and enqueues its first
+ * DNS check. Throws BadRequest naming `domain` for an invalid or already registered domain.
+ */
+export async function addDomain(ctx: AppContext, project: ProjectScope, input: string): Promise<DomainOut> {
+  const invalid = sendingDomainError(input);
+  if (invalid) throw new BadRequest([`domain: ${invalid}`]);
+  const domain = normalizeDomain(input);
+  // Key generation takes ~100 ms of CPU: on the thread pool, so the server keeps answering meanwhile.
+  const { publicKey, privateKey } = await promisify(generateKeyPair)('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'der' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  const [row] = await ctx.database.query<DomainRow>(
+    `INSERT INTO sending_domains (project_id, domain, dkim_selector, dkim_private_key, dkim_public_key)
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (project_id, domain) DO NOTHING RETURNING ${COLUMNS}`,
+    [project.id, domain, DKIM_SELECTOR, privateKey, Buffer.from(publicKey).toString('base64')]);
+  if (!row) throw new BadRequest([`domain: ${domain} is already registered`]);
+  await ctx.queue.enqueue(DOMAIN_CHECK_QUEUE, { domainIds: [row.id] });
+  return toDomain(row, ctx.config.spfRecord);
+}
+
+/**
+ * txtLookup returns the TXT strings at `name` (each record's chunks joined), [] when the name or its TXT records do
+ * not exist; rethrows other resolver failures (time-out, SERVFAIL), which leave a status as it was.
+ */
+async function txtLookup(resolver: Resolver, name: string): Promise<string[]> {
+  try {
+    return (await resolver.resolveTxt(name)).map((chunks) => chunks.join(''));
+  } catch (err) {
+    if (['ENOTFOUND', 'ENODATA'].includes((err as NodeJS.ErrnoException).code ?? '')) return [];
+    throw err;
+  }
+}
+
+/** resolverFor returns a DNS resolver on the configured servers (the system's when none are configured). */
+export function resolverFor(servers: string[]): Resolver {
+  const resolver = new Resolver({ timeout: 3000, tries: 2 });
+  if (servers.length) resolver.setServers(servers);
+  return resolver;
+}
+
+/**
+ * checkDomains looks up the DKIM, SPF and DMARC records of the given domains (all domains when `ids` is omitted) and
+ * stores each record's status and checked_at (UTC). A domain whose lookups fail for another reason than "not found"
+ * keeps its statuses and is reported in the returned errors. Returns the statuses by domain id.
+ */
+export async function checkDomains(query: QueryFn, config: { dnsResolvers: string[]; spfRecord: string }, ids?: string[]) {
+  const rows = await query<DomainRow>(
+    `SELECT ${COLUMNS} FROM sending_domains WHERE $1::uuid[] IS NULL OR id = ANY($1::uuid[]) ORDER BY checked_at NULLS FIRST`, [ids ?? null]);
+  const resolver = resolverFor(config.dnsResolvers);
+  const statuses = new Map<string, { dkim: VerificationStatus; spf: VerificationStatus; dmarc: VerificationStatus }>();
+  const errors: string[] = [];
+  for (const row of rows) {
+    const records = domainRecords(row.domain, row.dkim_selector, row.dkim_public_key, config.spfRecord);
+    try {
+      const [dkim, spf, dmarc] = await Promise.all([records.dkim, records.spf, records.dmarc].map((r) => txtLookup(resolver, r.name)));
+      const status = { dkim: dkimStatus(dkim, row.dkim_public_key), spf: spfStatus(spf), dmarc: dmarcStatus(dmarc) };
+      await query('UPDATE sending_domains SET dkim_status = $2, spf_status = $3, dmarc_status = $4, checked_at = now() WHERE id = $1',
+        [row.id, status.dkim, status.spf, status.dmarc]);
+      statuses.set(row.id, status);
+    } catch (err) {
+      errors.push(`${row.domain}: DNS lookup failed (${(err as Error).message})`);
+    }
+  }
+  return { statuses, errors };
+}
+
+/** A DKIM signing key: what nodemailer's DKIM signer takes. */
+export interface DkimKey { domainName: string; keySelector: string; privateKey: string }
+
+/**
+ * dkimKeys returns the signing key of each verified (DKIM Success) domain among `domains` of the projects, keyed
+ * `{project_id}:{domain}` (domain in lower case).
+ */
+export async function dkimKeys(query: QueryFn, projectIds: string[], domains: string[]): Promise<Map<string, DkimKey>> {
+  if (!projectIds.length || !domains.length) return new Map();
+  const rows = await query<{ project_id: string; domain: string; dkim_selector: string; dkim_private_key: string }>(
+    `SELECT project_id, domain, dkim_selector, dkim_private_key FROM sending_domains
+      WHERE project_id = ANY($1::uuid[]) AND domain = ANY($2::text[]) AND dkim_status = 'Success'`, [projectIds, domains]);
+  return new Map(rows.map((r) => [`${r.project_id}:${r.domain}`, { domainName: r.domain, keySelector: r.dkim_selector, privateKey: r.dkim_private_key }]));
+}

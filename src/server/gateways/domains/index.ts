@@ -1,0 +1,25 @@
+/**
+ * domains gateway (openapi/domains.yaml; spec part 2 §2 /account/domains, §3 Domain settings, §7 Sending domains;
+ * issue 4 §5): the project's sending domains with their DKIM, SPF and DMARC records (src/server/domains.ts). Every
+ * call is scoped to the x-api-key's project.
+ */
+import type { operations } from '../../../../generated/types/domains.gen.ts';
+import type { AppContext } from '../../context.ts';
+import { addDomain, listDomains } from '../../domains.ts';
+import { sameProject, scope, type GatewayHandlers } from '../types.ts';
+
+/** domainsHandlers builds the domains gateway's handlers over one app context. */
+export function domainsHandlers(ctx: AppContext): GatewayHandlers<operations> {
+  return {
+    async getDkimSettings(req) {
+      const project = scope(req);
+      sameProject(project, req.query.company_name, req.query.project_name);
+      return { data: await listDomains(ctx, project) };
+    },
+    async addDomain(req) {
+      const project = scope(req);
+      sameProject(project, req.body.company_name, req.body.project_name);
+      return { data: await addDomain(ctx, project, req.body.domain) };
+    },
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * Sending domains (issue 4 §5; spec part 2 §2, §3, §7): registering a domain, its DNS records checked against a real
+ * DNS server on 127.0.0.1 (dns2), and mail from a persona on a verified domain DKIM-signed so that an independent
+ * verifier (mailauth) passes it against that same DNS server; with the records gone the domain turns Failed and mail
+ * goes out unsigned.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import dns2 from 'dns2';
+import { Resolver } from 'node:dns/promises';
+import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import { checkDomains } from '../../src/server/domains.ts';
+import { decodeLocation } from '../../src/domain/location.ts';
+import { openStorage } from '../../src/server/storage/storage.ts';
+import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+
+/** TXT records the test DNS server answers with, by lower-case name. */
+const zone = new Map<string, string[]>();
+let dnsServer: ReturnType<typeof dns2.createServer>;
+let dnsAddress: string;
+let h: Harness;
+let t: Tenant;
+
+/** A TXT value as DNS carries it: character-strings of at most 255 bytes. */
+const chunks = (value: string) => value.match(/.{1,255}/g) ?? [''];
+
+beforeAll(async () => {
+  dnsServer = dns2.createServer({
+    udp: true,
+    handle: (request, send) => {
+      const response = dns2.Packet.createResponseFromRequest(request);
+      const [question] = request.questions;
+      if ((question as { type?: number }).type === dns2.Packet.TYPE.TXT) {
+        for (const value of zone.get(question.name.toLowerCase()) ?? []) {
+          response.answers.push({ name: question.name, type: dns2.Packet.TYPE.TXT, class: dns2.Packet.CLASS.IN, ttl: 1, data: chunks(value) as unknown as string });
+        }
+      }
+      send(response);
+    },
+  });
+  await dnsServer.listen({ udp: { port: 0, address: '127.0.0.1' } });
+  dnsAddress = `127.0.0.1:${dnsServer.addresses().udp!.port}`;
+  h = await startHarness({ workers: true, config: { dnsResolvers: [dnsAddress], domainCheckCron: undefined } });
+  t = await h.tenant({ activated: true });
+});
+afterAll(async () => {
+  await h?.close();
+  await dnsServer?.close();
+});
+
+/** The harness's DNS check, as the worker runs it. */
+const check = () => checkDomains(h.runtime.database.query.bind(h.runtime.database), h.config);
+
+async function dkimSettings(key = t.apiKey) {
+  const res = await h.call('GET', '/api/domains/dkim', { key });
+  expect(res.status).toBe(200);
+  return res.body.data as Array<{ id: string; domain: string; DkimVerificationStatus: string; checked_at: string | null; records: Record<'dkim' | 'spf' | 'dmarc', { name: string; value: string; status: string }> }>;
+}
+
+async function sendFrom(persona: string, to: string): Promise<Buffer> {
+  const before = h.sink.messages.length;
+  const template = (await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{ name: `T ${to}`, subject: 'Signed?', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Hello {{user.email}}</p>' }] } })).body.data[0];
+  const res = await h.call('POST', '/api/event/emit_send_single_email_event', { key: t.apiKey, body: { mailer_payload: {
+    template_id: template.id, from: { email: persona }, to: [{ email: to }],
+  } } });
+  expect(res.status).toBe(200);
+  await h.sink.waitFor(() => h.sink.messages.slice(before).some((m) => m.envelopeTo.includes(to)));
+  return h.sink.messages.slice(before).find((m) => m.envelopeTo.includes(to))!.raw;
+}
+
+/** mailauth's DKIM verdict for a raw message, looking keys up on the test DNS server. */
+async function verify(raw: Buffer) {
+  const resolver = new Resolver();
+  resolver.setServers([dnsAddress]);
+  const result = await dkimVerify(raw, { resolver: async (name: string, rr: string) => (rr === 'TXT' ? resolver.resolveTxt(name) : resolver.resolve(name, rr) as Promise<string[]>) });
+  return result.results.map((r: { signingDomain?: string; status: { result: string } }) => ({ domain: r.signingDomain ?? null, result: r.status.result }));
+}
+
+describe(`sending domains (${API_DB})`, () => {
+  it('refuses a missing, dotless, malformed or repeated domain, naming the field', async () => {
+    for (const [domain, error] of [['', 'domain: Required field'], ['localhost', 'domain: Must contain dot'], ['bad domain.com', 'domain: Must be a domain name such as mail.example.com']]) {
+      const res = await h.call('POST', '/api/domains/domains', { key: t.apiKey, body: { domain } });
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([error]);
+    }
+    const other = await h.call('GET', '/api/domains/dkim', { key: t.apiKey, query: { company_name: 'Someone Else' } });
+    expect(other.status).toBe(403);
+  });
+
+  it('a domain turns Success when its records are published, signs mail that mailauth verifies, and turns Failed without them', async () => {
+    const added = await h.call('POST', '/api/domains/domains', { key: t.apiKey, body: { domain: 'News.Example.com' } });
+    expect(added.status).toBe(200);
+    const domain = added.body.data;
+    expect(domain.domain).toBe('news.example.com');
+    expect(domain.DkimVerificationStatus).toBe('Pending');
+    expect(domain.records.dkim).toMatchObject({ type: 'TXT', name: 'mw1._domainkey.news.example.com', status: 'Pending' });
+    expect(domain.records.dkim.value).toMatch(/^v=DKIM1; k=rsa; p=MIIBIjAN[A-Za-z0-9+/=]+$/); // a 2048-bit RSA key (SPKI)
+    expect(domain.records.spf).toMatchObject({ name: 'news.example.com', value: 'v=spf1 a mx ~all' });
+    expect(domain.records.dmarc).toMatchObject({ name: '_dmarc.news.example.com', value: 'v=DMARC1; p=none; rua=mailto:dmarc@news.example.com' });
+    const again = await h.call('POST', '/api/domains/domains', { key: t.apiKey, body: { domain: 'news.example.com.' } });
+    expect(again.body.errors).toEqual(['domain: news.example.com is already registered']);
+    expect(await dkimSettings((await h.tenant()).apiKey)).toEqual([]); // another tenant sees none of it
+
+    // The check queued on adding finds nothing published yet.
+    for (let i = 0; i < 100 && !(await dkimSettings())[0].checked_at; i++) await new Promise((r) => setTimeout(r, 100));
+    expect((await dkimSettings())[0]).toMatchObject({ DkimVerificationStatus: 'Failed', records: { spf: { status: 'Failed' }, dmarc: { status: 'Failed' } } });
+
+    // Unverified: mail from the domain goes out unsigned.
+    await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey, body: { sender_personas: [{ email: 'hello@news.example.com', first_name: 'Hal' }] } });
+    expect(await verify(await sendFrom('hello@news.example.com', 'before@example.org'))).toEqual([{ domain: null, result: 'none' }]);
+
+    for (const r of Object.values(domain.records) as Array<{ name: string; value: string }>) zone.set(r.name, [...(zone.get(r.name) ?? []), r.value]);
+    zone.set('news.example.com', ['google-site-verification=abc', ...zone.get('news.example.com')!]);
+    expect((await check()).errors).toEqual([]);
+    const verified = (await dkimSettings())[0];
+    expect(verified.DkimVerificationStatus).toBe('Success');
+    expect([verified.records.dkim.status, verified.records.spf.status, verified.records.dmarc.status]).toEqual(['Success', 'Success', 'Success']);
+
+    const signed = await sendFrom('hello@news.example.com', 'after@example.org');
+    expect(signed.toString('utf8')).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=news\.example\.com;/m);
+    expect(await verify(signed)).toEqual([{ domain: 'news.example.com', result: 'pass' }]);
+
+    // The stored copy is the signed message, byte for byte.
+    const events = await h.call('GET', '/api/event/all_events', { key: t.apiKey, query: { include_system_events: true, search_field: 'email', search_value: 'after@example.org', limit: 5 } });
+    const location = events.body.data.find((e: { name: string }) => e.name === 'email_send_result_success').json.location;
+    const { bucket, key } = decodeLocation(location)!;
+    expect(Buffer.compare((await openStorage(h.config.storageUrl).get(bucket, key))!, signed)).toBe(0);
+
+    zone.clear();
+    await check();
+    expect((await dkimSettings())[0].DkimVerificationStatus).toBe('Failed');
+    expect(await verify(await sendFrom('hello@news.example.com', 'later@example.org'))).toEqual([{ domain: null, result: 'none' }]);
+  });
+});
