@@ -17,6 +17,7 @@ import { NotificationsPage } from './pages/NotificationsPage';
 import { TeamPage } from './account/TeamPage';
 import { IntegrationsPage } from './account/IntegrationsPage';
 import { SettingsPage } from './account/SettingsPage';
+import { DomainsPage } from './account/DomainsPage';
 import { SectionLanding } from './pages/SectionLanding';
 import { LogoutPage } from './public/LogoutPage';
 import contacts from './resources/contacts';
@@ -111,6 +112,7 @@ export default function ConsoleApp() {
         <Route path="/account/team" element={<TeamPage />} />
         <Route path="/account/api" element={<IntegrationsPage />} />
         <Route path="/account/settings" element={<SettingsPage />} />
+        <Route path="/account/domains" element={<DomainsPage />} />
         {LATER_FEATURES.map(({ path, feature }) => (
           <Route key={path} path={path} element={<FeaturePlaceholder feature={feature} />} />
         ))}

@@ -104,7 +104,6 @@ export const LATER_FEATURES: Array<{ path: string; feature: string }> = [
   { path: '/components/workflows', feature: 'Workflows' },
   { path: '/components/workflows/new', feature: 'The workflow editor' },
   { path: '/components/workflows/edit/:id', feature: 'The workflow editor' },
-  { path: '/account/domains', feature: 'Sending domains' },
 ];
 
 const PROTECTED_PREFIXES = ['/insights', '/campaigns', '/email-send-wizard', '/people', '/components', '/account', '/email/', '/sender-wizard'];

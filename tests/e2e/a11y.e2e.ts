@@ -46,7 +46,7 @@ const PUBLIC_PAGES = [
   '/signup?plan=Enterprise', '/demo-login', '/waiting-for-architecture', '/login', '/no-such-page',
   '/blog', '/blog/how-to-send-an-email-campaign', '/blog/make-integration',
 ];
-const CONSOLE_PAGES = ['/insights', '/people/users', '/components/templates', '/account/team', '/account/settings', '/account/api'];
+const CONSOLE_PAGES = ['/insights', '/people/users', '/components/templates', '/account/team', '/account/settings', '/account/api', '/account/domains'];
 
 describe('accessibility (axe-core, e2e)', () => {
   it('finds no serious or critical violations on the public pages', async () => {

@@ -1,0 +1,88 @@
+/**
+ * Domain Settings in Debian's chromium (/account/domains; issue 4 §5): the domain check's messages, adding a domain,
+ * its DNS records shown to copy, the DNS check's verdict against a real DNS server on 127.0.0.1 that has none of the
+ * records ('DNS settings not found'), and the duplicate-domain error. The Success path and DKIM signing are covered by
+ * tests/api/domains.api.test.ts.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import dns2 from 'dns2';
+import type { Browser, Page } from 'playwright-core';
+import { launchChromium } from '../helpers/browser.ts';
+import { startServer, type ServerProcess } from '../helpers/processes.ts';
+
+let dnsServer: ReturnType<typeof dns2.createServer>;
+let server: ServerProcess;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  // A DNS server that knows no records: every lookup is answered, with nothing.
+  dnsServer = dns2.createServer({ udp: true, handle: (request, send) => send(dns2.Packet.createResponseFromRequest(request)) });
+  await dnsServer.listen({ udp: { port: 0, address: '127.0.0.1' } });
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-domains-'));
+  server = await startServer({
+    DATA_DIR: dataDir, LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off', DOMAIN_CHECK_CRON: 'off',
+    DNS_RESOLVERS: `127.0.0.1:${dnsServer.addresses().udp!.port}`,
+  });
+  browser = await launchChromium();
+  const res = await fetch(`${server.url}/api/login/demo_login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'domains@example.net', agreed: true }),
+  });
+  const session = await res.json();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addCookies([{ name: 'user_info', value: encodeURIComponent(JSON.stringify(session)), url: server.url, sameSite: 'Strict' }]);
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.kill('SIGTERM');
+  await dnsServer?.close();
+});
+
+describe('Domain Settings (e2e)', () => {
+  it('checks the domain as typed, adds it, shows its records and the DNS verdict, and refuses it twice', async () => {
+    await page.goto(`${server.url}/account/domains`);
+    await page.getByRole('heading', { name: 'Domain Settings', level: 1 }).waitFor();
+    await page.getByText('Verify your domain before sending more than 100 emails').waitFor();
+    await page.getByText('No domains yet.').waitFor();
+
+    const input = page.getByRole('textbox', { name: 'Domain' });
+    await input.fill('localhost');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByText('Must contain dot').waitFor();
+    await input.fill('bad domain.com');
+    await page.getByText('Must be a domain name such as mail.example.com').waitFor();
+
+    await input.fill('Mail.Demo-Test.com');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByText('Successfully added domain').waitFor();
+    const card = page.getByTestId('domain-mail.demo-test.com');
+    await card.waitFor();
+    expect(await card.getByRole('textbox', { name: 'DKIM TXT name' }).inputValue()).toBe('mw1._domainkey.mail.demo-test.com');
+    expect(await card.getByRole('textbox', { name: 'DKIM TXT value' }).inputValue()).toMatch(/^v=DKIM1; k=rsa; p=MIIBIjAN/);
+    expect(await card.getByRole('textbox', { name: 'DMARC TXT value' }).inputValue()).toBe('v=DMARC1; p=none; rua=mailto:dmarc@mail.demo-test.com');
+
+    // The check queued on adding asks the DNS server, which has none of the records.
+    for (let i = 0; i < 60 && !(await card.getByText('DKIM: DNS settings not found').isVisible()); i++) {
+      await page.waitForTimeout(500);
+      await card.getByRole('button', { name: 'Refresh' }).click();
+    }
+    await card.getByText('DKIM: DNS settings not found').waitFor();
+    await card.getByText('SPF: not found').waitFor();
+    await card.getByText(/^Checked \d{4}-\d\d-\d\d \d\d:\d\d UTC$/).waitFor();
+
+    await input.fill('mail.demo-test.com');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    await page.getByText('Couldn’t add domain: domain: mail.demo-test.com is already registered').waitFor();
+    expect(await page.getByTestId(/^domain-/).count()).toBe(1);
+  });
+
+  it('raised no errors in the page', () => {
+    expect(pageErrors).toEqual([]);
+  });
+});
