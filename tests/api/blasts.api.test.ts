@@ -208,6 +208,24 @@ describe(`sending (${API_DB})`, () => {
     expect(days[30].sends).toBe(3);
   });
 
+  it('sends no script, event handler or script URL, and renders the rest of the template', async () => {
+    const html = `<html><body><h1>Hi {{user.first_name}}</h1><script>document.cookie</script>
+      <p onclick="steal()">Plan {{user.json.plan}}</p><a href="javascript:alert(1)">x</a><a href="{{unsubscribe_link}}">Unsubscribe</a></body></html>`;
+    const tpl = (await h.call('POST', '/api/template/templates', { key: key(), body: { templates: [{ name: 'Scripted', subject: 'Scripted', type: 'TEMPLATE_MARKETING', html_body: html }] } })).body.data[0];
+    await contacts([{ email: 'textpart@example.com', first_name: 'Tex', json: { plan: 'silver' } }]);
+    const before = h.sink.count;
+    const res = await h.call('POST', '/api/event/emit_send_single_email_event', { key: key(), body: { mailer_payload: {
+      template_id: tpl.id, from: { email: 'news@sender.example.com' }, to: [{ email: 'textpart@example.com' }],
+    } } });
+    expect(res.status).toBe(200);
+    await h.sink.waitFor(() => h.sink.count >= before + 1);
+    const mail = (await h.sink.parsed()).find((m) => m.envelopeTo.includes('textpart@example.com'))!;
+    expect(mail.html).toContain('<h1>Hi Tex</h1>');
+    expect(mail.html).toContain('<p>Plan silver</p>');
+    expect(mail.html).not.toMatch(/script|onclick|javascript:/i);
+    expect(mail.html).toMatch(/<a>x<\/a><a href="http:\/\/localhost:8080\/u\/[A-Za-z0-9_.-]+">Unsubscribe<\/a>/);
+  });
+
   it('email_send_results reports unknown or foreign locations in errors', async () => {
     const res = await h.call('GET', '/api/reporting/email_send_results', { key: key(), query: { locations: 'bm90LWEtbG9jYXRpb24,c2VudC1lbWFpbHMvb3RoZXItcHJvamVjdC94LmVtbA' } });
     expect(res.body.send_results).toEqual([]);

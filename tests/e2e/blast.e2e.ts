@@ -112,6 +112,9 @@ describe('sign in, build a blast and send it (e2e)', () => {
     expect(sim.subject).toBe('Welcome, Sim');
     expect(sim.html).toContain('>Hi Sim</p>');
     expect(sim.html).toMatch(/href="http:\/\/127\.0\.0\.1:\d+\/u\/[^"]+"/);
+    // The editor made the text alternative from the HTML; it is rendered with the same variables.
+    expect(sim.text).toMatch(/^Hi Sim$/m);
+    expect(sim.text).toMatch(/\[http:\/\/127\.0\.0\.1:\d+\/u\/[^\]]+\]/);
     expect(sim.date!.getTime()).toBeGreaterThanOrEqual(at.toMillis() - 1000);
 
     await page.goto(`${server.url}/insights`);

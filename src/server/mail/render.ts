@@ -9,6 +9,7 @@ import DKIM from 'nodemailer/lib/dkim/index.js';
 import type { RenderContext } from '../../domain/templateVariables.ts';
 import type { Storage } from '../storage/storage.ts';
 import { addTracking, type TrackingContext } from './links.ts';
+import { stripActiveContent } from '../../domain/emailHtml.ts';
 
 type Compiled = (ctx: RenderContext) => string;
 const hb = Handlebars.create();
@@ -21,14 +22,16 @@ export interface CompiledTemplate {
 }
 
 /**
- * compileTemplate compiles a template's parts. Subject and text are not HTML-escaped; HTML values are. Throws a
- * Handlebars parse error (with its line) for malformed variables.
+ * compileTemplate compiles a template's parts: the HTML without active content, and the plain_text_body when there is
+ * one (the template editor fills it from the HTML on every save). Subject and text are not HTML-escaped; HTML values
+ * are. Throws a Handlebars parse error (with its line) for malformed variables.
  */
 export function compileTemplate(t: { subject: string; html_body: string; plain_text_body?: string | null }): CompiledTemplate {
+  // What is sent never carries scripts or event handlers (src/domain/emailHtml.ts); stripped here, once per version.
   return {
     subject: hb.compile(t.subject, { noEscape: true, strict: false }),
-    html: hb.compile(t.html_body, { strict: false }),
-    text: t.plain_text_body ? hb.compile(t.plain_text_body, { noEscape: true, strict: false }) : undefined,
+    html: hb.compile(stripActiveContent(t.html_body), { strict: false }),
+    text: t.plain_text_body?.trim() ? hb.compile(t.plain_text_body, { noEscape: true, strict: false }) : undefined,
   };
 }
 

@@ -96,13 +96,16 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
   const set = (key: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => setDraft({ ...draft, [key]: e.target.value });
 
   const [testOpen, setTestOpen] = useState(false);
-  const save = () => {
+  const save = async () => {
     setAttempted(true);
     if (Object.values(draftErrors(draft)).some(Boolean)) return;
+    // html-to-text (~45 kB gzip) is loaded on the first save, not with the console.
+    const { textFromHtml } = await import('../../../domain/emailHtml');
     const data = {
       ...draft,
       enabled: source?.enabled ?? true,
-      plain_text_body: source?.plain_text_body ?? null,
+      // The text alternative, made from the HTML on every save so it never lags behind it (issue 4 §2).
+      plain_text_body: textFromHtml(draft.html_body) || null,
       channel_id: source?.channel_id ?? null,
       json: source?.json ?? null,
     };
@@ -169,7 +172,7 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
               <Button variant="outlined" onClick={() => setRenderVariables(!renderVariables)}>
                 {renderVariables ? 'Return to edit mode' : 'Render variables'}
               </Button>
-              <Button variant="contained" onClick={save} disabled={saving}>
+              <Button variant="contained" onClick={() => void save()} disabled={saving}>
                 {saving ? 'Saving…' : 'Save'}
               </Button>
               <Button variant="outlined" onClick={() => setTestOpen(true)} disabled={mode !== 'edit' || !source}
