@@ -1,6 +1,8 @@
 /** Sending domains: the host-name check, the records to publish, and matching DNS answers (issue 4 §5). */
 import { describe, expect, it } from 'vitest';
-import { dkimStatus, dmarcStatus, domainOfEmail, domainRecords, normalizeDomain, parseTags, sendingDomainError, spfStatus } from './sendingDomain';
+import {
+  casingNotice, dkimStatus, dmarcStatus, domainOfEmail, domainRecords, normalizeDomain, parseTags, registeredCasing, sendingDomainError, spfStatus,
+} from './sendingDomain';
 
 describe('sendingDomainError', () => {
   it('uses the spec’s domain check first', () => {
@@ -55,5 +57,17 @@ describe('matching DNS answers', () => {
     expect(dmarcStatus(['v=DMARC1; rua=mailto:d@example.com'])).toBe('Failed');
     expect(dmarcStatus(['v=DMARC1; p=none', 'v=DMARC1; p=reject'])).toBe('Failed');
     expect(dmarcStatus([])).toBe('Failed');
+  });
+});
+
+describe('registeredCasing', () => {
+  it('rewrites a domain that differs from a registered one only in case, and says so', () => {
+    expect(registeredCasing('Ann@News.Example.com', ['other.com', 'news.example.com'])).toEqual({ email: 'Ann@news.example.com', provided: 'News.Example.com', registered: 'news.example.com' });
+    expect(casingNotice('News.Example.com', 'news.example.com')).toBe("You provided a domain of News.Example.com but have registered news.example.com. We've matched up the upper and lowercase characters in your sender persona for you, to help avoid any issues with domain-ownership verification.");
+  });
+  it('leaves an exact match, another domain, or no domain alone', () => {
+    expect(registeredCasing('ann@news.example.com', ['news.example.com'])).toEqual({ email: 'ann@news.example.com' });
+    expect(registeredCasing('ann@Other.com', ['news.example.com'])).toEqual({ email: 'ann@Other.com' });
+    expect(registeredCasing('ann', ['news.example.com'])).toEqual({ email: 'ann' });
   });
 });

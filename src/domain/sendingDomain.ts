@@ -92,3 +92,22 @@ export function domainOfEmail(email: string): string {
   const at = email.lastIndexOf('@');
   return at < 0 ? '' : normalizeDomain(email.slice(at + 1));
 }
+
+/**
+ * registeredCasing returns `email` with its domain written as the registered domain it equals but for letter case
+ * (spec part 2 §5 Sender persona), and the two spellings when it was rewritten; otherwise the email unchanged.
+ * `registered` are the project's sending domains as stored.
+ */
+export function registeredCasing(email: string, registered: string[]): { email: string; provided?: string; registered?: string } {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return { email };
+  const provided = email.slice(at + 1);
+  const match = registered.find((d) => d.toLowerCase() === provided.toLowerCase());
+  if (!match || match === provided) return { email };
+  return { email: `${email.slice(0, at + 1)}${match}`, provided, registered: match };
+}
+
+/** The notice shown for 30 seconds after such a rewrite (spec part 2 §5 Sender persona). */
+export function casingNotice(provided: string, registered: string): string {
+  return `You provided a domain of ${provided} but have registered ${registered}. We've matched up the upper and lowercase characters in your sender persona for you, to help avoid any issues with domain-ownership verification.`;
+}

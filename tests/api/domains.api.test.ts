@@ -105,7 +105,9 @@ describe(`sending domains (${API_DB})`, () => {
     expect((await dkimSettings())[0]).toMatchObject({ DkimVerificationStatus: 'Failed', records: { spf: { status: 'Failed' }, dmarc: { status: 'Failed' } } });
 
     // Unverified: mail from the domain goes out unsigned.
-    await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey, body: { sender_personas: [{ email: 'hello@news.example.com', first_name: 'Hal' }] } });
+    // Typed in another letter case, the persona's domain is saved as registered (spec part 2 §5 Sender persona).
+    const persona = await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey, body: { sender_personas: [{ email: 'hello@NEWS.Example.COM', first_name: 'Hal' }] } });
+    expect(persona.body.data[0].email).toBe('hello@news.example.com');
     expect(await verify(await sendFrom('hello@news.example.com', 'before@example.org'))).toEqual([{ domain: null, result: 'none' }]);
 
     for (const r of Object.values(domain.records) as Array<{ name: string; value: string }>) zone.set(r.name, [...(zone.get(r.name) ?? []), r.value]);

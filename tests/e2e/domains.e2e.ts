@@ -1,7 +1,7 @@
 /**
  * Domain Settings in Debian's chromium (/account/domains; issue 4 §5): the domain check's messages, adding a domain,
  * its DNS records shown to copy, the DNS check's verdict against a real DNS server on 127.0.0.1 that has none of the
- * records ('DNS settings not found'), and the duplicate-domain error. The Success path and DKIM signing are covered by
+ * records ('DNS settings not found'), the duplicate-domain error, and a persona's domain written in the registered casing. The Success path and DKIM signing are covered by
  * tests/api/domains.api.test.ts.
  */
 import { mkdtemp } from 'node:fs/promises';
@@ -80,6 +80,16 @@ describe('Domain Settings (e2e)', () => {
     await page.getByRole('button', { name: 'Add domain' }).click();
     await page.getByText('Couldn’t add domain: domain: mail.demo-test.com is already registered').waitFor();
     expect(await page.getByTestId(/^domain-/).count()).toBe(1);
+  });
+
+  it('a sender persona typed with the registered domain in other letter case is saved in the registered casing, with the notice', async () => {
+    await page.goto(`${server.url}/people/sender-personas/new`);
+    await page.getByLabel('Email').fill('Pat@MAIL.Demo-Test.com');
+    await page.getByLabel('First name').fill('Pat');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/\/people\/sender-personas\/edit\/[0-9a-f-]{36}$/);
+    await page.getByText("You provided a domain of MAIL.Demo-Test.com but have registered mail.demo-test.com. We've matched up the upper and lowercase characters in your sender persona for you, to help avoid any issues with domain-ownership verification.").waitFor();
+    await expect.poll(() => page.getByLabel('Email').inputValue()).toBe('Pat@mail.demo-test.com');
   });
 
   it('raised no errors in the page', () => {

@@ -1,20 +1,7 @@
 /** The sender persona form at /people/sender-personas/edit/{id} (spec part 2 §2, §5 Sender persona). */
-import { resourcesByName } from '../../../../generated/resources.gen';
-import { ResourceForm } from '../shared/ResourceForm';
-import { SenderPersonaAdvice } from './SenderPersonaAdvice';
+import { SenderPersonaForm } from './SenderPersonaForm';
 
 /** SenderPersonaEdit loads a persona and renders its form. */
 export function SenderPersonaEdit() {
-  return (
-    <ResourceForm
-      definition={resourcesByName['sender-personas']}
-      entity="sender persona"
-      mode="edit"
-      emailFields={['email']}
-      requiredFields={['first_name']}
-      disableSaveWhileEmailInvalid
-    >
-      <SenderPersonaAdvice />
-    </ResourceForm>
-  );
+  return <SenderPersonaForm mode="edit" />;
 }

@@ -30,6 +30,8 @@ export interface ResourceFormProps {
   disableSaveWhileEmailInvalid?: boolean;
   /** Content under the form, e.g. advice. */
   children?: React.ReactNode;
+  /** Called after a successful save with what was submitted and what the server saved (e.g. to explain a rewrite). */
+  afterSave?: (submitted: FormData, saved: RaRecord) => void;
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -42,7 +44,7 @@ export function pickSchemaFields(record: FormData, schema: Record<string, unknow
   return out;
 }
 
-function EditorForm({ definition, entity, mode, emailFields = [], requiredFields = [], disableSaveWhileEmailInvalid, initial }: ResourceFormProps & { initial: FormData }) {
+function EditorForm({ definition, entity, mode, emailFields = [], requiredFields = [], disableSaveWhileEmailInvalid, afterSave, initial }: ResourceFormProps & { initial: FormData }) {
   const form = definition.form!;
   const navigate = useNavigate();
   const notify = useNotify();
@@ -98,8 +100,9 @@ function EditorForm({ definition, entity, mode, emailFields = [], requiredFields
       .filter((e) => !(e.name === 'required' && emailFields.concat(requiredFields).includes(String(e.params?.missingProperty))))
       .map((e) => (e.name === 'required' ? { ...e, message: 'Required field' } : e));
 
-  const onSaved = (saved: RaRecord) => {
+  const onSaved = (submitted: FormData) => (saved: RaRecord) => {
     notify(`Successfully saved ${entity}`, { type: 'success' });
+    afterSave?.(submitted, saved);
     const target = (form.redirectAfterSave ?? `${definition.route}/edit/{id}`).replace('{id}', String(saved.id));
     navigate(target, { replace: mode === 'edit' });
   };
@@ -112,11 +115,11 @@ function EditorForm({ definition, entity, mode, emailFields = [], requiredFields
     if (mode === 'edit') {
       update(definition.name, { id: initial.id as string, data: payload, previousData: initial as RaRecord }, {
         mutationMode: 'pessimistic',
-        onSuccess: onSaved,
+        onSuccess: onSaved(payload),
         onError: onFailed,
       });
     } else {
-      create(definition.name, { data: payload }, { onSuccess: onSaved, onError: onFailed });
+      create(definition.name, { data: payload }, { onSuccess: onSaved(payload), onError: onFailed });
     }
   };
 

@@ -1,10 +1,11 @@
 /**
- * Sender personas (spec part 2 §3 Sender persona, §5, §7): the from-identities of a project. Verification of the
- * persona's address comes with the sending-domains issue.
+ * Sender personas (spec part 2 §3 Sender persona, §5, §7): the from-identities of a project. An address on a
+ * registered sending domain typed in another letter case is saved with the registered casing.
  */
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { senderPersonas } from '../../db/schema.ts';
+import { senderPersonas, sendingDomains } from '../../db/schema.ts';
+import { registeredCasing } from '../../../domain/sendingDomain.ts';
 import { checkEmail, checkRequired } from '../../../domain/validation.ts';
 import { FieldErrors } from '../../errors.ts';
 import { isoRequired, orderBy, uuidList } from '../common.ts';
@@ -44,7 +45,8 @@ export async function countPersonas(db: Db, projectId: string, ids?: string): Pr
 
 /**
  * savePersonas validates all inputs (email rules, first name required), then creates or updates them (by id) in one
- * transaction. Throws BadRequest naming `sender_personas[i].field`.
+ * transaction, writing a registered sending domain's letter case into the email. Throws BadRequest naming
+ * `sender_personas[i].field`.
  */
 export async function savePersonas(db: Db, projectId: string, input: PersonaIn[]): Promise<PersonaOut[]> {
   const errs = new FieldErrors();
@@ -54,6 +56,7 @@ export async function savePersonas(db: Db, projectId: string, input: PersonaIn[]
   });
   errs.throwIfAny();
   return db.transaction(async (tx) => {
+    const registered = (await tx.select({ domain: sendingDomains.domain }).from(sendingDomains).where(eq(sendingDomains.projectId, projectId))).map((d) => d.domain);
     const ids = input.map((p) => p.id).filter((id): id is string => !!id);
     const existing = new Map(ids.length ? (await tx.select().from(senderPersonas).where(where(projectId, ids))).map((r) => [r.id, r]) : []);
     const out: PersonaOut[] = [];
@@ -61,7 +64,8 @@ export async function savePersonas(db: Db, projectId: string, input: PersonaIn[]
       const before = p.id ? existing.get(p.id) : undefined;
       // Fields left out of an update keep their values, as contacts do.
       const values = {
-        email: p.email.trim(), firstName: p.first_name.trim(),
+        // A domain registered in another letter case is written as registered (spec part 2 §5 Sender persona).
+        email: registeredCasing(p.email.trim(), registered).email, firstName: p.first_name.trim(),
         lastName: p.last_name === undefined ? before?.lastName ?? null : p.last_name,
         json: p.json === undefined ? before?.json ?? {} : p.json ?? {},
       };
