@@ -5,46 +5,26 @@
  * goes out unsigned.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import dns2 from 'dns2';
 import { Resolver } from 'node:dns/promises';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { checkDomains } from '../../src/server/domains.ts';
 import { decodeLocation } from '../../src/domain/location.ts';
 import { openStorage } from '../../src/server/storage/storage.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import { startDnsServer, type TestDnsServer } from '../helpers/dnsServer.ts';
 
-/** TXT records the test DNS server answers with, by lower-case name. */
-const zone = new Map<string, string[]>();
-let dnsServer: ReturnType<typeof dns2.createServer>;
-let dnsAddress: string;
+let dns: TestDnsServer;
 let h: Harness;
 let t: Tenant;
 
-/** A TXT value as DNS carries it: character-strings of at most 255 bytes. */
-const chunks = (value: string) => value.match(/.{1,255}/g) ?? [''];
-
 beforeAll(async () => {
-  dnsServer = dns2.createServer({
-    udp: true,
-    handle: (request, send) => {
-      const response = dns2.Packet.createResponseFromRequest(request);
-      const [question] = request.questions;
-      if ((question as { type?: number }).type === dns2.Packet.TYPE.TXT) {
-        for (const value of zone.get(question.name.toLowerCase()) ?? []) {
-          response.answers.push({ name: question.name, type: dns2.Packet.TYPE.TXT, class: dns2.Packet.CLASS.IN, ttl: 1, data: chunks(value) as unknown as string });
-        }
-      }
-      send(response);
-    },
-  });
-  await dnsServer.listen({ udp: { port: 0, address: '127.0.0.1' } });
-  dnsAddress = `127.0.0.1:${dnsServer.addresses().udp!.port}`;
-  h = await startHarness({ workers: true, config: { dnsResolvers: [dnsAddress], domainCheckCron: undefined } });
+  dns = await startDnsServer();
+  h = await startHarness({ workers: true, config: { dnsResolvers: [dns.address], domainCheckCron: undefined } });
   t = await h.tenant({ activated: true });
 });
 afterAll(async () => {
   await h?.close();
-  await dnsServer?.close();
+  await dns?.close();
 });
 
 /** The harness's DNS check, as the worker runs it. */
@@ -70,7 +50,7 @@ async function sendFrom(persona: string, to: string): Promise<Buffer> {
 /** mailauth's DKIM verdict for a raw message, looking keys up on the test DNS server. */
 async function verify(raw: Buffer) {
   const resolver = new Resolver();
-  resolver.setServers([dnsAddress]);
+  resolver.setServers([dns.address]);
   const result = await dkimVerify(raw, { resolver: async (name: string, rr: string) => (rr === 'TXT' ? resolver.resolveTxt(name) : resolver.resolve(name, rr) as Promise<string[]>) });
   return result.results.map((r: { signingDomain?: string; status: { result: string } }) => ({ domain: r.signingDomain ?? null, result: r.status.result }));
 }
@@ -110,8 +90,8 @@ describe(`sending domains (${API_DB})`, () => {
     expect(persona.body.data[0].email).toBe('hello@news.example.com');
     expect(await verify(await sendFrom('hello@news.example.com', 'before@example.org'))).toEqual([{ domain: null, result: 'none' }]);
 
-    for (const r of Object.values(domain.records) as Array<{ name: string; value: string }>) zone.set(r.name, [...(zone.get(r.name) ?? []), r.value]);
-    zone.set('news.example.com', ['google-site-verification=abc', ...zone.get('news.example.com')!]);
+    for (const r of Object.values(domain.records) as Array<{ name: string; value: string }>) dns.zone.set(r.name, [...(dns.zone.get(r.name) ?? []), r.value]);
+    dns.zone.set('news.example.com', ['google-site-verification=abc', ...dns.zone.get('news.example.com')!]);
     expect((await check()).errors).toEqual([]);
     const verified = (await dkimSettings())[0];
     expect(verified.DkimVerificationStatus).toBe('Success');
@@ -127,7 +107,7 @@ describe(`sending domains (${API_DB})`, () => {
     const { bucket, key } = decodeLocation(location)!;
     expect(Buffer.compare((await openStorage(h.config.storageUrl).get(bucket, key))!, signed)).toBe(0);
 
-    zone.clear();
+    dns.zone.clear();
     await check();
     expect((await dkimSettings())[0].DkimVerificationStatus).toBe('Failed');
     expect(await verify(await sendFrom('hello@news.example.com', 'later@example.org'))).toEqual([{ domain: null, result: 'none' }]);

@@ -8,12 +8,12 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import dns2 from 'dns2';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import { startDnsServer, type TestDnsServer } from '../helpers/dnsServer.ts';
 
-let dnsServer: ReturnType<typeof dns2.createServer>;
+let dns: TestDnsServer;
 let server: ServerProcess;
 let browser: Browser;
 let page: Page;
@@ -21,12 +21,11 @@ const pageErrors: string[] = [];
 
 beforeAll(async () => {
   // A DNS server that knows no records: every lookup is answered, with nothing.
-  dnsServer = dns2.createServer({ udp: true, handle: (request, send) => send(dns2.Packet.createResponseFromRequest(request)) });
-  await dnsServer.listen({ udp: { port: 0, address: '127.0.0.1' } });
+  dns = await startDnsServer();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-domains-'));
   server = await startServer({
     DATA_DIR: dataDir, LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off', DOMAIN_CHECK_CRON: 'off',
-    DNS_RESOLVERS: `127.0.0.1:${dnsServer.addresses().udp!.port}`,
+    DNS_RESOLVERS: dns.address,
   });
   browser = await launchChromium();
   const res = await fetch(`${server.url}/api/login/demo_login`, {
@@ -41,7 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.kill('SIGTERM');
-  await dnsServer?.close();
+  await dns?.close();
 });
 
 describe('Domain Settings (e2e)', () => {
