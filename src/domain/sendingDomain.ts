@@ -87,12 +87,6 @@ export function dmarcStatus(answers: string[]): VerificationStatus {
   return records.length === 1 && /^(none|quarantine|reject)$/i.test(records[0].get('p') ?? '') ? 'Success' : 'Failed';
 }
 
-/** domainOfEmail returns the lower-case domain of an address (after the last @), or '' without one. */
-export function domainOfEmail(email: string): string {
-  const at = email.lastIndexOf('@');
-  return at < 0 ? '' : normalizeDomain(email.slice(at + 1));
-}
-
 /**
  * registeredCasing returns `email` with its domain written as the registered domain it equals but for letter case
  * (spec part 2 §5 Sender persona), and the two spellings when it was rewritten; otherwise the email unchanged.

@@ -127,13 +127,15 @@ export async function checkDomains(query: QueryFn, config: { dnsResolvers: strin
 export interface DkimKey { domainName: string; keySelector: string; privateKey: string }
 
 /**
- * dkimKeys returns the signing key of each verified (DKIM Success) domain among `domains` of the projects, keyed
- * `{project_id}:{domain}` (domain in lower case).
+ * dkimKeys returns, for each of the sender personas whose address is on a verified (DKIM Success) sending domain of
+ * its project, that domain's signing key, keyed by persona id. One query, so the sender runs it beside its others.
  */
-export async function dkimKeys(query: QueryFn, projectIds: string[], domains: string[]): Promise<Map<string, DkimKey>> {
-  if (!projectIds.length || !domains.length) return new Map();
-  const rows = await query<{ project_id: string; domain: string; dkim_selector: string; dkim_private_key: string }>(
-    `SELECT project_id, domain, dkim_selector, dkim_private_key FROM sending_domains
-      WHERE project_id = ANY($1::uuid[]) AND domain = ANY($2::text[]) AND dkim_status = 'Success'`, [projectIds, domains]);
-  return new Map(rows.map((r) => [`${r.project_id}:${r.domain}`, { domainName: r.domain, keySelector: r.dkim_selector, privateKey: r.dkim_private_key }]));
+export async function dkimKeys(query: QueryFn, personaIds: string[]): Promise<Map<string, DkimKey>> {
+  if (!personaIds.length) return new Map();
+  const rows = await query<{ persona_id: string; domain: string; dkim_selector: string; dkim_private_key: string }>(
+    `SELECT p.id AS persona_id, d.domain, d.dkim_selector, d.dkim_private_key
+       FROM sender_personas p
+       JOIN sending_domains d ON d.project_id = p.project_id AND d.domain = lower(substring(p.email from '@([^@]*)$'))
+      WHERE p.id = ANY($1::uuid[]) AND d.dkim_status = 'Success'`, [personaIds]);
+  return new Map(rows.map((r) => [r.persona_id, { domainName: r.domain, keySelector: r.dkim_selector, privateKey: r.dkim_private_key }]));
 }

@@ -21,7 +21,6 @@ import { recordFeedback } from '../server/feedback.ts';
 import { simulatorFeedback, smtpBounce, type SmtpRefusal } from '../domain/feedback.ts';
 import { buildRenderContext } from '../domain/templateVariables.ts';
 import { encodeLocation } from '../domain/location.ts';
-import { domainOfEmail } from '../domain/sendingDomain.ts';
 import { dkimKeys } from '../server/domains.ts';
 
 /** The bucket holding the exact copy of every sent email. */
@@ -204,7 +203,7 @@ export class Sender {
 
   private async loadBatchData(rows: OutboxRow[]) {
     const ids = (pick: (r: OutboxRow) => string | null) => [...new Set(rows.map(pick).filter((x): x is string => !!x))];
-    const [contacts, personas, templates, projects, blasts, suppressions] = await Promise.all([
+    const [contacts, personas, templates, projects, blasts, suppressions, dkim] = await Promise.all([
       this.query<Record<string, unknown> & { id: string }>('SELECT * FROM contacts WHERE id = ANY($1::uuid[])', [ids((r) => r.contact_id)]),
       this.query<Record<string, unknown> & { id: string; email: string; first_name: string; last_name: string | null }>('SELECT * FROM sender_personas WHERE id = ANY($1::uuid[])', [ids((r) => r.sender_persona_id)]),
       this.query<TemplateRow>('SELECT id, version, subject, html_body, plain_text_body, type FROM templates WHERE id = ANY($1::uuid[])', [ids((r) => r.template_id)]),
@@ -213,11 +212,11 @@ export class Sender {
       this.query<{ project_id: string; email: string; reason: string }>(
         'SELECT project_id, email, reason FROM suppressions WHERE project_id = ANY($1::uuid[]) AND email = ANY($2::text[])',
         [ids((r) => r.project_id), [...new Set(rows.map((r) => r.email.trim().toLowerCase()))]]),
+      // Mail from a persona on a verified sending domain is DKIM-signed with that domain's key (issue 4 §5).
+      dkimKeys(this.query, ids((r) => r.sender_persona_id)),
     ]);
     const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
     const suppressed = new Map(suppressions.map((x) => [`${x.project_id}:${x.email}`, x.reason]));
-    // Mail from a persona on a verified sending domain is DKIM-signed with that domain's key (issue 4 §5).
-    const dkim = await dkimKeys(this.query, ids((r) => r.project_id), [...new Set(personas.map((p) => domainOfEmail(p.email)))]);
     return { contacts: byId(contacts), personas: byId(personas), templates: byId(templates), projects: byId(projects), blasts: byId(blasts), suppressed, dkim };
   }
 
@@ -261,7 +260,7 @@ export class Sender {
           to: row.email,
           messageId: row.message_id,
           listUnsubscribe: marketing ? link : undefined,
-          dkim: data.dkim.get(`${row.project_id}:${domainOfEmail(persona.email)}`),
+          dkim: data.dkim.get(persona.id),
         },
         store: { bucket: SENT_BUCKET, key },
         // Opens and clicks are tracked on every email but test emails (issue 5).
