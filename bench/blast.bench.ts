@@ -78,6 +78,7 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
   const { apiKey } = await createAccount(db, { company: `Bench ${randomBytes(3).toString('hex')}`, project: 'bench', email: `bench-${randomBytes(3).toString('hex')}@example.com`, password: 'bench-password-1', activated: true });
   const project = (await projectByApiKey(db, apiKey))!;
   const [persona] = await savePersonas(db, project.id, [{ email: 'news@bench.example.com', first_name: 'Bench', last_name: 'Sender' }]);
+  await database.query('UPDATE sender_personas SET verified_at = now() WHERE id = $1', [persona.id]); // confirmed out of band
   const [template] = await saveTemplates(db, project.id, [{ name: 'Bench', subject: 'Hello {{user.first_name}}', type: 'TEMPLATE_MARKETING', enabled: true, html_body: html }]);
   const ids: string[] = [];
   for (let i = 0; i < N; i += 1000) {

@@ -213,6 +213,11 @@ export const resources: ResourceDefinition[] = [
           "label": "Last name"
         },
         {
+          "source": "verified_at",
+          "label": "Verified",
+          "type": "boolean"
+        },
+        {
           "source": "created_at",
           "label": "Added",
           "type": "date"

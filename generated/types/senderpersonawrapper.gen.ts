@@ -56,6 +56,8 @@ export interface components {
         SenderPersona: {
             id: components["schemas"]["Uuid"];
             email: string;
+            /** @description When the address confirmed the persona (the link of the verification email the service sends on every save of an unverified persona was followed), UTC; null until then and again after the email changes. Sends from an unverified persona fail with 'sender not verified'. */
+            verified_at: components["schemas"]["Timestamp"] | null;
             first_name: string;
             last_name: string | null;
             json: {
@@ -159,7 +161,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The saved personas, in the order given. */
+            /** @description The saved personas, in the order given. Each unverified persona has been emailed its verification link; `errors` names those whose email could not be sent (they stay saved; saving again resends). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -167,6 +169,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SenderPersona"][];
+                        errors: string[];
                     };
                 };
             };

@@ -62,6 +62,8 @@ export interface Config {
    * cron in UTC, default every 10 minutes; 'off' never).
    */
   dnsResolvers: string[];
+  /** The From address of the service's own mail, e.g. persona verification (SYSTEM_FROM, default no-reply@ the PUBLIC_URL host). */
+  systemFrom: string;
   spfRecord: string;
   domainCheckCron?: string;
 }
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoResetCron: /^(off|false|0|no)$/i.test(env.DEMO_RESET_CRON ?? '') ? undefined : (env.DEMO_RESET_CRON || '0 * * * *'),
     loginMaxFailures: Math.max(1, Math.floor(num('LOGIN_MAX_FAILURES', 10))),
     loginFailureWindowS: Math.max(1, num('LOGIN_FAILURE_WINDOW_S', 900)),
+    systemFrom: env.SYSTEM_FROM?.trim() || `no-reply@${new URL(env.PUBLIC_URL || `http://localhost:${port}`).hostname}`,
     dnsResolvers: (env.DNS_RESOLVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     spfRecord: env.SPF_RECORD?.trim() || 'v=spf1 a mx ~all',
     domainCheckCron: /^(off|false|0|no)$/i.test(env.DOMAIN_CHECK_CRON ?? '') ? undefined : (env.DOMAIN_CHECK_CRON || '*/10 * * * *'),

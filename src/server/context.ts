@@ -5,6 +5,7 @@
 import type { Database } from './db/client.ts';
 import type { Storage } from './storage/storage.ts';
 import type { Config } from './config.ts';
+import type { MailTransport } from './mail/transport.ts';
 
 export interface JobQueue {
   /** enqueue schedules job `name` with `data`, not before `startAfter` (UTC). `singletonKey` drops duplicates. */
@@ -16,6 +17,8 @@ export interface AppContext {
   database: Database;
   storage: Storage;
   queue: JobQueue;
+  /** The relay for the service's own mail (persona verification), sent at once rather than through the outbox. */
+  transport: MailTransport;
   /** notifySender wakes an idle in-process sender after rows were queued (a no-op when workers run elsewhere). */
   notifySender: () => void;
 }

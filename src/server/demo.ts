@@ -76,6 +76,8 @@ export async function resetDemoAccount(db: Db): Promise<string> {
     // The services below open their own (nested: savepoint) transactions on tx, so the reset is all or nothing.
     const db2 = tx as unknown as Db;
     await savePersonas(db2, pid, [DEMO_CONTENT.persona]);
+    // The demo's persona is the operator's own address, confirmed by seeding it (no verification email goes out).
+    await tx.update(senderPersonas).set({ verifiedAt: new Date() }).where(eq(senderPersonas.projectId, pid));
     const saved = await upsertContacts(db2, pid, DEMO_CONTENT.contacts);
     const [segment] = await tx.insert(segments).values({ projectId: pid, name: DEMO_CONTENT.segment }).returning();
     await tx.insert(segmentMembers).values(saved.map((c) => ({ segmentId: segment.id, contactId: c.id })));

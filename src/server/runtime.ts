@@ -26,7 +26,7 @@ export async function startRuntime(config: Config, opts: { transport?: MailTrans
   const transport = opts.transport ?? openTransport(config.smtpUrl);
   let workers: Workers | undefined;
   const ctx: AppContext = {
-    config, database, storage: openStorage(config.storageUrl), queue,
+    config, database, storage: openStorage(config.storageUrl), queue, transport,
     notifySender: () => workers?.sender.poke(),
   };
   if (opts.workers ?? config.workers) workers = await startWorkers(ctx, queue, transport);

@@ -205,7 +205,7 @@ export class Sender {
     const ids = (pick: (r: OutboxRow) => string | null) => [...new Set(rows.map(pick).filter((x): x is string => !!x))];
     const [contacts, personas, templates, projects, blasts, suppressions, dkim] = await Promise.all([
       this.query<Record<string, unknown> & { id: string }>('SELECT * FROM contacts WHERE id = ANY($1::uuid[])', [ids((r) => r.contact_id)]),
-      this.query<Record<string, unknown> & { id: string; email: string; first_name: string; last_name: string | null }>('SELECT * FROM sender_personas WHERE id = ANY($1::uuid[])', [ids((r) => r.sender_persona_id)]),
+      this.query<Record<string, unknown> & { id: string; email: string; first_name: string; last_name: string | null; verified_at: Date | null }>('SELECT * FROM sender_personas WHERE id = ANY($1::uuid[])', [ids((r) => r.sender_persona_id)]),
       this.query<TemplateRow>('SELECT id, version, subject, html_body, plain_text_body, type FROM templates WHERE id = ANY($1::uuid[])', [ids((r) => r.template_id)]),
       this.query<{ id: string; link_secret: string }>('SELECT id, link_secret FROM projects WHERE id = ANY($1::uuid[])', [ids((r) => r.project_id)]),
       this.query<{ id: string; enabled: boolean }>('SELECT id, enabled FROM email_blasts WHERE id = ANY($1::uuid[])', [ids((r) => r.blast_id)]),
@@ -237,6 +237,9 @@ export class Sender {
     const key = `${row.project_id}/${new Date().toISOString().slice(0, 10)}/${row.id}.eml`;
     try {
       if (!persona) throw new PermanentError('sender persona not found');
+      if (!persona.verified_at) {
+        throw new PermanentError(`sender not verified: ${persona.email} has not confirmed the verification email sent to it; follow its link, then send again`);
+      }
       if (row.template_id && !template) throw new PermanentError('template not found');
       const marketing = template?.type === 'TEMPLATE_MARKETING';
       const contact = row.contact_id ? data.contacts.get(row.contact_id) : undefined;

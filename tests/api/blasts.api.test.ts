@@ -29,6 +29,7 @@ beforeAll(async () => {
   h = await startHarness({ workers: true });
   t = await h.tenant({ activated: true });
   personaId = (await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: key(), body: { sender_personas: [{ email: 'news@sender.example.com', first_name: 'Nora', last_name: 'Sender' }] } })).body.data[0].id;
+  expect(await h.confirmPersonas()).toBe(1);
   templateId = (await h.call('POST', '/api/template/templates', { key: key(), body: { templates: [{ name: 'Welcome', subject: 'Hi {{user.first_name}}', type: 'TEMPLATE_MARKETING', html_body: HTML }] } })).body.data[0].id;
 });
 afterAll(async () => { await h?.close(); });
@@ -226,6 +227,57 @@ describe(`sending (${API_DB})`, () => {
     expect(mail.html).toMatch(/<a>x<\/a><a href="http:\/\/localhost:8080\/u\/[A-Za-z0-9_.-]+">Unsubscribe<\/a>/);
   });
 
+  it('a persona sends nothing until its address follows the verification link; the refusal is recorded', async () => {
+    const saved = await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: key(), body: { sender_personas: [{ email: 'unconfirmed@sender.example.com', first_name: 'Una' }] } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.errors).toEqual([]);
+    const persona = saved.body.data[0];
+    expect(persona.verified_at).toBeNull();
+    const verification = (await h.sink.parsed()).filter((m) => m.envelopeTo.includes('unconfirmed@sender.example.com'));
+    expect(verification.map((m) => [m.subject, m.from?.value[0].address])).toEqual([['Confirm unconfirmed@sender.example.com as a sender', 'no-reply@localhost']]);
+    const link = (await h.sink.personaVerificationLinks()).at(-1)!;
+    expect(link).toMatch(/^http:\/\/localhost:8080\/v\//);
+
+    const send = async (to: string) => {
+      const res = await h.call('POST', '/api/event/emit_send_single_email_event', { key: key(), body: { mailer_payload: {
+        template_id: templateId, from: { user_id: persona.id }, to: [{ email: to }],
+      } } });
+      expect(res.status).toBe(200);
+    };
+    const failures = async (to: string) => (await h.call('GET', '/api/event/all_events', { key: key(), query: {
+      include_system_events: true, search_field: 'email', search_value: to, limit: 10,
+    } })).body.data.filter((e: { name: string }) => e.name === 'email_send_result_failure').map((e: { json: { error_string: string } }) => e.json.error_string);
+    await send('blocked@example.com');
+    for (let i = 0; i < 100 && !(await failures('blocked@example.com')).length; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await failures('blocked@example.com')).toEqual([
+      'render: sender not verified: unconfirmed@sender.example.com has not confirmed the verification email sent to it; follow its link, then send again',
+    ]);
+    expect(h.sink.messages.some((m) => m.envelopeTo.includes('blocked@example.com'))).toBe(false);
+
+    // The page asks (a link scanner fetching it confirms nothing); its button confirms.
+    const path = new URL(link).pathname;
+    const page = await h.app.inject({ method: 'GET', url: path });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Confirm <strong>unconfirmed@sender.example.com</strong> as a sender?');
+    const listed = async () => (await h.call('GET', '/api/senderpersonawrapper/sender_personas', { key: key(), query: { ids: persona.id } })).body.data[0];
+    expect((await listed()).verified_at).toBeNull();
+    const confirmed = await h.app.inject({ method: 'POST', url: path });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.body).toContain('unconfirmed@sender.example.com is confirmed as a sender.');
+    expect((await listed()).verified_at).not.toBeNull();
+
+    const before = h.sink.count;
+    await send('welcome@example.com');
+    await h.sink.waitFor(() => h.sink.count > before);
+    expect(h.sink.messages.at(-1)!.envelopeTo).toEqual(['welcome@example.com']);
+
+    // A new address must confirm itself again; the old link no longer confirms anything.
+    const moved = await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: key(), body: { sender_personas: [{ id: persona.id, email: 'moved@sender.example.com', first_name: 'Una' }] } });
+    expect(moved.body.data[0].verified_at).toBeNull();
+    expect((await h.sink.personaVerificationLinks()).at(-1)).not.toBe(link);
+    expect((await h.app.inject({ method: 'POST', url: path })).statusCode).toBe(404);
+  });
+
   it('email_send_results reports unknown or foreign locations in errors', async () => {
     const res = await h.call('GET', '/api/reporting/email_send_results', { key: key(), query: { locations: 'bm90LWEtbG9jYXRpb24,c2VudC1lbWFpbHMvb3RoZXItcHJvamVjdC94LmVtbA' } });
     expect(res.body.send_results).toEqual([]);
@@ -260,6 +312,7 @@ describe(`sandbox (${API_DB})`, () => {
   it('allows only the simulator address and the project’s sender personas, with a clear error otherwise', async () => {
     const s = await h.tenant();
     const persona = (await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: s.apiKey, body: { sender_personas: [{ email: 'me@sandbox.example.com', first_name: 'Me' }] } })).body.data[0];
+    await h.confirmPersonas();
     const tpl = (await h.call('POST', '/api/template/templates', { key: s.apiKey, body: { templates: [{ name: 'T', subject: 'Sandbox {{user.email}}', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>hi</p>' }] } })).body.data[0];
     const users = (await h.call('POST', '/api/user/users', { key: s.apiKey, body: { users: [{ email: SIMULATOR_SUCCESS_ADDRESS }, { email: 'me@sandbox.example.com' }, { email: 'stranger@example.com' }] } })).body.data;
     const blast = (ids: string[]) => h.call('POST', '/api/scheduler/scheduler', { key: s.apiKey, body: {

@@ -88,6 +88,7 @@ describe(`sending domains (${API_DB})`, () => {
     // Typed in another letter case, the persona's domain is saved as registered (spec part 2 §5 Sender persona).
     const persona = await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey, body: { sender_personas: [{ email: 'hello@NEWS.Example.COM', first_name: 'Hal' }] } });
     expect(persona.body.data[0].email).toBe('hello@news.example.com');
+    expect(await h.confirmPersonas()).toBe(1);
     expect(await verify(await sendFrom('hello@news.example.com', 'before@example.org'))).toEqual([{ domain: null, result: 'none' }]);
 
     for (const r of Object.values(domain.records) as Array<{ name: string; value: string }>) dns.zone.set(r.name, [...(dns.zone.get(r.name) ?? []), r.value]);

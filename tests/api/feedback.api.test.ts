@@ -70,6 +70,7 @@ beforeAll(async () => {
   h = await startHarness({ workers: true });
   t = await h.tenant({ activated: true });
   personaId = (await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey, body: { sender_personas: [{ email: 'news@shop.example.com', first_name: 'Shop' }] } })).body.data[0].id;
+  await h.confirmPersonas();
   const tpl = await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [
     { name: 'Marketing', subject: 'Sale for {{user.first_name}}', type: 'TEMPLATE_MARKETING', html_body: HTML },
     { name: 'Receipt', subject: 'Your receipt', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Thanks <a href="https://shop.example.com/orders">orders</a> <a href="{{unsubscribe_link}}">u</a></p>' },

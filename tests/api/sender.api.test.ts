@@ -41,6 +41,7 @@ function smtpError(code: number, message: string): Error {
 
 async function dueBlast(emails: string[], type: 'TEMPLATE_TRANSACTIONAL' | 'TEMPLATE_MARKETING' = 'TEMPLATE_TRANSACTIONAL'): Promise<string> {
   const persona = (await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey, body: { sender_personas: [{ email: 'from@relay.example.com', first_name: 'F' }] } })).body.data[0];
+  await h.confirmPersonas();
   const template = (await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{ name: 'R', subject: 'S', type, html_body: '<p>{{user.email}} <a href="{{unsubscribe_link}}">u</a></p>' }] } })).body.data[0];
   const users = (await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: emails.map((email) => ({ email })) } })).body.data;
   const id = crypto.randomUUID();

@@ -75,6 +75,8 @@ describe('opens, clicks and one-click unsubscribe (e2e)', () => {
   it('tracks the open and the click, unsubscribes in one click, shows the events, and excludes the contact next time', async () => {
     // The demo account is in the sandbox: it may mail the simulator's success address and its own sender personas.
     const persona = (await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'News' }] })).data[0];
+    const [link] = await sink.personaVerificationLinks();
+    expect((await fetch(link, { method: 'POST' })).status).toBe(200);
     const template = (await api('POST', '/api/template/templates', { templates: [{
       name: 'Winter sale', subject: 'Winter sale, {{user.first_name}}', type: 'TEMPLATE_MARKETING',
       html_body: `<html><body><p>Hi {{user.first_name}}</p><p><a href="${landingUrl}">See the sale</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,

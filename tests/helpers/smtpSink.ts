@@ -68,6 +68,17 @@ export class SmtpSink {
     if (opts.acceptHeld) for (const accept of held) accept();
   }
 
+  /**
+   * personaVerificationLinks returns the confirmation link of every sender persona verification email received so
+   * far (src/server/personaVerification.ts), oldest first.
+   */
+  async personaVerificationLinks(): Promise<string[]> {
+    return (await this.parsed())
+      .filter((m) => /^Confirm .+ as a sender$/.test(m.subject ?? ''))
+      .map((m) => /(https?:\/\/\S+\/v\/[A-Za-z0-9_.-]+)/.exec(m.text ?? '')?.[1])
+      .filter((link): link is string => !!link);
+  }
+
   /** parsed returns every accepted message parsed. */
   async parsed(): Promise<Array<ParsedMail & { envelopeTo: string[] }>> {
     return Promise.all(this.messages.map(async (m) => Object.assign(await simpleParser(m.raw), { envelopeTo: m.envelopeTo })));

@@ -96,6 +96,11 @@ export const senderPersonas = pgTable('sender_personas', {
   lastName: text('last_name'),
   json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
   version: integer('version').notNull().default(1),
+  /**
+   * When the address confirmed it is the persona's (the link of the verification email was followed; issue 4 §4).
+   * Null until then, and again after the email changes; sends from the persona fail while it is null.
+   */
+  verifiedAt: ts('verified_at'),
   createdAt: created(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   archivedAt: ts('archived_at'),

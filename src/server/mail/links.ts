@@ -77,6 +77,23 @@ export function verifyClickToken(token: string, secret: string): (LinkTarget & {
   return /^https?:\/\//i.test(url) ? { projectId: f[1], contactId: f[2] || null, outboxId: Number(f[3]), url } : undefined;
 }
 
+/** A sender persona's verification: whose, in which project, for which address (issue 4 §4). */
+export interface PersonaTarget { projectId: string; personaId: string; email: string }
+
+/**
+ * personaVerificationLink returns `{publicUrl}/v/{token}`, the link of a persona's verification email. The token
+ * carries the address (lower case), so a link sent before the email changed verifies nothing.
+ */
+export function personaVerificationLink(publicUrl: string, secret: string, t: PersonaTarget): string {
+  return `${publicUrl}/v/${makeToken(secret, ['v', t.projectId, t.personaId, t.email.toLowerCase()])}`;
+}
+
+/** verifyPersonaToken returns the persona a verification token names, or undefined when it is not genuine. */
+export function verifyPersonaToken(token: string, secret: string): PersonaTarget | undefined {
+  const f = verify(token, secret, 'v');
+  return f && f.length === 4 ? { projectId: f[1], personaId: f[2], email: f[3] } : undefined;
+}
+
 /** What the renderer needs to add tracking to one email (computed on the main thread, applied where it renders). */
 export interface TrackingContext extends LinkTarget {
   publicUrl: string;

@@ -5,13 +5,15 @@
  * - GET  /u/{token}        unsubscribe page: names the address and asks to confirm (a GET never unsubscribes, so
  *                          link scanners cannot unsubscribe anyone);
  * - POST /u/{token}        the page's button, or the RFC 8058 one-click POST (body List-Unsubscribe=One-Click) that
- *                          mail clients send to the List-Unsubscribe URL: unsubscribes and confirms.
+ *                          mail clients send to the List-Unsubscribe URL: unsubscribes and confirms;
+ * - GET  /v/{token}        a sender persona's verification page (asks); POST confirms it (issue 4 §4).
  * A token that is not genuine (forged, altered, another tenant's) gets 404 and records nothing.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { QueryFn } from '../db/client.ts';
-import { projectOfToken, verifyClickToken, verifyOpenToken, verifyUnsubscribeToken, type LinkTarget } from '../mail/links.ts';
+import { projectOfToken, verifyClickToken, verifyOpenToken, verifyPersonaToken, verifyUnsubscribeToken, type LinkTarget } from '../mail/links.ts';
+import { personaToVerify, verifyPersona } from '../personaVerification.ts';
 import { recordEngagement, unsubscribe, unsubscribeRecipient } from '../feedback.ts';
 
 /** A 1×1 transparent GIF. */
@@ -89,6 +91,27 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
       if (oneClick) return reply.type('text/plain').send('Unsubscribed');
       const who = await unsubscribeRecipient(query, target);
       return reply.type('text/html').send(page('You are unsubscribed', `<p>${escapeHtml(done.email)} no longer receives marketing email from ${escapeHtml(who?.company ?? '')}.</p>`));
+    });
+
+    // Sender persona verification (issue 4 §4): the page asks, its button confirms.
+    const personaOf = async (token: string) => {
+      const secret = await secretOf(projectOfToken(token));
+      return secret ? verifyPersonaToken(token, secret) : undefined;
+    };
+    scope.get<{ Params: { token: string } }>('/v/:token', async (req, reply) => {
+      const target = await personaOf(req.params.token);
+      const persona = target && await personaToVerify(query, target);
+      if (!persona) return notFound(reply);
+      reply.type('text/html').header('cache-control', 'no-store');
+      if (persona.verified) return page('Sender confirmed', `<p>${escapeHtml(persona.email)} is confirmed as a sender.</p>`);
+      return page('Confirm sender', `<p>Confirm <strong>${escapeHtml(persona.email)}</strong> as a sender? Email is sent from it only once it is confirmed.</p>
+<form method="post"><button type="submit">Confirm sender</button></form>`);
+    });
+    scope.post<{ Params: { token: string } }>('/v/:token', async (req, reply) => {
+      const target = await personaOf(req.params.token);
+      const email = target && await verifyPersona(query, target);
+      if (!email) return notFound(reply);
+      return reply.type('text/html').header('cache-control', 'no-store').send(page('Sender confirmed', `<p>${escapeHtml(email)} is confirmed as a sender.</p>`));
     });
   });
 }

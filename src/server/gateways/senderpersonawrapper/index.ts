@@ -1,8 +1,9 @@
-/** senderpersonawrapper gateway handlers (openapi/senderpersonawrapper.yaml). */
+/** senderpersonawrapper gateway handlers (openapi/senderpersonawrapper.yaml; verification emails: src/server/personaVerification.ts). */
 import type { operations } from '../../../../generated/types/senderpersonawrapper.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import { countPersonas, listPersonas, savePersonas } from './service.ts';
+import { sendPersonaVerifications } from '../../personaVerification.ts';
 
 /** senderPersonaHandlers builds the gateway's handlers over one app context. */
 export function senderPersonaHandlers(ctx: AppContext): GatewayHandlers<operations> {
@@ -10,6 +11,11 @@ export function senderPersonaHandlers(ctx: AppContext): GatewayHandlers<operatio
   return {
     async listSenderPersonas(req) { return { data: await listPersonas(db, scope(req).id, req.query) }; },
     async countSenderPersonas(req) { return { num_sender_personas: await countPersonas(db, scope(req).id, req.query.ids) }; },
-    async saveSenderPersonas(req) { return { data: await savePersonas(db, scope(req).id, req.body.sender_personas) }; },
+    async saveSenderPersonas(req) {
+      const projectId = scope(req).id;
+      const data = await savePersonas(db, projectId, req.body.sender_personas);
+      // Every save of an unverified persona (re)sends its verification email (issue 4 §4).
+      return { data, errors: await sendPersonaVerifications(ctx, projectId, data) };
+    },
   };
 }

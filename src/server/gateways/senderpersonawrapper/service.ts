@@ -20,6 +20,7 @@ type Row = typeof senderPersonas.$inferSelect;
 export function toPersona(r: Row): PersonaOut {
   return {
     id: r.id, email: r.email, first_name: r.firstName, last_name: r.lastName, json: r.json ?? {}, version: r.version,
+    verified_at: r.verifiedAt ? r.verifiedAt.toISOString() : null,
     created_at: isoRequired(r.createdAt), updated_at: isoRequired(r.updatedAt),
   };
 }
@@ -70,7 +71,9 @@ export async function savePersonas(db: Db, projectId: string, input: PersonaIn[]
         json: p.json === undefined ? before?.json ?? {} : p.json ?? {},
       };
       if (before) {
-        const [row] = await tx.update(senderPersonas).set({ ...values, version: sql`${senderPersonas.version} + 1`, updatedAt: new Date() })
+        // A new address must confirm itself again (issue 4 §4); a change of letter case only is the same address.
+        const moved = before.email.toLowerCase() !== values.email.toLowerCase();
+        const [row] = await tx.update(senderPersonas).set({ ...values, ...(moved ? { verifiedAt: null } : {}), version: sql`${senderPersonas.version} + 1`, updatedAt: new Date() })
           .where(and(eq(senderPersonas.id, before.id), eq(senderPersonas.projectId, projectId))).returning();
         out.push(toPersona(row));
       } else {
