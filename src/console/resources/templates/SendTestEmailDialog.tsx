@@ -15,7 +15,7 @@ import { SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox';
 import { checkEmail } from '../../../domain/validation';
 import { normaliseErrorText } from '../../../domain/errors';
 
-interface Persona { id: string; email: string; first_name: string; last_name: string | null }
+interface Persona { id: string; email: string; first_name: string; last_name: string | null; verified_at: string | null }
 
 type RecipientType = 'simulator' | 'sender persona' | 'address';
 
@@ -45,6 +45,7 @@ export function SendTestEmailDialog({ open, onClose, templateId, templateType }:
       .catch((err) => { setPersonas([]); notify(`Couldn’t send email: ${normaliseErrorText(err)}`, { type: 'error' }); });
   }, [open, personas, notify]);
 
+  const sender = personas?.find((p) => p.id === from);
   const to = type === 'simulator' ? SIMULATOR_SUCCESS_ADDRESS : type === 'sender persona' ? toPersona : address.trim();
   const problem = !templateId ? 'missing template: save the template first'
     : !from ? 'missing sender: create a sender persona first'
@@ -87,8 +88,11 @@ export function SendTestEmailDialog({ open, onClose, templateId, templateType }:
             <TextField label="To" type="email" value={address} onChange={(e) => setAddress(e.target.value)}
               error={!!address && !!checkEmail(address)} helperText={address ? checkEmail(address) : undefined} />
           ) : null}
-          <TextField select label="From" value={from} onChange={(e) => setFrom(e.target.value)} disabled={!personas?.length}>
-            {(personas ?? []).map((p) => <MenuItem key={p.id} value={p.id}>{name(p)}</MenuItem>)}
+          <TextField
+            select label="From" value={from} onChange={(e) => setFrom(e.target.value)} disabled={!personas?.length}
+            helperText={sender && !sender.verified_at ? `${sender.email} has not confirmed its verification email yet: the email will not be sent until it does` : undefined}
+          >
+            {(personas ?? []).map((p) => <MenuItem key={p.id} value={p.id}>{name(p)}{p.verified_at ? '' : ' (not verified)'}</MenuItem>)}
           </TextField>
           {!session?.not_in_sandbox ? <span>In the sandbox a test email may only go to the simulator or to one of your sender personas.</span> : null}
         </Stack>
