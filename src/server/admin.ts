@@ -4,6 +4,9 @@
  *       creates a company, project (in the sandbox unless --activated) and first admin; prints the project's api key.
  *   activate --project NAME [--company NAME]
  *       takes the project out of the sandbox (spec part 1 §1 sandbox activation).
+ *   verify-persona --email EMAIL [--project NAME]
+ *       confirms sender personas with this address as the operator (e.g. when SMTP_URL is unset, so no verification
+ *       email can reach them; issue 4 §4).
  *   contact-messages [--limit N]
  *       prints the newest messages from the public contact form (default 20).
  *   reset-demo
@@ -17,6 +20,8 @@ import { openDatabase } from './db/client.ts';
 import { desc } from 'drizzle-orm';
 import { activateProject, createAccount } from './accounts.ts';
 import { resetDemoAccount } from './demo.ts';
+import { verifyPersonasByEmail } from './personaVerification.ts';
+import type { QueryFn } from './db/client.ts';
 import { contactMessages } from './db/schema.ts';
 import { HttpError } from './errors.ts';
 
@@ -45,6 +50,11 @@ try {
     const n = await activateProject(database.db, values.project, values.company);
     if (!n) throw new HttpError(404, [`project: no project named ${values.project}`]);
     console.log(`Activated ${n} project(s) named ${values.project}: they may now send to any recipient.`);
+  } else if (command === 'verify-persona') {
+    if (!values.email) throw new HttpError(400, ['email: Required field']);
+    const n = await verifyPersonasByEmail(database.query.bind(database) as QueryFn, values.email, values.project);
+    if (!n) throw new HttpError(404, [`email: no sender persona ${values.email}${values.project ? ` in project ${values.project}` : ''}`]);
+    console.log(`Confirmed ${n} sender persona(s) ${values.email}: they may send now.`);
   } else if (command === 'contact-messages') {
     const rows = await database.db.select().from(contactMessages).orderBy(desc(contactMessages.createdAt)).limit(Math.max(1, Number(values.limit) || 20));
     for (const m of rows) console.log(`${m.createdAt.toISOString()}  ${m.email}${m.name ? ` (${m.name})` : ''}\n  ${m.details.replace(/\n/g, '\n  ')}\n`);
@@ -55,6 +65,7 @@ try {
   } else {
     console.error('usage: npm run admin -- create-account --company NAME --project NAME --email EMAIL --password PASSWORD [--activated]\n'
       + '       npm run admin -- activate --project NAME [--company NAME]\n'
+      + '       npm run admin -- verify-persona --email EMAIL [--project NAME]\n'
       + '       npm run admin -- contact-messages [--limit N]\n'
       + '       npm run admin -- reset-demo');
     code = 2;

@@ -41,6 +41,11 @@ export async function sendPersonaVerifications(ctx: AppContext, projectId: strin
       text: `${project.company} wants to send email from ${persona.email}.\n\nIf that is you, confirm the address:\n${link}\n\nUntil it is confirmed, no email is sent from it. If you did not expect this, ignore this email.\n`,
       messageId: `<${randomUUID()}@${from.split('@')[1] ?? 'localhost'}>`,
     });
+    // With no relay (SMTP_URL unset) nothing reaches the address: the operator gets the link instead.
+    if (!ctx.transport.delivers) {
+      console.warn(`sender verification: SMTP_URL is not set, so no email reaches ${persona.email}; confirm it at ${link} `
+        + `or with: npm run admin -- verify-persona --email ${persona.email}`);
+    }
     try {
       await ctx.transport.send({ from, to: [persona.email] }, raw);
     } catch (err) {
@@ -69,4 +74,17 @@ export async function personaToVerify(query: QueryFn, target: PersonaTarget): Pr
       WHERE id = $1 AND project_id = $2 AND lower(email) = $3 AND archived_at IS NULL`,
     [target.personaId, target.projectId, target.email]);
   return row;
+}
+
+/**
+ * verifyPersonasByEmail confirms, as an operator, the live personas with this address (any letter case), in the
+ * project named `projectName` when given; for `npm run admin -- verify-persona`. Returns how many it confirmed.
+ */
+export async function verifyPersonasByEmail(query: QueryFn, email: string, projectName?: string): Promise<number> {
+  const rows = await query<{ id: string }>(
+    `UPDATE sender_personas sp SET verified_at = coalesce(sp.verified_at, now())
+       FROM projects p
+      WHERE p.id = sp.project_id AND lower(sp.email) = lower($1) AND sp.archived_at IS NULL AND ($2::text IS NULL OR p.name = $2)
+      RETURNING sp.id`, [email.trim(), projectName ?? null]);
+  return rows.length;
 }

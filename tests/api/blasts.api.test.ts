@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandBlast } from '../../src/workers/blasts.ts';
 import { logFinishedBlasts } from '../../src/workers/sender.ts';
+import { verifyPersonasByEmail } from '../../src/server/personaVerification.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
@@ -276,6 +277,15 @@ describe(`sending (${API_DB})`, () => {
     expect(moved.body.data[0].verified_at).toBeNull();
     expect((await h.sink.personaVerificationLinks()).at(-1)).not.toBe(link);
     expect((await h.app.inject({ method: 'POST', url: path })).statusCode).toBe(404);
+  });
+
+  it('an operator can confirm a persona by address (admin verify-persona), in its project only', async () => {
+    await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: key(), body: { sender_personas: [{ email: 'Ops@Sender.example.com', first_name: 'Ops' }] } });
+    const q = h.runtime.database.query.bind(h.runtime.database);
+    expect(await verifyPersonasByEmail(q, 'ops@sender.example.com', 'no-such-project')).toBe(0);
+    expect(await verifyPersonasByEmail(q, 'ops@sender.example.com')).toBe(1);
+    const [row] = await q<{ verified_at: Date | null }>("SELECT verified_at FROM sender_personas WHERE email = 'Ops@Sender.example.com'");
+    expect(row.verified_at).not.toBeNull();
   });
 
   it('email_send_results reports unknown or foreign locations in errors', async () => {
