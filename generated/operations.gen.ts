@@ -137,6 +137,11 @@ export const operations = {
     "method": "GET",
     "path": "/templates/count"
   },
+  "getTemplateImageUploadUrl": {
+    "service": "template",
+    "method": "GET",
+    "path": "/templates/images/upload_url"
+  },
   "archiveTemplates": {
     "service": "template",
     "method": "DELETE",

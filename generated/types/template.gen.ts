@@ -35,6 +35,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/templates/images/upload_url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A one-time URL to PUT one template image to (spec part 2 §7 Templates).
+         * @description Answers a URL valid for 15 minutes. PUT the image's bytes to it with the same Content-Type: a 200 stores it and answers {data: {url}}, the public address the image is served from (under /template-images/, no API key, cached a year since names never repeat). Accepted types are image/png, image/jpeg, image/gif and image/webp, up to 5 MB (5,242,880 bytes); the bytes must really be that type. A PUT of anything else gets 415, a larger one 413, an expired or altered URL 403, each with a message. The stored name is the original name plus the date and a short random suffix.
+         */
+        get: operations["getTemplateImageUploadUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/templates/{ids}": {
         parameters: {
             query?: never;
@@ -72,10 +92,13 @@ export interface components {
             html_body: string;
             plain_text_body?: string | null;
             channel_id?: string | null;
-            /** @description The designer's design document. */
-            json?: {
+            /** @description The designer's design document, tagged with the designer that made it so the template reopens in the same one: {"designer": "unlayer", "version": "1.157.0", "design": <Unlayer design JSON>}, {"designer": "grapesjs", "design": <GrapesJS project data>}, or {"designer": "html"} when the HTML was written or imported as code. Null for templates saved through the API without a design: they open in the HTML code view. */
+            json?: ({
+                /** @enum {string} */
+                designer?: "unlayer" | "grapesjs" | "html";
+            } & {
                 [key: string]: unknown;
-            } | null;
+            }) | null;
         };
         Template: {
             id: components["schemas"]["Uuid"];
@@ -225,6 +248,39 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getTemplateImageUploadUrl: {
+        parameters: {
+            query: {
+                /** @description The image's original file name, e.g. hero.png. */
+                filename: string;
+                /** @description The image's MIME type. */
+                type: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description The URL to PUT the image to.
+                         */
+                        data: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };

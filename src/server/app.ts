@@ -15,6 +15,7 @@ import { projectByApiKey } from './accounts.ts';
 import { Unauthorized } from './errors.ts';
 import { registerErrorHandler } from './plugins/errorHandler.ts';
 import { registerPublicLinks } from './plugins/publicLinks.ts';
+import { registerUploads } from './plugins/uploads.ts';
 import { loginHandlers } from './gateways/login/index.ts';
 import { signupHandlers } from './gateways/signup/index.ts';
 import { contactUsHandlers } from './gateways/contact_us/index.ts';
@@ -109,6 +110,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   }
 
   await registerPublicLinks(app, ctx);
+  await registerUploads(app, ctx);
   app.get('/healthz', async () => ({ ok: true, database: ctx.database.kind }));
 
   const consoleDir = opts.consoleDir ?? path.join(root, 'dist/console');

@@ -124,3 +124,31 @@ export function addTracking(html: string, t: TrackingContext): string {
   const close = rewritten.search(/<\/body\s*>/i);
   return close >= 0 ? `${rewritten.slice(0, close)}${pixel}${rewritten.slice(close)}` : `${rewritten}${pixel}`;
 }
+
+/** What an upload URL lets its holder PUT: one object of one MIME type under one storage key, until `expiresAt`. */
+export interface UploadTarget {
+  projectId: string;
+  /** The storage bucket, e.g. 'template-images'. */
+  bucket: string;
+  /** The storage key inside the bucket: `{projectId}/{stored name}`. */
+  key: string;
+  /** The MIME type the PUT must carry. */
+  type: string;
+  /** Expiry, ms since the epoch (UTC). */
+  expiresAt: number;
+}
+
+/**
+ * uploadLink returns `{publicUrl}/uploads/{token}`, a pre-signed URL to PUT one file to (spec part 2 §7: "GET
+ * …/upload_url … response data is a string URL. Then PUT the file with its content type to that URL"), like an S3
+ * pre-signed PUT: the token carries and signs everything the PUT may do.
+ */
+export function uploadLink(publicUrl: string, secret: string, t: UploadTarget): string {
+  return `${publicUrl}/uploads/${makeToken(secret, ['up', t.projectId, t.bucket, t.key, t.type, String(t.expiresAt)])}`;
+}
+
+/** verifyUploadToken returns what an upload token allows, or undefined when it is not genuine (expiry is not checked here). */
+export function verifyUploadToken(token: string, secret: string): UploadTarget | undefined {
+  const f = verify(token, secret, 'up');
+  return f && f.length === 6 ? { projectId: f[1], bucket: f[2], key: f[3], type: f[4], expiresAt: Number(f[5]) } : undefined;
+}

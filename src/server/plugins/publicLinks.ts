@@ -29,11 +29,13 @@ button{font:inherit;background:#1565c0;color:#fff;border:0;border-radius:4px;pad
 <body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
 }
 
-/** registerPublicLinks adds the tracking and unsubscribe routes to `app` (in their own context: they parse any body as text). */
-export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const query = ctx.database.query.bind(ctx.database) as QueryFn;
+/**
+ * projectSecrets returns a cached lookup of a project's link secret (projects.link_secret) by project id; undefined
+ * for an unknown or missing id. Secrets never change, so the cache never expires.
+ */
+export function projectSecrets(query: QueryFn): (projectId: string | undefined) => Promise<string | undefined> {
   const keys = new Map<string, string>();
-  const secretOf = async (projectId: string | undefined): Promise<string | undefined> => {
+  return async (projectId) => {
     if (!projectId) return undefined;
     if (!keys.has(projectId)) {
       const [p] = await query<{ link_secret: string }>('SELECT link_secret FROM projects WHERE id = $1', [projectId]);
@@ -42,6 +44,12 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
     }
     return keys.get(projectId);
   };
+}
+
+/** registerPublicLinks adds the tracking and unsubscribe routes to `app` (in their own context: they parse any body as text). */
+export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const query = ctx.database.query.bind(ctx.database) as QueryFn;
+  const secretOf = projectSecrets(query);
   const check = async <T extends LinkTarget>(token: string, verify: (t: string, secret: string) => T | undefined): Promise<T | undefined> => {
     const secret = await secretOf(projectOfToken(token.replace(/\.gif$/, '')));
     return secret ? verify(token, secret) : undefined;

@@ -2,6 +2,7 @@
 import type { operations } from '../../../../generated/types/template.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
+import { templateImageUploadUrl } from '../../plugins/uploads.ts';
 import { archiveTemplates, countTemplates, listTemplates, saveTemplates } from './service.ts';
 
 /** templateHandlers builds the template gateway's handlers over one app context. */
@@ -11,6 +12,7 @@ export function templateHandlers(ctx: AppContext): GatewayHandlers<operations> {
     async listTemplates(req) { return { data: await listTemplates(db, scope(req).id, req.query) }; },
     async countTemplates(req) { return { num_templates: await countTemplates(db, scope(req).id, req.query.ids) }; },
     async saveTemplates(req) { return { data: await saveTemplates(db, scope(req).id, req.body.templates) }; },
+    async getTemplateImageUploadUrl(req) { return { data: await templateImageUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type) }; },
     async archiveTemplates(req) { return archiveTemplates(db, scope(req).id, req.params.ids); },
   };
 }

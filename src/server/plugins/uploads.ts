@@ -1,0 +1,90 @@
+/**
+ * Uploads through pre-signed URLs (spec part 2 §7 Templates image upload; DESIGN.md §1 storage), served without an
+ * x-api-key since the signed token is the permission, as with an S3 pre-signed PUT:
+ * - PUT /uploads/{token}                    stores the body under the bucket/key the token names, if the token is
+ *                                           genuine and unexpired (else 403), the Content-Type is the one it names
+ *                                           (else 415), the bytes really are that image type (else 415) and the size
+ *                                           is 1 byte to MAX_IMAGE_UPLOAD_BYTES (else 400/413). 200 answers
+ *                                           {data: {url}}, the public address of the stored file.
+ * - GET /template-images/{projectId}/{name} serves a stored template image (public: images in emails load from it),
+ *                                           cached for a year since stored names never repeat.
+ * Every refusal answers {errors: [message]} and stores nothing.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { fileTypeFromBuffer } from 'file-type';
+import type { AppContext } from '../context.ts';
+import type { QueryFn } from '../db/client.ts';
+import { projectOfToken, uploadLink, verifyUploadToken } from '../mail/links.ts';
+import { projectSecrets } from './publicLinks.ts';
+import { checkImageUpload, IMAGE_UPLOAD_TYPES, MAX_IMAGE_UPLOAD_BYTES, storedUploadName, UPLOAD_URL_TTL_MS } from '../../domain/uploads.ts';
+import { FieldErrors } from '../errors.ts';
+
+/** The storage bucket of template images; its objects are public. */
+export const TEMPLATE_IMAGES_BUCKET = 'template-images';
+
+/**
+ * templateImageUploadUrl answers GET {template}/templates/images/upload_url: a pre-signed PUT URL for one image of
+ * this name and MIME type, valid UPLOAD_URL_TTL_MS (15 min) from `now`. Throws BadRequest naming `filename` or `type`
+ * when the image cannot be accepted, and Error for an unknown project.
+ */
+export async function templateImageUploadUrl(ctx: AppContext, projectId: string, filename: string, type: string, now = new Date()): Promise<string> {
+  const errors = new FieldErrors();
+  const problem = checkImageUpload(filename, type);
+  errors.add(problem === 'Required field' ? 'filename' : 'type', problem);
+  errors.throwIfAny();
+  const secret = await projectSecrets(ctx.database.query.bind(ctx.database) as QueryFn)(projectId);
+  if (!secret) throw new Error(`unknown project ${projectId}`);
+  const mime = type.toLowerCase();
+  const name = storedUploadName(filename, now, randomBytes(4).toString('hex'), IMAGE_UPLOAD_TYPES[mime]);
+  return uploadLink(ctx.config.publicUrl, secret, {
+    projectId, bucket: TEMPLATE_IMAGES_BUCKET, key: `${projectId}/${name}`, type: mime, expiresAt: now.getTime() + UPLOAD_URL_TTL_MS,
+  });
+}
+
+const CONTENT_TYPES: Record<string, string> = Object.fromEntries(Object.entries(IMAGE_UPLOAD_TYPES).map(([mime, ext]) => [ext, mime]));
+
+/** registerUploads adds the upload and template-image routes to `app`, in their own context (any body is read as bytes). */
+export async function registerUploads(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const secretOf = projectSecrets(ctx.database.query.bind(ctx.database) as QueryFn);
+  const refuse = (reply: FastifyReply, code: number, message: string) =>
+    reply.code(code).header('cache-control', 'no-store').send({ errors: [message] });
+
+  await app.register(async (scope) => {
+    // Read any body as bytes, up to the limit; a larger one is refused before it is read (Content-Length) or while
+    // it is (chunked), with 413.
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_IMAGE_UPLOAD_BYTES }, (_req, body, done) => done(null, body));
+
+    scope.put<{ Params: { token: string }; Body: Buffer | undefined }>('/uploads/:token', {
+      onRequest: async (req, reply) => {
+        const length = Number(req.headers['content-length'] ?? 0);
+        if (length > MAX_IMAGE_UPLOAD_BYTES) return refuse(reply, 413, 'The image is larger than 5 MB');
+      },
+      errorHandler: (err, _req, reply) => {
+        if ((err as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse(reply, 413, 'The image is larger than 5 MB');
+        return refuse(reply, (err as { statusCode?: number }).statusCode ?? 500, err.message);
+      },
+    }, async (req, reply) => {
+      const secret = await secretOf(projectOfToken(req.params.token));
+      const target = secret ? verifyUploadToken(req.params.token, secret) : undefined;
+      if (!target || target.bucket !== TEMPLATE_IMAGES_BUCKET) return refuse(reply, 403, 'This upload link is not valid');
+      if (Date.now() > target.expiresAt) return refuse(reply, 403, 'This upload link has expired: start the upload again');
+      const declared = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+      if (declared !== target.type) return refuse(reply, 415, `The upload must be sent as ${target.type}, not ${declared || 'no type'}`);
+      const body = req.body ?? Buffer.alloc(0);
+      if (body.length === 0) return refuse(reply, 400, 'The image is empty');
+      const sniffed = await fileTypeFromBuffer(body);
+      if (sniffed?.mime !== target.type) return refuse(reply, 415, `The file is not a ${IMAGE_UPLOAD_TYPES[target.type]?.toUpperCase() ?? target.type} image`);
+      await ctx.storage.put(target.bucket, target.key, body);
+      return reply.header('cache-control', 'no-store').send({ data: { url: `${ctx.config.publicUrl}/${target.bucket}/${target.key}` } });
+    });
+
+    scope.get<{ Params: { projectId: string; name: string } }>(`/${TEMPLATE_IMAGES_BUCKET}/:projectId/:name`, async (req, reply) => {
+      const { projectId, name } = req.params;
+      const type = CONTENT_TYPES[name.split('.').pop() ?? ''];
+      const body = type && /^[0-9a-f-]{36}$/.test(projectId) && !name.startsWith('.') ? await ctx.storage.get(TEMPLATE_IMAGES_BUCKET, `${projectId}/${name}`) : undefined;
+      if (!body) return reply.code(404).type('text/plain').header('cache-control', 'no-store').send('Not found');
+      return reply.type(type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(body);
+    });
+  });
+}
