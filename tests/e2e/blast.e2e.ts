@@ -89,7 +89,10 @@ describe('sign in, build a blast and send it (e2e)', () => {
     await page.goto(`${server.url}/components/templates/new`);
     await page.getByLabel('Name').fill('Lee Munroe welcome');
     await page.getByLabel('Subject').fill('Welcome, {{user.first_name}}');
-    await page.getByLabel('HTML').fill(html);
+    // Written as code: the HTML view detaches it from the visual designer.
+    await page.getByRole('tab', { name: 'HTML' }).click();
+    await page.getByRole('button', { name: 'Edit HTML directly' }).click();
+    await page.getByRole('textbox', { name: 'HTML' }).fill(html);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(/\/components\/templates\/edit\/[0-9a-f-]{36}$/);
 

@@ -1,35 +1,33 @@
 /**
- * The template editor (spec part 2 §2 Templates, §4 Template editor, §5 Template): name, subject, type and the HTML
- * source with a sandboxed live preview, the 'Render variables' toggle, the suspicious-variable warning (checked every
- * 2 s) and the template checks; after save it goes to /components/templates/edit/{id}.
+ * The template editor (spec part 2 §2 Templates, §4 Template editor, §5 Template; issue 4 §1-§2): name, subject and
+ * type; the drag-and-drop designer (Unlayer, or the offline GrapesJS designer when Unlayer cannot load, behind the
+ * EmailDesigner interface, both lazy-loaded) or the HTML as code; HTML import; image upload; the 'Render variables' /
+ * 'Return to edit mode' preview with a sample contact and sender persona; the suspicious-variable warning (checked
+ * every 2 s); the template checks; after save it goes to /components/templates/edit/{id}.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useCreate, useGetOne, useNotify, useUpdate, type RaRecord } from 'react-admin';
-import { Alert, Box, Button, Card, CardContent, Stack, TextField, Typography, useMediaQuery } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, LinearProgress, Stack, Tab, Tabs, TextField, Typography, useMediaQuery } from '@mui/material';
 import { buildRenderContext } from '../../../domain/templateVariables';
 import { checkRequired, checkTemplateContent, suspiciousVariables } from '../../../domain/validation';
 import { Loading } from '../../layout/ConsoleLayout';
 import { TemplateInstructions } from './TemplateInstructions';
 import { SendTestEmailDialog } from './SendTestEmailDialog';
+import { uploadTemplateImage } from './uploadImage';
+import { DEFAULT_DESIGN_HTML, emailDocument, savedDesignOf, type DesignerKind, type EmailDesigner, type SavedDesign } from './designer/EmailDesigner';
+import { unlayerUnavailable } from './designer/unlayerState';
+import { DesignerBoundary } from './designer/DesignerBoundary';
+
+// Both designers are loaded only when the editor shows them (GrapesJS is about 400 kB gzip).
+const UnlayerDesigner = lazy(() => import('./designer/UnlayerDesigner'));
+const GrapesDesigner = lazy(() => import('./designer/GrapesDesigner'));
 
 /** The two template types (spec part 2 §3 Template). */
 export const TEMPLATE_TYPES = [
   { value: 'TEMPLATE_MARKETING', label: 'Marketing' },
   { value: 'TEMPLATE_TRANSACTIONAL', label: 'Transactional' },
 ] as const;
-
-/** The starting document of a new template: white background and an unsubscribe link block (spec part 2 §4). */
-export const DEFAULT_TEMPLATE_HTML = `<!doctype html>
-<html>
-  <body style="margin:0;padding:24px;background:#ffffff;font-family:Arial,sans-serif;color:#222222;">
-    <p>Hi {{user.first_name}},</p>
-    <p>Write your email here.</p>
-    <p>{{sender_persona.first_name}}</p>
-    <p style="font-size:12px;color:#777777;"><a href="{{unsubscribe_link}}">Unsubscribe</a></p>
-  </body>
-</html>
-`;
 
 const SAMPLE_CONTEXT = buildRenderContext(
   { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe', timezone: 'America/New_York', json: { plan: 'Pro' } },
@@ -62,24 +60,54 @@ function draftErrors(d: Draft): Partial<Record<keyof Draft, string>> {
   };
 }
 
+/** Where the template's HTML comes from: a designer's export, or HTML written or imported as code. */
+type Content = { from: 'designer'; kind: DesignerKind; design?: unknown } | { from: 'html' };
+
+/** initialContent decides how a template opens: in the designer that made it, as code, or (new) in Unlayer. */
+function initialContent(source: RaRecord | undefined): Content {
+  const saved = savedDesignOf(source?.json);
+  if (saved && saved.designer !== 'html') {
+    if (saved.designer === 'unlayer' && unlayerUnavailable()) return { from: 'designer', kind: 'grapesjs' };
+    return { from: 'designer', kind: saved.designer, design: saved.design };
+  }
+  if (source?.html_body) return { from: 'html' };
+  return { from: 'designer', kind: unlayerUnavailable() ? 'grapesjs' : 'unlayer' };
+}
+
 function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }) {
   const navigate = useNavigate();
   const notify = useNotify();
   const narrow = useMediaQuery('(max-width:599px)', { noSsr: true });
   const [create, { isPending: creating }] = useCreate();
   const [update, { isPending: updating }] = useUpdate();
-  const saving = creating || updating;
+  const [exporting, setExporting] = useState(false);
+  const saving = creating || updating || exporting;
   const [draft, setDraft] = useState<Draft>(() => ({
     name: source ? (mode === 'create' ? `Copy of ${source.name}` : String(source.name ?? '')) : '',
     subject: String(source?.subject ?? ''),
     type: String(source?.type ?? 'TEMPLATE_MARKETING'),
-    html_body: String(source?.html_body ?? DEFAULT_TEMPLATE_HTML),
+    html_body: String(source?.html_body ?? ''),
   }));
+  const [content, setContent] = useState<Content>(() => initialContent(source));
+  const [view, setView] = useState<'design' | 'html'>(() => (initialContent(source).from === 'html' ? 'html' : 'design'));
+  /** Bumped to mount a fresh designer (after an HTML import into the designer). */
+  const [designerKey, setDesignerKey] = useState(0);
+  const [designer, setDesigner] = useState<EmailDesigner | undefined>();
+  const [designerFailed, setDesignerFailed] = useState(false);
+  const [notice, setNotice] = useState<string | undefined>(() => {
+    const saved = savedDesignOf(source?.json);
+    return saved?.designer === 'unlayer' && unlayerUnavailable()
+      ? `This design was made in the Unlayer designer, which cannot load here (${unlayerUnavailable()}). Its HTML is open in the built-in designer; saving stores it as a built-in design.`
+      : undefined;
+  });
   const [attempted, setAttempted] = useState(false);
   const [renderVariables, setRenderVariables] = useState(false);
   const [suspicious, setSuspicious] = useState<string[]>([]);
+  const [uploaded, setUploaded] = useState<string[]>([]);
   const htmlRef = useRef(draft.html_body);
   htmlRef.current = draft.html_body;
+  const designerRef = useRef<EmailDesigner | undefined>(undefined);
+  designerRef.current = designer;
 
   useEffect(() => {
     const check = () => setSuspicious(suspiciousVariables(htmlRef.current));
@@ -88,6 +116,43 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
     return () => clearInterval(timer);
   }, []);
 
+  /** refresh exports the designer's HTML into the draft (for the checks, the preview and the HTML view). */
+  const refresh = useCallback(async (): Promise<{ html: string; design: SavedDesign } | undefined> => {
+    const d = designerRef.current;
+    if (!d) return undefined;
+    const out = await d.exportHtml();
+    htmlRef.current = out.html;
+    setDraft((prev) => ({ ...prev, html_body: out.html }));
+    return out;
+  }, []);
+  const changeTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const onDesignChange = useCallback(() => {
+    clearTimeout(changeTimer.current);
+    changeTimer.current = setTimeout(() => void refresh(), 500);
+  }, [refresh]);
+  useEffect(() => () => clearTimeout(changeTimer.current), []);
+
+  const onReady = useCallback((d: EmailDesigner) => {
+    designerRef.current = d;
+    setDesigner(d);
+    void refresh();
+  }, [refresh]);
+  const onUnavailable = useCallback((reason: string) => {
+    setNotice(`${reason}. Using the built-in designer, which works offline.`);
+    setContent((c) => (c.from === 'designer' && c.kind === 'unlayer' ? { from: 'designer', kind: 'grapesjs' } : c));
+  }, []);
+  const uploadImage = useCallback(async (file: File) => {
+    try {
+      const url = await uploadTemplateImage(file);
+      notify(`Successfully uploaded image ${file.name}`, { type: 'success' });
+      setUploaded((list) => [url, ...list]);
+      return url;
+    } catch (err) {
+      notify(`Couldn't upload image ${file.name}: ${(err as Error).message}`, { type: 'error' });
+      throw err;
+    }
+  }, [notify]);
+
   const errors = attempted ? draftErrors(draft) : {};
   const preview = useMemo(
     () => (renderVariables ? renderSample(draft.html_body) : draft.html_body),
@@ -95,19 +160,73 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
   );
   const set = (key: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => setDraft({ ...draft, [key]: e.target.value });
 
+  const toggleRender = async () => {
+    if (!renderVariables && content.from === 'designer') await refresh();
+    setRenderVariables(!renderVariables);
+  };
+
+  /** editAsHtml detaches the HTML from the visual design: from now on it is edited as code. */
+  const editAsHtml = async () => {
+    await refresh();
+    if (!htmlRef.current) {
+      htmlRef.current = emailDocument(DEFAULT_DESIGN_HTML);
+      setDraft((prev) => ({ ...prev, html_body: htmlRef.current }));
+    }
+    setDesignerFailed(false);
+    setDesigner(undefined);
+    designerRef.current = undefined;
+    setContent({ from: 'html' });
+    setView('html');
+  };
+  /** openInDesigner imports the HTML into the offline designer (Unlayer cannot import HTML). */
+  const openInDesigner = () => {
+    setDesignerFailed(false);
+    setContent({ from: 'designer', kind: 'grapesjs' });
+    setDesignerKey((k) => k + 1);
+    setView('design');
+  };
+  const importHtml = async (file: File | undefined) => {
+    if (!file) return;
+    const text = await file.text();
+    setDesigner(undefined);
+    designerRef.current = undefined;
+    htmlRef.current = text;
+    setDraft((prev) => ({ ...prev, html_body: text, name: prev.name || file.name.replace(/\.html?$/i, '') }));
+    setContent({ from: 'html' });
+    setView('html');
+    notify(`Imported ${file.name}`, { type: 'info' });
+  };
+
   const [testOpen, setTestOpen] = useState(false);
   const save = async () => {
     setAttempted(true);
-    if (Object.values(draftErrors(draft)).some(Boolean)) return;
+    let html = draft.html_body;
+    let json: SavedDesign = { designer: 'html' };
+    if (content.from === 'designer') {
+      if (!designerRef.current) {
+        notify('The designer is still loading; save again in a moment', { type: 'warning' });
+        return;
+      }
+      setExporting(true);
+      try {
+        const out = await refresh();
+        html = out!.html;
+        json = out!.design;
+      } finally {
+        setExporting(false);
+      }
+    }
+    if (Object.values(draftErrors({ ...draft, html_body: html })).some(Boolean)) return;
     // html-to-text (~45 kB gzip) is loaded on the first save, not with the console.
     const { textFromHtml } = await import('../../../domain/emailHtml');
     const data = {
       ...draft,
+      html_body: html,
       enabled: source?.enabled ?? true,
       // The text alternative, made from the HTML on every save so it never lags behind it (issue 4 §2).
-      plain_text_body: textFromHtml(draft.html_body) || null,
+      plain_text_body: textFromHtml(html) || null,
       channel_id: source?.channel_id ?? null,
-      json: source?.json ?? null,
+      json,
     };
     const options = {
       onSuccess: (saved: RaRecord) => {
@@ -122,6 +241,15 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
       create('templates', { data }, options);
     }
   };
+
+  const startHtml = content.from === 'designer' && !content.design ? (draft.html_body || DEFAULT_DESIGN_HTML) : DEFAULT_DESIGN_HTML;
+  const designerProps = { design: content.from === 'designer' ? content.design : undefined, html: startHtml, onReady, onChange: onDesignChange, onUnavailable, uploadImage };
+  const loadingDesigner = (
+    <Box sx={{ p: 3 }} role="status">
+      <Typography sx={{ mb: 1 }}>Loading the designer…</Typography>
+      <LinearProgress />
+    </Box>
+  );
 
   return (
     <Box>
@@ -150,26 +278,77 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
                 <code>{'{{user.first_name}}'}</code> style variables (see the instructions below).
               </Alert>
             )}
-            <Stack direction={{ xs: 'column', lg: 'row' }} spacing={2}>
-              <TextField
-                id="template-html"
-                label="HTML"
-                multiline
-                minRows={18}
-                maxRows={30}
-                value={draft.html_body}
-                onChange={set('html_body')}
-                error={!!errors.html_body}
-                helperText={errors.html_body ?? (renderVariables ? 'Showing sample values; return to edit mode to change the HTML.' : undefined)}
-                slotProps={{ htmlInput: { spellCheck: false, readOnly: renderVariables, style: { fontFamily: 'monospace', fontSize: 13 } } }}
-                sx={{ flex: 1 }}
-              />
-              <Box sx={{ flex: 1, minHeight: 420, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
-                <iframe title="Template preview" sandbox="" srcDoc={preview} style={{ width: '100%', height: '100%', minHeight: 420, border: 0, background: '#fff' }} />
-              </Box>
+            {notice && <Alert severity="info" onClose={() => setNotice(undefined)}>{notice}</Alert>}
+            {errors.html_body && <Alert severity="error">{errors.html_body}</Alert>}
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+              <Tabs value={view} onChange={(_e, v: 'design' | 'html') => { if (v === 'html' && content.from === 'designer') void refresh(); setView(v); }} aria-label="Editor view" sx={{ flex: 1, minWidth: 200 }}>
+                <Tab value="design" label="Design" disabled={renderVariables} />
+                <Tab value="html" label="HTML" disabled={renderVariables} />
+              </Tabs>
+              <Button component="label" variant="outlined" size="small">
+                Import HTML
+                <input hidden type="file" accept=".html,.htm,text/html" aria-label="Import HTML file" onChange={(e) => { void importHtml(e.target.files?.[0]); e.target.value = ''; }} />
+              </Button>
+              <Button component="label" variant="outlined" size="small">
+                Upload image
+                <input hidden type="file" accept="image/png,image/jpeg,image/gif,image/webp" aria-label="Upload image file" onChange={(e) => { const f = e.target.files?.[0]; if (f) void uploadImage(f).catch(() => undefined); e.target.value = ''; }} />
+              </Button>
             </Stack>
+            {uploaded.length > 0 && (
+              <Alert severity="success" onClose={() => setUploaded([])}>
+                Uploaded images (public URLs to use in the template):
+                {uploaded.map((url) => <Box key={url} component="code" sx={{ display: 'block', wordBreak: 'break-all' }}>{url}</Box>)}
+              </Alert>
+            )}
+            {renderVariables && (
+              <Box sx={{ minHeight: 640, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
+                <iframe title="Template preview" sandbox="" srcDoc={preview} style={{ width: '100%', height: '100%', minHeight: 640, border: 0, background: '#fff' }} />
+              </Box>
+            )}
+            {/* The designer stays mounted (hidden) during the preview and on the HTML view, so its design is loaded once. */}
+            <Box sx={{ display: !renderVariables && view === 'design' ? 'block' : 'none' }}>
+              {content.from === 'designer' ? (
+                <Box sx={{ position: 'relative', minHeight: 640 }}>
+                  {!designer && !designerFailed && loadingDesigner}
+                  <DesignerBoundary key={`${content.kind}-${designerKey}`} onEditAsHtml={() => void editAsHtml()} onError={() => setDesignerFailed(true)}>
+                    <Suspense fallback={null}>
+                      {content.kind === 'unlayer' ? <UnlayerDesigner {...designerProps} /> : <GrapesDesigner {...designerProps} />}
+                    </Suspense>
+                  </DesignerBoundary>
+                </Box>
+              ) : (
+                <Alert severity="info" action={<Button onClick={openInDesigner}>Open in the designer</Button>}>
+                  This template’s HTML is edited as code (it was written or imported as HTML). Open it in the drag-and-drop designer to edit it visually.
+                </Alert>
+              )}
+            </Box>
+            {!renderVariables && view === 'html' && (
+              <Stack spacing={1}>
+                {content.from === 'designer' && (
+                  <Alert severity="info" action={<Button onClick={() => void editAsHtml()}>Edit HTML directly</Button>}>
+                    This is the HTML the designer makes. Editing it directly detaches it from the visual design.
+                  </Alert>
+                )}
+                <Stack direction={{ xs: 'column', lg: 'row' }} spacing={2}>
+                  <TextField
+                    id="template-html"
+                    label="HTML"
+                    multiline
+                    minRows={18}
+                    maxRows={30}
+                    value={draft.html_body}
+                    onChange={set('html_body')}
+                    slotProps={{ htmlInput: { spellCheck: false, readOnly: content.from === 'designer', style: { fontFamily: 'monospace', fontSize: 13 } } }}
+                    sx={{ flex: 1 }}
+                  />
+                  <Box sx={{ flex: 1, minHeight: 420, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
+                    <iframe title="HTML preview" sandbox="" srcDoc={draft.html_body} style={{ width: '100%', height: '100%', minHeight: 420, border: 0, background: '#fff' }} />
+                  </Box>
+                </Stack>
+              </Stack>
+            )}
             <Stack direction="row" spacing={1}>
-              <Button variant="outlined" onClick={() => setRenderVariables(!renderVariables)}>
+              <Button variant="outlined" onClick={() => void toggleRender()}>
                 {renderVariables ? 'Return to edit mode' : 'Render variables'}
               </Button>
               <Button variant="contained" onClick={() => void save()} disabled={saving}>
