@@ -170,6 +170,22 @@ describe('template editor offline (e2e)', () => {
     await page.getByText("Couldn't upload image fake.png: Unsupported Media Type: The file is not a PNG image").waitFor();
   });
 
+  it('falls back when Unlayer\'s host never answers, after the readiness window (40 tries at 200 ms)', async () => {
+    const hanging = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const own = new URL(server.url).origin;
+    // Unlayer's requests hang (a host that accepts but never answers); everything else off this machine is refused.
+    await hanging.route((url) => url.origin !== own, (route) => (route.request().url().startsWith('https://editor.unlayer.com/') ? undefined : route.abort('internetdisconnected')));
+    await hanging.addCookies(await context.cookies());
+    const p = await hanging.newPage();
+    const started = Date.now();
+    await p.goto(`${server.url}/components/templates/new`);
+    await p.getByText('Loading the designer…').waitFor();
+    await p.getByText('The Unlayer designer did not answer within 8 s. Using the built-in designer, which works offline.').waitFor({ timeout: 15_000 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(8000);
+    await p.locator('[data-testid="grapesjs-designer"] .gjs-block').filter({ hasText: 'Button' }).waitFor({ timeout: 15_000 });
+    await hanging.close();
+  });
+
   it('imports Postmark\'s welcome email as a transactional template with the suspicious-variable warning', async () => {
     await page.goto(`${server.url}/components/templates/new`);
     await page.getByLabel('Import HTML file').setInputFiles(POSTMARK_WELCOME);

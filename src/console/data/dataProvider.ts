@@ -89,11 +89,25 @@ async function listRecords(def: DataResource, query: Query): Promise<RaRecord[]>
   return body.data ?? [];
 }
 
+/** The `errors` a save answered alongside its saved records (e.g. a persona's verification email that failed), by record. */
+const warningsOf = new WeakMap<object, string[]>();
+
+/**
+ * saveWarnings returns what the save that returned `record` reported as not done although the record was saved
+ * (the answer's `errors`), or [] when nothing was.
+ */
+export function saveWarnings(record: object): string[] {
+  return warningsOf.get(record) ?? [];
+}
+
 async function saveRecords(def: DataResource, records: Record<string, unknown>[]): Promise<RaRecord[]> {
   const op = requireOp(def, 'save');
   const body = def.saveBodyKey ? { [def.saveBodyKey]: records } : records[0];
-  const answer = await callOperation<{ data: RaRecord[] | RaRecord }>(op, { body });
-  return Array.isArray(answer.data) ? answer.data : [answer.data];
+  const answer = await callOperation<{ data: RaRecord[] | RaRecord; errors?: unknown }>(op, { body });
+  const saved = Array.isArray(answer.data) ? answer.data : [answer.data];
+  const errors = Array.isArray(answer.errors) ? answer.errors.map(String).filter(Boolean) : [];
+  if (errors.length) for (const record of saved) warningsOf.set(record, errors);
+  return saved;
 }
 
 async function archiveRecords(def: DataResource, ids: Identifier[], previous: Array<RaRecord | undefined>): Promise<void> {

@@ -13,6 +13,7 @@ import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
 import type { ResourceDefinition } from '../../../../generated/resources.gen';
 import { checkEmail, checkRequired } from '../../../domain/validation';
 import { Loading } from '../../layout/ConsoleLayout';
+import { saveWarnings } from '../../data/dataProvider';
 import { KeyValueField, TimezoneWidget } from './formWidgets';
 
 type FormData = Record<string, unknown>;
@@ -101,7 +102,9 @@ function EditorForm({ definition, entity, mode, emailFields = [], requiredFields
       .map((e) => (e.name === 'required' ? { ...e, message: 'Required field' } : e));
 
   const onSaved = (submitted: FormData) => (saved: RaRecord) => {
-    notify(`Successfully saved ${entity}`, { type: 'success' });
+    const warnings = saveWarnings(saved);
+    if (warnings.length) notify(`Saved ${entity}, but: ${warnings.join('; ')}`, { type: 'warning', autoHideDuration: 15_000 });
+    else notify(`Successfully saved ${entity}`, { type: 'success' });
     afterSave?.(submitted, saved);
     const target = (form.redirectAfterSave ?? `${definition.route}/edit/{id}`).replace('{id}', String(saved.id));
     navigate(target, { replace: mode === 'edit' });
