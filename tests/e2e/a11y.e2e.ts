@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, type BrowserContext } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
+import { demoContext, launchChromium } from '../helpers/browser.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
 
 let server: ServerProcess;
@@ -58,12 +58,7 @@ describe('accessibility (axe-core, e2e)', () => {
   });
 
   it('finds no serious or critical violations on the console screens', async () => {
-    const res = await fetch(`${server.url}/api/login/demo_login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'axe@example.net', agreed: true }),
-    });
-    const session = await res.json();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addCookies([{ name: 'user_info', value: encodeURIComponent(JSON.stringify(session)), url: server.url, sameSite: 'Strict' }]);
+    const { context } = await demoContext(browser, server.url, 'axe@example.net');
     const found: string[] = [];
     for (const route of CONSOLE_PAGES) found.push(...await seriousViolations(context, route));
     await context.close();

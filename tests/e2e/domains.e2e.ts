@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
+import { demoContext, launchChromium } from '../helpers/browser.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
 import { startDnsServer, type TestDnsServer } from '../helpers/dnsServer.ts';
 
@@ -28,12 +28,7 @@ beforeAll(async () => {
     DNS_RESOLVERS: dns.address,
   });
   browser = await launchChromium();
-  const res = await fetch(`${server.url}/api/login/demo_login`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'domains@example.net', agreed: true }),
-  });
-  const session = await res.json();
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addCookies([{ name: 'user_info', value: encodeURIComponent(JSON.stringify(session)), url: server.url, sameSite: 'Strict' }]);
+  const { context } = await demoContext(browser, server.url, 'domains@example.net');
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
 });

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
+import { demoContext, launchChromium } from '../helpers/browser.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
@@ -45,16 +45,12 @@ beforeAll(async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-templates-'));
   server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '300', LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off', DOMAIN_CHECK_CRON: 'off' });
   browser = await launchChromium();
-  const res = await fetch(`${server.url}/api/login/demo_login`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'templates@example.net', agreed: true }),
-  });
-  const session = await res.json();
-  apiKey = session.api_client_key;
-  context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  const signedIn = await demoContext(browser, server.url, 'templates@example.net', { width: 1400, height: 1000 });
+  context = signedIn.context;
+  apiKey = signedIn.session.api_client_key;
   // Offline: nothing but the test server answers.
   const own = new URL(server.url).origin;
   await context.route((url) => url.origin !== own, (route) => { offline.push(route.request().url()); return route.abort('internetdisconnected'); });
-  await context.addCookies([{ name: 'user_info', value: encodeURIComponent(JSON.stringify(session)), url: server.url, sameSite: 'Strict' }]);
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
 });

@@ -3,10 +3,29 @@
  * with every background network feature off so a test never reaches the internet. Throws when chromium is missing
  * (scripts/ensure-chromium.sh installs it).
  */
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+/** The session the console keeps in its `user_info` cookie (only the fields tests use are typed). */
+export interface DemoSession { api_client_key: string; [key: string]: unknown }
+
+/**
+ * demoContext signs in to the shared demo account of the product at `serverUrl` as `email` (POST
+ * /api/login/demo_login) and returns a browser context carrying the session cookie, with the session itself.
+ * Throws when the sign-in is refused.
+ */
+export async function demoContext(browser: Browser, serverUrl: string, email: string, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; session: DemoSession }> {
+  const res = await fetch(`${serverUrl}/api/login/demo_login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, agreed: true }),
+  });
+  if (!res.ok) throw new Error(`demo_login answered ${res.status}: ${await res.text()}`);
+  const session = await res.json() as DemoSession;
+  const context = await browser.newContext({ viewport });
+  await context.addCookies([{ name: 'user_info', value: encodeURIComponent(JSON.stringify(session)), url: serverUrl, sameSite: 'Strict' }]);
+  return { context, session };
 }
