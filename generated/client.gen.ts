@@ -7,6 +7,7 @@ import type { paths as ContactUsPaths } from './types/contact_us.gen';
 import type { paths as CompanyauthwrapperPaths } from './types/companyauthwrapper.gen';
 import type { paths as UserPaths } from './types/user.gen';
 import type { paths as SegmentPaths } from './types/segment.gen';
+import type { paths as SegmentwrapperPaths } from './types/segmentwrapper.gen';
 import type { paths as SenderpersonawrapperPaths } from './types/senderpersonawrapper.gen';
 import type { paths as TemplatePaths } from './types/template.gen';
 import type { paths as SchedulerPaths } from './types/scheduler.gen';
@@ -23,6 +24,7 @@ export interface GatewayPaths {
   companyauthwrapper: CompanyauthwrapperPaths;
   user: UserPaths;
   segment: SegmentPaths;
+  segmentwrapper: SegmentwrapperPaths;
   senderpersonawrapper: SenderpersonawrapperPaths;
   template: TemplatePaths;
   scheduler: SchedulerPaths;
@@ -33,7 +35,7 @@ export interface GatewayPaths {
 }
 
 export type Service = keyof GatewayPaths;
-export const services = ["login","signup","contact_us","companyauthwrapper","user","segment","senderpersonawrapper","template","scheduler","event","reporting","joblog","domains"] as const;
+export const services = ["login","signup","contact_us","companyauthwrapper","user","segment","segmentwrapper","senderpersonawrapper","template","scheduler","event","reporting","joblog","domains"] as const;
 
 /**
  * createGatewayClient returns a typed openapi-fetch client for one gateway; `baseUrl` is the session's

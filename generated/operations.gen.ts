@@ -82,6 +82,11 @@ export const operations = {
     "method": "DELETE",
     "path": "/users"
   },
+  "getContactUploadUrl": {
+    "service": "user",
+    "method": "GET",
+    "path": "/users/upload_url"
+  },
   "countUsers": {
     "service": "user",
     "method": "GET",
@@ -106,6 +111,11 @@ export const operations = {
     "service": "segment",
     "method": "GET",
     "path": "/segments/count"
+  },
+  "getSegmentUploadUrl": {
+    "service": "segmentwrapper",
+    "method": "GET",
+    "path": "/segments/upload_url"
   },
   "listSenderPersonas": {
     "service": "senderpersonawrapper",
@@ -237,6 +247,11 @@ export const operations = {
     "service": "joblog",
     "method": "GET",
     "path": "/joblog"
+  },
+  "getBulkUploadStatus": {
+    "service": "joblog",
+    "method": "GET",
+    "path": "/bulk_upload_status"
   },
   "getDkimSettings": {
     "service": "domains",

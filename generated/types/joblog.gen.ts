@@ -17,13 +17,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/bulk_upload_status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Progress and row errors of the import of one uploaded contact file (spec part 1 §3 Bulk upload status, part 2 §7 Contacts).
+         * @description An import is counted in jobs: one per started MiB of the file, plus one that finishes it (so at least 2). num_in_progress_jobs counts those not yet done, so (num_total_jobs - num_in_progress_jobs) / num_total_jobs is the share processed. Before the upload's import is queued both are 0. When the import has ended, num_in_progress_jobs is 0; `errors` holds what stopped the whole file (e.g. not a CSV file, an unknown column), `processing_errors` the rows that were refused (the others are imported).
+         */
+        get: operations["getBulkUploadStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         JobLogEntry: {
             id: string;
-            /** @description JOB_PROCESS_EMAIL_BLAST (expanded a blast), JOB_DISTRIBUTE_EMAIL_BLAST (sent it), JOB_CREATE_WORKFLOW, JOB_DELETE_WORKFLOW, JOB_PARSE_CONTACT_FILE. */
+            /** @description JOB_PROCESS_EMAIL_BLAST (expanded a blast), JOB_DISTRIBUTE_EMAIL_BLAST (sent it), JOB_CREATE_WORKFLOW, JOB_DELETE_WORKFLOW, JOB_PARSE_CONTACT_FILE ("parsed contact file": start_details s3_key, file_name, bytes, segment_id; end_details rows_imported, rows_failed, processing_errors). */
             job_name: string;
             started_at: components["schemas"]["Timestamp"];
             /** Format: date-time */
@@ -35,6 +55,26 @@ export interface components {
             end_details: {
                 [key: string]: unknown;
             } | null;
+        };
+        BulkUploadStatus: {
+            /** @description What stopped the whole file, if anything. */
+            errors: string[];
+            num_in_progress_jobs: number;
+            num_total_jobs: number;
+            s3_key: string;
+            /** @description Refused rows, in file order (the first 1,000; rows_failed counts them all). */
+            processing_errors: {
+                /** @description The line (CSV) or row (XLSX) number; the header is line 1. */
+                line: number;
+                /** @description The column at fault, or null for the row as a whole. */
+                column: string | null;
+                reason: string;
+            }[];
+            /** @description Rows accepted: their contact was created or updated (a repeated email counts each of its rows). */
+            rows_imported: number;
+            rows_failed: number;
+            /** @description The segment the contacts were added to (a segment made from a file), else null. */
+            segment_id: string | null;
         };
         /**
          * Format: date-time
@@ -102,6 +142,33 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["JobLogEntry"][];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getBulkUploadStatus: {
+        parameters: {
+            query: {
+                /** @description The stored file's key (the upload URL's s3_key), with ".csv" appended for an .xlsx file. */
+                s3_key: string;
+                /** @description Only imports started at or after this time (ISO 8601); the console sends 12 hours ago. */
+                since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import's status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkUploadStatus"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -19,6 +19,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/users/upload_url": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A one-time URL to PUT a CSV or XLSX file of contacts to; the file is imported as a job (spec part 2 §7 Contacts, issue 3 §1). */
+        get: operations["getContactUploadUrl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/users/count": {
         parameters: {
             query?: never;
@@ -233,6 +250,36 @@ export interface operations {
                             [key: string]: components["schemas"]["Contact"] | null;
                         };
                         errors: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getContactUploadUrl: {
+        parameters: {
+            query: {
+                /** @description The file's original name; it must end in .csv or .xlsx. */
+                filename: string;
+                /** @description The file's MIME type as the browser reports it (text/csv, application/vnd.ms-excel, text/plain or empty for CSV; application/vnd.openxmlformats-officedocument.spreadsheetml.sheet for XLSX). The PUT must carry the same Content-Type. What the file is, is decided by its extension and checked against its content while it is read. */
+                type: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The upload URL, valid 15 minutes: PUT the file's bytes to it with the same Content-Type (1 byte to 2 GB, streamed to storage, never held in memory). A 200 answer {data: {s3_key}} means the file is stored and its import is queued; poll GET {joblog}/bulk_upload_status?s3_key for progress. The URL's `s3_key` query parameter names the stored file (the original name plus the date and a short random suffix); the status call takes it with ".csv" appended for an .xlsx file. A PUT that is too large gets 413, an expired or altered URL 403. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uri */
+                        data: string;
                     };
                 };
             };

@@ -22,6 +22,7 @@ import { contactUsHandlers } from './gateways/contact_us/index.ts';
 import { companyAuthHandlers } from './gateways/companyauthwrapper/index.ts';
 import { userHandlers } from './gateways/user/index.ts';
 import { segmentHandlers } from './gateways/segment/index.ts';
+import { segmentWrapperHandlers } from './gateways/segmentwrapper/index.ts';
 import { senderPersonaHandlers } from './gateways/senderpersonawrapper/index.ts';
 import { templateHandlers } from './gateways/template/index.ts';
 import { schedulerHandlers } from './gateways/scheduler/index.ts';
@@ -40,6 +41,7 @@ const GATEWAYS: Record<string, (ctx: AppContext) => object> = {
   companyauthwrapper: companyAuthHandlers,
   user: userHandlers,
   segment: segmentHandlers,
+  segmentwrapper: segmentWrapperHandlers,
   senderpersonawrapper: senderPersonaHandlers,
   template: templateHandlers,
   scheduler: schedulerHandlers,

@@ -12,6 +12,8 @@ import { Sender } from './sender.ts';
 import { DEMO_RESET_QUEUE, resetDemoAccount } from '../server/demo.ts';
 import { RenderPool } from '../server/mail/renderPool.ts';
 import { checkDomains, DOMAIN_CHECK_QUEUE } from '../server/domains.ts';
+import { CONTACT_IMPORT_QUEUE } from '../server/contactImport.ts';
+import { importContactFile } from './contactImport.ts';
 
 export interface Workers {
   sender: Sender;
@@ -37,6 +39,10 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
   });
   if (ctx.config.domainCheckCron) await queue.boss.schedule(DOMAIN_CHECK_QUEUE, ctx.config.domainCheckCron, {}, { tz: 'UTC' });
   else await queue.boss.unschedule(DOMAIN_CHECK_QUEUE);
+  // Contact file imports (issue 3): one at a time per process, so an import of a large file never starves the sender.
+  await queue.work<{ jobLogId: string }>(CONTACT_IMPORT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ({ jobLogId }) => {
+    await importContactFile(ctx, jobLogId);
+  });
   await renderer.ready();
   sender.start();
   return {

@@ -1,7 +1,7 @@
 /**
  * launchChromium starts Debian's chromium (CHROMIUM_PATH, default /usr/bin/chromium) headless through playwright-core,
  * with every background network feature off so a test never reaches the internet. Throws when chromium is missing
- * (scripts/ensure-chromium.sh installs it).
+ * (scripts/ensure-test-tools.sh installs it).
  */
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 

@@ -136,6 +136,8 @@ export interface UploadTarget {
   type: string;
   /** Expiry, ms since the epoch (UTC). */
   expiresAt: number;
+  /** The file's original name, when it matters after the upload (a segment made from a file is named after it). */
+  name?: string;
 }
 
 /**
@@ -144,11 +146,14 @@ export interface UploadTarget {
  * pre-signed PUT: the token carries and signs everything the PUT may do.
  */
 export function uploadLink(publicUrl: string, secret: string, t: UploadTarget): string {
-  return `${publicUrl}/uploads/${makeToken(secret, ['up', t.projectId, t.bucket, t.key, t.type, String(t.expiresAt)])}`;
+  const fields = ['up', t.projectId, t.bucket, t.key, t.type, String(t.expiresAt)];
+  if (t.name !== undefined) fields.push(t.name.replace(/[\r\n]+/g, ' '));
+  return `${publicUrl}/uploads/${makeToken(secret, fields)}`;
 }
 
 /** verifyUploadToken returns what an upload token allows, or undefined when it is not genuine (expiry is not checked here). */
 export function verifyUploadToken(token: string, secret: string): UploadTarget | undefined {
   const f = verify(token, secret, 'up');
-  return f && f.length === 6 ? { projectId: f[1], bucket: f[2], key: f[3], type: f[4], expiresAt: Number(f[5]) } : undefined;
+  if (!f || (f.length !== 6 && f.length !== 7)) return undefined;
+  return { projectId: f[1], bucket: f[2], key: f[3], type: f[4], expiresAt: Number(f[5]), ...(f.length === 7 ? { name: f[6] } : {}) };
 }

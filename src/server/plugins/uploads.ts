@@ -6,6 +6,9 @@
  *                                           (else 415), the bytes really are that image type (else 415) and the size
  *                                           is 1 byte to MAX_IMAGE_UPLOAD_BYTES (else 400/413). 200 answers
  *                                           {data: {url}}, the public address of the stored file.
+ *                                           A contact file (contact-uploads, segment-uploads buckets) is streamed to
+ *                                           storage (1 byte to 2 GiB, never held in memory), then its import is
+ *                                           queued (src/server/contactImport.ts); 200 answers {data: {s3_key}}.
  * - GET /template-images/{projectId}/{name} serves a stored template image (public: images in emails load from it),
  *                                           cached for a year since stored names never repeat.
  * Every refusal answers {errors: [message]} and stores nothing.
@@ -19,6 +22,9 @@ import { projectOfToken, uploadLink, verifyUploadToken } from '../mail/links.ts'
 import { projectSecrets } from './publicLinks.ts';
 import { checkImageUpload, IMAGE_UPLOAD_TYPES, MAX_IMAGE_UPLOAD_BYTES, storedUploadName, UPLOAD_URL_TTL_MS } from '../../domain/uploads.ts';
 import { FieldErrors } from '../errors.ts';
+import type { Readable } from 'node:stream';
+import { ObjectTooLarge } from '../storage/storage.ts';
+import { CONTACT_UPLOADS_BUCKET, MAX_CONTACT_FILE_BYTES, SEGMENT_UPLOADS_BUCKET, startContactImport, statusKey } from '../contactImport.ts';
 
 /** The storage bucket of template images; its objects are public. */
 export const TEMPLATE_IMAGES_BUCKET = 'template-images';
@@ -51,31 +57,45 @@ export async function registerUploads(app: FastifyInstance, ctx: AppContext): Pr
     reply.code(code).header('cache-control', 'no-store').send({ errors: [message] });
 
   await app.register(async (scope) => {
-    // Read any body as bytes, up to the limit; a larger one is refused before it is read (Content-Length) or while
-    // it is (chunked), with 413.
-    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_IMAGE_UPLOAD_BYTES }, (_req, body, done) => done(null, body));
+    // Bodies are handed over as the raw stream: an image is read into memory up to its limit, a contact file is
+    // streamed to storage. Nothing is read before the token, type and declared size have been checked.
+    scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
+    scope.removeContentTypeParser(['application/json', 'text/plain']);
+    scope.addContentTypeParser(['application/json', 'text/plain'], (_req, payload, done) => done(null, payload));
 
-    scope.put<{ Params: { token: string }; Body: Buffer | undefined }>('/uploads/:token', {
-      onRequest: async (req, reply) => {
-        const length = Number(req.headers['content-length'] ?? 0);
-        if (length > MAX_IMAGE_UPLOAD_BYTES) return refuse(reply, 413, 'The image is larger than 5 MB');
-      },
-      errorHandler: (err, _req, reply) => {
-        if ((err as { code?: string }).code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse(reply, 413, 'The image is larger than 5 MB');
-        return refuse(reply, (err as { statusCode?: number }).statusCode ?? 500, err.message);
-      },
-    }, async (req, reply) => {
+    scope.put<{ Params: { token: string }; Body: Readable | undefined }>('/uploads/:token', async (req, reply) => {
       const secret = await secretOf(projectOfToken(req.params.token));
       const target = secret ? verifyUploadToken(req.params.token, secret) : undefined;
-      if (!target || target.bucket !== TEMPLATE_IMAGES_BUCKET) return refuse(reply, 403, 'This upload link is not valid');
+      const contactFile = target?.bucket === CONTACT_UPLOADS_BUCKET || target?.bucket === SEGMENT_UPLOADS_BUCKET;
+      if (!target || (target.bucket !== TEMPLATE_IMAGES_BUCKET && !contactFile)) return refuse(reply, 403, 'This upload link is not valid');
       if (Date.now() > target.expiresAt) return refuse(reply, 403, 'This upload link has expired: start the upload again');
       const declared = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-      if (declared !== target.type) return refuse(reply, 415, `The upload must be sent as ${target.type}, not ${declared || 'no type'}`);
-      const body = req.body ?? Buffer.alloc(0);
-      if (body.length === 0) return refuse(reply, 400, 'The image is empty');
-      const sniffed = await fileTypeFromBuffer(body);
+      if (declared !== target.type) return refuse(reply, 415, `The upload must be sent as ${target.type || 'no content type'}, not ${declared || 'no content type'}`);
+      const length = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
+      const body = req.body;
+
+      if (contactFile) {
+        if (length !== undefined && length > MAX_CONTACT_FILE_BYTES) return refuse(reply, 413, 'The file is larger than 2 GB');
+        if (length === 0 || !body) return refuse(reply, 400, 'The file is empty');
+        let bytes: number;
+        try {
+          bytes = await ctx.storage.putStream(target.bucket, target.key, body, MAX_CONTACT_FILE_BYTES);
+        } catch (err) {
+          if (err instanceof ObjectTooLarge) return refuse(reply, 413, 'The file is larger than 2 GB');
+          throw err;
+        }
+        if (bytes === 0) return refuse(reply, 400, 'The file is empty');
+        await startContactImport(ctx, target, bytes);
+        return reply.header('cache-control', 'no-store').send({ data: { s3_key: statusKey(target.key) } });
+      }
+
+      if (length !== undefined && length > MAX_IMAGE_UPLOAD_BYTES) return refuse(reply, 413, 'The image is larger than 5 MB');
+      const image = body ? await readLimited(body, MAX_IMAGE_UPLOAD_BYTES) : Buffer.alloc(0);
+      if (!image) return refuse(reply, 413, 'The image is larger than 5 MB');
+      if (image.length === 0) return refuse(reply, 400, 'The image is empty');
+      const sniffed = await fileTypeFromBuffer(image);
       if (sniffed?.mime !== target.type) return refuse(reply, 415, `The file is not a ${IMAGE_UPLOAD_TYPES[target.type]?.toUpperCase() ?? target.type} image`);
-      await ctx.storage.put(target.bucket, target.key, body);
+      await ctx.storage.put(target.bucket, target.key, image);
       return reply.header('cache-control', 'no-store').send({ data: { url: `${ctx.config.publicUrl}/${target.bucket}/${target.key}` } });
     });
 
@@ -87,4 +107,19 @@ export async function registerUploads(app: FastifyInstance, ctx: AppContext): Pr
       return reply.type(type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(body);
     });
   });
+}
+
+/** readLimited reads a stream into memory, or resolves undefined (and stops reading) once it passes `max` bytes. */
+async function readLimited(stream: Readable, max: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size > max) {
+      stream.destroy();
+      return undefined;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
 }

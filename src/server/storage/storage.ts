@@ -2,8 +2,10 @@
  * Object storage for exact copies of sent emails (spec part 1 §1: "an exact copy of every sent email is stored").
  * The interface is S3-shaped (bucket + key); FileStorage keeps objects under a folder as `<root>/<bucket>/<key>`.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream, createWriteStream, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
@@ -13,6 +15,22 @@ export interface Storage {
   put(bucket: string, key: string, body: Buffer | string): Promise<void>;
   /** get returns the object's bytes, or undefined when there is none. */
   get(bucket: string, key: string): Promise<Buffer | undefined>;
+  /**
+   * putStream stores a stream under bucket/key without holding it in memory and resolves its size in bytes. Nothing is
+   * stored (and ObjectTooLarge is thrown) when it passes `maxBytes`; a stream error is thrown as it is, storing nothing.
+   */
+  putStream(bucket: string, key: string, body: Readable, maxBytes: number): Promise<number>;
+  /** getStream reads an object as a stream; the stream errors with ENOENT when there is none. */
+  getStream(bucket: string, key: string): Readable;
+  /** size returns an object's size in bytes, or undefined when there is none. */
+  size(bucket: string, key: string): Promise<number | undefined>;
+}
+
+/** ObjectTooLarge: a streamed object passed its size limit (`limit`, bytes). */
+export class ObjectTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`the object is larger than ${limit} bytes`);
+  }
 }
 
 /** FileStorage stores objects in a folder on disk. */
@@ -46,6 +64,42 @@ export class FileStorage implements Storage {
       await rename(tmp, file);
     }
     this.folders.add(folder);
+  }
+
+  async putStream(bucket: string, key: string, body: Readable, maxBytes: number): Promise<number> {
+    const file = this.file(bucket, key);
+    const folder = path.dirname(file);
+    const tmp = `${file}.${randomUUID()}.tmp`;
+    if (!this.folders.has(folder)) await mkdir(folder, { recursive: true });
+    this.folders.add(folder);
+    let bytes = 0;
+    const limit = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        bytes += chunk.length;
+        done(bytes > maxBytes ? new ObjectTooLarge(maxBytes) : null, chunk);
+      },
+    });
+    try {
+      await pipeline(body, limit, createWriteStream(tmp));
+      await rename(tmp, file);
+      return bytes;
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  getStream(bucket: string, key: string): Readable {
+    return createReadStream(this.file(bucket, key));
+  }
+
+  async size(bucket: string, key: string): Promise<number | undefined> {
+    try {
+      return (await stat(this.file(bucket, key))).size;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
   }
 
   async get(bucket: string, key: string): Promise<Buffer | undefined> {

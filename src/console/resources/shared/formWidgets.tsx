@@ -8,6 +8,7 @@ import type { FieldProps, WidgetProps } from '@rjsf/utils';
 import { Autocomplete, Box, Button, IconButton, Stack, TextField, Typography } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { timezoneOptions } from '../../../domain/sendTime';
+import { parseMetadataValue } from '../../../domain/contactImport';
 
 /** MAX_METADATA_PAIRS is the contact form's key/value limit (spec part 2 §9). */
 export const MAX_METADATA_PAIRS = 50;
@@ -36,15 +37,7 @@ export function TimezoneWidget(props: WidgetProps) {
   );
 }
 
-function parseValue(text: string): unknown {
-  const t = text.trim();
-  if (t === 'null' || t === 'undefined') return null;
-  try {
-    return JSON.parse(t);
-  } catch {
-    return text;
-  }
-}
+const parseValue = parseMetadataValue;
 
 function showValue(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);

@@ -5,11 +5,17 @@ import type { AppContext } from '../../context.ts';
 import { jobLog } from '../../db/schema.ts';
 import { iso, isoRequired, uuidList } from '../common.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
+import type { QueryFn } from '../../db/client.ts';
+import { bulkUploadStatus } from '../../contactImport.ts';
 
 /** joblogHandlers builds the joblog gateway's handlers over one app context. */
 export function joblogHandlers(ctx: AppContext): GatewayHandlers<operations> {
   const db = ctx.database.db;
+  const query = ctx.database.query.bind(ctx.database) as QueryFn;
   return {
+    async getBulkUploadStatus(req) {
+      return bulkUploadStatus(query, scope(req).id, req.query.s3_key, req.query.since ? new Date(req.query.since) : undefined);
+    },
     async listJobLog(req) {
       const ids = uuidList(req.query.ids, 'ids');
       const rows = await db.select().from(jobLog)

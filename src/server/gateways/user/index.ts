@@ -2,6 +2,7 @@
 import type { operations } from '../../../../generated/types/user.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
+import { contactUploadUrl } from '../../contactImport.ts';
 import { archiveContactsByEmail, countContacts, listContacts, upsertContacts } from './service.ts';
 
 /** userHandlers builds the user gateway's handlers over one app context. */
@@ -11,6 +12,7 @@ export function userHandlers(ctx: AppContext): GatewayHandlers<operations> {
     async listUsers(req) { return { data: await listContacts(db, scope(req).id, req.query) }; },
     async countUsers(req) { return { num_users: await countContacts(db, scope(req).id, req.query) }; },
     async upsertUsers(req) { return { data: await upsertContacts(db, scope(req).id, req.body.users) }; },
+    async getContactUploadUrl(req) { return { data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'contacts') }; },
     async archiveUsers(req) {
       const { map, errors } = await archiveContactsByEmail(db, scope(req).id, req.query.emails);
       return { archived_email_to_user_map: map, errors };

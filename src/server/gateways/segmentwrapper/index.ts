@@ -1,0 +1,12 @@
+/** segmentwrapper gateway handlers (openapi/segmentwrapper.yaml): segment operations that run as jobs. */
+import type { operations } from '../../../../generated/types/segmentwrapper.gen.ts';
+import type { AppContext } from '../../context.ts';
+import { contactUploadUrl } from '../../contactImport.ts';
+import { scope, type GatewayHandlers } from '../types.ts';
+
+/** segmentWrapperHandlers builds the segmentwrapper gateway's handlers over one app context. */
+export function segmentWrapperHandlers(ctx: AppContext): GatewayHandlers<operations> {
+  return {
+    async getSegmentUploadUrl(req) { return { data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'segment') }; },
+  };
+}

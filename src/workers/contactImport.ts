@@ -1,0 +1,203 @@
+/**
+ * The contact file import job (issue 3 §1-§2; job-log "parsed contact file", JOB_PARSE_CONTACT_FILE): streams the
+ * stored CSV (csv-parse) or XLSX (exceljs's streaming WorkbookReader) file, never holding it whole in memory, checks
+ * every row (src/domain/contactImport.ts), and upserts the good ones by email in batches of BATCH_ROWS with one
+ * `INSERT … SELECT FROM unnest(…) ON CONFLICT` statement each (for a segment upload, the batch's contacts join the
+ * segment in the same statement). Refused rows are recorded with line, column and reason; the first
+ * MAX_RECORDED_ERRORS are kept. Progress (bytes read, counts) is written to the job-log entry after every batch.
+ *
+ * Within one file the last row of an email wins (rows are deduplicated inside a batch; a later batch updates what an
+ * earlier one wrote). An empty cell leaves the contact's value unchanged; metadata keys merge into its json.
+ * A whole-file problem (not really CSV/XLSX, a bad header) ends the import with `errors` and imports nothing more.
+ */
+import { Transform, type Readable } from 'node:stream';
+import { parse } from 'csv-parse';
+import ExcelJS from 'exceljs';
+import type { AppContext } from '../server/context.ts';
+import type { QueryFn } from '../server/db/client.ts';
+import { fileKind, SEGMENT_UPLOADS_BUCKET } from '../server/contactImport.ts';
+import { readContactHeader, readContactRow, type Cell, type ContactHeader, type ContactRow, type RowError } from '../domain/contactImport.ts';
+
+/** Rows per upsert statement. */
+export const BATCH_ROWS = 5000;
+/** How many refused rows are kept for the status call (all are counted). */
+export const MAX_RECORDED_ERRORS = 1000;
+
+/** A whole-file problem: the import stops and reports it in `errors`. */
+class FileError extends Error {}
+
+interface Details { bucket: string; stored_key: string; file_name: string; segment_id: string | null; bytes: number }
+
+/** importContactFile runs the import recorded by job-log entry `jobLogId` (a no-op when it has already ended). */
+export async function importContactFile(ctx: AppContext, jobLogId: string): Promise<void> {
+  const query = ctx.database.query.bind(ctx.database) as QueryFn;
+  const [entry] = await query<{ project_id: string; start_details: Details; ended: boolean }>(
+    'SELECT project_id, start_details, ended_at IS NOT NULL AS ended FROM job_log WHERE id = $1', [jobLogId]);
+  if (!entry || entry.ended) return;
+  const d = entry.start_details;
+  const state = { bytesRead: 0, imported: 0, failed: 0, errors: [] as RowError[] };
+  const refuse = (errs: RowError[]) => {
+    state.failed++;
+    for (const e of errs) if (state.errors.length < MAX_RECORDED_ERRORS) state.errors.push(e);
+  };
+  let batch = new Map<string, ContactRow>();
+  const flush = async () => {
+    if (!batch.size) return;
+    await upsertBatch(query, entry.project_id, [...batch.values()], d.bucket === SEGMENT_UPLOADS_BUCKET ? d.segment_id : null);
+    batch = new Map();
+    await query(
+      `UPDATE job_log SET start_details = start_details || $2::jsonb WHERE id = $1`,
+      [jobLogId, JSON.stringify({ bytes_read: state.bytesRead, rows_imported: state.imported, rows_failed: state.failed, processing_errors: state.errors.slice(0, 100) })],
+    );
+  };
+  const onRow = async (header: ContactHeader, cells: Cell[], line: number, cellCount?: number) => {
+    const r = readContactRow(header, cells, line, cellCount);
+    if ('errors' in r) return refuse(r.errors);
+    state.imported++;
+    const email = r.contact.email.toLowerCase();
+    // The last row of an email wins: a repeat replaces the earlier row's values in this batch.
+    const earlier = batch.get(email);
+    batch.delete(email);
+    batch.set(email, earlier ? { ...earlier, ...r.contact, json: earlier.json || r.contact.json ? { ...earlier.json, ...r.contact.json } : undefined } : r.contact);
+    if (batch.size >= BATCH_ROWS) await flush();
+  };
+
+  const fileErrors: string[] = [];
+  try {
+    const counter = new Transform({ transform(chunk: Buffer, _e, done) { state.bytesRead += chunk.length; done(null, chunk); } });
+    const source = ctx.storage.getStream(d.bucket, d.stored_key).pipe(counter);
+    if (fileKind(d.stored_key) === 'xlsx') await readXlsx(source, d.file_name, onRow);
+    else await readCsv(source, d.file_name, onRow);
+    await flush();
+  } catch (err) {
+    if (!(err instanceof FileError)) console.error(`contact import ${jobLogId}:`, err);
+    fileErrors.push(err instanceof FileError ? err.message : `the import failed: ${(err as Error).message}`);
+    // Rows already read are kept: they are valid contacts.
+    await flush().catch(() => undefined);
+  }
+  await query(
+    `UPDATE job_log SET ended_at = now(), success = $2, start_details = start_details || $3::jsonb, end_details = $4::jsonb WHERE id = $1`,
+    [jobLogId, fileErrors.length === 0, JSON.stringify({ bytes_read: d.bytes }), JSON.stringify({
+      rows_imported: state.imported, rows_failed: state.failed, processing_errors: state.errors, errors: fileErrors, segment_id: d.segment_id,
+    })],
+  );
+}
+
+type OnRow = (header: ContactHeader, cells: Cell[], line: number, cellCount?: number) => Promise<void>;
+
+/** readCsv reads a CSV stream row by row; a header problem or binary content is a FileError. */
+async function readCsv(source: Readable, name: string, onRow: OnRow): Promise<void> {
+  let header: ContactHeader | undefined;
+  let checked = false;
+  const sniff = new Transform({
+    transform(chunk: Buffer, _e, done) {
+      if (!checked) {
+        checked = true;
+        const head = chunk.subarray(0, 4096);
+        if (head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return done(new FileError(`${name} is not a CSV file: it is a zip archive (an Excel workbook must be named .xlsx)`));
+        if (head.includes(0)) return done(new FileError(`${name} is not a CSV file: it holds binary data`));
+      }
+      done(null, chunk);
+    },
+  });
+  const parser = source.pipe(sniff).pipe(parse({ bom: true, relax_column_count: true, relax_quotes: false, skip_empty_lines: true, info: true }));
+  sniff.on('error', (err) => parser.destroy(err));
+  try {
+    for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
+      // A record spanning several lines (a quoted newline) is reported at its first line.
+      const line = info.lines - record.reduce((n, f) => n + (f.match(/\n/g)?.length ?? 0), 0);
+      if (!header) {
+        const h = readContactHeader(record);
+        if ('error' in h) throw new FileError(`${name}: ${h.error}`);
+        header = h.header;
+        continue;
+      }
+      await onRow(header, record, line);
+    }
+  } catch (err) {
+    if (err instanceof FileError) throw err;
+    const e = err as Error & { code?: string; lines?: number };
+    if (e.code?.startsWith('CSV_')) throw new FileError(`${name} is not a readable CSV file at line ${e.lines ?? '?'}: ${e.message}`);
+    throw err;
+  }
+  if (!header) throw new FileError(`${name} is empty: the first line must be the header`);
+}
+
+/** cellValue turns an exceljs cell value into a plain cell (text of rich text and links, a formula's result). */
+function cellValue(v: ExcelJS.CellValue): Cell {
+  if (v === null || v === undefined) return undefined;
+  if (v instanceof Date || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
+  if (typeof v === 'object') {
+    if ('richText' in v) return v.richText.map((t) => t.text).join('');
+    if ('text' in v && typeof v.text === 'string') return v.text;
+    if ('result' in v) return cellValue(v.result as ExcelJS.CellValue);
+    if ('error' in v) return String(v.error);
+  }
+  return String(v);
+}
+
+/** readXlsx reads the first worksheet of an XLSX stream row by row; a file that is not a workbook is a FileError. */
+async function readXlsx(source: Readable, name: string, onRow: OnRow): Promise<void> {
+  let header: ContactHeader | undefined;
+  let width = 0;
+  try {
+    const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'emit' });
+    for await (const sheet of reader) {
+      for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
+        const values = (row.values as ExcelJS.CellValue[]).slice(1).map(cellValue);
+        while (values.length && (values[values.length - 1] === undefined || values[values.length - 1] === '')) values.pop();
+        if (!header) {
+          const h = readContactHeader(values.map((c) => String(c ?? '')));
+          if ('error' in h) throw new FileError(`${name}: ${h.error}`);
+          header = h.header;
+          width = header.columns.length;
+          continue;
+        }
+        if (!values.length) continue;
+        // Trailing empty cells are not stored in XLSX: pad to the header; more cells than the header is an error.
+        const count = values.length > width ? values.length : width;
+        while (values.length < width) values.push(undefined);
+        await onRow(header, values, row.number, count);
+      }
+      break; // the first worksheet only
+    }
+  } catch (err) {
+    if (err instanceof FileError) throw err;
+    throw new FileError(`${name} is not a readable XLSX file: ${(err as Error).message}`);
+  }
+  if (!header) throw new FileError(`${name} is empty: the first row must be the header`);
+}
+
+/**
+ * upsertBatch creates or updates the batch's contacts by email (case-insensitive, among the project's live contacts)
+ * in one statement and, for a segment upload, adds them to the segment. Returns how many contacts were written.
+ * (The import counts rows, not contacts: a repeated email is one contact but each of its rows was imported.)
+ */
+async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[], segmentId: string | null): Promise<number> {
+  const col = (f: (r: ContactRow) => string | undefined) => rows.map((r) => f(r) ?? null);
+  const [result] = await query<{ n: number }>(
+    `WITH input AS (
+       SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+         AS t(email, first_name, last_name, timezone, date_of_birth, json)
+     ), written AS (
+       INSERT INTO contacts (project_id, email, first_name, last_name, timezone, date_of_birth, json)
+       SELECT $1, email, first_name, last_name, timezone, date_of_birth::timestamptz, COALESCE(json::jsonb, '{}'::jsonb) FROM input
+       ON CONFLICT (project_id, lower(email)) WHERE archived_at IS NULL DO UPDATE SET
+         first_name = COALESCE(EXCLUDED.first_name, contacts.first_name),
+         last_name = COALESCE(EXCLUDED.last_name, contacts.last_name),
+         timezone = COALESCE(EXCLUDED.timezone, contacts.timezone),
+         date_of_birth = COALESCE(EXCLUDED.date_of_birth, contacts.date_of_birth),
+         json = contacts.json || EXCLUDED.json,
+         version = contacts.version + 1,
+         updated_at = now()
+       RETURNING id
+     ), joined AS (
+       INSERT INTO segment_members (segment_id, contact_id) SELECT $8::uuid, id FROM written WHERE $8::uuid IS NOT NULL
+       ON CONFLICT DO NOTHING
+     )
+     SELECT count(*)::int AS n FROM written`,
+    [projectId, col((r) => r.email), col((r) => r.first_name), col((r) => r.last_name), col((r) => r.timezone), col((r) => r.date_of_birth),
+      col((r) => (r.json ? JSON.stringify(r.json) : undefined)), segmentId],
+  );
+  return result.n;
+}

@@ -1,0 +1,158 @@
+/**
+ * Contact file import on a real database with the job queue running (issue 3 §1-§2; spec part 2 §7 Contacts file
+ * upload, part 1 §3 Bulk upload status): the upload URL, the PUT streamed to storage, the "parsed contact file" job
+ * importing a CSV and an XLSX written by openpyxl, every bad row reported by line with its reason while the others are
+ * imported, the last row of a repeated email winning, empty cells keeping values, files that are not CSV/XLSX or have
+ * an unknown column refused as a whole, a segment made from a file, and one tenant never seeing another's import.
+ */
+import { mkdtemp, readFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import { writeXlsx } from '../helpers/xlsx.ts';
+
+let h: Harness;
+let t: Tenant;
+beforeAll(async () => { h = await startHarness({ workers: true }); t = await h.tenant(); });
+afterAll(async () => { await h?.close(); });
+
+type Status = { errors: string[]; num_in_progress_jobs: number; num_total_jobs: number; s3_key: string; processing_errors: Array<{ line: number; column: string | null; reason: string }>; rows_imported: number; rows_failed: number; segment_id: string | null };
+
+async function upload(name: string, body: Buffer, opts: { type?: string; tenant?: Tenant; segment?: boolean } = {}): Promise<{ s3Key: string; put: { status: number; body: any } }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const who = opts.tenant ?? t;
+  const type = opts.type ?? (name.endsWith('.xlsx') ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv');
+  const res = await h.call('GET', opts.segment ? '/api/segmentwrapper/segments/upload_url' : '/api/user/users/upload_url', { key: who.apiKey, query: { filename: name, type } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const url = new URL(res.body.data);
+  const key = url.searchParams.get('s3_key')!;
+  const put = await h.app.inject({ method: 'PUT', url: url.pathname + url.search, headers: { 'content-type': type }, payload: body });
+  return { s3Key: name.endsWith('.xlsx') ? `${key}.csv` : key, put: { status: put.statusCode, body: put.json() } };
+}
+
+async function status(s3Key: string, who = t): Promise<Status> {
+  const res = await h.call('GET', '/api/joblog/bulk_upload_status', { key: who.apiKey, query: { s3_key: s3Key, since: new Date(Date.now() - 12 * 3600_000).toISOString() } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
+
+async function finished(s3Key: string): Promise<Status> {
+  for (let i = 0; i < 300; i++) {
+    const s = await status(s3Key);
+    if ((s.num_in_progress_jobs === 0 && s.num_total_jobs > 1) || s.errors.length) return s;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`import of ${s3Key} did not finish`);
+}
+
+async function contact(email: string, who = t) {
+  const res = await h.call('GET', '/api/user/users', { key: who.apiKey, query: { search_field: 'email', search_value: email } });
+  return (res.body.data as Array<Record<string, any>>).find((c) => c.email.toLowerCase() === email.toLowerCase()); // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+describe(`contact file import (${API_DB})`, () => {
+  it('refuses an upload URL for a file that is not .csv or .xlsx, with the spec\'s message', async () => {
+    const res = await h.call('GET', '/api/user/users/upload_url', { key: t.apiKey, query: { filename: 'contacts.txt', type: 'text/plain' } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual(['filename: Incorrect or missing file extension: "contacts.txt", please upload a csv or xslx file']);
+    expect((await h.call('GET', '/api/user/users/upload_url', { query: { filename: 'a.csv', type: 'text/csv' } })).status).toBe(401);
+  });
+
+  it('imports the good rows of a CSV and reports each bad one by line, column and reason', async () => {
+    // An existing contact: the file updates it, and its empty cells keep what it had.
+    const pre = await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: [{ email: 'keep@example.com', first_name: 'Kept', last_name: 'Name', timezone: 'Europe/Paris', json: { tier: 'gold' } }] } });
+    expect(pre.status).toBe(200);
+    const csv = Buffer.concat([Buffer.from([
+      '\uFEFFEmail,first_name,last_name,timezone,date_of_birth,json.plan,json.score',
+      'ann@example.com,Ann,Lee,America/New_York,1990-02-28,pro,42',
+      'no-at.example.com,Bad,Row,,,,',
+      'two@@example.com,Bad,Row,,,,',
+      'nodot@example,Bad,Row,,,,',
+      'tz@example.com,Bad,Zone,Mars/Olympus,,,',
+      'short@example.com,Too,Few',
+      'date@example.com,Bad,Date,,1990-13-01,,',
+      '"multi@example.com","Multi ""Quoted""","Line',
+      'Name",,,,',
+      'KEEP@example.com,,,,,basic,',
+      'dup@example.com,First,Version,,,,1',
+      'dup@example.com,Second,Version,,,,2',
+    ].join('\n') + '\n'), Buffer.from('utf8@example.com,Ren'), Buffer.from([0xff, 0xfe]), Buffer.from('e,,,,,\n')]);
+    const { s3Key, put } = await upload('My contacts.csv', csv);
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(s3Key).toMatch(new RegExp(`^${t.projectId}/My-contacts-\\d{4}-\\d\\d-\\d\\d-[0-9a-f]{8}\\.csv$`));
+    const s = await finished(s3Key);
+    expect(s.errors).toEqual([]);
+    expect(s.num_total_jobs).toBe(2);
+    expect(s.rows_imported).toBe(5);
+    expect(s.rows_failed).toBe(7);
+    expect(s.processing_errors).toEqual([
+      { line: 3, column: 'Email', reason: 'Invalid email' },
+      { line: 4, column: 'Email', reason: 'Please don’t use confusing email addresses (e.g. with two @s)' },
+      { line: 5, column: 'Email', reason: 'Must contain dot' },
+      { line: 6, column: 'timezone', reason: 'unknown time zone "Mars/Olympus": use an IANA name such as America/New_York' },
+      { line: 7, column: null, reason: 'expected 7 columns, found 3' },
+      { line: 8, column: 'date_of_birth', reason: '"1990-13-01" is not a date: use YYYY-MM-DD' },
+      { line: 14, column: 'first_name', reason: 'not valid UTF-8 text' },
+    ]);
+    expect(await contact('ann@example.com')).toMatchObject({ first_name: 'Ann', last_name: 'Lee', timezone: 'America/New_York', date_of_birth: '1990-02-28T11:59:59.000Z', json: { plan: 'pro', score: 42 } });
+    expect(await contact('multi@example.com')).toMatchObject({ first_name: 'Multi "Quoted"', last_name: 'Line\nName' });
+    expect(await contact('keep@example.com')).toMatchObject({ first_name: 'Kept', last_name: 'Name', timezone: 'Europe/Paris', json: { tier: 'gold', plan: 'basic' } });
+    expect(await contact('dup@example.com')).toMatchObject({ first_name: 'Second', last_name: 'Version', json: { score: 2 } });
+    expect(await contact('tz@example.com')).toBeUndefined();
+    // The job log lists the import.
+    const log = await h.call('GET', '/api/joblog/joblog', { key: t.apiKey });
+    expect(log.body.data.find((j: { job_name: string; start_details: { s3_key: string } }) => j.start_details.s3_key === s3Key)).toMatchObject({ job_name: 'JOB_PARSE_CONTACT_FILE', success: true });
+  });
+
+  it('imports an XLSX written by openpyxl, with date cells and numbers, reporting bad rows by row number', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'mw-xlsx-'));
+    const file = path.join(dir, 'people.xlsx');
+    writeXlsx(file, [
+      ['email', 'first_name', 'date_of_birth', 'json.score'],
+      ['xl1@example.com', 'Xena', { date: '1985-07-04' }, 7],
+      ['xl-bad', 'Nope', null, null],
+      ['xl2@example.com', 'Yuri', '2001-01-31', 3.5],
+    ]);
+    const { s3Key, put } = await upload('people.xlsx', await readFile(file));
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    expect(s3Key).toMatch(/people-\d{4}-\d\d-\d\d-[0-9a-f]{8}\.xlsx\.csv$/);
+    const s = await finished(s3Key);
+    expect(s).toMatchObject({ errors: [], rows_imported: 2, rows_failed: 1, processing_errors: [{ line: 3, column: 'email', reason: 'Invalid email' }] });
+    expect(await contact('xl1@example.com')).toMatchObject({ first_name: 'Xena', date_of_birth: '1985-07-04T11:59:59.000Z', json: { score: 7 } });
+    expect(await contact('xl2@example.com')).toMatchObject({ first_name: 'Yuri', date_of_birth: '2001-01-31T11:59:59.000Z', json: { score: 3.5 } });
+  });
+
+  it('refuses as a whole a .csv that is really a workbook or binary, a file with an unknown column, and an empty file', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'mw-xlsx-'));
+    writeXlsx(path.join(dir, 'w.xlsx'), [['email'], ['a@b.co']]);
+    const zipped = await upload('renamed.csv', await readFile(path.join(dir, 'w.xlsx')));
+    expect((await finished(zipped.s3Key)).errors).toEqual(['renamed.csv is not a CSV file: it is a zip archive (an Excel workbook must be named .xlsx)']);
+    const notXlsx = await upload('fake.xlsx', Buffer.from('email\na@b.co\n'));
+    expect((await finished(notXlsx.s3Key)).errors[0]).toMatch(/^fake\.xlsx is not a readable XLSX file: /);
+    const unknown = await upload('cols.csv', Buffer.from('email,phone\na@b.co,123\n'));
+    expect((await finished(unknown.s3Key)).errors).toEqual(['cols.csv: unknown column "phone": the columns are email, first_name, last_name, timezone, date_of_birth, json and json.<key> for metadata']);
+    expect(await contact('a@b.co')).toBeUndefined();
+    const empty = await upload('empty.csv', Buffer.alloc(0));
+    expect(empty.put).toEqual({ status: 400, body: { errors: ['The file is empty'] } });
+  });
+
+  it('makes a segment named after the file whose members are the imported contacts', async () => {
+    const { s3Key, put } = await upload('Spring leads.csv', Buffer.from('email,first_name\nlead1@example.com,L1\nlead2@example.com,L2\nbad,x\n'), { segment: true });
+    expect(put.status).toBe(200);
+    const s = await finished(s3Key);
+    expect(s).toMatchObject({ rows_imported: 2, rows_failed: 1 });
+    expect(s.segment_id).toMatch(/^[0-9a-f-]{36}$/);
+    const seg = await h.call('GET', '/api/segment/segments', { key: t.apiKey, query: { ids: s.segment_id! } });
+    expect(seg.body.data[0]).toMatchObject({ name: 'Spring leads', num_users: 2 });
+    const members = await h.call('GET', '/api/user/users', { key: t.apiKey, query: { in_segment_ids: s.segment_id! } });
+    expect(members.body.data.map((c: { email: string }) => c.email).sort()).toEqual(['lead1@example.com', 'lead2@example.com']);
+  });
+
+  it('never shows one tenant\'s import to another, and answers zeros before an import exists', async () => {
+    const { s3Key } = await upload('mine.csv', Buffer.from('email\nmine@example.com\n'));
+    await finished(s3Key);
+    const other = await h.tenant();
+    expect(await status(s3Key, other)).toEqual({ errors: [], num_in_progress_jobs: 0, num_total_jobs: 0, s3_key: s3Key, processing_errors: [], rows_imported: 0, rows_failed: 0, segment_id: null });
+    expect(await contact('mine@example.com', other)).toBeUndefined();
+  });
+});
