@@ -1,6 +1,6 @@
 /**
  * openBenchDatabase opens a fresh database for one benchmark run: a new database on the PostgreSQL server at `pgUrl`
- * (dropped again by `cleanup`), or PGlite in a new temporary folder. Returns undefined, after saying so, when the
+ * (dropped again by `cleanup`; `url` is its connection URL), or PGlite in a new temporary folder. Returns undefined, after saying so, when the
  * PostgreSQL server cannot be reached (that database is skipped, the other still measured).
  */
 import { mkdtemp } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/server/db/client.ts';
 
-export async function openBenchDatabase(kind: 'pglite' | 'postgres', pgUrl: string, prefix: string): Promise<{ database: Database; cleanup: () => Promise<void> } | undefined> {
+export async function openBenchDatabase(kind: 'pglite' | 'postgres', pgUrl: string, prefix: string): Promise<{ database: Database; cleanup: () => Promise<void>; url?: string } | undefined> {
   if (kind === 'pglite') {
     return { database: await openDatabase({ dataDir: await mkdtemp(path.join(os.tmpdir(), `mw-${prefix}-`)) }), cleanup: async () => {} };
   }
@@ -26,5 +26,5 @@ export async function openBenchDatabase(kind: 'pglite' | 'postgres', pgUrl: stri
     await c.query(`DROP DATABASE ${name} WITH (FORCE)`);
     await c.end();
   };
-  return { database, cleanup };
+  return { database, cleanup, url: u.toString() };
 }

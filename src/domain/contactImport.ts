@@ -90,6 +90,19 @@ export type Cell = string | number | boolean | Date | null | undefined;
 
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
+/** Zone names already checked (luxon builds an Intl.DateTimeFormat per check, far too slow per row of a large file). */
+const zoneValidity = new Map<string, boolean>();
+
+/** isTimeZone is true for an IANA time zone name this runtime knows (answers cached per name). */
+export function isTimeZone(name: string): boolean {
+  let valid = zoneValidity.get(name);
+  if (valid === undefined) {
+    valid = IANAZone.isValidZone(name);
+    if (zoneValidity.size < 10_000) zoneValidity.set(name, valid);
+  }
+  return valid;
+}
+
 /** dateOfBirth turns a cell into the stored ISO time (11:59:59 UTC that day), or undefined when it is not a date. */
 export function dateOfBirth(cell: Cell): string | undefined {
   if (cell instanceof Date) {
@@ -147,7 +160,7 @@ export function readContactRow(header: ContactHeader, cells: Cell[], line: numbe
       }
       case 'timezone':
         if (value === '') break;
-        if (!IANAZone.isValidZone(value)) errors.push({ line, column: name, reason: `unknown time zone "${value}": use an IANA name such as America/New_York` });
+        if (!isTimeZone(value)) errors.push({ line, column: name, reason: `unknown time zone "${value}": use an IANA name such as America/New_York` });
         else contact.timezone = value;
         break;
       case 'date_of_birth': {

@@ -41,14 +41,25 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     for (const e of errs) if (state.errors.length < MAX_RECORDED_ERRORS) state.errors.push(e);
   };
   let batch = new Map<string, ContactRow>();
+  // One batch is written while the next is read: `writing` is the write in flight. Batches are written in file
+  // order (each waits for the one before), so a later row of an email still wins.
+  let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
+    await writing;
     if (!batch.size) return;
-    await upsertBatch(query, entry.project_id, [...batch.values()], d.bucket === SEGMENT_UPLOADS_BUCKET ? d.segment_id : null);
+    const rows = [...batch.values()];
     batch = new Map();
-    await query(
-      `UPDATE job_log SET start_details = start_details || $2::jsonb WHERE id = $1`,
-      [jobLogId, JSON.stringify({ bytes_read: state.bytesRead, rows_imported: state.imported, rows_failed: state.failed, processing_errors: state.errors.slice(0, 100) })],
-    );
+    const progress = JSON.stringify({ bytes_read: state.bytesRead, rows_imported: state.imported, rows_failed: state.failed, processing_errors: state.errors.slice(0, 100) });
+    writing = (async () => {
+      await upsertBatch(query, entry.project_id, rows, d.bucket === SEGMENT_UPLOADS_BUCKET ? d.segment_id : null);
+      await query('UPDATE job_log SET start_details = start_details || $2::jsonb WHERE id = $1', [jobLogId, progress]);
+    })();
+    // A failed write must not go unhandled while the next batch is read; it is thrown by the next flush.
+    writing.catch(() => undefined);
+  };
+  const drain = async () => {
+    await flush();
+    await writing;
   };
   const onRow = async (header: ContactHeader, cells: Cell[], line: number, cellCount?: number) => {
     const r = readContactRow(header, cells, line, cellCount);
@@ -68,12 +79,12 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     const source = ctx.storage.getStream(d.bucket, d.stored_key).pipe(counter);
     if (fileKind(d.stored_key) === 'xlsx') await readXlsx(source, d.file_name, onRow);
     else await readCsv(source, d.file_name, onRow);
-    await flush();
+    await drain();
   } catch (err) {
     if (!(err instanceof FileError)) console.error(`contact import ${jobLogId}:`, err);
     fileErrors.push(err instanceof FileError ? err.message : `the import failed: ${(err as Error).message}`);
     // Rows already read are kept: they are valid contacts.
-    await flush().catch(() => undefined);
+    await drain().catch(() => undefined);
   }
   await query(
     `UPDATE job_log SET ended_at = now(), success = $2, start_details = start_details || $3::jsonb, end_details = $4::jsonb WHERE id = $1`,
@@ -170,18 +181,15 @@ async function readXlsx(source: Readable, name: string, onRow: OnRow): Promise<v
 
 /**
  * upsertBatch creates or updates the batch's contacts by email (case-insensitive, among the project's live contacts)
- * in one statement and, for a segment upload, adds them to the segment. Returns how many contacts were written.
- * (The import counts rows, not contacts: a repeated email is one contact but each of its rows was imported.)
+ * in one statement and, for a segment upload, adds them to the segment in the same statement.
  */
-async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[], segmentId: string | null): Promise<number> {
-  const col = (f: (r: ContactRow) => string | undefined) => rows.map((r) => f(r) ?? null);
-  const [result] = await query<{ n: number }>(
-    `WITH input AS (
-       SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-         AS t(email, first_name, last_name, timezone, date_of_birth, json)
-     ), written AS (
-       INSERT INTO contacts (project_id, email, first_name, last_name, timezone, date_of_birth, json)
-       SELECT $1, email, first_name, last_name, timezone, date_of_birth::timestamptz, COALESCE(json::jsonb, '{}'::jsonb) FROM input
+async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[], segmentId: string | null): Promise<void> {
+  // The batch goes over as one JSON document (one native JSON.stringify, one json parse on the server): far cheaper
+  // than seven text arrays that node-postgres escapes element by element and the server parses as array literals.
+  const upsert = `INSERT INTO contacts (project_id, email, first_name, last_name, timezone, date_of_birth, json)
+       SELECT $1, email, first_name, last_name, timezone, date_of_birth, COALESCE(json, '{}'::jsonb)
+         FROM json_to_recordset($2::json)
+           AS t(email text, first_name text, last_name text, timezone text, date_of_birth timestamptz, json jsonb)
        ON CONFLICT (project_id, lower(email)) WHERE archived_at IS NULL DO UPDATE SET
          first_name = COALESCE(EXCLUDED.first_name, contacts.first_name),
          last_name = COALESCE(EXCLUDED.last_name, contacts.last_name),
@@ -189,15 +197,12 @@ async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[]
          date_of_birth = COALESCE(EXCLUDED.date_of_birth, contacts.date_of_birth),
          json = contacts.json || EXCLUDED.json,
          version = contacts.version + 1,
-         updated_at = now()
-       RETURNING id
-     ), joined AS (
-       INSERT INTO segment_members (segment_id, contact_id) SELECT $8::uuid, id FROM written WHERE $8::uuid IS NOT NULL
-       ON CONFLICT DO NOTHING
-     )
-     SELECT count(*)::int AS n FROM written`,
-    [projectId, col((r) => r.email), col((r) => r.first_name), col((r) => r.last_name), col((r) => r.timezone), col((r) => r.date_of_birth),
-      col((r) => (r.json ? JSON.stringify(r.json) : undefined)), segmentId],
-  );
-  return result.n;
+         updated_at = now()`;
+  const params = [projectId, JSON.stringify(rows)];
+  if (!segmentId) {
+    await query(upsert, params);
+    return;
+  }
+  await query(`WITH written AS (${upsert} RETURNING id)
+     INSERT INTO segment_members (segment_id, contact_id) SELECT $3::uuid, id FROM written ON CONFLICT DO NOTHING`, [...params, segmentId]);
 }
