@@ -107,6 +107,11 @@ export const operations = {
     "method": "POST",
     "path": "/segments/{id}/users"
   },
+  "filterUsers": {
+    "service": "segment",
+    "method": "POST",
+    "path": "/segments/filter_users"
+  },
   "countSegments": {
     "service": "segment",
     "method": "GET",

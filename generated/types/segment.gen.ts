@@ -38,6 +38,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/segments/filter_users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview the contacts a filter list matches, with their total (spec part 2 §7 Segments; issue 3 §6).
+         * @description The filters are checked against the catalog (src/domain/segmentFilter.ts) and compiled to parameterised SQL on the server; no SQL text is taken from the client. An unknown attribute, an operator its type does not allow, or a filter with missing or wrong values gets a 400 naming user_filters and the filter's number ('filter N is not fully filled out'); no filter at all gets 'you must provide at least 1 filter'. Contacts are listed newest first. `segment_edit: true` checks against the segment-edit attribute set (with is_in_segment).
+         */
+        post: operations["filterUsers"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/segments/count": {
         parameters: {
             query?: never;
@@ -64,6 +84,29 @@ export interface components {
             name: string;
             num_users: number;
             created_at: components["schemas"]["Timestamp"];
+        };
+        UserFilter: {
+            /** @description An attribute of the catalog, e.g. contact_email, date_added, num_opens_with_template. */
+            attribute: string;
+            /** @description contains, does_not_contain, equals, not_equals, less_than (before, for dates), greater_than (after), is_missing, is_not_missing. Absent for is_in_segment. */
+            operator?: string | null;
+            /** @description The ids that pick what is compared (a json key, campaign, blast, workflow, template or segment id), then the compared value: text, a date (YYYY-MM-DD; ISO timestamps are cut to their UTC day) or a whole number of at least 0. */
+            values?: (string | number | null)[];
+        };
+        FilterRequest: {
+            /**
+             * @description and: match every filter; or: match any.
+             * @default and
+             * @enum {string}
+             */
+            conjunction: "and" | "or";
+            user_filters: components["schemas"]["UserFilter"][];
+            /** @default false */
+            segment_edit: boolean;
+            /** @default 100 */
+            limit: number;
+            /** @default 0 */
+            offset: number;
         };
         /** Format: uuid */
         Uuid: string;
@@ -221,6 +264,41 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+        };
+    };
+    filterUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FilterRequest"];
+            };
+        };
+        responses: {
+            /** @description One page of matching contacts and the total. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users: {
+                            id: string;
+                            email: string;
+                            first_name: string | null;
+                            last_name: string | null;
+                            created_at: components["schemas"]["Timestamp"];
+                        }[];
+                        total_users: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
     countSegments: {

@@ -2,7 +2,8 @@
 import type { operations } from '../../../../generated/types/segment.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
-import { addSegmentUsers, countSegments, listSegments, saveSegments } from './service.ts';
+import type { QueryFn } from '../../db/client.ts';
+import { addSegmentUsers, countSegments, filterUsers, listSegments, saveSegments } from './service.ts';
 
 /** segmentHandlers builds the segment gateway's handlers over one app context. */
 export function segmentHandlers(ctx: AppContext): GatewayHandlers<operations> {
@@ -11,6 +12,7 @@ export function segmentHandlers(ctx: AppContext): GatewayHandlers<operations> {
     async listSegments(req) { return { data: await listSegments(db, scope(req).id, req.query) }; },
     async countSegments(req) { return { num_segments: await countSegments(db, scope(req).id, req.query.ids) }; },
     async saveSegments(req) { return { data: await saveSegments(db, scope(req).id, req.body) }; },
+    async filterUsers(req) { return filterUsers(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id, req.body); },
     async addSegmentUsers(req) { return { data: await addSegmentUsers(db, scope(req).id, req.params.id, req.body.user_ids) }; },
   };
 }

@@ -3,7 +3,9 @@
  * with members. Filters and membership edits come with the segments issue.
  */
 import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, QueryFn } from '../../db/client.ts';
+import { checkFilters, SEGMENT_EDIT_FILTER_ATTRIBUTES, SEGMENT_FILTER_ATTRIBUTES } from '../../../domain/segmentFilter.ts';
+import { compileFilters } from '../../segmentFilter.ts';
 import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { checkRequired } from '../../../domain/validation.ts';
 import { BadRequest, FieldErrors, NotFound } from '../../errors.ts';
@@ -84,4 +86,27 @@ export async function addSegmentUsers(db: Db, projectId: string, segmentId: stri
   });
   const [out] = await listSegments(db, projectId, { ids: segmentId.toLowerCase(), limit: 1, offset: 0 });
   return out;
+}
+
+/** A filter request (openapi/segment.yaml FilterRequest). */
+type FilterRequest = components['schemas']['FilterRequest'];
+
+/**
+ * filterUsers answers POST /segment/segments/filter_users: one page (newest first) of the project's live contacts
+ * the filters match, and their total. Throws BadRequest naming user_filters when the filters fail the catalog checks.
+ */
+export async function filterUsers(query: QueryFn, projectId: string, body: FilterRequest): Promise<{ users: Array<{ id: string; email: string; first_name: string | null; last_name: string | null; created_at: string }>; total_users: number }> {
+  const checked = checkFilters(body.user_filters, body.segment_edit ? SEGMENT_EDIT_FILTER_ATTRIBUTES : SEGMENT_FILTER_ATTRIBUTES);
+  if ('errors' in checked) throw new BadRequest(checked.errors.map((e) => `user_filters: ${e}`));
+  const where = compileFilters(checked.filters, body.conjunction ?? 'and', 2);
+  const base = `FROM contacts c WHERE c.project_id = $1 AND c.archived_at IS NULL AND (${where.sql})`;
+  const page = [Math.min(100, Math.max(1, Math.trunc(body.limit ?? 100))), Math.max(0, Math.trunc(body.offset ?? 0))];
+  const n = where.params.length + 2;
+  const [users, [total]] = await Promise.all([
+    query<{ id: string; email: string; first_name: string | null; last_name: string | null; created_at: Date | string }>(
+      `SELECT c.id, c.email, c.first_name, c.last_name, c.created_at ${base} ORDER BY c.created_at DESC, c.id LIMIT $${n} OFFSET $${n + 1}`,
+      [projectId, ...where.params, ...page]),
+    query<{ n: number }>(`SELECT count(*)::int AS n ${base}`, [projectId, ...where.params]),
+  ]);
+  return { users: users.map((u) => ({ ...u, created_at: new Date(u.created_at).toISOString() })), total_users: total.n };
 }

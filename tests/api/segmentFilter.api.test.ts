@@ -1,0 +1,234 @@
+/**
+ * Segment filters against an independent computation (issue 3 §6, second "Done when" line): a seeded project of
+ * contacts with names, metadata, dates, events (sends, opens, clicks per blast, template, campaign and workflow) and
+ * segment memberships; for every attribute of the catalog and every operator it allows, POST filter_users must
+ * return exactly the contacts a plain TypeScript predicate over the seed selects (and their total); and/or joins; and
+ * bad filters get a 400 naming them.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import { FILTER_ATTRIBUTES, OPERATORS, valueTypes, type FilterOperator, type UserFilter } from '../../src/domain/segmentFilter.ts';
+import type { QueryFn } from '../../src/server/db/client.ts';
+
+let h: Harness;
+let t: Tenant;
+let query: QueryFn;
+
+interface Seed {
+  id: string; email: string; first_name: string | null; last_name: string | null; json: Record<string, unknown>;
+  date_of_birth: string | null; created_at: string; bounced_at: string | null; unsubscribed_at: string | null;
+  events: Array<{ name: string; blast_id: string | null; template_id: string | null; campaign_id?: string; workflow_id?: string; at: string }>;
+  segments: string[];
+}
+const seed: Seed[] = [];
+const BLASTS = [randomUUID(), randomUUID()];
+const TEMPLATES = [randomUUID(), randomUUID()];
+const CAMPAIGNS = [randomUUID(), randomUUID()];
+const WORKFLOWS = [randomUUID(), randomUUID()];
+let SEGMENTS: string[] = [];
+const DAYS = ['2026-01-15', '2026-03-01', '2026-06-30'];
+const day = (iso: string | null) => iso?.slice(0, 10) ?? null;
+
+// A small deterministic generator (mulberry32), so a failure can be replayed. (A plain LCG's low bits alternate, so
+// `% 2` would correlate every coin flip and leave whole attributes undiscriminated.)
+let state = 42;
+const rnd = (n: number) => {
+  state = (state + 0x6d2b79f5) | 0;
+  let x = Math.imul(state ^ (state >>> 15), 1 | state);
+  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+  return Math.floor((((x ^ (x >>> 14)) >>> 0) / 4294967296) * n);
+};
+
+beforeAll(async () => {
+  h = await startHarness();
+  t = await h.tenant();
+  query = h.runtime.ctx.database.query.bind(h.runtime.ctx.database) as QueryFn;
+  const firsts = ['Ann', 'anna', 'Bob', null, '', 'Zoë', '100%_sure'];
+  const lasts = ['Lee', 'LEE', 'Smith', null, 'Ng'];
+  const users = Array.from({ length: 40 }, (_, i) => ({
+    email: `${['ann', 'bob', 'cy', 'dee'][i % 4]}${i}@${['example.com', 'mail.test', 'Example.org'][i % 3]}`,
+    first_name: firsts[rnd(firsts.length)], last_name: lasts[rnd(lasts.length)],
+    json: Object.fromEntries([['city', ['Paris', 'paris', 'Lyon', null][rnd(4)]], ['state', ['CA', 'NY', ''][rnd(3)]], ['plan', ['pro', 'free', 7][rnd(3)]]].filter(([, v]) => v !== null && rnd(5) > 0)),
+    date_of_birth: rnd(3) ? `19${70 + rnd(30)}-0${1 + rnd(9)}-1${rnd(9)}` : null,
+  }));
+  const res = await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const seg = await h.call('POST', '/api/segment/segments', { key: t.apiKey, body: { segments: [{ name: 'S1', user_ids: [] }, { name: 'S2', user_ids: [] }] } });
+  expect(seg.status, JSON.stringify(seg.body)).toBe(200);
+  SEGMENTS = seg.body.data.map((s: { id: string }) => s.id);
+  for (const c of res.body.data as Array<Record<string, any>>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const s: Seed = {
+      id: c.id, email: c.email, first_name: c.first_name, last_name: c.last_name, json: c.json, date_of_birth: c.date_of_birth,
+      created_at: `${DAYS[rnd(3)]}T${String(rnd(24)).padStart(2, '0')}:30:00.000Z`,
+      bounced_at: rnd(3) === 0 ? `${DAYS[rnd(3)]}T23:59:59.000Z` : null,
+      unsubscribed_at: rnd(3) === 0 ? `${DAYS[rnd(3)]}T00:00:00.000Z` : null,
+      events: [], segments: SEGMENTS.filter(() => rnd(2) === 0),
+    };
+    for (let k = rnd(6); k > 0; k--) {
+      s.events.push({
+        name: ['email_send_result_success', 'ses_event_open', 'ses_event_click', 'workflow_started', 'workflow_completed'][rnd(5)],
+        blast_id: rnd(2) ? BLASTS[rnd(2)] : null, template_id: rnd(2) ? TEMPLATES[rnd(2)] : null,
+        ...(rnd(2) ? { campaign_id: CAMPAIGNS[rnd(2)] } : {}), ...(rnd(2) ? { workflow_id: WORKFLOWS[rnd(2)] } : {}),
+        at: `${DAYS[rnd(3)]}T12:00:00.000Z`,
+      });
+    }
+    await query('UPDATE contacts SET created_at = $2, bounced_at = $3, unsubscribed_at = $4 WHERE id = $1', [s.id, s.created_at, s.bounced_at, s.unsubscribed_at]);
+    for (const e of s.events) {
+      await query(`INSERT INTO events (project_id, name, email, user_id, blast_id, template_id, json, emitted_at, is_system) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, true)`,
+        [t.projectId, e.name, s.email, s.id, e.blast_id, e.template_id, JSON.stringify({ campaign_id: e.campaign_id, workflow_id: e.workflow_id }), e.at]);
+    }
+    for (const sid of s.segments) await query('INSERT INTO segment_members (segment_id, contact_id) VALUES ($1, $2)', [sid, s.id]);
+    seed.push(s);
+  }
+  // Another tenant's contact that matches everything must never appear.
+  const other = await h.tenant();
+  await h.call('POST', '/api/user/users', { key: other.apiKey, body: { users: [{ email: 'ann999@example.com', first_name: 'Ann' }] } });
+}, 120_000);
+afterAll(async () => { await h?.close(); });
+
+/** The independent computation: what a filter means, in plain TypeScript over the seed. */
+function matches(c: Seed, f: { attribute: string; operator?: FilterOperator; values: Array<string | number> }): boolean {
+  const op = f.operator;
+  const text = (v: unknown) => (v === null || v === undefined ? '' : String(v));
+  const textTest = (actual: unknown, value?: string | number) => {
+    const a = text(actual);
+    switch (op) {
+      case 'contains': return a.toLowerCase().includes(String(value).toLowerCase());
+      case 'does_not_contain': return !a.toLowerCase().includes(String(value).toLowerCase());
+      case 'equals': return actual !== null && actual !== undefined && a.toLowerCase() === String(value).toLowerCase();
+      case 'not_equals': return a.toLowerCase() !== String(value).toLowerCase();
+      case 'is_missing': return a === '';
+      case 'is_not_missing': return a !== '';
+      default: throw new Error(String(op));
+    }
+  };
+  const dateTest = (actual: string | null, value?: string | number) => {
+    const d = day(actual);
+    switch (op) {
+      case 'is_missing': return d === null;
+      case 'is_not_missing': return d !== null;
+      case 'equals': return d === value;
+      case 'not_equals': return d !== null && d !== value;
+      case 'less_than': return d !== null && d < String(value);
+      case 'greater_than': return d !== null && d > String(value);
+      default: throw new Error(String(op));
+    }
+  };
+  const countTest = (n: number, value: number) => ({ equals: n === value, not_equals: n !== value, less_than: n < value, greater_than: n > value }[op as 'equals']);
+  const [a, b] = f.values;
+  switch (f.attribute) {
+    case 'contact_email': return textTest(c.email, a);
+    case 'contact_first_name': return textTest(c.first_name, a);
+    case 'contact_last_name': return textTest(c.last_name, a);
+    case 'contact_city': return textTest(c.json.city, a);
+    case 'contact_state': return textTest(c.json.state, a);
+    case 'contact_json': return textTest(c.json[String(a)], b);
+    case 'contact_date_of_birth': return dateTest(c.date_of_birth, a);
+    case 'date_added': return dateTest(c.created_at, a);
+    case 'date_bounced': return dateTest(c.bounced_at, a);
+    case 'date_unsubscribed': return dateTest(c.unsubscribed_at, a);
+    case 'date_workflow_started':
+    case 'date_workflow_completed': {
+      const name = f.attribute === 'date_workflow_started' ? 'workflow_started' : 'workflow_completed';
+      const times = c.events.filter((e) => e.name === name && e.workflow_id === a).map((e) => e.at).sort();
+      return dateTest(times[0] ?? null, b);
+    }
+    case 'num_in_segment': return countTest(c.segments.includes(String(a)) ? 1 : 0, Number(b));
+    case 'is_in_segment': return c.segments.includes(String(a));
+    default: {
+      const m = /^num_(sends|opens|clicks)(?:_(via_campaign|via_scheduled_email_blast|via_workflow|with_template))?$/.exec(f.attribute)!;
+      const name = { sends: 'email_send_result_success', opens: 'ses_event_open', clicks: 'ses_event_click' }[m[1]];
+      const n = c.events.filter((e) => e.name === name && (
+        !m[2] || (m[2] === 'via_campaign' && e.campaign_id === a) || (m[2] === 'via_scheduled_email_blast' && e.blast_id === a)
+        || (m[2] === 'via_workflow' && e.workflow_id === a) || (m[2] === 'with_template' && e.template_id === a))).length;
+      return countTest(n, Number(m[2] ? b : a));
+    }
+  }
+}
+
+/** Values to try for one value type: ones that split the seed, and edge cases. */
+function samples(type: string, attribute: string): Array<string | number> {
+  switch (type) {
+    case 'string': return attribute === 'contact_json' ? ['plan', 'city'] : ['ann', 'LEE', 'Paris', 'a', '100%_', 'example.com', 'ann0@example.com'];
+    case 'date': return [...DAYS, '2026-03-01T23:30:00+00:00', '1985-05-12'];
+    case 'number': return [0, 1, 2];
+    case 'campaign_id': return CAMPAIGNS;
+    case 'scheduled_email_blast_id': return BLASTS;
+    case 'workflow_id': return WORKFLOWS;
+    case 'template_id': return TEMPLATES;
+    case 'segment_id': return SEGMENTS;
+    default: throw new Error(type);
+  }
+}
+
+/** Every combination of sample values for the attribute's value types (capped, first ones first). */
+function valueLists(attribute: string, op: FilterOperator | undefined): Array<Array<string | number>> {
+  const types = valueTypes(FILTER_ATTRIBUTES[attribute], op);
+  let lists: Array<Array<string | number>> = [[]];
+  for (const type of types) lists = lists.flatMap((l) => samples(type, attribute).map((v) => [...l, v]));
+  return lists.slice(0, 12);
+}
+
+async function filterUsers(body: Record<string, unknown>) {
+  return h.call('POST', '/api/segment/segments/filter_users', { key: t.apiKey, body });
+}
+
+describe(`segment filters (${API_DB})`, () => {
+  for (const [attribute, spec] of Object.entries(FILTER_ATTRIBUTES)) {
+    const ops: Array<FilterOperator | undefined> = spec.kind === 'membership' ? [undefined] : OPERATORS[spec.kind];
+    it(`${attribute}: every operator matches the independent computation`, async () => {
+      let nonEmpty = 0;
+      for (const operator of ops) {
+        for (const values of valueLists(attribute, operator)) {
+          const f: UserFilter = { attribute, ...(operator ? { operator } : {}), values };
+          const res = await filterUsers({ user_filters: [f], segment_edit: attribute === 'is_in_segment' });
+          expect(res.status, `${JSON.stringify(f)} ${JSON.stringify(res.body)}`).toBe(200);
+          const normalised = values.map((v) => (typeof v === 'string' && /T\d\d:/.test(v) ? new Date(v).toISOString().slice(0, 10) : v));
+          const expected = seed.filter((c) => matches(c, { attribute, operator, values: normalised })).map((c) => c.email).sort();
+          expect(res.body.users.map((u: { email: string }) => u.email).sort(), JSON.stringify(f)).toEqual(expected);
+          expect(res.body.total_users, JSON.stringify(f)).toBe(expected.length);
+          if (expected.length > 0 && expected.length < seed.length) nonEmpty++;
+        }
+      }
+      // The seed must make the attribute discriminate, or the comparison above proves little.
+      expect(nonEmpty).toBeGreaterThan(0);
+    });
+  }
+
+  it('joins with and / or, pages newest first, and counts all matches', async () => {
+    const a: UserFilter = { attribute: 'contact_email', operator: 'contains', values: ['ann'] };
+    const b: UserFilter = { attribute: 'num_opens', operator: 'greater_than', values: [0] };
+    const pick = (fn: (c: Seed) => boolean) => seed.filter(fn).map((c) => c.email).sort();
+    const ma = (c: Seed) => matches(c, { attribute: a.attribute, operator: 'contains', values: ['ann'] });
+    const mb = (c: Seed) => matches(c, { attribute: b.attribute, operator: 'greater_than', values: [0] });
+    const and = await filterUsers({ conjunction: 'and', user_filters: [a, b] });
+    expect(and.body.users.map((u: { email: string }) => u.email).sort()).toEqual(pick((c) => ma(c) && mb(c)));
+    const or = await filterUsers({ conjunction: 'or', user_filters: [a, b] });
+    expect(or.body.users.map((u: { email: string }) => u.email).sort()).toEqual(pick((c) => ma(c) || mb(c)));
+    const page = await filterUsers({ conjunction: 'or', user_filters: [a, b], limit: 3, offset: 1 });
+    const newestFirst = seed.filter((c) => ma(c) || mb(c)).sort((x, y) => y.created_at.localeCompare(x.created_at) || x.id.localeCompare(y.id));
+    expect(page.body.users.map((u: { email: string }) => u.email)).toEqual(newestFirst.slice(1, 4).map((c) => c.email));
+    expect(page.body.total_users).toBe(newestFirst.length);
+  });
+
+  it('refuses bad filters with 400s naming them, and never runs client text as SQL', async () => {
+    const bad = async (body: Record<string, unknown>) => {
+      const res = await filterUsers(body);
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      return res.body.errors as string[];
+    };
+    expect(await bad({ user_filters: [] })).toEqual(['user_filters: you must provide at least 1 filter']);
+    expect(await bad({ user_filters: [{ attribute: 'contact_phone', operator: 'equals', values: ['1'] }] })).toEqual(['user_filters: filter 1: unknown attribute "contact_phone"']);
+    expect(await bad({ user_filters: [{ attribute: 'num_sends', operator: 'contains', values: ['1'] }] })).toEqual(['user_filters: filter 1: the operator "contains" does not apply to num_sends (use equals, not_equals, less_than, greater_than)']);
+    expect(await bad({ user_filters: [{ attribute: 'contact_email', operator: 'equals', values: ['a'] }, { attribute: 'num_opens', operator: 'less_than', values: [-1] }] })).toEqual(['user_filters: filter 2 is not fully filled out']);
+    expect(await bad({ user_filters: [{ attribute: 'date_added', operator: 'equals', values: ['yesterday'] }] })).toEqual(['user_filters: filter 1 is not fully filled out']);
+    expect(await bad({ user_filters: [{ attribute: 'num_sends_with_template', operator: 'equals', values: ['1'] }] })).toEqual(['user_filters: filter 1 is not fully filled out']);
+    expect(await bad({ user_filters: [{ attribute: 'is_in_segment', values: [SEGMENTS[0]] }] })).toEqual(['user_filters: filter 1: unknown attribute "is_in_segment"']);
+    expect(await bad({ user_filters: [{ attribute: 'contact_json', operator: 'equals', values: ['plan', 'pro'] }], segment_edit: true })).toEqual(['user_filters: filter 1: unknown attribute "contact_json"']);
+    // Quotes and SQL in values are data.
+    const sqlish = await filterUsers({ user_filters: [{ attribute: 'contact_json', operator: 'equals', values: ["plan') OR 1=1 --", "x' OR '1'='1"] }] });
+    expect(sqlish.status).toBe(200);
+    expect(sqlish.body.total_users).toBe(0);
+  });
+});
