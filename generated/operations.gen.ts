@@ -102,6 +102,16 @@ export const operations = {
     "method": "POST",
     "path": "/segments"
   },
+  "renameSegment": {
+    "service": "segment",
+    "method": "PATCH",
+    "path": "/segments/{id}"
+  },
+  "removeSegmentUsers": {
+    "service": "segment",
+    "method": "DELETE",
+    "path": "/segments/{id}/users/{user_ids}"
+  },
   "addSegmentUsers": {
     "service": "segment",
     "method": "POST",
@@ -121,6 +131,11 @@ export const operations = {
     "service": "segmentwrapper",
     "method": "GET",
     "path": "/segments/upload_url"
+  },
+  "createSegmentFromFilters": {
+    "service": "segmentwrapper",
+    "method": "POST",
+    "path": "/segments/create_from_filters"
   },
   "listSenderPersonas": {
     "service": "senderpersonawrapper",

@@ -73,6 +73,7 @@ export const resources: ResourceDefinition[] = [
         }
       ],
       "searchFields": [
+        "all",
         "email",
         "first_name",
         "last_name",
@@ -185,6 +186,61 @@ export const resources: ResourceDefinition[] = [
       }
     },
     "service": "user"
+  },
+  {
+    "name": "segments",
+    "label": "Segments",
+    "route": "/people/segments",
+    "gateway": "segment",
+    "recordRepresentation": "name",
+    "operations": {
+      "list": "listSegments",
+      "count": "countSegments"
+    },
+    "list": {
+      "columns": [
+        {
+          "source": "name",
+          "label": "Name"
+        },
+        {
+          "source": "num_users",
+          "label": "Contacts"
+        },
+        {
+          "source": "created_at",
+          "label": "Added",
+          "type": "date"
+        }
+      ],
+      "searchFields": [
+        "name"
+      ],
+      "defaultSort": {
+        "field": "created_at",
+        "order": "DESC"
+      },
+      "pageSize": 10,
+      "truncate": {
+        "name": 70
+      },
+      "links": [
+        {
+          "label": "Upload File",
+          "to": "/people/segments/new/bulk/2"
+        },
+        {
+          "label": "From Filters",
+          "to": "/people/segments/new/filter"
+        },
+        {
+          "label": "Create Empty",
+          "to": "/people/segments/new/empty"
+        }
+      ],
+      "empty": "No segments yet. Make one from a file, from filters, or start an empty one."
+    },
+    "service": "segment"
   },
   {
     "name": "sender-personas",

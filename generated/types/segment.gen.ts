@@ -18,6 +18,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/segments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a segment (spec part 2 §7 Segments).
+         * @description The name must not be blank ('name: Required field'). A segment that is not this project's, or is archived, gets a 404 whose message is "Couldn't find segment with id {id} to update".
+         */
+        patch: operations["renameSegment"];
+        trace?: never;
+    };
+    "/segments/{id}/users/{user_ids}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove contacts from a segment (spec part 2 §7 Segments); the contacts themselves are kept.
+         * @description user_ids is a comma-separated list of contact ids (at most 1000). Ids that are not members are ignored. Answers the segment with its new member count and how many were removed.
+         */
+        delete: operations["removeSegmentUsers"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/segments/{id}/users": {
         parameters: {
             query?: never;
@@ -28,8 +68,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add contacts to a segment (the public API's "segment users", spec part 1 §7).
-         * @description Every id must be a live contact of this project; otherwise a 400 names user_ids and nothing is added. Contacts already in the segment stay once. Answers the segment with its new member count.
+         * Add contacts to a segment by id or email (the public API's "segment users", spec part 1 §7, part 2 §7).
+         * @description Every id and email must be a live contact of this project; otherwise a 400 names user_ids or emails and nothing is added. Contacts already in the segment stay once. Answers the segment with its new member count and how many were added.
          */
         post: operations["addSegmentUsers"];
         delete?: never;
@@ -168,6 +208,16 @@ export interface operations {
             query?: {
                 /** @description Comma-separated ids to fetch; when given, other filters still apply. */
                 ids?: components["parameters"]["Ids"];
+                /** @description A case-insensitive substring of the segment's name (the list's search). */
+                names?: string;
+                /** @description The column search_value is matched against (the console list's search). */
+                search_field?: "name";
+                /** @description A case-insensitive substring of the name. */
+                search_value?: string;
+                /** @description Accepted for the spec's call shape; archived and invisible segments are never listed. */
+                enabled_only?: boolean;
+                /** @description When false, num_users is 0 and not counted (faster for pickers). Default true. */
+                with_counts?: boolean;
                 /** @description Page size (rows). */
                 limit?: components["parameters"]["Limit"];
                 /** @description Rows to skip. */
@@ -232,6 +282,71 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
         };
     };
+    renameSegment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The segment's id. */
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The renamed segment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Segment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    removeSegmentUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The segment's id. */
+                id: components["schemas"]["Uuid"];
+                /** @description Comma-separated contact ids. */
+                user_ids: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The segment after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Segment"];
+                        num_removed: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
     addSegmentUsers: {
         parameters: {
             query?: never;
@@ -245,7 +360,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    user_ids: components["schemas"]["Uuid"][];
+                    user_ids?: components["schemas"]["Uuid"][];
+                    emails?: string[];
                 };
             };
         };
@@ -258,6 +374,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Segment"];
+                        /** @description Contacts that were not members before. */
+                        num_added: number;
                     };
                 };
             };
@@ -306,6 +424,10 @@ export interface operations {
             query?: {
                 /** @description Comma-separated ids to fetch; when given, other filters still apply. */
                 ids?: components["parameters"]["Ids"];
+                /** @description A case-insensitive substring of the segment's name. */
+                names?: string;
+                /** @description Accepted for the spec's call shape; archived and invisible segments are never counted. */
+                enabled_only?: boolean;
             };
             header?: never;
             path?: never;

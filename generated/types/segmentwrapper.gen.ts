@@ -17,6 +17,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/segments/create_from_filters": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a segment of the contacts a filter list matches, as a job (spec part 2 §7 Segments; issue 3 §6).
+         * @description The name is required ('name: Required field') and the filters are checked as for POST {segment}/segments/filter_users (400 naming user_filters and the filter's number). The contacts are counted at once (num_users); the segment is created invisible, and a job (JOB_CREATE_SEGMENT_FROM_FILTERS in the job log) adds every contact that matches when it runs, then shows the segment. Poll GET {joblog}/joblog for the entry (job_log_id); its end_details hold segment_id and num_users.
+         */
+        post: operations["createSegmentFromFilters"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -24,6 +44,14 @@ export interface components {
         /** @description The error body of every gateway. A 4xx message starts with the field it is about. */
         Errors: {
             errors: string[];
+        };
+        UserFilter: {
+            /** @description An attribute of the catalog, e.g. contact_email, date_added, num_opens_with_template. */
+            attribute: string;
+            /** @description contains, does_not_contain, equals, not_equals, less_than (before, for dates), greater_than (after), is_missing, is_not_missing. Absent for is_in_segment. */
+            operator?: string | null;
+            /** @description The ids that pick what is compared (a json key, campaign, blast, workflow, template or segment id), then the compared value: text, a date (YYYY-MM-DD; ISO timestamps are cut to their UTC day) or a whole number of at least 0. */
+            values?: (string | number | null)[];
         };
     };
     responses: {
@@ -76,6 +104,49 @@ export interface operations {
                     "application/json": {
                         /** Format: uri */
                         data: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    createSegmentFromFilters: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description and: match every filter; or: match any.
+                     * @default and
+                     * @enum {string}
+                     */
+                    conjunction?: "and" | "or";
+                    user_filters: components["schemas"]["UserFilter"][];
+                };
+            };
+        };
+        responses: {
+            /** @description The segment creation is queued. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The contacts matching now. */
+                        num_users: number;
+                        /** @description Always empty on a 200. */
+                        errors: string[];
+                        /** @description The segment being made; listed once its job has ended. */
+                        segment_id: string;
+                        job_log_id: string;
                     };
                 };
             };

@@ -137,8 +137,8 @@ export interface components {
     parameters: {
         /** @description Comma-separated `column [ASC|DESC]`; columns email, first_name, last_name, timezone, created_at, updated_at. Default `email ASC`. */
         ContactSortColumns: string;
-        /** @description The column searched by search_value (case-insensitive substring). */
-        SearchField: "email" | "first_name" | "last_name" | "timezone";
+        /** @description What search_value is matched against. `all` (the default) is the smart search of spec part 2 §5 Search: a UUID looks up by id (or the metadata user_id); a date-like text longer than 6 characters (2026-03-01, 03/01/2026, March 1, 2026) matches contacts added or born on that UTC day; anything else is a case-insensitive substring of the email or the name. The other values search one column (case-insensitive substring). */
+        SearchField: "all" | "email" | "first_name" | "last_name" | "timezone";
         SearchValue: string;
         /** @description Comma-separated segment ids; only contacts in at least one of them. */
         InSegmentIds: string;
@@ -168,7 +168,7 @@ export interface operations {
                 offset?: components["parameters"]["Offset"];
                 /** @description Comma-separated `column [ASC|DESC]`; columns email, first_name, last_name, timezone, created_at, updated_at. Default `email ASC`. */
                 sort_columns?: components["parameters"]["ContactSortColumns"];
-                /** @description The column searched by search_value (case-insensitive substring). */
+                /** @description What search_value is matched against. `all` (the default) is the smart search of spec part 2 §5 Search: a UUID looks up by id (or the metadata user_id); a date-like text longer than 6 characters (2026-03-01, 03/01/2026, March 1, 2026) matches contacts added or born on that UTC day; anything else is a case-insensitive substring of the email or the name. The other values search one column (case-insensitive substring). */
                 search_field?: components["parameters"]["SearchField"];
                 search_value?: components["parameters"]["SearchValue"];
                 /** @description Comma-separated segment ids; only contacts in at least one of them. */
@@ -292,7 +292,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated ids to fetch; when given, other filters still apply. */
                 ids?: components["parameters"]["Ids"];
-                /** @description The column searched by search_value (case-insensitive substring). */
+                /** @description What search_value is matched against. `all` (the default) is the smart search of spec part 2 §5 Search: a UUID looks up by id (or the metadata user_id); a date-like text longer than 6 characters (2026-03-01, 03/01/2026, March 1, 2026) matches contacts added or born on that UTC day; anything else is a case-insensitive substring of the email or the name. The other values search one column (case-insensitive substring). */
                 search_field?: components["parameters"]["SearchField"];
                 search_value?: components["parameters"]["SearchValue"];
                 /** @description Comma-separated segment ids; only contacts in at least one of them. */

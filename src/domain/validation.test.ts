@@ -1,7 +1,7 @@
 /** Field checks and their messages (spec part 1 §5, part 2 §5 Shared, Email, Template, Email blast). */
 import { describe, expect, it } from 'vitest';
 import {
-  checkDomain, checkEmail, checkPassword, checkRequired, checkWebsite, checkTemplateContent, isBlank, MESSAGES, splitList, suspiciousVariables, UNSUBSCRIBE_VARIABLE,
+  checkDomain, checkEmail, checkPassword, classifySearch, checkRequired, checkWebsite, checkTemplateContent, isBlank, MESSAGES, splitList, suspiciousVariables, UNSUBSCRIBE_VARIABLE,
   UUID_RE, UUID_V4_RE,
 } from './validation.ts';
 
@@ -218,5 +218,22 @@ describe('checkWebsite', () => {
     expect(checkWebsite('ftp://example.com')).toBe('must start with http:// or https://');
     expect(checkWebsite('https://localhost')).toBe(MESSAGES.mustContainDot);
     expect(checkWebsite('javascript:alert(1)')).toBe('must start with http:// or https://');
+  });
+});
+
+describe('classifySearch (issue 3 §4)', () => {
+  it('reads a UUID as an id lookup', () => {
+    expect(classifySearch(' 0B6C4BDE-5D5E-4B9A-9A53-2F3F3F0C1A11 ')).toEqual({ kind: 'id', id: '0b6c4bde-5d5e-4b9a-9a53-2f3f3f0c1a11' });
+  });
+  it('reads date-like text longer than 6 characters as a UTC day', () => {
+    expect(classifySearch('2026-03-01')).toEqual({ kind: 'date', day: '2026-03-01' });
+    expect(classifySearch('2026-03-01T23:30:00-02:00')).toEqual({ kind: 'date', day: '2026-03-02' });
+    expect(classifySearch('03/01/2026')).toEqual({ kind: 'date', day: '2026-03-01' });
+    expect(classifySearch('March 1, 2026')).toEqual({ kind: 'date', day: '2026-03-01' });
+  });
+  it('keeps everything else a text search on email or name', () => {
+    for (const text of ['1/2/26', 'bob 2026', '12345678', 'ann@2026-03-01.com', '2026-02-30', 'ann', 'v2.0.1 beta']) {
+      expect(classifySearch(text)).toEqual({ kind: 'text', text });
+    }
   });
 });

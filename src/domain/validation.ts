@@ -126,3 +126,46 @@ export function splitList(value: string | undefined | null): string[] {
   if (!value) return [];
   return [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
 }
+
+/** What a contact search text means (spec part 2 §5 Search; issue 3 §4). */
+export type ContactSearch =
+  | { kind: 'id'; id: string }
+  | { kind: 'date'; day: string }
+  | { kind: 'text'; text: string };
+
+const SEARCH_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * classifySearch reads the smart contact search: text matching a UUID looks up by id (or the metadata user_id); a
+ * date-like string longer than 6 characters (e.g. '2026-03-01', '03/01/2026', 'March 1, 2026') filters by that UTC
+ * day; anything else matches email or name. Date-like means: an ISO date or date-time, or another spelling with at
+ * least two numbers that parses as a date (years 1900-2200); never a plain number or anything with an @. Returns the trimmed, typed reading.
+ */
+export function classifySearch(raw: string): ContactSearch {
+  const text = raw.trim();
+  if (SEARCH_UUID.test(text)) return { kind: 'id', id: text.toLowerCase() };
+  if (text.length > 6 && /\d/.test(text) && !/^\d+$/.test(text) && !text.includes('@')) {
+    const day = searchDay(text);
+    if (day) return { kind: 'date', day };
+  }
+  return { kind: 'text', text };
+}
+
+function searchDay(text: string): string | undefined {
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(text);
+  if (iso) {
+    if (text.length > 10) {
+      const t = Date.parse(text.replace(' ', 'T'));
+      return Number.isNaN(t) ? undefined : new Date(t).toISOString().slice(0, 10);
+    }
+    const t = Date.parse(`${iso[1]}-${iso[2]}-${iso[3]}T00:00:00Z`);
+    return Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== text ? undefined : text;
+  }
+  // Other spellings (03/01/2026, 1 March 2026, March 1, 2026): the calendar date as written, read in UTC; at least a
+  // day and a year must be written as numbers (so 'bob 2026' stays a name search).
+  if ((text.match(/\d+/g)?.length ?? 0) < 2) return undefined;
+  const t = Date.parse(`${text} UTC`);
+  if (Number.isNaN(t)) return undefined;
+  const d = new Date(t);
+  return d.getUTCFullYear() >= 1900 && d.getUTCFullYear() <= 2200 ? d.toISOString().slice(0, 10) : undefined;
+}

@@ -14,6 +14,7 @@ import { RenderPool } from '../server/mail/renderPool.ts';
 import { checkDomains, DOMAIN_CHECK_QUEUE } from '../server/domains.ts';
 import { CONTACT_IMPORT_QUEUE } from '../server/contactImport.ts';
 import { importContactFile } from './contactImport.ts';
+import { buildSegmentFromFilters, SEGMENT_FROM_FILTERS_QUEUE } from '../server/segmentFromFilters.ts';
 
 export interface Workers {
   sender: Sender;
@@ -42,6 +43,10 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
   // Contact file imports (issue 3): one at a time per process, so an import of a large file never starves the sender.
   await queue.work<{ jobLogId: string }>(CONTACT_IMPORT_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ({ jobLogId }) => {
     await importContactFile(ctx, jobLogId);
+  });
+  // Segments from filters (issue 3 §6): one INSERT … SELECT each.
+  await queue.work<{ jobLogId: string }>(SEGMENT_FROM_FILTERS_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ({ jobLogId }) => {
+    await buildSegmentFromFilters(ctx, jobLogId);
   });
   await renderer.ready();
   sender.start();

@@ -279,6 +279,23 @@ describe(`contact list and count (${API_DB})`, () => {
     expect(await count(t, { search_value: '@example.org' })).toBe(1);
   });
 
+  it('the default search (all) reads ids, dates and names (issue 3 §4)', async () => {
+    // Text: email or name, including "first last".
+    expect(await emails(t, { search_value: 'ann' })).toEqual(['ann@example.com', 'bob@example.com', 'carla@example.net']);
+    expect(await emails(t, { search_value: 'joanna car' })).toEqual(['carla@example.net']);
+    expect(await emails(t, { search_field: 'all', search_value: 'ann', limit: 1 })).toEqual(['ann@example.com']);
+    // A UUID: that contact, in any case.
+    expect(await emails(t, { search_value: ids['erin@example.org'].toUpperCase() })).toEqual(['erin@example.org']);
+    expect(await count(t, { search_value: ids['erin@example.org'] })).toBe(1);
+    // A date: added or born on that UTC day.
+    await h.runtime.database.query(`UPDATE contacts SET created_at = '2024-02-03T22:00:00Z' WHERE id = $1`, [ids['dave@example.com']]);
+    await h.runtime.database.query(`UPDATE contacts SET date_of_birth = '2024-02-03T11:59:59Z' WHERE id = $1`, [ids['sale%50@example.com']]);
+    await h.runtime.database.query(`UPDATE contacts SET created_at = '2024-02-04T00:00:00Z' WHERE id = $1`, [ids['salex50@example.com']]);
+    expect(await emails(t, { search_value: '2024-02-03' })).toEqual(['dave@example.com', 'sale%50@example.com']);
+    expect(await emails(t, { search_value: 'February 3, 2024' })).toEqual(['dave@example.com', 'sale%50@example.com']);
+    expect(await count(t, { search_value: '02/04/2024' })).toBe(1);
+  });
+
   it('matches LIKE wildcards (% and _) literally', async () => {
     expect(await emails(t, { search_value: 'o_1' })).toEqual(['promo_1@example.com']);
     expect(await count(t, { search_value: 'o_1' })).toBe(1);
@@ -323,7 +340,7 @@ describe(`contact list and count (${API_DB})`, () => {
     expect(await count(t, { not_in_segment_ids: s1 })).toBe(7);
     expect(await count(t, { not_in_segment_ids: empty })).toBe(9);
     expect(await emails(t, { in_segment_ids: s2, not_in_segment_ids: s1 })).toEqual(['dave@example.com']);
-    expect(await emails(t, { in_segment_ids: s1, search_value: 'ann' })).toEqual(['ann@example.com']);
+    expect(await emails(t, { in_segment_ids: s1, search_field: 'email', search_value: 'ann' })).toEqual(['ann@example.com']);
 
     // Another project's key sees nothing through these segment ids.
     const other = await h.tenant();

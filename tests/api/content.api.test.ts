@@ -286,6 +286,48 @@ describe(`segments (${API_DB})`, () => {
     const res = await h.call('POST', `${SEGMENTS}/${empty.id}/users`, { key: other.apiKey, body: { user_ids: [contactIds[0]] } });
     expect(res.status).toBe(404);
   });
+
+  it('adds by email too, and says how many were new; an unknown email adds nothing', async () => {
+    const { data } = await ok('POST', SEGMENTS, t, { body: { segments: [{ name: 'By email' }] } });
+    const added = await ok('POST', `${SEGMENTS}/${data[0].id}/users`, t, { body: { emails: ['S1@example.com'], user_ids: [contactIds[1]] } });
+    expect(added).toMatchObject({ data: { num_users: 2 }, num_added: 2 });
+    expect((await ok('POST', `${SEGMENTS}/${data[0].id}/users`, t, { body: { emails: ['s1@example.com'] } })).num_added).toBe(0);
+    expect(await bad('POST', `${SEGMENTS}/${data[0].id}/users`, t, { body: { emails: ['nobody@example.com', 's2@example.com'] } }))
+      .toEqual(['emails: no such contacts in this project: nobody@example.com']);
+    expect(await bad('POST', `${SEGMENTS}/${data[0].id}/users`, t, { body: { emails: [] } })).toEqual(['user_ids: Required field']);
+  });
+
+  it('PATCH renames; a blank name is refused; a missing or foreign segment is the spec\'s 404', async () => {
+    const { data } = await ok('POST', SEGMENTS, t, { body: { segments: [{ name: 'Old name' }] } });
+    expect((await ok('PATCH', `${SEGMENTS}/${data[0].id}`, t, { body: { name: ' New name ' } })).data).toMatchObject({ id: data[0].id, name: 'New name' });
+    expect(await bad('PATCH', `${SEGMENTS}/${data[0].id}`, t, { body: { name: ' ' } })).toEqual(['name: Required field']);
+    const other = await h.tenant();
+    const res = await h.call('PATCH', `${SEGMENTS}/${data[0].id}`, { key: other.apiKey, body: { name: 'Stolen' } });
+    expect(res.status).toBe(404);
+    expect(res.body.errors).toEqual([`Couldn't find segment with id ${data[0].id} to update`]);
+    expect((await ok('GET', SEGMENTS, t, { query: { ids: data[0].id } })).data[0].name).toBe('New name');
+  });
+
+  it('DELETE /segments/{id}/users/{ids} removes members and keeps the contacts', async () => {
+    const { data } = await ok('POST', SEGMENTS, t, { body: { segments: [{ name: 'Shrinking', user_ids: [contactIds[0], contactIds[1]] }] } });
+    const stranger = crypto.randomUUID();
+    const out = await ok('DELETE', `${SEGMENTS}/${data[0].id}/users/${contactIds[0].toUpperCase()},${stranger}`, t);
+    expect(out).toMatchObject({ data: { id: data[0].id, num_users: 1 }, num_removed: 1 });
+    expect((await ok('GET', '/api/user/users', t, { query: { ids: contactIds[0] } })).data).toHaveLength(1);
+    expect(await bad('DELETE', `${SEGMENTS}/${data[0].id}/users/not-an-id`, t)).toEqual([expect.stringMatching(/^user_ids: /)]);
+    const other = await h.tenant();
+    expect((await h.call('DELETE', `${SEGMENTS}/${data[0].id}/users/${contactIds[1]}`, { key: other.apiKey })).status).toBe(404);
+    expect((await ok('GET', SEGMENTS, t, { query: { ids: data[0].id } })).data[0].num_users).toBe(1);
+  });
+
+  it('searches by name (search_value or names) and counts the same; with_counts=false skips counting', async () => {
+    const names = async (query: Q) => (await ok('GET', SEGMENTS, t, { query })).data.map((s: { name: string }) => s.name).sort();
+    expect(await names({ search_field: 'name', search_value: 'NAME' })).toEqual(['New name']);
+    expect(await names({ names: 'vip' })).toEqual(['VIPs']);
+    expect((await ok('GET', `${SEGMENTS}/count`, t, { query: { names: 'e' } })).num_segments).toBe((await names({ names: 'e' })).length);
+    const [vips] = (await ok('GET', SEGMENTS, t, { query: { names: 'VIPs', with_counts: false } })).data;
+    expect(vips.num_users).toBe(0);
+  });
 });
 
 describe(`events (${API_DB})`, () => {

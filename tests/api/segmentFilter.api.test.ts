@@ -41,7 +41,7 @@ const rnd = (n: number) => {
 };
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ workers: true });
   t = await h.tenant();
   query = h.runtime.ctx.database.query.bind(h.runtime.ctx.database) as QueryFn;
   const firsts = ['Ann', 'anna', 'Bob', null, '', 'Zoë', '100%_sure'];
@@ -210,6 +210,33 @@ describe(`segment filters (${API_DB})`, () => {
     const newestFirst = seed.filter((c) => ma(c) || mb(c)).sort((x, y) => y.created_at.localeCompare(x.created_at) || x.id.localeCompare(y.id));
     expect(page.body.users.map((u: { email: string }) => u.email)).toEqual(newestFirst.slice(1, 4).map((c) => c.email));
     expect(page.body.total_users).toBe(newestFirst.length);
+  });
+
+  it('create_from_filters counts now, then a job adds exactly the previewed contacts and shows the segment', async () => {
+    const body = { name: ' Openers named Ann ', conjunction: 'and', user_filters: [
+      { attribute: 'contact_email', operator: 'contains', values: ['ann'] }, { attribute: 'num_opens', operator: 'greater_than', values: [0] }] };
+    const preview = await filterUsers({ conjunction: body.conjunction, user_filters: body.user_filters });
+    expect(preview.body.total_users).toBeGreaterThan(0);
+    const res = await h.call('POST', '/api/segmentwrapper/segments/create_from_filters', { key: t.apiKey, body });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toMatchObject({ num_users: preview.body.total_users, errors: [] });
+    let entry: { ended_at: string | null; success: boolean; end_details: { num_users: number; segment_id: string } } | undefined;
+    for (let i = 0; i < 200 && !entry?.ended_at; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const log = await h.call('GET', '/api/joblog/joblog', { key: t.apiKey });
+      entry = log.body.data.find((e: { id: string }) => String(e.id) === res.body.job_log_id);
+    }
+    expect(entry).toMatchObject({ job_name: 'JOB_CREATE_SEGMENT_FROM_FILTERS', success: true, end_details: { segment_id: res.body.segment_id, num_users: preview.body.total_users } });
+    const [segment] = (await h.call('GET', '/api/segment/segments', { key: t.apiKey, query: { ids: res.body.segment_id } })).body.data;
+    expect(segment).toMatchObject({ name: 'Openers named Ann', num_users: preview.body.total_users });
+    const members = await h.call('GET', '/api/user/users', { key: t.apiKey, query: { in_segment_ids: res.body.segment_id, limit: 1000 } });
+    expect(members.body.data.map((u: { email: string }) => u.email).sort()).toEqual(preview.body.users.map((u: { email: string }) => u.email).sort());
+    // Bad requests name the field; nothing is created.
+    const before = (await h.call('GET', '/api/segment/segments/count', { key: t.apiKey })).body.num_segments;
+    const bad = await h.call('POST', '/api/segmentwrapper/segments/create_from_filters', { key: t.apiKey, body: { name: '', user_filters: [] } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual(['name: Required field', 'user_filters: you must provide at least 1 filter']);
+    expect((await h.call('GET', '/api/segment/segments/count', { key: t.apiKey })).body.num_segments).toBe(before);
   });
 
   it('refuses bad filters with 400s naming them, and never runs client text as SQL', async () => {

@@ -3,7 +3,7 @@ import { resourcesByName } from '../../../../generated/resources.gen';
 import { ResourceList } from '../shared/ResourceList';
 
 const definition = resourcesByName.contacts;
-const searchLabels = Object.fromEntries(definition.list.columns.map((c) => [c.source, c.label]));
+const searchLabels = { all: 'Email, name, id or date', ...Object.fromEntries(definition.list.columns.map((c) => [c.source, c.label])) };
 
 /** ContactList lists contacts with search, sorting, paging, edit and archive. */
 export function ContactList() {

@@ -1,15 +1,16 @@
 /**
- * Segments, the part blast audiences need (spec part 2 §3 Segment, §7 Segments): list with member counts and create
- * with members. Filters and membership edits come with the segments issue.
+ * Segments (spec part 2 §3 Segment, §7 Segments; issue 3 §5-§6): list with member counts, create with members,
+ * rename, add and remove members, and preview filters. Invisible segments (being built from filters by a job) are
+ * neither listed nor editable until the job shows them.
  */
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
 import { checkFilters, SEGMENT_EDIT_FILTER_ATTRIBUTES, SEGMENT_FILTER_ATTRIBUTES } from '../../../domain/segmentFilter.ts';
 import { compileFilters } from '../../segmentFilter.ts';
 import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { checkRequired } from '../../../domain/validation.ts';
 import { BadRequest, FieldErrors, NotFound } from '../../errors.ts';
-import { isoRequired, orderBy, uuidList } from '../common.ts';
+import { isoRequired, likePattern, orderBy, uuidList } from '../common.ts';
 import type { components, operations } from '../../../../generated/types/segment.gen.ts';
 
 type SegmentOut = components['schemas']['Segment'];
@@ -18,26 +19,69 @@ type ListQuery = NonNullable<operations['listSegments']['parameters']['query']>;
 
 const SORTABLE = { name: segments.name, created_at: segments.createdAt };
 
-function where(projectId: string, ids: string[]) {
-  return and(eq(segments.projectId, projectId), isNull(segments.archivedAt), ids.length ? inArray(segments.id, ids) : undefined);
+function where(projectId: string, ids: string[], name?: string) {
+  const search = name?.trim();
+  return and(eq(segments.projectId, projectId), isNull(segments.archivedAt), eq(segments.invisible, false),
+    ids.length ? inArray(segments.id, ids) : undefined, search ? ilike(segments.name, likePattern(search)) : undefined);
 }
 
-/** listSegments returns one page of segments with num_users (live members), newest first by default. */
+/**
+ * listSegments returns one page of visible segments with num_users (live members), newest first by default; `names`
+ * or `search_value` filter by a name substring; `with_counts=false` skips the counting (num_users 0).
+ */
 export async function listSegments(db: Db, projectId: string, q: ListQuery): Promise<SegmentOut[]> {
   // Qualified by hand: drizzle renders a column of a one-table select unqualified, which inside this subquery would
   // resolve to contacts.id.
-  const numUsers = sql<number>`(SELECT count(*)::int FROM ${segmentMembers} sm JOIN ${contacts} c ON c.id = sm.contact_id
+  const numUsers = q.with_counts === false ? sql<number>`0` : sql<number>`(SELECT count(*)::int FROM ${segmentMembers} sm JOIN ${contacts} c ON c.id = sm.contact_id
     WHERE sm.segment_id = "segments"."id" AND c.archived_at IS NULL)`;
   const rows = await db.select({ id: segments.id, name: segments.name, createdAt: segments.createdAt, numUsers }).from(segments)
-    .where(where(projectId, uuidList(q.ids, 'ids')))
+    .where(where(projectId, uuidList(q.ids, 'ids'), q.search_value ?? q.names))
     .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), segments.id).limit(q.limit ?? 10).offset(q.offset ?? 0);
   return rows.map((r) => ({ id: r.id, name: r.name, num_users: Number(r.numUsers), created_at: isoRequired(r.createdAt) }));
 }
 
-/** countSegments counts live segments. */
-export async function countSegments(db: Db, projectId: string, ids?: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(segments).where(where(projectId, uuidList(ids, 'ids')));
+/** countSegments counts live, visible segments (optionally those of `ids`, or whose name contains `name`). */
+export async function countSegments(db: Db, projectId: string, ids?: string, name?: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(segments).where(where(projectId, uuidList(ids, 'ids'), name));
   return row.n;
+}
+
+/** oneSegment answers segment `id` of the project with its member count, or undefined. */
+async function oneSegment(db: Db, projectId: string, id: string): Promise<SegmentOut | undefined> {
+  const [out] = await listSegments(db, projectId, { ids: id.toLowerCase(), limit: 1, offset: 0 });
+  return out;
+}
+
+/**
+ * renameSegment sets a segment's name (PATCH /segment/segments/{id}). Throws BadRequest 'name: Required field' for a
+ * blank name and NotFound "Couldn't find segment with id {id} to update" (spec part 2 §7) when the project has no
+ * such visible segment.
+ */
+export async function renameSegment(db: Db, projectId: string, id: string, name: string): Promise<SegmentOut> {
+  const errs = new FieldErrors();
+  errs.add('name', checkRequired(name));
+  errs.throwIfAny();
+  const updated = await db.update(segments).set({ name: name.trim() }).where(where(projectId, [id.toLowerCase()])).returning({ id: segments.id });
+  if (!updated.length) throw new NotFound([`Couldn't find segment with id ${id} to update`]);
+  return (await oneSegment(db, projectId, id))!;
+}
+
+/**
+ * removeSegmentUsers takes contacts out of a segment (DELETE /segment/segments/{id}/users/{ids}); the contacts stay.
+ * `userIds` is the comma-separated path value (at most 1000 UUIDs, else BadRequest naming user_ids). Ids that are not
+ * members are ignored. Throws NotFound for a segment that is not the project's.
+ */
+export async function removeSegmentUsers(db: Db, projectId: string, id: string, userIds: string): Promise<{ data: SegmentOut; num_removed: number }> {
+  const ids = [...new Set(uuidList(userIds, 'user_ids'))];
+  if (!ids.length) throw new BadRequest(['user_ids: Required field']);
+  if (ids.length > 1000) throw new BadRequest(['user_ids: at most 1000 ids at a time']);
+  const removed = await db.transaction(async (tx) => {
+    const [segment] = await tx.select({ id: segments.id }).from(segments).where(where(projectId, [id.toLowerCase()])).for('update');
+    if (!segment) throw new NotFound([`id: no segment ${id} in this project`]);
+    return tx.delete(segmentMembers).where(and(eq(segmentMembers.segmentId, segment.id), inArray(segmentMembers.contactId, ids)))
+      .returning({ id: segmentMembers.contactId });
+  });
+  return { data: (await oneSegment(db, projectId, id))!, num_removed: removed.length };
 }
 
 /**
@@ -68,24 +112,40 @@ export async function saveSegments(db: Db, projectId: string, body: SaveBody): P
 }
 
 /**
- * addSegmentUsers adds live contacts of the project to segment `segmentId` (already-present members are kept once) and
- * returns the segment with its member count. Throws NotFound for a segment of another project or an archived one, and
- * BadRequest naming user_ids (nothing added) when an id is not a live contact of the project.
+ * addSegmentUsers adds live contacts of the project, by id and/or email, to segment `segmentId` (already-present
+ * members are kept once) and returns the segment with its member count and how many were new. Throws NotFound for a
+ * segment of another project, an archived or invisible one, and BadRequest naming user_ids or emails (nothing added)
+ * when one is not a live contact of the project, or when neither is given.
  */
-export async function addSegmentUsers(db: Db, projectId: string, segmentId: string, userIds: string[]): Promise<SegmentOut> {
+export async function addSegmentUsers(db: Db, projectId: string, segmentId: string, userIds: string[] = [], emails: string[] = []): Promise<{ data: SegmentOut; num_added: number }> {
   const ids = [...new Set(userIds.map((id) => id.toLowerCase()))];
-  await db.transaction(async (tx) => {
+  const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()).filter(Boolean))];
+  if (!ids.length && !wanted.length) throw new BadRequest(['user_ids: Required field']);
+  const added = await db.transaction(async (tx) => {
     const [segment] = await tx.select({ id: segments.id }).from(segments).where(where(projectId, [segmentId.toLowerCase()])).for('update');
     if (!segment) throw new NotFound([`id: no segment ${segmentId} in this project`]);
-    const live = await tx.select({ id: contacts.id }).from(contacts)
-      .where(and(eq(contacts.projectId, projectId), isNull(contacts.archivedAt), inArray(contacts.id, ids)));
-    const liveIds = new Set(live.map((r) => r.id));
-    const missing = ids.filter((id) => !liveIds.has(id));
-    if (missing.length) throw new BadRequest([`user_ids: no such contacts in this project: ${missing.join(', ')}`]);
-    await tx.insert(segmentMembers).values(ids.map((contactId) => ({ segmentId: segment.id, contactId }))).onConflictDoNothing();
+    const live = and(eq(contacts.projectId, projectId), isNull(contacts.archivedAt));
+    const errors: string[] = [];
+    const members = new Set<string>();
+    if (ids.length) {
+      const found = new Set((await tx.select({ id: contacts.id }).from(contacts).where(and(live, inArray(contacts.id, ids)))).map((r) => r.id));
+      const missing = ids.filter((id) => !found.has(id));
+      if (missing.length) errors.push(`user_ids: no such contacts in this project: ${missing.join(', ')}`);
+      for (const id of found) members.add(id);
+    }
+    if (wanted.length) {
+      const rows = await tx.select({ id: contacts.id, email: contacts.email }).from(contacts)
+        .where(and(live, inArray(sql`lower(${contacts.email})`, wanted)));
+      const found = new Set(rows.map((r) => r.email.toLowerCase()));
+      const missing = wanted.filter((e) => !found.has(e));
+      if (missing.length) errors.push(`emails: no such contacts in this project: ${missing.join(', ')}`);
+      for (const r of rows) members.add(r.id);
+    }
+    if (errors.length) throw new BadRequest(errors);
+    return tx.insert(segmentMembers).values([...members].map((contactId) => ({ segmentId: segment.id, contactId })))
+      .onConflictDoNothing().returning({ id: segmentMembers.contactId });
   });
-  const [out] = await listSegments(db, projectId, { ids: segmentId.toLowerCase(), limit: 1, offset: 0 });
-  return out;
+  return { data: (await oneSegment(db, projectId, segmentId))!, num_added: added.length };
 }
 
 /** A filter request (openapi/segment.yaml FilterRequest). */

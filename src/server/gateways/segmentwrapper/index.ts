@@ -2,11 +2,13 @@
 import type { operations } from '../../../../generated/types/segmentwrapper.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { contactUploadUrl } from '../../contactImport.ts';
+import { createSegmentFromFilters } from '../../segmentFromFilters.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 
 /** segmentWrapperHandlers builds the segmentwrapper gateway's handlers over one app context. */
 export function segmentWrapperHandlers(ctx: AppContext): GatewayHandlers<operations> {
   return {
     async getSegmentUploadUrl(req) { return { data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'segment') }; },
+    async createSegmentFromFilters(req) { return createSegmentFromFilters(ctx, scope(req).id, req.body); },
   };
 }

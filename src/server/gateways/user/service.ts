@@ -6,7 +6,7 @@ import { and, count, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-o
 import { DateTime } from 'luxon';
 import type { Db } from '../../db/client.ts';
 import { contacts, segmentMembers, segments } from '../../db/schema.ts';
-import { checkEmail, splitList } from '../../../domain/validation.ts';
+import { checkEmail, classifySearch, splitList } from '../../../domain/validation.ts';
 import { isValidTimezone } from '../../../domain/sendTime.ts';
 import { FieldErrors } from '../../errors.ts';
 import { iso, isoRequired, likePattern, orderBy, uuidList } from '../common.ts';
@@ -32,14 +32,32 @@ const SORTABLE = {
 };
 const SEARCHABLE = { email: contacts.email, first_name: contacts.firstName, last_name: contacts.lastName, timezone: contacts.timezone };
 
+/**
+ * smartSearch is the `search_field=all` condition (spec part 2 §5 Search; issue 3 §4), read by classifySearch: a
+ * UUID matches the contact's id or its metadata user_id; a date-like text matches contacts added (created_at) or
+ * born (date_of_birth) on that UTC day; anything else is a case-insensitive substring of the email, first name, last
+ * name or "first last".
+ */
+function smartSearch(raw: string): SQL {
+  const s = classifySearch(raw);
+  if (s.kind === 'id') return sql`(${contacts.id} = ${s.id}::uuid OR ${contacts.json}->>'user_id' = ${s.id})`;
+  if (s.kind === 'date') {
+    const start = sql`(${s.day}::date::timestamp AT TIME ZONE 'UTC')`;
+    const onDay = (col: typeof contacts.createdAt | typeof contacts.dateOfBirth) => sql`(${col} >= ${start} AND ${col} < ${start} + interval '1 day')`;
+    return sql`(${onDay(contacts.createdAt)} OR ${onDay(contacts.dateOfBirth)})`;
+  }
+  const p = likePattern(s.text);
+  return sql`(${contacts.email} ILIKE ${p} OR ${contacts.firstName} ILIKE ${p} OR ${contacts.lastName} ILIKE ${p}
+    OR (coalesce(${contacts.firstName}, '') || ' ' || coalesce(${contacts.lastName}, '')) ILIKE ${p})`;
+}
 
 function filters(projectId: string, q: Partial<ListQuery>): SQL {
   const where: SQL[] = [eq(contacts.projectId, projectId), isNull(contacts.archivedAt)];
   const ids = uuidList(q.ids, 'ids');
   if (ids.length) where.push(inArray(contacts.id, ids));
   if (q.search_value && q.search_value.trim()) {
-    const column = SEARCHABLE[(q.search_field ?? 'email') as keyof typeof SEARCHABLE];
-    where.push(ilike(column, likePattern(q.search_value.trim())));
+    const field = q.search_field ?? 'all';
+    where.push(field === 'all' ? smartSearch(q.search_value) : ilike(SEARCHABLE[field], likePattern(q.search_value.trim())));
   }
   const memberOf = (segmentIds: string[]) => sql`EXISTS (SELECT 1 FROM ${segmentMembers} sm JOIN ${segments} s ON s.id = sm.segment_id
     WHERE sm.contact_id = ${contacts.id} AND s.project_id = ${projectId} AND sm.segment_id IN (${sql.join(segmentIds.map((id) => sql`${id}`), sql`, `)}))`;
