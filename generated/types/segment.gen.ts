@@ -222,7 +222,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Rows to skip. */
                 offset?: components["parameters"]["Offset"];
-                /** @description Comma-separated `column [ASC|DESC]`; columns name, created_at. Default `created_at DESC`. */
+                /** @description Comma-separated `column [ASC|DESC]`; columns name, num_users, created_at. Default `created_at DESC`. */
                 sort_columns?: string;
             };
             header?: never;

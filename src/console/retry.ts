@@ -3,10 +3,11 @@
  * free of react-admin so the public site's bundle does not pull it in (issue 7 §9).
  */
 
-/** Retry policies (count/delay): reads 2/250 ms, writes 2/200 ms. */
+/** Retry policies (count/delay): reads 2/250 ms, writes 2/200 ms, segment and report reads 6/800 ms. */
 export const RETRY = {
   read: { retries: 2, delayMs: 250 },
   write: { retries: 2, delayMs: 200 },
+  segments: { retries: 6, delayMs: 800 },
 } as const;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

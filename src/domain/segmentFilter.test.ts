@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkFilters, dayOf, FILTER_ATTRIBUTES, isBlankFilter, operatorLabel, SEGMENT_EDIT_FILTER_ATTRIBUTES, SEGMENT_FILTER_ATTRIBUTES, valueTypes,
+  BLANK_ROW, builderErrors, checkFilters, dayOf, FILTER_ATTRIBUTES, isBlankFilter, normalizeRows, operatorLabel, SEGMENT_EDIT_FILTER_ATTRIBUTES,
+  SEGMENT_FILTER_ATTRIBUTES, toUserFilters, valueTypes,
 } from './segmentFilter.ts';
 
 const ID = '0b6c4bde-5d5e-4b9a-9a53-2f3f3f0c1a11';
@@ -109,5 +110,38 @@ describe('isBlankFilter', () => {
     expect(isBlankFilter({ attribute: '', operator: null, values: [null, ''] })).toBe(true);
     expect(isBlankFilter({ attribute: 'contact_email', values: [] })).toBe(false);
     expect(isBlankFilter({ attribute: '', values: [0] })).toBe(false);
+  });
+});
+
+describe('the filter builder', () => {
+  it('strips blank rows and keeps one blank trailing row', () => {
+    const a = { attribute: 'contact_email', operator: 'contains', values: ['ann'] };
+    expect(normalizeRows([])).toEqual([BLANK_ROW]);
+    expect(normalizeRows([a])).toEqual([a, BLANK_ROW]);
+    expect(normalizeRows([BLANK_ROW, a, { attribute: '', operator: '', values: [''] }, BLANK_ROW])).toEqual([a, BLANK_ROW]);
+  });
+
+  it('sends numbers as numbers, dates cut to their UTC day, and segment membership as a count above 0', () => {
+    expect(toUserFilters([
+      { attribute: 'num_opens_with_template', operator: 'greater_than', values: [ID, '2'] },
+      { attribute: 'date_added', operator: 'less_than', values: ['2026-03-01T23:30:00-02:00'] },
+      { attribute: 'is_in_segment', operator: '', values: [ID] },
+      { attribute: 'contact_email', operator: 'is_missing', values: ['left over'] },
+      BLANK_ROW,
+    ])).toEqual([
+      { attribute: 'num_opens_with_template', operator: 'greater_than', values: [ID, 2] },
+      { attribute: 'date_added', operator: 'less_than', values: ['2026-03-02'] },
+      { attribute: 'num_in_segment', operator: 'greater_than', values: [ID, 0] },
+      { attribute: 'contact_email', operator: 'is_missing', values: [] },
+    ]);
+  });
+
+  it('reports what the server would refuse, numbered as sent', () => {
+    expect(builderErrors([BLANK_ROW])).toEqual(['you must provide at least 1 filter']);
+    expect(builderErrors([{ attribute: 'contact_email', operator: 'contains', values: ['a'] }, { attribute: 'num_sends', operator: '', values: ['1'] }]))
+      .toEqual(['filter 2 is not fully filled out']);
+    expect(builderErrors([{ attribute: 'num_clicks', operator: 'equals', values: ['-1'] }])).toEqual(['filter 1 is not fully filled out']);
+    expect(builderErrors([{ attribute: 'is_in_segment', operator: '', values: [ID] }], SEGMENT_EDIT_FILTER_ATTRIBUTES)).toEqual([]);
+    expect(builderErrors([{ attribute: 'contact_email', operator: 'equals', values: ['a@b.co'] }, BLANK_ROW])).toEqual([]);
   });
 });

@@ -166,3 +166,54 @@ export function checkFilters(filters: UserFilter[], allowed: readonly string[] =
 export function isBlankFilter(f: UserFilter): boolean {
   return !f.attribute && !f.operator && !(f.values ?? []).some((v) => v !== null && v !== undefined && String(v) !== '');
 }
+
+/** A row of the filter builder: what the user has picked so far (values as typed, '' when empty). */
+export interface BuilderRow {
+  attribute: string;
+  operator: string;
+  values: string[];
+}
+
+/** BLANK_ROW is the builder's empty trailing row. */
+export const BLANK_ROW: BuilderRow = { attribute: '', operator: '', values: [] };
+
+/**
+ * normalizeRows applies the builder rule of spec part 2 §4 Segment: blank rows are stripped on every change and
+ * exactly one blank row is kept at the end. Returns a new array.
+ */
+export function normalizeRows(rows: BuilderRow[]): BuilderRow[] {
+  const filled = rows.filter((r) => !isBlankFilter(r));
+  return [...filled, { ...BLANK_ROW, values: [] }];
+}
+
+/**
+ * toUserFilters turns the builder's filled rows into the filters sent to filter_users / create_from_filters: numbers
+ * for number values, dates as typed (ISO timestamps are cut to midnight UTC by the server's checks), and segment
+ * membership (is_in_segment) sent as num_in_segment greater_than 0 (spec part 2 §5 Segment). Blank rows are dropped.
+ */
+export function toUserFilters(rows: BuilderRow[]): UserFilter[] {
+  return rows.filter((r) => !isBlankFilter(r)).map((r) => {
+    const spec = FILTER_ATTRIBUTES[r.attribute];
+    if (r.attribute === 'is_in_segment') return { attribute: 'num_in_segment', operator: 'greater_than', values: [r.values[0] ?? '', 0] };
+    const types = spec ? valueTypes(spec, (r.operator || undefined) as FilterOperator | undefined) : [];
+    const values = types.map((t, i) => {
+      const v = (r.values[i] ?? '').trim();
+      if (t === 'number' && v !== '' && !Number.isNaN(Number(v))) return Number(v);
+      if (t === 'date' && v) return dayOf(v) ?? v;
+      return v;
+    });
+    return { attribute: r.attribute, operator: r.operator || null, values };
+  });
+}
+
+/**
+ * builderErrors checks the builder's rows as the server will, for the screen's 'Filter errors: ...' line; `allowed`
+ * is the attribute set of the screen (is_in_segment is checked as the num_in_segment it is sent as). Returns [] when
+ * the filters can be sent.
+ */
+export function builderErrors(rows: BuilderRow[], allowed: readonly string[] = SEGMENT_FILTER_ATTRIBUTES): string[] {
+  const sent = toUserFilters(rows);
+  const set = allowed.includes('is_in_segment') ? [...allowed, 'num_in_segment'] : allowed;
+  const out = checkFilters(sent, set);
+  return 'errors' in out ? out.errors : [];
+}

@@ -325,6 +325,8 @@ describe(`segments (${API_DB})`, () => {
     expect(await names({ search_field: 'name', search_value: 'NAME' })).toEqual(['New name']);
     expect(await names({ names: 'vip' })).toEqual(['VIPs']);
     expect((await ok('GET', `${SEGMENTS}/count`, t, { query: { names: 'e' } })).num_segments).toBe((await names({ names: 'e' })).length);
+    const bySize = (await ok('GET', SEGMENTS, t, { query: { sort_columns: 'num_users DESC,name ASC', limit: 100 } })).data.map((s: { num_users: number }) => s.num_users);
+    expect(bySize).toEqual([...bySize].sort((a, b) => b - a));
     const [vips] = (await ok('GET', SEGMENTS, t, { query: { names: 'VIPs', with_counts: false } })).data;
     expect(vips.num_users).toBe(0);
   });

@@ -11,7 +11,7 @@ import { BadRequest } from '../errors.ts';
  * orderBy turns `sort_columns` ("email ASC,created_at DESC"; ASC when omitted) into drizzle order terms using only
  * the `allowed` columns. Falls back to `fallback`. Throws BadRequest naming sort_columns for an unknown column.
  */
-export function orderBy(sortColumns: string | undefined, allowed: Record<string, AnyPgColumn>, fallback: string): SQL[] {
+export function orderBy(sortColumns: string | undefined, allowed: Record<string, AnyPgColumn | SQL>, fallback: string): SQL[] {
   const terms: SQL[] = [];
   for (const part of splitList(sortColumns || fallback)) {
     const [col, dir = 'ASC'] = part.split(/\s+/);

@@ -8,8 +8,8 @@ import { MenuItem, Stack, TextField } from '@mui/material';
 
 export const SEARCH_DEBOUNCE_MS = 1000;
 
-/** SearchBox edits the list filter's `q` (debounced) and `field`. */
-export function SearchBox({ fields, labels = {} }: { fields: string[]; labels?: Record<string, string> }) {
+/** SearchBox edits the list filter's `q` (debounced) and `field`; `idPrefix` keeps ids unique when a page has two lists. */
+export function SearchBox({ fields, labels = {}, idPrefix = 'list' }: { fields: string[]; labels?: Record<string, string>; idPrefix?: string }) {
   const { filterValues, setFilters } = useListContext();
   const [text, setText] = useState<string>(String(filterValues.q ?? ''));
   const field = String(filterValues.field ?? fields[0] ?? '');
@@ -25,7 +25,7 @@ export function SearchBox({ fields, labels = {} }: { fields: string[]; labels?: 
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ mb: 1 }}>
       <TextField
-        id="list-search"
+        id={`${idPrefix}-search`}
         label="Search"
         size="small"
         type="search"
@@ -35,7 +35,7 @@ export function SearchBox({ fields, labels = {} }: { fields: string[]; labels?: 
       />
       {fields.length > 1 && (
         <TextField
-          id="list-search-field"
+          id={`${idPrefix}-search-field`}
           select
           label="Field"
           size="small"

@@ -32,11 +32,12 @@ function where(projectId: string, ids: string[], name?: string) {
 export async function listSegments(db: Db, projectId: string, q: ListQuery): Promise<SegmentOut[]> {
   // Qualified by hand: drizzle renders a column of a one-table select unqualified, which inside this subquery would
   // resolve to contacts.id.
-  const numUsers = q.with_counts === false ? sql<number>`0` : sql<number>`(SELECT count(*)::int FROM ${segmentMembers} sm JOIN ${contacts} c ON c.id = sm.contact_id
+  const counted = sql<number>`(SELECT count(*)::int FROM ${segmentMembers} sm JOIN ${contacts} c ON c.id = sm.contact_id
     WHERE sm.segment_id = "segments"."id" AND c.archived_at IS NULL)`;
+  const numUsers = q.with_counts === false ? sql<number>`0` : counted;
   const rows = await db.select({ id: segments.id, name: segments.name, createdAt: segments.createdAt, numUsers }).from(segments)
     .where(where(projectId, uuidList(q.ids, 'ids'), q.search_value ?? q.names))
-    .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), segments.id).limit(q.limit ?? 10).offset(q.offset ?? 0);
+    .orderBy(...orderBy(q.sort_columns, { ...SORTABLE, num_users: counted }, 'created_at DESC'), segments.id).limit(q.limit ?? 10).offset(q.offset ?? 0);
   return rows.map((r) => ({ id: r.id, name: r.name, num_users: Number(r.numUsers), created_at: isoRequired(r.createdAt) }));
 }
 
