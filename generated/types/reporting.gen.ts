@@ -7,7 +7,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The stored copies of sent emails, by location (base64url of bucket/key). A location not found is listed in errors. */
+        /**
+         * The stored copies of sent emails, by location (base64url of bucket/key), or a recipient's email history by email. A location not found is listed in errors.
+         * @description Give `locations`, or `email` for the history of one recipient (the contact form's email history, issue 3 §3): the stored copies of the emails successfully sent to that address, newest first, `limit` at a time from `offset`, with `total`. With neither, a 400 names locations.
+         */
         get: operations["getEmailSendResults"];
         put?: never;
         post?: never;
@@ -131,6 +134,10 @@ export interface components {
     };
     parameters: {
         CampaignId: string;
+        /** @description Page size (rows). */
+        Limit: number;
+        /** @description Rows to skip. */
+        Offset: number;
     };
     requestBodies: never;
     headers: never;
@@ -140,9 +147,15 @@ export type $defs = Record<string, never>;
 export interface operations {
     getEmailSendResults: {
         parameters: {
-            query: {
+            query?: {
                 /** @description Comma-separated locations. */
-                locations: string;
+                locations?: string;
+                /** @description A recipient's address (case-insensitive). */
+                email?: string;
+                /** @description Page size (rows). */
+                limit?: components["parameters"]["Limit"];
+                /** @description Rows to skip. */
+                offset?: components["parameters"]["Offset"];
             };
             header?: never;
             path?: never;
@@ -158,6 +171,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         send_results: components["schemas"]["EmailSendResult"][];
+                        /** @description With email: how many emails were sent to that address. */
+                        total?: number;
                         errors: string[];
                     };
                 };

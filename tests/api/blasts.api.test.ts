@@ -192,6 +192,13 @@ describe(`sending (${API_DB})`, () => {
     expect(copy.body.errors).toEqual([]);
     expect(copy.body.send_results[0].mailer_payload.body).toBe(annMail.html);
     expect(copy.body.send_results[0].mailer_payload.subject).toBe('Hi Ann');
+    // The contact form's email history: the same copy, found by the recipient's address (any case).
+    const history = await h.call('GET', '/api/reporting/email_send_results', { key: key(), query: { email: 'ANN@example.com', limit: 5 } });
+    expect(history.status).toBe(200);
+    expect(history.body.total).toBeGreaterThanOrEqual(1);
+    expect(history.body.send_results.map((r: { location: string }) => r.location)).toContain(annEvent.json.location);
+    expect((await h.call('GET', '/api/reporting/email_send_results', { key: key(), query: { email: 'nobody@example.com' } })).body).toEqual({ send_results: [], errors: [], total: 0 });
+    expect((await h.call('GET', '/api/reporting/email_send_results', { key: key() })).status).toBe(400);
     expect((await h.call('GET', '/api/event/all_events', { key: key() })).body.data).toEqual([]); // system events hidden by default
 
     const blast = (await h.call('GET', '/api/scheduler/scheduler', { key: key(), query: { ids: id } })).body.data[0];

@@ -137,5 +137,19 @@ describe('sign in, build a blast and send it (e2e)', () => {
     expect(await frame.getAttribute('sandbox')).toBe('');
     expect(await frame.getAttribute('srcdoc')).toBe(sim.html);
     await viewer.close();
+
+    // The contact's own page lists the email in its history, which opens the same copy (issue 3 §3).
+    await page.goto(`${server.url}/people/users`);
+    await page.getByRole('searchbox', { name: 'Search' }).fill(SIMULATOR_SUCCESS_ADDRESS);
+    const contactRow = page.getByRole('row').filter({ hasText: SIMULATOR_SUCCESS_ADDRESS });
+    await expect.poll(() => page.getByRole('row').count(), { timeout: 10_000 }).toBe(2);
+    await contactRow.getByRole('link', { name: 'Edit' }).click();
+    const history = page.getByRole('region', { name: 'Email history' });
+    const sent = history.getByRole('link', { name: 'Welcome, Sim' });
+    await sent.waitFor();
+    const [copy] = await Promise.all([page.context().waitForEvent('page'), sent.click()]);
+    await copy.waitForURL(/\/email\/[A-Za-z0-9_-]+$/);
+    expect(await copy.locator('iframe[title="Email body"]').getAttribute('srcdoc')).toBe(sim.html);
+    await copy.close();
   });
 });

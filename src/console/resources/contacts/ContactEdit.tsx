@@ -1,8 +1,14 @@
-/** The contact form at /people/users/edit/{id} (spec part 2 §2 Contacts, §5 Contact). */
+/** The contact form at /people/users/edit/{id} (spec part 2 §2 Contacts, §5 Contact), with the contact's email history. */
 import { resourcesByName } from '../../../../generated/resources.gen';
 import { ResourceForm } from '../shared/ResourceForm';
+import { ContactEmailHistory } from './ContactEmailHistory';
 
-/** ContactEdit loads a contact and renders its form. */
+/** ContactEdit loads a contact and renders its form, then the emails sent to it. */
 export function ContactEdit() {
-  return <ResourceForm definition={resourcesByName.contacts} entity="contact" mode="edit" emailFields={['email']} />;
+  return (
+    <>
+      <ResourceForm definition={resourcesByName.contacts} entity="contact" mode="edit" emailFields={['email']} />
+      <ContactEmailHistory />
+    </>
+  );
 }

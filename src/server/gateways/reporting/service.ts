@@ -66,6 +66,22 @@ export async function emailSendResults(storage: Storage, projectId: string, loca
   return { send_results, errors };
 }
 
+/**
+ * emailHistory answers email_send_results?email=: the stored copies of the emails successfully sent to `email`
+ * (case-insensitive) in the project, newest first, `limit` (default 10) from `offset`, with the total. The copies are
+ * found through the email_send_result_success events' json.location.
+ */
+export async function emailHistory(query: QueryFn, storage: Storage, projectId: string, email: string, limit = 10, offset = 0):
+Promise<{ send_results: SendResult[]; errors: string[]; total: number }> {
+  const where = `FROM events WHERE project_id = $1 AND name = 'email_send_result_success' AND lower(email) = lower($2) AND json->>'location' IS NOT NULL`;
+  const [rows, [{ n }]] = await Promise.all([
+    query<{ location: string }>(`SELECT json->>'location' AS location ${where} ORDER BY emitted_at DESC, id DESC LIMIT $3 OFFSET $4`, [projectId, email.trim(), limit, offset]),
+    query<{ n: number }>(`SELECT count(*)::int AS n ${where}`, [projectId, email.trim()]),
+  ]);
+  if (!rows.length) return { send_results: [], errors: [], total: Number(n) };
+  return { ...(await emailSendResults(storage, projectId, rows.map((r) => r.location).join(','))), total: Number(n) };
+}
+
 /** quickStats returns, per event name over the last 31 days, the total and the number of distinct contacts. */
 export async function quickStats(query: QueryFn, projectId: string, campaignId?: string) {
   const rows = await query<{ name: string; num: number; num_unique: number }>(
