@@ -12,6 +12,7 @@ import { defaultBlastSchedule, isContactLocalTimezone, timezoneOptions } from '.
 import { MESSAGES, checkRequired } from '../../../domain/validation';
 import { uuidv4 } from '../../uuid';
 import { TIME_OPTIONS, parseTimeOfDay, timeLabel } from './timeInput';
+import { SEARCH_DEBOUNCE_MS } from '../shared/SearchBox';
 
 const definition = resourcesByName['email-blasts'];
 const ALL = { page: 1, perPage: 1000 };
@@ -23,18 +24,18 @@ export function personaLabel(p: RaRecord | undefined): string {
   return name ? `${name} <${p.email}>` : String(p.email);
 }
 
-/** ContactPicker searches contacts by email (debounced) and keeps the chosen ones. */
+/** ContactPicker searches contacts (the smart search of spec part 2 §5: email or name, id, date; debounced 1000 ms) and keeps the chosen ones. */
 function ContactPicker({ value, onChange, error }: { value: RaRecord[]; onChange: (v: RaRecord[]) => void; error?: string }) {
   const [input, setInput] = useState('');
   const [query, setQuery] = useState('');
   useEffect(() => {
-    const timer = setTimeout(() => setQuery(input.trim()), 300);
+    const timer = setTimeout(() => setQuery(input.trim()), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [input]);
   const { data = [], isPending } = useGetList('contacts', {
     pagination: { page: 1, perPage: 10 },
     sort: { field: 'email', order: 'ASC' },
-    filter: query ? { q: query, field: 'email' } : {},
+    filter: query ? { q: query, field: 'all' } : {},
   });
   return (
     <Autocomplete
@@ -51,7 +52,7 @@ function ContactPicker({ value, onChange, error }: { value: RaRecord[]; onChange
       onInputChange={(_, v, reason) => reason !== 'reset' && setInput(v)}
       onChange={(_, v) => onChange(v)}
       renderInput={(params) => (
-        <TextField {...params} label="Contacts" placeholder="Search by email" error={!!error} helperText={error} />
+        <TextField {...params} label="Contacts" placeholder="Search by email, name, id or date" error={!!error} helperText={error} />
       )}
     />
   );
