@@ -19,11 +19,13 @@ import { IntegrationsPage } from './account/IntegrationsPage';
 import { SettingsPage } from './account/SettingsPage';
 import { DomainsPage } from './account/DomainsPage';
 import { SectionLanding } from './pages/SectionLanding';
+import { ContactUploadPage } from './pages/ContactUploadPage';
 import { LogoutPage } from './public/LogoutPage';
 import contacts from './resources/contacts';
 import emailBlasts from './resources/email-blasts';
 import senderPersonas from './resources/sender-personas';
 import templates from './resources/templates';
+import segments from './resources/segments';
 import { LATER_FEATURES } from './routes';
 import { publicPageRoutes } from './public/publicRoutes';
 
@@ -97,13 +99,19 @@ export default function ConsoleApp() {
       {RESOURCES.map(({ definition, module }) => (
         <Resource key={definition.name} name={definition.name} icon={module.icon} recordRepresentation={module.recordRepresentation} />
       ))}
-      <Resource name="segments" recordRepresentation="name" />
+      <Resource name="segments" icon={segments.icon} recordRepresentation={segments.recordRepresentation} />
       <Resource name="events" recordRepresentation="name" />
       <CustomRoutes>
         <Route path="/insights" element={<InsightsPage />} />
         <Route path="/login" element={<Navigate to="/insights" replace />} />
         <Route path="/logout" element={<LogoutPage />} />
         <Route path="/people" element={screen('contacts', contacts.list)} />
+        <Route path="/people/segments" element={screen('segments', segments.list)} />
+        <Route path="/people/segments/new/empty" element={screen('segments', segments.create)} />
+        <Route path="/people/segments/edit/:id" element={screen('segments', segments.edit)} />
+        <Route path="/people/segments/new/filter" element={screen('segments', segments.filter)} />
+        <Route path="/people/users/new/bulk" element={<ContactUploadPage key="contacts" mode="contacts" />} />
+        <Route path="/people/segments/new/bulk/2" element={<ContactUploadPage key="segment" mode="segment" />} />
         {RESOURCES.flatMap(resourceRoutes)}
         <Route path="/components" element={<SectionLanding path="/components" />} />
         <Route path="/account" element={<SectionLanding path="/account" />} />

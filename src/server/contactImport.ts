@@ -72,7 +72,7 @@ export function originalName(key: string): string {
 
 /**
  * startContactImport runs after the PUT has stored the file (`bytes` long): for a segment upload it creates the
- * segment (named after the file, without its extension), then records the job-log entry and queues the import, in
+ * segment (named after the file, without its extension; invisible until the import shows it), then records the job-log entry and queues the import, in
  * that order, so the status call finds the entry as soon as the PUT answers. Returns the job-log id.
  */
 export async function startContactImport(ctx: AppContext, target: UploadTarget, bytes: number): Promise<string> {
@@ -80,7 +80,8 @@ export async function startContactImport(ctx: AppContext, target: UploadTarget, 
   const name = target.name ?? originalName(target.key);
   let segmentId: string | null = null;
   if (target.bucket === SEGMENT_UPLOADS_BUCKET) {
-    const [segment] = await query<{ id: string }>('INSERT INTO segments (project_id, name) VALUES ($1, $2) RETURNING id', [target.projectId, name.replace(/\.(csv|xlsx)$/i, '')]);
+    // Invisible until the import has read the file: a file refused as a whole leaves no empty segment behind.
+    const [segment] = await query<{ id: string }>('INSERT INTO segments (project_id, name, invisible) VALUES ($1, $2, true) RETURNING id', [target.projectId, name.replace(/\.(csv|xlsx)$/i, '')]);
     segmentId = segment.id;
   }
   const details = { s3_key: statusKey(target.key), stored_key: target.key, bucket: target.bucket, file_name: name, bytes, bytes_read: 0, segment_id: segmentId };

@@ -86,6 +86,8 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     // Rows already read are kept: they are valid contacts.
     await drain().catch(() => undefined);
   }
+  // The segment of a segment upload is shown once the file has been read, unless it was refused as a whole.
+  if (d.segment_id && (fileErrors.length === 0 || state.imported > 0)) await query('UPDATE segments SET invisible = false WHERE id = $1', [d.segment_id]);
   await query(
     `UPDATE job_log SET ended_at = now(), success = $2, start_details = start_details || $3::jsonb, end_details = $4::jsonb WHERE id = $1`,
     [jobLogId, fileErrors.length === 0, JSON.stringify({ bytes_read: d.bytes }), JSON.stringify({

@@ -148,6 +148,16 @@ describe(`contact file import (${API_DB})`, () => {
     expect(members.body.data.map((c: { email: string }) => c.email).sort()).toEqual(['lead1@example.com', 'lead2@example.com']);
   });
 
+  it('a segment upload refused as a whole leaves no segment listed', async () => {
+    const before = (await h.call('GET', '/api/segment/segments/count', { key: t.apiKey })).body.num_segments;
+    const { s3Key } = await upload('Broken leads.csv', Buffer.from('email,phone\na@example.com,1\n'), { segment: true });
+    const s = await finished(s3Key);
+    expect(s.errors).toHaveLength(1);
+    expect(s.segment_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await h.call('GET', '/api/segment/segments', { key: t.apiKey, query: { ids: s.segment_id! } })).body.data).toEqual([]);
+    expect((await h.call('GET', '/api/segment/segments/count', { key: t.apiKey })).body.num_segments).toBe(before);
+  });
+
   it('never shows one tenant\'s import to another, and answers zeros before an import exists', async () => {
     const { s3Key } = await upload('mine.csv', Buffer.from('email\nmine@example.com\n'));
     await finished(s3Key);
