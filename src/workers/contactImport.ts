@@ -2,7 +2,7 @@
  * The contact file import job (issue 3 §1-§2; job-log "parsed contact file", JOB_PARSE_CONTACT_FILE): streams the
  * stored CSV (csv-parse) or XLSX (exceljs's streaming WorkbookReader) file, never holding it whole in memory, checks
  * every row (src/domain/contactImport.ts), and upserts the good ones by email in batches of BATCH_ROWS with one
- * `INSERT … SELECT FROM unnest(…) ON CONFLICT` statement each (for a segment upload, the batch's contacts join the
+ * `INSERT … SELECT FROM json_to_recordset(…) ON CONFLICT` statement each, on WRITERS connections at once (for a segment upload, the batch's contacts join the
  * segment in the same statement). Refused rows are recorded with line, column and reason; the first
  * MAX_RECORDED_ERRORS are kept. Progress (bytes read, counts) is written to the job-log entry after every batch.
  *
@@ -20,6 +20,16 @@ import { readContactHeader, readContactRow, type Cell, type ContactHeader, type 
 
 /** Rows per upsert statement. */
 export const BATCH_ROWS = 5000;
+/** Upsert statements in flight at once (IMPORT_WRITERS, default 2): one lane of batches per connection. */
+export const WRITERS = Math.max(1, Math.min(8, Number(process.env.IMPORT_WRITERS ?? 2) || 2));
+
+/** laneOf spreads emails over the lanes (FNV-1a of the lower-cased email). */
+function laneOf(email: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < email.length; i++) h = Math.imul(h ^ email.charCodeAt(i), 16777619);
+  return (h >>> 0) % WRITERS;
+}
+
 /** How many refused rows are kept for the status call (all are counted). */
 export const MAX_RECORDED_ERRORS = 1000;
 
@@ -40,37 +50,39 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     state.failed++;
     for (const e of errs) if (state.errors.length < MAX_RECORDED_ERRORS) state.errors.push(e);
   };
-  let batch = new Map<string, ContactRow>();
-  // One batch is written while the next is read: `writing` is the write in flight. Batches are written in file
-  // order (each waits for the one before), so a later row of an email still wins.
-  let writing: Promise<void> = Promise.resolve();
-  const flush = async () => {
-    await writing;
-    if (!batch.size) return;
-    const rows = [...batch.values()];
-    batch = new Map();
+  // Rows go to WRITERS lanes by their email, each with its own batch and its own write in flight, so PostgreSQL can
+  // upsert on several connections while the next rows are read. A lane writes its batches in file order (each waits
+  // for the one before), and an email always goes to the same lane, so a later row of an email still wins. Lanes never
+  // touch the same emails, so their statements never wait on each other's unique-index entries.
+  const lanes = Array.from({ length: WRITERS }, () => ({ batch: new Map<string, ContactRow>(), writing: Promise.resolve() as Promise<void> }));
+  const flush = async (lane: (typeof lanes)[number]) => {
+    await lane.writing;
+    if (!lane.batch.size) return;
+    const rows = [...lane.batch.values()];
+    lane.batch = new Map();
     const progress = JSON.stringify({ bytes_read: state.bytesRead, rows_imported: state.imported, rows_failed: state.failed, processing_errors: state.errors.slice(0, 100) });
-    writing = (async () => {
+    lane.writing = (async () => {
       await upsertBatch(query, entry.project_id, rows, d.bucket === SEGMENT_UPLOADS_BUCKET ? d.segment_id : null);
       await query('UPDATE job_log SET start_details = start_details || $2::jsonb WHERE id = $1', [jobLogId, progress]);
     })();
     // A failed write must not go unhandled while the next batch is read; it is thrown by the next flush.
-    writing.catch(() => undefined);
+    lane.writing.catch(() => undefined);
   };
   const drain = async () => {
-    await flush();
-    await writing;
+    for (const lane of lanes) await flush(lane);
+    for (const lane of lanes) await lane.writing;
   };
   const onRow = async (header: ContactHeader, cells: Cell[], line: number, cellCount?: number) => {
     const r = readContactRow(header, cells, line, cellCount);
     if ('errors' in r) return refuse(r.errors);
     state.imported++;
     const email = r.contact.email.toLowerCase();
+    const lane = lanes[WRITERS === 1 ? 0 : laneOf(email)];
     // The last row of an email wins: a repeat replaces the earlier row's values in this batch.
-    const earlier = batch.get(email);
-    batch.delete(email);
-    batch.set(email, earlier ? { ...earlier, ...r.contact, json: earlier.json || r.contact.json ? { ...earlier.json, ...r.contact.json } : undefined } : r.contact);
-    if (batch.size >= BATCH_ROWS) await flush();
+    const earlier = lane.batch.get(email);
+    lane.batch.delete(email);
+    lane.batch.set(email, earlier ? { ...earlier, ...r.contact, json: earlier.json || r.contact.json ? { ...earlier.json, ...r.contact.json } : undefined } : r.contact);
+    if (lane.batch.size >= BATCH_ROWS) await flush(lane);
   };
 
   const fileErrors: string[] = [];
