@@ -82,6 +82,14 @@ export const SEGMENT_FILTER_ATTRIBUTES = Object.keys(FILTER_ATTRIBUTES).filter((
 export const SEGMENT_EDIT_FILTER_ATTRIBUTES = Object.keys(FILTER_ATTRIBUTES).filter((a) =>
   !['num_in_segment', 'contact_state', 'contact_city', 'contact_json', 'date_workflow_started', 'date_workflow_completed'].includes(a));
 
+/**
+ * requestAttributes is what a request may carry for a screen's attribute set: the set itself plus num_in_segment when
+ * it offers is_in_segment, which the builder sends as num_in_segment greater_than 0 (spec part 2 §5 Segment).
+ */
+export function requestAttributes(allowed: readonly string[]): readonly string[] {
+  return allowed.includes('is_in_segment') && !allowed.includes('num_in_segment') ? [...allowed, 'num_in_segment'] : allowed;
+}
+
 /** valueTypes lists the value types a filter of this attribute and operator takes, in order. */
 export function valueTypes(spec: AttributeSpec, op: FilterOperator | undefined): ValueType[] {
   if (spec.kind === 'membership') return spec.keys;
@@ -212,8 +220,6 @@ export function toUserFilters(rows: BuilderRow[]): UserFilter[] {
  * the filters can be sent.
  */
 export function builderErrors(rows: BuilderRow[], allowed: readonly string[] = SEGMENT_FILTER_ATTRIBUTES): string[] {
-  const sent = toUserFilters(rows);
-  const set = allowed.includes('is_in_segment') ? [...allowed, 'num_in_segment'] : allowed;
-  const out = checkFilters(sent, set);
+  const out = checkFilters(toUserFilters(rows), requestAttributes(allowed));
   return 'errors' in out ? out.errors : [];
 }

@@ -2,7 +2,8 @@
  * Segments in Debian's chromium (issue 3 §5-§6; spec part 2 §2 Segments, §5 Segment, §8): the Filter Contacts
  * screen builds a two-filter segment, previews it joined with 'and' and with 'or', shows 'Filter errors: ...' for an
  * unfinished filter, and saves it as a segment that the server's job fills; the edit page creates an empty segment,
- * adds and removes a contact through the In segment / Not in segment lists, and renames it.
+ * adds and removes a contact through the In segment / Not in segment lists, renames it, and adds contacts found with
+ * the segment-edit filters (is in segment).
  */
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -145,6 +146,20 @@ describe('Segments (e2e)', () => {
     const id = page.url().split('/').pop();
     const [segment] = (await api('GET', `/api/segment/segments?ids=${id}`)).data;
     expect(segment).toMatchObject({ name: 'Hand picked, renamed', num_users: 0 });
+
+    // The segment-edit filter set: membership of the segment built in the first test (sent as a count above 0).
+    const byFilter = page.getByRole('region', { name: 'Add contacts by filter' });
+    await byFilter.getByRole('combobox', { name: 'Filter 1' }).click();
+    expect(await page.getByRole('option', { name: 'City', exact: true }).count()).toBe(0);
+    await page.getByRole('option', { name: 'Is in segment', exact: true }).click();
+    await byFilter.getByRole('combobox', { name: 'Segment' }).fill('Quorras');
+    await page.getByRole('option', { name: 'Quorras at segtest' }).click();
+    await byFilter.getByRole('button', { name: 'Find contacts' }).click();
+    await byFilter.getByText('2 contacts match').waitFor();
+    await byFilter.getByRole('button', { name: 'Add these 2 contacts' }).click();
+    await page.getByText('Successfully added 2 user(s) to segment').waitFor();
+    await page.getByText('2 contacts in this segment.').waitFor();
+    await inSegment.getByRole('button', { name: 'Remove quorra1@segtest.example' }).waitFor();
     expect(pageErrors).toEqual([]);
   });
 });

@@ -3,7 +3,8 @@
  * Segment, §7 Segments, §8; issue 3 §5): the New Segment / Edit Segment heading, the name with Save (new) or Rename
  * (existing), disabled while the name is blank; after a create it goes to the edit route. An existing segment shows
  * its members (In segment, each with Remove) and the other contacts (Not in segment, each with Add), both paged 10 at
- * a time and searched like the contacts list; contacts can only be added once the segment is saved.
+ * a time and searched like the contacts list, and a filter (the segment-edit set) finds contacts to add; contacts can
+ * only be added once the segment is saved.
  */
 import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
 import { Datagrid, FunctionField, ListBase, Pagination, TextField as RaTextField, useListContext, useNotify, useRefresh, type RaRecord } from 'react-admin';
@@ -13,6 +14,7 @@ import { isBlank } from '../../../domain/validation';
 import { callOperation, RETRY } from '../../data/gateway';
 import { uuidv4 } from '../../uuid';
 import { SearchBox } from '../shared/SearchBox';
+import { SegmentFilterAdd } from './SegmentFilterAdd';
 
 interface Segment { id: string; name: string; num_users: number; created_at: string }
 
@@ -89,6 +91,7 @@ export function SegmentEdit() {
   const { id } = useParams();
   const navigate = useNavigate();
   const notify = useNotify();
+  const refresh = useRefresh();
   const [segment, setSegment] = useState<Segment | null>(null);
   const [loadError, setLoadError] = useState('');
   const [name, setName] = useState('');
@@ -162,6 +165,7 @@ export function SegmentEdit() {
           )}
         </CardContent>
       </Card>
+      {id && segment && <SegmentFilterAdd segmentId={id} onAdded={() => { void load(id); refresh(); }} />}
       {id && segment && (
         <Grid container spacing={2}>
           <Grid size={{ xs: 12, lg: 6 }}><MemberList segmentId={id} inSegment onChanged={() => void load(id)} /></Grid>

@@ -5,7 +5,7 @@
  */
 import { and, count, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
-import { checkFilters, SEGMENT_EDIT_FILTER_ATTRIBUTES, SEGMENT_FILTER_ATTRIBUTES } from '../../../domain/segmentFilter.ts';
+import { checkFilters, requestAttributes, SEGMENT_EDIT_FILTER_ATTRIBUTES, SEGMENT_FILTER_ATTRIBUTES } from '../../../domain/segmentFilter.ts';
 import { compileFilters } from '../../segmentFilter.ts';
 import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { checkRequired } from '../../../domain/validation.ts';
@@ -157,7 +157,7 @@ type FilterRequest = components['schemas']['FilterRequest'];
  * the filters match, and their total. Throws BadRequest naming user_filters when the filters fail the catalog checks.
  */
 export async function filterUsers(query: QueryFn, projectId: string, body: FilterRequest): Promise<{ users: Array<{ id: string; email: string; first_name: string | null; last_name: string | null; created_at: string }>; total_users: number }> {
-  const checked = checkFilters(body.user_filters, body.segment_edit ? SEGMENT_EDIT_FILTER_ATTRIBUTES : SEGMENT_FILTER_ATTRIBUTES);
+  const checked = checkFilters(body.user_filters, requestAttributes(body.segment_edit ? SEGMENT_EDIT_FILTER_ATTRIBUTES : SEGMENT_FILTER_ATTRIBUTES));
   if ('errors' in checked) throw new BadRequest(checked.errors.map((e) => `user_filters: ${e}`));
   const where = compileFilters(checked.filters, body.conjunction ?? 'and', 2);
   const base = `FROM contacts c WHERE c.project_id = $1 AND c.archived_at IS NULL AND (${where.sql})`;
