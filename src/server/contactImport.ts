@@ -15,13 +15,11 @@ import { uploadLink, type UploadTarget } from './mail/links.ts';
 import { projectSecrets } from './plugins/publicLinks.ts';
 import { FieldErrors } from './errors.ts';
 import { storedUploadName, UPLOAD_URL_TTL_MS } from '../domain/uploads.ts';
+import { contactFileKind as fileKind, extensionMessage, statusKey } from '../domain/contactUpload.ts';
 
 /** Buckets of uploaded contact files: plain imports, and imports whose contacts become a new segment. */
 export const CONTACT_UPLOADS_BUCKET = 'contact-uploads';
 export const SEGMENT_UPLOADS_BUCKET = 'segment-uploads';
-
-/** The largest contact file accepted, in bytes (2 GiB; spec part 2 §9). */
-export const MAX_CONTACT_FILE_BYTES = 2 * 1024 ** 3;
 
 /** The job-log name of an import (openapi/joblog.yaml). */
 export const JOB_PARSE_CONTACT_FILE = 'JOB_PARSE_CONTACT_FILE';
@@ -32,19 +30,8 @@ export const CONTACT_IMPORT_QUEUE = 'contact-import';
 /** One "job" of progress accounting, in bytes. */
 export const PROGRESS_CHUNK_BYTES = 1024 ** 2;
 
-/** The spec's message for a file that is not .csv or .xlsx (part 2 §5 Uploads; 'xslx' is the spec's own spelling). */
-export const extensionMessage = (name: string) => `Incorrect or missing file extension: "${name}", please upload a csv or xslx file`;
-
-/** fileKind is 'csv' or 'xlsx' by the name's extension (case-insensitive), or undefined for any other. */
-export function fileKind(name: string): 'csv' | 'xlsx' | undefined {
-  const m = /\.(csv|xlsx)$/i.exec(name.trim());
-  return m ? (m[1].toLowerCase() as 'csv' | 'xlsx') : undefined;
-}
-
-/** statusKey is the key the status call takes: the stored key, with ".csv" appended for an .xlsx file (spec part 2 §7). */
-export function statusKey(key: string): string {
-  return fileKind(key) === 'xlsx' ? `${key}.csv` : key;
-}
+/** The file rules shared with the console (src/domain/contactUpload.ts): extension, message, status key, size. */
+export { contactFileKind as fileKind, extensionMessage, MAX_CONTACT_FILE_BYTES, statusKey } from '../domain/contactUpload.ts';
 
 /**
  * contactUploadUrl answers GET {user}/users/upload_url and GET {segmentwrapper}/segments/upload_url: a pre-signed
