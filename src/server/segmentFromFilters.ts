@@ -42,7 +42,7 @@ Promise<{ num_users: number; errors: string[]; segment_id: string; job_log_id: s
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
   const where = compileFilters(filters, body.conjunction ?? 'and', 2);
   const [{ n }] = await query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM contacts c WHERE c.project_id = $1 AND c.archived_at IS NULL AND (${where.sql})`, [projectId, ...where.params]);
+    `SELECT count(*)::int AS n FROM contacts c${where.from} WHERE c.project_id = $1 AND c.archived_at IS NULL AND (${where.sql})`, [projectId, ...where.params]);
   const name = body.name.trim();
   const [entry] = await query<{ segment_id: string; job_log_id: string }>(
     `WITH s AS (INSERT INTO segments (project_id, name, invisible) VALUES ($1, $2, true) RETURNING id)
@@ -75,7 +75,7 @@ export async function buildSegmentFromFilters(ctx: AppContext, jobLogId: string)
     const where = compileFilters(filters.filters, d.conjunction, 3);
     const inserted = await tx<{ n: number }>(
       `WITH ins AS (INSERT INTO segment_members (segment_id, contact_id)
-         SELECT $2::uuid, c.id FROM contacts c WHERE c.project_id = $1 AND c.archived_at IS NULL AND (${where.sql})
+         SELECT $2::uuid, c.id FROM contacts c${where.from} WHERE c.project_id = $1 AND c.archived_at IS NULL AND (${where.sql})
          ON CONFLICT DO NOTHING RETURNING 1)
        SELECT count(*)::int AS n FROM ins`, [entry.project_id, d.segment_id, ...where.params]);
     await tx('UPDATE segments SET invisible = false WHERE id = $1', [d.segment_id]);

@@ -196,6 +196,26 @@ describe(`segment filters (${API_DB})`, () => {
     });
   }
 
+  // Joined by OR, filters on events and segment membership compile to per-contact joins instead of EXISTS
+  // (src/server/segmentFilter.ts): each must still select exactly its contacts beside a filter that matches nobody.
+  it('under OR, every filter on events or segments matches the independent computation', async () => {
+    const nobody: UserFilter = { attribute: 'contact_email', operator: 'equals', values: ['nobody@nowhere.invalid'] };
+    const attributes = Object.entries(FILTER_ATTRIBUTES).filter(([a, spec]) => spec.kind === 'membership' || (spec.kind === 'count' && spec.keys.length) || a.startsWith('date_workflow_'));
+    for (const [attribute, spec] of attributes) {
+      for (const operator of spec.kind === 'membership' ? [undefined] : OPERATORS[spec.kind]) {
+        for (const values of valueLists(attribute, operator).slice(0, 6)) {
+          const f: UserFilter = { attribute, ...(operator ? { operator } : {}), values };
+          const res = await filterUsers({ conjunction: 'or', user_filters: [f, nobody], segment_edit: attribute === 'is_in_segment' });
+          expect(res.status, `${JSON.stringify(f)} ${JSON.stringify(res.body)}`).toBe(200);
+          const normalised = values.map((v) => (typeof v === 'string' && /T\d\d:/.test(v) ? new Date(v).toISOString().slice(0, 10) : v));
+          const expected = seed.filter((c) => matches(c, { attribute, operator, values: normalised })).map((c) => c.email).sort();
+          expect(res.body.users.map((u: { email: string }) => u.email).sort(), JSON.stringify(f)).toEqual(expected);
+          expect(res.body.total_users, JSON.stringify(f)).toBe(expected.length);
+        }
+      }
+    }
+  }, 60_000);
+
   it('joins with and / or, pages newest first, and counts all matches', async () => {
     const a: UserFilter = { attribute: 'contact_email', operator: 'contains', values: ['ann'] };
     const b: UserFilter = { attribute: 'num_opens', operator: 'greater_than', values: [0] };
@@ -237,6 +257,31 @@ describe(`segment filters (${API_DB})`, () => {
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual(['name: Required field', 'user_filters: you must provide at least 1 filter']);
     expect((await h.call('GET', '/api/segment/segments/count', { key: t.apiKey })).body.num_segments).toBe(before);
+  });
+
+  // num_sends / num_opens / num_clicks are columns kept by triggers on events (migration 0006): deleting and
+  // re-inserting several contacts' events in one statement each must leave every count as the events say.
+  it('counts follow events deleted and inserted many at a time', async () => {
+    const counts = ['num_sends', 'num_opens', 'num_clicks'];
+    const check = async () => {
+      for (const attribute of counts) {
+        for (const [operator, n] of [['greater_than', 0], ['equals', 1], ['less_than', 2]] as const) {
+          const res = await filterUsers({ user_filters: [{ attribute, operator, values: [n] }] });
+          const expected = seed.filter((c) => matches(c, { attribute, operator, values: [n] })).map((c) => c.email).sort();
+          expect(res.body.users.map((u: { email: string }) => u.email).sort(), `${attribute} ${operator} ${n}`).toEqual(expected);
+        }
+      }
+    };
+    const some = seed.filter((c) => c.events.length > 0).slice(0, 5);
+    await query('DELETE FROM events WHERE user_id = ANY($1::uuid[])', [some.map((c) => c.id)]);
+    const removed = some.map((c) => c.events.splice(0));
+    await check();
+    const rows = some.flatMap((c, i) => removed[i].map((e) => [c.id, c.email, e.name, e.at]));
+    await query(`INSERT INTO events (project_id, user_id, email, name, emitted_at, is_system)
+      SELECT $1, u, m, n, a::timestamptz, true FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[]) AS r(u, m, n, a)`,
+    [t.projectId, rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3])]);
+    some.forEach((c, i) => c.events.push(...removed[i].map((e) => ({ ...e, blast_id: null, template_id: null, campaign_id: undefined, workflow_id: undefined }))));
+    await check();
   });
 
   it('refuses bad filters with 400s naming them, and never runs client text as SQL', async () => {

@@ -68,6 +68,14 @@ export const contacts = pgTable('contacts', {
   createdAt: created(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   archivedAt: ts('archived_at'),
+  /**
+   * The contact's events of the project by name: email_send_result_success, ses_event_open, ses_event_click. Kept by
+   * the statement triggers on events (migration 0006) whoever writes the events, so the segment filters num_sends,
+   * num_opens and num_clicks read one column instead of counting events per contact (src/server/segmentFilter.ts).
+   */
+  numSends: integer('num_sends').notNull().default(0),
+  numOpens: integer('num_opens').notNull().default(0),
+  numClicks: integer('num_clicks').notNull().default(0),
 }, (t) => [
   uniqueIndex('contacts_project_email_idx').on(t.projectId, sql`lower(${t.email})`).where(sql`archived_at IS NULL`),
   index('contacts_project_created_idx').on(t.projectId, t.createdAt),
@@ -210,6 +218,9 @@ export const outbox = pgTable('outbox', {
   index('outbox_blast_idx').on(t.blastId, t.status),
 ]);
 
+/** The event names the segment filters count (as SQL text for the partial indexes below). */
+const COUNTED_EVENTS = sql.raw(`'email_send_result_success', 'ses_event_open', 'ses_event_click'`);
+
 export const events = pgTable('events', {
   id: uuid('id').primaryKey().defaultRandom(),
   projectId: uuid('project_id').notNull().references(() => projects.id),
@@ -228,6 +239,14 @@ export const events = pgTable('events', {
 }, (t) => [
   index('events_project_emitted_idx').on(t.projectId, t.emittedAt),
   index('events_project_name_idx').on(t.projectId, t.name, t.emittedAt),
+  // The segment filters counted per blast, template, campaign or workflow (src/server/segmentFilter.ts): the events of
+  // one of them by name, in contact order, answered from the index alone.
+  index('events_blast_contact_idx').on(t.blastId, t.name, t.userId, t.projectId).where(sql`blast_id IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
+  index('events_template_contact_idx').on(t.templateId, t.name, t.userId, t.projectId).where(sql`template_id IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
+  index('events_campaign_contact_idx').on(sql`(json->>'campaign_id')`, t.name, t.userId, t.projectId)
+    .where(sql`(json->>'campaign_id') IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
+  index('events_workflow_contact_idx').on(sql`(json->>'workflow_id')`, t.name, t.userId, t.projectId, t.emittedAt)
+    .where(sql`(json->>'workflow_id') IS NOT NULL AND name IN (${COUNTED_EVENTS}, 'workflow_started', 'workflow_completed')`),
 ]);
 
 export const jobLog = pgTable('job_log', {

@@ -160,7 +160,7 @@ export async function filterUsers(query: QueryFn, projectId: string, body: Filte
   const checked = checkFilters(body.user_filters, requestAttributes(body.segment_edit ? SEGMENT_EDIT_FILTER_ATTRIBUTES : SEGMENT_FILTER_ATTRIBUTES));
   if ('errors' in checked) throw new BadRequest(checked.errors.map((e) => `user_filters: ${e}`));
   const where = compileFilters(checked.filters, body.conjunction ?? 'and', 2);
-  const base = `FROM contacts c WHERE c.project_id = $1 AND c.archived_at IS NULL AND (${where.sql})`;
+  const base = `FROM contacts c${where.from} WHERE c.project_id = $1 AND c.archived_at IS NULL AND (${where.sql})`;
   const page = [Math.min(100, Math.max(1, Math.trunc(body.limit ?? 100))), Math.max(0, Math.trunc(body.offset ?? 0))];
   const n = where.params.length + 2;
   const [users, [total]] = await Promise.all([
