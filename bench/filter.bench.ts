@@ -6,9 +6,8 @@
  * for 30 %, a second open for 10 %, a click for 6 %; blast and template ids set, a campaign id in the json of one blast
  * in four), 4 workflows (template and workflow id in the json) and other events (page views, orders, workflow
  * steps) up to the total; contacts with realistic email domains (30 % gmail.com), a plan in their json (20 % pro),
- * 1 % archived, and a segment of 10 % of them. The events trigger fills the contacts' send, open and click counts as
- * it would for real writes; the contacts table is then compacted (VACUUM FULL: a table with update churn scans
- * slower), and everything VACUUM ANALYZEd (what autovacuum does to an insert-only table). Then one warm-up call and
+ * 1 % archived, and a segment of 10 % of them. The events trigger fills contact_event_counts as it would for real
+ * writes; that table is then compacted (VACUUM FULL: a table with update churn scans slower), and everything VACUUM ANALYZEd (what autovacuum does to an insert-only table). Then one warm-up call and
  * BENCH_FILTER_RUNS timed calls per filter, with the page's and the total's own times. Prints figures; asserts nothing.
  *
  * BENCH_FILTER_CONTACTS (default 1000000), BENCH_FILTER_EVENTS (10 × contacts), BENCH_FILTER_RUNS (20), BENCH_PG_URL.
@@ -108,7 +107,7 @@ async function generate(database: Database, url: string): Promise<void> {
   await client.connect();
   // Generated rows are consistent by construction: skip the per-row foreign-key checks and the NOTIFY trigger
   // (replica mode) and build the events indexes once at the end (sorted builds) instead of row by row, but keep the
-  // trigger that keeps each contact's sends, opens and clicks (migration 0006), then compact the contacts it updated.
+  // trigger that keeps each contact's sends, opens and clicks (migration 0006), then compact the counts it updated.
   await client.query(`SET session_replication_role = replica; SET maintenance_work_mem = '1GB'; SET work_mem = '256MB'`);
   await client.query('ALTER TABLE events ENABLE ALWAYS TRIGGER events_count_insert');
   const indexes = (await client.query<{ name: string; def: string }>(`SELECT indexname AS name, indexdef AS def FROM pg_indexes
@@ -118,15 +117,15 @@ async function generate(database: Database, url: string): Promise<void> {
   await generateProject(client, main.projectId, 'main', CONTACTS, EVENTS);
   await generateProject(client, other.projectId, 'other', Math.ceil(CONTACTS / 10), Math.ceil(EVENTS / 10));
   await client.query('ALTER TABLE events ENABLE TRIGGER events_count_insert');
-  await client.query('VACUUM FULL contacts');
+  await client.query('VACUUM FULL contact_event_counts');
   const loaded = performance.now();
   await client.query('ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (id)');
   for (const ix of indexes) await client.query(ix.def);
   const indexed = performance.now();
-  const [check] = (await client.query<{ counted: string; events: string }>(`SELECT (SELECT sum(num_sends + num_opens + num_clicks) FROM contacts) AS counted,
+  const [check] = (await client.query<{ counted: string; events: string }>(`SELECT (SELECT sum(num_sends + num_opens + num_clicks) FROM contact_event_counts) AS counted,
     (SELECT count(*) FROM events WHERE name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click')) AS events`)).rows;
   if (check.counted !== check.events) throw new Error(`the contacts' counts add up to ${check.counted}, the events to ${check.events}`);
-  await client.query('VACUUM (ANALYZE) contacts, events, segment_members, segments');
+  await client.query('VACUUM (ANALYZE) contacts, contact_event_counts, events, segment_members, segments');
   const size = (await client.query<{ c: string; e: string }>(`SELECT pg_size_pretty(pg_total_relation_size('contacts')) AS c, pg_size_pretty(pg_total_relation_size('events')) AS e`)).rows[0];
   await client.end();
   console.log(`generated in ${((loaded - start) / 1000).toFixed(0)} s, events indexes ${((indexed - loaded) / 1000).toFixed(0)} s, vacuum analyze ${((performance.now() - indexed) / 1000).toFixed(0)} s; contacts ${size.c}, events ${size.e} (with indexes)`);

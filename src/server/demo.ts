@@ -6,7 +6,7 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from './db/client.ts';
 import {
-  companyUsers, contacts, demoLogins, emailBlasts, eventBatches, events, jobLog, outbox, projects, segmentMembers, segments,
+  companyUsers, contactEventCounts, contacts, demoLogins, emailBlasts, eventBatches, events, jobLog, outbox, projects, segmentMembers, segments,
   senderPersonas, suppressions, templates,
 } from './db/schema.ts';
 import { DEMO_ACCOUNT, createAccount, sessionForAdmin, type Session } from './accounts.ts';
@@ -66,6 +66,7 @@ export async function resetDemoAccount(db: Db): Promise<string> {
     await tx.delete(segmentMembers).where(inArray(segmentMembers.segmentId, tx.select({ id: segments.id }).from(segments).where(eq(segments.projectId, pid))));
     await tx.delete(emailBlasts).where(eq(emailBlasts.projectId, pid));
     await tx.delete(segments).where(eq(segments.projectId, pid));
+    await tx.delete(contactEventCounts).where(eq(contactEventCounts.projectId, pid));
     await tx.delete(contacts).where(eq(contacts.projectId, pid));
     await tx.delete(templates).where(eq(templates.projectId, pid));
     await tx.delete(senderPersonas).where(eq(senderPersonas.projectId, pid));

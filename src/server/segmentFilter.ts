@@ -19,8 +19,9 @@
  *
  * How, so that a project of 1,000,000 contacts and 10,000,000 events answers within 500 ms (p95 of `npm run
  * bench:filter`; docs/architecture.md §4e):
- * - num_sends / num_opens / num_clicks read the contact's own columns, kept by triggers on events (migration 0006):
- *   counting events per contact cost an index probe per contact, seconds over a million contacts.
+ * - num_sends / num_opens / num_clicks read the contact's row of contact_event_counts (one LEFT JOIN on its primary
+ *   key), kept by triggers on events (migration 0006): counting events per contact cost an index probe per contact,
+ *   seconds over a million contacts.
  * - A count per blast, template, campaign or workflow reads that one's events from its index (events_*_contact_idx).
  *   Joined by AND (or alone), "> 0" / "not equal 0" become EXISTS and "= 0" / "< 1" NOT EXISTS, which PostgreSQL runs
  *   as a semi- or anti-join: one hash join over the project for the total, index probes for the newest page. Any
@@ -48,7 +49,7 @@ const COUNT_OPS: Record<string, string> = { equals: '=', not_equals: '<>', less_
 export interface Compiled { from: string; sql: string; params: unknown[] }
 
 /** How one filter is compiled: its values are bound through `bind`; `join` adds a LEFT JOIN (given its alias) and returns the alias; `semi` says EXISTS / NOT EXISTS may stand alone (AND, or a single filter). */
-interface Ctx { bind: (v: unknown) => string; join: (sql: (alias: string) => string) => string; semi: boolean }
+interface Ctx { bind: (v: unknown) => string; join: (sql: (alias: string) => string) => string; counts: () => string; semi: boolean }
 
 /**
  * compileFilters joins the filters with AND or OR. `firstParam` is the number of the first placeholder to use (the
@@ -58,10 +59,13 @@ interface Ctx { bind: (v: unknown) => string; join: (sql: (alias: string) => str
 export function compileFilters(filters: CheckedFilter[], conjunction: Conjunction, firstParam: number): Compiled {
   const params: unknown[] = [];
   const joins: string[] = [];
+  let countsAlias: string | undefined;
   const ctx: Ctx = {
     bind: (v) => { params.push(v); return `$${firstParam + params.length - 1}`; },
     join: (sql) => { const alias = `f${joins.length + 1}`; joins.push(` LEFT JOIN ${sql(alias)}`); return alias; },
     semi: conjunction === 'and' || filters.length === 1,
+    // The contact's counts row (one per contact at most), joined once for every count filter that needs it.
+    counts: () => (countsAlias ??= ctx.join((t) => `contact_event_counts ${t} ON ${t}.contact_id = c.id`)),
   };
   const parts = filters.map((f) => `(${compileOne(f, ctx)})`);
   return { from: joins.join(''), sql: parts.join(conjunction === 'or' ? ' OR ' : ' AND '), params };
@@ -134,7 +138,10 @@ function compileOne(f: CheckedFilter, ctx: Ctx): string {
   const base = f.attribute.replace(/_(via_campaign|via_scheduled_email_blast|via_workflow|with_template)$/, '');
   const name = EVENT_NAMES[base];
   if (!name) throw new Error(`no count attribute ${f.attribute}`);
-  if (!f.spec.keys.length) return `c.${base} ${cmp} ${bind(a)}::int`;
+  if (!f.spec.keys.length) {
+    const k = ctx.counts();
+    return `COALESCE(${k}.${base}, 0) ${cmp} ${bind(a)}::int`;
+  }
   const n = b as number;
   const scope = (id: string) => {
     if (f.attribute.endsWith('_via_scheduled_email_blast')) return `e.blast_id = ${id}::uuid`;

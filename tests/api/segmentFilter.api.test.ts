@@ -259,7 +259,7 @@ describe(`segment filters (${API_DB})`, () => {
     expect((await h.call('GET', '/api/segment/segments/count', { key: t.apiKey })).body.num_segments).toBe(before);
   });
 
-  // num_sends / num_opens / num_clicks are columns kept by triggers on events (migration 0006): deleting and
+  // num_sends / num_opens / num_clicks are read from contact_event_counts, kept by triggers on events (migration 0006): deleting and
   // re-inserting several contacts' events in one statement each must leave every count as the events say.
   it('counts follow events deleted and inserted many at a time', async () => {
     const counts = ['num_sends', 'num_opens', 'num_clicks'];

@@ -68,18 +68,26 @@ export const contacts = pgTable('contacts', {
   createdAt: created(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
   archivedAt: ts('archived_at'),
-  /**
-   * The contact's events of the project by name: email_send_result_success, ses_event_open, ses_event_click. Kept by
-   * the statement triggers on events (migration 0006) whoever writes the events, so the segment filters num_sends,
-   * num_opens and num_clicks read one column instead of counting events per contact (src/server/segmentFilter.ts).
-   */
-  numSends: integer('num_sends').notNull().default(0),
-  numOpens: integer('num_opens').notNull().default(0),
-  numClicks: integer('num_clicks').notNull().default(0),
 }, (t) => [
   uniqueIndex('contacts_project_email_idx').on(t.projectId, sql`lower(${t.email})`).where(sql`archived_at IS NULL`),
   index('contacts_project_created_idx').on(t.projectId, t.createdAt),
 ]);
+
+/**
+ * Each contact's events of its project by name (email_send_result_success, ses_event_open, ses_event_click), kept by
+ * the statement triggers on events (migration 0006) whoever writes the events, so the segment filters num_sends,
+ * num_opens and num_clicks read one row instead of counting events per contact (src/server/segmentFilter.ts). A table
+ * of its own, not columns of contacts: event writes (the sender's marks) then never lock contact rows, so they cannot
+ * deadlock with a contact import or edit that updates the same contacts in another order. No foreign key, for the
+ * same reason; a row without its contact is never read (filters join from contacts).
+ */
+export const contactEventCounts = pgTable('contact_event_counts', {
+  contactId: uuid('contact_id').primaryKey(),
+  projectId: uuid('project_id').notNull(),
+  numSends: integer('num_sends').notNull().default(0),
+  numOpens: integer('num_opens').notNull().default(0),
+  numClicks: integer('num_clicks').notNull().default(0),
+});
 
 export const segments = pgTable('segments', {
   id: uuid('id').primaryKey().defaultRandom(),
