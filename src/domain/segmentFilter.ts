@@ -14,6 +14,7 @@
  * - is_in_segment (the segment-edit set only): [segment_id], no operator (it is sent as num_in_segment > 0).
  * Dates compare by UTC day: ISO timestamps are cut to midnight UTC.
  */
+import { UUID_RE } from './validation.ts';
 
 export type Conjunction = 'and' | 'or';
 export type FilterOperator = 'contains' | 'does_not_contain' | 'equals' | 'not_equals' | 'less_than' | 'greater_than' | 'is_missing' | 'is_not_missing';
@@ -99,7 +100,6 @@ export function valueTypes(spec: AttributeSpec, op: FilterOperator | undefined):
 
 const ISO_TIMESTAMP = /^(\d{4}-\d{2}-\d{2})T[\d:.]+(Z|[+-]\d{2}:?\d{2})?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** dayOf cuts a date value to its UTC day 'YYYY-MM-DD' (spec: ISO timestamps are truncated to midnight UTC), or undefined. */
 export function dayOf(value: unknown): string | undefined {
@@ -161,7 +161,7 @@ export function checkFilters(filters: UserFilter[], allowed: readonly string[] =
       } else if (t === 'string') {
         values.push(String(v));
       } else {
-        if (!UUID.test(String(v).trim())) return void errors.push(`filter ${n} is not fully filled out`);
+        if (!UUID_RE.test(String(v).trim())) return void errors.push(`filter ${n} is not fully filled out`);
         values.push(String(v).trim().toLowerCase());
       }
     }

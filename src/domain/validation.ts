@@ -133,8 +133,6 @@ export type ContactSearch =
   | { kind: 'date'; day: string }
   | { kind: 'text'; text: string };
 
-const SEARCH_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /**
  * classifySearch reads the smart contact search: text matching a UUID looks up by id (or the metadata user_id); a
  * date-like string longer than 6 characters (e.g. '2026-03-01', '03/01/2026', 'March 1, 2026') filters by that UTC
@@ -143,7 +141,7 @@ const SEARCH_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
  */
 export function classifySearch(raw: string): ContactSearch {
   const text = raw.trim();
-  if (SEARCH_UUID.test(text)) return { kind: 'id', id: text.toLowerCase() };
+  if (UUID_RE.test(text)) return { kind: 'id', id: text.toLowerCase() };
   if (text.length > 6 && /\d/.test(text) && !/^\d+$/.test(text) && !text.includes('@')) {
     const day = searchDay(text);
     if (day) return { kind: 'date', day };

@@ -34,6 +34,7 @@
  *   again for every row.
  */
 import type { CheckedFilter, Conjunction } from '../domain/segmentFilter.ts';
+import { likePattern } from './gateways/common.ts';
 
 const TEXT_COLUMNS: Record<string, string> = {
   contact_email: 'c.email', contact_first_name: 'c.first_name', contact_last_name: 'c.last_name',
@@ -69,10 +70,6 @@ export function compileFilters(filters: CheckedFilter[], conjunction: Conjunctio
   };
   const parts = filters.map((f) => `(${compileOne(f, ctx)})`);
   return { from: joins.join(''), sql: parts.join(conjunction === 'or' ? ' OR ' : ' AND '), params };
-}
-
-function likePattern(v: string): string {
-  return `%${v.replace(/[\\%_]/g, '\\$&')}%`;
 }
 
 function textCondition(col: string, op: string, value: string | undefined, bind: (v: unknown) => string): string {
@@ -167,4 +164,13 @@ function compare(x: number, op: string, n: number): boolean {
     case 'greater_than': return x > n;
     default: throw new Error(`no count operator ${op}`);
   }
+}
+
+/**
+ * matchingContacts is `FROM contacts c … WHERE …` for the project's live contacts the compiled filters match: the
+ * project id is $1, the filters' placeholders follow from `compiled` (compile with firstParam 2, or later when the
+ * caller binds more before them). The preview, create_from_filters' count and its job's INSERT…SELECT share it.
+ */
+export function matchingContacts(compiled: Compiled): string {
+  return `FROM contacts c${compiled.from} WHERE c.project_id = $1 AND c.archived_at IS NULL AND (${compiled.sql})`;
 }

@@ -10,8 +10,8 @@ import type { AppContext } from './context.ts';
 import type { QueryFn } from './db/client.ts';
 import { checkFilters, SEGMENT_FILTER_ATTRIBUTES, type Conjunction, type UserFilter } from '../domain/segmentFilter.ts';
 import { checkRequired } from '../domain/validation.ts';
-import { BadRequest, FieldErrors } from './errors.ts';
-import { compileFilters } from './segmentFilter.ts';
+import { FieldErrors } from './errors.ts';
+import { compileFilters, matchingContacts } from './segmentFilter.ts';
 
 /** The pg-boss queue of segment builds; a job's data is {jobLogId}. */
 export const SEGMENT_FROM_FILTERS_QUEUE = 'segment-from-filters';
@@ -26,10 +26,10 @@ function checked(body: FromFiltersRequest) {
   const errs = new FieldErrors();
   errs.add('name', checkRequired(body.name));
   const filters = checkFilters(body.user_filters ?? [], SEGMENT_FILTER_ATTRIBUTES);
-  if ('errors' in filters) for (const e of filters.errors) errs.add('user_filters', e);
+  const errors = 'errors' in filters ? filters.errors : [];
+  for (const e of errors) errs.add('user_filters', e);
   errs.throwIfAny();
-  if ('errors' in filters) throw new BadRequest(filters.errors);
-  return filters.filters;
+  return 'filters' in filters ? filters.filters : [];
 }
 
 /**
@@ -42,7 +42,7 @@ Promise<{ num_users: number; errors: string[]; segment_id: string; job_log_id: s
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
   const where = compileFilters(filters, body.conjunction ?? 'and', 2);
   const [{ n }] = await query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM contacts c${where.from} WHERE c.project_id = $1 AND c.archived_at IS NULL AND (${where.sql})`, [projectId, ...where.params]);
+    `SELECT count(*)::int AS n ${matchingContacts(where)}`, [projectId, ...where.params]);
   const name = body.name.trim();
   const [entry] = await query<{ segment_id: string; job_log_id: string }>(
     `WITH s AS (INSERT INTO segments (project_id, name, invisible) VALUES ($1, $2, true) RETURNING id)
@@ -75,7 +75,7 @@ export async function buildSegmentFromFilters(ctx: AppContext, jobLogId: string)
     const where = compileFilters(filters.filters, d.conjunction, 3);
     const inserted = await tx<{ n: number }>(
       `WITH ins AS (INSERT INTO segment_members (segment_id, contact_id)
-         SELECT $2::uuid, c.id FROM contacts c${where.from} WHERE c.project_id = $1 AND c.archived_at IS NULL AND (${where.sql})
+         SELECT $2::uuid, c.id ${matchingContacts(where)}
          ON CONFLICT DO NOTHING RETURNING 1)
        SELECT count(*)::int AS n FROM ins`, [entry.project_id, d.segment_id, ...where.params]);
     await tx('UPDATE segments SET invisible = false WHERE id = $1', [d.segment_id]);

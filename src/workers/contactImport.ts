@@ -77,7 +77,7 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     if ('errors' in r) return refuse(r.errors);
     state.imported++;
     const email = r.contact.email.toLowerCase();
-    const lane = lanes[WRITERS === 1 ? 0 : laneOf(email)];
+    const lane = lanes[laneOf(email)];
     // The last row of an email wins: a repeat replaces the earlier row's values in this batch.
     const earlier = lane.batch.get(email);
     lane.batch.delete(email);

@@ -9,7 +9,7 @@ import { useEffect, useState } from 'react';
 import { Autocomplete, Box, IconButton, MenuItem, Stack, TextField, Tooltip } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
 import {
-  FILTER_ATTRIBUTES, OPERATORS, normalizeRows, operatorLabel, valueTypes, type BuilderRow, type FilterOperator, type ValueType,
+  FILTER_ATTRIBUTES, OPERATORS, normalizeRows, operatorLabel, valueTypes, type BuilderRow, type Conjunction, type FilterOperator, type ValueType,
 } from '../../../domain/segmentFilter';
 import { callOperation } from '../../data/gateway';
 import type { OperationId } from '../../../../generated/operations.gen';
@@ -80,6 +80,16 @@ function ValueInput({ type, value, onChange, attribute, index }: { type: ValueTy
   }
   const label = ID_LABELS[type] ?? (attribute === 'contact_json' && index === 0 ? 'Key' : 'Value');
   return <TextField size="small" label={label} value={value} onChange={(e) => onChange(e.target.value)} />;
+}
+
+/** JoinSelect picks how filters combine (spec part 2 §9: 'and' matches every filter, 'or' any). */
+export function JoinSelect({ value, onChange }: { value: Conjunction; onChange: (v: Conjunction) => void }) {
+  return (
+    <TextField select size="small" label="Join" value={value} sx={{ maxWidth: 300 }} onChange={(e) => onChange(e.target.value as Conjunction)}>
+      <MenuItem value="and">and (match every filter)</MenuItem>
+      <MenuItem value="or">or (match any filter)</MenuItem>
+    </TextField>
+  );
 }
 
 /** FilterBuilder edits `rows` (always normalised: blank rows stripped, one blank row last) over `attributes`. */

@@ -5,10 +5,10 @@
  */
 import { useState } from 'react';
 import { useNotify } from 'react-admin';
-import { Alert, Button, Card, CardContent, CircularProgress, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Button, Card, CardContent, CircularProgress, Stack, Typography } from '@mui/material';
 import { BLANK_ROW, builderErrors, SEGMENT_EDIT_FILTER_ATTRIBUTES, toUserFilters, type BuilderRow, type Conjunction } from '../../../domain/segmentFilter';
 import { callOperation, RETRY } from '../../data/gateway';
-import { FilterBuilder } from './FilterBuilder';
+import { FilterBuilder, JoinSelect } from './FilterBuilder';
 
 interface Match { id: string; email: string }
 
@@ -57,10 +57,7 @@ export function SegmentFilterAdd({ segmentId, onAdded }: { segmentId: string; on
       <CardContent>
         <Typography variant="h6" component="h2" sx={{ mb: 1 }}>Add contacts by filter</Typography>
         <Stack spacing={1.5}>
-          <TextField select size="small" label="Join" value={conjunction} sx={{ maxWidth: 300 }} onChange={(e) => setConjunction(e.target.value as Conjunction)}>
-            <MenuItem value="and">and (match every filter)</MenuItem>
-            <MenuItem value="or">or (match any filter)</MenuItem>
-          </TextField>
+          <JoinSelect value={conjunction} onChange={setConjunction} />
           <FilterBuilder rows={rows} onChange={(r) => { setRows(r); setErrors([]); setFound(null); }} attributes={SEGMENT_EDIT_FILTER_ATTRIBUTES} />
           {errors.length > 0 && <Alert severity="error" role="alert">Filter errors: {errors.join('; ')}</Alert>}
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>

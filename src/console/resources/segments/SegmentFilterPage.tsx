@@ -9,13 +9,13 @@ import { useState, type FormEvent } from 'react';
 import { useNotify } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import {
-  Alert, Box, Button, Card, CardContent, CircularProgress, Link, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography,
+  Alert, Box, Button, Card, CardContent, CircularProgress, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography,
 } from '@mui/material';
 import { BLANK_ROW, builderErrors, SEGMENT_FILTER_ATTRIBUTES, toUserFilters, type BuilderRow, type Conjunction } from '../../../domain/segmentFilter';
 import { isBlank } from '../../../domain/validation';
 import { callOperation, RETRY } from '../../data/gateway';
 import { formatDate } from '../shared/ResourceList';
-import { FilterBuilder } from './FilterBuilder';
+import { FilterBuilder, JoinSelect } from './FilterBuilder';
 
 interface PreviewUser { id: string; email: string; first_name: string | null; last_name: string | null; created_at: string }
 
@@ -79,13 +79,7 @@ export function SegmentFilterPage() {
               Pick what to match: each filter names a contact field, an operator and a value. Dates compare by the UTC day.
               Save the filters as a segment to send to the contacts that match when the segment is built.
             </Typography>
-            <TextField
-              select size="small" label="Join" value={conjunction} sx={{ maxWidth: 300 }}
-              onChange={(e) => { setConjunction(e.target.value as Conjunction); setShownErrors([]); }}
-            >
-              <MenuItem value="and">and (match every filter)</MenuItem>
-              <MenuItem value="or">or (match any filter)</MenuItem>
-            </TextField>
+            <JoinSelect value={conjunction} onChange={(v) => { setConjunction(v); setShownErrors([]); }} />
             <FilterBuilder rows={rows} onChange={change} attributes={SEGMENT_FILTER_ATTRIBUTES} />
             {shownErrors.length > 0 && <Alert severity="error" role="alert">Filter errors: {shownErrors.join('; ')}</Alert>}
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' } }}>

@@ -6,7 +6,7 @@
 import { and, count, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
 import { checkFilters, requestAttributes, SEGMENT_EDIT_FILTER_ATTRIBUTES, SEGMENT_FILTER_ATTRIBUTES } from '../../../domain/segmentFilter.ts';
-import { compileFilters } from '../../segmentFilter.ts';
+import { compileFilters, matchingContacts } from '../../segmentFilter.ts';
 import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { checkRequired } from '../../../domain/validation.ts';
 import { BadRequest, FieldErrors, NotFound } from '../../errors.ts';
@@ -160,7 +160,7 @@ export async function filterUsers(query: QueryFn, projectId: string, body: Filte
   const checked = checkFilters(body.user_filters, requestAttributes(body.segment_edit ? SEGMENT_EDIT_FILTER_ATTRIBUTES : SEGMENT_FILTER_ATTRIBUTES));
   if ('errors' in checked) throw new BadRequest(checked.errors.map((e) => `user_filters: ${e}`));
   const where = compileFilters(checked.filters, body.conjunction ?? 'and', 2);
-  const base = `FROM contacts c${where.from} WHERE c.project_id = $1 AND c.archived_at IS NULL AND (${where.sql})`;
+  const base = matchingContacts(where);
   const page = [Math.min(100, Math.max(1, Math.trunc(body.limit ?? 100))), Math.max(0, Math.trunc(body.offset ?? 0))];
   const n = where.params.length + 2;
   const [users, [total]] = await Promise.all([
