@@ -11,6 +11,7 @@ import type { paths as SegmentwrapperPaths } from './types/segmentwrapper.gen';
 import type { paths as SenderpersonawrapperPaths } from './types/senderpersonawrapper.gen';
 import type { paths as TemplatePaths } from './types/template.gen';
 import type { paths as SchedulerPaths } from './types/scheduler.gen';
+import type { paths as CampaignPaths } from './types/campaign.gen';
 import type { paths as EventPaths } from './types/event.gen';
 import type { paths as ReportingPaths } from './types/reporting.gen';
 import type { paths as JoblogPaths } from './types/joblog.gen';
@@ -28,6 +29,7 @@ export interface GatewayPaths {
   senderpersonawrapper: SenderpersonawrapperPaths;
   template: TemplatePaths;
   scheduler: SchedulerPaths;
+  campaign: CampaignPaths;
   event: EventPaths;
   reporting: ReportingPaths;
   joblog: JoblogPaths;
@@ -35,7 +37,7 @@ export interface GatewayPaths {
 }
 
 export type Service = keyof GatewayPaths;
-export const services = ["login","signup","contact_us","companyauthwrapper","user","segment","segmentwrapper","senderpersonawrapper","template","scheduler","event","reporting","joblog","domains"] as const;
+export const services = ["login","signup","contact_us","companyauthwrapper","user","segment","segmentwrapper","senderpersonawrapper","template","scheduler","campaign","event","reporting","joblog","domains"] as const;
 
 /**
  * createGatewayClient returns a typed openapi-fetch client for one gateway; `baseUrl` is the session's

@@ -197,6 +197,31 @@ export const operations = {
     "method": "DELETE",
     "path": "/scheduler/{ids}"
   },
+  "listCampaigns": {
+    "service": "campaign",
+    "method": "GET",
+    "path": "/campaigns"
+  },
+  "saveCampaign": {
+    "service": "campaign",
+    "method": "POST",
+    "path": "/campaigns"
+  },
+  "archiveCampaign": {
+    "service": "campaign",
+    "method": "DELETE",
+    "path": "/campaigns/{id}"
+  },
+  "listCampaignMetrics": {
+    "service": "campaign",
+    "method": "GET",
+    "path": "/campaign_metrics"
+  },
+  "countCampaignMetrics": {
+    "service": "campaign",
+    "method": "GET",
+    "path": "/campaign_metrics/count"
+  },
   "listEvents": {
     "service": "event",
     "method": "GET",
@@ -262,6 +287,36 @@ export const operations = {
     "service": "reporting",
     "method": "GET",
     "path": "/sendslast31days"
+  },
+  "clearReportCache": {
+    "service": "reporting",
+    "method": "POST",
+    "path": "/clearcache_{report}"
+  },
+  "getMostClickedLinks": {
+    "service": "reporting",
+    "method": "GET",
+    "path": "/mostclickedlinks"
+  },
+  "getRecentlyClickedLinks": {
+    "service": "reporting",
+    "method": "GET",
+    "path": "/recentlyclickedlinks"
+  },
+  "getOpensBySource": {
+    "service": "reporting",
+    "method": "GET",
+    "path": "/opensbysource"
+  },
+  "getMostOpenedEmails": {
+    "service": "reporting",
+    "method": "GET",
+    "path": "/mostopenedemails"
+  },
+  "getRecentlyOpenedEmails": {
+    "service": "reporting",
+    "method": "GET",
+    "path": "/recentlyopenedemails"
   },
   "listJobLog": {
     "service": "joblog",

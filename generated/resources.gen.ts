@@ -12,13 +12,15 @@ export interface ResourceDefinition {
   recordRepresentation: string;
   operations: { list: OperationId; count?: OperationId; save?: OperationId; archive?: OperationId };
   saveBodyKey?: string;
+  /** The key of the list answer's rows (default data), e.g. campaigns_with_metrics. */
+  listKey?: string;
   archiveBy?: 'id' | 'email';
   archiveLabel?: string;
   archiveConfirm?: string;
   archiveWhen?: string;
   readOnlyEdit?: string;
   list: {
-    columns: Array<{ source: string; label: string; type?: 'date' | 'boolean' | 'count' | 'sendAt' | 'audience' }>;
+    columns: Array<{ source: string; label: string; type?: 'date' | 'boolean' | 'count' | 'sendAt' | 'audience' | 'campaignType' }>;
     searchFields: string[];
     defaultSort: { field: string; order: 'ASC' | 'DESC' };
     pageSize: number;
@@ -619,6 +621,81 @@ export const resources: ResourceDefinition[] = [
       }
     },
     "service": "scheduler"
+  },
+  {
+    "name": "campaigns",
+    "label": "Campaigns",
+    "route": "/campaigns",
+    "gateway": "campaign",
+    "recordRepresentation": "name",
+    "listKey": "campaigns_with_metrics",
+    "operations": {
+      "list": "listCampaignMetrics",
+      "count": "countCampaignMetrics"
+    },
+    "list": {
+      "columns": [
+        {
+          "source": "name",
+          "label": "Name"
+        },
+        {
+          "source": "type",
+          "label": "Type",
+          "type": "campaignType"
+        },
+        {
+          "source": "sends",
+          "label": "Sends"
+        },
+        {
+          "source": "opens",
+          "label": "Opens"
+        },
+        {
+          "source": "clicks",
+          "label": "Clicks"
+        },
+        {
+          "source": "unsubscribes",
+          "label": "Unsubscribes"
+        },
+        {
+          "source": "bounces",
+          "label": "Bounces"
+        },
+        {
+          "source": "unsuccessful_sends",
+          "label": "Failures"
+        },
+        {
+          "source": "created_at",
+          "label": "Added",
+          "type": "date"
+        }
+      ],
+      "searchFields": [],
+      "defaultSort": {
+        "field": "created_at",
+        "order": "DESC"
+      },
+      "pageSize": 5,
+      "truncate": {
+        "name": 60
+      },
+      "links": [
+        {
+          "label": "New Campaign",
+          "to": "/campaigns/new"
+        },
+        {
+          "label": "Send Wizard",
+          "to": "/email-send-wizard"
+        }
+      ],
+      "empty": "No campaigns yet. Launch one with the send wizard, or group existing email blasts, workflows or templates into a new campaign."
+    },
+    "service": "campaign"
   }
 ];
 

@@ -119,13 +119,15 @@ export interface ResourceDefinition {
   recordRepresentation: string;
   operations: { list: OperationId; count?: OperationId; save?: OperationId; archive?: OperationId };
   saveBodyKey?: string;
+  /** The key of the list answer's rows (default data), e.g. campaigns_with_metrics. */
+  listKey?: string;
   archiveBy?: 'id' | 'email';
   archiveLabel?: string;
   archiveConfirm?: string;
   archiveWhen?: string;
   readOnlyEdit?: string;
   list: {
-    columns: Array<{ source: string; label: string; type?: 'date' | 'boolean' | 'count' | 'sendAt' | 'audience' }>;
+    columns: Array<{ source: string; label: string; type?: 'date' | 'boolean' | 'count' | 'sendAt' | 'audience' | 'campaignType' }>;
     searchFields: string[];
     defaultSort: { field: string; order: 'ASC' | 'DESC' };
     pageSize: number;

@@ -27,7 +27,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Totals and unique-contact totals per event name over the last 31 days. */
+        /**
+         * Per report event name, all time, the number of events and of distinct emails that had one.
+         * @description One row for each of the seven report events (email_send_result_success, email_send_result_failure, user_unsubscribed, ses_event_open, ses_event_click, ses_event_complaint, ses_event_bounce), zeros included. num counts events; num_unique counts distinct emails (an email is one message to one recipient, identified by its Message-ID): a recipient who opens one email three times is one unique open. Rates on the stats page are unique event / unique sends. Answered from aggregates kept as events arrive, equal to a count over the raw events.
+         */
         get: operations["getQuickStats"];
         put?: never;
         post?: never;
@@ -44,7 +47,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Per-hour counts (UTC) over the last 24 hours, oldest first, one row per hour with a count. */
+        /**
+         * Per-hour counts (UTC) over the last 24 hours, oldest first, one row per hour with each report column.
+         * @description 24 rows, the current hour last; hours without events are zeros. Cached per campaign for REPORT_CACHE_MS (default 15 s); POST clearcache_sendslast24hours empties that cache.
+         */
         get: operations["getSendsLast24Hours"];
         put?: never;
         post?: never;
@@ -61,8 +67,116 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Per-day counts (UTC) over the last 31 days, oldest first, one row per day with a count. */
+        /**
+         * Per-day counts (UTC) over the last 31 days, oldest first, one row per day with each report column.
+         * @description 31 rows, today (UTC) last; days without events are zeros. Cached per campaign for REPORT_CACHE_MS (default 15 s); POST clearcache_sendslast31days empties that cache.
+         */
         get: operations["getSendsLast31Days"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/clearcache_{report}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Empties the cache of one sends report (run before a campaign save, whose associations change its numbers). */
+        post: operations["clearReportCache"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mostclickedlinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The links clicked most, all time, with clicks and unique clicks (distinct emails whose recipient clicked that link). */
+        get: operations["getMostClickedLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recentlyclickedlinks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest clicks, newest first. */
+        get: operations["getRecentlyClickedLinks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/opensbysource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Opens and clicks, all time, by the reader's user agent or by the recipient's domain.
+         * @description Unique opens (clicks) are counted where each email was first opened (clicked), so they sum to the unique totals of quickstats. The console groups user agents into Desktop / Other, Tablet and Mobile.
+         */
+        get: operations["getOpensBySource"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/mostopenedemails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The templates whose emails were opened most, all time, with their subject, sends, opens and clicks. */
+        get: operations["getMostOpenedEmails"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/recentlyopenedemails": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The newest opens, newest first, with the template and its subject. */
+        get: operations["getRecentlyOpenedEmails"];
         put?: never;
         post?: never;
         delete?: never;
@@ -88,8 +202,62 @@ export interface components {
                 sent_at: string | null;
             };
         };
+        QuickStatRow: {
+            /** @description The event name. */
+            name: string;
+            /** @description Events. */
+            num: number;
+            /** @description Distinct emails that had the event. */
+            num_unique: number;
+        };
+        LinkRow: {
+            link_url: string;
+            num_clicks: number;
+            num_unique_clicks: number;
+        };
+        RecentClickRow: {
+            link_url: string;
+            email: string | null;
+            user_id: string | null;
+            emitted_at: components["schemas"]["Timestamp"];
+            template_id: string | null;
+            blast_id: string | null;
+            user_agent: string | null;
+        };
+        /** @description With by=user_agent the row has user_agent; with by=to_domain it has to_domain. */
+        SourceRow: {
+            user_agent?: string;
+            to_domain?: string;
+            num_opens: number;
+            num_unique_opens: number;
+            num_clicks: number;
+            num_unique_clicks: number;
+        };
+        OpenedEmailRow: {
+            /** @description The template (null when by=email_subject sums several, or for emails sent without one). */
+            template_id: string | null;
+            template_name: string | null;
+            /** @description The template's subject as written (variables not filled in). */
+            email_subject: string;
+            num_sends: number;
+            num_opens: number;
+            num_unique_opens: number;
+            num_clicks: number;
+            num_unique_clicks: number;
+        };
+        RecentOpenRow: {
+            email: string | null;
+            user_id: string | null;
+            emitted_at: components["schemas"]["Timestamp"];
+            template_id: string | null;
+            email_subject: string | null;
+            user_agent: string | null;
+        };
+        /** @description One bucket's event counts (events, not unique emails). With a campaign_id the row also names the campaign. */
         SeriesRow: {
             emitted_at_trunc: components["schemas"]["Timestamp"];
+            campaign_id?: string | null;
+            campaign_name?: string | null;
             sends: number;
             opens: number;
             clicks: number;
@@ -133,7 +301,14 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The campaign to report on: its email blasts, workflows and templates. Blank, 'all' or a placeholder ('undefined', 'null', '-', '{campaign_id}') means every campaign; another value that is not a UUID is a 400. A campaign that does not exist in this project reports nothing (empty rows, zeros). */
         CampaignId: string;
+        /** @description Rows at most. */
+        ReportLimit5: number;
+        /** @description Rows at most. */
+        ReportLimit10: number;
+        /** @description Rows at most. */
+        ReportLimit100: number;
         /** @description Page size (rows). */
         Limit: number;
         /** @description Rows to skip. */
@@ -184,6 +359,7 @@ export interface operations {
     getQuickStats: {
         parameters: {
             query?: {
+                /** @description The campaign to report on: its email blasts, workflows and templates. Blank, 'all' or a placeholder ('undefined', 'null', '-', '{campaign_id}') means every campaign; another value that is not a UUID is a 400. A campaign that does not exist in this project reports nothing (empty rows, zeros). */
                 campaign_id?: components["parameters"]["CampaignId"];
             };
             header?: never;
@@ -199,21 +375,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: {
-                            name: string;
-                            num: number;
-                            num_unique: number;
-                        }[];
+                        data: components["schemas"]["QuickStatRow"][];
                         errors: string[];
                     };
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };
     getSendsLast24Hours: {
         parameters: {
             query?: {
+                /** @description The campaign to report on: its email blasts, workflows and templates. Blank, 'all' or a placeholder ('undefined', 'null', '-', '{campaign_id}') means every campaign; another value that is not a UUID is a 400. A campaign that does not exist in this project reports nothing (empty rows, zeros). */
                 campaign_id?: components["parameters"]["CampaignId"];
             };
             header?: never;
@@ -231,12 +405,14 @@ export interface operations {
                     "application/json": components["schemas"]["SeriesResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };
     getSendsLast31Days: {
         parameters: {
             query?: {
+                /** @description The campaign to report on: its email blasts, workflows and templates. Blank, 'all' or a placeholder ('undefined', 'null', '-', '{campaign_id}') means every campaign; another value that is not a UUID is a 400. A campaign that does not exist in this project reports nothing (empty rows, zeros). */
                 campaign_id?: components["parameters"]["CampaignId"];
             };
             header?: never;
@@ -254,6 +430,197 @@ export interface operations {
                     "application/json": components["schemas"]["SeriesResponse"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    clearReportCache: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The cached report. */
+                report: "sendslast24hours" | "sendslast31days";
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description The campaign whose cache to clear; every cached campaign of the project is cleared either way. */
+                    campaign_id?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Cleared. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Cached entries removed. */
+                        cleared: number;
+                        errors: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getMostClickedLinks: {
+        parameters: {
+            query?: {
+                /** @description The campaign to report on: its email blasts, workflows and templates. Blank, 'all' or a placeholder ('undefined', 'null', '-', '{campaign_id}') means every campaign; another value that is not a UUID is a 400. A campaign that does not exist in this project reports nothing (empty rows, zeros). */
+                campaign_id?: components["parameters"]["CampaignId"];
+                /** @description Rows at most. */
+                limit?: components["parameters"]["ReportLimit100"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Links, most clicks first (ties by link). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LinkRow"][];
+                        errors: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getRecentlyClickedLinks: {
+        parameters: {
+            query?: {
+                /** @description The campaign to report on: its email blasts, workflows and templates. Blank, 'all' or a placeholder ('undefined', 'null', '-', '{campaign_id}') means every campaign; another value that is not a UUID is a 400. A campaign that does not exist in this project reports nothing (empty rows, zeros). */
+                campaign_id?: components["parameters"]["CampaignId"];
+                /** @description Rows at most. */
+                limit?: components["parameters"]["ReportLimit5"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Clicks. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RecentClickRow"][];
+                        errors: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getOpensBySource: {
+        parameters: {
+            query?: {
+                /** @description The campaign to report on: its email blasts, workflows and templates. Blank, 'all' or a placeholder ('undefined', 'null', '-', '{campaign_id}') means every campaign; another value that is not a UUID is a 400. A campaign that does not exist in this project reports nothing (empty rows, zeros). */
+                campaign_id?: components["parameters"]["CampaignId"];
+                /** @description Group by the user agent (default) or the recipient's domain. */
+                by?: "user_agent" | "to_domain";
+                /** @description Rows at most (most opens and clicks first). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sources. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SourceRow"][];
+                        errors: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getMostOpenedEmails: {
+        parameters: {
+            query?: {
+                /** @description The campaign to report on: its email blasts, workflows and templates. Blank, 'all' or a placeholder ('undefined', 'null', '-', '{campaign_id}') means every campaign; another value that is not a UUID is a 400. A campaign that does not exist in this project reports nothing (empty rows, zeros). */
+                campaign_id?: components["parameters"]["CampaignId"];
+                /** @description One row per template (default), or per subject (templates sharing a subject are summed). */
+                by?: "template_id" | "email_subject";
+                /** @description Rows at most. */
+                limit?: components["parameters"]["ReportLimit10"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Most unique opens first (ties by subject). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OpenedEmailRow"][];
+                        errors: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getRecentlyOpenedEmails: {
+        parameters: {
+            query?: {
+                /** @description The campaign to report on: its email blasts, workflows and templates. Blank, 'all' or a placeholder ('undefined', 'null', '-', '{campaign_id}') means every campaign; another value that is not a UUID is a 400. A campaign that does not exist in this project reports nothing (empty rows, zeros). */
+                campaign_id?: components["parameters"]["CampaignId"];
+                /** @description Rows at most. */
+                limit?: components["parameters"]["ReportLimit10"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Opens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RecentOpenRow"][];
+                        errors: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };

@@ -26,6 +26,7 @@ import { segmentWrapperHandlers } from './gateways/segmentwrapper/index.ts';
 import { senderPersonaHandlers } from './gateways/senderpersonawrapper/index.ts';
 import { templateHandlers } from './gateways/template/index.ts';
 import { schedulerHandlers } from './gateways/scheduler/index.ts';
+import { campaignHandlers } from './gateways/campaign/index.ts';
 import { eventHandlers } from './gateways/event/index.ts';
 import { reportingHandlers } from './gateways/reporting/index.ts';
 import { joblogHandlers } from './gateways/joblog/index.ts';
@@ -45,6 +46,7 @@ const GATEWAYS: Record<string, (ctx: AppContext) => object> = {
   senderpersonawrapper: senderPersonaHandlers,
   template: templateHandlers,
   scheduler: schedulerHandlers,
+  campaign: campaignHandlers,
   event: eventHandlers,
   reporting: reportingHandlers,
   joblog: joblogHandlers,

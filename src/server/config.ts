@@ -66,6 +66,10 @@ export interface Config {
   systemFrom: string;
   spfRecord: string;
   domainCheckCron?: string;
+  /** How long the sends reports are cached per project and campaign (REPORT_CACHE_MS, default 15000 ms; 0 never caches; issue 6). */
+  reportCacheMs: number;
+  /** How often the workers fold new report deltas into the merged aggregates (REPORT_COMPACT_MS, default 2000 ms; docs/architecture.md §4g). */
+  reportCompactMs: number;
 }
 
 /** loadConfig reads the environment (process.env by default). Throws on a malformed number. */
@@ -112,5 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dnsResolvers: (env.DNS_RESOLVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     spfRecord: env.SPF_RECORD?.trim() || 'v=spf1 a mx ~all',
     domainCheckCron: /^(off|false|0|no)$/i.test(env.DOMAIN_CHECK_CRON ?? '') ? undefined : (env.DOMAIN_CHECK_CRON || '*/10 * * * *'),
+    reportCacheMs: num('REPORT_CACHE_MS', 15_000),
+    reportCompactMs: Math.max(100, num('REPORT_COMPACT_MS', 2000)),
   };
 }

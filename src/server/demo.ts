@@ -6,7 +6,7 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from './db/client.ts';
 import {
-  companyUsers, contactEventCounts, contacts, demoLogins, emailBlasts, eventBatches, events, jobLog, outbox, projects, segmentMembers, segments,
+  campaigns, companyUsers, contactEventCounts, contacts, demoLogins, emailBlasts, eventBatches, events, jobLog, outbox, projects, segmentMembers, segments,
   senderPersonas, suppressions, templates,
 } from './db/schema.ts';
 import { DEMO_ACCOUNT, createAccount, sessionForAdmin, type Session } from './accounts.ts';
@@ -49,7 +49,7 @@ async function demoProjectId(db: Db): Promise<string | undefined> {
 
 /**
  * resetDemoAccount puts the demo project back to DEMO_CONTENT in one transaction: every contact, segment, persona,
- * template, blast, queued email, event, suppression and job-log entry goes; admins added by visitors go (the first,
+ * template, blast, campaign, queued email, event (and its report aggregates), suppression and job-log entry goes; admins added by visitors go (the first,
  * seeded admin stays); the project returns to the sandbox; then the known contents are written. Creates the account
  * first when it does not exist. Returns the demo project's id.
  */
@@ -60,6 +60,9 @@ export async function resetDemoAccount(db: Db): Promise<string> {
   await db.transaction(async (tx) => {
     await tx.delete(outbox).where(eq(outbox.projectId, pid));
     await tx.delete(events).where(eq(events.projectId, pid));
+    // Every event of the project is gone, so are its report aggregates (docs/architecture.md §4g).
+    await tx.execute(sql`SELECT report_forget(${pid}::uuid)`);
+    await tx.delete(campaigns).where(eq(campaigns.projectId, pid));
     await tx.delete(eventBatches).where(eq(eventBatches.projectId, pid));
     await tx.delete(suppressions).where(eq(suppressions.projectId, pid));
     await tx.delete(jobLog).where(eq(jobLog.projectId, pid));

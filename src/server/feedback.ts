@@ -8,9 +8,9 @@
  *   project's suppression list and mark the contact (bounced_at / complained_at); later sends skip it.
  * Every function takes a QueryFn (one statement per call, or a transaction's) and the project id it is scoped to.
  */
-import { UAParser } from 'ua-parser-js';
 import type { QueryFn } from './db/client.ts';
 import { eventJson, suppresses, type Feedback } from '../domain/feedback.ts';
+import { deviceOf } from '../domain/devices.ts';
 import type { LinkTarget } from './mail/links.ts';
 
 interface SentRow { id: string; email: string; contact_id: string | null; blast_id: string | null; template_id: string | null; message_id: string }
@@ -25,17 +25,6 @@ async function sentRow(query: QueryFn, target: LinkTarget): Promise<SentRow | un
 /** The recipient's domain, lower-case ('' when the address has none). */
 function toDomain(email: string): string {
   return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-}
-
-/**
- * deviceOf names the device group of a user agent (spec part 1 §2 Insights: Desktop / Other, Tablet, Mobile) with
- * ua-parser-js; an empty or unknown agent is 'Desktop / Other'.
- */
-export function deviceOf(userAgent: string): 'Desktop / Other' | 'Tablet' | 'Mobile' {
-  const type = new UAParser(userAgent).getDevice().type;
-  if (type === 'mobile') return 'Mobile';
-  if (type === 'tablet') return 'Tablet';
-  return 'Desktop / Other';
 }
 
 /**

@@ -122,10 +122,10 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
           FROM unnest($4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::timestamptz[], $9::text[], $10::text[], $11::text[])
             AS u(contact, email, template, zone, send_at, status, error, message_id)
         ON CONFLICT (blast_id, contact_id) DO NOTHING
-        RETURNING project_id, email, contact_id, blast_id, template_id, status, last_error)
+        RETURNING project_id, email, contact_id, blast_id, template_id, status, last_error, message_id)
       INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
       SELECT project_id, 'email_send_result_failure', email, contact_id, true, blast_id, template_id,
-             jsonb_build_object('error_string', last_error, 'blast_id', blast_id)
+             jsonb_build_object('error_string', last_error, 'blast_id', blast_id, 'message_id', message_id)
         FROM made WHERE status = 'failed'`,
     [blast.project_id, blast.id, blast.sender_persona_id, cols.contact, cols.email, cols.template, cols.zone,
       cols.sendAt, cols.status, cols.error, cols.messageId]);

@@ -1,6 +1,6 @@
 /**
  * startWorkers runs the background work in this process (WORKERS=on): the pg-boss handlers (blast expansion, the
- * scheduled demo reset) and the sender loop. Returns a stop function that lets in-hand work finish.
+ * scheduled demo reset, DNS checks, imports, segments from filters), the report compaction and the sender loop. Returns a stop function that lets in-hand work finish.
  */
 import type { AppContext } from '../server/context.ts';
 import type { QueryFn } from '../server/db/client.ts';
@@ -15,6 +15,7 @@ import { checkDomains, DOMAIN_CHECK_QUEUE } from '../server/domains.ts';
 import { CONTACT_IMPORT_QUEUE } from '../server/contactImport.ts';
 import { importContactFile } from './contactImport.ts';
 import { buildSegmentFromFilters, SEGMENT_FROM_FILTERS_QUEUE } from '../server/segmentFromFilters.ts';
+import { startReportCompaction } from './reportCompaction.ts';
 
 export interface Workers {
   sender: Sender;
@@ -48,12 +49,15 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
   await queue.work<{ jobLogId: string }>(SEGMENT_FROM_FILTERS_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ({ jobLogId }) => {
     await buildSegmentFromFilters(ctx, jobLogId);
   });
+  // Report aggregates (issue 6): deltas folded into merged rows every REPORT_COMPACT_MS.
+  const stopCompaction = startReportCompaction(ctx.database.query.bind(ctx.database) as QueryFn, ctx.config.reportCompactMs);
   await renderer.ready();
   sender.start();
   return {
     sender,
     async stop() {
       await sender.stop();
+      await stopCompaction();
       await renderer.close();
     },
   };

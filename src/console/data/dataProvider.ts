@@ -6,6 +6,7 @@
  * | Method           | Gateway call                                                                                   |
  * |------------------|------------------------------------------------------------------------------------------------|
  * | getList          | GET {list}?limit=&offset=&sort_columns=field DIR[&search_field=&search_value=][&other filters] |
+ * |                  | → the answer's `data` (or its listKey, e.g. campaigns_with_metrics)                            |
  * |                  | + GET {count} with the same filters; total = the count body's num_* value                      |
  * | getOne           | GET {list}?ids={id} → data[0]                                                                  |
  * | getMany          | GET {list}?ids={id1},{id2}                                                                      |
@@ -26,7 +27,7 @@ import type { OperationId } from '../../../generated/operations.gen';
 import { callOperation, type CallParams } from './gateway';
 
 /** The part of a resource definition the dataProvider needs. */
-export type DataResource = Pick<ResourceDefinition, 'name' | 'operations' | 'saveBodyKey' | 'archiveBy'> & {
+export type DataResource = Pick<ResourceDefinition, 'name' | 'operations' | 'saveBodyKey' | 'archiveBy' | 'listKey'> & {
   list: { searchFields: string[]; defaultSort: { field: string; order: 'ASC' | 'DESC' } };
 };
 
@@ -85,8 +86,8 @@ function countOf(body: Record<string, unknown>): number | undefined {
 }
 
 async function listRecords(def: DataResource, query: Query): Promise<RaRecord[]> {
-  const body = await callOperation<{ data: RaRecord[] }>(requireOp(def, 'list'), { query });
-  return body.data ?? [];
+  const body = await callOperation<Record<string, RaRecord[] | undefined>>(requireOp(def, 'list'), { query });
+  return body[def.listKey ?? 'data'] ?? [];
 }
 
 /** The `errors` a save answered alongside its saved records (e.g. a persona's verification email that failed), by record. */

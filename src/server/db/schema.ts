@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
-  bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid,
+  bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
@@ -228,6 +228,8 @@ export const outbox = pgTable('outbox', {
 
 /** The event names the segment filters count (as SQL text for the partial indexes below). */
 const COUNTED_EVENTS = sql.raw(`'email_send_result_success', 'ses_event_open', 'ses_event_click'`);
+/** Opens and clicks (as SQL text for the recent-engagement indexes below). */
+const ENGAGEMENT_EVENTS = sql.raw(`'ses_event_open', 'ses_event_click'`);
 
 export const events = pgTable('events', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -255,7 +257,116 @@ export const events = pgTable('events', {
     .where(sql`(json->>'campaign_id') IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
   index('events_workflow_contact_idx').on(sql`(json->>'workflow_id')`, t.name, t.userId, t.projectId, t.emittedAt)
     .where(sql`(json->>'workflow_id') IS NOT NULL AND name IN (${COUNTED_EVENTS}, 'workflow_started', 'workflow_completed')`),
+  // The recently opened / clicked reports of one campaign (issue 6): the newest opens and clicks of a blast, template
+  // or workflow, read backwards. Opens and clicks only, so the sender's writes (sends) do not pay for them.
+  index('events_blast_recent_idx').on(t.blastId, t.name, t.emittedAt).where(sql`blast_id IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),
+  index('events_template_recent_idx').on(t.templateId, t.name, t.emittedAt).where(sql`template_id IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),
+  index('events_workflow_recent_idx').on(sql`(json->>'workflow_id')`, t.name, t.emittedAt)
+    .where(sql`(json->>'workflow_id') IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),
 ]);
+
+/**
+ * A campaign (spec part 2 §3 Campaign): a name and type over email blasts (scheduled email groups), workflows or
+ * templates. Its reports are the events of those blasts, workflows and templates, read through these associations at
+ * report time, so a campaign made after its blasts were sent still counts their events.
+ */
+export const campaigns = pgTable('campaigns', {
+  id: uuid('id').primaryKey(),
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  name: text('name').notNull(),
+  /** '' | workflow | scheduled_email_group | template | a_b_test (src/domain/campaigns.ts). */
+  type: text('type').notNull().default(''),
+  blastIds: uuid('scheduled_email_blast_group_ids').array().notNull().default(sql`'{}'::uuid[]`),
+  workflowIds: uuid('workflow_ids').array().notNull().default(sql`'{}'::uuid[]`),
+  templateIds: uuid('template_ids').array().notNull().default(sql`'{}'::uuid[]`),
+  createdAt: created(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  archivedAt: ts('archived_at'),
+}, (t) => [
+  index('campaigns_project_idx').on(t.projectId, t.createdAt),
+  // Names are unique among a project's live campaigns (the wizard's 'A campaign with this name already exists').
+  uniqueIndex('campaigns_project_name_idx').on(t.projectId, sql`lower(${t.name})`).where(sql`archived_at IS NULL`),
+]);
+
+/*
+ * Report aggregates (issue 6; docs/architecture.md §4g). The triggers on events (migration 0007) add one row per
+ * statement and key to these tables ("deltas", merged = false) without touching any existing row, so writers never
+ * wait on each other; the workers' compaction folds deltas into one merged row per key. Readers sum both (the
+ * report_*_v views). Keys: the event's blast, template and workflow (the zero UUID / '' for none), so a campaign's
+ * numbers are the sum over its associations. num counts events; num_unique counts the emails (message ids) for which
+ * that event was the first of its name (or, for links, the first click on that link).
+ */
+const zeroUuid = sql`'00000000-0000-0000-0000-000000000000'::uuid`;
+const reportKeys = () => ({
+  projectId: uuid('project_id').notNull(),
+  blastId: uuid('blast_id').notNull().default(zeroUuid),
+  templateId: uuid('template_id').notNull().default(zeroUuid),
+  workflowId: text('workflow_id').notNull().default(''),
+  merged: boolean('merged').notNull().default(false),
+});
+
+/** Event counts per UTC hour and name: the sends reports' series. */
+export const reportCounts = pgTable('report_counts', {
+  ...reportKeys(),
+  hour: ts('hour').notNull(),
+  name: text('name').notNull(),
+  num: bigint('num', { mode: 'number' }).notNull(),
+  numUnique: bigint('num_unique', { mode: 'number' }).notNull(),
+}, (t) => [
+  uniqueIndex('report_counts_key_idx').on(t.projectId, t.hour, t.name, t.blastId, t.templateId, t.workflowId).where(sql`merged`),
+  index('report_counts_delta_idx').on(t.projectId, t.hour).where(sql`NOT merged`),
+]);
+
+/** Event counts per name over all time: quickstats, campaign metrics, most-opened emails. */
+export const reportTotals = pgTable('report_totals', {
+  ...reportKeys(),
+  name: text('name').notNull(),
+  num: bigint('num', { mode: 'number' }).notNull(),
+  numUnique: bigint('num_unique', { mode: 'number' }).notNull(),
+}, (t) => [
+  uniqueIndex('report_totals_key_idx').on(t.projectId, t.name, t.blastId, t.templateId, t.workflowId).where(sql`merged`),
+  index('report_totals_delta_idx').on(t.projectId).where(sql`NOT merged`),
+]);
+
+/** Clicks per link: the most-clicked links report. link_hash is md5(link) as a UUID (links can be long). */
+export const reportLinks = pgTable('report_links', {
+  ...reportKeys(),
+  linkHash: uuid('link_hash').notNull(),
+  link: text('link').notNull(),
+  num: bigint('num', { mode: 'number' }).notNull(),
+  numUnique: bigint('num_unique', { mode: 'number' }).notNull(),
+}, (t) => [
+  uniqueIndex('report_links_key_idx').on(t.projectId, t.linkHash, t.blastId, t.templateId, t.workflowId).where(sql`merged`),
+  index('report_links_delta_idx').on(t.projectId).where(sql`NOT merged`),
+]);
+
+/**
+ * Opens and clicks per source (kind 'user_agent' or 'to_domain'): the opens-by-source report. The unique counts go
+ * to the source of each email's first open (or click), so they sum to the report's unique totals.
+ */
+export const reportSources = pgTable('report_sources', {
+  ...reportKeys(),
+  kind: text('kind').notNull(),
+  valueHash: uuid('value_hash').notNull(),
+  value: text('value').notNull(),
+  numOpens: bigint('num_opens', { mode: 'number' }).notNull(),
+  numUniqueOpens: bigint('num_unique_opens', { mode: 'number' }).notNull(),
+  numClicks: bigint('num_clicks', { mode: 'number' }).notNull(),
+  numUniqueClicks: bigint('num_unique_clicks', { mode: 'number' }).notNull(),
+}, (t) => [
+  uniqueIndex('report_sources_key_idx').on(t.projectId, t.kind, t.valueHash, t.blastId, t.templateId, t.workflowId).where(sql`merged`),
+  index('report_sources_delta_idx').on(t.projectId, t.kind).where(sql`NOT merged`),
+]);
+
+/**
+ * The first occurrences already counted as unique: one row per (email, kind), kind being an event name or
+ * 'link:' || md5(link). An insert that conflicts means the event is a repeat.
+ */
+export const reportFirsts = pgTable('report_firsts', {
+  projectId: uuid('project_id').notNull(),
+  messageKey: text('message_key').notNull(),
+  kind: text('kind').notNull(),
+}, (t) => [primaryKey({ columns: [t.projectId, t.messageKey, t.kind] })]);
 
 export const jobLog = pgTable('job_log', {
   id: uuid('id').primaryKey().defaultRandom(),

@@ -1,33 +1,54 @@
 /**
- * Reports over a project's events (spec part 1 §2 Insights and reports, §3 Report rows, §7 reporting calls). Time
- * buckets are UTC. campaign_id blank, a placeholder or 'all' means every campaign.
+ * Reports over a project's events (spec part 1 §2 Insights and reports, §3 Report rows, §7 reporting calls; issue 6
+ * §1). Counts come from the report aggregates the events triggers keep (docs/architecture.md §4g), summed over the
+ * campaign's blasts, templates and workflows; the recent lists read the newest events through their indexes. Time
+ * buckets are UTC. A campaign that does not exist in the project reports nothing.
  */
 import { simpleParser } from 'mailparser';
 import type { QueryFn } from '../../db/client.ts';
 import type { Storage } from '../../storage/storage.ts';
 import { decodeLocation } from '../../../domain/location.ts';
 import { splitList } from '../../../domain/validation.ts';
+import { ALL_SERIES_COLUMNS, REPORT_EVENT_NAMES, SERIES_COLUMNS, parseCampaignId } from '../../../domain/reports.ts';
 import type { components } from '../../../../generated/types/reporting.gen.ts';
+import { BadRequest } from '../../errors.ts';
+import { campaignScope, type CampaignScope } from '../campaign/service.ts';
 
 type SendResult = components['schemas']['EmailSendResult'];
 type SeriesRow = components['schemas']['SeriesRow'];
+type QuickStatRow = components['schemas']['QuickStatRow'];
+type LinkRow = components['schemas']['LinkRow'];
+type RecentClickRow = components['schemas']['RecentClickRow'];
+type SourceRow = components['schemas']['SourceRow'];
+type OpenedEmailRow = components['schemas']['OpenedEmailRow'];
+type RecentOpenRow = components['schemas']['RecentOpenRow'];
 
-/** Which event name feeds which report column. */
-export const SERIES_COLUMNS: Record<keyof Omit<SeriesRow, 'emitted_at_trunc'>, string> = {
-  sends: 'email_send_result_success',
-  opens: 'ses_event_open',
-  clicks: 'ses_event_click',
-  bounces: 'ses_event_bounce',
-  complaints: 'ses_event_complaint',
-  unsubscribes: 'user_unsubscribed',
-  unsuccessful_sends: 'email_send_result_failure',
-};
+/** What a report covers: the whole project, one campaign's associations, or nothing (an unknown campaign). */
+export type ReportScope = { kind: 'all' } | { kind: 'campaign'; campaign: CampaignScope } | { kind: 'none' };
 
-/** campaignFilter returns the campaign id to filter on, or undefined for "all campaigns". */
-export function campaignFilter(campaignId: string | undefined): string | undefined {
-  const v = campaignId?.trim();
-  if (!v || v === 'all' || v === 'undefined' || v === 'null' || v.startsWith('{') || v === '-') return undefined;
-  return v;
+/**
+ * reportScope reads a report's campaign_id (src/domain/reports.ts parseCampaignId) and loads the campaign's
+ * associations. Throws BadRequest naming campaign_id for a malformed value.
+ */
+export async function reportScope(query: QueryFn, projectId: string, campaignId: string | undefined): Promise<ReportScope> {
+  const parsed = parseCampaignId(campaignId);
+  if ('error' in parsed) throw new BadRequest([parsed.error]);
+  if (parsed.all) return { kind: 'all' };
+  const campaign = await campaignScope(query, projectId, parsed.id);
+  return campaign ? { kind: 'campaign', campaign } : { kind: 'none' };
+}
+
+/**
+ * scopeSql returns the condition that limits aggregate rows (columns blast_id, template_id, workflow_id) to a
+ * scope, with its parameters numbered from `first`.
+ */
+function scopeSql(scope: ReportScope, first: number, prefix = ''): { sql: string; params: unknown[] } {
+  if (scope.kind !== 'campaign') return { sql: 'TRUE', params: [] };
+  const c = scope.campaign;
+  return {
+    sql: `(${prefix}blast_id = ANY($${first}::uuid[]) OR ${prefix}template_id = ANY($${first + 1}::uuid[]) OR ${prefix}workflow_id = ANY($${first + 2}::text[]))`,
+    params: [c.blastIds, c.templateIds, c.workflowIds],
+  };
 }
 
 /**
@@ -82,37 +103,182 @@ Promise<{ send_results: SendResult[]; errors: string[]; total: number }> {
   return { ...(await emailSendResults(storage, projectId, rows.map((r) => r.location).join(','))), total: Number(n) };
 }
 
-/** quickStats returns, per event name over the last 31 days, the total and the number of distinct contacts. */
-export async function quickStats(query: QueryFn, projectId: string, campaignId?: string) {
-  const rows = await query<{ name: string; num: number; num_unique: number }>(
-    `SELECT name, count(*)::int AS num, count(DISTINCT coalesce(user_id::text, email))::int AS num_unique
-       FROM events WHERE project_id = $1 AND emitted_at >= now() - interval '31 days'
-        AND ($2::text IS NULL OR json->>'campaign_id' = $2)
-      GROUP BY name ORDER BY name`, [projectId, campaignFilter(campaignId) ?? null]);
-  return rows.map((r) => ({ name: r.name, num: Number(r.num), num_unique: Number(r.num_unique) }));
+const names = (list: readonly string[]) => list.map((n) => `'${n}'`).join(', ');
+
+/** quickStats returns, for each report event name (zeros included), all time: events and distinct emails. */
+export async function quickStats(query: QueryFn, projectId: string, scope: ReportScope): Promise<QuickStatRow[]> {
+  const counts = new Map<string, { num: number; num_unique: number }>();
+  if (scope.kind !== 'none') {
+    const where = scopeSql(scope, 2);
+    const rows = await query<{ name: string; num: string; num_unique: string }>(
+      `SELECT name, sum(num) AS num, sum(num_unique) AS num_unique FROM report_totals_v
+        WHERE project_id = $1 AND name IN (${names(REPORT_EVENT_NAMES)}) AND ${where.sql} GROUP BY name`,
+      [projectId, ...where.params]);
+    for (const r of rows) counts.set(r.name, { num: Number(r.num), num_unique: Number(r.num_unique) });
+  }
+  return REPORT_EVENT_NAMES.map((name) => ({ name, ...(counts.get(name) ?? { num: 0, num_unique: 0 }) }));
 }
 
 /**
- * series returns one row per UTC hour (last 24 hours) or day (last 31 days), oldest first, with a count per report
- * column; buckets without events are zeros.
+ * series returns one row per UTC hour (the last 24, current hour last) or day (the last 31, today last) with the
+ * event count of each report column; buckets without events are zeros. With a campaign the rows name it.
  */
-export async function series(query: QueryFn, projectId: string, unit: 'hour' | 'day', campaignId?: string): Promise<SeriesRow[]> {
+export async function series(query: QueryFn, projectId: string, unit: 'hour' | 'day', scope: ReportScope): Promise<SeriesRow[]> {
   const span = unit === 'hour' ? 23 : 30;
-  const cols = Object.entries(SERIES_COLUMNS)
-    .map(([col, name], i) => `(count(e.id) FILTER (WHERE e.name = $${i + 3}))::int AS ${col}`).join(', ');
+  const where = scopeSql(scope, 2);
+  const cols = ALL_SERIES_COLUMNS.map((col) => `coalesce(sum(a.n) FILTER (WHERE a.name = '${SERIES_COLUMNS[col]}'), 0)::bigint AS ${col}`).join(', ');
   const rows = await query<Record<string, unknown>>(
     `WITH buckets AS (
        SELECT generate_series(date_trunc('${unit}', now() AT TIME ZONE 'UTC') - interval '${span} ${unit}s',
-                              date_trunc('${unit}', now() AT TIME ZONE 'UTC'), interval '1 ${unit}') AS b)
+                              date_trunc('${unit}', now() AT TIME ZONE 'UTC'), interval '1 ${unit}') AS b),
+     a AS (
+       SELECT date_trunc('${unit}', hour AT TIME ZONE 'UTC') AS b, name, sum(num) AS n FROM report_counts_v
+        WHERE project_id = $1 AND hour >= (SELECT min(b) FROM buckets) AT TIME ZONE 'UTC'
+          AND name IN (${names(REPORT_EVENT_NAMES)}) AND ${scope.kind === 'none' ? 'FALSE' : where.sql}
+        GROUP BY 1, 2)
      SELECT (buckets.b AT TIME ZONE 'UTC') AS emitted_at_trunc, ${cols}
-       FROM buckets
-       LEFT JOIN events e ON e.project_id = $1 AND date_trunc('${unit}', e.emitted_at AT TIME ZONE 'UTC') = buckets.b
-            AND ($2::text IS NULL OR e.json->>'campaign_id' = $2)
+       FROM buckets LEFT JOIN a ON a.b = buckets.b
       GROUP BY buckets.b ORDER BY buckets.b`,
-    [projectId, campaignFilter(campaignId) ?? null, ...Object.values(SERIES_COLUMNS)]);
+    [projectId, ...where.params]);
+  const campaign = scope.kind === 'campaign' ? scope.campaign : undefined;
   return rows.map((r) => {
     const out = { emitted_at_trunc: new Date(r.emitted_at_trunc as string | Date).toISOString() } as SeriesRow;
-    for (const col of Object.keys(SERIES_COLUMNS) as Array<keyof typeof SERIES_COLUMNS>) out[col] = Number(r[col]);
+    for (const col of ALL_SERIES_COLUMNS) out[col] = Number(r[col]);
+    if (campaign) Object.assign(out, { campaign_id: campaign.id, campaign_name: campaign.name });
     return out;
   });
+}
+
+/** mostClickedLinks returns the links with the most clicks (all time), with their unique clicks. */
+export async function mostClickedLinks(query: QueryFn, projectId: string, scope: ReportScope, limit: number): Promise<LinkRow[]> {
+  if (scope.kind === 'none') return [];
+  const where = scopeSql(scope, 3);
+  const rows = await query<{ link_url: string; num_clicks: string; num_unique_clicks: string }>(
+    `SELECT min(link) AS link_url, sum(num) AS num_clicks, sum(num_unique) AS num_unique_clicks FROM report_links_v
+      WHERE project_id = $1 AND ${where.sql}
+      GROUP BY link_hash ORDER BY sum(num) DESC, min(link) LIMIT $2`,
+    [projectId, limit, ...where.params]);
+  return rows.map((r) => ({ link_url: r.link_url, num_clicks: Number(r.num_clicks), num_unique_clicks: Number(r.num_unique_clicks) }));
+}
+
+/** opensBySource returns opens and clicks (and their unique counts) by user agent or recipient domain, busiest first. */
+export async function opensBySource(query: QueryFn, projectId: string, scope: ReportScope, by: 'user_agent' | 'to_domain', limit: number): Promise<SourceRow[]> {
+  if (scope.kind === 'none') return [];
+  const where = scopeSql(scope, 4);
+  const rows = await query<{ value: string; o: string; uo: string; c: string; uc: string }>(
+    `SELECT min(value) AS value, sum(num_opens) AS o, sum(num_unique_opens) AS uo, sum(num_clicks) AS c, sum(num_unique_clicks) AS uc
+       FROM report_sources_v WHERE project_id = $1 AND kind = $2 AND ${where.sql}
+      GROUP BY value_hash ORDER BY sum(num_opens) + sum(num_clicks) DESC, min(value) LIMIT $3`,
+    [projectId, by, limit, ...where.params]);
+  return rows.map((r) => ({
+    [by]: r.value, num_opens: Number(r.o), num_unique_opens: Number(r.uo), num_clicks: Number(r.c), num_unique_clicks: Number(r.uc),
+  }));
+}
+
+/**
+ * mostOpenedEmails returns the templates (or, by email_subject, the subjects) whose emails were opened, most unique
+ * opens first, with sends, opens and clicks. Emails sent without a template are left out.
+ */
+export async function mostOpenedEmails(query: QueryFn, projectId: string, scope: ReportScope, by: 'template_id' | 'email_subject', limit: number): Promise<OpenedEmailRow[]> {
+  if (scope.kind === 'none') return [];
+  const where = scopeSql(scope, 3, 'r.');
+  const group = by === 'template_id' ? 'r.template_id' : 't.subject';
+  const rows = await query<{ template_id: string | null; template_name: string | null; email_subject: string | null } & Record<'s' | 'o' | 'uo' | 'c' | 'uc', string>>(
+    `SELECT ${by === 'template_id' ? 'r.template_id, min(t.name) AS template_name' : 'NULL::uuid AS template_id, NULL::text AS template_name'},
+            min(t.subject) AS email_subject,
+            coalesce(sum(r.num) FILTER (WHERE r.name = 'email_send_result_success'), 0) AS s,
+            coalesce(sum(r.num) FILTER (WHERE r.name = 'ses_event_open'), 0) AS o,
+            coalesce(sum(r.num_unique) FILTER (WHERE r.name = 'ses_event_open'), 0) AS uo,
+            coalesce(sum(r.num) FILTER (WHERE r.name = 'ses_event_click'), 0) AS c,
+            coalesce(sum(r.num_unique) FILTER (WHERE r.name = 'ses_event_click'), 0) AS uc
+       FROM report_totals_v r JOIN templates t ON t.id = r.template_id AND t.project_id = r.project_id
+      WHERE r.project_id = $1 AND r.name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click') AND ${where.sql}
+      GROUP BY ${group}
+     HAVING sum(r.num) FILTER (WHERE r.name = 'ses_event_open') > 0
+      ORDER BY uo DESC, o DESC, min(t.subject) LIMIT $2`,
+    [projectId, limit, ...where.params]);
+  return rows.map((r) => ({
+    template_id: r.template_id, template_name: r.template_name, email_subject: r.email_subject ?? '',
+    num_sends: Number(r.s), num_opens: Number(r.o), num_unique_opens: Number(r.uo), num_clicks: Number(r.c), num_unique_clicks: Number(r.uc),
+  }));
+}
+
+/**
+ * recentEvents returns the newest `limit` events named `name` (opens or clicks) of the scope, newest first: over the
+ * project through (project, name, emitted_at), or for a campaign the newest of each of its blasts, templates and
+ * workflows through their recent-engagement indexes, merged.
+ */
+async function recentEvents<T>(query: QueryFn, projectId: string, scope: ReportScope, name: 'ses_event_open' | 'ses_event_click', columns: string, limit: number): Promise<T[]> {
+  if (scope.kind === 'none') return [];
+  if (scope.kind === 'all') {
+    return query<T>(
+      `SELECT ${columns} FROM events e WHERE e.project_id = $1 AND e.name = '${name}' ORDER BY e.emitted_at DESC, e.id DESC LIMIT $2`,
+      [projectId, limit]);
+  }
+  const c = scope.campaign;
+  const lateral = (param: string, condition: string) => `
+    SELECT x.* FROM unnest(${param}) AS s(key) CROSS JOIN LATERAL (
+      SELECT e.id AS event_id, ${columns} FROM events e
+       WHERE ${condition} AND e.name = '${name}' AND e.project_id = $1
+       ORDER BY e.emitted_at DESC LIMIT $2) x`;
+  const rows = await query<T & { event_id?: string }>(
+    `SELECT DISTINCT ON (emitted_at, event_id) * FROM (
+       ${lateral('$3::uuid[]', 'e.blast_id = s.key')}
+       UNION ALL ${lateral('$4::uuid[]', 'e.template_id = s.key')}
+       UNION ALL ${lateral('$5::text[]', "e.json->>'workflow_id' = s.key")}) u
+      ORDER BY emitted_at DESC, event_id DESC LIMIT $2`,
+    [projectId, limit, c.blastIds, c.templateIds, c.workflowIds]);
+  for (const r of rows) delete r.event_id;
+  return rows;
+}
+
+/** recentlyClickedLinks returns the newest clicks: link, recipient, when, template, blast and user agent. */
+export async function recentlyClickedLinks(query: QueryFn, projectId: string, scope: ReportScope, limit: number): Promise<RecentClickRow[]> {
+  const rows = await recentEvents<Omit<RecentClickRow, 'emitted_at'> & { emitted_at: Date }>(query, projectId, scope, 'ses_event_click',
+    `coalesce(e.json->>'link', e.json->'click'->>'link', '') AS link_url, e.email, e.user_id, e.emitted_at, e.template_id, e.blast_id,
+     e.json->>'user_agent' AS user_agent`, limit);
+  return rows.map((r) => ({ ...r, emitted_at: new Date(r.emitted_at).toISOString() }));
+}
+
+/** recentlyOpenedEmails returns the newest opens: recipient, when, template and its subject, user agent. */
+export async function recentlyOpenedEmails(query: QueryFn, projectId: string, scope: ReportScope, limit: number): Promise<RecentOpenRow[]> {
+  const rows = await recentEvents<Omit<RecentOpenRow, 'emitted_at' | 'email_subject'> & { emitted_at: Date }>(query, projectId, scope, 'ses_event_open',
+    `e.email, e.user_id, e.emitted_at, e.template_id, e.json->>'user_agent' AS user_agent`, limit);
+  const templateIds = [...new Set(rows.map((r) => r.template_id).filter((t): t is string => !!t))];
+  const subjects = new Map((templateIds.length
+    ? await query<{ id: string; subject: string }>('SELECT id, subject FROM templates WHERE project_id = $1 AND id = ANY($2::uuid[])', [projectId, templateIds])
+    : []).map((t) => [t.id, t.subject]));
+  return rows.map((r) => ({ ...r, emitted_at: new Date(r.emitted_at).toISOString(), email_subject: r.template_id ? subjects.get(r.template_id) ?? null : null }));
+}
+
+/**
+ * ReportCache remembers the sends reports per project, report and campaign for `ttlMs` (0: never), so a dashboard
+ * polled by many tabs costs one computation per window. clear empties one report of a project (the console clears
+ * both sends reports before it saves a campaign, whose associations change its numbers).
+ */
+export class ReportCache {
+  private readonly entries = new Map<string, { expires: number; value: unknown }>();
+
+  constructor(private readonly ttlMs: number) {}
+
+  /** get answers from the cache, or computes, stores and answers. */
+  async get<T>(projectId: string, report: string, campaign: string, compute: () => Promise<T>): Promise<T> {
+    const key = `${projectId}\u0000${report}\u0000${campaign}`;
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > Date.now()) return hit.value as T;
+    const value = await compute();
+    if (this.ttlMs > 0) {
+      if (this.entries.size >= 10_000) this.entries.delete(this.entries.keys().next().value as string);
+      this.entries.set(key, { expires: Date.now() + this.ttlMs, value });
+    }
+    return value;
+  }
+
+  /** clear removes every cached campaign of `report` for the project; returns how many entries it removed. */
+  clear(projectId: string, report: string): number {
+    const prefix = `${projectId}\u0000${report}\u0000`;
+    let n = 0;
+    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) { this.entries.delete(key); n++; }
+    return n;
+  }
 }
