@@ -385,7 +385,9 @@ export const resources: ResourceDefinition[] = [
           "type": "date"
         }
       ],
-      "searchFields": [],
+      "searchFields": [
+        "name"
+      ],
       "defaultSort": {
         "field": "created_at",
         "order": "DESC"
@@ -465,7 +467,9 @@ export const resources: ResourceDefinition[] = [
           "type": "audience"
         }
       ],
-      "searchFields": [],
+      "searchFields": [
+        "name"
+      ],
       "defaultSort": {
         "field": "created_at",
         "order": "DESC"

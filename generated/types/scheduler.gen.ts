@@ -199,6 +199,10 @@ export interface operations {
             query?: {
                 /** @description Comma-separated ids to fetch; when given, other filters still apply. */
                 ids?: components["parameters"]["Ids"];
+                /** @description The column search_value is matched against (the list's search and pick lists). */
+                search_field?: "name";
+                /** @description A case-insensitive substring of the name. */
+                search_value?: string;
                 /** @description Page size (rows). */
                 limit?: components["parameters"]["Limit"];
                 /** @description Rows to skip. */
@@ -262,6 +266,10 @@ export interface operations {
             query?: {
                 /** @description Comma-separated ids to fetch; when given, other filters still apply. */
                 ids?: components["parameters"]["Ids"];
+                /** @description The column search_value is matched against (the list's search and pick lists). */
+                search_field?: "name";
+                /** @description A case-insensitive substring of the name. */
+                search_value?: string;
                 enabled_only?: boolean;
             };
             header?: never;

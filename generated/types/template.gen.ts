@@ -167,6 +167,10 @@ export interface operations {
             query?: {
                 /** @description Comma-separated ids to fetch; when given, other filters still apply. */
                 ids?: components["parameters"]["Ids"];
+                /** @description The column search_value is matched against (the list's search and pick lists). */
+                search_field?: "name";
+                /** @description A case-insensitive substring of the name. */
+                search_value?: string;
                 /** @description Page size (rows). */
                 limit?: components["parameters"]["Limit"];
                 /** @description Rows to skip. */
@@ -230,6 +234,10 @@ export interface operations {
             query?: {
                 /** @description Comma-separated ids to fetch; when given, other filters still apply. */
                 ids?: components["parameters"]["Ids"];
+                /** @description The column search_value is matched against (the list's search and pick lists). */
+                search_field?: "name";
+                /** @description A case-insensitive substring of the name. */
+                search_value?: string;
             };
             header?: never;
             path?: never;

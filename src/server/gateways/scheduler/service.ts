@@ -2,7 +2,7 @@
  * Email blasts (spec part 2 §2 Email blasts, §3 Email blast, §4, §5 Email blast, §7; DESIGN.md §6): validation,
  * scheduling (a pg-boss job at the due instant expands the blast, see workers/blasts.ts), listing and disabling.
  */
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { contacts, emailBlasts, outbox, segmentMembers, segments, senderPersonas, templates } from '../../db/schema.ts';
 import {
@@ -13,7 +13,7 @@ import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { BadRequest, FieldErrors } from '../../errors.ts';
 import type { AppContext } from '../../context.ts';
 import type { ProjectScope } from '../types.ts';
-import { iso, isoRequired, orderBy, uuidList } from '../common.ts';
+import { iso, isoRequired, likePattern, orderBy, uuidList } from '../common.ts';
 import type { components, operations } from '../../../../generated/types/scheduler.gen.ts';
 
 export type BlastOut = components['schemas']['EmailBlast'];
@@ -56,21 +56,22 @@ async function recipientCounts(db: Db, blastIds: string[]) {
   return out;
 }
 
-function where(projectId: string, ids: string[], enabledOnly?: boolean) {
-  return and(eq(emailBlasts.projectId, projectId), ids.length ? inArray(emailBlasts.id, ids) : undefined, enabledOnly ? eq(emailBlasts.enabled, true) : undefined);
+function where(projectId: string, ids: string[], enabledOnly?: boolean, search?: string) {
+  return and(eq(emailBlasts.projectId, projectId), ids.length ? inArray(emailBlasts.id, ids) : undefined, enabledOnly ? eq(emailBlasts.enabled, true) : undefined,
+    search?.trim() ? ilike(emailBlasts.name, likePattern(search.trim())) : undefined);
 }
 
 /** listBlasts returns one page of blasts (newest first by default) with their recipient counts. */
 export async function listBlasts(db: Db, projectId: string, q: ListQuery): Promise<BlastOut[]> {
-  const rows = await db.select().from(emailBlasts).where(where(projectId, uuidList(q.ids, 'ids'), q.enabled_only))
+  const rows = await db.select().from(emailBlasts).where(where(projectId, uuidList(q.ids, 'ids'), q.enabled_only, q.search_value))
     .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), desc(emailBlasts.id)).limit(q.limit ?? 10).offset(q.offset ?? 0);
   const counts = await recipientCounts(db, rows.map((r) => r.id));
   return rows.map((r) => toBlast(r, counts.get(r.id)));
 }
 
-/** countBlasts counts the project's blasts. */
-export async function countBlasts(db: Db, projectId: string, ids?: string, enabledOnly?: boolean): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(emailBlasts).where(where(projectId, uuidList(ids, 'ids'), enabledOnly));
+/** countBlasts counts the project's blasts (enabled only, or whose name contains `search`, when asked). */
+export async function countBlasts(db: Db, projectId: string, ids?: string, enabledOnly?: boolean, search?: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(emailBlasts).where(where(projectId, uuidList(ids, 'ids'), enabledOnly, search));
   return row.n;
 }
 

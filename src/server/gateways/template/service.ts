@@ -1,11 +1,11 @@
 /** Templates (spec part 2 §3 Template, §5 Template, §7 Templates): list, save (create/update by id), archive. */
-import { and, count, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import Handlebars from 'handlebars';
 import type { Db } from '../../db/client.ts';
 import { templates } from '../../db/schema.ts';
 import { checkRequired, checkTemplateContent } from '../../../domain/validation.ts';
 import { FieldErrors } from '../../errors.ts';
-import { isoRequired, orderBy, uuidList } from '../common.ts';
+import { isoRequired, likePattern, orderBy, uuidList } from '../common.ts';
 import type { components, operations } from '../../../../generated/types/template.gen.ts';
 
 export type TemplateOut = components['schemas']['Template'];
@@ -24,20 +24,21 @@ export function toTemplate(r: Row): TemplateOut {
 
 const SORTABLE = { name: templates.name, subject: templates.subject, created_at: templates.createdAt, updated_at: templates.updatedAt };
 
-function where(projectId: string, ids: string[]) {
-  return and(eq(templates.projectId, projectId), isNull(templates.archivedAt), ids.length ? inArray(templates.id, ids) : undefined);
+function where(projectId: string, ids: string[], search?: string) {
+  return and(eq(templates.projectId, projectId), isNull(templates.archivedAt), ids.length ? inArray(templates.id, ids) : undefined,
+    search?.trim() ? ilike(templates.name, likePattern(search.trim())) : undefined);
 }
 
 /** listTemplates returns one page of live templates (default newest first). */
 export async function listTemplates(db: Db, projectId: string, q: ListQuery): Promise<TemplateOut[]> {
-  const rows = await db.select().from(templates).where(where(projectId, uuidList(q.ids, 'ids')))
+  const rows = await db.select().from(templates).where(where(projectId, uuidList(q.ids, 'ids'), q.search_value))
     .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), templates.id).limit(q.limit ?? 10).offset(q.offset ?? 0);
   return rows.map(toTemplate);
 }
 
-/** countTemplates counts live templates. */
-export async function countTemplates(db: Db, projectId: string, ids?: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(templates).where(where(projectId, uuidList(ids, 'ids')));
+/** countTemplates counts live templates (whose name contains `search`, when given). */
+export async function countTemplates(db: Db, projectId: string, ids?: string, search?: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(templates).where(where(projectId, uuidList(ids, 'ids'), search));
   return row.n;
 }
 
