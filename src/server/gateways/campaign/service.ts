@@ -153,7 +153,8 @@ const METRICS = {
 } as const;
 
 const METRIC_SORT: Record<string, string> = {
-  ...LIST_SORT, ...Object.fromEntries(Object.keys(METRICS).map((m) => [m, m])),
+  name: 'lower(c.name)', type: 'c.type', created_at: 'c.created_at', updated_at: 'c.updated_at',
+  ...Object.fromEntries(Object.keys(METRICS).map((m) => [m, m])),
 };
 
 const metricSums = (alias: string) => Object.entries(METRICS)
