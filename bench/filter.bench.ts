@@ -15,11 +15,11 @@
  * kept database again without generating (pending migrations are applied when it is opened).
  * BENCH_FILTER_EXPLAIN=1 prints EXPLAIN (ANALYZE, BUFFERS) of every statement of one call per filter.
  */
-import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { openDatabase, type Database, type QueryFn } from '../src/server/db/client.ts';
 import { openBenchDatabase } from './databases.ts';
+import { machineFacts, quantile } from './figures.ts';
 import { createAccount } from '../src/server/accounts.ts';
 import { filterUsers } from '../src/server/gateways/segment/service.ts';
 
@@ -138,18 +138,6 @@ function explaining(query: QueryFn): QueryFn {
     console.log(`\n${text}\n${plan.map((r) => r['QUERY PLAN']).join('\n')}`);
     return query(text, params);
   }) as QueryFn;
-}
-
-/** quantile picks the value at rank ⌈q·n⌉ of ascending `sorted` (p95 of 20 runs is the 19th). */
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-
-/** machineFacts describes the machine, its load and the PostgreSQL settings that shape the plans, for the report. */
-async function machineFacts(database: Database): Promise<string> {
-  const settings = await database.query<{ name: string; setting: string; unit: string | null }>(`SELECT name, setting, unit FROM pg_settings
-    WHERE name IN ('shared_buffers', 'work_mem', 'max_parallel_workers_per_gather', 'effective_cache_size', 'jit', 'random_page_cost')`);
-  const [{ version }] = await database.query<{ version: string }>('SELECT version()');
-  const show = (s: { name: string; setting: string; unit: string | null }) => s.unit === '8kB' ? `${s.name}=${Number(s.setting) * 8 / 1024} MB` : s.unit === 'kB' ? `${s.name}=${Number(s.setting) / 1024} MB` : `${s.name}=${s.setting}`;
-  return `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GB RAM, load average ${os.loadavg()[0].toFixed(2)}, Node ${process.version}; ${version.split(' on ')[0]}; ${settings.map(show).join(', ')}`;
 }
 
 async function main() {

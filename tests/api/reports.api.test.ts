@@ -160,8 +160,8 @@ function expectSources(s: Scope, by: 'user_agent' | 'to_domain') {
     else { r.num_clicks++; if (firstClicks.has(e)) r.num_unique_clicks++; }
     rows.set(value(e), r);
   }
-  return [...rows].map(([v, r]) => ({ [by]: v, ...r }))
-    .sort((x, y) => (y.num_opens + y.num_clicks) - (x.num_opens + x.num_clicks) || (String(x[by]) < String(y[by]) ? -1 : 1));
+  return [...rows].map(([v, r]): Record<string, string | number> => ({ [by]: v, ...r }))
+    .sort((x, y) => (Number(y.num_opens) + Number(y.num_clicks)) - (Number(x.num_opens) + Number(x.num_clicks)) || (String(x[by]) < String(y[by]) ? -1 : 1));
 }
 
 function expectMostOpened(s: Scope, subjects: Record<string, string>, names: Record<string, string>, by: 'template_id' | 'email_subject') {
