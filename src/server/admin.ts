@@ -11,6 +11,9 @@
  *       prints the newest messages from the public contact form (default 20).
  *   reset-demo
  *       puts the shared demo account back to its known contents now (the server also does it on DEMO_RESET_CRON).
+ *   rebuild-reports [--project NAME]
+ *       recomputes the report aggregates of one project (or all) from the raw events (docs/architecture.md §4g); event
+ *       writes wait meanwhile. Reports never need it in normal operation: it is for an operator who edited events by hand.
  * Uses the same DATABASE_URL / DATA_DIR as the server (stop the server first when it runs on PGlite: one process
  * at a time may open an embedded database).
  */
@@ -62,12 +65,22 @@ try {
   } else if (command === 'reset-demo') {
     await resetDemoAccount(database.db);
     console.log('The demo account is back to its known contents.');
+  } else if (command === 'rebuild-reports') {
+    // Project names are unique per company only: every project of that name is rebuilt.
+    const projects = values.project
+      ? await database.query<{ id: string | null }>('SELECT id FROM projects WHERE name = $1', [values.project])
+      : [{ id: null }];
+    if (!projects.length) throw new HttpError(404, [`project: no project named ${values.project}`]);
+    const started = Date.now();
+    for (const project of projects) await database.query('SELECT report_rebuild($1::uuid)', [project.id]);
+    console.log(`Rebuilt the report aggregates of ${values.project ?? 'every project'} from the raw events in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   } else {
     console.error('usage: npm run admin -- create-account --company NAME --project NAME --email EMAIL --password PASSWORD [--activated]\n'
       + '       npm run admin -- activate --project NAME [--company NAME]\n'
       + '       npm run admin -- verify-persona --email EMAIL [--project NAME]\n'
       + '       npm run admin -- contact-messages [--limit N]\n'
-      + '       npm run admin -- reset-demo');
+      + '       npm run admin -- reset-demo\n'
+      + '       npm run admin -- rebuild-reports [--project NAME]');
     code = 2;
   }
 } catch (err) {
