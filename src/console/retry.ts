@@ -3,11 +3,16 @@
  * free of react-admin so the public site's bundle does not pull it in (issue 7 §9).
  */
 
-/** Retry policies (count/delay): reads 2/250 ms, writes 2/200 ms, segment and report reads 6/800 ms. */
+/**
+ * Retry policies (count/delay): reads 2/250 ms, writes 2/200 ms, segment reads 6/800 ms (part 2 §7), report reads
+ * 6/800 ms and the report cache clear before a campaign save 6/300 ms (part 1 §9, part 2 §7 Campaigns).
+ */
 export const RETRY = {
   read: { retries: 2, delayMs: 250 },
   write: { retries: 2, delayMs: 200 },
   segments: { retries: 6, delayMs: 800 },
+  reports: { retries: 6, delayMs: 800 },
+  reportCacheClear: { retries: 6, delayMs: 300 },
 } as const;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -16,7 +16,11 @@
  * | updateMany       | POST {save} body {[saveBodyKey]: records}                                                      |
  * | delete           | DELETE {archive}: /{ids} path parameter, or ?emails= for resources archived by email           |
  * | deleteMany       | the same with the ids (or emails) comma-joined                                                 |
- * | callGateway      | any one operation by operationId, for custom screens (email viewer, reports)                   |
+ * | callGateway      | any one operation by operationId, for custom screens (email viewer, reports), with an optional |
+ * |                  | retry policy (RETRY.reports, RETRY.reportCacheClear…; default reads 2/250 ms, writes 2/200 ms) |
+ *
+ * Split A/B rows (campaign_metrics with split_templates=true) share their campaign's id; getList gives each one the id
+ * `{campaign id}:{template_id}` so every row of a page has its own id, and keeps the campaign's id in `campaign_id`.
  *
  * The list filter `q` is the search text; `field` picks the searched column (default the resource's first search
  * field). Any other filter key is passed through as a query parameter (e.g. include_system_events, enabled_only).
@@ -85,9 +89,16 @@ function countOf(body: Record<string, unknown>): number | undefined {
   return key ? (body[key] as number) : undefined;
 }
 
+/** splitRowId gives a split A/B row (one with a template_id) an id of its own, keeping the campaign's in campaign_id. */
+export function splitRowId(row: RaRecord): RaRecord {
+  if (typeof row.template_id !== 'string' || !row.template_id) return row;
+  return { ...row, id: `${row.id}:${row.template_id}`, campaign_id: row.id };
+}
+
 async function listRecords(def: DataResource, query: Query): Promise<RaRecord[]> {
   const body = await callOperation<Record<string, RaRecord[] | undefined>>(requireOp(def, 'list'), { query });
-  return body[def.listKey ?? 'data'] ?? [];
+  const rows = body[def.listKey ?? 'data'] ?? [];
+  return def.listKey === 'campaigns_with_metrics' ? rows.map(splitRowId) : rows;
 }
 
 /** The `errors` a save answered alongside its saved records (e.g. a persona's verification email that failed), by record. */
@@ -129,8 +140,11 @@ function withoutReadOnly(record: Record<string, unknown>): Record<string, unknow
 
 /** The dataProvider type: react-admin's verbs plus `callGateway` for custom screens. */
 export type AppDataProvider = DataProvider & {
-  callGateway: <T = Record<string, unknown>>(operationId: OperationId, params?: CallParams) => Promise<T>;
+  callGateway: <T = Record<string, unknown>>(operationId: OperationId, params?: CallParams, retry?: RetryPolicy) => Promise<T>;
 };
+
+/** A retry policy (count/delay), e.g. RETRY.reports. */
+export type RetryPolicy = { retries: number; delayMs: number };
 
 /** dataProvider maps react-admin calls to the gateways, as documented in the table above. */
 export const dataProvider: AppDataProvider = {
@@ -203,7 +217,7 @@ export const dataProvider: AppDataProvider = {
     return { data: params.ids };
   },
 
-  callGateway<T = Record<string, unknown>>(operationId: OperationId, params: CallParams = {}): Promise<T> {
-    return callOperation<T>(operationId, params);
+  callGateway<T = Record<string, unknown>>(operationId: OperationId, params: CallParams = {}, retry?: RetryPolicy): Promise<T> {
+    return callOperation<T>(operationId, params, retry);
   },
 };

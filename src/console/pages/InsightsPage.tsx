@@ -1,13 +1,19 @@
 /**
- * The Insights page at /insights and / (spec part 1 §2 Insights, §5, §9): the Recent emails list — system events
- * searched by name, initially 'email_send_result_success', newest first, 10 a page, each with a link that opens the
- * stored email in a new tab, under the 30-day and 24-hour sends charts.
+ * The Insights page at /insights and / (spec part 1 §2 Insights, §5, §9): the 30-day and 24-hour charts of the report
+ * columns, each with column checkboxes whose deselected set is the URL's deselected_columns1 (30-day) and
+ * deselected_columns2 (24-hour) — absent means unsuccessful_sends, complaints, bounces and unsubscribes hidden, 'none'
+ * nothing hidden — both filtered by the URL's optional campaign_id (a campaign pick list); then the Recent emails list:
+ * system events searched by name, initially 'email_send_result_success', newest first, 10 a page, each with a link
+ * that opens the stored email in a new tab.
  */
 import { lazy, Suspense } from 'react';
 import { Datagrid, FunctionField, ListBase, Pagination, TextField as RaTextField, useListContext, useNotify, type RaRecord } from 'react-admin';
-import { Alert, Box, Card, CardContent, Link, Stack, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router-dom';
+import { Alert, Box, Button, Card, CardContent, Link, Stack, Typography } from '@mui/material';
 import { SearchBox } from '../resources/shared/SearchBox';
 import { SandboxActivation } from '../account/SandboxActivation';
+import { CampaignFilter } from '../reports/CampaignFilter';
+import { useCampaignParam, useDeselectedParam, type DeselectedParam } from '../reports/urlParams';
 
 /** The initial Recent emails search (spec part 1 §2 Insights and reports). */
 export const RECENT_EMAILS_SEARCH = 'email_send_result_success';
@@ -77,25 +83,36 @@ export function RecentEmails() {
 
 const SendsChart = lazy(() => import('./SendsChart'));
 
-function ChartSlot({ period }: { period: 'day' | 'hour' }) {
+/** ChartSlot is one sends chart of the Insights page, its deselected columns kept in the URL as `param`. */
+function ChartSlot({ period, param }: { period: 'day' | 'hour'; param: DeselectedParam }) {
+  const [campaignId] = useCampaignParam();
+  const [deselected, setDeselected] = useDeselectedParam(param);
   return (
     <Suspense fallback={<Card variant="outlined" sx={{ flex: 1, minHeight: 120 }} />}>
-      <SendsChart period={period} />
+      <SendsChart period={period} campaignId={campaignId} deselected={deselected} onDeselectedChange={setDeselected} />
     </Suspense>
   );
 }
 
-/** InsightsPage is the logged-in home: the two sends charts and the Recent emails list. */
+/** InsightsPage is the logged-in home: the campaign filter, the two sends charts and the Recent emails list. */
 export function InsightsPage() {
   return (
     <Box>
-      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
-        Insights
-      </Typography>
+      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2, flexWrap: 'wrap', gap: 1 }}>
+        <Typography variant="h5" component="h1">
+          Insights
+        </Typography>
+        <Stack direction="row" spacing={1}>
+          <Button variant="outlined" size="small" component={RouterLink} to="/insights/stats">Statistics</Button>
+          <Button variant="outlined" size="small" component={RouterLink} to="/insights/issues">Issues</Button>
+          <Button variant="outlined" size="small" component={RouterLink} to="/insights/analysis">Campaign analysis</Button>
+        </Stack>
+      </Stack>
       <SandboxActivation />
+      <CampaignFilter />
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2 }}>
-        <ChartSlot period="day" />
-        <ChartSlot period="hour" />
+        <ChartSlot period="day" param="deselected_columns1" />
+        <ChartSlot period="hour" param="deselected_columns2" />
       </Stack>
       <RecentEmails />
     </Box>

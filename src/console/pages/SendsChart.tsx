@@ -1,13 +1,18 @@
 /**
- * One sends chart of the Insights page (spec part 1 §2 Insights, §8, §9): per-hour sends over the last 24 hours or
- * per-day sends over the last 31 days, in UTC, from the reporting gateway. Loaded lazily with @mui/x-charts.
+ * A report series chart (spec part 1 §2 Insights and reports, Chart details; §8; §9 default report columns): per-hour
+ * counts over the last 24 hours or per-day counts over the last 31 days, in UTC, from the reporting gateway, one line
+ * per shown report column. Each column has a checkbox (the legend); the deselected ones are the page's URL parameter
+ * (deselected_columns1 or 2), owned by the caller. Only every 3rd x label is shown (4th on small, 5th on extra-small
+ * screens), non-integer y ticks are hidden, and a campaign's name is cut at 20 characters. Loaded lazily with
+ * @mui/x-charts.
  */
-import { useEffect, useState } from 'react';
-import { useDataProvider, useNotify } from 'react-admin';
-import { Alert, Box, Card, CardContent, CircularProgress, Typography } from '@mui/material';
-import { BarChart } from '@mui/x-charts/BarChart';
+import { useId } from 'react';
+import { Box, Card, CardContent, Checkbox, FormControlLabel, FormGroup, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { LineChart } from '@mui/x-charts/LineChart';
 import type { components } from '../../../generated/types/reporting.gen';
-import type { AppDataProvider } from '../data/dataProvider';
+import { ALL_SERIES_COLUMNS, COLUMN_LABELS, chartName, isIntegerTick, labelEvery, toggleColumn, type SeriesColumn } from '../../domain/reports';
+import { ReportStatus } from '../reports/ReportSection';
+import { useReport } from '../reports/useReport';
 
 type SeriesRow = components['schemas']['SeriesRow'];
 
@@ -26,63 +31,108 @@ const CHARTS = {
   },
 } as const;
 
-/** SendsChart renders the 24-hour (`hour`) or 31-day (`day`) sends bar chart, times in UTC. */
-export default function SendsChart({ period }: { period: 'day' | 'hour' }) {
+/** Each report column's colour, the same in the chart and on its checkbox (AA contrast on white). */
+export const COLUMN_COLORS: Record<SeriesColumn, string> = {
+  sends: '#1565c0',
+  unsuccessful_sends: '#6d4c41',
+  unsubscribes: '#7b1fa2',
+  opens: '#2e7d32',
+  clicks: '#e65100',
+  complaints: '#c2185b',
+  bounces: '#c62828',
+};
+
+/** useLabelEvery is how many x labels apart the chart shows one at the current screen width (MUI breakpoints). */
+function useLabelEvery(): number {
+  const theme = useTheme();
+  const extraSmall = useMediaQuery(theme.breakpoints.down('sm'));
+  const small = useMediaQuery(theme.breakpoints.down('md'));
+  return labelEvery(extraSmall ? 'xs' : small ? 'sm' : 'md');
+}
+
+export interface SendsChartProps {
+  /** `day`: the last 31 days (sendslast31days); `hour`: the last 24 hours (sendslast24hours). */
+  period: 'day' | 'hour';
+  /** The campaign reported on; undefined for every campaign. */
+  campaignId?: string;
+  /** The columns offered (default every report column, in the spec's order). */
+  columns?: SeriesColumn[];
+  /** The columns hidden now. */
+  deselected: SeriesColumn[];
+  /** Called with the new deselected set when a checkbox changes. */
+  onDeselectedChange: (deselected: SeriesColumn[]) => void;
+  /** The heading, without the '(UTC)' the chart adds. */
+  title?: string;
+}
+
+/** SendsChart renders one series chart with its column checkboxes, times in UTC. */
+export default function SendsChart({ period, campaignId, columns = ALL_SERIES_COLUMNS, deselected, onDeselectedChange, title }: SendsChartProps) {
   const chart = CHARTS[period];
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const notify = useNotify();
-  const [state, setState] = useState<{ loading: boolean; rows: SeriesRow[]; error?: string }>({ loading: true, rows: [] });
+  const heading = `${title ?? chart.title} (UTC)`;
+  const headingId = useId();
+  const every = useLabelEvery();
+  const state = useReport<SeriesRow>(chart.operation, { campaign_id: campaignId }, chart.error);
+  const shown = columns.filter((c) => !deselected.includes(c));
+  const campaignName = state.rows.find((r) => r.campaign_name)?.campaign_name;
 
-  useEffect(() => {
-    let live = true;
-    dataProvider
-      .callGateway<{ data: SeriesRow[] }>(chart.operation)
-      .then((body) => live && setState({ loading: false, rows: body.data ?? [] }))
-      .catch((error: Error) => {
-        if (!live) return;
-        notify(`${chart.error}: ${error.message}`, { type: 'error' });
-        setState({ loading: false, rows: [], error: error.message });
-      });
-    return () => {
-      live = false;
-    };
-  }, [dataProvider, notify, chart]);
-
-  let body: React.ReactNode;
-  if (state.loading) {
-    body = (
-      <Box sx={{ display: 'flex', justifyContent: 'center', p: 3 }}>
-        <CircularProgress aria-label="Loading chart" />
-      </Box>
-    );
-  } else if (state.error) {
-    body = <Alert severity="error">Unable to load data: {state.error}</Alert>;
-  } else if (state.rows.length === 0) {
-    body = <Typography color="text.secondary">No data</Typography>;
-  } else {
-    body = (
-      <BarChart
-        height={220}
+  const status = ReportStatus({ title: heading, state, empty: 'No data' });
+  // With nothing counted the axis would span 0–0; give it 0–1 so it reads as zero.
+  const peak = Math.max(0, ...shown.flatMap((c) => state.rows.map((r) => r[c])));
+  let body: React.ReactNode = status;
+  if (!status) {
+    body = shown.length === 0 ? (
+      <Typography color="text.secondary">Every column is hidden: tick one above to show it.</Typography>
+    ) : (
+      <LineChart
+        height={240}
+        skipAnimation
         xAxis={[
           {
-            scaleType: 'band',
+            scaleType: 'point',
             data: state.rows.map((r) => chart.label(String(r.emitted_at_trunc))),
-            tickLabelInterval: (_value: unknown, index: number) => index % 3 === 0,
+            tickLabelInterval: (_value: unknown, index: number) => index % every === 0,
           },
         ]}
-        yAxis={[{ tickMinStep: 1 }]}
-        series={[{ data: state.rows.map((r) => r.sends), label: 'Sends' }]}
+        yAxis={[{ min: 0, max: peak === 0 ? 1 : undefined, tickMinStep: 1, tickLabelInterval: (value: number) => isIntegerTick(value) }]}
+        series={shown.map((column) => ({
+          id: column,
+          data: state.rows.map((r) => r[column]),
+          label: COLUMN_LABELS[column],
+          color: COLUMN_COLORS[column],
+          showMark: period === 'hour',
+        }))}
         hideLegend
       />
     );
   }
   return (
-    <Card variant="outlined" sx={{ flex: 1, minWidth: 0 }}>
+    <Card variant="outlined" component="section" aria-labelledby={headingId} sx={{ flex: 1, minWidth: 0 }}>
       <CardContent>
-        <Typography variant="h6" component="h2" gutterBottom>
-          {chart.title} (UTC)
+        <Typography id={headingId} variant="h6" component="h2">
+          {heading}
         </Typography>
-        {body}
+        {campaignName && (
+          <Typography variant="body2" color="text.secondary" title={campaignName}>
+            Campaign: {chartName(campaignName)}
+          </Typography>
+        )}
+        <FormGroup row role="group" aria-label={`Columns of ${heading}`} sx={{ my: 1 }}>
+          {columns.map((column) => (
+            <FormControlLabel
+              key={column}
+              label={COLUMN_LABELS[column]}
+              control={
+                <Checkbox
+                  size="small"
+                  checked={!deselected.includes(column)}
+                  onChange={() => onDeselectedChange(toggleColumn(deselected, column))}
+                  sx={{ color: COLUMN_COLORS[column], '&.Mui-checked': { color: COLUMN_COLORS[column] } }}
+                />
+              }
+            />
+          ))}
+        </FormGroup>
+        <Box sx={{ minHeight: 120 }}>{body}</Box>
       </CardContent>
     </Card>
   );

@@ -1,0 +1,27 @@
+/**
+ * The campaign filter of the report pages (spec part 1 §2: /insights/stats "The filter is kept in the URL and clearing
+ * it removes it"; part 2 §2 Pick lists): a campaign pick list whose choice is the URL's campaign_id.
+ */
+import { Box } from '@mui/material';
+import { PickList, usePickSource } from '../resources/shared/PickList';
+import { useCampaignParam } from './urlParams';
+
+/** CampaignFilter picks the campaign the page reports on; clearing it removes campaign_id (every campaign). */
+export function CampaignFilter({ id = 'report-campaign-filter' }: { id?: string }) {
+  const [campaignId, setCampaignId] = useCampaignParam();
+  const source = usePickSource('campaigns');
+  return (
+    <Box sx={{ maxWidth: 420, mb: 2 }}>
+      <PickList
+        id={id}
+        label="Campaign"
+        placeholder="All campaigns"
+        source={source}
+        value={campaignId ? [campaignId] : []}
+        onChange={(ids) => setCampaignId(ids[0])}
+        helperText={campaignId ? undefined : 'Showing every campaign'}
+        noOptionsText="Nothing here, yet"
+      />
+    </Box>
+  );
+}
