@@ -26,11 +26,16 @@ import emailBlasts from './resources/email-blasts';
 import senderPersonas from './resources/sender-personas';
 import templates from './resources/templates';
 import segments from './resources/segments';
+import campaigns from './resources/campaigns';
 import { LATER_FEATURES } from './routes';
 import { publicPageRoutes } from './public/publicRoutes';
 
 /** The Events screen brings @mui/x-data-grid, so it is loaded when first opened. */
 const EventsPage = lazy(() => import('./pages/EventsPage').then((m) => ({ default: m.EventsPage })));
+/** The report pages (spec part 1 §2 Insights and reports) are loaded when first opened; their charts later still. */
+const StatsPage = lazy(() => import('./reports/StatsPage').then((m) => ({ default: m.StatsPage })));
+const IssuesPage = lazy(() => import('./reports/IssuesPage').then((m) => ({ default: m.IssuesPage })));
+const AnalysisPage = lazy(() => import('./reports/AnalysisPage').then((m) => ({ default: m.AnalysisPage })));
 
 interface ResourceModule {
   list: ComponentType;
@@ -45,6 +50,7 @@ const RESOURCES: Array<{ definition: ResourceDefinition; module: ResourceModule;
   { definition: resourcesByName['sender-personas'], module: senderPersonas },
   { definition: resourcesByName.templates, module: templates, extraCreatePaths: ['/new/:id'] },
   { definition: resourcesByName['email-blasts'], module: emailBlasts },
+  { definition: resourcesByName.campaigns, module: campaigns },
 ];
 
 function screen(resource: string, Component: ComponentType) {
@@ -103,6 +109,9 @@ export default function ConsoleApp() {
       <Resource name="events" recordRepresentation="name" />
       <CustomRoutes>
         <Route path="/insights" element={<InsightsPage />} />
+        <Route path="/insights/stats" element={<StatsPage />} />
+        <Route path="/insights/issues" element={<IssuesPage />} />
+        <Route path="/insights/analysis" element={<AnalysisPage />} />
         <Route path="/login" element={<Navigate to="/insights" replace />} />
         <Route path="/logout" element={<LogoutPage />} />
         <Route path="/people" element={screen('contacts', contacts.list)} />

@@ -87,12 +87,6 @@ export const NAVIGATION: NavItem[] = [
 
 /** Authenticated screens that belong to later issues: route pattern → the feature named on the placeholder. */
 export const LATER_FEATURES: Array<{ path: string; feature: string }> = [
-  { path: '/insights/issues', feature: 'The Issues report' },
-  { path: '/insights/stats', feature: 'Statistics' },
-  { path: '/insights/analysis', feature: 'Analysis' },
-  { path: '/campaigns', feature: 'Campaigns' },
-  { path: '/campaigns/new', feature: 'Creating campaigns' },
-  { path: '/campaigns/edit/:id', feature: 'Editing campaigns' },
   { path: '/email-send-wizard', feature: 'The send wizard' },
   { path: '/sender-wizard', feature: 'The sender wizard' },
   { path: '/components/workflows', feature: 'Workflows' },

@@ -35,7 +35,7 @@ describe('campaign problems (spec part 2 §5 Campaign)', () => {
   it('needs a non-empty name and names the field of every problem', () => {
     expect(campaignProblems({ name: '  ', type: '' })).toEqual(['name: Required field']);
     expect(campaignProblems({ name: 'Spring', type: 'scheduled_email_group', scheduled_email_blast_group_ids: ['b1'] })).toEqual([]);
-    expect(campaignProblems({ name: 'Spring', type: 'bogus' })[0]).toMatch(/^type: /);
+    expect(campaignProblems(JSON.parse('{"name": "Spring", "type": "bogus"}'))[0]).toMatch(/^type: /);
     expect(campaignProblems({ name: 'Spring', type: 'workflow', template_ids: ['t1'] })).toContain('type: a workflow campaign holds workflows only');
     expect(campaignProblems({ name: 'Spring', type: 'template', workflow_ids: ['w1'] }).every((p) => /^(workflow_ids|type): /.test(p))).toBe(true);
     expect(CAMPAIGN_NAME_TAKEN).toBe('A campaign with this name already exists. Please choose a different name!');

@@ -19,6 +19,7 @@ import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import type { ResourceDefinition } from '../../../../generated/resources.gen';
 import { formatSendAt } from '../../../domain/sendTime';
+import { campaignTypeLabel } from '../../../domain/campaigns';
 import { ArchiveButton } from './ArchiveButton';
 import { SearchBox } from './SearchBox';
 
@@ -52,6 +53,8 @@ function renderCell(column: Column, record: RaRecord, truncateAt?: number): Reac
       return Array.isArray(value) ? value.length : 0;
     case 'sendAt':
       return formatSendAt(record as never);
+    case 'campaignType':
+      return campaignTypeLabel(String(value ?? ''));
     case 'audience': {
       // A blast's audience accounting (issue 5): the excluded total, with the reasons in the tooltip.
       const a = value as { targeted: number; excluded: Record<string, number> } | null | undefined;
@@ -82,6 +85,12 @@ export interface ResourceListProps {
   rowActions?: ReactNode;
   /** Labels of the search fields in the selector. */
   searchLabels?: Record<string, string>;
+  /** Controls shown above the list, inside its list context (e.g. a filter toggle). */
+  toolbar?: ReactNode;
+  /** The id the edit link opens (default the record's id). */
+  editId?: (record: RaRecord) => string;
+  /** A cell of a column rendered differently, or undefined for the column type's rendering. */
+  cell?: (column: Column, record: RaRecord, truncateAt?: number) => ReactNode | undefined;
 }
 
 function Links({ definition }: { definition: ResourceDefinition }) {
@@ -96,7 +105,7 @@ function Links({ definition }: { definition: ResourceDefinition }) {
   );
 }
 
-function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, rowActions }: ResourceListProps) {
+function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, rowActions, editId, cell }: ResourceListProps) {
   const { isPending, total, filterValues, error } = useListContext();
   const archiveOp = definition.operations.archive;
   const actions = (
@@ -106,7 +115,7 @@ function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, row
       sortable={false}
       render={(record: RaRecord) => (
         <Stack direction="row" spacing={0.5}>
-          <Button size="small" component={RouterLink} to={`${definition.route}/edit/${record.id}`}>
+          <Button size="small" component={RouterLink} to={`${definition.route}/edit/${editId ? editId(record) : record.id}`}>
             {editLabel}
           </Button>
           {rowActions}
@@ -129,7 +138,9 @@ function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, row
       source={column.source}
       label={column.label}
       sortable={column.type !== 'count'}
-      render={(record: RaRecord) => renderCell(column, record, definition.list.truncate[column.source])}
+      render={(record: RaRecord) =>
+        cell?.(column, record, definition.list.truncate[column.source]) ?? renderCell(column, record, definition.list.truncate[column.source])
+      }
     />
   ));
 
@@ -162,7 +173,7 @@ function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, row
 
 /** ResourceList renders the list of one generated resource at its route. */
 export function ResourceList(props: ResourceListProps) {
-  const { definition, searchLabels } = props;
+  const { definition, searchLabels, toolbar } = props;
   const notify = useNotify();
   return (
     <ListBase
@@ -182,6 +193,7 @@ export function ResourceList(props: ResourceListProps) {
           <Links definition={definition} />
         </Stack>
         {definition.list.searchFields.length > 0 && <SearchBox fields={definition.list.searchFields} labels={searchLabels} />}
+        {toolbar}
         <ListContent {...props} />
       </Box>
     </ListBase>
