@@ -3,6 +3,7 @@
  * it removes it"; part 2 §2 Pick lists): a campaign pick list whose choice is the URL's campaign_id.
  */
 import { Box } from '@mui/material';
+import { UUID_RE } from '../../domain/validation';
 import { PickList, usePickSource } from '../resources/shared/PickList';
 import { useCampaignParam } from './urlParams';
 
@@ -10,6 +11,8 @@ import { useCampaignParam } from './urlParams';
 export function CampaignFilter({ id = 'report-campaign-filter' }: { id?: string }) {
   const [campaignId, setCampaignId] = useCampaignParam();
   const source = usePickSource('campaigns');
+  // A campaign_id that is no campaign id is not looked up; the reports show the gateway's error for it.
+  const malformed = !!campaignId && !UUID_RE.test(campaignId);
   return (
     <Box sx={{ maxWidth: 420, mb: 2 }}>
       <PickList
@@ -17,8 +20,9 @@ export function CampaignFilter({ id = 'report-campaign-filter' }: { id?: string 
         label="Campaign"
         placeholder="All campaigns"
         source={source}
-        value={campaignId ? [campaignId] : []}
+        value={campaignId && !malformed ? [campaignId] : []}
         onChange={(ids) => setCampaignId(ids[0])}
+        error={malformed ? `The address names no campaign id (${campaignId}); choose a campaign` : undefined}
         helperText={campaignId ? undefined : 'Showing every campaign'}
         noOptionsText="Nothing here, yet"
       />

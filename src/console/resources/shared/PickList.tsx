@@ -134,7 +134,9 @@ export function PickList({ id, label, source, multiple = false, value, onChange,
       .catch((e: Error) => notify(`Couldn't fetch ${source.entity}: ${e.message}`, { type: 'error' }));
   }, [value, labels, source, notify]);
 
-  const chosen = value.map((v) => ({ id: v, label: labels[v] ?? v }));
+  // One value object per chosen ids and labels: Autocomplete resets its text whenever the value object changes.
+  const valueKey = value.join(',');
+  const chosen = useMemo(() => (valueKey ? valueKey.split(',') : []).map((v) => ({ id: v, label: labels[v] ?? v })), [valueKey, labels]);
   const common = {
     id,
     options,
@@ -146,8 +148,8 @@ export function PickList({ id, label, source, multiple = false, value, onChange,
     filterOptions: (x: PickOption[]) => x,
     isOptionEqualToValue: (a: PickOption, b: PickOption) => a.id === b.id,
     getOptionLabel: (o: PickOption) => o.label,
-    inputValue: input,
-    onInputChange: (_: unknown, v: string, reason: string) => reason !== 'reset' && setInput(v),
+    // The text is Autocomplete's own (it shows a single choice's label); only typed text is searched.
+    onInputChange: (_: unknown, v: string, reason: string) => setInput(reason === 'input' ? v : ''),
     noOptionsText: noOptionsText ?? `No ${source?.entity ?? 'choices'} found`,
     renderInput: (params: object) => (
       <TextField {...params} label={label} placeholder={placeholder} error={!!error} helperText={error ?? helperText} />

@@ -1,0 +1,209 @@
+/**
+ * Insights and reports in a real browser against the built product (issue 6; spec part 1 §2 Insights and reports,
+ * §8, §9): a blast reaches two recipients through a real SMTP server; the browser loads one message's open pixel twice
+ * and follows its tracked link once; a campaign (made through the API) groups the blast; /insights/stats for that
+ * campaign shows the quick-stat cards with their rates, the most-clicked link and the charts, and the daily series'
+ * column checkboxes live in the URL (deselected_columns1) across a reload; /insights/issues keeps campaign_id and
+ * deselected_columns1 in the URL; a malformed campaign_id shows the error state and the report toast.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { demoContext, launchChromium } from '../helpers/browser.ts';
+import { SmtpSink } from '../helpers/smtpSink.ts';
+import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import { wallClockUtc } from '../helpers/time.ts';
+import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
+
+const PERSONA = 'reports@demo-company.example.com';
+const CAMPAIGN = 'Autumn reports campaign';
+
+let sink: SmtpSink;
+let server: ServerProcess;
+let landing: Server;
+let landingUrl: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let apiKey: string;
+let campaignId: string;
+
+async function api<T = any>(method: string, route: string, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(`${server.url}${route}`, { method, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
+  return json as T;
+}
+
+/** blast schedules a marketing blast due now to `ids` and waits until the job log shows it distributed. */
+async function blast(name: string, templateId: string, personaId: string, ids: string[]): Promise<string> {
+  const id = crypto.randomUUID();
+  await api('POST', '/api/scheduler/scheduler', { id, name, template_id: templateId, sender_persona_id: personaId, to_user_ids: ids, send_at: wallClockUtc(-1), timezone: 'UTC' });
+  const end = Date.now() + 60_000;
+  for (;;) {
+    const jobs = await api<{ data: Array<{ job_name: string; start_details: Record<string, unknown> }> }>('GET', '/api/joblog/joblog?limit=100');
+    if (jobs.data.some((j) => j.job_name === 'JOB_DISTRIBUTE_EMAIL_BLAST' && j.start_details.scheduled_email_group_id === id)) return id;
+    if (Date.now() > end) throw new Error(`blast ${name} was not distributed in time`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** card is the quick-stat card named `label` (a region labelled by its heading). */
+const card = (label: string) => page.getByRole('region', { name: label, exact: true });
+const section = (title: string) => page.getByRole('region', { name: title });
+
+beforeAll(async () => {
+  landing = createServer((_req, res) => { res.setHeader('content-type', 'text/html'); res.end('<!doctype html><title>Autumn</title><h1>Autumn landing page</h1>'); });
+  await new Promise<void>((r) => landing.listen(0, '127.0.0.1', r));
+  landingUrl = `http://127.0.0.1:${(landing.address() as AddressInfo).port}/autumn?src=email`;
+  sink = new SmtpSink();
+  const smtpUrl = await sink.start();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-insights-'));
+  server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' });
+  browser = await launchChromium();
+  const demo = await demoContext(browser, server.url, 'insights@example.net');
+  context = demo.context;
+  apiKey = demo.session.api_client_key;
+  page = await context.newPage();
+
+  // The demo account is in the sandbox: it may mail the simulator's success address and its own sender personas.
+  const persona = (await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'Reports' }] })).data[0];
+  const [link] = await sink.personaVerificationLinks();
+  expect((await fetch(link, { method: 'POST' })).status).toBe(200);
+  const template = (await api('POST', '/api/template/templates', { templates: [{
+    name: 'Autumn news', subject: 'Autumn news', type: 'TEMPLATE_MARKETING',
+    html_body: `<html><body><p>Hi {{user.first_name}}</p><p><a href="${landingUrl}">See autumn</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,
+  }] })).data[0];
+  const contacts = (await api('POST', '/api/user/users', { users: [{ email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' }, { email: PERSONA, first_name: 'Pat' }] })).data;
+  const blastId = await blast('Autumn blast', template.id, persona.id, contacts.map((c: { id: string }) => c.id));
+  await sink.waitFor(() => sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS) || m.envelopeTo.includes(PERSONA)).length >= 2, 60_000);
+
+  // One recipient opens the email twice (images shown twice) and clicks its link once.
+  const mail = (await sink.parsed()).find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!;
+  const html = String(mail.html);
+  const pixel = /<img src="([^"]+\/t\/o\/[^"]+\.gif)"/.exec(html)![1];
+  const tracked = /<a href="([^"]+\/t\/c\/[^"]+)">See autumn<\/a>/.exec(html)![1];
+  const visitor = await context.newPage();
+  expect((await visitor.goto(pixel))!.status()).toBe(200);
+  expect((await visitor.goto(pixel))!.status()).toBe(200);
+  await visitor.goto(tracked);
+  expect(visitor.url()).toBe(landingUrl);
+  await visitor.close();
+
+  campaignId = (await api('POST', '/api/campaign/campaigns', { campaign: { name: CAMPAIGN, type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blastId] } })).campaign.id;
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.kill('SIGTERM');
+  await sink?.stop();
+  landing?.close();
+});
+
+describe('insights and reports (e2e)', () => {
+  it('shows a campaign\'s quick stats, rates, most-clicked link and charts on /insights/stats', async () => {
+    await page.goto(`${server.url}/insights/stats?campaign_id=${campaignId}`);
+    await page.getByRole('heading', { level: 1, name: 'Statistics' }).waitFor();
+    await expect.poll(() => page.getByLabel('Campaign', { exact: true }).inputValue()).toBe(CAMPAIGN);
+
+    await card('Sends').getByText('Unique: 2').waitFor();
+    expect(await card('Sends').getByRole('paragraph').first().textContent()).toBe('2');
+    expect(await card('Opens').getByRole('paragraph').first().textContent()).toBe('2');
+    await card('Opens').getByText('Unique: 1').waitFor();
+    await card('Opens').getByText('Rate: 50.0%').waitFor();
+    expect(await card('Clicks').getByRole('paragraph').first().textContent()).toBe('1');
+    await card('Clicks').getByText('Rate: 50.0%').waitFor();
+    await card('Bounces').getByText('Rate: 0.0%').waitFor();
+    expect(await card('Click per open').getByRole('paragraph').first().textContent()).toBe('100.0%');
+
+    const links = section('Most-clicked links');
+    const row = links.getByRole('row').filter({ hasText: landingUrl });
+    await row.waitFor();
+    expect(await row.getByRole('cell').allTextContents()).toEqual([landingUrl, '1', '1']);
+    await section('Recently clicked links').getByRole('row').filter({ hasText: SIMULATOR_SUCCESS_ADDRESS }).waitFor();
+    await section('Recently opened emails').getByRole('row').filter({ hasText: 'Autumn news' }).first().waitFor();
+    await section('Most-opened templates by subject').getByRole('row').filter({ hasText: 'Autumn news' }).waitFor();
+
+    // The charts render: device groups, the recipients' domain, and the daily series (times in UTC).
+    await section('Opens and clicks by device').locator('svg').getByText('Desktop / Other').waitFor();
+    await section('Opens and clicks by domain').locator('svg').getByText('simulator.mailwright…').waitFor();
+    const daily = section('Daily sends, last 31 days (UTC)');
+    await daily.locator('svg path').first().waitFor();
+  });
+
+  it('keeps the daily series\' deselected columns in the URL as deselected_columns1, across a reload', async () => {
+    const daily = section('Daily sends, last 31 days (UTC)');
+    // Defaults: the four issue columns are hidden.
+    expect(await daily.getByRole('checkbox', { name: 'Bounces' }).isChecked()).toBe(false);
+    expect(await daily.getByRole('checkbox', { name: 'Sends' }).isChecked()).toBe(true);
+    expect(new URL(page.url()).searchParams.has('deselected_columns1')).toBe(false);
+
+    await daily.getByRole('checkbox', { name: 'Bounces' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('deselected_columns1')).toBe('unsuccessful_sends,unsubscribes,complaints');
+    await expect.poll(() => daily.getByRole('checkbox', { name: 'Bounces' }).isChecked()).toBe(true);
+    await daily.getByRole('checkbox', { name: 'Opens' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('deselected_columns1')).toBe('unsuccessful_sends,unsubscribes,opens,complaints');
+    expect(new URL(page.url()).searchParams.get('campaign_id')).toBe(campaignId);
+
+    await page.reload();
+    const reloaded = section('Daily sends, last 31 days (UTC)');
+    await reloaded.getByRole('checkbox', { name: 'Bounces' }).waitFor();
+    expect(await reloaded.getByRole('checkbox', { name: 'Bounces' }).isChecked()).toBe(true);
+    expect(await reloaded.getByRole('checkbox', { name: 'Opens' }).isChecked()).toBe(false);
+    expect(await reloaded.getByRole('checkbox', { name: 'Complaints' }).isChecked()).toBe(false);
+    expect(new URL(page.url()).searchParams.get('deselected_columns1')).toBe('unsuccessful_sends,unsubscribes,opens,complaints');
+  });
+
+  it('clearing the campaign filter removes campaign_id and reports every campaign', async () => {
+    await page.getByLabel('Campaign', { exact: true }).click();
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.has('campaign_id')).toBe(false);
+    expect(new URL(page.url()).searchParams.get('deselected_columns1')).toBe('unsuccessful_sends,unsubscribes,opens,complaints');
+    await page.getByText('Showing every campaign').waitFor();
+    await card('Sends').getByText('Unique: 2').waitFor();
+  });
+
+  it('keeps campaign_id and deselected_columns1 in the URL on /insights/issues', async () => {
+    await page.goto(`${server.url}/insights/issues?campaign_id=${campaignId}&deselected_columns1=bounces`);
+    await page.getByRole('heading', { level: 1, name: 'Issues' }).waitFor();
+    const chart = section('Issues in the last month (UTC)');
+    await chart.getByRole('checkbox', { name: 'Failures' }).waitFor();
+    expect(await chart.getByRole('checkbox').count()).toBe(4);
+    expect(await chart.getByRole('checkbox', { name: 'Bounces' }).isChecked()).toBe(false);
+    expect(await chart.getByRole('checkbox', { name: 'Complaints' }).isChecked()).toBe(true);
+    await expect.poll(() => page.getByLabel('Campaign', { exact: true }).inputValue()).toBe(CAMPAIGN);
+    await card('Sends').getByText('Unique: 2').waitFor();
+    expect(new URL(page.url()).searchParams.get('campaign_id')).toBe(campaignId);
+    expect(new URL(page.url()).searchParams.get('deselected_columns1')).toBe('bounces');
+
+    await chart.getByRole('checkbox', { name: 'Complaints' }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('deselected_columns1')).toBe('complaints,bounces');
+    expect(new URL(page.url()).searchParams.get('campaign_id')).toBe(campaignId);
+    await page.reload();
+    await section('Issues in the last month (UTC)').getByRole('checkbox', { name: 'Complaints' }).waitFor();
+    expect(await section('Issues in the last month (UTC)').getByRole('checkbox', { name: 'Complaints' }).isChecked()).toBe(false);
+  });
+
+  it('compares the campaign on /insights/analysis and links to its statistics', async () => {
+    await page.goto(`${server.url}/insights/analysis`);
+    const row = page.getByRole('row').filter({ hasText: CAMPAIGN });
+    await row.waitFor();
+    // Campaign, Sends, open, click, click-to-open, unsubscribe, bounce and failure rates, Added, Type.
+    const cells = await row.getByRole('cell').allTextContents();
+    expect(cells.slice(0, 8)).toEqual([CAMPAIGN, '2', '50.0%', '50.0%', '100.0%', '0.0%', '0.0%', '0.0%']);
+    await row.getByRole('link', { name: CAMPAIGN }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('campaign_id')).toBe(campaignId);
+    await page.getByRole('heading', { level: 1, name: 'Statistics' }).waitFor();
+  });
+
+  it('shows the error state and the report toast for a malformed campaign_id', async () => {
+    await page.goto(`${server.url}/insights/stats?campaign_id=not-a-campaign`);
+    // Every report fails with the gateway's 400; the toasts (one at a time) name the report.
+    await page.getByText(/^Couldn't fetch .*report data: campaign_id/).first().waitFor();
+    await page.getByText(/^Unable to load data: campaign_id/).first().waitFor();
+    await section('Most-clicked links').getByText(/^Unable to load data: campaign_id/).waitFor();
+  });
+});
