@@ -1,0 +1,166 @@
+/**
+ * Campaigns in a real browser against the built product (issue 6; spec part 2 §2 Campaigns, §4 Campaign type, Forms
+ * and Campaign archive, §5, §8): a blast is sent to two recipients through a real SMTP server and opened once; a
+ * campaign is made on /campaigns/new (messages only after the first save, type Scheduled Email Blast / Newsletter, the
+ * blast chosen through its pick list), a taken name is refused under the field; /campaigns lists it with its metrics
+ * and links to its statistics; archiving it from the list runs the dialog's steps (disable the blast, archive the
+ * campaign) to succeeded, toasts, takes it off the list and disables the blast; archiving a campaign that is already
+ * gone says so.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, type Page } from 'playwright-core';
+import { demoContext, launchChromium } from '../helpers/browser.ts';
+import { SmtpSink } from '../helpers/smtpSink.ts';
+import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import { wallClockUtc } from '../helpers/time.ts';
+import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
+
+const PERSONA = 'campaigns@demo-company.example.com';
+const BLAST = 'Winter newsletter blast';
+const CAMPAIGN = 'Winter newsletter campaign';
+
+let sink: SmtpSink;
+let server: ServerProcess;
+let browser: Browser;
+let page: Page;
+let apiKey: string;
+let blastId: string;
+let campaignId: string;
+
+async function api<T = any>(method: string, route: string, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const headers: Record<string, string> = { 'x-api-key': apiKey };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(`${server.url}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
+  return json as T;
+}
+
+beforeAll(async () => {
+  sink = new SmtpSink();
+  const smtpUrl = await sink.start();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-campaigns-'));
+  server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' });
+  browser = await launchChromium();
+  const demo = await demoContext(browser, server.url, 'campaigns@example.net');
+  apiKey = demo.session.api_client_key;
+  page = await demo.context.newPage();
+
+  // The demo account is in the sandbox: it may mail the simulator's success address and its own sender personas.
+  const persona = (await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'Campaigns' }] })).data[0];
+  const [link] = await sink.personaVerificationLinks();
+  expect((await fetch(link, { method: 'POST' })).status).toBe(200);
+  const template = (await api('POST', '/api/template/templates', { templates: [{
+    name: 'Winter letter', subject: 'Winter letter', type: 'TEMPLATE_MARKETING',
+    html_body: '<html><body><p>Hi {{user.first_name}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>',
+  }] })).data[0];
+  const contacts = (await api('POST', '/api/user/users', { users: [{ email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' }, { email: PERSONA, first_name: 'Pat' }] })).data;
+  blastId = crypto.randomUUID();
+  await api('POST', '/api/scheduler/scheduler', { id: blastId, name: BLAST, template_id: template.id, sender_persona_id: persona.id, to_user_ids: contacts.map((c: { id: string }) => c.id), send_at: wallClockUtc(-1), timezone: 'UTC' });
+  const end = Date.now() + 60_000;
+  for (;;) {
+    const jobs = await api<{ data: Array<{ job_name: string; start_details: Record<string, unknown> }> }>('GET', '/api/joblog/joblog?limit=100');
+    if (jobs.data.some((j) => j.job_name === 'JOB_DISTRIBUTE_EMAIL_BLAST' && j.start_details.scheduled_email_group_id === blastId)) break;
+    if (Date.now() > end) throw new Error('the blast was not distributed in time');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await sink.waitFor(() => sink.messages.length >= 3, 60_000); // the persona's verification email and the two sends
+  const mail = (await sink.parsed()).find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!;
+  const pixel = /<img src="([^"]+\/t\/o\/[^"]+\.gif)"/.exec(String(mail.html))![1];
+  expect((await fetch(pixel)).status).toBe(200);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.kill('SIGTERM');
+  await sink?.stop();
+});
+
+describe('campaigns (e2e)', () => {
+  it('creates a blast campaign on /campaigns/new, picking the blast through its pick list', async () => {
+    await page.goto(`${server.url}/campaigns/new`);
+    await page.getByRole('heading', { level: 1, name: 'New Campaign Associations' }).waitFor();
+    // Messages show only after the first save attempt.
+    expect(await page.getByText('Required field').count()).toBe(0);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Required field').waitFor();
+
+    await page.getByLabel('Name').fill(CAMPAIGN);
+    expect(await page.getByLabel('Email blasts').count()).toBe(0);
+    await page.getByLabel('Type').selectOption({ label: 'Scheduled Email Blast / Newsletter' });
+    expect(await page.getByLabel('Workflows').count()).toBe(0);
+    await page.getByLabel('Templates').waitFor();
+    await page.getByLabel('Email blasts').fill('winter news');
+    await page.getByRole('option', { name: BLAST }).click();
+    await page.getByRole('button', { name: BLAST }).waitFor(); // the chosen blast's chip
+    await page.getByRole('button', { name: 'Save' }).click();
+
+    await page.getByText(`Successfully saved campaign '${CAMPAIGN}'`).waitFor();
+    await page.waitForURL(/\/campaigns\/edit\/[0-9a-f-]{36}$/);
+    campaignId = page.url().split('/').pop()!;
+    await page.getByRole('heading', { level: 1, name: 'Edit Campaign Associations' }).waitFor();
+    await page.getByText(/Changing how this campaign works means archiving it from/).waitFor();
+    await page.getByRole('button', { name: BLAST }).waitFor();
+    expect(await page.getByLabel('Type').inputValue()).toBe('scheduled_email_group');
+
+    const saved = (await api('GET', `/api/campaign/campaigns?ids=${campaignId}`)).campaigns[0];
+    expect(saved).toMatchObject({ name: CAMPAIGN, type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blastId], workflow_ids: [], template_ids: [] });
+  });
+
+  it('refuses a taken name under the name field and in a toast', async () => {
+    await page.goto(`${server.url}/campaigns/new`);
+    await page.getByLabel('Name').fill(CAMPAIGN.toUpperCase());
+    await page.getByLabel('Type').selectOption({ label: 'Template' });
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.locator('#campaign-name-helper-text').getByText('A campaign with this name already exists. Please choose a different name!', { exact: true }).waitFor();
+    await page.getByText("Couldn't save campaign: name: A campaign with this name already exists.").waitFor();
+    expect(page.url()).toMatch(/\/campaigns\/new$/);
+  });
+
+  it('lists the campaign with its metrics and links to its statistics', async () => {
+    await page.goto(`${server.url}/campaigns`);
+    const row = page.getByRole('row').filter({ hasText: CAMPAIGN });
+    await row.waitFor();
+    // Name, Type, Sends, Opens, Clicks, Unsubscribes, Bounces, Failures, Added.
+    const cells = (await row.getByRole('cell').allTextContents()).slice(0, 8);
+    expect(cells).toEqual([CAMPAIGN, 'Scheduled Email Blast / Newsletter', '2', '1', '0', '0', '0', '0']);
+    await page.getByLabel(/Split out A\/B template campaigns by template/).click();
+    await expect.poll(() => page.url()).toContain('split_templates');
+    await row.waitFor();
+    await row.getByRole('link', { name: `Stats of ${CAMPAIGN}` }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('campaign_id')).toBe(campaignId);
+    await page.getByRole('region', { name: 'Sends', exact: true }).getByText('Unique: 2').waitFor();
+  });
+
+  it('archives the campaign from the list: disables its blast, then archives it', async () => {
+    await page.goto(`${server.url}/campaigns`);
+    await page.getByRole('button', { name: `Archive ${CAMPAIGN}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Archive campaign '${CAMPAIGN}'?` });
+    const steps = dialog.getByRole('list', { name: 'Archive steps' }).getByRole('listitem');
+    await dialog.waitFor();
+    expect(await steps.allTextContents()).toEqual([`Disable email blast '${BLAST}': waiting`, `Archive campaign '${CAMPAIGN}': waiting`]);
+    await dialog.getByRole('button', { name: 'Archive', exact: true }).click();
+    await steps.filter({ hasText: `Archive campaign '${CAMPAIGN}': succeeded` }).waitFor();
+    expect(await steps.allTextContents()).toEqual([`Disable email blast '${BLAST}': succeeded`, `Archive campaign '${CAMPAIGN}': succeeded`]);
+    await page.getByText('Successfully archived campaign').waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByText(/^No campaigns yet/).waitFor();
+    expect(await page.getByRole('row').filter({ hasText: CAMPAIGN }).count()).toBe(0);
+
+    const blast = (await api('GET', `/api/scheduler/scheduler?ids=${blastId}`)).data[0];
+    expect(blast.enabled).toBe(false);
+    expect((await api('GET', `/api/campaign/campaigns?ids=${campaignId}`)).campaigns).toEqual([]);
+  });
+
+  it('says to reload when the row to archive no longer exists', async () => {
+    const gone = (await api('POST', '/api/campaign/campaigns', { campaign: { name: 'Short-lived campaign', type: '' } })).campaign;
+    await page.goto(`${server.url}/campaigns`);
+    await page.getByRole('row').filter({ hasText: 'Short-lived campaign' }).waitFor();
+    await api('DELETE', `/api/campaign/campaigns/${gone.id}`);
+    await page.getByRole('button', { name: 'Archive Short-lived campaign' }).click();
+    await page.getByText('an error has occurred, please reload the page and try again').waitFor();
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+});
