@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
 import { demoContext, launchChromium } from '../helpers/browser.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
@@ -132,6 +133,10 @@ describe('insights and reports (e2e)', () => {
     await section('Opens and clicks by domain').locator('svg').getByText('simulator.mailwright…').waitFor();
     const daily = section('Daily sends, last 31 days (UTC)');
     await daily.locator('svg path').first().waitFor();
+
+    // The filled page has no serious or critical accessibility violations (the empty one is checked in a11y.e2e.ts).
+    const axe = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`)).toEqual([]);
   });
 
   it('keeps the daily series\' deselected columns in the URL as deselected_columns1, across a reload', async () => {
@@ -191,9 +196,9 @@ describe('insights and reports (e2e)', () => {
     await page.goto(`${server.url}/insights/analysis`);
     const row = page.getByRole('row').filter({ hasText: CAMPAIGN });
     await row.waitFor();
-    // Campaign, Sends, open, click, click-to-open, unsubscribe, bounce and failure rates, Added, Type.
+    // Campaign, Type, Sends, open, click, click-to-open, unsubscribe, bounce and failure rates, Added.
     const cells = await row.getByRole('cell').allTextContents();
-    expect(cells.slice(0, 8)).toEqual([CAMPAIGN, '2', '50.0%', '50.0%', '100.0%', '0.0%', '0.0%', '0.0%']);
+    expect(cells.slice(0, 9)).toEqual([CAMPAIGN, 'Scheduled Email Blast / Newsletter', '2', '50.0%', '50.0%', '100.0%', '0.0%', '0.0%', '0.0%']);
     await row.getByRole('link', { name: CAMPAIGN }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('campaign_id')).toBe(campaignId);
     await page.getByRole('heading', { level: 1, name: 'Statistics' }).waitFor();

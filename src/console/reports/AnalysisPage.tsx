@@ -1,7 +1,7 @@
 /**
  * The campaign analysis at /insights/analysis (spec part 1 §2 names the route; the design is src/console/reports/
  * analysis.ts): every live campaign from campaign_metrics side by side — sends and the open, click, click-to-open,
- * unsubscribe, bounce and failure rates (N/A without sends) — sortable by any column (a second click reverses it,
+ * unsubscribe, bounce and failure rates (N/A without sends) and type — sortable by any column (a second click reverses it,
  * spec part 1 §4 Sort), 25 rows a page, each campaign linking to its statistics at /insights/stats?campaign_id={id}.
  * With no campaigns it says 'Nothing here, yet'.
  */
@@ -26,6 +26,8 @@ const FETCH_PAGE = 1000;
 /** At most this many pages are read (10,000 campaigns). */
 const FETCH_PAGES = 10;
 const ROWS_PER_PAGE = 25;
+/** The columns aligned left (the others hold numbers). */
+const TEXT_COLUMNS: AnalysisKey[] = ['name', 'type', 'created_at'];
 /** Campaign names are cut at 60 characters (part 2 §9). */
 const NAME_MAX = 60;
 
@@ -64,10 +66,14 @@ function cell(row: AnalysisRow, key: AnalysisKey) {
   switch (key) {
     case 'name':
       return (
-        <Link component={RouterLink} to={`/insights/stats?campaign_id=${encodeURIComponent(row.id)}`} title={row.name.length > NAME_MAX ? row.name : undefined}>
-          {truncate(row.name, NAME_MAX)}
-        </Link>
+        <Box component="span" sx={{ display: 'block', minWidth: '12rem' }}>
+          <Link component={RouterLink} to={`/insights/stats?campaign_id=${encodeURIComponent(row.id)}`} title={row.name.length > NAME_MAX ? row.name : undefined}>
+            {truncate(row.name, NAME_MAX)}
+          </Link>
+        </Box>
       );
+    case 'type':
+      return campaignTypeLabel(row.type);
     case 'sends':
       return row.sends;
     case 'created_at':
@@ -117,24 +123,22 @@ export function AnalysisPage() {
                 <TableHead>
                   <TableRow>
                     {ANALYSIS_COLUMNS.map((c) => (
-                      <TableCell key={c.key} align={c.key === 'name' || c.key === 'created_at' ? 'left' : 'right'} sortDirection={sort.key === c.key ? sort.order : false}>
+                      <TableCell key={c.key} align={TEXT_COLUMNS.includes(c.key) ? 'left' : 'right'} sortDirection={sort.key === c.key ? sort.order : false}>
                         <TableSortLabel active={sort.key === c.key} direction={sort.key === c.key ? sort.order : 'asc'} onClick={() => sortBy(c.key)}>
                           {c.label}
                         </TableSortLabel>
                       </TableCell>
                     ))}
-                    <TableCell>Type</TableCell>
                   </TableRow>
                 </TableHead>
                 <TableBody>
                   {rows.slice(page * ROWS_PER_PAGE, (page + 1) * ROWS_PER_PAGE).map((row) => (
                     <TableRow key={row.id}>
                       {ANALYSIS_COLUMNS.map((c) => (
-                        <TableCell key={c.key} align={c.key === 'name' || c.key === 'created_at' ? 'left' : 'right'}>
+                        <TableCell key={c.key} align={TEXT_COLUMNS.includes(c.key) ? 'left' : 'right'}>
                           {cell(row, c.key)}
                         </TableCell>
                       ))}
-                      <TableCell>{campaignTypeLabel(row.type)}</TableCell>
                     </TableRow>
                   ))}
                 </TableBody>

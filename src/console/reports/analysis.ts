@@ -34,6 +34,7 @@ export interface AnalysisRow extends CampaignMetrics {
 /** The sortable columns of the comparison, in table order, with their headers. */
 export const ANALYSIS_COLUMNS = [
   { key: 'name', label: 'Campaign' },
+  { key: 'type', label: 'Type' },
   { key: 'sends', label: 'Sends' },
   { key: 'openRate', label: 'Open rate' },
   { key: 'clickRate', label: 'Click rate' },
@@ -60,13 +61,13 @@ export function analysisRow(c: CampaignMetrics): AnalysisRow {
 }
 
 /**
- * sortAnalysis returns `rows` sorted by `key` (names case-insensitively, dates as instants), ties by name; rows whose
+ * sortAnalysis returns `rows` sorted by `key` (names case-insensitively, types by their value, dates as instants), ties by name; rows whose
  * value is null (N/A) come last whatever the order.
  */
 export function sortAnalysis(rows: AnalysisRow[], key: AnalysisKey, order: 'asc' | 'desc'): AnalysisRow[] {
   const sign = order === 'asc' ? 1 : -1;
   const value = (r: AnalysisRow): number | string | null =>
-    key === 'name' ? r.name.toLowerCase() : key === 'created_at' ? Date.parse(r.created_at) : r[key];
+    key === 'name' ? r.name.toLowerCase() : key === 'type' ? r.type : key === 'created_at' ? Date.parse(r.created_at) : r[key];
   return [...rows].sort((a, b) => {
     const va = value(a);
     const vb = value(b);

@@ -7,7 +7,7 @@
  */
 import { Link as RouterLink } from 'react-router-dom';
 import { useListContext, useRecordContext, type RaRecord } from 'react-admin';
-import { Button, FormControlLabel, Switch, Typography } from '@mui/material';
+import { Box, Button, FormControlLabel, Switch, Typography } from '@mui/material';
 import { resourcesByName } from '../../../../generated/resources.gen';
 import { ResourceList, truncate } from '../shared/ResourceList';
 import { CampaignArchiveButton, CampaignArchiveProvider, campaignIdOf } from './CampaignArchiveButton';
@@ -49,16 +49,19 @@ function StatsButton() {
   );
 }
 
-/** nameCell shows a split row's template under its campaign's name. */
+/** nameCell shows the name (wide enough to read; a split row's template under it). */
 function nameCell(column: { source: string }, record: RaRecord, truncateAt?: number) {
-  if (column.source !== 'name' || !record.template_id) return undefined;
+  if (column.source !== 'name') return undefined;
+  const name = String(record.name ?? '');
   return (
-    <>
-      <span title={String(record.name)}>{truncate(record.name, truncateAt)}</span>
-      <Typography variant="body2" color="text.secondary" component="span" sx={{ display: 'block' }}>
-        Template: {truncate(record.template_name ?? record.template_id, truncateAt)}
-      </Typography>
-    </>
+    <Box component="span" sx={{ display: 'block', minWidth: '12rem' }}>
+      <span title={truncateAt && name.length > truncateAt ? name : undefined}>{truncate(name, truncateAt)}</span>
+      {record.template_id && (
+        <Typography variant="body2" color="text.secondary" component="span" sx={{ display: 'block' }}>
+          Template: {truncate(record.template_name ?? record.template_id, truncateAt)}
+        </Typography>
+      )}
+    </Box>
   );
 }
 

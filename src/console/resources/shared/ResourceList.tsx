@@ -158,7 +158,7 @@ function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, row
     );
   }
   return (
-    <Card variant="outlined">
+    <Card variant="outlined" sx={{ overflowX: 'auto' }}>
       <Datagrid
         bulkActionButtons={false}
         rowClick={false}
