@@ -12,6 +12,8 @@ import type { paths as SenderpersonawrapperPaths } from './types/senderpersonawr
 import type { paths as TemplatePaths } from './types/template.gen';
 import type { paths as SchedulerPaths } from './types/scheduler.gen';
 import type { paths as CampaignPaths } from './types/campaign.gen';
+import type { paths as WorkflowPaths } from './types/workflow.gen';
+import type { paths as WorkflowwrapperPaths } from './types/workflowwrapper.gen';
 import type { paths as EventPaths } from './types/event.gen';
 import type { paths as ReportingPaths } from './types/reporting.gen';
 import type { paths as JoblogPaths } from './types/joblog.gen';
@@ -30,6 +32,8 @@ export interface GatewayPaths {
   template: TemplatePaths;
   scheduler: SchedulerPaths;
   campaign: CampaignPaths;
+  workflow: WorkflowPaths;
+  workflowwrapper: WorkflowwrapperPaths;
   event: EventPaths;
   reporting: ReportingPaths;
   joblog: JoblogPaths;
@@ -37,7 +41,7 @@ export interface GatewayPaths {
 }
 
 export type Service = keyof GatewayPaths;
-export const services = ["login","signup","contact_us","companyauthwrapper","user","segment","segmentwrapper","senderpersonawrapper","template","scheduler","campaign","event","reporting","joblog","domains"] as const;
+export const services = ["login","signup","contact_us","companyauthwrapper","user","segment","segmentwrapper","senderpersonawrapper","template","scheduler","campaign","workflow","workflowwrapper","event","reporting","joblog","domains"] as const;
 
 /**
  * createGatewayClient returns a typed openapi-fetch client for one gateway; `baseUrl` is the session's

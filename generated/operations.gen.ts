@@ -137,6 +137,11 @@ export const operations = {
     "method": "POST",
     "path": "/segments/create_from_filters"
   },
+  "sendSegmentToWorkflow": {
+    "service": "segmentwrapper",
+    "method": "POST",
+    "path": "/segments/send_to_workflow"
+  },
   "listSenderPersonas": {
     "service": "senderpersonawrapper",
     "method": "GET",
@@ -221,6 +226,46 @@ export const operations = {
     "service": "campaign",
     "method": "GET",
     "path": "/campaign_metrics/count"
+  },
+  "validateWorkflow": {
+    "service": "workflow",
+    "method": "POST",
+    "path": "/workflows/validate"
+  },
+  "listWorkflows": {
+    "service": "workflowwrapper",
+    "method": "GET",
+    "path": "/workflows"
+  },
+  "saveWorkflow": {
+    "service": "workflowwrapper",
+    "method": "POST",
+    "path": "/workflows"
+  },
+  "countWorkflows": {
+    "service": "workflowwrapper",
+    "method": "GET",
+    "path": "/workflows/count"
+  },
+  "archiveWorkflow": {
+    "service": "workflowwrapper",
+    "method": "DELETE",
+    "path": "/workflows/{id}"
+  },
+  "disableWorkflow": {
+    "service": "workflowwrapper",
+    "method": "POST",
+    "path": "/workflows/{id}/disable"
+  },
+  "listWorkflowRuns": {
+    "service": "workflowwrapper",
+    "method": "GET",
+    "path": "/workflows/{id}/runs"
+  },
+  "listContactRuns": {
+    "service": "workflowwrapper",
+    "method": "GET",
+    "path": "/runs"
   },
   "listEvents": {
     "service": "event",

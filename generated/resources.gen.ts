@@ -700,6 +700,54 @@ export const resources: ResourceDefinition[] = [
       "empty": "No campaigns yet. Launch one with the send wizard, or group existing email blasts, workflows or templates into a new campaign."
     },
     "service": "campaign"
+  },
+  {
+    "name": "workflows",
+    "label": "Workflows",
+    "route": "/components/workflows",
+    "gateway": "workflowwrapper",
+    "recordRepresentation": "name",
+    "operations": {
+      "list": "listWorkflows",
+      "count": "countWorkflows"
+    },
+    "list": {
+      "columns": [
+        {
+          "source": "name",
+          "label": "Name"
+        },
+        {
+          "source": "enabled",
+          "label": "Enabled",
+          "type": "boolean"
+        },
+        {
+          "source": "created_at",
+          "label": "Added",
+          "type": "date"
+        }
+      ],
+      "searchFields": [
+        "name"
+      ],
+      "defaultSort": {
+        "field": "created_at",
+        "order": "DESC"
+      },
+      "pageSize": 10,
+      "truncate": {
+        "name": 90
+      },
+      "links": [
+        {
+          "label": "New Workflow",
+          "to": "/components/workflows/new"
+        }
+      ],
+      "empty": "No workflows yet. The send wizard builds drip and event-triggered workflows for you, or start one in the editor."
+    },
+    "service": "workflowwrapper"
   }
 ];
 

@@ -37,6 +37,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/segments/send_to_workflow": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Enter every contact of a segment into a workflow at its trigger node (the editor's Run segment and the send wizard's drip campaigns; spec part 2 §7 Workflows, issue 8 §4). Each member starts a run of its own; archived contacts are left out. The workflow must be live and enabled, and root_node_id its trigger. */
+        post: operations["sendSegmentToWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -53,6 +70,8 @@ export interface components {
             /** @description The ids that pick what is compared (a json key, campaign, blast, workflow, template or segment id), then the compared value: text, a date (YYYY-MM-DD; ISO timestamps are cut to their UTC day) or a whole number of at least 0. */
             values?: (string | number | null)[];
         };
+        /** Format: uuid */
+        Uuid: string;
     };
     responses: {
         /** @description Invalid input; every message names the field. */
@@ -66,6 +85,15 @@ export interface components {
         };
         /** @description Missing or unknown x-api-key. */
         Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description No such record in this project. */
+        NotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -152,6 +180,44 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    sendSegmentToWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    segment_id: components["schemas"]["Uuid"];
+                    workflow_id: components["schemas"]["Uuid"];
+                    root_node_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Entered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Contacts entered. */
+                            num_users: number;
+                            workflow_id: string;
+                        };
+                        errors: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

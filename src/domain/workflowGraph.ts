@@ -157,6 +157,24 @@ export interface TreeNode {
   port?: 'output1' | 'output2';
 }
 
+/**
+ * displayOf reads a display graph from untyped JSON (a request body, a stored workflow): nodes need a string id and
+ * type, links a from and a to with string node and port ids; anything else is dropped here and reported by
+ * displayToTree as what it leaves (an unknown type, a link to no node).
+ */
+export function displayOf(value: { nodes?: unknown[]; links?: unknown[] } | null | undefined): Display {
+  const obj = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? x as Record<string, unknown> : {});
+  const end = (x: unknown) => ({ nodeId: String(obj(x).nodeId ?? ''), portId: String(obj(x).portId ?? '') });
+  return {
+    nodes: (value?.nodes ?? []).map(obj).filter((n) => typeof n.id === 'string' && typeof n.type === 'string').map((n) => ({
+      id: n.id as string, type: n.type as NodeType,
+      position: { x: Number(obj(n.position).x) || 0, y: Number(obj(n.position).y) || 0 },
+      properties: obj(n.properties) as NodeProperties, data: n.data,
+    })),
+    links: (value?.links ?? []).map(obj).map((l) => ({ id: String(l.id ?? ''), from: end(l.from), to: end(l.to) })),
+  };
+}
+
 /** The "Contact's local timezone" choice of the delay-until zone. */
 export const CONTACT_ZONE = 'Contact’s local timezone';
 

@@ -27,6 +27,8 @@ import { senderPersonaHandlers } from './gateways/senderpersonawrapper/index.ts'
 import { templateHandlers } from './gateways/template/index.ts';
 import { schedulerHandlers } from './gateways/scheduler/index.ts';
 import { campaignHandlers } from './gateways/campaign/index.ts';
+import { workflowHandlers } from './gateways/workflow/index.ts';
+import { workflowWrapperHandlers } from './gateways/workflowwrapper/index.ts';
 import { eventHandlers } from './gateways/event/index.ts';
 import { reportingHandlers } from './gateways/reporting/index.ts';
 import { joblogHandlers } from './gateways/joblog/index.ts';
@@ -47,6 +49,8 @@ const GATEWAYS: Record<string, (ctx: AppContext) => object> = {
   template: templateHandlers,
   scheduler: schedulerHandlers,
   campaign: campaignHandlers,
+  workflow: workflowHandlers,
+  workflowwrapper: workflowWrapperHandlers,
   event: eventHandlers,
   reporting: reportingHandlers,
   joblog: joblogHandlers,

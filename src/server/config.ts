@@ -68,6 +68,10 @@ export interface Config {
   domainCheckCron?: string;
   /** How long the sends reports are cached per project and campaign (REPORT_CACHE_MS, default 15000 ms; 0 never caches; issue 6). */
   reportCacheMs: number;
+  /** How long the workflow engine's claim on a step lasts before another worker takes it over after a crash (WORKFLOW_LEASE_MS, default 60000 ms). */
+  workflowLeaseMs: number;
+  /** The workflow engine's longest idle sleep (WORKFLOW_POLL_MS, default 1000 ms; it also wakes when a step falls due and on new runs). */
+  workflowPollMs: number;
   /** How often the workers fold new report deltas into the merged aggregates (REPORT_COMPACT_MS, default 2000 ms; docs/architecture.md §4g). */
   reportCompactMs: number;
 }
@@ -117,6 +121,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     spfRecord: env.SPF_RECORD?.trim() || 'v=spf1 a mx ~all',
     domainCheckCron: /^(off|false|0|no)$/i.test(env.DOMAIN_CHECK_CRON ?? '') ? undefined : (env.DOMAIN_CHECK_CRON || '*/10 * * * *'),
     reportCacheMs: num('REPORT_CACHE_MS', 15_000),
+    workflowLeaseMs: Math.max(1000, num('WORKFLOW_LEASE_MS', 60_000)),
+    workflowPollMs: Math.max(50, num('WORKFLOW_POLL_MS', 1000)),
     reportCompactMs: Math.max(100, num('REPORT_COMPACT_MS', 2000)),
   };
 }

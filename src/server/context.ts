@@ -21,4 +21,6 @@ export interface AppContext {
   transport: MailTransport;
   /** notifySender wakes an idle in-process sender after rows were queued (a no-op when workers run elsewhere). */
   notifySender: () => void;
+  /** notifyWorkflows wakes an idle in-process workflow engine after runs were started (a no-op when workers run elsewhere). */
+  notifyWorkflows: () => void;
 }

@@ -13,11 +13,14 @@ import { eventJson, suppresses, type Feedback } from '../domain/feedback.ts';
 import { deviceOf } from '../domain/devices.ts';
 import type { LinkTarget } from './mail/links.ts';
 
-interface SentRow { id: string; email: string; contact_id: string | null; blast_id: string | null; template_id: string | null; message_id: string }
+interface SentRow {
+  id: string; email: string; contact_id: string | null; blast_id: string | null; template_id: string | null; message_id: string;
+  workflow_id: string | null; workflow_hops: number | null;
+}
 
 async function sentRow(query: QueryFn, target: LinkTarget): Promise<SentRow | undefined> {
   const [row] = await query<SentRow>(
-    'SELECT id, email, contact_id, blast_id, template_id, message_id FROM outbox WHERE id = $1 AND project_id = $2',
+    'SELECT id, email, contact_id, blast_id, template_id, message_id, workflow_id, workflow_hops FROM outbox WHERE id = $1 AND project_id = $2',
     [String(target.outboxId), target.projectId]);
   return row;
 }
@@ -38,6 +41,7 @@ export async function recordEngagement(query: QueryFn, target: LinkTarget, kind:
   const json: Record<string, unknown> = {
     user_agent: userAgent, device: deviceOf(userAgent), to_domain: toDomain(row.email),
     blast_id: row.blast_id, template_id: row.template_id, message_id: row.message_id,
+    ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}),
   };
   if (kind === 'click') {
     json.link = link;
@@ -101,7 +105,7 @@ export async function unsubscribe(query: QueryFn, target: LinkTarget, via: 'page
       `INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
        VALUES ($1, 'user_unsubscribed', $2, $3, true, $4, $5, $6)`,
       [target.projectId, row.email, contactId, row.blast_id, row.template_id,
-        JSON.stringify({ via, blast_id: row.blast_id, template_id: row.template_id, message_id: row.message_id })]);
+        JSON.stringify({ via, blast_id: row.blast_id, template_id: row.template_id, message_id: row.message_id, ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}) })]);
   }
   return { email: row.email, changed };
 }

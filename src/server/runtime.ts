@@ -28,6 +28,7 @@ export async function startRuntime(config: Config, opts: { transport?: MailTrans
   const ctx: AppContext = {
     config, database, storage: openStorage(config.storageUrl), queue, transport,
     notifySender: () => workers?.sender.poke(),
+    notifyWorkflows: () => workers?.engine.poke(),
   };
   if (opts.workers ?? config.workers) workers = await startWorkers(ctx, queue, transport);
   return {

@@ -46,6 +46,10 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
   if (!entry || entry.ended) return;
   const d = entry.start_details;
   const state = { bytesRead: 0, imported: 0, failed: 0, errors: [] as RowError[] };
+  // Imported contacts enter the project's "contact created or updated" workflows (issue 8 §5), in the batch's statement.
+  const [{ entering }] = await query<{ entering: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM workflows WHERE project_id = $1 AND trigger_type = 'user_upserted' AND enabled AND archived_at IS NULL) AS entering`,
+    [entry.project_id]);
   const refuse = (errs: RowError[]) => {
     state.failed++;
     for (const e of errs) if (state.errors.length < MAX_RECORDED_ERRORS) state.errors.push(e);
@@ -62,7 +66,7 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     lane.batch = new Map();
     const progress = JSON.stringify({ bytes_read: state.bytesRead, rows_imported: state.imported, rows_failed: state.failed, processing_errors: state.errors.slice(0, 100) });
     lane.writing = (async () => {
-      await upsertBatch(query, entry.project_id, rows, d.bucket === SEGMENT_UPLOADS_BUCKET ? d.segment_id : null);
+      await upsertBatch(query, entry.project_id, rows, d.bucket === SEGMENT_UPLOADS_BUCKET ? d.segment_id : null, entering);
       await query('UPDATE job_log SET start_details = start_details || $2::jsonb WHERE id = $1', [jobLogId, progress]);
     })();
     // A failed write must not go unhandled while the next batch is read; it is thrown by the next flush.
@@ -195,9 +199,10 @@ async function readXlsx(source: Readable, name: string, onRow: OnRow): Promise<v
 
 /**
  * upsertBatch creates or updates the batch's contacts by email (case-insensitive, among the project's live contacts)
- * in one statement and, for a segment upload, adds them to the segment in the same statement.
+ * in one statement and, in the same statement, adds them to the segment of a segment upload and, when `enterWorkflows`,
+ * starts a run of each enabled user_upserted workflow of the project for each of them.
  */
-async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[], segmentId: string | null): Promise<void> {
+async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[], segmentId: string | null, enterWorkflows = false): Promise<void> {
   // The batch goes over as one JSON document (one native JSON.stringify, one json parse on the server): far cheaper
   // than seven text arrays that node-postgres escapes element by element and the server parses as array literals.
   const upsert = `INSERT INTO contacts (project_id, email, first_name, last_name, timezone, date_of_birth, json)
@@ -212,11 +217,21 @@ async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[]
          json = contacts.json || EXCLUDED.json,
          version = contacts.version + 1,
          updated_at = now()`;
-  const params = [projectId, JSON.stringify(rows)];
-  if (!segmentId) {
+  const params: unknown[] = [projectId, JSON.stringify(rows)];
+  if (!segmentId && !enterWorkflows) {
     await query(upsert, params);
     return;
   }
-  await query(`WITH written AS (${upsert} RETURNING id)
-     INSERT INTO segment_members (segment_id, contact_id) SELECT $3::uuid, id FROM written ON CONFLICT DO NOTHING`, [...params, segmentId]);
+  const parts = [`written AS (${upsert} RETURNING id, email)`];
+  if (segmentId) {
+    params.push(segmentId);
+    parts.push(`members AS (INSERT INTO segment_members (segment_id, contact_id) SELECT $3::uuid, id FROM written ON CONFLICT DO NOTHING)`);
+  }
+  if (enterWorkflows) {
+    parts.push(`w AS (SELECT id, root_node->>'id' AS root_id FROM workflows
+                        WHERE project_id = $1 AND trigger_type = 'user_upserted' AND enabled AND archived_at IS NULL AND root_node IS NOT NULL)`,
+    `runs AS (INSERT INTO workflow_runs (project_id, workflow_id, contact_id, email) SELECT $1, w.id, written.id, written.email FROM w CROSS JOIN written RETURNING id, workflow_id)`,
+    `steps AS (INSERT INTO workflow_steps (project_id, run_id, workflow_id, node_id, due_at) SELECT $1, r.id, r.workflow_id, w.root_id, now() FROM runs r JOIN w ON w.id = r.workflow_id)`);
+  }
+  await query(`WITH ${parts.join(',\n')} SELECT 1`, params);
 }

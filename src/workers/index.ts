@@ -16,9 +16,13 @@ import { CONTACT_IMPORT_QUEUE } from '../server/contactImport.ts';
 import { importContactFile } from './contactImport.ts';
 import { buildSegmentFromFilters, SEGMENT_FROM_FILTERS_QUEUE } from '../server/segmentFromFilters.ts';
 import { startReportCompaction } from './reportCompaction.ts';
+import { WorkflowEngine } from './workflows.ts';
+import { runWorkflowArchive, runWorkflowSave, WORKFLOW_DELETE_QUEUE, WORKFLOW_SAVE_QUEUE } from '../server/workflows.ts';
+import type { components as WorkflowSchemas } from '../../generated/types/workflowwrapper.gen.ts';
 
 export interface Workers {
   sender: Sender;
+  engine: WorkflowEngine;
   stop(): Promise<void>;
 }
 
@@ -49,13 +53,24 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
   await queue.work<{ jobLogId: string }>(SEGMENT_FROM_FILTERS_QUEUE, { batchSize: 1, pollingIntervalSeconds: 1 }, async ({ jobLogId }) => {
     await buildSegmentFromFilters(ctx, jobLogId);
   });
+  // Workflows (issue 8): saves and archives as jobs, one at a time per process (a project's jobs run in order).
+  await queue.work<{ jobLogId: string; projectId: string; input: WorkflowSchemas['schemas']['WorkflowInput'] }>(WORKFLOW_SAVE_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (job) => {
+    await runWorkflowSave(ctx.database.query.bind(ctx.database) as QueryFn, job);
+  });
+  await queue.work<{ jobLogId: string; projectId: string; workflowId: string }>(WORKFLOW_DELETE_QUEUE, { batchSize: 1, pollingIntervalSeconds: 0.5 }, async (job) => {
+    await runWorkflowArchive(ctx, job);
+  });
+  const engine = new WorkflowEngine(ctx, { leaseMs: ctx.config.workflowLeaseMs, pollMs: ctx.config.workflowPollMs });
   // Report aggregates (issue 6): deltas folded into merged rows every REPORT_COMPACT_MS.
   const stopCompaction = startReportCompaction(ctx.database.query.bind(ctx.database) as QueryFn, ctx.config.reportCompactMs);
   await renderer.ready();
   sender.start();
+  await engine.start();
   return {
     sender,
+    engine,
     async stop() {
+      await engine.stop();
       await sender.stop();
       await stopCompaction();
       await renderer.close();

@@ -14,7 +14,7 @@ export interface Queue extends JobQueue {
 }
 
 /** QUEUES lists every queue the product uses; each is created at start-up. */
-export const QUEUES = ['blast-expand', 'demo-reset', 'domain-check', 'contact-import', 'segment-from-filters'] as const;
+export const QUEUES = ['blast-expand', 'demo-reset', 'domain-check', 'contact-import', 'segment-from-filters', 'workflow-save', 'workflow-delete'] as const;
 
 /** openQueue starts pg-boss (creating its schema on first use) and the product's queues. */
 export async function openQueue(database: Database): Promise<Queue> {

@@ -37,6 +37,7 @@ interface OutboxRow {
   id: string | number; project_id: string; blast_id: string | null; contact_id: string | null; email: string;
   template_id: string | null; sender_persona_id: string | null; subject: string | null; body: string | null;
   attempts: number; message_id: string; is_test: boolean;
+  workflow_id: string | null; workflow_hops: number | null; event: Record<string, unknown> | null;
 }
 
 interface TemplateRow { id: string; version: number; subject: string; html_body: string; plain_text_body: string | null; type: string }
@@ -170,7 +171,8 @@ export class Sender {
                       WHERE (status = 'pending' AND send_at <= now() AND next_attempt_at <= now())
                          OR (status = 'sending' AND lease_until < now())
                       LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, message_id, is_test`,
+        RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, message_id, is_test,
+                  workflow_id, workflow_hops, event`,
       [token, String(this.opts.leaseMs), this.opts.batchSize ?? 200]);
     if (!rows.length) return 0;
     // Renew the claim while the batch is in hand: only a sender that has stopped loses its rows to another.
@@ -253,7 +255,7 @@ export class Sender {
       }
       if (optOutApplies && contact?.unsubscribed_at) throw new PermanentError(`unsubscribed: ${row.email} unsubscribed from marketing email`);
       const link = unsubscribeLink(this.ctx.config.publicUrl, project?.link_secret ?? '', row.project_id, row.contact_id, Number(row.id));
-      const vars = buildRenderContext(contact ?? { email: row.email }, persona, link);
+      const vars = buildRenderContext(contact ?? { email: row.email }, persona, link, row.event);
       const { subject, raw } = await this.renderer.render({
         templateKey: template ? `${template.id}:${template.version}` : `outbox:${row.id}`,
         template: template ?? { subject: row.subject ?? '', html_body: row.body ?? '' },
@@ -283,6 +285,8 @@ export class Sender {
         bucket: SENT_BUCKET, key, location, subject, message_id: row.message_id,
         blast_id: row.blast_id, template_id: row.template_id, is_test_email: row.is_test,
         transport: simulated ? 'simulator' : this.transport.delivers ? 'smtp' : 'capture', response: reply.response,
+        // A workflow's email (issue 8): its events count for the workflow, and the hop count guards against cycles.
+        ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}),
       }).then(async () => {
         if (simulated) await recordFeedback(this.query, row.project_id, [{ ...simulated, messageId: row.message_id }], 'simulator');
       }).catch((err) => console.error(`sender: email ${row.id} was delivered but could not be recorded as sent:`, (err as Error).message));
@@ -308,7 +312,8 @@ export class Sender {
          UPDATE outbox SET status = 'failed', last_error = $3, claim_token = NULL WHERE id = $1 AND claim_token = $2 RETURNING *)
        INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
        SELECT project_id, 'email_send_result_failure', email, contact_id, true, blast_id, template_id,
-              jsonb_build_object('error_string', $3::text, 'attempts', attempts, 'blast_id', blast_id, 'message_id', message_id) FROM done`,
+              jsonb_strip_nulls(jsonb_build_object('error_string', $3::text, 'attempts', attempts, 'blast_id', blast_id, 'message_id', message_id,
+                                                   'workflow_id', workflow_id, 'workflow_hops', workflow_hops)) FROM done`,
       [row.id, token, reason]);
     // A relay's 5xx is a hard bounce; a recipient refused as a bad address is also suppressed (smtpBounce).
     const bounce = stage === 'deliver' ? smtpBounce(row.email, err as SmtpRefusal) : undefined;

@@ -219,9 +219,16 @@ export const outbox = pgTable('outbox', {
   location: text('location'),
   lastError: text('last_error'),
   sentAt: ts('sent_at'),
+  /** For an email a workflow's sender node queued (issue 8): the workflow, the step (one email per step) and hops. */
+  workflowId: uuid('workflow_id'),
+  workflowStepId: bigint('workflow_step_id', { mode: 'number' }),
+  workflowHops: integer('workflow_hops'),
+  /** The triggering event of an event-triggered workflow ({{event.<field>}}, {{event.json.<key>}}), else null. */
+  event: jsonb('event').$type<Record<string, unknown> | null>(),
   createdAt: created(),
 }, (t) => [
   uniqueIndex('outbox_blast_contact_idx').on(t.blastId, t.contactId),
+  uniqueIndex('outbox_workflow_step_idx').on(t.workflowStepId).where(sql`workflow_step_id IS NOT NULL`),
   index('outbox_due_idx').on(t.status, t.nextAttemptAt).where(sql`status IN ('pending', 'sending')`),
   index('outbox_blast_idx').on(t.blastId, t.status),
 ]);
@@ -367,6 +374,80 @@ export const reportFirsts = pgTable('report_firsts', {
   messageKey: text('message_key').notNull(),
   kind: text('kind').notNull(),
 }, (t) => [primaryKey({ columns: [t.projectId, t.messageKey, t.kind] })]);
+
+/**
+ * A workflow (spec part 2 §3 Workflow; issue 8): the editor's display graph and the tree it runs (root_node). The
+ * trigger is copied out of the tree (trigger_type, trigger_event) so the events trigger finds the workflows an event
+ * enters by index. A disabled workflow takes no new contacts; an archived one also ends its runs.
+ */
+export const workflows = pgTable('workflows', {
+  id: uuid('id').primaryKey(),
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  name: text('name').notNull(),
+  display: jsonb('display').$type<Record<string, unknown>>().notNull().default({}),
+  rootNode: jsonb('root_node').$type<Record<string, unknown> | null>(),
+  /** root | event | user_upserted. */
+  triggerType: text('trigger_type').notNull(),
+  triggerEvent: text('trigger_event'),
+  enabled: boolean('enabled').notNull().default(true),
+  version: integer('version').notNull().default(1),
+  jobLogId: uuid('job_log_id'),
+  createdAt: created(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+  disabledAt: ts('disabled_at'),
+  archivedAt: ts('archived_at'),
+}, (t) => [
+  index('workflows_project_idx').on(t.projectId, t.createdAt),
+  index('workflows_trigger_idx').on(t.projectId, t.triggerType, t.triggerEvent).where(sql`enabled AND archived_at IS NULL`),
+]);
+
+/**
+ * One contact's pass through a workflow (issue 8 §5): who, entered by which event (unique per workflow: an event
+ * enters a workflow once), the event itself for {{event.*}}, how many workflow hand-offs led here, and its state
+ * (active, completed, excluded by a delay-until, ended by an archive or a missing node).
+ */
+export const workflowRuns = pgTable('workflow_runs', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  projectId: uuid('project_id').notNull(),
+  workflowId: uuid('workflow_id').notNull(),
+  contactId: uuid('contact_id'),
+  email: text('email'),
+  triggerEventId: uuid('trigger_event_id'),
+  event: jsonb('event').$type<Record<string, unknown> | null>(),
+  hops: integer('hops').notNull().default(0),
+  status: text('status').notNull().default('active'),
+  createdAt: created(),
+  endedAt: ts('ended_at'),
+}, (t) => [
+  uniqueIndex('workflow_runs_event_idx').on(t.workflowId, t.triggerEventId).where(sql`trigger_event_id IS NOT NULL`),
+  index('workflow_runs_workflow_idx').on(t.workflowId, t.createdAt),
+  index('workflow_runs_contact_idx').on(t.contactId, t.createdAt),
+]);
+
+/**
+ * The steps of runs: the engine's queue and each contact's recorded path. A step runs one node for one run, once
+ * (unique on run and node; pending → running → done | failed | cancelled, claimed with a token and a lease like the
+ * outbox). `outcome` records what it did (e.g. match, no match, queued email 42, excluded).
+ */
+export const workflowSteps = pgTable('workflow_steps', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  projectId: uuid('project_id').notNull(),
+  runId: uuid('run_id').notNull(),
+  workflowId: uuid('workflow_id').notNull(),
+  nodeId: text('node_id').notNull(),
+  dueAt: ts('due_at').notNull(),
+  status: text('status').notNull().default('pending'),
+  attempts: integer('attempts').notNull().default(0),
+  claimToken: uuid('claim_token'),
+  leaseUntil: ts('lease_until'),
+  outcome: text('outcome'),
+  executedAt: ts('executed_at'),
+  createdAt: created(),
+}, (t) => [
+  uniqueIndex('workflow_steps_run_node_idx').on(t.runId, t.nodeId),
+  index('workflow_steps_due_idx').on(t.dueAt).where(sql`status IN ('pending', 'running')`),
+  index('workflow_steps_workflow_idx').on(t.workflowId, t.status),
+]);
 
 export const jobLog = pgTable('job_log', {
   id: uuid('id').primaryKey().defaultRandom(),

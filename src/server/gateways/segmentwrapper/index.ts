@@ -4,11 +4,18 @@ import type { AppContext } from '../../context.ts';
 import { contactUploadUrl } from '../../contactImport.ts';
 import { createSegmentFromFilters } from '../../segmentFromFilters.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
+import type { QueryFn } from '../../db/client.ts';
+import { enterSegment } from '../../workflows.ts';
 
 /** segmentWrapperHandlers builds the segmentwrapper gateway's handlers over one app context. */
 export function segmentWrapperHandlers(ctx: AppContext): GatewayHandlers<operations> {
   return {
     async getSegmentUploadUrl(req) { return { data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'segment') }; },
     async createSegmentFromFilters(req) { return createSegmentFromFilters(ctx, scope(req).id, req.body); },
+    async sendSegmentToWorkflow(req) {
+      const n = await enterSegment(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id, req.body);
+      ctx.notifyWorkflows();
+      return { data: { num_users: n, workflow_id: req.body.workflow_id }, errors: [] };
+    },
   };
 }

@@ -4,6 +4,8 @@ import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import { contactUploadUrl } from '../../contactImport.ts';
 import { archiveContactsByEmail, countContacts, listContacts, upsertContacts } from './service.ts';
+import { enterUpsertedContacts } from '../../workflows.ts';
+import type { QueryFn } from '../../db/client.ts';
 
 /** userHandlers builds the user gateway's handlers over one app context. */
 export function userHandlers(ctx: AppContext): GatewayHandlers<operations> {
@@ -11,7 +13,12 @@ export function userHandlers(ctx: AppContext): GatewayHandlers<operations> {
   return {
     async listUsers(req) { return { data: await listContacts(db, scope(req).id, req.query) }; },
     async countUsers(req) { return { num_users: await countContacts(db, scope(req).id, req.query) }; },
-    async upsertUsers(req) { return { data: await upsertContacts(db, scope(req).id, req.body.users) }; },
+    async upsertUsers(req) {
+      const data = await upsertContacts(db, scope(req).id, req.body.users);
+      // Contacts created or updated enter the project's user_upserted workflows (issue 8 §5).
+      if (await enterUpsertedContacts(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id, data.map((c) => c.id))) ctx.notifyWorkflows();
+      return { data };
+    },
     async getContactUploadUrl(req) { return { data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'contacts') }; },
     async archiveUsers(req) {
       const { map, errors } = await archiveContactsByEmail(db, scope(req).id, req.query.emails);
