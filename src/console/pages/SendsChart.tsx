@@ -50,6 +50,7 @@ function useLabelEvery(): number {
   return labelEvery(extraSmall ? 'xs' : small ? 'sm' : 'md');
 }
 
+/** The props of one series chart: which period, campaign and columns, and the deselected set with its setter. */
 export interface SendsChartProps {
   /** `day`: the last 31 days (sendslast31days); `hour`: the last 24 hours (sendslast24hours). */
   period: 'day' | 'hour';

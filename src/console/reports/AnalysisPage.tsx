@@ -15,7 +15,6 @@ import {
 import { campaignTypeLabel } from '../../domain/campaigns';
 import { formatRate } from '../../domain/reports';
 import type { AppDataProvider } from '../data/dataProvider';
-import { RETRY } from '../retry';
 import { formatDate, truncate } from '../resources/shared/ResourceList';
 import { ANALYSIS_COLUMNS, analysisRow, sortAnalysis, type AnalysisKey, type AnalysisRow, type CampaignMetrics } from './analysis';
 import { ReportStatus } from './ReportSection';
@@ -31,7 +30,7 @@ const TEXT_COLUMNS: AnalysisKey[] = ['name', 'type', 'created_at'];
 /** Campaign names are cut at 60 characters (part 2 §9). */
 const NAME_MAX = 60;
 
-/** useCampaignMetrics reads every live campaign's metrics, page by page, with the report retries. */
+/** useCampaignMetrics reads every live campaign's metrics, page by page (reads retried 2/250 ms). */
 function useCampaignMetrics(): ReportState<CampaignMetrics> {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
@@ -42,7 +41,7 @@ function useCampaignMetrics(): ReportState<CampaignMetrics> {
       const rows: CampaignMetrics[] = [];
       for (let page = 0; page < FETCH_PAGES; page++) {
         const body = await dataProvider.callGateway<{ campaigns_with_metrics: CampaignMetrics[] }>(
-          'listCampaignMetrics', { query: { limit: FETCH_PAGE, offset: page * FETCH_PAGE, sort_columns: 'created_at DESC' } }, RETRY.reports,
+          'listCampaignMetrics', { query: { limit: FETCH_PAGE, offset: page * FETCH_PAGE, sort_columns: 'created_at DESC' } },
         );
         rows.push(...body.campaigns_with_metrics);
         if (body.campaigns_with_metrics.length < FETCH_PAGE) break;

@@ -7,6 +7,7 @@ import { useId, type ReactNode } from 'react';
 import { Alert, Box, Card, CardContent, CircularProgress, Typography } from '@mui/material';
 import type { ReportState } from './useReport';
 
+/** The props of one report section: its title, report state, empty text and how its rows render. */
 export interface ReportSectionProps<T> {
   title: string;
   state: ReportState<T>;

@@ -45,6 +45,7 @@ export const ANALYSIS_COLUMNS = [
   { key: 'created_at', label: 'Added' },
 ] as const satisfies ReadonlyArray<{ key: keyof AnalysisRow; label: string }>;
 
+/** A sortable column of the comparison. */
 export type AnalysisKey = (typeof ANALYSIS_COLUMNS)[number]['key'];
 
 /** analysisRow computes a campaign's rates; every per-send rate is null when it has no sends. */

@@ -30,6 +30,7 @@ export const WORKFLOWS_LATER = 'Workflows arrive with the workflow editor';
 
 const EMPTY: CampaignAssociations = { type: '', scheduled_email_blast_group_ids: [], workflow_ids: [], template_ids: [] };
 
+/** The multi-selects' labels. */
 const SELECT_LABELS: Record<AssociationField, string> = {
   workflow_ids: 'Workflows',
   scheduled_email_blast_group_ids: 'Email blasts',

@@ -7,7 +7,9 @@ import type { CampaignType } from '../../../domain/campaigns';
 
 /** The form's fields a server message can name. */
 export const CAMPAIGN_FIELDS = ['name', 'type', 'workflow_ids', 'scheduled_email_blast_group_ids', 'template_ids'] as const;
+/** A form field a server message can name. */
 export type CampaignField = (typeof CAMPAIGN_FIELDS)[number];
+/** A multi-select of the form: workflows, email blasts or templates. */
 export type AssociationField = Exclude<CampaignField, 'name' | 'type'>;
 
 /**

@@ -72,6 +72,7 @@ export function usePickSource(kind: PickKind): PickSource {
   }, [dataProvider, kind]);
 }
 
+/** The props of a pick list: its input, source, chosen ids and texts. */
 export interface PickListProps {
   /** The input's id (its label is bound to it). */
   id: string;

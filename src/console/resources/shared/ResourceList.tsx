@@ -73,6 +73,7 @@ function renderCell(column: Column, record: RaRecord, truncateAt?: number): Reac
   }
 }
 
+/** The props of a generated resource list: its definition, wording, row actions and the optional overrides. */
 export interface ResourceListProps {
   definition: ResourceDefinition;
   /** The singular entity for messages, e.g. 'contact'. */
