@@ -19,7 +19,7 @@ import type { components } from '../../../../generated/types/campaign.gen';
 import { archiveSteps, runSteps, type ArchiveStep, type StepState, type StepStatus } from '../../../domain/campaigns';
 import type { AppDataProvider } from '../../data/dataProvider';
 import { RETRY } from '../../retry';
-import { WORKFLOW_GATEWAY_MISSING, WORKFLOW_WAIT_TIMEOUT, archiveStepRunner, type ArchiveDeps, type JobEntry } from './archive';
+import { WORKFLOW_WAIT_TIMEOUT, archiveStepRunner, type ArchiveDeps, type JobEntry } from './archive';
 
 type Campaign = components['schemas']['Campaign'];
 
@@ -43,7 +43,7 @@ export function campaignIdOf(record: { id: unknown; campaign_id?: unknown }): st
   return String(record.campaign_id ?? record.id);
 }
 
-/** useArchiveDeps binds the archive steps to the gateways; workflows fail until their gateway exists. */
+/** useArchiveDeps binds the archive steps to the gateways (blasts, workflows, the job log, campaigns). */
 function useArchiveDeps(): ArchiveDeps {
   const dataProvider = useDataProvider<AppDataProvider>();
   const disableRetry = { retries: 8, delayMs: RETRY.write.delayMs };
@@ -56,8 +56,14 @@ function useArchiveDeps(): ArchiveDeps {
       if (data[0] && !data[0].enabled) return;
       throw new Error(res.errors.join(', ') || `email blast ${id} was not disabled`);
     },
-    async archiveWorkflow() {
-      throw new Error(WORKFLOW_GATEWAY_MISSING);
+    async archiveWorkflow(id) {
+      // A 503 means the archive job may still be running: the wait on JOB_DELETE_WORKFLOW that follows decides.
+      try {
+        const res = await dataProvider.callGateway<{ job_log_id: string; errors: string[] }>('archiveWorkflow', { path: { id } }, RETRY.write);
+        if (res.errors?.length) throw new Error(res.errors.join(', '));
+      } catch (error) {
+        if ((error as { status?: number }).status !== 503) throw error;
+      }
     },
     async listJobs(limit) {
       return (await dataProvider.callGateway<{ data: JobEntry[] }>('listJobLog', { query: { limit } })).data;

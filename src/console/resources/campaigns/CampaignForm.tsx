@@ -26,7 +26,6 @@ import { CACHED_REPORTS, cacheClearError, fieldErrors, selectsFor, type Associat
 type Campaign = components['schemas']['Campaign'];
 
 /** The helper text of the workflow select until the workflow gateway exists. */
-export const WORKFLOWS_LATER = 'Workflows arrive with the workflow editor';
 
 const EMPTY: CampaignAssociations = { type: '', scheduled_email_blast_group_ids: [], workflow_ids: [], template_ids: [] };
 
@@ -44,6 +43,7 @@ function CampaignForm({ id }: { id?: string }) {
   const navigate = useNavigate();
   const templates = usePickSource('templates');
   const blasts = usePickSource('email-blasts');
+  const workflows = usePickSource('workflows');
   const newId = useMemo(() => uuidv4(), []);
 
   const [existing, setExisting] = useState<Campaign | undefined>();
@@ -185,10 +185,10 @@ function CampaignForm({ id }: { id?: string }) {
                 id="campaign-workflows"
                 label={SELECT_LABELS.workflow_ids}
                 multiple
+                source={workflows}
                 value={assoc.workflow_ids}
                 onChange={(ids) => choose('workflow_ids', ids)}
                 error={shown.workflow_ids}
-                helperText={WORKFLOWS_LATER}
               />
             )}
             {selects.includes('scheduled_email_blast_group_ids') && (

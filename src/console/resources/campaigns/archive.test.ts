@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { archiveSteps, runSteps } from '../../../domain/campaigns.ts';
-import { WORKFLOW_GATEWAY_MISSING, archiveStepRunner, waitForWorkflowDeleted, type ArchiveDeps, type JobEntry } from './archive.ts';
+import { archiveStepRunner, waitForWorkflowDeleted, type ArchiveDeps, type JobEntry } from './archive.ts';
 
 const WAIT = { pollMs: 2000, entries: 100, attempts: 3 };
 
@@ -36,10 +36,12 @@ describe('campaign archive steps (spec part 2 §4)', () => {
     expect(calls).not.toContain('archive campaign c1');
   });
 
-  it('fails visibly while the workflow gateway is missing', async () => {
+  it('stops at a workflow that cannot be archived, before waiting or archiving the campaign', async () => {
+    const calls: string[] = [];
     const steps = archiveSteps({ id: 'c1', name: 'Drip', workflow_ids: ['w1'], scheduled_email_blast_group_ids: [] });
-    const final = await runSteps(steps, archiveStepRunner(deps({ archiveWorkflow: async () => { throw new Error(WORKFLOW_GATEWAY_MISSING); } }), WAIT), () => {});
-    expect(final).toEqual([{ status: 'failed', error: WORKFLOW_GATEWAY_MISSING }, { status: 'cancelled' }, { status: 'cancelled' }]);
+    const final = await runSteps(steps, archiveStepRunner(deps({ archiveWorkflow: async () => { throw new Error('id: no workflow with id w1'); } }, calls), WAIT), () => {});
+    expect(final).toEqual([{ status: 'failed', error: 'id: no workflow with id w1' }, { status: 'cancelled' }, { status: 'cancelled' }]);
+    expect(calls).not.toContain('archive campaign c1');
   });
 });
 

@@ -30,8 +30,6 @@ export interface ArchiveDeps {
 /** How a wait polls: every pollMs, reading `entries` job-log entries, at most `attempts` times (ARCHIVE_WAIT). */
 export interface WaitPolicy { pollMs: number; entries: number; attempts: number }
 
-/** The error of the workflow archive until the workflow gateway exists (a later issue adds it). */
-export const WORKFLOW_GATEWAY_MISSING = 'The workflow gateway is not available yet';
 
 /** The time-out text of a workflow wait (runSteps shows it on the failed wait). */
 export const WORKFLOW_WAIT_TIMEOUT = 'The workflow is taking a very long time to be archived. Please check the notifications tab before trying again.';

@@ -1,6 +1,6 @@
 /**
  * Pick lists (spec part 2 §2 Pick lists, §9): single and multi selects of templates, email blasts (enabled ones only),
- * campaigns and, once their gateway exists, workflows, searched by name 10 at a time. The options come from a
+ * campaigns and workflows, searched by name 10 at a time. The options come from a
  * PickSource (a search and a look-up by ids through the dataProvider); chosen ids that are not among the options
  * (e.g. a disabled blast a campaign still holds) are named by looking them up.
  */
@@ -29,14 +29,14 @@ export const PICK_LIMIT = 10;
 /** How long after the last keystroke a pick list searches (ms). */
 export const PICK_SEARCH_DEBOUNCE_MS = 300;
 
-type PickKind = 'templates' | 'email-blasts' | 'campaigns';
+type PickKind = 'templates' | 'email-blasts' | 'campaigns' | 'workflows';
 
 interface Named { id: string; name: string }
 
 /**
  * usePickSource returns the PickSource of one kind: templates (listTemplates search_field=name), email blasts
  * (listEmailBlasts enabled_only=true, search_field=name; look-ups include disabled ones) or campaigns (listCampaigns
- * search_value), each 10 at a time sorted by name.
+ * search_value) or workflows (listWorkflows search_field=name), each 10 at a time sorted by name.
  */
 export function usePickSource(kind: PickKind): PickSource {
   const dataProvider = useDataProvider<AppDataProvider>();
@@ -59,6 +59,14 @@ export function usePickSource(kind: PickKind): PickSource {
             query: { enabled_only: true, search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
           })).data),
           byIds: async (ids) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listEmailBlasts', { query: { ids: ids.join(','), limit: ids.length } })).data),
+        };
+      case 'workflows':
+        return {
+          entity: 'workflows',
+          search: async (text) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listWorkflows', {
+            query: { search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
+          })).data),
+          byIds: async (ids) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listWorkflows', { query: { ids: ids.join(','), limit: ids.length } })).data),
         };
       case 'campaigns':
         return {
