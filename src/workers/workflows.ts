@@ -31,7 +31,7 @@ export interface EngineOptions {
   leaseMs: number;
   /** The longest idle sleep between looks for due steps (ms). */
   pollMs: number;
-  /** Steps claimed at once (default 500). */
+  /** Steps claimed at once (default 1000). */
   batchSize?: number;
 }
 
@@ -93,7 +93,7 @@ export class WorkflowEngine {
       } catch (err) {
         console.error('workflows: batch failed:', (err as Error).message);
       }
-      if (!this.running || claimed >= (this.opts.batchSize ?? 500) || this.poked) continue;
+      if (!this.running || claimed >= (this.opts.batchSize ?? 1000) || this.poked) continue;
       let waitMs = this.opts.pollMs;
       try {
         const [{ next }] = await this.query<{ next: Date | null }>(`SELECT min(due_at) AS next FROM workflow_steps WHERE status IN ('pending', 'running')`);
@@ -122,7 +122,7 @@ export class WorkflowEngine {
                         AND (status = 'pending' OR lease_until < now())
                       ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING id, project_id, run_id, workflow_id, node_id, due_at, attempts`,
-      [token, String(this.opts.leaseMs), this.opts.batchSize ?? 500]);
+      [token, String(this.opts.leaseMs), this.opts.batchSize ?? 1000]);
     if (!steps.length) return 0;
     const runs = new Map((await this.query<RunRow>(
       `SELECT r.id, r.project_id, r.workflow_id, r.contact_id, r.email, r.event, r.hops, r.status, c.email AS contact_email, c.timezone,
@@ -414,10 +414,12 @@ async function insertEvents(q: QueryFn, projectId: string, name: string, list: A
  */
 async function completeRuns(q: QueryFn, runIds: string[]): Promise<void> {
   if (!runIds.length) return;
-  await q(`WITH done AS (
+  // The runs still busy are found through the (run_id, node_id) index for the given runs only; a NOT EXISTS per run
+  // let the planner walk every pending step of every run instead (5 s for 5,000 runs in npm run bench:workflows).
+  await q(`WITH busy AS (SELECT DISTINCT run_id FROM workflow_steps WHERE run_id = ANY($1::uuid[]) AND status IN ('pending', 'running')),
+           done AS (
              UPDATE workflow_runs r SET status = 'completed', ended_at = now()
-              WHERE r.id = ANY($1::uuid[]) AND r.status = 'active'
-                AND NOT EXISTS (SELECT 1 FROM workflow_steps s WHERE s.run_id = r.id AND s.status IN ('pending', 'running'))
+              WHERE r.id = ANY($1::uuid[]) AND r.status = 'active' AND r.id NOT IN (SELECT run_id FROM busy)
              RETURNING r.id, r.project_id, r.workflow_id, r.contact_id, r.email, r.hops)
            INSERT INTO events (project_id, name, email, user_id, is_system, json)
            SELECT d.project_id, 'workflow_completed', coalesce(c.email, d.email), d.contact_id, true,
