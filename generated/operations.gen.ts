@@ -197,6 +197,11 @@ export const operations = {
     "method": "GET",
     "path": "/scheduler/count"
   },
+  "previewEmailBlast": {
+    "service": "scheduler",
+    "method": "POST",
+    "path": "/scheduler/preview"
+  },
   "disableEmailBlasts": {
     "service": "scheduler",
     "method": "DELETE",

@@ -35,6 +35,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/scheduler/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What a blast would do if scheduled now (the send wizard's review; issue 9 §2; designed, the spec shows no such call): the recipients its audience targets, those left out by reason, those it would send to, this month's sends so far and the estimated cost of the send under the usage pricing (the cheapest calculation of the month's total, minus that before the send; the first 10,000 emails a month are free), and the problems that stop a launch (an unverified sender persona, a marketing template without an unsubscribe link, recipients the sandbox does not allow). Saves nothing. */
+        post: operations["previewEmailBlast"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/scheduler/{ids}": {
         parameters: {
             query?: never;
@@ -56,6 +73,50 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        PreviewRequest: {
+            template_id?: components["schemas"]["Uuid"] | null;
+            template_ids_with_weights?: components["schemas"]["TemplateWeight"][];
+            /** @description Other templates the launch will send (a drip campaign's emails), checked for problems. */
+            template_ids?: components["schemas"]["UuidList"];
+            sender_persona_id?: components["schemas"]["Uuid"] | null;
+            /** @description Other sender personas the launch will send from, checked for problems. */
+            sender_persona_ids?: components["schemas"]["UuidList"];
+            to_segment_ids?: components["schemas"]["UuidList"];
+            to_user_ids?: components["schemas"]["UuidList"];
+            to_user_emails?: string[];
+            /**
+             * @description How many emails each recipient gets (a drip campaign's count), for the cost.
+             * @default 1
+             */
+            emails_per_recipient: number;
+        };
+        BlastPreview: {
+            /** @description Distinct recipients the audience names. */
+            targeted: number;
+            excluded: components["schemas"]["BlastAudience"]["excluded"];
+            /** @description Recipients who would be sent to. */
+            to_send: number;
+            /** @description Of those, how many a sandboxed project may not send to. */
+            sandbox_refused: number;
+            /** @description Emails sent this UTC month so far. */
+            month_sends: number;
+            /** @description Emails the launch would send (to_send × emails_per_recipient). */
+            emails: number;
+            cost: {
+                /** @description What the send adds to this month's bill (USD, exact). */
+                dollars: number;
+                /** @description This month's bill before the send (USD). */
+                before: number;
+                /** @description This month's bill after it (USD). */
+                after: number;
+                /** @description Free emails left this month before the send. */
+                free_left: number;
+            };
+            /** @description What 1,000 more emails would add this month (USD): the price of event-triggered sends, whose audience is not known in advance. */
+            cost_per_1000: number;
+            /** @description What stops a launch; empty when it can go. */
+            problems: string[];
+        };
         TemplateWeight: {
             template_id: components["schemas"]["Uuid"];
             weight: number;
@@ -289,6 +350,35 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    previewEmailBlast: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description The preview. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BlastPreview"];
+                        errors: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };

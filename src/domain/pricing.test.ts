@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMPARISON_VOLUMES, DEFAULT_PLAN, FREE_EMAILS_PER_MONTH, PLANS, PRICING_TIERS, quote, tierMonthlyCost } from './pricing.ts';
+import { COMPARISON_VOLUMES, DEFAULT_PLAN, FREE_EMAILS_PER_MONTH, PLANS, PRICING_TIERS, quote, sendCost, tierMonthlyCost } from './pricing.ts';
 
 describe('pricing (spec part 1 §9)', () => {
   it('has the free allowance, the three tiers and the plan volumes of the spec', () => {
@@ -38,5 +38,18 @@ describe('pricing (spec part 1 §9)', () => {
   it('refuses a negative or fractional volume', () => {
     expect(() => quote(-1)).toThrow(RangeError);
     expect(() => quote(1.5)).toThrow(RangeError);
+  });
+});
+
+describe('sendCost', () => {
+  it("is free within the monthly allowance and the cheapest calculation's increase beyond it", () => {
+    expect(sendCost(0, 5000)).toEqual({ before: 0, after: 0, dollars: 0, emailsAfter: 5000, freeLeft: 10_000 });
+    // 9,000 sent; 2,000 more: 1,000 over the allowance at 51¢ per 1,000 (the $0 tier is cheapest there).
+    expect(sendCost(9000, 2000)).toMatchObject({ before: 0, after: 0.51, dollars: 0.51, freeLeft: 1000 });
+    // 100,000 sent; 10,000 more: the $9 + 39¢ tier is cheapest before and after: 10 × 39¢.
+    const c = sendCost(100_000, 10_000);
+    expect(c.before).toBeCloseTo(9 + 0.39 * 90, 10);
+    expect(c.dollars).toBeCloseTo(3.9, 10);
+    expect(() => sendCost(-1, 5)).toThrow(RangeError);
   });
 });

@@ -73,3 +73,21 @@ export function quote(emails: number): Quote {
     monthlyDollars: Math.ceil(exact[cheapestTier] / 100_000),
   };
 }
+
+/** What one send adds to a month's bill: the bill before and after it and the difference, in dollars (exact, unrounded). */
+export interface SendCost { before: number; after: number; dollars: number; emailsAfter: number; freeLeft: number }
+
+/**
+ * sendCost is what sending `count` more emails adds to this month's bill when `monthSoFar` were sent already this
+ * month: the cheapest tier's cost at monthSoFar + count minus that at monthSoFar (the month is billed at its cheapest
+ * calculation, and the first FREE_EMAILS_PER_MONTH are free). Throws RangeError on a negative or non-integer volume.
+ */
+export function sendCost(monthSoFar: number, count: number): SendCost {
+  const cheapest = (emails: number) => Math.min(...PRICING_TIERS.map((t) => tierCostMillicents(t, emails)));
+  const before = cheapest(monthSoFar);
+  const after = cheapest(monthSoFar + count);
+  return {
+    before: before / 100_000, after: after / 100_000, dollars: (after - before) / 100_000, emailsAfter: monthSoFar + count,
+    freeLeft: Math.max(0, FREE_EMAILS_PER_MONTH - monthSoFar),
+  };
+}

@@ -15,8 +15,8 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../server/context.ts';
 import { recipientSendInstant } from '../domain/sendTime.ts';
 import { sandboxRejection } from '../domain/sandbox.ts';
-import { checkEmail } from '../domain/validation.ts';
 import { logFinishedBlasts } from './sender.ts';
+import { blastAudience } from '../server/audience.ts';
 import type { QueryFn } from '../server/db/client.ts';
 
 /** Recipients in the first chunk of an expansion (written first, so sending starts early), then in each later chunk. */
@@ -64,37 +64,9 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
   const personaEmails = project.not_in_sandbox ? [] : (await run<{ email: string }>(
     'SELECT email FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL', [blast.project_id])).map((r) => r.email);
   const domain = persona?.email.split('@')[1] ?? 'localhost';
-  // Every contact the audience names, with why it is left out (if it is): unsubscribed contacts (unsubscribed_at, or
-  // an address on the suppression list as 'unsubscribed') only from marketing mail; hard-bounced, complained or
-  // otherwise suppressed addresses from all mail.
   const templateIds = blast.template_ids_with_weights?.length ? blast.template_ids_with_weights.map((w) => w.template_id) : [blast.template_id];
-  const [{ marketing }] = await run<{ marketing: boolean }>(
-    `SELECT coalesce(bool_or(type = 'TEMPLATE_MARKETING'), true) AS marketing FROM templates WHERE id = ANY($1::uuid[])`, [templateIds]);
-  const audience = await run<{ id: string; email: string; timezone: string | null; excluded: string | null }>(
-    `SELECT c.id, c.email, c.timezone,
-            CASE WHEN c.bounced_at IS NOT NULL OR s.reason = 'bounce' THEN 'bounced'
-                 WHEN c.complained_at IS NOT NULL OR s.reason <> 'unsubscribed' THEN 'suppressed'
-                 WHEN $5 AND (c.unsubscribed_at IS NOT NULL OR s.reason = 'unsubscribed') THEN 'unsubscribed' END AS excluded
-       FROM contacts c LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)
-      WHERE c.project_id = $1 AND c.archived_at IS NULL
-        AND (c.id = ANY($2::uuid[]) OR lower(c.email) = ANY($3::text[])
-             OR EXISTS (SELECT 1 FROM segment_members sm JOIN segments s ON s.id = sm.segment_id
-                         WHERE sm.contact_id = c.id AND s.project_id = $1 AND sm.segment_id = ANY($4::uuid[])))
-      ORDER BY c.id`,
-    [blast.project_id, blast.to_user_ids, blast.to_user_emails.map((e) => e.toLowerCase()), blast.to_segment_ids, marketing]);
-  const excluded = { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
-  const recipients: typeof audience = [];
-  for (const r of audience) {
-    const why = (r.excluded ?? (checkEmail(r.email) ? 'invalid' : null)) as keyof typeof excluded | null;
-    if (why) excluded[why]++;
-    else recipients.push(r);
-  }
-  // Ids and addresses chosen directly that name no live contact are counted, never silently dropped.
-  const foundIds = new Set(audience.map((r) => r.id));
-  const foundEmails = new Set(audience.map((r) => r.email.toLowerCase()));
-  excluded.not_a_contact = new Set(blast.to_user_ids.filter((id) => !foundIds.has(id))).size
-    + new Set(blast.to_user_emails.map((e) => e.toLowerCase()).filter((e) => !foundEmails.has(e))).size;
-  const accounting = { targeted: audience.length + excluded.not_a_contact, queued: recipients.length, excluded };
+  const { recipients, excluded, targeted } = await blastAudience(run, blast.project_id, blast, templateIds.filter((t): t is string => !!t));
+  const accounting = { targeted, queued: recipients.length, excluded };
 
   const perZone: Record<string, string> = {};
   const instants = new Map<string | null, { zone: string; instant: Date }>(); // one computation per distinct zone

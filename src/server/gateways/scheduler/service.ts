@@ -3,12 +3,14 @@
  * scheduling (a pg-boss job at the due instant expands the blast, see workers/blasts.ts), listing and disabling.
  */
 import { and, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, QueryFn } from '../../db/client.ts';
+import { blastAudience } from '../../audience.ts';
+import { sendCost } from '../../../domain/pricing.ts';
 import { contacts, emailBlasts, outbox, segmentMembers, segments, senderPersonas, templates } from '../../db/schema.ts';
 import {
   blastDueInstant, CONTACT_LOCAL_TIMEZONE, isContactLocalTimezone, isValidTimezone, parseWallClock, wallClockToInstant,
 } from '../../../domain/sendTime.ts';
-import { checkRequired, MESSAGES, UUID_V4_RE } from '../../../domain/validation.ts';
+import { checkRequired, checkTemplateContent, MESSAGES, UUID_V4_RE } from '../../../domain/validation.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { BadRequest, FieldErrors } from '../../errors.ts';
 import type { AppContext } from '../../context.ts';
@@ -183,4 +185,55 @@ export async function disableBlasts(db: Db, projectId: string, idList: string): 
     const doneSet = new Set(done);
     return { ids: done, errors: ids.filter((id) => !doneSet.has(id)).map((id) => `ids: no enabled email blast ${id} in this project`) };
   });
+}
+
+type PreviewIn = components['schemas']['PreviewRequest'];
+type PreviewOut = components['schemas']['BlastPreview'];
+
+/**
+ * previewBlast answers POST {scheduler}/scheduler/preview (the send wizard's review; issue 9 §2): the audience as the
+ * expansion would resolve it now (src/server/audience.ts), this UTC month's sends so far (from the report aggregates),
+ * the cost of the send (src/domain/pricing.ts sendCost over to_send × emails_per_recipient) and the problems that stop
+ * a launch. Saves nothing.
+ */
+export async function previewBlast(query: QueryFn, project: ProjectScope, p: PreviewIn): Promise<PreviewOut> {
+  const templateIds = [...new Set([...(p.template_ids_with_weights ?? []).map((w) => w.template_id), ...(p.template_id ? [p.template_id] : []), ...(p.template_ids ?? [])])];
+  const personaIds = [...new Set([...(p.sender_persona_id ? [p.sender_persona_id] : []), ...(p.sender_persona_ids ?? [])])];
+  const hasAudience = !!((p.to_segment_ids?.length ?? 0) + (p.to_user_ids?.length ?? 0) + (p.to_user_emails?.length ?? 0));
+  const audience = hasAudience
+    ? await blastAudience(query, project.id, p, templateIds)
+    : { recipients: [], excluded: { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 }, targeted: 0 };
+  const [{ month }] = await query<{ month: string | null }>(
+    `SELECT sum(num) AS month FROM report_counts_v WHERE project_id = $1 AND name = 'email_send_result_success'
+        AND hour >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`, [project.id]);
+  const monthSends = Number(month ?? 0);
+  const problems: string[] = [];
+  const templateRows = templateIds.length ? await query<{ id: string; name: string; type: string; html_body: string }>(
+    'SELECT id, name, type, html_body FROM templates WHERE project_id = $1 AND id = ANY($2::uuid[]) AND archived_at IS NULL', [project.id, templateIds]) : [];
+  for (const id of templateIds) {
+    const t = templateRows.find((x) => x.id === id);
+    if (!t) problems.push(`template_id: no template with id ${id}`);
+    else if (checkTemplateContent(t.html_body, t.type)) problems.push(`template '${t.name}': ${checkTemplateContent(t.html_body, t.type)}`);
+  }
+  const personas = personaIds.length ? await query<{ id: string; email: string; verified: boolean }>(
+    'SELECT id, email, verified_at IS NOT NULL AS verified FROM sender_personas WHERE project_id = $1 AND id = ANY($2::uuid[]) AND archived_at IS NULL', [project.id, personaIds]) : [];
+  for (const id of personaIds) {
+    const s = personas.find((x) => x.id === id);
+    if (!s) problems.push(`sender_persona_id: no sender persona with id ${id}`);
+    else if (!s.verified) problems.push(`sender persona ${s.email} is not verified yet: follow the link in the verification email sent to it, then launch`);
+  }
+  let sandboxRefused = 0;
+  if (!project.notInSandbox && audience.recipients.length) {
+    const allowed = (await query<{ email: string }>('SELECT email FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL', [project.id])).map((r) => r.email);
+    sandboxRefused = audience.recipients.filter((r) => sandboxRejection(r.email, allowed)).length;
+    if (sandboxRefused) problems.push(`${sandboxRefused} recipient(s) cannot be sent to while the account is in the sandbox (only the simulator address and your sender personas can)`);
+  }
+  if (hasAudience && !audience.recipients.length) problems.push('Nobody to send to: every recipient is left out (see the exclusions)');
+  const emails = audience.recipients.length * (p.emails_per_recipient ?? 1);
+  const cost = sendCost(monthSends, emails);
+  return {
+    targeted: audience.targeted, excluded: audience.excluded, to_send: audience.recipients.length, sandbox_refused: sandboxRefused,
+    month_sends: monthSends, emails, cost: { dollars: cost.dollars, before: cost.before, after: cost.after, free_left: cost.freeLeft },
+    cost_per_1000: sendCost(monthSends, 1000).dollars, problems,
+  };
 }
