@@ -11,8 +11,9 @@
  * - dates compare by UTC day: equals — on that day; not_equals — has a date, not on that day; less_than (before) —
  *   before that day; greater_than (after) — after that day; is_missing — no date.
  * - counts: events of the contact — sends email_send_result_success, opens ses_event_open, clicks ses_event_click —
- *   restricted to a blast (events.blast_id), a template (events.template_id), or a campaign / workflow
- *   (events.json campaign_id / workflow_id, written by the campaign and workflow engines), compared to the number.
+ *   restricted to a blast (events.blast_id), a template (events.template_id), a workflow (events.json workflow_id,
+ *   written by the workflow engine) or a campaign (the events of its blasts, templates and workflows, as its reports
+ *   count them), compared to the number.
  *   num_in_segment is 1 for a member, else 0; is_in_segment is membership.
  * - date_workflow_started / _completed: the contact's first workflow_started / workflow_completed event for that
  *   workflow (events.json workflow_id).
@@ -22,7 +23,8 @@
  * - num_sends / num_opens / num_clicks read the contact's row of contact_event_counts (one LEFT JOIN on its primary
  *   key), kept by triggers on events (migration 0006): counting events per contact cost an index probe per contact,
  *   seconds over a million contacts.
- * - A count per blast, template, campaign or workflow reads that one's events from its index (events_*_contact_idx).
+ * - A count per blast, template or workflow reads that one's events from its index (events_*_contact_idx); a
+ *   campaign's, the events of its associations through the blast, template and workflow indexes.
  *   Joined by AND (or alone), "> 0" / "not equal 0" become EXISTS and "= 0" / "< 1" NOT EXISTS, which PostgreSQL runs
  *   as a semi- or anti-join: one hash join over the project for the total, index probes for the newest page. Any
  *   other number, and every such filter joined by OR (where EXISTS would become a subplan run per contact, neither
@@ -143,7 +145,13 @@ function compileOne(f: CheckedFilter, ctx: Ctx): string {
   const scope = (id: string) => {
     if (f.attribute.endsWith('_via_scheduled_email_blast')) return `e.blast_id = ${id}::uuid`;
     if (f.attribute.endsWith('_with_template')) return `e.template_id = ${id}::uuid`;
-    if (f.attribute.endsWith('_via_campaign')) return `e.json->>'campaign_id' = ${id}`;
+    // A campaign's events are those of its blasts, templates and workflows (docs/architecture.md §4g), as its reports
+    // count them; the project is $1 (matchingContacts), so another project's campaign names no events.
+    if (f.attribute.endsWith('_via_campaign')) {
+      const assoc = (col: string, cast = '') => `ARRAY(SELECT unnest(${col})${cast} FROM campaigns WHERE id = ${id}::uuid AND project_id = $1)`;
+      return `(e.blast_id = ANY(${assoc('scheduled_email_blast_group_ids')}) OR e.template_id = ANY(${assoc('template_ids')})
+               OR e.json->>'workflow_id' = ANY(${assoc('workflow_ids', '::text')}))`;
+    }
     return `e.json->>'workflow_id' = ${id}`;
   };
   const shape = countShape(op, n);

@@ -1,6 +1,6 @@
 /**
  * Segment filters against an independent computation (issue 3 §6, second "Done when" line): a seeded project of
- * contacts with names, metadata, dates, events (sends, opens, clicks per blast, template, campaign and workflow) and
+ * contacts with names, metadata, dates, events (sends, opens, clicks per blast, template and workflow; campaigns by association) and
  * segment memberships; for every attribute of the catalog and every operator it allows, POST filter_users must
  * return exactly the contacts a plain TypeScript predicate over the seed selects (and their total); and/or joins; and
  * bad filters get a 400 naming them.
@@ -18,7 +18,7 @@ let query: QueryFn;
 interface Seed {
   id: string; email: string; first_name: string | null; last_name: string | null; json: Record<string, unknown>;
   date_of_birth: string | null; created_at: string; bounced_at: string | null; unsubscribed_at: string | null;
-  events: Array<{ name: string; blast_id: string | null; template_id: string | null; campaign_id?: string; workflow_id?: string; at: string }>;
+  events: Array<{ name: string; blast_id: string | null; template_id: string | null; workflow_id?: string; at: string }>;
   segments: string[];
 }
 const seed: Seed[] = [];
@@ -69,23 +69,40 @@ beforeAll(async () => {
       s.events.push({
         name: ['email_send_result_success', 'ses_event_open', 'ses_event_click', 'workflow_started', 'workflow_completed'][rnd(5)],
         blast_id: rnd(2) ? BLASTS[rnd(2)] : null, template_id: rnd(2) ? TEMPLATES[rnd(2)] : null,
-        ...(rnd(2) ? { campaign_id: CAMPAIGNS[rnd(2)] } : {}), ...(rnd(2) ? { workflow_id: WORKFLOWS[rnd(2)] } : {}),
+        ...(rnd(2) ? { workflow_id: WORKFLOWS[rnd(2)] } : {}),
         at: `${DAYS[rnd(3)]}T12:00:00.000Z`,
       });
     }
     await query('UPDATE contacts SET created_at = $2, bounced_at = $3, unsubscribed_at = $4 WHERE id = $1', [s.id, s.created_at, s.bounced_at, s.unsubscribed_at]);
     for (const e of s.events) {
       await query(`INSERT INTO events (project_id, name, email, user_id, blast_id, template_id, json, emitted_at, is_system) VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, true)`,
-        [t.projectId, e.name, s.email, s.id, e.blast_id, e.template_id, JSON.stringify({ campaign_id: e.campaign_id, workflow_id: e.workflow_id }), e.at]);
+        [t.projectId, e.name, s.email, s.id, e.blast_id, e.template_id, JSON.stringify({ workflow_id: e.workflow_id }), e.at]);
     }
     for (const sid of s.segments) await query('INSERT INTO segment_members (segment_id, contact_id) VALUES ($1, $2)', [sid, s.id]);
     seed.push(s);
+  }
+  for (const c of CAMPAIGN_ASSOCIATIONS()) {
+    await query(`INSERT INTO campaigns (id, project_id, name, type, scheduled_email_blast_group_ids, template_ids, workflow_ids) VALUES ($1, $2, $3, $4, $5::uuid[], $6::uuid[], $7::uuid[])`,
+      [c.id, t.projectId, `Campaign ${c.id.slice(0, 8)}`, c.type, c.blasts, c.templates, c.workflows]);
   }
   // Another tenant's contact that matches everything must never appear.
   const other = await h.tenant();
   await h.call('POST', '/api/user/users', { key: other.apiKey, body: { users: [{ email: 'ann999@example.com', first_name: 'Ann' }] } });
 }, 120_000);
 afterAll(async () => { await h?.close(); });
+
+/**
+ * The campaigns of the seed, by association (a campaign's events are those of its blasts, templates and workflows):
+ * CAMPAIGNS[0] groups BLASTS[0]; CAMPAIGNS[1] groups TEMPLATES[1] and WORKFLOWS[1] is not in it.
+ */
+const CAMPAIGN_ASSOCIATIONS = () => [
+  { id: CAMPAIGNS[0], type: 'scheduled_email_group', blasts: [BLASTS[0]], templates: [] as string[], workflows: [] as string[] },
+  { id: CAMPAIGNS[1], type: 'template', blasts: [] as string[], templates: [TEMPLATES[1]], workflows: [] as string[] },
+];
+function inCampaign(e: Seed['events'][number], campaignId: string): boolean {
+  const c = CAMPAIGN_ASSOCIATIONS().find((x) => x.id === campaignId);
+  return !!c && ((!!e.blast_id && c.blasts.includes(e.blast_id)) || (!!e.template_id && c.templates.includes(e.template_id)) || (!!e.workflow_id && c.workflows.includes(e.workflow_id)));
+}
 
 /** The independent computation: what a filter means, in plain TypeScript over the seed. */
 function matches(c: Seed, f: { attribute: string; operator?: FilterOperator; values: Array<string | number> }): boolean {
@@ -140,7 +157,7 @@ function matches(c: Seed, f: { attribute: string; operator?: FilterOperator; val
       const m = /^num_(sends|opens|clicks)(?:_(via_campaign|via_scheduled_email_blast|via_workflow|with_template))?$/.exec(f.attribute)!;
       const name = { sends: 'email_send_result_success', opens: 'ses_event_open', clicks: 'ses_event_click' }[m[1]];
       const n = c.events.filter((e) => e.name === name && (
-        !m[2] || (m[2] === 'via_campaign' && e.campaign_id === a) || (m[2] === 'via_scheduled_email_blast' && e.blast_id === a)
+        !m[2] || (m[2] === 'via_campaign' && inCampaign(e, String(a))) || (m[2] === 'via_scheduled_email_blast' && e.blast_id === a)
         || (m[2] === 'via_workflow' && e.workflow_id === a) || (m[2] === 'with_template' && e.template_id === a))).length;
       return countTest(n, Number(m[2] ? b : a));
     }
@@ -280,7 +297,7 @@ describe(`segment filters (${API_DB})`, () => {
     await query(`INSERT INTO events (project_id, user_id, email, name, emitted_at, is_system)
       SELECT $1, u, m, n, a::timestamptz, true FROM unnest($2::uuid[], $3::text[], $4::text[], $5::text[]) AS r(u, m, n, a)`,
     [t.projectId, rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3])]);
-    some.forEach((c, i) => c.events.push(...removed[i].map((e) => ({ ...e, blast_id: null, template_id: null, campaign_id: undefined, workflow_id: undefined }))));
+    some.forEach((c, i) => c.events.push(...removed[i].map((e) => ({ ...e, blast_id: null, template_id: null, workflow_id: undefined }))));
     await check();
   });
 

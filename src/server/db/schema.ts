@@ -256,12 +256,10 @@ export const events = pgTable('events', {
 }, (t) => [
   index('events_project_emitted_idx').on(t.projectId, t.emittedAt),
   index('events_project_name_idx').on(t.projectId, t.name, t.emittedAt),
-  // The segment filters counted per blast, template, campaign or workflow (src/server/segmentFilter.ts): the events of
-  // one of them by name, in contact order, answered from the index alone.
+  // The segment filters counted per blast, template or workflow (src/server/segmentFilter.ts; a campaign's through
+  // its associations): the events of one of them by name, in contact order, answered from the index alone.
   index('events_blast_contact_idx').on(t.blastId, t.name, t.userId, t.projectId).where(sql`blast_id IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
   index('events_template_contact_idx').on(t.templateId, t.name, t.userId, t.projectId).where(sql`template_id IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
-  index('events_campaign_contact_idx').on(sql`(json->>'campaign_id')`, t.name, t.userId, t.projectId)
-    .where(sql`(json->>'campaign_id') IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
   index('events_workflow_contact_idx').on(sql`(json->>'workflow_id')`, t.name, t.userId, t.projectId, t.emittedAt)
     .where(sql`(json->>'workflow_id') IS NOT NULL AND name IN (${COUNTED_EVENTS}, 'workflow_started', 'workflow_completed')`),
   // The recently opened / clicked reports of one campaign (issue 6): the newest opens and clicks of a blast, template
