@@ -96,8 +96,8 @@ afterAll(async () => { await h?.close(); });
  * CAMPAIGNS[0] groups BLASTS[0]; CAMPAIGNS[1] groups TEMPLATES[1] and WORKFLOWS[1] is not in it.
  */
 const CAMPAIGN_ASSOCIATIONS = () => [
-  { id: CAMPAIGNS[0], type: 'scheduled_email_group', blasts: [BLASTS[0]], templates: [] as string[], workflows: [] as string[] },
-  { id: CAMPAIGNS[1], type: 'template', blasts: [] as string[], templates: [TEMPLATES[1]], workflows: [] as string[] },
+  { id: CAMPAIGNS[0], type: 'scheduled_email_group', blasts: [BLASTS[0]] as string[], templates: [] as string[], workflows: [] as string[] },
+  { id: CAMPAIGNS[1], type: 'template', blasts: [] as string[], templates: [TEMPLATES[1]] as string[], workflows: [] as string[] },
 ];
 function inCampaign(e: Seed['events'][number], campaignId: string): boolean {
   const c = CAMPAIGN_ASSOCIATIONS().find((x) => x.id === campaignId);

@@ -10,6 +10,7 @@ import type { RenderContext } from '../../domain/templateVariables.ts';
 import type { Storage } from '../storage/storage.ts';
 import { addTracking, type TrackingContext } from './links.ts';
 import { stripActiveContent } from '../../domain/emailHtml.ts';
+import { composerOptions, MessageSkeleton, type SkeletonShape, type SkeletonValues } from './skeleton.ts';
 
 type Compiled = (ctx: RenderContext) => string;
 const hb = Handlebars.create();
@@ -51,30 +52,47 @@ export interface MessageInput {
 
 /** buildRawMessage returns the exact bytes to deliver and store for one email (DKIM-signed when `dkim` is given). */
 export async function buildRawMessage(m: MessageInput): Promise<Buffer> {
-  const headers: Record<string, string> = {};
-  if (m.listUnsubscribe) {
-    headers['List-Unsubscribe'] = `<${m.listUnsubscribe}>`;
-    headers['List-Unsubscribe-Post'] = 'List-Unsubscribe=One-Click';
-  }
-  const composer = new MailComposer({
-    from: m.from.name ? { name: m.from.name, address: m.from.email } : m.from.email,
-    to: m.to,
-    subject: m.subject,
-    html: m.html,
-    text: m.text,
-    messageId: m.messageId,
-    date: m.date ?? new Date(),
-    headers,
-    // base64 bodies are built natively; quoted-printable costs more CPU per message than the whole SMTP exchange.
-    textEncoding: 'base64',
-  });
-  const message = composer.compile();
+  const message = new MailComposer(composerOptions(shapeOf(m), valuesOf(m))).compile();
   // The signature is part of the bytes, so the stored copy is exactly what the relay receives.
   if (m.dkim) {
     const signer = new DKIM(m.dkim);
     message.processFunc((input) => signer.sign(input));
   }
   return message.build();
+}
+
+function shapeOf(m: MessageInput): SkeletonShape {
+  return { from: m.from, hasText: m.text !== undefined, listUnsubscribe: !!m.listUnsubscribe };
+}
+
+function valuesOf(m: MessageInput): SkeletonValues {
+  return { to: m.to, subject: m.subject, messageId: m.messageId, date: m.date ?? new Date(), html: m.html, text: m.text, listUnsubscribe: m.listUnsubscribe };
+}
+
+const skeletons = new Map<string, Promise<MessageSkeleton>>();
+
+/**
+ * composeMessage returns the same bytes as buildRawMessage, filling the skeleton of the template version (cached by
+ * `templateKey`, sender and shape; src/server/mail/skeleton.ts) when MailComposer would write the bodies in base64,
+ * else building in full. DKIM-signs the result when asked.
+ */
+export async function composeMessage(m: MessageInput, templateKey: string): Promise<Buffer> {
+  const shape = shapeOf(m);
+  const values = valuesOf(m);
+  if (!MessageSkeleton.fits(values, shape.hasText)) return buildRawMessage(m);
+  const key = `${templateKey}\u0000${m.from.email}\u0000${m.from.name ?? ''}\u0000${shape.hasText}\u0000${shape.listUnsubscribe}`;
+  let skeleton = skeletons.get(key);
+  if (!skeleton) {
+    if (skeletons.size >= 500) skeletons.delete(skeletons.keys().next().value as string);
+    skeleton = MessageSkeleton.build(shape);
+    skeletons.set(key, skeleton);
+    skeleton.catch(() => skeletons.delete(key));
+  }
+  const raw = (await skeleton).fill(values);
+  if (!m.dkim) return raw;
+  const chunks: Buffer[] = [];
+  for await (const chunk of new DKIM(m.dkim).sign(raw)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** One recipient's email to render: the template (cached by `templateKey`, e.g. id:version), variables and envelope. */
@@ -106,7 +124,7 @@ export async function renderMessage(req: RenderRequest, storage: Storage): Promi
   const subject = compiled.subject(req.vars);
   const body = compiled.html(req.vars);
   const html = req.tracking ? addTracking(body, req.tracking) : body;
-  const raw = await buildRawMessage({ ...req.message, subject, html, text: compiled.text?.(req.vars) });
+  const raw = await composeMessage({ ...req.message, subject, html, text: compiled.text?.(req.vars) }, req.templateKey);
   try {
     await storage.put(req.store.bucket, req.store.key, raw);
   } catch (err) {
