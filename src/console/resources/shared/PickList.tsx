@@ -1,6 +1,7 @@
 /**
  * Pick lists (spec part 2 §2 Pick lists, §9): single and multi selects of templates, email blasts (enabled ones only),
- * campaigns and workflows, searched by name 10 at a time. The options come from a
+ * campaigns and workflows, and for the workflow editor's nodes segments and sender personas, searched by name 10 at a
+ * time. The options come from a
  * PickSource (a search and a look-up by ids through the dataProvider); chosen ids that are not among the options
  * (e.g. a disabled blast a campaign still holds) are named by looking them up.
  */
@@ -29,14 +30,26 @@ export const PICK_LIMIT = 10;
 /** How long after the last keystroke a pick list searches (ms). */
 export const PICK_SEARCH_DEBOUNCE_MS = 300;
 
-type PickKind = 'templates' | 'email-blasts' | 'campaigns' | 'workflows';
+type PickKind = 'templates' | 'email-blasts' | 'campaigns' | 'workflows' | 'segments' | 'sender-personas';
 
 interface Named { id: string; name: string }
+interface Persona { id: string; email: string; first_name?: string | null; last_name?: string | null; verified_at?: string | null }
+
+/** personaOption labels a sender persona "First Last <email>", marking one whose address is not verified yet. */
+export function personaOption(p: Persona): PickOption {
+  const name = [p.first_name, p.last_name].filter(Boolean).join(' ');
+  return { id: String(p.id), label: `${name ? `${name} <${p.email}>` : p.email}${p.verified_at === null ? ' (not verified)' : ''}` };
+}
+
+/** How many sender personas the persona pick list reads to search among (the gateway has no name search). */
+export const PERSONA_SEARCH_LIMIT = 1000;
 
 /**
  * usePickSource returns the PickSource of one kind: templates (listTemplates search_field=name), email blasts
  * (listEmailBlasts enabled_only=true, search_field=name; look-ups include disabled ones) or campaigns (listCampaigns
- * search_value) or workflows (listWorkflows search_field=name), each 10 at a time sorted by name.
+ * search_value) or workflows (listWorkflows search_field=name), segments (listSegments search_field=name), each 10 at
+ * a time sorted by name; sender personas (listSenderPersonas has no search: up to PERSONA_SEARCH_LIMIT sorted by email,
+ * matched here on name and email, 10 shown).
  */
 export function usePickSource(kind: PickKind): PickSource {
   const dataProvider = useDataProvider<AppDataProvider>();
@@ -67,6 +80,24 @@ export function usePickSource(kind: PickKind): PickSource {
             query: { search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
           })).data),
           byIds: async (ids) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listWorkflows', { query: { ids: ids.join(','), limit: ids.length } })).data),
+        };
+      case 'segments':
+        return {
+          entity: 'segments',
+          search: async (text) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listSegments', {
+            query: { search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort, with_counts: false },
+          })).data),
+          byIds: async (ids) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listSegments', { query: { ids: ids.join(','), limit: ids.length, with_counts: false } })).data),
+        };
+      case 'sender-personas':
+        return {
+          entity: 'sender personas',
+          search: async (text) => {
+            const { data } = await dataProvider.callGateway<{ data: Persona[] }>('listSenderPersonas', { query: { limit: PERSONA_SEARCH_LIMIT, sort_columns: 'email ASC' } });
+            const needle = text.toLowerCase();
+            return data.map(personaOption).filter((o) => o.label.toLowerCase().includes(needle)).slice(0, PICK_LIMIT);
+          },
+          byIds: async (ids) => (await dataProvider.callGateway<{ data: Persona[] }>('listSenderPersonas', { query: { ids: ids.join(','), limit: ids.length } })).data.map(personaOption),
         };
       case 'campaigns':
         return {

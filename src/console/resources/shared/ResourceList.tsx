@@ -92,6 +92,8 @@ export interface ResourceListProps {
   editId?: (record: RaRecord) => string;
   /** A cell of a column rendered differently, or undefined for the column type's rendering. */
   cell?: (column: Column, record: RaRecord, truncateAt?: number) => ReactNode | undefined;
+  /** More actions of the empty state, beside the definition's links (e.g. the send wizard for workflows). */
+  emptyActions?: ReactNode;
 }
 
 function Links({ definition }: { definition: ResourceDefinition }) {
@@ -106,7 +108,7 @@ function Links({ definition }: { definition: ResourceDefinition }) {
   );
 }
 
-function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, rowActions, editId, cell }: ResourceListProps) {
+function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, rowActions, editId, cell, emptyActions }: ResourceListProps) {
   const { isPending, total, filterValues, error } = useListContext();
   const archiveOp = definition.operations.archive;
   const actions = (
@@ -153,7 +155,10 @@ function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, row
       <Card variant="outlined">
         <CardContent>
           <Typography sx={{ mb: 2 }}>{definition.list.empty ?? `No ${definition.label.toLowerCase()} yet.`}</Typography>
-          <Links definition={definition} />
+          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
+            {emptyActions}
+            <Links definition={definition} />
+          </Stack>
         </CardContent>
       </Card>
     );
