@@ -27,6 +27,7 @@ import senderPersonas from './resources/sender-personas';
 import templates from './resources/templates';
 import segments from './resources/segments';
 import campaigns from './resources/campaigns';
+import workflows from './resources/workflows';
 import { LATER_FEATURES } from './routes';
 import { publicPageRoutes } from './public/publicRoutes';
 
@@ -51,6 +52,7 @@ const RESOURCES: Array<{ definition: ResourceDefinition; module: ResourceModule;
   { definition: resourcesByName.templates, module: templates, extraCreatePaths: ['/new/:id'] },
   { definition: resourcesByName['email-blasts'], module: emailBlasts },
   { definition: resourcesByName.campaigns, module: campaigns },
+  { definition: resourcesByName.workflows, module: workflows },
 ];
 
 function screen(resource: string, Component: ComponentType) {

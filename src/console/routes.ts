@@ -89,9 +89,6 @@ export const NAVIGATION: NavItem[] = [
 export const LATER_FEATURES: Array<{ path: string; feature: string }> = [
   { path: '/email-send-wizard', feature: 'The send wizard' },
   { path: '/sender-wizard', feature: 'The sender wizard' },
-  { path: '/components/workflows', feature: 'Workflows' },
-  { path: '/components/workflows/new', feature: 'The workflow editor' },
-  { path: '/components/workflows/edit/:id', feature: 'The workflow editor' },
 ];
 
 const PROTECTED_PREFIXES = ['/insights', '/campaigns', '/email-send-wizard', '/people', '/components', '/account', '/email/', '/sender-wizard'];

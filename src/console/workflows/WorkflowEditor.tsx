@@ -1,0 +1,327 @@
+/**
+ * The workflow editor at /components/workflows/new and /components/workflows/edit/{id} (spec part 2 §2 Workflows, §4
+ * Workflow save and graph rules, §5 Workflow, §7 Workflows, §8; issue 8): the name, Save, 'Run segment' (once saved),
+ * the toolbar of the spec's groups, the canvas (WorkflowCanvas, @joint/core), a keyboard-reachable list of the nodes
+ * with their settings buttons, the node-settings modal, and in edit mode the Runs panel with each contact's path.
+ * The display graph in this component's state is the one source of truth: the canvas and the settings modal both
+ * edit it through graphEditing.ts, it is saved as `display` with the tree displayToTree makes of it, and it is read
+ * back as it was saved. A new workflow gets a client-generated v4 UUID; after its first save the page moves to its
+ * edit route. Anything that throws while drawing shows 'an error occurred while loading your workflow' and the message.
+ */
+import { Component, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useNavigate, useParams } from 'react-router-dom';
+import { useDataProvider, useNotify } from 'react-admin';
+import {
+  Alert, Box, Button, ButtonGroup, Card, CardContent, CircularProgress, List, ListItem, ListItemText, Paper, Stack, TextField, Typography,
+} from '@mui/material';
+import SettingsIcon from '@mui/icons-material/Settings';
+import {
+  TOOLBAR, defaultProperties, displayOf, nodeErrors, nodeLabel, type Display, type DisplayNode, type NodeType,
+} from '../../domain/workflowGraph';
+import type { AppDataProvider } from '../data/dataProvider';
+import { uuidv4 } from '../uuid';
+import { ONE_TRIGGER, addNode, connect, moveNode, nodeSummary, nodeTitles, removeNode, triggerOf, updateNode, type PortRef } from './graphEditing';
+import { NodeSettingsDialog, type NodeSettingsResult } from './NodeSettingsDialog';
+import { RunSegmentDialog } from './RunSegmentDialog';
+import { RunList } from './RunList';
+import { BEHIND_ANOTHER_JOB, WORKFLOW_NAME_REQUIRED, saveWorkflow, type SaveDeps } from './saveFlow';
+import type { JobEntry } from '../data/jobWait';
+import WorkflowCanvas from './WorkflowCanvas';
+
+
+/** The spec's text of a workflow that cannot be drawn (part 2 §2 Workflows). */
+export const LOAD_ERROR = 'an error occurred while loading your workflow';
+
+/** WorkflowErrorBoundary shows LOAD_ERROR and the message instead of an editor that threw while rendering. */
+export class WorkflowErrorBoundary extends Component<{ children: ReactNode }, { error?: Error }> {
+  state: { error?: Error } = {};
+  static getDerivedStateFromError(error: Error) { return { error }; }
+  render() {
+    if (this.state.error) return <Alert severity="error">{LOAD_ERROR}: {this.state.error.message}</Alert>;
+    return this.props.children;
+  }
+}
+
+/** Saves are not retried: a retried save would queue a second job; a 503 is waited out on the job log instead. */
+const NO_RETRY = { retries: 0, delayMs: 0 };
+
+interface Workflow { id: string; name: string; enabled: boolean; display: Record<string, unknown> }
+
+/** useReferenceNames looks up the names of the templates, segments and workflows the nodes use (for summaries). */
+function useReferenceNames(display: Display): Record<string, string> {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const [names, setNames] = useState<Record<string, string>>({});
+  const wanted = useMemo(() => {
+    const ids = { templates: new Set<string>(), segments: new Set<string>(), workflows: new Set<string>() };
+    for (const n of display.nodes) {
+      if (n.properties.templateId) ids.templates.add(n.properties.templateId);
+      if (n.properties.segmentId) ids.segments.add(n.properties.segmentId);
+      if (n.properties.workflowId) ids.workflows.add(n.properties.workflowId);
+    }
+    return ids;
+  }, [display]);
+  useEffect(() => {
+    const ops = [['templates', 'listTemplates'], ['segments', 'listSegments'], ['workflows', 'listWorkflows']] as const;
+    for (const [kind, op] of ops) {
+      const missing = [...wanted[kind]].filter((id) => !(id in names) && /^[0-9a-f-]{36}$/i.test(id));
+      if (!missing.length) continue;
+      // Mark them asked for at once, so a failed or slow look-up is not repeated on every render.
+      setNames((prev) => ({ ...prev, ...Object.fromEntries(missing.map((id) => [id, prev[id] ?? `…${id.slice(-6)}`])) }));
+      dataProvider.callGateway<{ data: Array<{ id: string; name: string }> }>(op, { query: { ids: missing.join(','), limit: missing.length, ...(op === 'listSegments' ? { with_counts: false } : {}) } })
+        .then(({ data }) => setNames((prev) => ({ ...prev, ...Object.fromEntries(data.map((r) => [String(r.id), r.name])) })))
+        .catch(() => undefined);
+    }
+  }, [wanted, names, dataProvider]);
+  return names;
+}
+
+function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+/** The editor's props: a new workflow, or the one whose id is in the route. */
+export interface WorkflowEditorProps { mode: 'create' | 'edit' }
+
+/** WorkflowEditor is the page; it loads the workflow in edit mode and renders the editor inside the error boundary. */
+export default function WorkflowEditor({ mode }: WorkflowEditorProps) {
+  const params = useParams();
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const [loaded, setLoaded] = useState<{ workflow?: Workflow; error?: string }>({});
+  const routeId = mode === 'edit' ? params.id : undefined;
+
+  useEffect(() => {
+    if (!routeId) return;
+    let live = true;
+    setLoaded({});
+    dataProvider.callGateway<{ data: Workflow[] }>('listWorkflows', { query: { ids: routeId, limit: 1 } })
+      .then(({ data }) => { if (live) setLoaded(data[0] ? { workflow: data[0] } : { error: `no workflow with id ${routeId}` }); })
+      .catch((e: Error) => { if (live) setLoaded({ error: e.message }); });
+    return () => { live = false; };
+  }, [routeId, dataProvider]);
+
+  return (
+    <Box>
+      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>{mode === 'create' ? 'New Workflow' : 'Edit Workflow'}</Typography>
+      <WorkflowErrorBoundary key={routeId ?? 'new'}>
+        {mode === 'edit' && loaded.error && <Alert severity="error">{LOAD_ERROR}: {loaded.error}</Alert>}
+        {mode === 'edit' && !loaded.error && !loaded.workflow && <CircularProgress aria-label="Loading the workflow" />}
+        {mode === 'edit' && loaded.workflow && <EditorBody key={loaded.workflow.id} workflow={loaded.workflow} />}
+        {mode === 'create' && <EditorBody />}
+      </WorkflowErrorBoundary>
+    </Box>
+  );
+}
+
+/** EditorBody is the editor of one workflow (a new one when `workflow` is undefined). */
+function EditorBody({ workflow }: { workflow?: Workflow }) {
+  const isNew = !workflow;
+  const [id] = useState(() => workflow?.id ?? uuidv4());
+  const [name, setName] = useState(workflow?.name ?? '');
+  // displayOf reads what was saved; anything it cannot read throws here and the boundary shows it.
+  const [display, setDisplay] = useState<Display>(() => (workflow ? displayOf(workflow.display as { nodes?: unknown[]; links?: unknown[] }) : { nodes: [], links: [] }));
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [settingsFor, setSettingsFor] = useState<string | null>(null);
+  const [runSegment, setRunSegment] = useState(false);
+  const [attempted, setAttempted] = useState(false);
+  const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<{ message: string; errors: string[] } | null>(null);
+  const [notice, setNotice] = useState('');
+  const [savedAt, setSavedAt] = useState(0);
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const names = useReferenceNames(display);
+  const titles = useMemo(() => nodeTitles(display), [display]);
+  const trigger = triggerOf(display);
+
+  const add = (type: NodeType) => {
+    const nodeId = uuidv4();
+    const result = addNode(display, { id: nodeId, type, properties: defaultProperties(type, today()) });
+    if ('error' in result) {
+      notify(result.error, { type: 'warning' });
+      return;
+    }
+    setDisplay(result.display);
+    setSettingsFor(nodeId);
+  };
+
+  const onConnect = useCallback((from: PortRef, toNodeId: string) => {
+    setDisplay((d) => {
+      const r = connect(d, from, toNodeId, uuidv4());
+      if ('error' in r) {
+        notify(`That link is not allowed: ${r.error}`, { type: 'warning' });
+        return d;
+      }
+      return r.display;
+    });
+  }, [notify]);
+
+  const applySettings = (nodeId: string, result: NodeSettingsResult) => {
+    let d = updateNode(display, nodeId, result.properties);
+    for (const [portId, to] of Object.entries(result.next)) {
+      const current = d.links.find((l) => l.from.nodeId === nodeId && l.from.portId === portId)?.to.nodeId ?? null;
+      if (current === to) continue;
+      const r = connect(d, { nodeId, portId }, to, uuidv4());
+      if ('error' in r) {
+        notify(`That link is not allowed: ${r.error}`, { type: 'warning' });
+        return;
+      }
+      d = r.display;
+    }
+    setDisplay(d);
+    setSettingsFor(null);
+  };
+
+  const save = async () => {
+    setAttempted(true);
+    setProblem(null);
+    setNotice('');
+    setSaving(true);
+    const deps: SaveDeps = {
+      validate: async (body) => { await dataProvider.callGateway('validateWorkflow', { body }, NO_RETRY); },
+      save: async (body) => (await dataProvider.callGateway<{ data: { behind_another_job: boolean; job_log_entry_id: string } }>('saveWorkflow', { body }, NO_RETRY)).data,
+      listJobs: async (limit) => (await dataProvider.callGateway<{ data: JobEntry[] }>('listJobLog', { query: { limit } })).data,
+      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+      onBehind: () => { setNotice(BEHIND_ANOTHER_JOB); notify(BEHIND_ANOTHER_JOB, { type: 'info', autoHideDuration: 10_000 }); },
+    };
+    try {
+      const result = await saveWorkflow(deps, { id, name, display, isNew });
+      if (result.ok) {
+        notify(`Successfully saved workflow ‘${name.trim()}’`, { type: 'success' });
+        setSavedAt(Date.now());
+        if (isNew) navigate(`/components/workflows/edit/${id}`);
+        return;
+      }
+      if (result.stage !== 'name') setProblem({ message: result.message, errors: result.errors });
+      notify(result.stage === 'graph' || result.stage === 'validation' ? `${result.message}: ${result.errors.join('; ')}` : result.message, { type: 'error' });
+    } catch (error) {
+      const message = `Couldn’t save workflow ‘${name.trim()}’: ${(error as Error).message}`;
+      setProblem({ message, errors: [] });
+      notify(message, { type: 'error' });
+    } finally {
+      setSaving(false);
+      setNotice('');
+    }
+  };
+
+  const nameError = attempted && !name.trim() ? WORKFLOW_NAME_REQUIRED : undefined;
+  const editing = settingsFor ? display.nodes.find((n) => n.id === settingsFor) : undefined;
+
+  return (
+    <Stack spacing={2}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' } }}>
+        <TextField
+          id="workflow-name" label="Name" value={name} onChange={(e) => setName(e.target.value)} error={!!nameError} helperText={nameError}
+          sx={{ width: { xs: '100%', sm: 420 } }} slotProps={{ htmlInput: { maxLength: 500 } }}
+        />
+        <Button variant="contained" onClick={save} disabled={saving} sx={{ height: 56 }}>Save</Button>
+        {!isNew && <Button variant="outlined" onClick={() => setRunSegment(true)} disabled={saving} sx={{ height: 56 }}>Run segment</Button>}
+      </Stack>
+      {saving && (
+        <Alert severity="info" icon={<CircularProgress size={18} />}>
+          {notice || 'Saving: waiting for the save job to finish. Please keep this page open.'}
+        </Alert>
+      )}
+      {problem && (
+        <Alert severity="error" aria-label="Save problems">
+          <Typography variant="body2" sx={{ fontWeight: 'bold' }}>{problem.message}</Typography>
+          {problem.errors.length > 0 && <Box component="ul" sx={{ m: 0, pl: 2 }}>{problem.errors.map((e) => <li key={e}>{e}</li>)}</Box>}
+        </Alert>
+      )}
+      {workflow && !workflow.enabled && (
+        <Alert severity="warning">This workflow is disabled: it takes no new contacts. Saving it enables it again.</Alert>
+      )}
+
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'stretch' }}>
+        <Paper variant="outlined" component="nav" aria-label="Node toolbar" sx={{ p: 1.5, width: { md: 190 }, flexShrink: 0 }}>
+          {TOOLBAR.map((group) => (
+            <Box key={group.group} sx={{ mb: 1.5 }}>
+              <Typography variant="subtitle2" component="h2">{group.group}</Typography>
+              <ButtonGroup orientation="vertical" size="small" variant="text" aria-label={group.group} fullWidth>
+                {group.items.map((item) => (
+                  <Button key={item.type} onClick={() => add(item.type)} disabled={group.group === 'Triggers' && !!trigger} sx={{ justifyContent: 'flex-start', textTransform: 'none' }}>
+                    {item.label}
+                  </Button>
+                ))}
+              </ButtonGroup>
+              {group.group === 'Triggers' && trigger && <Typography variant="caption" color="text.secondary">{ONE_TRIGGER}</Typography>}
+            </Box>
+          ))}
+        </Paper>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <WorkflowCanvas
+            display={display}
+            titles={titles}
+            names={names}
+            selectedId={selectedId}
+            onMove={(nodeId, position) => setDisplay((d) => moveNode(d, nodeId, position))}
+            onConnect={onConnect}
+            onRemoveLink={(linkId) => setDisplay((d) => ({ ...d, links: d.links.filter((l) => l.id !== linkId) }))}
+            onToggleSelect={(nodeId) => setSelectedId((s) => (s === nodeId ? null : nodeId))}
+            onOpenSettings={setSettingsFor}
+          />
+        </Box>
+      </Stack>
+
+      <NodeList display={display} titles={titles} names={names} selectedId={selectedId} onOpen={setSettingsFor} />
+
+      {!isNew && <RunList workflowId={id} titles={titles} heading="Runs" reloadKey={savedAt} />}
+
+      {editing && (
+        <NodeSettingsDialog
+          key={editing.id}
+          node={editing}
+          display={display}
+          titles={titles}
+          names={names}
+          workflowId={id}
+          onOk={(result) => applySettings(editing.id, result)}
+          onDelete={() => {
+            setDisplay((d) => removeNode(d, editing.id));
+            if (selectedId === editing.id) setSelectedId(null);
+            setSettingsFor(null);
+          }}
+          onClose={() => setSettingsFor(null)}
+        />
+      )}
+      {runSegment && <RunSegmentDialog workflowId={id} triggerId={trigger?.id} onClose={() => setRunSegment(false)} />}
+    </Stack>
+  );
+}
+
+/** NodeList lists the nodes with their summaries, what they still need, and a settings button each (keyboard access). */
+function NodeList({ display, titles, names, selectedId, onOpen }: {
+  display: Display; titles: Map<string, string>; names: Record<string, string>; selectedId: string | null; onOpen: (id: string) => void;
+}) {
+  const next = (n: DisplayNode) => display.links
+    .filter((l) => l.from.nodeId === n.id)
+    .map((l) => `${l.from.portId === 'output1' ? 'match → ' : l.from.portId === 'output2' ? 'no match → ' : '→ '}${titles.get(l.to.nodeId) ?? l.to.nodeId}`)
+    .join(', ');
+  return (
+    <Card variant="outlined" component="section" aria-labelledby="workflow-nodes-heading">
+      <CardContent>
+        <Typography variant="h6" component="h2" id="workflow-nodes-heading">Nodes</Typography>
+        {!display.nodes.length && <Typography>Add a trigger from the toolbar to start, then the steps that follow it.</Typography>}
+        <List dense aria-label="Workflow nodes">
+          {display.nodes.map((n) => {
+            const title = titles.get(n.id) ?? nodeLabel(n.type);
+            const missing = nodeErrors(n);
+            return (
+              <ListItem
+                key={n.id}
+                sx={n.id === selectedId ? { bgcolor: 'action.selected' } : undefined}
+                aria-current={n.id === selectedId ? 'true' : undefined}
+                secondaryAction={<Button size="small" startIcon={<SettingsIcon />} onClick={() => onOpen(n.id)} aria-label={`Settings of ${title}`}>Settings</Button>}
+              >
+                <ListItemText
+                  primary={`${title}: ${nodeSummary(n, names)}`}
+                  secondary={[next(n), missing.length ? `needs: ${missing.join('; ')}` : ''].filter(Boolean).join(' · ') || undefined}
+                />
+              </ListItem>
+            );
+          })}
+        </List>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * Saving a workflow (spec part 2 §4 Workflow save, §5 Workflow, §7 Workflows, §8, §9): the name is required; the
+ * display graph must make a tree (displayToTree, whose errors name the nodes); the server validates
+ * ({id, name, display, tree}); then the save is queued as a JOB_CREATE_WORKFLOW job and the console waits for that
+ * job-log entry to end (2 s polls, up to 200 checks). A save answered 503 may still be running: the wait then looks
+ * for a new entry of the workflow's id. Gateway calls are injected, so every branch is tested without a server.
+ */
+import { displayToTree, type Display } from '../../domain/workflowGraph';
+import { normaliseErrorText } from '../../domain/errors';
+import { JOB_CREATE_WORKFLOW, WORKFLOW_JOB_WAIT, knownJobIds, waitForJob, type JobEntry, type JobWaitDeps, type WaitPolicy } from '../data/jobWait';
+
+/** The spec's message for a workflow without a name (part 2 §5). */
+export const WORKFLOW_NAME_REQUIRED = 'You must provide a workflow name';
+
+/** validationFailed is the heading of a refused validation (part 2 §5). */
+export const validationFailed = (name: string) => `Workflow ‘${name}’ failed workflow validation`;
+/** saveFailed is the message of a failed save (part 2 §5, §8). */
+export const saveFailed = (name: string, errors: string) => `Couldn’t save workflow ‘${name}’: ${errors}`;
+/** The notice of a save queued behind another workflow job (part 2 §4). */
+export const BEHIND_ANOTHER_JOB = 'Another workflow job of this project is still running: this save waits for it to finish first.';
+/** The message of a save that is still running after every check (part 2 §4, §9). */
+export const saveTimedOut = (name: string) =>
+  `Workflow ‘${name}’ is taking a very long time to save. Please check the notifications tab to make sure it was saved.`;
+
+/** An error thrown by a gateway call: its message, HTTP status (0 for a network failure) and the body's errors. */
+export interface CallError { message: string; status?: number; body?: { errors?: unknown } }
+
+/** The gateway calls a save needs; each throws a CallError when it fails. */
+export interface SaveDeps extends JobWaitDeps {
+  validate: (body: SaveBody) => Promise<void>;
+  save: (body: SaveBody) => Promise<{ behind_another_job: boolean; job_log_entry_id: string }>;
+  /** Called when the save waits behind another job. */
+  onBehind?: () => void;
+}
+
+/** The body validate and save receive (part 2 §7: the editor sends id, name, display, tree). */
+export interface SaveBody { id: string; name: string; display: Display; tree: NonNullable<ReturnType<typeof displayToTree>['tree']> }
+
+/** What a save came to: saved, or refused with a message and the errors to list (each naming a field or a node). */
+export type SaveResult =
+  | { ok: true; id: string }
+  | { ok: false; stage: 'name' | 'graph' | 'validation' | 'save' | 'job' | 'timeout'; message: string; errors: string[] };
+
+function errorsOf(error: unknown): string[] {
+  const body = (error as CallError | undefined)?.body;
+  const list = Array.isArray(body?.errors) ? body.errors.map((e) => normaliseErrorText(String(e))).filter(Boolean) : [];
+  return list.length ? list : [normaliseErrorText(error)];
+}
+
+const stillRunning = (error: unknown) => [503, 504].includes(Number((error as CallError | undefined)?.status));
+
+/**
+ * saveWorkflow runs the save of part 2 §4 for workflow `id` named `name` with graph `display`. `isNew` is false when
+ * the workflow exists already: its earlier JOB_CREATE_WORKFLOW entries are read first, so that after a 503 the wait
+ * does not take an old entry for this save's.
+ */
+export async function saveWorkflow(deps: SaveDeps, input: { id: string; name: string; display: Display; isNew: boolean }, wait: WaitPolicy = WORKFLOW_JOB_WAIT): Promise<SaveResult> {
+  const name = input.name.trim();
+  if (!name) return { ok: false, stage: 'name', message: WORKFLOW_NAME_REQUIRED, errors: [WORKFLOW_NAME_REQUIRED] };
+  const built = displayToTree(input.display);
+  if (!built.tree) return { ok: false, stage: 'graph', message: validationFailed(name), errors: built.errors };
+  const body: SaveBody = { id: input.id, name, display: input.display, tree: built.tree };
+
+  try {
+    await deps.validate(body);
+  } catch (error) {
+    const status = (error as CallError).status;
+    if (status === 400) return { ok: false, stage: 'validation', message: validationFailed(name), errors: errorsOf(error) };
+    return { ok: false, stage: 'validation', message: saveFailed(name, normaliseErrorText(error)), errors: errorsOf(error) };
+  }
+
+  let earlier: Set<string> = new Set();
+  if (!input.isNew) earlier = knownJobIds(await deps.listJobs(wait.entries).catch((): JobEntry[] => []), JOB_CREATE_WORKFLOW, input.id);
+  let entryId: string | undefined;
+  try {
+    const queued = await deps.save(body);
+    entryId = queued.job_log_entry_id;
+    if (queued.behind_another_job) deps.onBehind?.();
+  } catch (error) {
+    if (!stillRunning(error)) return { ok: false, stage: 'save', message: saveFailed(name, normaliseErrorText(error)), errors: errorsOf(error) };
+  }
+
+  const result = await waitForJob(deps, { jobName: JOB_CREATE_WORKFLOW, workflowId: input.id, entryId, ignore: earlier }, wait);
+  if (result.status === 'succeeded') return { ok: true, id: input.id };
+  if (result.status === 'failed') {
+    const errors = Array.isArray(result.entry.end_details?.errors)
+      ? (result.entry.end_details!.errors as unknown[]).map((e) => normaliseErrorText(String(e)))
+      : [result.error];
+    return { ok: false, stage: 'job', message: saveFailed(name, result.error || 'the save job failed'), errors };
+  }
+  return { ok: false, stage: 'timeout', message: saveTimedOut(name), errors: [] };
+}
