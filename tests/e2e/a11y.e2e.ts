@@ -1,8 +1,8 @@
 /**
  * Accessibility with axe-core in Debian's chromium against the built product (issue 7 "Done when": no serious or
  * critical violations on the public pages and on /insights, /people/users and /components/templates; issue 6 adds the
- * report and campaign screens). Each page is checked once its heading is shown; the violations are listed by rule,
- * impact and target so a failure says what to fix.
+ * report and campaign screens, issue 8 the workflow list and editor). Each page is checked once its heading is shown;
+ * the violations are listed by rule, impact and target so a failure says what to fix.
  */
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -49,7 +49,8 @@ const PUBLIC_PAGES = [
 ];
 const CONSOLE_PAGES = [
   '/insights', '/insights/stats', '/insights/issues', '/insights/analysis', '/campaigns', '/campaigns/new', '/people/users',
-  '/components/templates', '/account/team', '/account/settings', '/account/api', '/account/domains',
+  '/components/templates', '/components/workflows', '/components/workflows/new', '/account/team', '/account/settings', '/account/api',
+  '/account/domains',
 ];
 
 describe('accessibility (axe-core, e2e)', () => {

@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 export interface SinkMessage {
   envelopeTo: string[];
   raw: Buffer;
+  /** When the sink accepted the message (Date.now(), ms). */
+  receivedAt: number;
 }
 
 export class SmtpSink {
@@ -40,7 +42,7 @@ export class SmtpSink {
         stream.on('end', () => {
           const accept = () => {
             this.count++;
-            if (!this.countOnly) this.messages.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
+            if (!this.countOnly) this.messages.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks), receivedAt: Date.now() });
             callback(null);
           };
           if (this.holding) this.held.push(accept);
