@@ -107,10 +107,14 @@ async function dragLink(from: Locator, portId: string, to: Locator) {
 const nodeRow = (title: string) => page.getByRole('list', { name: 'Workflow nodes' }).getByRole('listitem').filter({ hasText: new RegExp(`^${title}:`) });
 
 describe('workflows (e2e)', () => {
-  it('shows an empty list that points to the send wizard', async () => {
+  it('shows an empty list that points to the send wizard, and says when a workflow cannot be loaded', async () => {
     await page.goto(`${server.url}/components/workflows`);
     await page.getByText(/^No workflows yet/).waitFor();
     expect(await page.getByRole('link', { name: 'Open the send wizard' }).getAttribute('href')).toBe('/email-send-wizard');
+
+    const missing = '00000000-0000-4000-8000-000000000000';
+    await page.goto(`${server.url}/components/workflows/edit/${missing}`);
+    await page.getByText(`an error occurred while loading your workflow: no workflow with id ${missing}`).waitFor();
   });
 
   it('refuses a workflow without a name or a trigger, a second trigger and links into the trigger or to itself', async () => {
@@ -301,7 +305,7 @@ describe('workflows (e2e)', () => {
     }
   });
 
-  it('disables and archives the workflow from the list', async () => {
+  it('disables the workflow from the list, enables it by saving it again, and archives it', async () => {
     await page.goto(`${server.url}/components/workflows`);
     const row = page.getByRole('row').filter({ hasText: WORKFLOW });
     await row.waitFor();
@@ -312,6 +316,16 @@ describe('workflows (e2e)', () => {
     await page.getByText('Successfully disabled workflow').waitFor();
     await row.getByRole('button', { name: `Disable ${WORKFLOW}` }).waitFor({ state: 'detached' });
     expect((await api('GET', `/api/workflowwrapper/workflows?ids=${workflowId}`)).data[0].enabled).toBe(false);
+
+    // Saving it again in the editor enables it (a save of an existing workflow waits on its new job, not the first).
+    await row.getByRole('link', { name: 'Edit' }).click();
+    await page.getByText('This workflow is disabled: it takes no new contacts. Saving it enables it again.').waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText(`Successfully saved workflow ‘${WORKFLOW}’`).waitFor({ timeout: 60_000 });
+    expect(await page.getByText('This workflow is disabled').count()).toBe(0);
+    expect((await api('GET', `/api/workflowwrapper/workflows?ids=${workflowId}`)).data[0].enabled).toBe(true);
+    await page.goto(`${server.url}/components/workflows`);
+    await row.getByRole('button', { name: `Disable ${WORKFLOW}` }).waitFor();
 
     await row.getByRole('button', { name: `Archive ${WORKFLOW}` }).click();
     const archive = page.getByRole('dialog', { name: `Archive workflow ‘${WORKFLOW}’?` });

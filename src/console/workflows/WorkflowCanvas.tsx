@@ -208,11 +208,12 @@ export default function WorkflowCanvas(props: WorkflowCanvasProps) {
     };
   }, []);
 
+  const { display, titles, names, selectedId } = props;
   useEffect(() => {
     if (!graphRef.current || !paperRef.current) return;
-    sync(graphRef.current, props);
+    sync(graphRef.current, live.current);
     if (scroller.current) paperRef.current.fitToContent({ padding: 40, minWidth: scroller.current.clientWidth, minHeight: 480, allowNewOrigin: 'negative' });
-  }, [props.display, props.titles, props.names, props.selectedId]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [display, titles, names, selectedId]);
 
   return (
     <Box

@@ -127,6 +127,7 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
   const [problem, setProblem] = useState<{ message: string; errors: string[] } | null>(null);
   const [notice, setNotice] = useState('');
   const [savedAt, setSavedAt] = useState(0);
+  const [enabled, setEnabled] = useState(workflow?.enabled ?? true);
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
   const navigate = useNavigate();
@@ -189,6 +190,7 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
       if (result.ok) {
         notify(`Successfully saved workflow ‘${name.trim()}’`, { type: 'success' });
         setSavedAt(Date.now());
+        setEnabled(true);
         if (isNew) navigate(`/components/workflows/edit/${id}`);
         return;
       }
@@ -228,7 +230,7 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
           {problem.errors.length > 0 && <Box component="ul" sx={{ m: 0, pl: 2 }}>{problem.errors.map((e) => <li key={e}>{e}</li>)}</Box>}
         </Alert>
       )}
-      {workflow && !workflow.enabled && (
+      {!enabled && (
         <Alert severity="warning">This workflow is disabled: it takes no new contacts. Saving it enables it again.</Alert>
       )}
 
