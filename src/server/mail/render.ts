@@ -98,7 +98,8 @@ export async function composeMessage(m: MessageInput, templateKey: string): Prom
 /** One recipient's email to render: the template (cached by `templateKey`, e.g. id:version), variables and envelope. */
 export interface RenderRequest {
   templateKey: string;
-  template: { subject: string; html_body: string; plain_text_body?: string | null };
+  /** The template's text; may be left out when the renderer has compiled `templateKey` already (TemplateNotCompiled otherwise). */
+  template?: { subject: string; html_body: string; plain_text_body?: string | null };
   vars: RenderContext;
   message: Omit<MessageInput, 'subject' | 'html' | 'text'>;
   /** Where the exact copy goes (written by whoever renders, so the bytes never cross threads twice). */
@@ -109,6 +110,11 @@ export interface RenderRequest {
 
 const compiledCache = new Map<string, CompiledTemplate>();
 
+/** TemplateNotCompiled: a request without its template text named a template this renderer has not compiled (or dropped). */
+export class TemplateNotCompiled extends Error {
+  constructor(readonly templateKey: string) { super(`template ${templateKey} is not compiled here`); }
+}
+
 /**
  * renderMessage renders one RenderRequest — variables through the template (compiled once per templateKey, at most
  * 500 kept), tracking links when asked, then the raw message — and stores the exact copy. Throws a Handlebars error for a template that does not
@@ -117,6 +123,7 @@ const compiledCache = new Map<string, CompiledTemplate>();
 export async function renderMessage(req: RenderRequest, storage: Storage): Promise<{ subject: string; raw: Buffer }> {
   let compiled = compiledCache.get(req.templateKey);
   if (!compiled) {
+    if (!req.template) throw new TemplateNotCompiled(req.templateKey);
     compiled = compileTemplate(req.template);
     if (compiledCache.size >= 500) compiledCache.delete(compiledCache.keys().next().value as string);
     compiledCache.set(req.templateKey, compiled);

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { renderMessage, type RenderRequest } from './render.ts';
 import { openStorage, type Storage } from '../storage/storage.ts';
 
-interface Pending { resolve: (r: { subject: string; raw: Buffer }) => void; reject: (err: Error) => void }
+interface Pending { resolve: (r: { subject: string; raw: Buffer }) => void; reject: (err: Error) => void; request: RenderRequest }
 
 export class RenderPool {
   private readonly workers: Worker[] = [];
@@ -19,6 +19,8 @@ export class RenderPool {
   private closed = false;
 
   private readonly storage: Storage;
+  /** The template keys each thread has been sent the text of: later requests leave the text out (it is compiled there). */
+  private readonly sentTemplates = new Map<Worker, Set<string>>();
 
   /** `threads`: render threads to start (0 renders on the calling thread); `storageUrl`: where copies are stored. */
   constructor(private readonly threads: number, private readonly storageUrl: string) {
@@ -37,10 +39,16 @@ export class RenderPool {
       worker.on('message', onReady);
       worker.once('exit', () => resolve());
     }));
-    worker.on('message', (msg: { id: number; subject?: string; raw?: Uint8Array; error?: string; stage?: string }) => {
+    worker.on('message', (msg: { id: number; subject?: string; raw?: Uint8Array; error?: string; stage?: string; missingTemplate?: boolean }) => {
       const p = this.pending.get(msg.id);
       if (!p) return;
       this.pending.delete(msg.id);
+      if (msg.missingTemplate) {
+        // The thread dropped the compiled template (its cache is bounded): send this request again with the text.
+        this.sentTemplates.get(worker)?.delete(p.request.templateKey);
+        this.post(worker, p.request, p);
+        return;
+      }
       if (msg.error !== undefined) p.reject(Object.assign(new Error(msg.error), { stage: msg.stage }));
       else p.resolve({ subject: msg.subject as string, raw: Buffer.from(msg.raw!.buffer, msg.raw!.byteOffset, msg.raw!.byteLength) });
     });
@@ -67,11 +75,21 @@ export class RenderPool {
   render(request: RenderRequest): Promise<{ subject: string; raw: Buffer }> {
     if (!this.workers.length) return renderMessage(request, this.storage);
     const worker = this.workers[this.next++ % this.workers.length];
+    return new Promise((resolve, reject) => this.post(worker, request, { resolve, reject, request }));
+  }
+
+  /**
+   * post hands a request to a thread, with the template's text only the first time that thread sees its key (the
+   * text is the largest part of a request, and copying it to the thread for every recipient cost the main thread).
+   */
+  private post(worker: Worker, request: RenderRequest, p: Pending): void {
     const id = ++this.seq;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, worker });
-      worker.postMessage({ id, request });
-    });
+    let sent = this.sentTemplates.get(worker);
+    if (!sent) this.sentTemplates.set(worker, (sent = new Set()));
+    const withText = !sent.has(request.templateKey);
+    sent.add(request.templateKey);
+    this.pending.set(id, { ...p, worker });
+    worker.postMessage({ id, request: withText ? request : { ...request, template: undefined } });
   }
 
   /** close stops the threads; requests still pending are rejected. */

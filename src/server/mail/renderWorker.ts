@@ -3,7 +3,7 @@
  * every RenderRequest by storing the exact raw message and returning its subject and bytes.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { renderMessage, type RenderRequest } from './render.ts';
+import { renderMessage, TemplateNotCompiled, type RenderRequest } from './render.ts';
 import { openStorage } from '../storage/storage.ts';
 
 if (!parentPort) throw new Error('renderWorker must run as a worker thread');
@@ -16,7 +16,7 @@ port.on('message', async (msg: { id: number; request: RenderRequest }) => {
     const bytes = new Uint8Array(raw); // a fresh buffer of its own, safe to transfer
     port.postMessage({ id: msg.id, subject, raw: bytes }, [bytes.buffer]);
   } catch (err) {
-    port.postMessage({ id: msg.id, error: (err as Error).message ?? String(err), stage: (err as { stage?: string }).stage });
+    port.postMessage({ id: msg.id, error: (err as Error).message ?? String(err), stage: (err as { stage?: string }).stage, missingTemplate: err instanceof TemplateNotCompiled });
   }
 });
 
