@@ -28,3 +28,22 @@ export async function openBenchDatabase(kind: 'pglite' | 'postgres', pgUrl: stri
   };
   return { database, cleanup, url: u.toString() };
 }
+
+/**
+ * openGeneratedDatabase opens the database a large benchmark measures: the kept one at `reuseUrl` as it is (pending
+ * migrations applied), or a fresh one on the server at `pgUrl` filled by `generate` (dropped again by `cleanup`
+ * unless `keep`, in which case its URL is printed under `keepVariable` for the next run). Undefined when the server
+ * cannot be reached.
+ */
+export async function openGeneratedDatabase(opts: {
+  reuseUrl?: string; pgUrl: string; prefix: string; keep: boolean; keepVariable: string; what: string;
+  generate: (database: Database, url: string) => Promise<void>;
+}): Promise<{ database: Database; url: string; cleanup: () => Promise<void> } | undefined> {
+  if (opts.reuseUrl) return { database: await openDatabase({ databaseUrl: opts.reuseUrl, dataDir: 'memory://' }), url: opts.reuseUrl, cleanup: async () => {} };
+  const opened = await openBenchDatabase('postgres', opts.pgUrl, opts.prefix);
+  if (!opened) return undefined;
+  if (opts.keep) console.log(`keeping the database: ${opts.keepVariable}=${opened.url}`);
+  console.log(`${opts.what} on postgres: generating the data`);
+  await opts.generate(opened.database, opened.url!);
+  return { database: opened.database, url: opened.url!, cleanup: opts.keep ? async () => {} : opened.cleanup };
+}

@@ -17,8 +17,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { openDatabase, type Database, type QueryFn } from '../src/server/db/client.ts';
-import { openBenchDatabase } from './databases.ts';
+import type { Database, QueryFn } from '../src/server/db/client.ts';
+import { openGeneratedDatabase } from './databases.ts';
 import { machineFacts, quantile } from './figures.ts';
 import { createAccount } from '../src/server/accounts.ts';
 import { filterUsers } from '../src/server/gateways/segment/service.ts';
@@ -141,21 +141,12 @@ function explaining(query: QueryFn): QueryFn {
 }
 
 async function main() {
-  let database: Database;
-  let cleanup = async () => {};
-  let url: string;
-  if (REUSE) {
-    url = REUSE;
-    database = await openDatabase({ databaseUrl: REUSE, dataDir: 'memory://' });
-  } else {
-    const opened = await openBenchDatabase('postgres', PG_URL, 'filter');
-    if (!opened) return;
-    ({ database, url } = { database: opened.database, url: opened.url! });
-    if (KEEP) console.log(`keeping the database: BENCH_FILTER_DATABASE=${url}`);
-    else cleanup = opened.cleanup;
-    console.log(`segment filters on postgres: generating ${CONTACTS.toLocaleString('en')} contacts and ${EVENTS.toLocaleString('en')} events (plus a second project a tenth the size)`);
-    await generate(database, url);
-  }
+  const opened = await openGeneratedDatabase({
+    reuseUrl: REUSE, pgUrl: PG_URL, prefix: 'filter', keep: KEEP, keepVariable: 'BENCH_FILTER_DATABASE', generate,
+    what: `segment filters: ${CONTACTS.toLocaleString('en')} contacts and ${EVENTS.toLocaleString('en')} events (plus a second project a tenth the size)`,
+  });
+  if (!opened) return;
+  const { database, url, cleanup } = opened;
   const [project] = await database.query<{ id: string }>('SELECT id FROM projects WHERE name = $1', [MAIN]);
   const [counts] = await database.query<{ contacts: number; events: number; all_events: number }>(`SELECT (SELECT count(*)::int FROM contacts WHERE project_id = $1) AS contacts,
     (SELECT count(*)::int FROM events WHERE project_id = $1) AS events, (SELECT count(*)::int FROM events) AS all_events`, [project.id]);

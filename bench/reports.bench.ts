@@ -19,8 +19,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { openDatabase, type Database, type QueryFn } from '../src/server/db/client.ts';
-import { openBenchDatabase } from './databases.ts';
+import type { Database, QueryFn } from '../src/server/db/client.ts';
+import { openGeneratedDatabase } from './databases.ts';
 import { machineFacts, quantile } from './figures.ts';
 import { createAccount } from '../src/server/accounts.ts';
 import { loadConfig } from '../src/server/config.ts';
@@ -179,21 +179,12 @@ function rawQueries(s: Scope | undefined): Record<string, string> {
 }
 
 async function main() {
-  let database: Database;
-  let cleanup = async () => {};
-  let url: string;
-  if (REUSE) {
-    url = REUSE;
-    database = await openDatabase({ databaseUrl: REUSE, dataDir: 'memory://' });
-  } else {
-    const opened = await openBenchDatabase('postgres', PG_URL, 'reports');
-    if (!opened) return;
-    ({ database, url } = { database: opened.database, url: opened.url! });
-    if (KEEP) console.log(`keeping the database: BENCH_REPORT_DATABASE=${url}`);
-    else cleanup = opened.cleanup;
-    console.log(`reports on postgres: generating ${CONTACTS.toLocaleString('en')} contacts and ${EVENTS.toLocaleString('en')} events (plus a second project a tenth the size)`);
-    await generate(database, url);
-  }
+  const opened = await openGeneratedDatabase({
+    reuseUrl: REUSE, pgUrl: PG_URL, prefix: 'reports', keep: KEEP, keepVariable: 'BENCH_REPORT_DATABASE', generate,
+    what: `reports: ${CONTACTS.toLocaleString('en')} contacts and ${EVENTS.toLocaleString('en')} events (plus a second project a tenth the size)`,
+  });
+  if (!opened) return;
+  const { database, url, cleanup } = opened;
   const query = database.query.bind(database) as QueryFn;
   const [project] = await query<{ id: string; api_key: string }>('SELECT id, api_key FROM projects WHERE name = $1', [MAIN]);
   const [counts] = await query<{ contacts: number; events: number; all_events: number; deltas: number }>(`SELECT (SELECT count(*)::int FROM contacts WHERE project_id = $1) AS contacts,

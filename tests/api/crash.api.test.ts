@@ -4,13 +4,10 @@
  * every recipient ends up with exactly one message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { SmtpSink } from '../helpers/smtpSink.ts';
+import type { SmtpSink } from '../helpers/smtpSink.ts';
 import { runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
 import { wallClockUtc } from '../helpers/time.ts';
-import { API_DB, freshDatabase } from './harness.ts';
+import { API_DB, callServer, processFixture } from './harness.ts';
 
 const RECIPIENTS = 300;
 let sink: SmtpSink;
@@ -19,16 +16,7 @@ let drop: () => Promise<void> = async () => {};
 let server: ServerProcess | undefined;
 
 beforeAll(async () => {
-  sink = new SmtpSink();
-  const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-crash-'));
-  env = { DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_LEASE_MS: '4000', SEND_POLL_MS: '200', WORKERS: 'on', LOG_LEVEL: 'error' };
-  if (API_DB === 'postgres') {
-    const fresh = await freshDatabase();
-    await fresh.database.close();
-    env.DATABASE_URL = fresh.url;
-    drop = fresh.drop;
-  }
+  ({ sink, env, drop } = await processFixture('crash', { SEND_LEASE_MS: '4000', SEND_POLL_MS: '200' }));
 });
 afterAll(async () => {
   await server?.kill('SIGKILL');
@@ -36,10 +24,7 @@ afterAll(async () => {
   await drop();
 });
 
-async function call(key: string, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${server!.url}${url}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
+const call = (key: string, method: string, url: string, body?: unknown) => callServer(server!.url, key, method, url, body);
 
 describe(`worker killed mid-blast (${API_DB})`, () => {
   it('leaves every recipient with exactly one message after a restart', async () => {

@@ -118,3 +118,35 @@ export async function startHarness(opts: { workers?: boolean; sendPollMs?: numbe
     },
   };
 }
+
+/** A server that runs as a child process (for tests that kill it): its environment, SMTP sink and database. */
+export interface ProcessFixture {
+  sink: SmtpSink;
+  env: NodeJS.ProcessEnv;
+  /** drop removes the fixture's PostgreSQL database (nothing on PGlite: its data dir is a temp folder). */
+  drop(): Promise<void>;
+}
+
+/**
+ * processFixture prepares what a child-process server needs: a started SMTP sink, a temp DATA_DIR, WORKERS on, and on
+ * API_DB=postgres a fresh database on the server (DATABASE_URL); `env` adds settings (leases, polls).
+ */
+export async function processFixture(prefix: string, env: NodeJS.ProcessEnv = {}): Promise<ProcessFixture> {
+  const sink = new SmtpSink();
+  const smtpUrl = await sink.start();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `mw-${prefix}-`));
+  const fixture: ProcessFixture = { sink, env: { DATA_DIR: dataDir, SMTP_URL: smtpUrl, WORKERS: 'on', LOG_LEVEL: 'error', ...env }, drop: async () => {} };
+  if (API_DB === 'postgres') {
+    const fresh = await freshDatabase();
+    await fresh.database.close();
+    fixture.env.DATABASE_URL = fresh.url;
+    fixture.drop = fresh.drop;
+  }
+  return fixture;
+}
+
+/** callServer sends one JSON request with the x-api-key to a child-process server; resolves status and body. */
+export async function callServer(baseUrl: string, key: string, method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const res = await fetch(`${baseUrl}${url}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}

@@ -6,12 +6,9 @@
  * workflow_started and one workflow_completed event, and exactly one email each.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { SmtpSink } from '../helpers/smtpSink.ts';
+import type { SmtpSink } from '../helpers/smtpSink.ts';
 import { runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
-import { API_DB, freshDatabase } from './harness.ts';
+import { API_DB, callServer, processFixture } from './harness.ts';
 import { displayToTree, type Display } from '../../src/domain/workflowGraph.ts';
 
 const CONTACTS = 1000;
@@ -21,19 +18,7 @@ let drop: () => Promise<void> = async () => {};
 let server: ServerProcess | undefined;
 
 beforeAll(async () => {
-  sink = new SmtpSink();
-  const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-wfcrash-'));
-  env = {
-    DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_LEASE_MS: '4000', SEND_POLL_MS: '200', WORKFLOW_LEASE_MS: '3000', WORKFLOW_POLL_MS: '200',
-    WORKERS: 'on', LOG_LEVEL: 'error',
-  };
-  if (API_DB === 'postgres') {
-    const fresh = await freshDatabase();
-    await fresh.database.close();
-    env.DATABASE_URL = fresh.url;
-    drop = fresh.drop;
-  }
+  ({ sink, env, drop } = await processFixture('wfcrash', { SEND_LEASE_MS: '4000', SEND_POLL_MS: '200', WORKFLOW_LEASE_MS: '3000', WORKFLOW_POLL_MS: '200' }));
 });
 afterAll(async () => {
   await server?.kill('SIGKILL');
@@ -41,10 +26,7 @@ afterAll(async () => {
   await drop();
 });
 
-async function call(key: string, method: string, url: string, body?: unknown) {
-  const res = await fetch(`${server!.url}${url}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
+const call = (key: string, method: string, url: string, body?: unknown) => callServer(server!.url, key, method, url, body);
 
 async function until(check: () => Promise<boolean>, ms: number, what: string) {
   const end = Date.now() + ms;
