@@ -1,7 +1,7 @@
 /**
  * The logged-in console (spec part 1 §2 Authenticated routes, part 2 §2): react-admin inside the app's one router.
  * Resources are registered for react-admin's registry; their screens are mounted at the spec's routes through
- * CustomRoutes, and every authenticated route of both spec parts is registered (later features as placeholders).
+ * CustomRoutes, and every authenticated route of both spec parts is registered.
  */
 import { lazy, type ComponentType } from 'react';
 import { Navigate, Route, useLocation } from 'react-router-dom';
@@ -28,7 +28,6 @@ import templates from './resources/templates';
 import segments from './resources/segments';
 import campaigns from './resources/campaigns';
 import workflows from './resources/workflows';
-import { LATER_FEATURES } from './routes';
 import { publicPageRoutes } from './public/publicRoutes';
 
 /** The Events screen brings @mui/x-data-grid, so it is loaded when first opened. */
@@ -36,6 +35,8 @@ const EventsPage = lazy(() => import('./pages/EventsPage').then((m) => ({ defaul
 /** The report pages (spec part 1 §2 Insights and reports) are loaded when first opened; their charts later still. */
 const StatsPage = lazy(() => import('./reports/StatsPage').then((m) => ({ default: m.StatsPage })));
 const IssuesPage = lazy(() => import('./reports/IssuesPage').then((m) => ({ default: m.IssuesPage })));
+/** The send wizard (spec part 2 §2 Send wizard) is loaded when first opened. */
+const SendWizardPage = lazy(() => import('./wizard/SendWizardPage').then((m) => ({ default: m.SendWizardPage })));
 const AnalysisPage = lazy(() => import('./reports/AnalysisPage').then((m) => ({ default: m.AnalysisPage })));
 
 interface ResourceModule {
@@ -132,9 +133,8 @@ export default function ConsoleApp() {
         <Route path="/account/api" element={<IntegrationsPage />} />
         <Route path="/account/settings" element={<SettingsPage />} />
         <Route path="/account/domains" element={<DomainsPage />} />
-        {LATER_FEATURES.map(({ path, feature }) => (
-          <Route key={path} path={path} element={<FeaturePlaceholder feature={feature} />} />
-        ))}
+        <Route path="/email-send-wizard" element={<SendWizardPage />} />
+        <Route path="/sender-wizard" element={<Navigate to="/email-send-wizard" replace />} />
       </CustomRoutes>
       <CustomRoutes noLayout>
         <Route path="/email/:location" element={<EmailViewer />} />

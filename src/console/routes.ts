@@ -1,6 +1,5 @@
 /**
- * The console's route catalogue (spec part 1 §2, part 2 §2): which paths need a session, which belong to later
- * issues (shown as placeholders naming the feature), and the navigation tree.
+ * The console's route catalogue (spec part 1 §2, part 2 §2): which paths need a session, and the navigation tree.
  */
 
 /** One navigation entry: label, path and children (spec part 1 §2 Navigation). */
@@ -83,12 +82,6 @@ export const NAVIGATION: NavItem[] = [
       { label: 'Logout', path: '/logout' },
     ],
   },
-];
-
-/** Authenticated screens that belong to later issues: route pattern → the feature named on the placeholder. */
-export const LATER_FEATURES: Array<{ path: string; feature: string }> = [
-  { path: '/email-send-wizard', feature: 'The send wizard' },
-  { path: '/sender-wizard', feature: 'The sender wizard' },
 ];
 
 const PROTECTED_PREFIXES = ['/insights', '/campaigns', '/email-send-wizard', '/people', '/components', '/account', '/email/', '/sender-wizard'];

@@ -1,10 +1,11 @@
 /**
  * The Statistics page at /insights/stats (spec part 1 §2 Insights and reports, §7 reporting calls, §8 Reports, §9
  * report limits; part 2 §2 Campaigns: /insights/stats?campaign_id={id}): a campaign filter kept in the URL as
- * campaign_id (clearing it removes it), the quick-stat cards, most-clicked links, most-opened templates by subject
- * (10), recently clicked links (5), recently opened emails (10), opens and clicks by device group and by domain, and
- * the daily series of the last 31 days with the four issue columns hidden unless the URL's deselected_columns1 says
- * otherwise. Each section has its own loading, error and empty state.
+ * campaign_id (clearing it removes it), the quick-stat cards, an A/B test campaign's Variants (issue 9 §3),
+ * most-clicked links, most-opened templates by subject (10), recently clicked links (5), recently opened emails (10),
+ * opens and clicks by device group and by domain, and the daily series of the last 31 days with the four issue
+ * columns hidden unless the URL's deselected_columns1 says otherwise. Each section has its own loading, error and
+ * empty state.
  */
 import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
@@ -12,6 +13,7 @@ import { Box, Button, Card, Stack, Typography } from '@mui/material';
 import type { components } from '../../../generated/types/reporting.gen';
 import { REPORT_LIMITS } from '../../domain/reports';
 import { formatOccurred } from '../pages/InsightsPage';
+import { AbVariants } from './AbVariants';
 import { CampaignFilter } from './CampaignFilter';
 import { QuickStats } from './QuickStats';
 import { ReportSection } from './ReportSection';
@@ -155,6 +157,9 @@ export function StatsPage() {
       </Stack>
       <CampaignFilter />
       <QuickStats campaignId={campaignId} />
+      <Box sx={{ mb: 2 }}>
+        <AbVariants campaignId={campaignId} />
+      </Box>
       <Box sx={GRID}>
         <MostClickedLinks campaignId={campaignId} />
         <RecentlyClickedLinks campaignId={campaignId} />

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sendCost } from '../../domain/pricing.ts';
 import { CONTACT_LOCAL_TIMEZONE } from '../../domain/sendTime.ts';
 import {
-  WIZARD_MESSAGES, blastBody, campaignBody, defaultWeights, delaySeconds, delayWarning, firstInvalidPage, formatDollars, initialState,
+  WIZARD_MESSAGES, blastBody, campaignBody, defaultWeights, describeTiming, delaySeconds, delayWarning, firstInvalidPage, formatDollars, initialState,
   launchSteps, newPersonaBody, newPersonaErrors, pageError, pageKey, personaSavedToast, previewRequest, reviewCost, setEmail,
   setNumEmails, setNumTemplates, setRecipientType, setType, successLinks, templateTaken, wizardPages, workflowBody,
   type WizardState, type WizardType,
@@ -270,5 +270,16 @@ describe('launch payloads and steps (part 2 §4 Wizard launch)', () => {
     expect(blast).toEqual(['/campaigns', '/campaigns/edit/c-1', '/components/email-blasts/edit/b-1', `/components/templates/edit/${T1}`, `/people/sender-personas/edit/${P1}`, `/people/segments/edit/${S1}`]);
     const event = successLinks(state('event_trigger_campaign', { personaId: P1, templateId: T1 }), IDS).map((l) => l.href);
     expect(event).toEqual(['/campaigns', '/campaigns/edit/c-1', '/components/workflows/edit/w-1', `/components/templates/edit/${T1}`, `/people/sender-personas/edit/${P1}`, '/account/api']);
+  });
+});
+
+describe('describeTiming', () => {
+  it('says when each email goes', () => {
+    const t = initialState(TODAY).timing;
+    expect(describeTiming(t)).toBe(`${TODAY} at 12:00 pm (UTC)`);
+    expect(describeTiming({ ...t, type: 'users_timezone', time: '09:15' })).toBe(`${TODAY} at 9:15 am in each contact's own timezone`);
+    expect(describeTiming({ ...t, type: 'delay', delayAmount: '1', delayUnit: 'minute' }, 1)).toBe('1 minute after the previous email');
+    expect(describeTiming({ ...t, type: 'delay', delayAmount: 'x' }, 0)).toBe('at once when the contact enters');
+    expect(describeTiming({ ...t, type: 'time_of_day_specific_timezone', time: '00:00', timezone: 'Asia/Tokyo' })).toBe('the next 12:00 am (Asia/Tokyo)');
   });
 });

@@ -682,3 +682,26 @@ export function successLinks(s: WizardState, ids: Pick<LaunchIds, 'campaignId' |
   if (isEventType(s.type)) links.push({ label: 'Events API endpoint and key', href: '/account/api' });
   return links;
 }
+
+/** timeLabel12 renders 'HH:mm' as the time options do, e.g. '12:30 pm'. */
+export function timeLabel12(value: string): string {
+  const [h, m] = value.split(':').map(Number);
+  if (!Number.isInteger(h) || !Number.isInteger(m)) return value;
+  return `${h % 12 === 0 ? 12 : h % 12}:${String(m).padStart(2, '0')} ${h < 12 ? 'am' : 'pm'}`;
+}
+
+/** describeTiming says when an email goes, for the review: a date and time in a zone or the contact's own, a delay after the previous step, or a time of day. */
+export function describeTiming(t: Timing, index = 0): string {
+  switch (t.type) {
+    case 'specific_timezone': return `${t.date} at ${timeLabel12(t.time)} (${t.timezone})`;
+    case 'users_timezone': return `${t.date} at ${timeLabel12(t.time)} in each contact's own timezone`;
+    case 'time_of_day_specific_timezone': return `the next ${timeLabel12(t.time)} (${t.timezone})`;
+    case 'time_of_day_users_timezone': return `the next ${timeLabel12(t.time)} in each contact's own timezone`;
+    case 'delay': {
+      const n = parseCount(t.delayAmount);
+      const after = index === 0 ? 'after the contact enters' : 'after the previous email';
+      if (n === undefined || n < 0 || n === 0) return index === 0 ? 'at once when the contact enters' : 'at once after the previous email';
+      return `${n} ${t.delayUnit}${n === 1 ? '' : 's'} ${after}`;
+    }
+  }
+}

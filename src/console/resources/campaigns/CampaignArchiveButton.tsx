@@ -7,33 +7,18 @@
  */
 import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
 import { useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
-import {
-  Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, List, ListItem, ListItemIcon, ListItemText,
-} from '@mui/material';
-import HourglassEmptyIcon from '@mui/icons-material/HourglassEmpty';
-import AutorenewIcon from '@mui/icons-material/Autorenew';
-import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import ErrorIcon from '@mui/icons-material/Error';
-import BlockIcon from '@mui/icons-material/Block';
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import type { components } from '../../../../generated/types/campaign.gen';
-import { archiveSteps, runSteps, type ArchiveStep, type StepState, type StepStatus } from '../../../domain/campaigns';
+import { archiveSteps, runSteps, type ArchiveStep, type StepState } from '../../../domain/campaigns';
 import type { AppDataProvider } from '../../data/dataProvider';
 import { RETRY } from '../../retry';
+import { StepList } from '../shared/StepList';
 import { WORKFLOW_WAIT_TIMEOUT, archiveStepRunner, type ArchiveDeps, type JobEntry } from './archive';
 
 type Campaign = components['schemas']['Campaign'];
 
 /** The toast of an archive click on a campaign that no longer exists (part 2 §8). */
 export const CAMPAIGN_GONE = 'an error has occurred, please reload the page and try again';
-
-/** How each step status reads, with its icon. */
-const STATUS: Record<StepStatus, { text: string; icon: React.ReactNode }> = {
-  waiting: { text: 'waiting', icon: <HourglassEmptyIcon color="disabled" /> },
-  in_progress: { text: 'in progress', icon: <AutorenewIcon color="primary" /> },
-  succeeded: { text: 'succeeded', icon: <CheckCircleIcon color="success" /> },
-  failed: { text: 'failed', icon: <ErrorIcon color="error" /> },
-  cancelled: { text: 'cancelled', icon: <BlockIcon color="disabled" /> },
-};
 
 /**
  * campaignIdOf is the campaign id of a /campaigns row: a split A/B row carries it in campaign_id (its own id names
@@ -144,21 +129,11 @@ export function CampaignArchiveProvider({ children }: { children: ReactNode }) {
               ? 'Archiving: please keep this window open until every step has finished.'
               : 'These steps run in order and cannot be undone; a failed step stops the rest.'}
           </DialogContentText>
-          <List aria-label="Archive steps">
-            {plan?.steps.map((step, i) => {
-              const state = states[i] ?? { status: 'waiting' };
-              return (
-                <ListItem key={`${step.kind}-${step.id}`} data-status={state.status} alignItems="flex-start">
-                  <ListItemIcon sx={{ minWidth: 36, mt: 0.5 }}>{STATUS[state.status].icon}</ListItemIcon>
-                  <ListItemText
-                    primary={`${step.label}: ${STATUS[state.status].text}`}
-                    secondary={state.error}
-                    slotProps={{ secondary: { color: 'error' } }}
-                  />
-                </ListItem>
-              );
-            })}
-          </List>
+          <StepList
+            label="Archive steps"
+            steps={(plan?.steps ?? []).map((step) => ({ key: `${step.kind}-${step.id}`, label: step.label }))}
+            states={states}
+          />
         </DialogContent>
         <DialogActions>
           <Button onClick={close} disabled={phase === 'running'}>

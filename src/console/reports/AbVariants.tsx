@@ -1,0 +1,80 @@
+/**
+ * The Variants section of /insights/stats for an A/B test campaign (issue 9 §3): one row per template the campaign
+ * sent (campaign_metrics split by template), with its sends, open and click rates, the best open rate marked, each
+ * other variant's difference against the best with the confidence of a two-proportion z-test, and a plain verdict
+ * (including when there are too few emails to call). Shown only when the filtered campaign is an a_b_test campaign.
+ */
+import { useEffect, useState } from 'react';
+import { useDataProvider, useNotify } from 'react-admin';
+import { Chip, Typography } from '@mui/material';
+import type { AppDataProvider } from '../data/dataProvider';
+import { ReportSection } from './ReportSection';
+import { ReportTable } from './ReportTable';
+import { variantLines, type SplitRow, type VariantLine } from './abVariants';
+import type { ReportState } from './useReport';
+import { RETRY } from '../retry';
+
+/** VariantsTable reads the campaign's split metrics and shows the comparison. */
+function VariantsTable({ campaignId }: { campaignId: string }) {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const notify = useNotify();
+  const [state, setState] = useState<ReportState<SplitRow>>({ loading: true, rows: [] });
+  useEffect(() => {
+    let live = true;
+    setState({ loading: true, rows: [] });
+    // One campaign split by template (a split campaign's rows stay together, so limit 1 campaign gives all of them).
+    dataProvider.callGateway<{ campaigns_with_metrics: SplitRow[] }>('listCampaignMetrics', { query: { ids: campaignId, split_templates: true, limit: 1 } }, RETRY.reports)
+      .then((body) => live && setState({ loading: false, rows: body.campaigns_with_metrics }))
+      .catch((error: Error) => {
+        if (!live) return;
+        notify(`Couldn't fetch campaigns: ${error.message}`, { type: 'error' });
+        setState({ loading: false, rows: [], error: error.message });
+      });
+    return () => {
+      live = false;
+    };
+  }, [dataProvider, notify, campaignId]);
+  return (
+    <ReportSection title="Variants" state={state} empty="Nothing sent yet for this A/B test">
+      {(rows) => {
+        const lines = variantLines(rows);
+        return (
+          <>
+            <Typography variant="body2" sx={{ mb: 1 }}>
+              Rates are per email sent (distinct opens and clicks). Each variant is compared with the best open rate by a
+              two-proportion z-test; a difference is called at 95% confidence.
+            </Typography>
+            <ReportTable<VariantLine> label="Variants" rows={lines} columns={[
+              { label: 'Template', render: (l) => <>{l.name}{l.best && <Chip size="small" color="success" label="Best" sx={{ ml: 1 }} />}</> },
+              { label: 'Sends', render: (l) => l.sends, numeric: true },
+              { label: 'Open rate', render: (l) => l.openRate, numeric: true },
+              { label: 'Click rate', render: (l) => l.clickRate, numeric: true },
+              { label: 'Opens vs best', render: (l) => l.openVsBest },
+              { label: 'Clicks vs best', render: (l) => l.clickVsBest },
+              { label: 'Verdict', render: (l) => l.verdict },
+            ]} />
+          </>
+        );
+      }}
+    </ReportSection>
+  );
+}
+
+/** AbVariants shows the Variants section when `campaignId` names an a_b_test campaign, and nothing otherwise. */
+export function AbVariants({ campaignId }: { campaignId?: string }) {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const [isAb, setIsAb] = useState(false);
+  useEffect(() => {
+    setIsAb(false);
+    if (!campaignId) return;
+    let live = true;
+    dataProvider.callGateway<{ campaigns: Array<{ type: string }> }>('listCampaigns', { query: { ids: campaignId, limit: 1 } })
+      .then(({ campaigns }) => live && setIsAb(campaigns[0]?.type === 'a_b_test'))
+      .catch(() => { /* the other sections show the campaign's errors */ });
+    return () => {
+      live = false;
+    };
+  }, [dataProvider, campaignId]);
+  if (!campaignId || !isAb) return null;
+  return <VariantsTable campaignId={campaignId} />;
+}

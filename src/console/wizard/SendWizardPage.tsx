@@ -1,0 +1,241 @@
+/**
+ * The send wizard at /email-send-wizard (spec part 2 §2 Send wizard, §4, §5 Campaign, §8, §9; issue 9 §1-§2): page 1
+ * the campaign type, page 2 the campaign name (checked free among campaigns 500 ms after the last keystroke), then
+ * the type's pages (wizardPages), Review and launch, and Success with links to everything created, opening in new
+ * tabs. Every page blocks Continue with its message until it is valid; Back keeps every choice; the state lives in
+ * memory only, so refreshing the page restarts the wizard.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { useDataProvider } from 'react-admin';
+import {
+  Alert, Box, Button, Card, CardContent, FormControl, FormControlLabel, FormLabel, Link, List, ListItem, Radio, RadioGroup, Stack, TextField, Typography,
+} from '@mui/material';
+import { DateTime } from 'luxon';
+import type { AppDataProvider } from '../data/dataProvider';
+import { usePickSource, type PickSource } from '../resources/shared/PickList';
+import { SelectionPicker } from './SelectionPicker';
+import { CountField, PersonaChoice, TemplateChoice, TimingFields, TypeChoice, WeightSliders } from './WizardFields';
+import { ReviewLaunch } from './ReviewLaunch';
+import {
+  BLAST_SEND_AT_TYPES, DRIP_SEND_AT_TYPES, NAME_CHECK_DEBOUNCE_MS, WIZARD_TYPE_INFO, chosenPersonaIds, chosenTemplateIds, initialState, pageError,
+  pageKey, setEmail, setNumEmails, setNumTemplates, setRecipientType, setType, successLinks, wizardPages,
+  type LaunchIds, type PageContext, type RecipientType, type WizardPage, type WizardState,
+} from './wizardModel';
+
+type NameCheck = NonNullable<PageContext['nameCheck']>;
+
+/** useNameCheck looks the typed campaign name up among live campaigns (exact, case-insensitive) 500 ms after the last change. */
+function useNameCheck(name: string): NameCheck | undefined {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  const [check, setCheck] = useState<NameCheck | undefined>();
+  const trimmed = name.trim();
+  useEffect(() => {
+    if (!trimmed) return;
+    let live = true;
+    setCheck({ name: trimmed, status: 'checking' });
+    const timer = setTimeout(async () => {
+      try {
+        // `names` is a comma-separated list: a name with a comma is searched as a substring and compared here.
+        const query = trimmed.includes(',') ? { search_value: trimmed, limit: 100 } : { names: trimmed, limit: 1 };
+        const { campaigns } = await dataProvider.callGateway<{ campaigns: Array<{ name: string }> }>('listCampaigns', { query });
+        const taken = campaigns.some((c) => c.name.trim().toLowerCase() === trimmed.toLowerCase());
+        if (live) setCheck({ name: trimmed, status: taken ? 'taken' : 'free' });
+      } catch (error) {
+        if (live) setCheck({ name: trimmed, status: 'error', error: (error as Error).message });
+      }
+    }, NAME_CHECK_DEBOUNCE_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [dataProvider, trimmed]);
+  return check;
+}
+
+/** useLabels names the chosen templates and personas (for the A/B duplicate message, the review and success). */
+function useLabels(source: PickSource, ids: string[], labels: Record<string, string>, addLabels: (l: Record<string, string>) => void) {
+  const missing = ids.filter((id) => id && !(id in labels)).join(',');
+  useEffect(() => {
+    if (!missing) return;
+    let live = true;
+    source.byIds(missing.split(','))
+      .then((found) => live && addLabels(Object.fromEntries(found.map((o) => [o.id, o.label]))))
+      .catch(() => { /* the ids stay as their own labels */ });
+    return () => {
+      live = false;
+    };
+  }, [source, missing, addLabels]);
+}
+
+/** The title of each page. */
+function pageTitle(p: WizardPage, s: WizardState): string {
+  const email = 'index' in p ? ` ${p.index + 1}` : '';
+  switch (p.kind) {
+    case 'type': return 'Campaign type';
+    case 'name': return 'Campaign name';
+    case 'event_name': return 'Event name';
+    case 'persona': return 'Sender persona';
+    case 'template': return 'Template';
+    case 'num_templates': return 'Number of templates';
+    case 'ab_template': return `Template ${String.fromCharCode(65 + p.index)}`;
+    case 'weights': return 'Weights';
+    case 'recipient_type': return 'Recipients';
+    case 'segments': return s.type === 'drip_campaign' ? 'Segments to enter into the drip campaign' : 'Segments';
+    case 'contacts': return 'Contacts';
+    case 'timing': return 'When to send';
+    case 'num_emails': return 'Number of emails';
+    case 'email_persona': return `Sender persona of email${email}`;
+    case 'email_template': return `Template of email${email}`;
+    case 'email_timing': return `When to send email${email}`;
+    case 'review': return 'Review and launch';
+  }
+}
+
+/** Success lists everything the launch created, each link opening in a new tab. */
+function Success({ state, ids, labels, onRestart }: { state: WizardState; ids: LaunchIds; labels: Record<string, string>; onRestart: () => void }) {
+  const links = successLinks(state, ids, labels);
+  return (
+    <Stack spacing={2}>
+      <Alert severity="success">{`Campaign '${state.name.trim()}' is launched.`}</Alert>
+      {(state.type === 'event_trigger_campaign' || state.type === 'event_triggered_drip_campaign') && (
+        <Typography>
+          {`Its emails go out when you post '${state.eventName.trim()}' events for your contacts to the events API, with your API key: both are on the integrations page.`}
+        </Typography>
+      )}
+      <Typography variant="h6" component="h2">What was created</Typography>
+      <List aria-label="Created objects">
+        {links.map((l) => (
+          <ListItem key={l.href} disableGutters>
+            <Link href={l.href} target="_blank" rel="noopener noreferrer">{l.label}</Link>
+          </ListItem>
+        ))}
+      </List>
+      <Box>
+        <Button variant="outlined" onClick={onRestart}>Start another campaign</Button>
+      </Box>
+    </Stack>
+  );
+}
+
+/** SendWizardPage renders /email-send-wizard. */
+export function SendWizardPage() {
+  const today = useMemo(() => DateTime.utc().toISODate() as string, []);
+  const [state, setState] = useState<WizardState>(() => initialState(today));
+  const [index, setIndex] = useState(0);
+  const [labels, setLabels] = useState<Record<string, string>>({});
+  const [launched, setLaunched] = useState<LaunchIds | undefined>();
+  const nameCheck = useNameCheck(state.name);
+  const addLabels = useMemo(() => (l: Record<string, string>) => setLabels((prev) => ({ ...prev, ...l })), []);
+  const templates = usePickSource('templates');
+  const personas = usePickSource('sender-personas');
+  useLabels(templates, chosenTemplateIds(state), labels, addLabels);
+  useLabels(personas, chosenPersonaIds(state), labels, addLabels);
+
+  const pages = wizardPages(state);
+  const page = pages[Math.min(index, pages.length - 1)];
+  const ctx: PageContext = { nameCheck, templateNames: labels };
+  const error = pageError(state, page, ctx);
+  const update = (change: Partial<WizardState>) => setState((s) => ({ ...s, ...change }));
+  const restart = () => {
+    setState(initialState(today));
+    setIndex(0);
+    setLaunched(undefined);
+  };
+  const id = `wizard-${pageKey(page).replace(':', '-')}`;
+
+  const body = (() => {
+    switch (page.kind) {
+      case 'type':
+        return <TypeChoice value={state.type} onChange={(t) => setState((s) => setType(s, t))} />;
+      case 'name':
+        return (
+          <TextField id={id} label="Campaign name" required value={state.name} onChange={(e) => update({ name: e.target.value })} sx={{ maxWidth: 520 }} fullWidth
+            slotProps={{ htmlInput: { maxLength: 500 } }} />
+        );
+      case 'event_name':
+        return (
+          <TextField id={id} label="Event name" required value={state.eventName} onChange={(e) => update({ eventName: e.target.value })} sx={{ maxWidth: 520 }} fullWidth
+            helperText="Contacts get the email when you post an event with this name for them to the events API (see Account → Integrations)." />
+        );
+      case 'persona':
+        return <PersonaChoice id={id} value={state.personaId} onChange={(personaId) => update({ personaId })} />;
+      case 'template':
+        return <TemplateChoice id={id} value={state.templateId} onChange={(templateId) => update({ templateId })} />;
+      case 'num_templates':
+        return <CountField id={id} label="Number of templates" value={state.numTemplates} onChange={(t) => setState((s) => setNumTemplates(s, t))} helperText="Each recipient gets one of them, chosen by weight." />;
+      case 'ab_template':
+        return (
+          <TemplateChoice id={id} label={`Template ${String.fromCharCode(65 + page.index)}`} value={state.abTemplateIds[page.index] ?? ''}
+            onChange={(t) => update({ abTemplateIds: state.abTemplateIds.map((x, i) => (i === page.index ? t : x)) })} />
+        );
+      case 'weights':
+        return <WeightSliders names={state.abTemplateIds.map((t, i) => `template ${String.fromCharCode(65 + i)} (${labels[t] ?? t})`)} weights={state.weights} onChange={(weights) => update({ weights })} />;
+      case 'recipient_type':
+        return (
+          <FormControl>
+            <FormLabel id="wizard-recipient-type-label">Send to</FormLabel>
+            <RadioGroup aria-labelledby="wizard-recipient-type-label" value={state.recipientType} onChange={(e) => setState((s) => setRecipientType(s, e.target.value as RecipientType))}>
+              <FormControlLabel value="segments" control={<Radio />} label="Segments" />
+              <FormControlLabel value="users" control={<Radio />} label="Contacts" />
+              <FormControlLabel value="both" control={<Radio />} label="Segments and contacts" />
+            </RadioGroup>
+          </FormControl>
+        );
+      case 'segments':
+        return <SelectionPicker kind="segments" value={state.segmentIds} onChange={(segmentIds) => update({ segmentIds })} labels={labels} onLabels={addLabels} />;
+      case 'contacts':
+        return <SelectionPicker kind="contacts" value={state.userIds} onChange={(userIds) => update({ userIds })} labels={labels} onLabels={addLabels} />;
+      case 'timing':
+        return <TimingFields id={id} timing={state.timing} types={BLAST_SEND_AT_TYPES} index={0} onChange={(timing) => update({ timing })} />;
+      case 'num_emails':
+        return <CountField id={id} label="Number of emails" value={state.numEmails} onChange={(t) => setState((s) => setNumEmails(s, t, today))} helperText="Each contact gets these emails one after the other." />;
+      case 'email_persona':
+        return <PersonaChoice key={id} id={id} value={state.emails[page.index].personaId} onChange={(personaId) => setState((s) => setEmail(s, page.index, { personaId }))} />;
+      case 'email_template':
+        return <TemplateChoice key={id} id={id} value={state.emails[page.index].templateId} onChange={(templateId) => setState((s) => setEmail(s, page.index, { templateId }))} />;
+      case 'email_timing':
+        return <TimingFields key={id} id={id} timing={state.emails[page.index].timing} types={DRIP_SEND_AT_TYPES} index={page.index} onChange={(timing) => setState((s) => setEmail(s, page.index, { timing }))} />;
+      case 'review':
+        return null;
+    }
+  })();
+
+  return (
+    <Box sx={{ maxWidth: 900 }}>
+      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>Send wizard</Typography>
+      <Card variant="outlined">
+        <CardContent>
+          {launched ? (
+            <>
+              <Typography variant="h6" component="h2" sx={{ mb: 2 }}>Success</Typography>
+              <Success state={state} ids={launched} labels={labels} onRestart={restart} />
+            </>
+          ) : (
+            <Stack spacing={2}>
+              <Typography variant="overline" component="p">
+                {`Step ${index + 1} of ${pages.length}${state.type ? ` · ${WIZARD_TYPE_INFO[state.type].label}` : ''}`}
+              </Typography>
+              <Typography variant="h6" component="h2">{pageTitle(page, state)}</Typography>
+              {page.kind === 'review' ? (
+                <ReviewLaunch state={state} labels={labels} today={today} onBack={() => setIndex((i) => i - 1)} onCancel={restart} onLaunched={setLaunched} />
+              ) : (
+                <>
+                  {body}
+                  {error && (
+                    <Alert severity={error.startsWith('Checking') ? 'info' : 'warning'} role="status" data-testid="wizard-page-message">
+                      {error}
+                    </Alert>
+                  )}
+                  <Stack direction="row" spacing={1}>
+                    <Button onClick={() => setIndex((i) => i - 1)} disabled={index === 0}>Back</Button>
+                    <Button variant="contained" onClick={() => setIndex((i) => i + 1)} disabled={!!error}>Continue</Button>
+                  </Stack>
+                </>
+              )}
+            </Stack>
+          )}
+        </CardContent>
+      </Card>
+    </Box>
+  );
+}
