@@ -128,14 +128,17 @@ function Audience({ state, preview }: { state: WizardState; preview: Preview }) 
   );
 }
 
-/** ReviewLaunch is the review page; `onLaunched` gets the ids once every step has succeeded. */
+/** The steps of a finished launch: their labels and final states (the success page lists them). */
+export interface LaunchRecord { labels: string[]; states: StepState[] }
+
+/** ReviewLaunch is the review page; `onLaunched` gets the ids and the steps once every step has succeeded. */
 export function ReviewLaunch({ state, labels, today, onBack, onCancel, onLaunched }: {
   state: WizardState;
   labels: Record<string, string>;
   today: string;
   onBack: () => void;
   onCancel: () => void;
-  onLaunched: (ids: LaunchIds) => void;
+  onLaunched: (ids: LaunchIds, steps: LaunchRecord) => void;
 }) {
   const dataProvider = useDataProvider<AppDataProvider>();
   const deps = useLaunchDeps();
@@ -186,7 +189,7 @@ export function ReviewLaunch({ state, labels, today, onBack, onCancel, onLaunche
     if (!plan) return;
     setPhase('running');
     const final = await runLaunch(deps, plan, setStates);
-    if (final.every((s) => s.status === 'succeeded')) onLaunched(ids);
+    if (final.every((s) => s.status === 'succeeded')) onLaunched(ids, { labels: plan.steps.map((st) => st.label), states: final });
     else setPhase('failed');
   };
 

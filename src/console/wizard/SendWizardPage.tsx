@@ -15,7 +15,8 @@ import type { AppDataProvider } from '../data/dataProvider';
 import { usePickSource, type PickSource } from '../resources/shared/PickList';
 import { SelectionPicker } from './SelectionPicker';
 import { CountField, PersonaChoice, TemplateChoice, TimingFields, TypeChoice, WeightSliders } from './WizardFields';
-import { ReviewLaunch } from './ReviewLaunch';
+import { ReviewLaunch, type LaunchRecord } from './ReviewLaunch';
+import { StepList } from '../resources/shared/StepList';
 import {
   BLAST_SEND_AT_TYPES, DRIP_SEND_AT_TYPES, NAME_CHECK_DEBOUNCE_MS, WIZARD_TYPE_INFO, chosenPersonaIds, chosenTemplateIds, initialState, pageError,
   pageKey, setEmail, setNumEmails, setNumTemplates, setRecipientType, setType, successLinks, wizardPages,
@@ -92,7 +93,7 @@ function pageTitle(p: WizardPage, s: WizardState): string {
 }
 
 /** Success lists everything the launch created, each link opening in a new tab. */
-function Success({ state, ids, labels, onRestart }: { state: WizardState; ids: LaunchIds; labels: Record<string, string>; onRestart: () => void }) {
+function Success({ state, ids, steps, labels, onRestart }: { state: WizardState; ids: LaunchIds; steps: LaunchRecord; labels: Record<string, string>; onRestart: () => void }) {
   const links = successLinks(state, ids, labels);
   return (
     <Stack spacing={2}>
@@ -102,6 +103,7 @@ function Success({ state, ids, labels, onRestart }: { state: WizardState; ids: L
           {`Its emails go out when you post '${state.eventName.trim()}' events for your contacts to the events API, with your API key: both are on the integrations page.`}
         </Typography>
       )}
+      <StepList label="Launch steps" steps={steps.labels.map((label, i) => ({ key: String(i), label }))} states={steps.states} />
       <Typography variant="h6" component="h2">What was created</Typography>
       <List aria-label="Created objects">
         {links.map((l) => (
@@ -123,7 +125,7 @@ export function SendWizardPage() {
   const [state, setState] = useState<WizardState>(() => initialState(today));
   const [index, setIndex] = useState(0);
   const [labels, setLabels] = useState<Record<string, string>>({});
-  const [launched, setLaunched] = useState<LaunchIds | undefined>();
+  const [launched, setLaunched] = useState<{ ids: LaunchIds; steps: LaunchRecord } | undefined>();
   const nameCheck = useNameCheck(state.name);
   const addLabels = useMemo(() => (l: Record<string, string>) => setLabels((prev) => ({ ...prev, ...l })), []);
   const templates = usePickSource('templates');
@@ -208,7 +210,7 @@ export function SendWizardPage() {
           {launched ? (
             <>
               <Typography variant="h6" component="h2" sx={{ mb: 2 }}>Success</Typography>
-              <Success state={state} ids={launched} labels={labels} onRestart={restart} />
+              <Success state={state} ids={launched.ids} steps={launched.steps} labels={labels} onRestart={restart} />
             </>
           ) : (
             <Stack spacing={2}>
@@ -217,7 +219,7 @@ export function SendWizardPage() {
               </Typography>
               <Typography variant="h6" component="h2">{pageTitle(page, state)}</Typography>
               {page.kind === 'review' ? (
-                <ReviewLaunch state={state} labels={labels} today={today} onBack={() => setIndex((i) => i - 1)} onCancel={restart} onLaunched={setLaunched} />
+                <ReviewLaunch state={state} labels={labels} today={today} onBack={() => setIndex((i) => i - 1)} onCancel={restart} onLaunched={(ids, steps) => setLaunched({ ids, steps })} />
               ) : (
                 <>
                   {body}

@@ -1,0 +1,165 @@
+/**
+ * The send wizard's one-time blast in a real browser against the built product (issue 9 Done-when 1; spec part 2 §2
+ * Send wizard, §4, §5 Campaign, §8): every page blocks Continue with its message until valid (type, a taken name
+ * found case-insensitively, persona, segments, contacts), a sender persona is created inline (the wizard's toast),
+ * choosing segments clears the chosen contacts, the review stops the launch while the persona is unverified and
+ * lets it go once the persona is confirmed through the link the SMTP sink received; the launch's steps all succeed,
+ * the blast reaches a real SMTP server no sooner than the chosen time, and every success link opens its object.
+ * Also: a reload restarts the wizard, and /sender-wizard leads to it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wallClockUtc } from '../helpers/time.ts';
+import { timeLabel12 } from '../../src/console/wizard/wizardModel.ts';
+import {
+  Wizard, checkLinksOpen, createContacts, createSegment, createTemplates, startWorld, verifyPersonas, type WizardWorld,
+} from './wizardFlow.ts';
+
+const PERSONA = 'nia@garden.example.com';
+const CONTACTS = ['ann@garden.test', 'bob@garden.test', 'cat@garden.test'];
+const CAMPAIGN = 'Spring newsletter';
+
+let w: WizardWorld;
+let wizard: Wizard;
+let templateId = '';
+let segmentId = '';
+let contactIds: string[] = [];
+
+beforeAll(async () => {
+  w = await startWorld('wizblast');
+  wizard = new Wizard(w.page, w.server.url);
+  templateId = (await createTemplates(w, [{ name: 'Spring news', subject: 'Spring news' }]))['Spring news'];
+  contactIds = await createContacts(w, CONTACTS);
+  segmentId = await createSegment(w, 'Garden club', contactIds.slice(0, 2));
+  await w.api('POST', '/api/campaign/campaigns', { campaign: { name: 'Taken Name', type: 'scheduled_email_group' } });
+});
+afterAll(async () => {
+  await w?.close();
+});
+
+describe('send wizard: one-time blast (e2e)', () => {
+  it('restarts on a reload, and /sender-wizard leads to it', async () => {
+    await w.page.goto(`${w.server.url}/sender-wizard`);
+    await w.page.waitForURL(/\/email-send-wizard$/);
+    await wizard.chooseType(/^One-time blast/);
+    await wizard.next('Campaign name');
+    await wizard.name('Half done');
+    await w.page.reload();
+    await wizard.at('Campaign type');
+    expect(await w.page.getByRole('radio', { name: /^One-time blast/ }).isChecked()).toBe(false);
+    expect(await wizard.continueButton.isDisabled()).toBe(true);
+    expect(await wizard.message()).toBe('Please choose a campaign type');
+  });
+
+  it('blocks each page until valid, then launches a blast that is delivered no sooner than its time', async () => {
+    const page = w.page;
+    await wizard.open();
+    await wizard.chooseType(/^One-time blast/);
+    await wizard.next('Campaign name');
+
+    // The name: required, and free among campaigns (case-insensitive), looked up after a pause.
+    expect(await wizard.message()).toBe('Required field');
+    await wizard.name('taken name');
+    await expect.poll(() => wizard.message()).toBe('A campaign with this name already exists. Please choose a different name!');
+    expect(await wizard.continueButton.isDisabled()).toBe(true);
+    await wizard.name(CAMPAIGN);
+    await wizard.next('Sender persona');
+
+    // A persona created inline: first name and email required; the wizard's toast asks to verify it.
+    expect(await wizard.message()).toBe('Required field');
+    await page.getByRole('button', { name: 'Create a new sender persona' }).click();
+    await page.getByRole('button', { name: 'Save sender persona' }).click();
+    await page.locator('#wizard-persona-first-name-helper-text').getByText('Required field').waitFor();
+    await page.getByLabel('First name').fill('Nia');
+    await page.getByLabel('Email').fill(PERSONA);
+    await page.getByRole('button', { name: 'Save sender persona' }).click();
+    await page.getByText(`Successfully saved sender persona, please log in to ${PERSONA} and verify the account.`).waitFor();
+    await wizard.next('Template');
+
+    expect(await wizard.message()).toBe('Required field');
+    await wizard.pick('Template', 'spring', 'Spring news');
+    await wizard.next('Recipients');
+    await page.getByRole('radio', { name: 'Segments and contacts' }).check();
+    await wizard.next('Segments');
+    expect(await wizard.message()).toBe('Please select one or more segments');
+    expect(await page.getByText('Page 1 of 1 (1 segments)').count()).toBe(1);
+    await wizard.tick('segments', ['Garden club']);
+    await wizard.next('Contacts');
+    expect(await wizard.message()).toBe('Please select one or more contacts');
+    await wizard.tick('contacts', [CONTACTS[2]]);
+    await wizard.next('When to send');
+
+    // Choosing segments clears the chosen contacts; Back keeps every other choice.
+    await wizard.back('Contacts');
+    await wizard.back('Segments');
+    await wizard.back('Recipients');
+    await page.getByRole('radio', { name: 'Segments', exact: true }).check();
+    await page.getByRole('radio', { name: 'Segments and contacts' }).check();
+    await wizard.next('Segments');
+    expect(await page.getByRole('checkbox', { name: 'Choose Garden club' }).isChecked()).toBe(true);
+    await wizard.next('Contacts');
+    expect(await wizard.message()).toBe('Please select one or more contacts');
+    await wizard.tick('contacts', [CONTACTS[2]]);
+    await wizard.next('When to send');
+
+    // The default moment is 12:00 today in UTC; the test sends a minute from now.
+    expect(await page.locator('#wizard-timing-time').inputValue()).toBe('12:00 pm');
+    expect(await page.locator('#wizard-timing-timezone').inputValue()).toBe('UTC');
+    const sendAt = wallClockUtc(1);
+    await wizard.sendAt(sendAt);
+    await wizard.next('Review and launch');
+
+    // The review: choices, audience, and the unverified persona stopping the launch.
+    const choices = page.getByRole('table', { name: 'Your choices' });
+    await choices.getByText('Garden club').waitFor();
+    await choices.getByText(CONTACTS[2]).waitFor();
+    await choices.getByText(`${sendAt.slice(0, 10)} at ${timeLabel12(sendAt.slice(11))} (UTC)`).waitFor();
+    const audience = page.getByRole('table', { name: 'Audience and cost' });
+    await audience.getByRole('row', { name: /Recipients to be sent 3$/ }).waitFor();
+    await audience.getByRole('row', { name: /Recipients targeted 3$/ }).waitFor();
+    const problems = page.getByRole('alert', { name: 'Launch problems' });
+    await problems.getByText(`sender persona ${PERSONA} is not verified yet`, { exact: false }).waitFor();
+    expect(await page.getByRole('button', { name: 'Launch', exact: true }).isDisabled()).toBe(true);
+    expect(await wizard.stepStatuses()).toEqual(['waiting', 'waiting', 'waiting']);
+
+    // Confirmed through the link the persona's inbox received; the review checks again when it opens.
+    await verifyPersonas(w.sink, 1);
+    w.sink.messages.length = 0;
+    await wizard.back('When to send');
+    await wizard.next('Review and launch');
+    await audience.getByRole('row', { name: /Recipients to be sent 3$/ }).waitFor();
+    expect(await problems.count()).toBe(0);
+    await wizard.launch();
+    const links = await wizard.successLinks();
+    expect(await wizard.stepStatuses()).toEqual(['succeeded', 'succeeded', 'succeeded']);
+
+    const [campaign] = (await w.api('GET', `/api/campaign/campaigns?names=${encodeURIComponent(CAMPAIGN)}`)).campaigns;
+    expect(campaign).toMatchObject({ type: 'scheduled_email_group', template_ids: [] });
+    const blastId = campaign.scheduled_email_blast_group_ids[0];
+    const [blast] = (await w.api('GET', `/api/scheduler/scheduler?ids=${blastId}`)).data;
+    expect(blast).toMatchObject({ name: CAMPAIGN, template_id: templateId, to_segment_ids: [segmentId], to_user_ids: [contactIds[2]], send_at: sendAt, timezone: 'UTC' });
+    const persona = (await w.api('GET', '/api/senderpersonawrapper/sender_personas')).data.find((p: { email: string }) => p.email === PERSONA);
+    expect(blast.sender_persona_id).toBe(persona.id);
+
+    // Delivered to the three contacts, none before the chosen minute.
+    await w.sink.waitFor(() => w.sink.messages.length >= 3, 150_000);
+    const due = Date.parse(`${sendAt}:00Z`);
+    const mail = await w.sink.parsed();
+    expect(mail.map((m) => m.envelopeTo[0]).sort()).toEqual([...CONTACTS].sort());
+    expect(mail.every((m) => m.subject === 'Spring news')).toBe(true);
+    for (const m of w.sink.messages) expect(m.receivedAt).toBeGreaterThanOrEqual(due);
+
+    // Every success link opens the object it names, in a new tab.
+    expect(links.map((l) => l.href)).toEqual([
+      '/campaigns', `/campaigns/edit/${campaign.id}`, `/components/email-blasts/edit/${blastId}`, `/components/templates/edit/${templateId}`,
+      `/people/sender-personas/edit/${persona.id}`, `/people/segments/edit/${segmentId}`,
+    ]);
+    await checkLinksOpen(page, w.server.url, links, {
+      '/campaigns': { text: CAMPAIGN },
+      [`/campaigns/edit/${campaign.id}`]: { input: CAMPAIGN },
+      [`/components/email-blasts/edit/${blastId}`]: { input: CAMPAIGN },
+      [`/components/templates/edit/${templateId}`]: { input: 'Spring news' },
+      [`/people/sender-personas/edit/${persona.id}`]: { input: PERSONA },
+      [`/people/segments/edit/${segmentId}`]: { input: 'Garden club' },
+    });
+  });
+});
