@@ -60,7 +60,12 @@ export async function startWorld(slug: string): Promise<WizardWorld> {
 /** verifyPersonas follows every persona verification link the sink has received (each confirms its persona). */
 export async function verifyPersonas(sink: SmtpSink, count: number): Promise<void> {
   await sink.waitFor(() => sink.messages.length >= count);
-  await expect.poll(async () => (await sink.personaVerificationLinks()).length, { timeout: 30_000 }).toBeGreaterThanOrEqual(count);
+  // A plain loop, not expect.poll: this also runs in beforeAll hooks.
+  const end = Date.now() + 30_000;
+  while ((await sink.personaVerificationLinks()).length < count) {
+    if (Date.now() > end) throw new Error(`fewer than ${count} persona verification emails arrived`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
   for (const link of await sink.personaVerificationLinks()) expect((await fetch(link, { method: 'POST' })).status).toBe(200);
 }
 
