@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wallClockUtc } from '../helpers/time.ts';
 import { timeLabel12 } from '../../src/console/wizard/wizardModel.ts';
 import {
-  Wizard, checkLinksOpen, createContacts, createSegment, createTemplates, startWorld, verifyPersonas, type WizardWorld,
+  Wizard, axeProblems, checkLinksOpen, createContacts, createSegment, createTemplates, startWorld, verifyPersonas, type WizardWorld,
 } from './wizardFlow.ts';
 
 const PERSONA = 'nia@garden.example.com';
@@ -53,6 +53,7 @@ describe('send wizard: one-time blast (e2e)', () => {
   it('blocks each page until valid, then launches a blast that is delivered no sooner than its time', async () => {
     const page = w.page;
     await wizard.open();
+    expect(await axeProblems(page)).toEqual([]);
     await wizard.chooseType(/^One-time blast/);
     await wizard.next('Campaign name');
 
@@ -83,10 +84,12 @@ describe('send wizard: one-time blast (e2e)', () => {
     expect(await wizard.message()).toBe('Please select one or more segments');
     expect(await page.getByText('Page 1 of 1 (1 segments)').count()).toBe(1);
     await wizard.tick('segments', ['Garden club']);
+    expect(await axeProblems(page)).toEqual([]);
     await wizard.next('Contacts');
     expect(await wizard.message()).toBe('Please select one or more contacts');
     await wizard.tick('contacts', [CONTACTS[2]]);
     await wizard.next('When to send');
+    expect(await axeProblems(page)).toEqual([]);
 
     // Choosing segments clears the chosen contacts; Back keeps every other choice.
     await wizard.back('Contacts');
@@ -120,6 +123,7 @@ describe('send wizard: one-time blast (e2e)', () => {
     await problems.getByText(`sender persona ${PERSONA} is not verified yet`, { exact: false }).waitFor();
     expect(await page.getByRole('button', { name: 'Launch', exact: true }).isDisabled()).toBe(true);
     expect(await wizard.stepStatuses()).toEqual(['waiting', 'waiting', 'waiting']);
+    expect(await axeProblems(page)).toEqual([]);
 
     // Confirmed through the link the persona's inbox received; the review checks again when it opens.
     await verifyPersonas(w.sink, 1);
@@ -131,6 +135,7 @@ describe('send wizard: one-time blast (e2e)', () => {
     await wizard.launch();
     const links = await wizard.successLinks();
     expect(await wizard.stepStatuses()).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    expect(await axeProblems(page)).toEqual([]);
 
     const [campaign] = (await w.api('GET', `/api/campaign/campaigns?names=${encodeURIComponent(CAMPAIGN)}`)).campaigns;
     expect(campaign).toMatchObject({ type: 'scheduled_email_group', template_ids: [] });
