@@ -61,6 +61,8 @@ export interface VariantResult extends VariantCounts {
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+/** A confidence as a percentage; one that would round to 100 % says '>99.9%' (a test is never certain). */
+const confidencePct = (x: number) => (x > 0.999 ? '>99.9%' : pct(x));
 const points = (x: number) => `${Math.abs(x * 100).toFixed(1)} points`;
 
 /**
@@ -83,8 +85,8 @@ export function compareVariants(variants: VariantCounts[]): VariantResult[] {
     let verdict: string;
     if (open.reason === 'too small') verdict = `Too few emails to call yet (at least ${MIN_SENDS_PER_VARIANT} sent and ${MIN_EXPECTED} opens expected per variant are needed)`;
     else if (open.reason === 'no variation') verdict = 'No difference: neither variant has opens (or every email was opened)';
-    else if ((open.confidence ?? 0) >= CONFIDENCE_LEVEL) verdict = `Opened less than the best by ${points(open.difference)}, with ${pct(open.confidence!)} confidence`;
-    else verdict = `No clear difference from the best yet (${points(open.difference)} lower, ${pct(open.confidence ?? 0)} confidence; ${pct(CONFIDENCE_LEVEL)} is needed to call it)`;
+    else if ((open.confidence ?? 0) >= CONFIDENCE_LEVEL) verdict = `Opened less than the best by ${points(open.difference)}, with ${confidencePct(open.confidence!)} confidence`;
+    else verdict = `No clear difference from the best yet (${points(open.difference)} lower, ${confidencePct(open.confidence ?? 0)} confidence; ${pct(CONFIDENCE_LEVEL)} is needed to call it)`;
     return { ...base, best: false, vsBest: { open, click }, verdict };
   });
 }
