@@ -25,8 +25,7 @@ import { CACHED_REPORTS, cacheClearError, fieldErrors, selectsFor, type Associat
 
 type Campaign = components['schemas']['Campaign'];
 
-/** The helper text of the workflow select until the workflow gateway exists. */
-
+/** A campaign with no type and no associations: the new form's start. */
 const EMPTY: CampaignAssociations = { type: '', scheduled_email_blast_group_ids: [], workflow_ids: [], template_ids: [] };
 
 /** The multi-selects' labels. */
