@@ -1,11 +1,18 @@
 /**
- * Waiting on a workflow job (spec part 2 §4 Workflow save, Campaign archive, §9): the job log is read every
- * `pollMs` (the newest `entries` entries) until the entry of one job — by job name (JOB_CREATE_WORKFLOW or
- * JOB_DELETE_WORKFLOW) and start_details.workflow_id, optionally by entry id or leaving out entries known before the
- * job was asked for — has an ended_at, at most `attempts` reads. The gateway calls are injected, so the rules are
- * tested without a server; the campaign archive, the workflow list's archive and the editor's save all use it.
+ * Waiting on a workflow job (spec part 1 §3 Notification / job log entry, part 2 §4 Workflow save, Campaign archive,
+ * §7, §9): the job log is read every `pollMs` until the entry of one job — by job name (JOB_CREATE_WORKFLOW or
+ * JOB_DELETE_WORKFLOW) and start_details.workflow_id — has an ended_at, at most `attempts` reads. When the request
+ * answered the entry's id (a save's job_log_entry_id, an archive's job_log_id) that entry is read by id
+ * (listJobLog?ids=), so a busy job log cannot push it out of view; otherwise (a 503 left it unknown) the newest
+ * `entries` entries are read and the entries of the workflow's earlier jobs, read before the request, are passed over
+ * (requestJob). A read that fails uses up one attempt; the wait reports the read error only when the last read failed
+ * too. An ended entry whose success is not true has failed (part 1 §3). An AbortSignal ends the wait (and its sleep)
+ * at once, rejecting with the signal's reason: the screens abort it when they unmount. The gateway calls are
+ * injected, so the rules are tested without a server; the campaign archive, the workflow list's archive, the
+ * editor's save and the wizard's launch all use it.
  */
 import { normaliseErrorText } from '../../domain/errors';
+import type { AppDataProvider } from './dataProvider';
 
 /** A job-log entry as a wait reads it (openapi/joblog.yaml JobLogEntry). */
 export interface JobEntry {
@@ -17,10 +24,11 @@ export interface JobEntry {
   end_details: Record<string, unknown> | null;
 }
 
-/** The calls a wait needs: read the newest `limit` job-log entries, and sleep `ms`. */
+/** The calls a wait needs: read job-log entries (those of `ids` when given, else the newest `limit`), and sleep `ms`. */
 export interface JobWaitDeps {
-  listJobs: (limit: number) => Promise<JobEntry[]>;
-  sleep: (ms: number) => Promise<void>;
+  listJobs: (limit: number, ids?: string[]) => Promise<JobEntry[]>;
+  /** Resolves after `ms`, or rejects with the signal's reason as soon as it is aborted. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** How a wait polls: every pollMs, reading `entries` job-log entries, at most `attempts` times. */
@@ -44,11 +52,15 @@ export interface JobMatch {
   ignore?: ReadonlySet<string>;
 }
 
-/** How a wait ended: the job succeeded, failed (with its end_details errors), or the wait ran out of checks. */
+/**
+ * How a wait ended: the job succeeded, failed (with its end_details errors), the wait ran out of checks, or the last
+ * read of the job log failed (`error`, its message), so whether the job ended is unknown.
+ */
 export type JobWaitResult =
   | { status: 'succeeded'; entry: JobEntry }
   | { status: 'failed'; entry: JobEntry; error: string }
-  | { status: 'timed_out' };
+  | { status: 'timed_out' }
+  | { status: 'unreadable'; error: string };
 
 /**
  * jobEndError is the text of a job that ended without success: every end_details field whose name contains 'error'
@@ -67,18 +79,33 @@ export function jobEndError(entry: Pick<JobEntry, 'end_details'>): string {
 export function matchesJob(entry: JobEntry, match: JobMatch): boolean {
   if (entry.job_name !== match.jobName || !entry.ended_at) return false;
   if (String(entry.start_details?.workflow_id ?? '').toLowerCase() !== match.workflowId.toLowerCase()) return false;
-  if (match.entryId && entry.id !== match.entryId) return false;
+  if (match.entryId) return entry.id === match.entryId;
   return !(entry.id && match.ignore?.has(entry.id));
 }
 
-/** waitForJob polls the job log until the matching entry has ended (see the module comment), or times out. */
-export async function waitForJob(deps: JobWaitDeps, match: JobMatch, wait: WaitPolicy = WORKFLOW_JOB_WAIT): Promise<JobWaitResult> {
+/**
+ * waitForJob polls the job log until the matching entry has ended (see the module comment), or times out; `signal`
+ * aborts it (the promise then rejects with the signal's reason).
+ */
+export async function waitForJob(
+  deps: JobWaitDeps, match: JobMatch, wait: WaitPolicy = WORKFLOW_JOB_WAIT, signal?: AbortSignal,
+): Promise<JobWaitResult> {
+  let readError: unknown;
   for (let attempt = 1; attempt <= wait.attempts; attempt++) {
-    const jobs = await deps.listJobs(wait.entries);
-    const entry = jobs.find((j) => matchesJob(j, match));
-    if (entry) return entry.success === false ? { status: 'failed', entry, error: jobEndError(entry) } : { status: 'succeeded', entry };
-    if (attempt < wait.attempts) await deps.sleep(wait.pollMs);
+    signal?.throwIfAborted();
+    let jobs: JobEntry[] | undefined;
+    try {
+      jobs = match.entryId ? await deps.listJobs(1, [match.entryId]) : await deps.listJobs(wait.entries);
+      readError = undefined;
+    } catch (error) {
+      readError = error;
+    }
+    signal?.throwIfAborted();
+    const entry = jobs?.find((j) => matchesJob(j, match));
+    if (entry) return entry.success === true ? { status: 'succeeded', entry } : { status: 'failed', entry, error: jobEndError(entry) };
+    if (attempt < wait.attempts) await deps.sleep(wait.pollMs, signal);
   }
+  if (readError !== undefined) return { status: 'unreadable', error: normaliseErrorText(readError) || 'the job log could not be read' };
   return { status: 'timed_out' };
 }
 
@@ -87,4 +114,57 @@ export function knownJobIds(entries: JobEntry[], jobName: string, workflowId: st
   return new Set(entries
     .filter((j) => j.job_name === jobName && String(j.start_details?.workflow_id ?? '').toLowerCase() === workflowId.toLowerCase() && j.id)
     .map((j) => j.id as string));
+}
+
+/** stillRunning is true for a request answered 503 or 504: the job it asked for probably runs on (part 2 §4). */
+export function stillRunning(error: unknown): boolean {
+  return [503, 504].includes(Number((error as { status?: unknown } | undefined)?.status));
+}
+
+/**
+ * requestJob asks for a workflow job and answers what its wait must match: it reads the ids of the workflow's earlier
+ * `jobName` entries first (the newest `wait.entries`; a failed read counts as none), then calls `send`, which answers
+ * the new entry's id. A `send` answered 503 or 504 leaves the id unknown, and the wait passes over the earlier
+ * entries instead; any other failure is thrown.
+ */
+export async function requestJob(
+  deps: JobWaitDeps, job: { jobName: string; workflowId: string }, send: () => Promise<string | undefined>, wait: WaitPolicy = WORKFLOW_JOB_WAIT,
+): Promise<JobMatch> {
+  const earlier = knownJobIds(await deps.listJobs(wait.entries).catch((): JobEntry[] => []), job.jobName, job.workflowId);
+  let entryId: string | undefined;
+  try {
+    entryId = (await send()) || undefined;
+  } catch (error) {
+    if (!stillRunning(error)) throw error;
+  }
+  return { ...job, entryId, ignore: earlier };
+}
+
+/** abortableSleep resolves after `ms` milliseconds, or rejects with the signal's reason as soon as it is aborted. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** gatewayJobWaitDeps binds a wait to the joblog gateway: listJobLog?ids=… for known entries, else ?limit=. */
+export function gatewayJobWaitDeps(dataProvider: Pick<AppDataProvider, 'callGateway'>): JobWaitDeps {
+  return {
+    listJobs: async (limit, ids) => (await dataProvider.callGateway<{ data: JobEntry[] }>('listJobLog', {
+      query: { limit, ids: ids?.length ? ids.join(',') : undefined },
+    })).data,
+    sleep: abortableSleep,
+  };
 }
