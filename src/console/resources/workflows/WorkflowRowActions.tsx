@@ -3,17 +3,20 @@
  * - Disable, shown only while the workflow is enabled: the dialog explains that to stop new contacts the user edits
  *   the workflow and removes the links from its root/trigger node, and offers "Disable now" (disableWorkflow), which
  *   stops new entries at once; contacts already in it go on.
- * - Archive: after a confirmation, DELETE archiveWorkflow, then wait for its JOB_DELETE_WORKFLOW job-log entry to end
- *   (waitForJob: 2 s polls of 100 entries, up to 200 checks; a 503 from the DELETE probably means it is still
- *   running, so the wait goes on). The dialog cannot be closed while it waits. Toasts 'Successfully archived
- *   workflow' or "Couldn't archive workflow: …".
+ * - Archive: after a confirmation, DELETE archiveWorkflow (not retried), then wait for its JOB_DELETE_WORKFLOW
+ *   job-log entry to end (waitForJob: 2 s polls, up to 200 checks, reading the entry by the job_log_id the DELETE
+ *   answered; a 503 from the DELETE probably means it is still running, so the wait looks for a new entry of the
+ *   workflow, passing over those read before the DELETE). The dialog cannot be closed while it waits; leaving the
+ *   page stops the wait, and no toast or refresh follows. Toasts 'Successfully archived workflow' or "Couldn't
+ *   archive workflow: …".
  */
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import { Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import type { AppDataProvider } from '../../data/dataProvider';
-import { JOB_DELETE_WORKFLOW, WORKFLOW_JOB_WAIT, waitForJob, type JobEntry } from '../../data/jobWait';
+import { JOB_DELETE_WORKFLOW, WORKFLOW_JOB_WAIT, gatewayJobWaitDeps, requestJob, waitForJob } from '../../data/jobWait';
+import { useUnmountSignal } from '../../data/useUnmountSignal';
 
 /** A workflow row as the list reads it. */
 interface WorkflowRow { id: string; name: string; enabled: boolean }
@@ -23,6 +26,13 @@ const NO_RETRY = { retries: 0, delayMs: 0 };
 
 /** The archive's failure toast (part 2 §8: "Couldn't archive … workflows"). */
 export const archiveFailed = (reason: string) => `Couldn't archive workflow: ${reason}`;
+
+/** Why an archive wait ended without success, for archiveFailed (each pointing to the notifications tab, part 2 §8). */
+export const ARCHIVE_WAIT_REASONS = {
+  failed: (error: string) => error || 'the archive job failed',
+  timedOut: 'it is taking a very long time; please check the notifications tab before trying again',
+  unreadable: (error: string) => `the job log could not be read (${error}); please check the notifications tab before trying again`,
+};
 
 /** WorkflowDisableButton explains how to stop new contacts and can disable the row's workflow now. */
 export function WorkflowDisableButton() {
@@ -82,36 +92,33 @@ export function WorkflowArchiveButton() {
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
+  const unmountSignal = useUnmountSignal();
   if (!record) return null;
   const titleId = `archive-workflow-${record.id}`;
 
   const archive = async () => {
     setBusy(true);
     setError('');
-    let entryId: string | undefined;
+    const signal = unmountSignal();
+    const deps = gatewayJobWaitDeps(dataProvider);
     try {
-      try {
-        entryId = (await dataProvider.callGateway<{ job_log_id: string }>('archiveWorkflow', { path: { id: record.id } }, NO_RETRY)).job_log_id;
-      } catch (e) {
-        // A 503 means the archive probably still runs: wait for its job like any other.
-        if ((e as { status?: number }).status !== 503) throw e;
-      }
-      const result = await waitForJob({
-        listJobs: async (limit) => (await dataProvider.callGateway<{ data: JobEntry[] }>('listJobLog', { query: { limit } })).data,
-        sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-      }, { jobName: JOB_DELETE_WORKFLOW, workflowId: record.id, entryId }, WORKFLOW_JOB_WAIT);
+      const match = await requestJob(deps, { jobName: JOB_DELETE_WORKFLOW, workflowId: record.id }, async () =>
+        (await dataProvider.callGateway<{ job_log_id?: string }>('archiveWorkflow', { path: { id: record.id } }, NO_RETRY)).job_log_id);
+      const result = await waitForJob(deps, match, WORKFLOW_JOB_WAIT, signal);
+      if (signal.aborted) return;
       if (result.status === 'succeeded') {
         notify('Successfully archived workflow', { type: 'success' });
         setOpen(false);
         refresh();
         return;
       }
-      const reason = result.status === 'failed'
-        ? result.error || 'the archive job failed'
-        : 'it is taking a very long time; please check the notifications tab before trying again';
+      const reason = result.status === 'failed' ? ARCHIVE_WAIT_REASONS.failed(result.error)
+        : result.status === 'unreadable' ? ARCHIVE_WAIT_REASONS.unreadable(result.error)
+        : ARCHIVE_WAIT_REASONS.timedOut;
       setError(archiveFailed(reason));
       notify(archiveFailed(reason), { type: 'error' });
     } catch (e) {
+      if (signal.aborted) return;
       setError(archiveFailed((e as Error).message));
       notify(archiveFailed((e as Error).message), { type: 'error' });
     } finally {
