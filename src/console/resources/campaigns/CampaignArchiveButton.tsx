@@ -1,24 +1,29 @@
 /**
- * A campaign row's Archive action (spec part 2 §4 Campaign archive, §7, §8): the click first checks the campaign still
- * exists ('an error has occurred, please reload the page and try again' when it does not), then a dialog lists the
- * planned steps — disable each email blast, or archive each workflow and wait for its job, then archive the campaign —
- * each shown waiting, in progress, succeeded, failed (its error under it) or cancelled. The dialog cannot be closed
- * while the steps run. Success toasts 'Successfully archived campaign'; either way the list is refreshed.
+ * A campaign row's Archive action (spec part 2 §4 Campaign archive, §7, §8): the click first reads the campaign
+ * (planArchive: 'an error has occurred, please reload the page and try again' when the gateway answers without it,
+ * "Couldn't fetch campaigns: …" when it cannot be read), then a dialog lists the planned steps, named after the
+ * campaign's email blasts and workflows — disable each email blast, or archive each workflow and wait for its job,
+ * then archive the campaign — each shown waiting, in progress, succeeded, failed (its error under it) or cancelled.
+ * The dialog cannot be closed while the steps run and asks to keep the window open; leaving the page stops the run
+ * before its next step, with no toast or refresh after it. Success toasts 'Successfully archived campaign'; either
+ * way the list is refreshed.
  */
-import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 import { useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import type { components } from '../../../../generated/types/campaign.gen';
-import { archiveSteps, runSteps, type ArchiveStep, type StepState } from '../../../domain/campaigns';
+import { ARCHIVE_WAIT, runSteps, type ArchiveStep, type StepState } from '../../../domain/campaigns';
 import type { AppDataProvider } from '../../data/dataProvider';
+import { gatewayJobWaitDeps } from '../../data/jobWait';
+import { useUnmountSignal } from '../../data/useUnmountSignal';
 import { RETRY } from '../../retry';
 import { StepList } from '../shared/StepList';
-import { WORKFLOW_WAIT_TIMEOUT, archiveStepRunner, type ArchiveDeps, type JobEntry } from './archive';
+import { WORKFLOW_WAIT_TIMEOUT, archiveStepRunner, planArchive, type ArchiveDeps, type PlanDeps } from './archive';
 
 type Campaign = components['schemas']['Campaign'];
 
-/** The toast of an archive click on a campaign that no longer exists (part 2 §8). */
-export const CAMPAIGN_GONE = 'an error has occurred, please reload the page and try again';
+/** Not retried: a re-sent workflow DELETE would queue another JOB_DELETE_WORKFLOW; a 503 is waited out on the job log. */
+const NO_RETRY = { retries: 0, delayMs: 0 };
 
 /**
  * campaignIdOf is the campaign id of a /campaigns row: a split A/B row carries it in campaign_id (its own id names
@@ -28,37 +33,56 @@ export function campaignIdOf(record: { id: unknown; campaign_id?: unknown }): st
   return String(record.campaign_id ?? record.id);
 }
 
+/** namesOf maps the rows' ids to their names. */
+const namesOf = (rows: Array<{ id: string; name: string }>) => Object.fromEntries(rows.map((r) => [String(r.id), r.name]));
+
+/** usePlanDeps binds the archive's look-ups to the gateways: the campaign, its blasts' and its workflows' names. */
+function usePlanDeps(): PlanDeps<Campaign> {
+  const dataProvider = useDataProvider<AppDataProvider>();
+  return useMemo(() => ({
+    async findCampaign(id) {
+      return (await dataProvider.callGateway<{ campaigns: Campaign[] }>('listCampaigns', { query: { ids: id, limit: 1 } })).campaigns
+        .find((c) => String(c.id) === id);
+    },
+    async blastNames(ids) {
+      return namesOf((await dataProvider.callGateway<{ data: Array<{ id: string; name: string }> }>('listEmailBlasts', {
+        query: { ids: ids.join(','), limit: Math.min(ids.length, 1000) },
+      })).data);
+    },
+    async workflowNames(ids) {
+      return namesOf((await dataProvider.callGateway<{ data: Array<{ id: string; name: string }> }>('listWorkflows', {
+        query: { ids: ids.join(','), limit: Math.min(ids.length, 1000) },
+      })).data);
+    },
+  }), [dataProvider]);
+}
+
 /** useArchiveDeps binds the archive steps to the gateways (blasts, workflows, the job log, campaigns). */
 function useArchiveDeps(): ArchiveDeps {
   const dataProvider = useDataProvider<AppDataProvider>();
-  const disableRetry = { retries: 8, delayMs: RETRY.write.delayMs };
-  return {
-    async disableBlast(id) {
-      const res = await dataProvider.callGateway<{ ids: string[]; errors: string[] }>('disableEmailBlasts', { path: { ids: id } }, disableRetry);
-      if (res.ids.includes(id)) return;
-      // Not disabled now: done already if the blast exists and is disabled (an archive run again after a failure).
-      const { data } = await dataProvider.callGateway<{ data: Array<{ id: string; enabled: boolean }> }>('listEmailBlasts', { query: { ids: id, limit: 1 } });
-      if (data[0] && !data[0].enabled) return;
-      throw new Error(res.errors.join(', ') || `email blast ${id} was not disabled`);
-    },
-    async archiveWorkflow(id) {
-      // A 503 means the archive job may still be running: the wait on JOB_DELETE_WORKFLOW that follows decides.
-      try {
-        const res = await dataProvider.callGateway<{ job_log_id: string; errors: string[] }>('archiveWorkflow', { path: { id } }, RETRY.write);
+  return useMemo(() => {
+    const disableRetry = { retries: 8, delayMs: RETRY.write.delayMs };
+    return {
+      ...gatewayJobWaitDeps(dataProvider),
+      async disableBlast(id) {
+        const res = await dataProvider.callGateway<{ ids: string[]; errors: string[] }>('disableEmailBlasts', { path: { ids: id } }, disableRetry);
+        if (res.ids.includes(id)) return;
+        // Not disabled now: done already if the blast exists and is disabled (an archive run again after a failure).
+        const { data } = await dataProvider.callGateway<{ data: Array<{ id: string; enabled: boolean }> }>('listEmailBlasts', { query: { ids: id, limit: 1 } });
+        if (data[0] && !data[0].enabled) return;
+        throw new Error(res.errors.join(', ') || `email blast ${id} was not disabled`);
+      },
+      async archiveWorkflow(id) {
+        const res = await dataProvider.callGateway<{ job_log_id?: string; errors?: string[] }>('archiveWorkflow', { path: { id } }, NO_RETRY);
         if (res.errors?.length) throw new Error(res.errors.join(', '));
-      } catch (error) {
-        if ((error as { status?: number }).status !== 503) throw error;
-      }
-    },
-    async listJobs(limit) {
-      return (await dataProvider.callGateway<{ data: JobEntry[] }>('listJobLog', { query: { limit } })).data;
-    },
-    async archiveCampaign(id) {
-      const res = await dataProvider.callGateway<{ campaign_id: string; errors: string[] }>('archiveCampaign', { path: { id } }, RETRY.write);
-      if (res.errors?.length) throw new Error(res.errors.join(', '));
-    },
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-  };
+        return res.job_log_id;
+      },
+      async archiveCampaign(id) {
+        const res = await dataProvider.callGateway<{ campaign_id: string; errors: string[] }>('archiveCampaign', { path: { id } }, RETRY.write);
+        if (res.errors?.length) throw new Error(res.errors.join(', '));
+      },
+    } satisfies ArchiveDeps;
+  }, [dataProvider]);
 }
 
 /** Opens the archive dialog for a row (provided by CampaignArchiveProvider). */
@@ -69,8 +93,9 @@ const ArchiveContext = createContext<(campaignId: string) => Promise<void>>(asyn
  * open with its final step states when the refreshed list no longer has the archived campaign.
  */
 export function CampaignArchiveProvider({ children }: { children: ReactNode }) {
-  const dataProvider = useDataProvider<AppDataProvider>();
+  const planDeps = usePlanDeps();
   const deps = useArchiveDeps();
+  const unmountSignal = useUnmountSignal();
   const notify = useNotify();
   const refresh = useRefresh();
   const [plan, setPlan] = useState<{ campaign: Campaign; steps: ArchiveStep[] } | undefined>();
@@ -78,34 +103,24 @@ export function CampaignArchiveProvider({ children }: { children: ReactNode }) {
   const [phase, setPhase] = useState<'ready' | 'running' | 'done'>('ready');
 
   const open = useCallback(async (campaignId: string) => {
-    let campaign: Campaign | undefined;
-    const names: Record<string, string> = {};
-    try {
-      [campaign] = (await dataProvider.callGateway<{ campaigns: Campaign[] }>('listCampaigns', { query: { ids: campaignId, limit: 1 } })).campaigns;
-      const blastIds = campaign?.scheduled_email_blast_group_ids ?? [];
-      if (blastIds.length) {
-        const { data } = await dataProvider.callGateway<{ data: Array<{ id: string; name: string }> }>('listEmailBlasts', {
-          query: { ids: blastIds.join(','), limit: Math.min(blastIds.length, 1000) },
-        });
-        for (const b of data) names[b.id] = b.name;
-      }
-    } catch {
-      campaign = undefined;
-    }
-    if (!campaign) {
-      notify(CAMPAIGN_GONE, { type: 'error' });
+    const signal = unmountSignal();
+    const planned = await planArchive(planDeps, campaignId);
+    if (signal.aborted) return;
+    if (planned.kind !== 'ready') {
+      notify(planned.message, { type: 'error' });
       return;
     }
-    const steps = archiveSteps(campaign, names);
-    setPlan({ campaign, steps });
-    setStates(steps.map(() => ({ status: 'waiting' })));
+    setPlan({ campaign: planned.campaign, steps: planned.steps });
+    setStates(planned.steps.map(() => ({ status: 'waiting' })));
     setPhase('ready');
-  }, [dataProvider, notify]);
+  }, [planDeps, notify, unmountSignal]);
 
   const run = async () => {
     if (!plan) return;
+    const signal = unmountSignal();
     setPhase('running');
-    const final = await runSteps(plan.steps, archiveStepRunner(deps), setStates, WORKFLOW_WAIT_TIMEOUT);
+    const final = await runSteps(plan.steps, archiveStepRunner(deps, ARCHIVE_WAIT, signal), setStates, WORKFLOW_WAIT_TIMEOUT);
+    if (signal.aborted) return;
     setPhase('done');
     const failed = final.find((s) => s.status === 'failed');
     if (failed) notify(`Couldn't archive campaign: ${failed.error}`, { type: 'error' });
