@@ -4,14 +4,16 @@
  * formula over this month's sends, and the problems that stop a launch (an unverified persona, a marketing template
  * without an unsubscribe link, sandbox recipients: Launch stays disabled, with the reason). Launch runs the ordered
  * steps; while they run Back, Cancel and Launch are disabled and the page warns not to close the tab (the browser
- * asks too). A failed step shows its error under it and the later ones are cancelled.
+ * asks too). A failed step shows its error under it and the later ones are cancelled. Leaving the page (an in-app
+ * link) stops the run before its next step, and nothing moves to the success page or toasts after it.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
 import { Alert, Box, Button, CircularProgress, Stack, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
 import type { StepState } from '../../domain/campaigns';
 import type { AppDataProvider } from '../data/dataProvider';
-import type { JobEntry } from '../data/jobWait';
+import { gatewayJobWaitDeps } from '../data/jobWait';
+import { useUnmountSignal } from '../data/useUnmountSignal';
 import { RETRY } from '../retry';
 import { uuidv4 } from '../uuid';
 import { CACHED_REPORTS, cacheClearError } from '../resources/campaigns/campaignForm';
@@ -22,11 +24,15 @@ import {
   reviewCost, type LaunchIds, type Preview, type WizardState,
 } from './wizardModel';
 
+/** Not retried: a re-sent workflow save would queue another JOB_CREATE_WORKFLOW job; a 503 is waited out on the job log. */
+const NO_RETRY = { retries: 0, delayMs: 0 };
+
 /** useLaunchDeps binds the launch steps to the gateways. */
 function useLaunchDeps(): LaunchDeps {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
   return useMemo(() => ({
+    ...gatewayJobWaitDeps(dataProvider),
     async saveCampaign(body) {
       // Part 2 §7: the two sends reports' caches are cleared before a campaign save; if either fails the save stops.
       for (const { report, name } of CACHED_REPORTS) {
@@ -42,17 +48,13 @@ function useLaunchDeps(): LaunchDeps {
       await dataProvider.callGateway('saveEmailBlast', { body }, RETRY.write);
     },
     async saveWorkflow(body) {
-      const answer = await dataProvider.callGateway<{ data: { job_log_entry_id: string; behind_another_job: boolean } }>('saveWorkflow', { body }, RETRY.write);
+      const answer = await dataProvider.callGateway<{ data: { job_log_entry_id: string; behind_another_job: boolean } }>('saveWorkflow', { body }, NO_RETRY);
       return answer.data;
     },
     async sendSegment(body) {
       const answer = await dataProvider.callGateway<{ errors: string[] }>('sendSegmentToWorkflow', { body }, RETRY.write);
       if (answer.errors?.length) throw new Error(answer.errors.join(', '));
     },
-    async listJobs(limit) {
-      return (await dataProvider.callGateway<{ data: JobEntry[] }>('listJobLog', { query: { limit } })).data;
-    },
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     onBehind: () => notify('Another workflow job of this project is still running: the workflow is created when it has finished.', { type: 'info' }),
   }), [dataProvider, notify]);
 }
@@ -142,6 +144,7 @@ export function ReviewLaunch({ state, labels, today, onBack, onCancel, onLaunche
 }) {
   const dataProvider = useDataProvider<AppDataProvider>();
   const deps = useLaunchDeps();
+  const unmountSignal = useUnmountSignal();
   const [preview, setPreview] = useState<Preview | undefined>();
   const [previewError, setPreviewError] = useState<string | undefined>();
   const [phase, setPhase] = useState<'ready' | 'running' | 'failed'>('ready');
@@ -187,8 +190,10 @@ export function ReviewLaunch({ state, labels, today, onBack, onCancel, onLaunche
 
   const launch = async () => {
     if (!plan) return;
+    const signal = unmountSignal();
     setPhase('running');
-    const final = await runLaunch(deps, plan, setStates);
+    const final = await runLaunch(deps, plan, setStates, undefined, signal);
+    if (signal.aborted) return;
     if (final.every((s) => s.status === 'succeeded')) onLaunched(ids, { labels: plan.steps.map((st) => st.label), states: final });
     else setPhase('failed');
   };

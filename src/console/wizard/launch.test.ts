@@ -23,8 +23,9 @@ function drip(): WizardState {
 }
 
 /** fakeDeps records every call; the job log answers the workflow's entry after `polls` reads. */
-function fakeDeps(opts: { polls?: number; failSave?: unknown; jobFails?: boolean } = {}) {
+function fakeDeps(opts: { polls?: number; failSave?: unknown; jobFails?: boolean; readFails?: boolean } = {}) {
   const calls: string[] = [];
+  const asked: string[] = [];
   let reads = 0;
   const entry = (): JobEntry => ({
     id: 'j-1', job_name: 'JOB_CREATE_WORKFLOW', ended_at: '2030-03-04T00:00:00Z', success: !opts.jobFails,
@@ -39,19 +40,21 @@ function fakeDeps(opts: { polls?: number; failSave?: unknown; jobFails?: boolean
       return { job_log_entry_id: 'j-1', behind_another_job: false };
     },
     async sendSegment(body) { calls.push(`segment ${body.segment_id} root ${body.root_node_id}`); },
-    async listJobs() {
+    async listJobs(limit, ids) {
       reads++;
+      asked.push(ids ? `ids=${ids.join(',')}` : `limit=${limit}`);
+      if (opts.readFails) throw new Error('Unknown networking error');
       return reads > (opts.polls ?? 0) ? [entry()] : [];
     },
     async sleep(ms) { calls.push(`sleep ${ms}`); },
   };
-  return { deps, calls, reads: () => reads };
+  return { deps, calls, asked, reads: () => reads };
 }
 
 describe('wizard launch (part 2 §4 Wizard launch)', () => {
   it('runs a drip campaign: campaign, workflow, its job wait (2 s polls), the link, then each segment one by one', async () => {
     const plan = planLaunch(drip(), ids(), TODAY, { [S1]: 'Leads' });
-    const { deps, calls } = fakeDeps({ polls: 2 });
+    const { deps, calls, asked } = fakeDeps({ polls: 2 });
     const seen: StepState[][] = [];
     const final = await runLaunch(deps, plan, (s) => seen.push(s));
     expect(final.map((s) => s.status)).toEqual(Array(6).fill('succeeded'));
@@ -59,6 +62,7 @@ describe('wizard launch (part 2 §4 Wizard launch)', () => {
       'campaign -', `workflow ${W}`, 'sleep 2000', 'sleep 2000', `campaign ${W}`,
       `segment ${S1} root ${plan.rootId}`, `segment ${S2} root ${plan.rootId}`,
     ]);
+    expect(asked).toEqual(['ids=j-1', 'ids=j-1', 'ids=j-1']); // the save's entry, read by its id
     expect(seen[0].map((s) => s.status)).toEqual(Array(6).fill('waiting'));
     expect(seen[1][0].status).toBe('in_progress');
   });
@@ -72,10 +76,33 @@ describe('wizard launch (part 2 §4 Wizard launch)', () => {
     expect(calls.some((c) => c.startsWith('segment'))).toBe(false);
   });
 
-  it('waits out a 503 on the workflow save on the job log', async () => {
+  it('waits out a 503 on the workflow save on the job log, scanning the newest entries', async () => {
     const plan = planLaunch(drip(), ids(), TODAY);
-    const { deps } = fakeDeps({ failSave: Object.assign(new Error('Service Unavailable'), { status: 503 }) });
+    const { deps, asked } = fakeDeps({ failSave: Object.assign(new Error('Service Unavailable'), { status: 503 }) });
     expect((await runLaunch(deps, plan, () => {})).every((s) => s.status === 'succeeded')).toBe(true);
+    expect(asked).toEqual(['limit=100']);
+  });
+
+  it('points to the notifications tab when the job log could not be read at the last poll', async () => {
+    const plan = planLaunch(drip(), ids(), TODAY);
+    const { deps, reads } = fakeDeps({ readFails: true });
+    const final = await runLaunch(deps, plan, () => {}, { pollMs: 2000, entries: 100, attempts: 3 });
+    expect(reads()).toBe(3);
+    expect(final[2]).toEqual({
+      status: 'failed',
+      error: "the job log could not be read (Unknown networking error); please check the notifications tab and campaign details to make sure the workflow was created",
+    });
+  });
+
+  it('stops before the next step once the page is left', async () => {
+    const plan = planLaunch(drip(), ids(), TODAY);
+    const controller = new AbortController();
+    const { deps, calls } = fakeDeps({ polls: 1 });
+    const saveWorkflow = deps.saveWorkflow;
+    deps.saveWorkflow = async (body) => { const answer = await saveWorkflow(body); controller.abort(new Error('left the wizard')); return answer; };
+    const final = await runLaunch(deps, plan, () => {}, WIZARD_WORKFLOW_WAIT, controller.signal);
+    expect(final.map((s) => s.status)).toEqual(['succeeded', 'succeeded', 'failed', 'cancelled', 'cancelled', 'cancelled']);
+    expect(calls).toEqual(['campaign -', `workflow ${W}`]);
   });
 
   it('says the spec’s long-wait message when the job never ends (450 polls), and cancels the link', async () => {
