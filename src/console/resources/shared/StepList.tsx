@@ -1,7 +1,8 @@
 /**
  * A list of ordered steps with their status (spec part 2 §4: waiting, in_progress, succeeded, failed, cancelled), each
- * with its icon and, for a failed one, its error under it. Shared by the campaign archive dialog and the send
- * wizard's launch.
+ * with its icon and, for a failed one, its error under it. The list is a polite live region, so a screen reader
+ * announces each step's new status (and a failure's error) as the steps run. Shared by the campaign archive dialog
+ * and the send wizard's launch.
  */
 import type { ReactNode } from 'react';
 import { List, ListItem, ListItemIcon, ListItemText } from '@mui/material';
@@ -24,7 +25,7 @@ export const STEP_STATUS: Record<StepStatus, { text: string; icon: ReactNode }> 
 /** StepList shows `steps` (key and label) with their `states` (waiting when a state is missing), as a list named `label`. */
 export function StepList({ label, steps, states }: { label: string; steps: Array<{ key: string; label: string }>; states: StepState[] }) {
   return (
-    <List aria-label={label}>
+    <List aria-label={label} aria-live="polite" aria-relevant="additions text">
       {steps.map((step, i) => {
         const state = states[i] ?? { status: 'waiting' };
         return (
