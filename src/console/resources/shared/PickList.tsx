@@ -3,12 +3,15 @@
  * campaigns and workflows, and for the workflow editor's nodes segments and sender personas, searched by name 10 at a
  * time. The options come from a
  * PickSource (a search and a look-up by ids through the dataProvider); chosen ids that are not among the options
- * (e.g. a disabled blast a campaign still holds) are named by looking them up.
+ * (e.g. a disabled blast a campaign still holds) are named by looking them up. A source may make one search per
+ * opening of the list (`opening`): the sender personas, which the gateway cannot search, are read once when the list
+ * opens and filtered as the user types.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
 import { Autocomplete, TextField } from '@mui/material';
 import type { AppDataProvider } from '../../data/dataProvider';
+import { searchWithin } from './pickSearch';
 
 /** One choice of a pick list: the record's id and its label (its name). */
 export interface PickOption {
@@ -21,6 +24,8 @@ export interface PickSource {
   /** The plural entity for messages, e.g. 'email blasts'. */
   entity: string;
   search: (text: string) => Promise<PickOption[]>;
+  /** Makes the search of one opening of the list (e.g. one that reads its rows once); `search` when absent. */
+  opening?: () => (text: string) => Promise<PickOption[]>;
   byIds: (ids: string[]) => Promise<PickOption[]>;
 }
 
@@ -49,7 +54,7 @@ export const PERSONA_SEARCH_LIMIT = 1000;
  * (listEmailBlasts enabled_only=true, search_field=name; look-ups include disabled ones) or campaigns (listCampaigns
  * search_value) or workflows (listWorkflows search_field=name), segments (listSegments search_field=name), each 10 at
  * a time sorted by name; sender personas (listSenderPersonas has no search: up to PERSONA_SEARCH_LIMIT sorted by email,
- * matched here on name and email, 10 shown).
+ * read once per opening of the list and matched here on name and email, 10 shown).
  */
 export function usePickSource(kind: PickKind): PickSource {
   const dataProvider = useDataProvider<AppDataProvider>();
@@ -89,16 +94,18 @@ export function usePickSource(kind: PickKind): PickSource {
           })).data),
           byIds: async (ids) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listSegments', { query: { ids: ids.join(','), limit: ids.length, with_counts: false } })).data),
         };
-      case 'sender-personas':
+      case 'sender-personas': {
+        const opening = () => searchWithin(
+          async () => (await dataProvider.callGateway<{ data: Persona[] }>('listSenderPersonas', { query: { limit: PERSONA_SEARCH_LIMIT, sort_columns: 'email ASC' } })).data,
+          personaOption, PICK_LIMIT,
+        );
         return {
           entity: 'sender personas',
-          search: async (text) => {
-            const { data } = await dataProvider.callGateway<{ data: Persona[] }>('listSenderPersonas', { query: { limit: PERSONA_SEARCH_LIMIT, sort_columns: 'email ASC' } });
-            const needle = text.toLowerCase();
-            return data.map(personaOption).filter((o) => o.label.toLowerCase().includes(needle)).slice(0, PICK_LIMIT);
-          },
+          search: (text) => opening()(text),
+          opening,
           byIds: async (ids) => (await dataProvider.callGateway<{ data: Persona[] }>('listSenderPersonas', { query: { ids: ids.join(','), limit: ids.length } })).data.map(personaOption),
         };
+      }
       case 'campaigns':
         return {
           entity: 'campaigns',
@@ -142,13 +149,16 @@ export function PickList({ id, label, source, multiple = false, value, onChange,
   const [labels, setLabels] = useState<Record<string, string>>({});
   const requested = useRef(new Set<string>());
 
+  // One search per opening of the list (a source may read its rows once per opening).
+  const search = useMemo(() => (open && source ? source.opening?.() ?? source.search : undefined), [open, source]);
+
   // Search while the list is open: at once on opening, then PICK_SEARCH_DEBOUNCE_MS after the last keystroke.
   useEffect(() => {
-    if (!open || !source) return;
+    if (!search || !source) return;
     let live = true;
     const timer = setTimeout(() => {
       setLoading(true);
-      source.search(input.trim())
+      search(input.trim())
         .then((found) => {
           if (!live) return;
           setOptions(found);
@@ -161,7 +171,7 @@ export function PickList({ id, label, source, multiple = false, value, onChange,
       live = false;
       clearTimeout(timer);
     };
-  }, [open, input, source, notify]);
+  }, [search, input, source, notify]);
 
   // Name the chosen ids no search has shown yet (each id is looked up once).
   useEffect(() => {
