@@ -2,14 +2,16 @@
  * Contacts' paths through workflows (issue 8: a contact's path must be visible from the workflow and from the contact):
  * runs newest first, 10 a page, each with its contact (or workflow), status, trigger event, and the steps it took —
  * node, status, when it was due and when it ran (UTC) and what it did ('match', 'no match', 'waited 2000 ms', 'queued
- * email …'). The workflow editor's Runs panel reads listWorkflowRuns, the contact page listContactRuns. Free of
- * @joint/core, so the contact page does not load the editor.
+ * email …'). The workflow editor's Runs panel reads listWorkflowRuns, the contact page listContactRuns. While a
+ * page loads (the first, a refresh, paging) a progress bar shows, the section is busy and Refresh and paging wait; a
+ * failed load shows 'Unable to load data' alone, without the runs of an earlier page. Free of @joint/core, so the
+ * contact page does not load the editor.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useDataProvider } from 'react-admin';
 import {
-  Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography,
+  Alert, Box, Button, Card, CardContent, Chip, LinearProgress, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography,
 } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import type { components } from '../../../generated/types/workflowwrapper.gen';
@@ -79,6 +81,7 @@ export function RunList({ workflowId, contactId, titles, heading, reloadKey }: R
   const [page, setPage] = useState(0);
   const [state, setState] = useState<{ runs: Run[]; total: number } | null>(null);
   const [error, setError] = useState('');
+  const [loading, setLoading] = useState(true);
   const [tick, setTick] = useState(0);
 
   const load = useCallback(async () => {
@@ -91,20 +94,24 @@ export function RunList({ workflowId, contactId, titles, heading, reloadKey }: R
   useEffect(() => {
     let live = true;
     setError('');
-    load().then((r) => { if (live) setState({ runs: r.data, total: r.total }); }).catch((e: Error) => { if (live) setError(e.message); });
+    setLoading(true);
+    load()
+      .then((r) => { if (live) setState({ runs: r.data, total: r.total }); })
+      .catch((e: Error) => { if (live) { setState(null); setError(e.message); } })
+      .finally(() => { if (live) setLoading(false); });
     return () => { live = false; };
   }, [load, tick, reloadKey]);
 
   const headingId = `runs-${workflowId ?? contactId}`;
   return (
-    <Card variant="outlined" component="section" aria-labelledby={headingId}>
+    <Card variant="outlined" component="section" aria-labelledby={headingId} aria-busy={loading}>
       <CardContent>
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
           <Typography variant="h6" component="h2" id={headingId}>{heading}</Typography>
-          <Button size="small" startIcon={<RefreshIcon />} onClick={() => setTick((t) => t + 1)}>Refresh</Button>
+          <Button size="small" startIcon={<RefreshIcon />} onClick={() => setTick((t) => t + 1)} disabled={loading}>Refresh</Button>
         </Stack>
+        <Box sx={{ height: 4, mb: 1 }}>{loading && <LinearProgress aria-label="Loading runs" />}</Box>
         {error && <Alert severity="error">Unable to load data: {error}</Alert>}
-        {!error && !state && <CircularProgress size={24} aria-label="Loading runs" />}
         {state && state.total === 0 && (
           <Typography>{workflowId ? 'No contact has entered this workflow yet.' : 'This contact has not entered any workflow yet.'}</Typography>
         )}
@@ -129,9 +136,9 @@ export function RunList({ workflowId, contactId, titles, heading, reloadKey }: R
         ))}
         {state && state.total > RUNS_PAGE && (
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-            <Button size="small" disabled={page === 0} onClick={() => setPage(page - 1)}>Newer</Button>
+            <Button size="small" disabled={loading || page === 0} onClick={() => setPage(page - 1)}>Newer</Button>
             <Typography variant="body2">{page * RUNS_PAGE + 1}–{Math.min(state.total, (page + 1) * RUNS_PAGE)} of {state.total}</Typography>
-            <Button size="small" disabled={(page + 1) * RUNS_PAGE >= state.total} onClick={() => setPage(page + 1)}>Older</Button>
+            <Button size="small" disabled={loading || (page + 1) * RUNS_PAGE >= state.total} onClick={() => setPage(page + 1)}>Older</Button>
           </Stack>
         )}
       </CardContent>
