@@ -128,7 +128,8 @@ describe('send wizard: A/B test (e2e)', () => {
 
     expect(links.map((l) => l.href)).toEqual([
       '/campaigns', `/campaigns/edit/${campaign.id}`, `/components/email-blasts/edit/${blastId}`,
-      `/components/templates/edit/${templates['Spring A']}`, `/components/templates/edit/${templates['Spring B']}`,
+      `/components/templates/edit/${templates['Spring A']}`, `/components/templates/new/${templates['Spring A']}`,
+      `/components/templates/edit/${templates['Spring B']}`, `/components/templates/new/${templates['Spring B']}`,
       `/people/sender-personas/edit/${personaId}`, `/people/segments/edit/${segmentId}`,
     ]);
     await checkLinksOpen(page, w.server.url, links, {
@@ -137,6 +138,8 @@ describe('send wizard: A/B test (e2e)', () => {
       [`/components/email-blasts/edit/${blastId}`]: { input: CAMPAIGN },
       [`/components/templates/edit/${templates['Spring A']}`]: { input: 'Spring A' },
       [`/components/templates/edit/${templates['Spring B']}`]: { input: 'Spring B' },
+      [`/components/templates/new/${templates['Spring A']}`]: { input: 'Copy of Spring A' },
+      [`/components/templates/new/${templates['Spring B']}`]: { input: 'Copy of Spring B' },
       [`/people/sender-personas/edit/${personaId}`]: { input: 'lab@split.example.com' },
       [`/people/segments/edit/${segmentId}`]: { input: 'Split thousand' },
     });

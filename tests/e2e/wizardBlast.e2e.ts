@@ -156,13 +156,14 @@ describe('send wizard: one-time blast (e2e)', () => {
     // Every success link opens the object it names, in a new tab.
     expect(links.map((l) => l.href)).toEqual([
       '/campaigns', `/campaigns/edit/${campaign.id}`, `/components/email-blasts/edit/${blastId}`, `/components/templates/edit/${templateId}`,
-      `/people/sender-personas/edit/${persona.id}`, `/people/segments/edit/${segmentId}`,
+      `/components/templates/new/${templateId}`, `/people/sender-personas/edit/${persona.id}`, `/people/segments/edit/${segmentId}`,
     ]);
     await checkLinksOpen(page, w.server.url, links, {
       '/campaigns': { text: CAMPAIGN },
       [`/campaigns/edit/${campaign.id}`]: { input: CAMPAIGN },
       [`/components/email-blasts/edit/${blastId}`]: { input: CAMPAIGN },
       [`/components/templates/edit/${templateId}`]: { input: 'Spring news' },
+      [`/components/templates/new/${templateId}`]: { input: 'Copy of Spring news' },
       [`/people/sender-personas/edit/${persona.id}`]: { input: PERSONA },
       [`/people/segments/edit/${segmentId}`]: { input: 'Garden club' },
     });

@@ -119,13 +119,14 @@ describe('send wizard: event and drip types (e2e)', () => {
 
     expect(links.map((l) => l.href)).toEqual([
       '/campaigns', `/campaigns/edit/${campaign.id}`, `/components/workflows/edit/${workflowId}`, `/components/templates/edit/${templates.Receipt}`,
-      `/people/sender-personas/edit/${personaId}`, '/account/api',
+      `/components/templates/new/${templates.Receipt}`, `/people/sender-personas/edit/${personaId}`, '/account/api',
     ]);
     await checkLinksOpen(page, w.server.url, links, {
       '/campaigns': { text: 'Order receipts' },
       [`/campaigns/edit/${campaign.id}`]: { input: 'Order receipts' },
       [`/components/workflows/edit/${workflowId}`]: { input: 'Order receipts' },
       [`/components/templates/edit/${templates.Receipt}`]: { input: 'Receipt' },
+      [`/components/templates/new/${templates.Receipt}`]: { input: 'Copy of Receipt' },
       [`/people/sender-personas/edit/${personaId}`]: { input: PERSONA },
       '/account/api': { text: 'Integrations' },
     });
@@ -202,7 +203,8 @@ describe('send wizard: event and drip types (e2e)', () => {
     const gardenFlow = garden.workflow_ids[0];
     expect(links.map((l) => l.href)).toEqual([
       '/campaigns', `/campaigns/edit/${garden.id}`, `/components/workflows/edit/${gardenFlow}`,
-      `/components/templates/edit/${templates['Welcome one']}`, `/components/templates/edit/${templates['Welcome two']}`,
+      `/components/templates/edit/${templates['Welcome one']}`, `/components/templates/new/${templates['Welcome one']}`,
+      `/components/templates/edit/${templates['Welcome two']}`, `/components/templates/new/${templates['Welcome two']}`,
       `/people/sender-personas/edit/${personaId}`, `/people/segments/edit/${segmentId}`,
     ]);
     const [dripFlow] = (await w.api('GET', `/api/workflowwrapper/workflows?ids=${gardenFlow}`)).data;
@@ -225,6 +227,8 @@ describe('send wizard: event and drip types (e2e)', () => {
       [`/components/workflows/edit/${gardenFlow}`]: { input: 'Garden drip' },
       [`/components/templates/edit/${templates['Welcome one']}`]: { input: 'Welcome one' },
       [`/components/templates/edit/${templates['Welcome two']}`]: { input: 'Welcome two' },
+      [`/components/templates/new/${templates['Welcome one']}`]: { input: 'Copy of Welcome one' },
+      [`/components/templates/new/${templates['Welcome two']}`]: { input: 'Copy of Welcome two' },
       [`/people/sender-personas/edit/${personaId}`]: { input: PERSONA },
       [`/people/segments/edit/${segmentId}`]: { input: 'Drip pair' },
     });

@@ -267,9 +267,17 @@ describe('launch payloads and steps (part 2 §4 Wizard launch)', () => {
 
   it('links the success page to every created object, and /account/api for event types', () => {
     const blast = successLinks(state('scheduled_email_blast', { personaId: P1, templateId: T1, segmentIds: [S1] }), IDS).map((l) => l.href);
-    expect(blast).toEqual(['/campaigns', '/campaigns/edit/c-1', '/components/email-blasts/edit/b-1', `/components/templates/edit/${T1}`, `/people/sender-personas/edit/${P1}`, `/people/segments/edit/${S1}`]);
+    expect(blast).toEqual([
+      '/campaigns', '/campaigns/edit/c-1', '/components/email-blasts/edit/b-1', `/components/templates/edit/${T1}`, `/components/templates/new/${T1}`,
+      `/people/sender-personas/edit/${P1}`, `/people/segments/edit/${S1}`,
+    ]);
     const event = successLinks(state('event_trigger_campaign', { personaId: P1, templateId: T1 }), IDS).map((l) => l.href);
-    expect(event).toEqual(['/campaigns', '/campaigns/edit/c-1', '/components/workflows/edit/w-1', `/components/templates/edit/${T1}`, `/people/sender-personas/edit/${P1}`, '/account/api']);
+    expect(event).toEqual([
+      '/campaigns', '/campaigns/edit/c-1', '/components/workflows/edit/w-1', `/components/templates/edit/${T1}`, `/components/templates/new/${T1}`,
+      `/people/sender-personas/edit/${P1}`, '/account/api',
+    ]);
+    const named = successLinks(state('event_trigger_campaign', { personaId: P1, templateId: T1 }), IDS, { [T1]: 'Receipt' });
+    expect(named.filter((l) => l.href.includes('/templates/')).map((l) => l.label)).toEqual(["Template 'Receipt'", "Make a copy of template 'Receipt'"]);
   });
 });
 

@@ -664,9 +664,10 @@ export function launchSteps(s: WizardState, segmentNames: Record<string, string>
 export interface SuccessLink { label: string; href: string }
 
 /**
- * successLinks lists the success page's links: the campaigns list, the campaign, the email blast (blast types), each
- * template, the workflow (workflow types), each sender persona, each segment, and /account/api for the event types
- * (where the events endpoint and key are). `names` labels them.
+ * successLinks lists the success page's links (part 2 §2 Send wizard): the campaigns list, the campaign, the email
+ * blast (blast types) or the workflow (workflow types), each template with a link that starts a new template from a
+ * copy of it (/components/templates/new/{id}), each sender persona, each segment, and /account/api for the event
+ * types (where the events endpoint and key are). `names` labels them.
  */
 export function successLinks(s: WizardState, ids: Pick<LaunchIds, 'campaignId' | 'blastId' | 'workflowId'>, names: Record<string, string> = {}): SuccessLink[] {
   const label = (id: string) => names[id] ?? id;
@@ -676,7 +677,10 @@ export function successLinks(s: WizardState, ids: Pick<LaunchIds, 'campaignId' |
   ];
   if (isBlastType(s.type)) links.push({ label: `Email blast '${s.name.trim()}'`, href: `/components/email-blasts/edit/${ids.blastId}` });
   else links.push({ label: `Workflow '${s.name.trim()}'`, href: `/components/workflows/edit/${ids.workflowId}` });
-  for (const id of chosenTemplateIds(s)) links.push({ label: `Template '${label(id)}'`, href: `/components/templates/edit/${id}` });
+  for (const id of chosenTemplateIds(s)) {
+    links.push({ label: `Template '${label(id)}'`, href: `/components/templates/edit/${id}` });
+    links.push({ label: `Make a copy of template '${label(id)}'`, href: `/components/templates/new/${id}` });
+  }
   for (const id of chosenPersonaIds(s)) links.push({ label: `Sender persona ${label(id)}`, href: `/people/sender-personas/edit/${id}` });
   for (const id of chosenSegmentIds(s)) links.push({ label: `Segment '${label(id)}'`, href: `/people/segments/edit/${id}` });
   if (isEventType(s.type)) links.push({ label: 'Events API endpoint and key', href: '/account/api' });
