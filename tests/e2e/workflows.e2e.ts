@@ -6,8 +6,8 @@
  * once the save job has ended). 'signed_up' events posted through the public events API for three contacts, two of
  * whose addresses contain 'a', reach a real SMTP server as two emails, each no sooner than 2 s after its event; the
  * Runs panel shows each contact's path (match / no match) and the contact page its run. Also: the graph rules in the
- * UI (one trigger; no link into the trigger or to the node itself), the validation messages, Run segment, and the
- * list's disable and archive.
+ * UI (one trigger; no link into the trigger or to the node itself), the validation messages, Run segment (disabled
+ * while there are unsaved changes; the spec's toast, the count in the modal), and the list's disable and archive.
  */
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -286,16 +286,29 @@ describe('workflows (e2e)', () => {
     await page.getByRole('heading', { level: 1, name: 'Edit Workflow' }).waitFor();
   });
 
-  it('runs a segment through the workflow from the Run segment modal', async () => {
+  it('runs a segment through the saved workflow from the Run segment modal, not while there are unsaved changes', async () => {
     await api('POST', '/api/segment/segments', { segments: [{ name: 'Film people', user_ids: [contactIds[NOT_MATCHING]] }] });
-    await page.getByRole('button', { name: 'Run segment' }).click();
+    const runSegment = page.getByRole('button', { name: 'Run segment' });
+    // An unsaved change disables it, with the reason; undoing the change enables it again.
+    await page.getByLabel('Name').fill(`${WORKFLOW} (renamed)`);
+    await expect.poll(() => runSegment.isDisabled()).toBe(true);
+    await page.getByText('Save your changes before running a segment: the saved workflow is the one that runs.').waitFor();
+    await page.getByLabel('Name').fill(WORKFLOW);
+    await expect.poll(() => runSegment.isEnabled()).toBe(true);
+    expect(await page.getByText('Save your changes before running a segment').count()).toBe(0);
+
+    await runSegment.click();
     const modal = page.getByRole('dialog', { name: 'Run segment' });
     await modal.getByRole('button', { name: 'Submit' }).click();
     await modal.getByText('Please select a segment!').waitFor();
     await pick(modal, 'Segment', 'film', 'Film people');
     await modal.getByRole('button', { name: 'Submit' }).click();
-    await page.getByText('Segment submitted successfully: 1 contact entered the workflow').waitFor();
-    expect(await modal.count()).toBe(0);
+    // The toast says exactly the spec's words (part 2 §8); the modal says how many contacts entered.
+    await page.getByText('Segment submitted successfully', { exact: true }).waitFor();
+    await modal.getByRole('status').getByText('1 contact entered the workflow.', { exact: true }).waitFor();
+    expect(await modal.getByRole('button', { name: 'Submit' }).count()).toBe(0);
+    await modal.getByRole('button', { name: 'Close' }).click();
+    await modal.waitFor({ state: 'detached' });
     const end = Date.now() + 30_000;
     for (;;) {
       const runs = (await api<{ data: Array<{ email: string }> }>('GET', `/api/workflowwrapper/workflows/${workflowId}/runs?limit=10`)).data;

@@ -6,7 +6,9 @@
  * The display graph in this component's state is the one source of truth: the canvas and the settings modal both
  * edit it through graphEditing.ts, it is saved as `display` with the tree displayToTree makes of it, and it is read
  * back as it was saved. A new workflow gets a client-generated v4 UUID; after its first save the page moves to its
- * edit route. Anything that throws while drawing shows 'an error occurred while loading your workflow' and the message.
+ * edit route. 'Run segment' enters contacts at the trigger of the last-saved graph, so it is disabled (with a note)
+ * while the name or graph has unsaved changes. Leaving the page stops a save's wait: no toast or move follows it.
+ * Anything that throws while drawing shows 'an error occurred while loading your workflow' and the message.
  */
 import { Component, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -25,7 +27,8 @@ import { NodeSettingsDialog, type NodeSettingsResult } from './NodeSettingsDialo
 import { RunSegmentDialog } from './RunSegmentDialog';
 import { RunList } from './RunList';
 import { BEHIND_ANOTHER_JOB, WORKFLOW_NAME_REQUIRED, saveWorkflow, type SaveDeps } from './saveFlow';
-import type { JobEntry } from '../data/jobWait';
+import { WORKFLOW_JOB_WAIT, gatewayJobWaitDeps } from '../data/jobWait';
+import { useUnmountSignal } from '../data/useUnmountSignal';
 import WorkflowCanvas from './WorkflowCanvas';
 
 
@@ -112,13 +115,19 @@ export default function WorkflowEditor({ mode }: WorkflowEditorProps) {
   );
 }
 
+/** The note beside a disabled 'Run segment' (part 2 §2 Workflows: the saved workflow is the one that runs). */
+export const RUN_SEGMENT_UNSAVED = 'Save your changes before running a segment: the saved workflow is the one that runs.';
+
 /** EditorBody is the editor of one workflow (a new one when `workflow` is undefined). */
 function EditorBody({ workflow }: { workflow?: Workflow }) {
   const isNew = !workflow;
   const [id] = useState(() => workflow?.id ?? uuidv4());
   const [name, setName] = useState(workflow?.name ?? '');
   // displayOf reads what was saved; anything it cannot read throws here and the boundary shows it.
-  const [display, setDisplay] = useState<Display>(() => (workflow ? displayOf(workflow.display as { nodes?: unknown[]; links?: unknown[] }) : { nodes: [], links: [] }));
+  const [loadedDisplay] = useState<Display>(() => (workflow ? displayOf(workflow.display as { nodes?: unknown[]; links?: unknown[] }) : { nodes: [], links: [] }));
+  const [display, setDisplay] = useState<Display>(loadedDisplay);
+  // The name and graph as last saved (undefined until a new workflow's first save): Run segment uses its trigger.
+  const [saved, setSaved] = useState<{ name: string; display: Display } | undefined>(workflow ? { name: workflow.name, display: loadedDisplay } : undefined);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [settingsFor, setSettingsFor] = useState<string | null>(null);
   const [runSegment, setRunSegment] = useState(false);
@@ -128,12 +137,18 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
   const [notice, setNotice] = useState('');
   const [savedAt, setSavedAt] = useState(0);
   const [enabled, setEnabled] = useState(workflow?.enabled ?? true);
+  const [runsKey, setRunsKey] = useState(0);
+  const unmountSignal = useUnmountSignal();
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
   const navigate = useNavigate();
   const names = useReferenceNames(display);
   const titles = useMemo(() => nodeTitles(display), [display]);
   const trigger = triggerOf(display);
+  const unsaved = useMemo(
+    () => !saved || saved.name !== name.trim() || JSON.stringify(saved.display) !== JSON.stringify(display),
+    [saved, name, display],
+  );
 
   const add = (type: NodeType) => {
     const nodeId = uuidv4();
@@ -178,25 +193,31 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
     setProblem(null);
     setNotice('');
     setSaving(true);
+    const signal = unmountSignal();
     const deps: SaveDeps = {
+      ...gatewayJobWaitDeps(dataProvider),
       validate: async (body) => { await dataProvider.callGateway('validateWorkflow', { body }, NO_RETRY); },
       save: async (body) => (await dataProvider.callGateway<{ data: { behind_another_job: boolean; job_log_entry_id: string } }>('saveWorkflow', { body }, NO_RETRY)).data,
-      listJobs: async (limit) => (await dataProvider.callGateway<{ data: JobEntry[] }>('listJobLog', { query: { limit } })).data,
-      sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       onBehind: () => { setNotice(BEHIND_ANOTHER_JOB); notify(BEHIND_ANOTHER_JOB, { type: 'info', autoHideDuration: 10_000 }); },
     };
+    const sent = { name: name.trim(), display };
     try {
-      const result = await saveWorkflow(deps, { id, name, display, isNew });
+      const result = await saveWorkflow(deps, { id, name, display }, WORKFLOW_JOB_WAIT, signal);
+      if (signal.aborted) return;
       if (result.ok) {
-        notify(`Successfully saved workflow ‘${name.trim()}’`, { type: 'success' });
+        notify(`Successfully saved workflow ‘${sent.name}’`, { type: 'success' });
+        setSaved(sent);
         setSavedAt(Date.now());
         setEnabled(true);
         if (isNew) navigate(`/components/workflows/edit/${id}`);
         return;
       }
       if (result.stage !== 'name') setProblem({ message: result.message, errors: result.errors });
-      notify(result.stage === 'graph' || result.stage === 'validation' ? `${result.message}: ${result.errors.join('; ')}` : result.message, { type: 'error' });
+      notify(result.stage === 'graph' || result.stage === 'validation' ? `${result.message}: ${result.errors.join('; ')}` : result.message, {
+        type: result.stage === 'timeout' || result.stage === 'unreadable' ? 'warning' : 'error',
+      });
     } catch (error) {
+      if (signal.aborted) return;
       const message = `Couldn’t save workflow ‘${name.trim()}’: ${(error as Error).message}`;
       setProblem({ message, errors: [] });
       notify(message, { type: 'error' });
@@ -217,7 +238,19 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
           sx={{ width: { xs: '100%', sm: 420 } }} slotProps={{ htmlInput: { maxLength: 500 } }}
         />
         <Button variant="contained" onClick={save} disabled={saving} sx={{ height: 56 }}>Save</Button>
-        {!isNew && <Button variant="outlined" onClick={() => setRunSegment(true)} disabled={saving} sx={{ height: 56 }}>Run segment</Button>}
+        {saved && (
+          <Button
+            variant="outlined" onClick={() => setRunSegment(true)} disabled={saving || unsaved} sx={{ height: 56 }}
+            aria-describedby={unsaved ? 'run-segment-unsaved' : undefined}
+          >
+            Run segment
+          </Button>
+        )}
+        {saved && unsaved && (
+          <Typography id="run-segment-unsaved" variant="body2" color="text.secondary" sx={{ alignSelf: { sm: 'center' }, maxWidth: 320 }}>
+            {RUN_SEGMENT_UNSAVED}
+          </Typography>
+        )}
       </Stack>
       {saving && (
         <Alert severity="info" icon={<CircularProgress size={18} />}>
@@ -267,7 +300,7 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
 
       <NodeList display={display} titles={titles} names={names} selectedId={selectedId} onOpen={setSettingsFor} />
 
-      {!isNew && <RunList workflowId={id} titles={titles} heading="Runs" reloadKey={savedAt} />}
+      {!isNew && <RunList workflowId={id} titles={titles} heading="Runs" reloadKey={`${savedAt}-${runsKey}`} />}
 
       {editing && (
         <NodeSettingsDialog
@@ -286,7 +319,9 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
           onClose={() => setSettingsFor(null)}
         />
       )}
-      {runSegment && <RunSegmentDialog workflowId={id} triggerId={trigger?.id} onClose={() => setRunSegment(false)} />}
+      {runSegment && saved && (
+        <RunSegmentDialog workflowId={id} triggerId={triggerOf(saved.display)?.id} onSubmitted={() => setRunsKey((k) => k + 1)} onClose={() => setRunSegment(false)} />
+      )}
     </Stack>
   );
 }
