@@ -5,7 +5,9 @@
  * blast chosen through its pick list), a taken name is refused under the field; /campaigns lists it with its metrics
  * and links to its statistics; archiving it from the list runs the dialog's steps (disable the blast, archive the
  * campaign) to succeeded, toasts, takes it off the list and disables the blast; archiving a campaign that is already
- * gone says so.
+ * gone says so; a workflow campaign (its workflow saved through the API) is archived through its steps — archive the
+ * workflow (one DELETE, one JOB_DELETE_WORKFLOW job), wait for that job, archive the campaign; an A/B campaign whose
+ * blast sent two templates is split by the toggle into one row per template, each named by its template.
  */
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -17,10 +19,15 @@ import { SmtpSink } from '../helpers/smtpSink.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
+import { displayToTree, type Display } from '../../src/domain/workflowGraph.ts';
+import { pickTemplate } from '../../src/workers/blasts.ts';
 
 const PERSONA = 'campaigns@demo-company.example.com';
 const BLAST = 'Winter newsletter blast';
 const CAMPAIGN = 'Winter newsletter campaign';
+const FLOW = 'Winter welcome flow';
+const FLOW_CAMPAIGN = 'Winter drip campaign';
+const AB_CAMPAIGN = 'Winter A/B campaign';
 
 let sink: SmtpSink;
 let server: ServerProcess;
@@ -29,6 +36,10 @@ let page: Page;
 let apiKey: string;
 let blastId: string;
 let campaignId: string;
+let personaId: string;
+let contactIds: string[];
+
+type JobRow = { id: string; job_name: string; ended_at: string | null; success: boolean | null; start_details: Record<string, unknown> };
 
 async function api<T = any>(method: string, route: string, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const headers: Record<string, string> = { 'x-api-key': apiKey };
@@ -51,6 +62,7 @@ beforeAll(async () => {
 
   // The demo account is in the sandbox: it may mail the simulator's success address and its own sender personas.
   const persona = (await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'Campaigns' }] })).data[0];
+  personaId = persona.id;
   const [link] = await sink.personaVerificationLinks();
   expect((await fetch(link, { method: 'POST' })).status).toBe(200);
   const template = (await api('POST', '/api/template/templates', { templates: [{
@@ -58,6 +70,7 @@ beforeAll(async () => {
     html_body: '<html><body><p>Hi {{user.first_name}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>',
   }] })).data[0];
   const contacts = (await api('POST', '/api/user/users', { users: [{ email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' }, { email: PERSONA, first_name: 'Pat' }] })).data;
+  contactIds = contacts.map((c: { id: string }) => c.id);
   blastId = crypto.randomUUID();
   await api('POST', '/api/scheduler/scheduler', { id: blastId, name: BLAST, template_id: template.id, sender_persona_id: persona.id, to_user_ids: contacts.map((c: { id: string }) => c.id), send_at: wallClockUtc(-1), timezone: 'UTC' });
   const end = Date.now() + 60_000;
@@ -126,9 +139,6 @@ describe('campaigns (e2e)', () => {
     // Name, Type, Sends, Opens, Clicks, Unsubscribes, Bounces, Failures, Added.
     const cells = (await row.getByRole('cell').allTextContents()).slice(0, 8);
     expect(cells).toEqual([CAMPAIGN, 'Scheduled Email Blast / Newsletter', '2', '1', '0', '0', '0', '0']);
-    await page.getByLabel(/Split out A\/B template campaigns by template/).click();
-    await expect.poll(() => page.url()).toContain('split_templates');
-    await row.waitFor();
     await row.getByRole('link', { name: `Stats of ${CAMPAIGN}` }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('campaign_id')).toBe(campaignId);
     await page.getByRole('region', { name: 'Sends', exact: true }).getByText('Unique: 2').waitFor();
@@ -162,5 +172,111 @@ describe('campaigns (e2e)', () => {
     await page.getByRole('button', { name: 'Archive Short-lived campaign' }).click();
     await page.getByText('an error has occurred, please reload the page and try again').waitFor();
     expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+  it('archives a workflow campaign through its steps: the workflow, the wait for its JOB_DELETE_WORKFLOW job, the campaign', async () => {
+    const flowId = crypto.randomUUID();
+    const display: Display = {
+      nodes: [
+        { id: 'trigger', type: 'event', position: { x: 0, y: 0 }, properties: { eventName: 'winter_signup' } },
+        { id: 'pause', type: 'delay', position: { x: 240, y: 0 }, properties: { delayMS: 1000 } },
+      ],
+      links: [{ id: 'trigger-pause', from: { nodeId: 'trigger', portId: 'output' }, to: { nodeId: 'pause', portId: 'input' } }],
+    };
+    const saved = await api<{ data: { job_log_entry_id: string } }>('POST', '/api/workflowwrapper/workflows', { id: flowId, name: FLOW, display, tree: displayToTree(display).tree });
+    const end = Date.now() + 60_000;
+    for (;;) {
+      const [entry] = (await api<{ data: JobRow[] }>('GET', `/api/joblog/joblog?ids=${saved.data.job_log_entry_id}`)).data;
+      if (entry?.ended_at) {
+        expect(entry.success).toBe(true);
+        break;
+      }
+      if (Date.now() > end) throw new Error('the workflow was not saved in time');
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const flowCampaign = (await api('POST', '/api/campaign/campaigns', { campaign: { name: FLOW_CAMPAIGN, type: 'workflow', workflow_ids: [flowId] } })).campaign;
+
+    await page.goto(`${server.url}/campaigns`);
+    await page.getByRole('button', { name: `Archive ${FLOW_CAMPAIGN}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Archive campaign '${FLOW_CAMPAIGN}'?` });
+    const steps = dialog.getByRole('list', { name: 'Archive steps' }).getByRole('listitem');
+    await dialog.waitFor();
+    // The steps name the workflow (looked up through listWorkflows), not its id.
+    expect(await steps.allTextContents()).toEqual([
+      `Archive workflow '${FLOW}': waiting`, `Wait for workflow '${FLOW}' to be archived: waiting`, `Archive campaign '${FLOW_CAMPAIGN}': waiting`,
+    ]);
+    await dialog.getByRole('button', { name: 'Archive', exact: true }).click();
+    await steps.filter({ hasText: `Archive campaign '${FLOW_CAMPAIGN}': succeeded` }).waitFor({ timeout: 60_000 });
+    expect(await steps.allTextContents()).toEqual([
+      `Archive workflow '${FLOW}': succeeded`, `Wait for workflow '${FLOW}' to be archived: succeeded`, `Archive campaign '${FLOW_CAMPAIGN}': succeeded`,
+    ]);
+    await page.getByText('Successfully archived campaign').waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await page.getByText(/^No campaigns yet/).waitFor();
+
+    expect((await api('GET', `/api/workflowwrapper/workflows?ids=${flowId}`)).data).toEqual([]);
+    expect((await api('GET', `/api/campaign/campaigns?ids=${flowCampaign.id}`)).campaigns).toEqual([]);
+    // One archive request, so one JOB_DELETE_WORKFLOW job, which ended with success.
+    const deletes = (await api<{ data: JobRow[] }>('GET', '/api/joblog/joblog?limit=100')).data
+      .filter((j) => j.job_name === 'JOB_DELETE_WORKFLOW' && j.start_details.workflow_id === flowId);
+    expect(deletes.map((j) => [!!j.ended_at, j.success])).toEqual([[true, true]]);
+  });
+
+  it('splits an A/B campaign into one row per template it sent, each named by its template', async () => {
+    const html = '<html><body><p>Hi {{user.first_name}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>';
+    const made = (await api<{ data: Array<{ id: string; name: string }> }>('POST', '/api/template/templates', { templates: ['Winter A', 'Winter B'].map((name) => ({
+      name, subject: name, type: 'TEMPLATE_MARKETING', html_body: html,
+    })) })).data;
+    const templateA = made.find((t) => t.name === 'Winter A')!.id;
+    const templateB = made.find((t) => t.name === 'Winter B')!.id;
+    const weights = [{ template_id: templateA, weight: 1 }, { template_id: templateB, weight: 1 }];
+    // The sandbox mails only the simulator and the project's sender personas: the two contacts of the first blast, then
+    // more personas' addresses as contacts until each template has a recipient (the pick is a hash of the contact id).
+    const sends: Record<string, number> = { [templateA]: 0, [templateB]: 0 };
+    const recipients: string[] = [];
+    const add = (id: string) => {
+      recipients.push(id);
+      sends[pickTemplate({ template_id: null, template_ids_with_weights: weights }, id)]++;
+    };
+    contactIds.forEach(add);
+    while (!sends[templateA] || !sends[templateB]) {
+      if (recipients.length >= 20) throw new Error('no contact was picked for one of the templates');
+      const email = `split${recipients.length}@demo-company.example.com`;
+      await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email, first_name: 'Split' }] });
+      add((await api<{ data: Array<{ id: string }> }>('POST', '/api/user/users', { users: [{ email }] })).data[0].id);
+    }
+    const abBlast = crypto.randomUUID();
+    await api('POST', '/api/scheduler/scheduler', {
+      id: abBlast, name: 'Winter A/B blast', template_ids_with_weights: weights, sender_persona_id: personaId, to_user_ids: recipients,
+      send_at: wallClockUtc(-1), timezone: 'UTC',
+    });
+    const ab = (await api('POST', '/api/campaign/campaigns', { campaign: { name: AB_CAMPAIGN, type: 'a_b_test', scheduled_email_blast_group_ids: [abBlast] } })).campaign;
+    const end = Date.now() + 60_000;
+    for (;;) {
+      const rows = (await api<{ campaigns_with_metrics: Array<{ sends: number }> }>('GET', `/api/campaign/campaign_metrics?ids=${ab.id}&split_templates=true`)).campaigns_with_metrics;
+      if (rows.length === 2 && rows.reduce((n, r) => n + r.sends, 0) === recipients.length) break;
+      if (Date.now() > end) throw new Error(`the A/B blast's sends were not counted in time: ${JSON.stringify(rows)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+
+    await page.goto(`${server.url}/campaigns`);
+    const rows = page.getByRole('row').filter({ hasText: AB_CAMPAIGN });
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(1);
+    // Name, Type, Sends, Opens, Clicks, Unsubscribes, Bounces, Failures.
+    expect((await rows.getByRole('cell').allTextContents()).slice(0, 8)).toEqual([AB_CAMPAIGN, 'A/B Test', String(recipients.length), '0', '0', '0', '0', '0']);
+
+    await page.getByLabel(/Split out A\/B template campaigns by template/).click();
+    await expect.poll(() => page.url()).toContain('split_templates');
+    await expect.poll(() => rows.count()).toBe(2);
+    const cells = await Promise.all([0, 1].map(async (i) => (await rows.nth(i).getByRole('cell').allTextContents()).slice(0, 8)));
+    expect(cells.sort((x, y) => x[0].localeCompare(y[0]))).toEqual([
+      [`${AB_CAMPAIGN}Template: Winter A`, 'A/B Test', String(sends[templateA]), '0', '0', '0', '0', '0'],
+      [`${AB_CAMPAIGN}Template: Winter B`, 'A/B Test', String(sends[templateB]), '0', '0', '0', '0', '0'],
+    ]);
+    // Each split row still opens its campaign's statistics.
+    for (let i = 0; i < 2; i++) {
+      const href = await rows.nth(i).getByRole('link', { name: `Stats of ${AB_CAMPAIGN}` }).getAttribute('href');
+      expect(new URL(href!, server.url).searchParams.get('campaign_id')).toBe(ab.id);
+    }
   });
 });
