@@ -4,7 +4,10 @@
  * and follows its tracked link once; a campaign (made through the API) groups the blast; /insights/stats for that
  * campaign shows the quick-stat cards with their rates, the most-clicked link and the charts, and the daily series'
  * column checkboxes live in the URL (deselected_columns1) across a reload; /insights/issues keeps campaign_id and
- * deselected_columns1 in the URL; a malformed campaign_id shows the error state and the report toast.
+ * deselected_columns1 in the URL; /insights itself starts with the issue columns hidden on both charts, keeps each
+ * chart's checkboxes in its own parameter (deselected_columns1 for 30 days, deselected_columns2 for 24 hours; 'none'
+ * when every column is shown) across a reload, and its campaign filter (campaign_id) narrows both charts; a malformed
+ * campaign_id shows the error state and the report toast.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +22,7 @@ import { SmtpSink } from '../helpers/smtpSink.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
+import { chartName } from '../../src/domain/reports.ts';
 
 const PERSONA = 'reports@demo-company.example.com';
 const CAMPAIGN = 'Autumn reports campaign';
@@ -190,6 +194,56 @@ describe('insights and reports (e2e)', () => {
     await page.reload();
     await section('Issues in the last month (UTC)').getByRole('checkbox', { name: 'Complaints' }).waitFor();
     expect(await section('Issues in the last month (UTC)').getByRole('checkbox', { name: 'Complaints' }).isChecked()).toBe(false);
+  });
+
+  it('keeps each /insights chart\'s columns in its own URL parameter, and filters both charts by campaign_id', async () => {
+    await page.goto(`${server.url}/insights`);
+    await page.getByRole('heading', { level: 1, name: 'Insights' }).waitFor();
+    const month = section('Sends in the last 30 days (UTC)');
+    const day = section('Sends in the last 24 hours (UTC)');
+    const param = (name: string) => new URL(page.url()).searchParams.get(name);
+    const checked = async (chart: typeof month) => Object.fromEntries(await Promise.all(
+      ['Sends', 'Failures', 'Unsubscribes', 'Opens', 'Clicks', 'Complaints', 'Bounces'].map(async (label) => [label, await chart.getByRole('checkbox', { name: label }).isChecked()] as const)));
+    const defaults = { Sends: true, Failures: false, Unsubscribes: false, Opens: true, Clicks: true, Complaints: false, Bounces: false };
+
+    // Defaults: the four issue columns are hidden on both charts, and neither parameter is in the URL.
+    await month.getByRole('checkbox', { name: 'Bounces' }).waitFor();
+    await day.getByRole('checkbox', { name: 'Bounces' }).waitFor();
+    expect(await checked(month)).toEqual(defaults);
+    expect(await checked(day)).toEqual(defaults);
+    expect(param('deselected_columns1')).toBeNull();
+    expect(param('deselected_columns2')).toBeNull();
+
+    // Each chart writes its own parameter and leaves the other's alone.
+    await month.getByRole('checkbox', { name: 'Bounces' }).click();
+    await expect.poll(() => param('deselected_columns1')).toBe('unsuccessful_sends,unsubscribes,complaints');
+    expect(param('deselected_columns2')).toBeNull();
+    await day.getByRole('checkbox', { name: 'Opens' }).click();
+    await expect.poll(() => param('deselected_columns2')).toBe('unsuccessful_sends,unsubscribes,opens,complaints,bounces');
+    expect(param('deselected_columns1')).toBe('unsuccessful_sends,unsubscribes,complaints');
+
+    // Every column shown reads 'none' (not absent, which would mean the defaults).
+    for (const label of ['Failures', 'Unsubscribes', 'Complaints']) await month.getByRole('checkbox', { name: label }).click();
+    await expect.poll(() => param('deselected_columns1')).toBe('none');
+    await expect.poll(async () => Object.values(await checked(month)).every(Boolean)).toBe(true);
+
+    await page.reload();
+    await section('Sends in the last 30 days (UTC)').getByRole('checkbox', { name: 'Bounces' }).waitFor();
+    expect(Object.values(await checked(section('Sends in the last 30 days (UTC)'))).every(Boolean)).toBe(true);
+    expect(await checked(section('Sends in the last 24 hours (UTC)'))).toEqual({ ...defaults, Opens: false });
+    expect(await month.getByText(/^Campaign: /).count()).toBe(0);
+
+    // Choosing a campaign puts campaign_id in the URL and reads both charts for that campaign only.
+    const readFor = (report: string) => page.waitForRequest((r) => r.url().includes(`/${report}`) && new URL(r.url()).searchParams.get('campaign_id') === campaignId);
+    const reads = Promise.all([readFor('sendslast31days'), readFor('sendslast24hours')]);
+    await page.getByLabel('Campaign', { exact: true }).fill('autumn');
+    await page.getByRole('option', { name: CAMPAIGN }).click();
+    await expect.poll(() => param('campaign_id')).toBe(campaignId);
+    await reads;
+    await month.getByText(`Campaign: ${chartName(CAMPAIGN)}`).waitFor();
+    await day.getByText(`Campaign: ${chartName(CAMPAIGN)}`).waitFor();
+    expect(param('deselected_columns1')).toBe('none');
+    expect(param('deselected_columns2')).toBe('unsuccessful_sends,unsubscribes,opens,complaints,bounces');
   });
 
   it('compares the campaign on /insights/analysis and links to its statistics', async () => {
