@@ -1,4 +1,7 @@
-/** Shared by the benchmarks: percentiles and a one-line description of the machine and PostgreSQL they ran on. */
+/**
+ * Shared by the benchmarks: percentiles, a one-line description of the machine and PostgreSQL they ran on, and the SQL
+ * pieces the data generators share.
+ */
 import os from 'node:os';
 import type { Database } from '../src/server/db/client.ts';
 
@@ -14,3 +17,10 @@ export async function machineFacts(database: Database): Promise<string> {
   return `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GB RAM, load average ${os.loadavg()[0].toFixed(2)}, Node ${process.version}; ${version.split(' on ')[0]}; ${settings.map(show).join(', ')}`;
 }
 
+
+/** unit is a uniform number in [0, 1) from a bigint SQL expression: the same every run. */
+export const unit = (x: string) => `((hashint8(${x}) & 1048575) / 1048576.0)`;
+
+/** emailOf is contact `k`'s email: about 30 % gmail.com, 15 % yahoo.com, 10 % hotmail.com, 10 % outlook.com, the rest 50 company domains. */
+export const emailOf = (k: string) => `'user' || ${k} || '@' || (CASE WHEN ${k} % 100 < 30 THEN 'gmail.com' WHEN ${k} % 100 < 45 THEN 'yahoo.com'
+  WHEN ${k} % 100 < 55 THEN 'hotmail.com' WHEN ${k} % 100 < 65 THEN 'outlook.com' ELSE 'company' || (${k} % 50) || '.example' END)`;

@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Database, QueryFn } from '../src/server/db/client.ts';
 import { openGeneratedDatabase } from './databases.ts';
-import { machineFacts, quantile } from './figures.ts';
+import { emailOf, machineFacts, quantile, unit } from './figures.ts';
 import { createAccount } from '../src/server/accounts.ts';
 import { filterUsers } from '../src/server/gateways/segment/service.ts';
 
@@ -35,13 +35,8 @@ const WORKFLOWS = 4;
 const MAIN = 'bench-filter-main';
 const OTHER = 'bench-filter-other';
 
-/** A uniform number in [0, 1) from a bigint SQL expression: the same every run. */
-const unit = (x: string) => `((hashint8(${x}) & 1048575) / 1048576.0)`;
 /** A generated id (uuid text) from a tag and a number, e.g. the contact, blast or template number `n` of project `p`. */
 const genId = (p: string, tag: string, n: string) => `md5(${p} || ':${tag}:' || ${n})::uuid`;
-/** Contact `k`'s email: about 30 % gmail.com, 15 % yahoo.com, 10 % hotmail.com, 10 % outlook.com, the rest 50 company domains. */
-const emailOf = (k: string) => `'user' || ${k} || '@' || (CASE WHEN ${k} % 100 < 30 THEN 'gmail.com' WHEN ${k} % 100 < 45 THEN 'yahoo.com'
-  WHEN ${k} % 100 < 55 THEN 'hotmail.com' WHEN ${k} % 100 < 65 THEN 'outlook.com' ELSE 'company' || (${k} % 50) || '.example' END)`;
 /** The first day of the contacts' creation dates; they spread over three years from it, in insertion order. */
 const EPOCH = '2023-01-01T00:00:00Z';
 
@@ -146,7 +141,7 @@ async function main() {
     what: `segment filters: ${CONTACTS.toLocaleString('en')} contacts and ${EVENTS.toLocaleString('en')} events (plus a second project a tenth the size)`,
   });
   if (!opened) return;
-  const { database, url, cleanup } = opened;
+  const { database, cleanup } = opened;
   const [project] = await database.query<{ id: string }>('SELECT id FROM projects WHERE name = $1', [MAIN]);
   const [counts] = await database.query<{ contacts: number; events: number; all_events: number }>(`SELECT (SELECT count(*)::int FROM contacts WHERE project_id = $1) AS contacts,
     (SELECT count(*)::int FROM events WHERE project_id = $1) AS events, (SELECT count(*)::int FROM events) AS all_events`, [project.id]);

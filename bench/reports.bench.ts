@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Database, QueryFn } from '../src/server/db/client.ts';
 import { openGeneratedDatabase } from './databases.ts';
-import { machineFacts, quantile } from './figures.ts';
+import { emailOf, machineFacts, quantile, unit } from './figures.ts';
 import { createAccount } from '../src/server/accounts.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { startRuntime } from '../src/server/runtime.ts';
@@ -40,12 +40,8 @@ const WORKFLOWS = 4;
 const CAMPAIGNS = 20;
 const MAIN = 'bench-reports-main';
 
-/** A uniform number in [0, 1) from a bigint SQL expression: the same every run. */
-const unit = (x: string) => `((hashint8(${x}) & 1048575) / 1048576.0)`;
 /** A generated id (uuid) from the project tag, a kind and a number. */
 const genId = (p: string, tag: string, n: string) => `md5('${p}:${tag}:' || ${n})::uuid`;
-const emailOf = (k: string) => `'user' || ${k} || '@' || (CASE WHEN ${k} % 100 < 30 THEN 'gmail.com' WHEN ${k} % 100 < 45 THEN 'yahoo.com'
-  WHEN ${k} % 100 < 55 THEN 'hotmail.com' WHEN ${k} % 100 < 65 THEN 'outlook.com' ELSE 'company' || (${k} % 50) || '.example' END)`;
 const AGENTS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15',

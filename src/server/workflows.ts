@@ -11,8 +11,7 @@ import type { AppContext } from './context.ts';
 import { BadRequest, NotFound } from './errors.ts';
 import { checkTree, displayOf, displayToTree, flattenTree, type TreeNode } from '../domain/workflowGraph.ts';
 import type { components } from '../../generated/types/workflowwrapper.gen.ts';
-import { likePattern } from './gateways/common.ts';
-import { splitList, UUID_RE } from '../domain/validation.ts';
+import { likePattern, orderSql, uuidList } from './gateways/common.ts';
 
 type WorkflowInput = components['schemas']['WorkflowInput'];
 type WorkflowOut = components['schemas']['Workflow'];
@@ -187,11 +186,7 @@ const SORT: Record<string, string> = { name: 'lower(name)', created_at: 'created
 export async function listWorkflows(query: QueryFn, projectId: string, q: {
   ids?: string; search_value?: string; enabled_only?: boolean; limit?: number; offset?: number; sort_columns?: string;
 }): Promise<WorkflowOut[]> {
-  const order = splitList(q.sort_columns || 'created_at DESC').map((part) => {
-    const [col, dir = 'ASC'] = part.split(/\s+/);
-    if (!SORT[col]) throw new BadRequest([`sort_columns: unknown column ${col}`]);
-    return `${SORT[col]} ${dir.toUpperCase() === 'DESC' ? 'DESC' : 'ASC'}`;
-  }).join(', ');
+  const order = orderSql(q.sort_columns, SORT, 'created_at DESC');
   const { where, params } = listFilter(projectId, q);
   const rows = await query<WorkflowRow>(`SELECT * FROM workflows WHERE ${where} ORDER BY ${order}, id LIMIT ${Number(q.limit ?? 10)} OFFSET ${Number(q.offset ?? 0)}`, params);
   return rows.map(toWorkflow);
@@ -205,12 +200,10 @@ export async function countWorkflows(query: QueryFn, projectId: string, q: { ids
 }
 
 function listFilter(projectId: string, q: { ids?: string; search_value?: string; enabled_only?: boolean }) {
-  const ids = splitList(q.ids);
-  const bad = ids.filter((id) => !UUID_RE.test(id));
-  if (bad.length) throw new BadRequest(bad.map((id) => `ids: not a valid id: ${id}`));
+  const ids = uuidList(q.ids, 'ids');
   return {
     where: `project_id = $1 AND archived_at IS NULL AND (cardinality($2::uuid[]) = 0 OR id = ANY($2::uuid[])) AND ($3::text IS NULL OR name ILIKE $3) AND (NOT $4 OR enabled)`,
-    params: [projectId, ids.map((x) => x.toLowerCase()), q.search_value?.trim() ? likePattern(q.search_value.trim()) : null, !!q.enabled_only],
+    params: [projectId, ids, q.search_value?.trim() ? likePattern(q.search_value.trim()) : null, !!q.enabled_only],
   };
 }
 

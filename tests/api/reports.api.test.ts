@@ -9,19 +9,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../helpers/random.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import type { QueryFn } from '../../src/server/db/client.ts';
 import { compactReports } from '../../src/workers/reportCompaction.ts';
 import { REPORT_EVENT_NAMES, SERIES_COLUMNS, ALL_SERIES_COLUMNS } from '../../src/domain/reports.ts';
 
-// A small deterministic generator (mulberry32), so a failure can be replayed.
-let state = 20261124;
-const rnd = (n: number) => {
-  state = (state + 0x6d2b79f5) | 0;
-  let x = Math.imul(state ^ (state >>> 15), 1 | state);
-  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-  return Math.floor((((x ^ (x >>> 14)) >>> 0) / 4294967296) * n);
-};
+const rnd = seededRandom(20261124);
 const pick = <T,>(xs: readonly T[]): T => xs[rnd(xs.length)];
 
 interface Ev {

@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededRandom } from '../helpers/random.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import { FILTER_ATTRIBUTES, OPERATORS, valueTypes, type FilterOperator, type UserFilter } from '../../src/domain/segmentFilter.ts';
 import type { QueryFn } from '../../src/server/db/client.ts';
@@ -30,15 +31,7 @@ let SEGMENTS: string[] = [];
 const DAYS = ['2026-01-15', '2026-03-01', '2026-06-30'];
 const day = (iso: string | null) => iso?.slice(0, 10) ?? null;
 
-// A small deterministic generator (mulberry32), so a failure can be replayed. (A plain LCG's low bits alternate, so
-// `% 2` would correlate every coin flip and leave whole attributes undiscriminated.)
-let state = 42;
-const rnd = (n: number) => {
-  state = (state + 0x6d2b79f5) | 0;
-  let x = Math.imul(state ^ (state >>> 15), 1 | state);
-  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-  return Math.floor((((x ^ (x >>> 14)) >>> 0) / 4294967296) * n);
-};
+const rnd = seededRandom(42);
 
 beforeAll(async () => {
   h = await startHarness({ workers: true });

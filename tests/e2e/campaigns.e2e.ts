@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import { demoContext, launchChromium } from '../helpers/browser.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
-import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { displayToTree, type Display } from '../../src/domain/workflowGraph.ts';
@@ -41,14 +41,8 @@ let contactIds: string[];
 
 type JobRow = { id: string; job_name: string; ended_at: string | null; success: boolean | null; start_details: Record<string, unknown> };
 
-async function api<T = any>(method: string, route: string, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const headers: Record<string, string> = { 'x-api-key': apiKey };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${server.url}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
-  return json as T;
-}
+/** api calls the product's gateways with the signed-in project's key (throws on a non-2xx answer). */
+const api = apiCaller(() => server.url, () => apiKey);
 
 beforeAll(async () => {
   sink = new SmtpSink();

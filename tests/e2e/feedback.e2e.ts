@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
-import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { DEMO_ACCOUNT } from '../../src/server/accounts.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
@@ -29,12 +29,8 @@ let browser: Browser;
 let page: Page;
 let apiKey: string;
 
-async function api<T = any>(method: string, route: string, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const res = await fetch(`${server.url}${route}`, { method, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
-  return json as T;
-}
+/** api calls the product's gateways with the signed-in project's key (throws on a non-2xx answer). */
+const api = apiCaller(() => server.url, () => apiKey);
 
 /** blast schedules a marketing blast due now to `ids` and waits until the blast list shows it distributed. */
 async function blast(name: string, templateId: string, personaId: string, ids: string[]) {

@@ -19,7 +19,7 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { demoContext, launchChromium } from '../helpers/browser.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
-import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { chartName } from '../../src/domain/reports.ts';
@@ -37,12 +37,8 @@ let page: Page;
 let apiKey: string;
 let campaignId: string;
 
-async function api<T = any>(method: string, route: string, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const res = await fetch(`${server.url}${route}`, { method, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
-  return json as T;
-}
+/** api calls the product's gateways with the signed-in project's key (throws on a non-2xx answer). */
+const api = apiCaller(() => server.url, () => apiKey);
 
 /** blast schedules a marketing blast due now to `ids` and waits until the job log shows it distributed. */
 async function blast(name: string, templateId: string, personaId: string, ids: string[]): Promise<string> {

@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { AxeBuilder } from '@axe-core/playwright';
 import { launchChromium } from '../helpers/browser.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
-import { runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
+import { apiCaller, runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
 
 export interface WizardWorld {
   sink: SmtpSink;
@@ -40,14 +40,7 @@ export async function startWorld(slug: string): Promise<WizardWorld> {
   await context.addCookies([{ name: 'user_info', value: encodeURIComponent(JSON.stringify(session)), url: server.url, sameSite: 'Strict' }]);
   const page = await context.newPage();
   const apiKey = session.api_client_key;
-  const api = async (method: string, route: string, body?: unknown) => {
-    const headers: Record<string, string> = { 'x-api-key': apiKey };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${server.url}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = await res.json();
-    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const api = apiCaller(() => server.url, () => apiKey);
   return {
     sink, server, browser, page, apiKey, api,
     async close() {

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Locator, type Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
-import { runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
+import { apiCaller, runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
 
 const OWNER = { email: 'ops@flows.example.com', password: 'flows-password-1' };
 const PERSONA = 'hello@flows.example.com';
@@ -34,14 +34,8 @@ let apiKey: string;
 let workflowId: string;
 const contactIds: Record<string, string> = {};
 
-async function api<T = any>(method: string, route: string, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const headers: Record<string, string> = { 'x-api-key': apiKey };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${server.url}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
-  return json as T;
-}
+/** api calls the product's gateways with the signed-in project's key (throws on a non-2xx answer). */
+const api = apiCaller(() => server.url, () => apiKey);
 
 beforeAll(async () => {
   sink = new SmtpSink();

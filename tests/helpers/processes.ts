@@ -65,3 +65,19 @@ export async function startServer(env: NodeJS.ProcessEnv, timeoutMs = 120_000): 
     },
   };
 }
+
+/**
+ * apiCaller returns a function that sends one request to the server at `baseUrl()` with the x-api-key `key()` (a JSON
+ * body when given) and answers the parsed JSON body; a non-2xx answer throws with the status and body. The getters
+ * are read per call, so tests may set the server and key after making it.
+ */
+export function apiCaller(baseUrl: () => string, key: () => string) {
+  return async <T = any>(method: string, route: string, body?: unknown): Promise<T> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+    const headers: Record<string, string> = { 'x-api-key': key() };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(`${baseUrl()}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${JSON.stringify(json)}`);
+    return json as T;
+  };
+}

@@ -5,35 +5,20 @@
  * (including when there are too few emails to call). Shown only when the filtered campaign is an a_b_test campaign.
  */
 import { useEffect, useState } from 'react';
-import { useDataProvider, useNotify } from 'react-admin';
+import { useDataProvider } from 'react-admin';
 import { Chip, Typography } from '@mui/material';
 import type { AppDataProvider } from '../data/dataProvider';
 import { ReportSection } from './ReportSection';
 import { ReportTable } from './ReportTable';
 import { variantLines, type SplitRow, type VariantLine } from './abVariants';
-import type { ReportState } from './useReport';
+import { useLoaded } from './useReport';
 import { RETRY } from '../retry';
 
 /** VariantsTable reads the campaign's split metrics and shows the comparison. */
 function VariantsTable({ campaignId }: { campaignId: string }) {
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const notify = useNotify();
-  const [state, setState] = useState<ReportState<SplitRow>>({ loading: true, rows: [] });
-  useEffect(() => {
-    let live = true;
-    setState({ loading: true, rows: [] });
-    // One campaign split by template (a split campaign's rows stay together, so limit 1 campaign gives all of them).
-    dataProvider.callGateway<{ campaigns_with_metrics: SplitRow[] }>('listCampaignMetrics', { query: { ids: campaignId, split_templates: true, limit: 1 } }, RETRY.reports)
-      .then((body) => live && setState({ loading: false, rows: body.campaigns_with_metrics }))
-      .catch((error: Error) => {
-        if (!live) return;
-        notify(`Couldn't fetch campaigns: ${error.message}`, { type: 'error' });
-        setState({ loading: false, rows: [], error: error.message });
-      });
-    return () => {
-      live = false;
-    };
-  }, [dataProvider, notify, campaignId]);
+  // One campaign split by template (a split campaign's rows stay together, so limit 1 campaign gives all of them).
+  const state = useLoaded<SplitRow>(`variants:${campaignId}`, async (dataProvider) => (await dataProvider.callGateway<{ campaigns_with_metrics: SplitRow[] }>(
+    'listCampaignMetrics', { query: { ids: campaignId, split_templates: true, limit: 1 } }, RETRY.reports)).campaigns_with_metrics, "Couldn't fetch campaigns");
   return (
     <ReportSection title="Variants" state={state} empty="Nothing sent yet for this A/B test">
       {(rows) => {

@@ -5,20 +5,18 @@
  * spec part 1 §4 Sort), 25 rows a page, each campaign linking to its statistics at /insights/stats?campaign_id={id}.
  * With no campaigns it says 'Nothing here, yet'.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { useDataProvider, useNotify } from 'react-admin';
 import {
   Box, Button, Card, CardContent, Link, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow,
   TableSortLabel, Typography,
 } from '@mui/material';
 import { campaignTypeLabel } from '../../domain/campaigns';
 import { formatRate } from '../../domain/reports';
-import type { AppDataProvider } from '../data/dataProvider';
 import { formatDate, truncate } from '../resources/shared/ResourceList';
 import { ANALYSIS_COLUMNS, analysisRow, sortAnalysis, type AnalysisKey, type AnalysisRow, type CampaignMetrics } from './analysis';
 import { ReportStatus } from './ReportSection';
-import type { ReportState } from './useReport';
+import { useLoaded, type ReportState } from './useReport';
 
 /** The campaign_metrics page size the analysis reads with (the gateway's largest). */
 const FETCH_PAGE = 1000;
@@ -32,33 +30,17 @@ const NAME_MAX = 60;
 
 /** useCampaignMetrics reads every live campaign's metrics, page by page (reads retried 2/250 ms). */
 function useCampaignMetrics(): ReportState<CampaignMetrics> {
-  const dataProvider = useDataProvider<AppDataProvider>();
-  const notify = useNotify();
-  const [state, setState] = useState<ReportState<CampaignMetrics>>({ loading: true, rows: [] });
-  useEffect(() => {
-    let live = true;
-    (async () => {
-      const rows: CampaignMetrics[] = [];
-      for (let page = 0; page < FETCH_PAGES; page++) {
-        const body = await dataProvider.callGateway<{ campaigns_with_metrics: CampaignMetrics[] }>(
-          'listCampaignMetrics', { query: { limit: FETCH_PAGE, offset: page * FETCH_PAGE, sort_columns: 'created_at DESC' } },
-        );
-        rows.push(...body.campaigns_with_metrics);
-        if (body.campaigns_with_metrics.length < FETCH_PAGE) break;
-      }
-      return rows;
-    })()
-      .then((rows) => live && setState({ loading: false, rows }))
-      .catch((error: Error) => {
-        if (!live) return;
-        notify(`Couldn't fetch campaigns: ${error.message}`, { type: 'error' });
-        setState({ loading: false, rows: [], error: error.message });
-      });
-    return () => {
-      live = false;
-    };
-  }, [dataProvider, notify]);
-  return state;
+  return useLoaded<CampaignMetrics>('analysis', async (dataProvider) => {
+    const rows: CampaignMetrics[] = [];
+    for (let page = 0; page < FETCH_PAGES; page++) {
+      const body = await dataProvider.callGateway<{ campaigns_with_metrics: CampaignMetrics[] }>(
+        'listCampaignMetrics', { query: { limit: FETCH_PAGE, offset: page * FETCH_PAGE, sort_columns: 'created_at DESC' } },
+      );
+      rows.push(...body.campaigns_with_metrics);
+      if (body.campaigns_with_metrics.length < FETCH_PAGE) break;
+    }
+    return rows;
+  }, "Couldn't fetch campaigns");
 }
 
 function cell(row: AnalysisRow, key: AnalysisKey) {

@@ -3,7 +3,7 @@
  * called through the dataProvider with the report retries (6/800 ms); a failure shows the report's toast with the
  * error, records the error text for that report and clears its loading flag.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
 import type { OperationId } from '../../../generated/operations.gen';
 import type { AppDataProvider } from '../data/dataProvider';
@@ -19,22 +19,22 @@ export interface ReportState<T> {
 type Query = Record<string, string | number | boolean | undefined>;
 
 /**
- * useReport reads report `operationId` with `query` (campaign_id undefined means every campaign) and answers its
- * `data` rows; on failure it toasts `{failure}: {error}` (e.g. "Couldn't fetch quick stats / report data: …").
- * It reads again whenever the query changes.
+ * useLoaded runs `load` (through the dataProvider) whenever `key` changes and answers its rows; on failure it toasts
+ * `{failure}: {error}`, records the error text and clears the loading flag (spec part 1 §8). `load` is read afresh for
+ * each key, so it may close over the values the key names.
  */
-export function useReport<T>(operationId: OperationId, query: Query, failure: string): ReportState<T> {
+export function useLoaded<T>(key: string, load: (dataProvider: AppDataProvider) => Promise<T[]>, failure: string): ReportState<T> {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
-  const key = JSON.stringify(query);
+  const loadRef = useRef(load);
+  loadRef.current = load;
   const [state, setState] = useState<ReportState<T> & { key?: string }>({ loading: true, rows: [] });
 
   useEffect(() => {
     let live = true;
     setState({ loading: true, rows: [], key });
-    dataProvider
-      .callGateway<{ data?: T[] }>(operationId, { query: JSON.parse(key) as Query }, RETRY.reports)
-      .then((body) => live && setState({ loading: false, rows: body.data ?? [], key }))
+    loadRef.current(dataProvider)
+      .then((rows) => live && setState({ loading: false, rows, key }))
       .catch((error: Error) => {
         if (!live) return;
         notify(`${failure}: ${error.message}`, { type: 'error' });
@@ -43,8 +43,19 @@ export function useReport<T>(operationId: OperationId, query: Query, failure: st
     return () => {
       live = false;
     };
-  }, [dataProvider, notify, operationId, key, failure]);
+  }, [dataProvider, notify, key, failure]);
 
-  // Until the effect has run for a new query, the previous rows are not this query's: show loading.
+  // Until the effect has run for a new key, the previous rows are not this key's: show loading.
   return state.key === key ? state : { loading: true, rows: [] };
+}
+
+/**
+ * useReport reads report `operationId` with `query` (campaign_id undefined means every campaign) and answers its
+ * `data` rows; on failure it toasts `{failure}: {error}` (e.g. "Couldn't fetch quick stats / report data: …").
+ * It reads again whenever the query changes.
+ */
+export function useReport<T>(operationId: OperationId, query: Query, failure: string): ReportState<T> {
+  const key = JSON.stringify([operationId, query]);
+  return useLoaded<T>(key, async (dataProvider) =>
+    (await dataProvider.callGateway<{ data?: T[] }>(operationId, { query }, RETRY.reports)).data ?? [], failure);
 }

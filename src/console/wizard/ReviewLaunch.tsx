@@ -59,8 +59,6 @@ function useLaunchDeps(): LaunchDeps {
   }), [dataProvider, notify]);
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
-
 /** Summary lists what was chosen, one row per choice. */
 function Summary({ state, labels }: { state: WizardState; labels: Record<string, string> }) {
   const name = (id: string) => labels[id] ?? id;

@@ -22,6 +22,20 @@ export function orderBy(sortColumns: string | undefined, allowed: Record<string,
   return terms;
 }
 
+/**
+ * orderSql is orderBy for raw SQL: `sort_columns` ("name ASC,created_at DESC"; ASC when omitted) as an ORDER BY list
+ * over the `allowed` SQL expressions (never client text). Falls back to `fallback`. Throws BadRequest naming
+ * sort_columns for an unknown column.
+ */
+export function orderSql(sortColumns: string | undefined, allowed: Record<string, string>, fallback: string): string {
+  return splitList(sortColumns || fallback).map((part) => {
+    const [col, dir = 'ASC'] = part.split(/\s+/);
+    const expr = allowed[col];
+    if (!expr) throw new BadRequest([`sort_columns: unknown column ${col}`]);
+    return `${expr} ${dir.toUpperCase() === 'DESC' ? 'DESC' : 'ASC'}`;
+  }).join(', ');
+}
+
 /** uuidList splits a comma-separated id list; throws BadRequest naming `field` for a value that is not a UUID. */
 export function uuidList(value: string | undefined | null, field: string): string[] {
   const ids = splitList(value);

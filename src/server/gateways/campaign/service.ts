@@ -8,7 +8,7 @@ import type { components } from '../../../../generated/types/campaign.gen.ts';
 import { BadRequest, HttpError } from '../../errors.ts';
 import { CAMPAIGN_NAME_TAKEN, campaignProblems, type CampaignType } from '../../../domain/campaigns.ts';
 import { splitList } from '../../../domain/validation.ts';
-import { uuidList, likePattern } from '../common.ts';
+import { likePattern, orderSql, uuidList } from '../common.ts';
 
 type Campaign = components['schemas']['Campaign'];
 type CampaignInput = components['schemas']['CampaignInput'];
@@ -47,17 +47,6 @@ export async function campaignScope(query: QueryFn, projectId: string, id: strin
 /** The sort keys of the campaign list, as SQL over its columns. */
 const LIST_SORT: Record<string, string> = { name: 'lower(name)', type: 'type', created_at: 'created_at', updated_at: 'updated_at' };
 
-/** orderClause turns sort_columns into an ORDER BY over `allowed` (already checked by the spec's pattern). */
-function orderClause(sortColumns: string | undefined, allowed: Record<string, string>, fallback: string): string {
-  const terms = splitList(sortColumns || fallback).map((part) => {
-    const [col, dir = 'ASC'] = part.split(/\s+/);
-    const expr = allowed[col];
-    if (!expr) throw new BadRequest([`sort_columns: unknown column ${col}`]);
-    return `${expr} ${dir.toUpperCase() === 'DESC' ? 'DESC' : 'ASC'}`;
-  });
-  return terms.join(', ');
-}
-
 /**
  * listCampaigns lists live campaigns: by ids, exact names (case-insensitive; the wizard's name check), a name
  * substring (pick lists), sorted (default newest first) and paged.
@@ -73,7 +62,7 @@ export async function listCampaigns(query: QueryFn, projectId: string, q: {
         AND (cardinality($2::uuid[]) = 0 OR id = ANY($2::uuid[]))
         AND (cardinality($3::text[]) = 0 OR lower(name) = ANY($3::text[]))
         AND ($4::text IS NULL OR name ILIKE $4)
-      ORDER BY ${orderClause(q.sort_columns, LIST_SORT, 'created_at DESC')}, id
+      ORDER BY ${orderSql(q.sort_columns, LIST_SORT, 'created_at DESC')}, id
       LIMIT $5 OFFSET $6`,
     [projectId, ids, names, q.search_value?.trim() ? likePattern(q.search_value.trim()) : null, q.limit ?? 10, q.offset ?? 0]);
   return rows.map(toCampaign);
@@ -182,7 +171,7 @@ export async function campaignMetrics(query: QueryFn, projectId: string, q: {
        FROM campaigns c ${joinSources}
       WHERE c.project_id = $1 AND c.archived_at IS NULL AND (cardinality($2::uuid[]) = 0 OR c.id = ANY($2::uuid[]))
       GROUP BY c.id
-      ORDER BY ${orderClause(q.sort_columns, METRIC_SORT, 'created_at DESC')}, c.id
+      ORDER BY ${orderSql(q.sort_columns, METRIC_SORT, 'created_at DESC')}, c.id
       LIMIT $3 OFFSET $4`,
     [projectId, ids, q.limit ?? 10, q.offset ?? 0]);
   const metrics = (r: Partial<Record<keyof typeof METRICS, string>>) => Object.fromEntries(Object.keys(METRICS).map((m) => [m, Number(r[m as keyof typeof METRICS] ?? 0)])) as Record<keyof typeof METRICS, number>;
