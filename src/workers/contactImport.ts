@@ -1,6 +1,6 @@
 /**
  * The contact file import job (issue 3 §1-§2; job-log "parsed contact file", JOB_PARSE_CONTACT_FILE): streams the
- * stored CSV (csv-parse) or XLSX (exceljs's streaming WorkbookReader) file, never holding it whole in memory, checks
+ * stored CSV (csv-parse) or XLSX (src/workers/xlsxRows.ts, a streaming reader of the first sheet) file, never holding it whole in memory, checks
  * every row (src/domain/contactImport.ts), and upserts the good ones by email in batches of BATCH_ROWS with one
  * `INSERT … SELECT FROM json_to_recordset(…) ON CONFLICT` statement each, on WRITERS connections at once (for a segment upload, the batch's contacts join the
  * segment in the same statement). Refused rows are recorded with line, column and reason; the first
@@ -12,10 +12,11 @@
  */
 import { Transform, type Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import ExcelJS from 'exceljs';
+import { readXlsxRows, XlsxError } from './xlsxRows.ts';
 import type { AppContext } from '../server/context.ts';
 import type { QueryFn } from '../server/db/client.ts';
 import { fileKind, SEGMENT_UPLOADS_BUCKET } from '../server/contactImport.ts';
+import { withLocalFile } from '../server/storage/storage.ts';
 import { readContactHeader, readContactRow, type Cell, type ContactHeader, type ContactRow, type RowError } from '../domain/contactImport.ts';
 
 /** Rows per upsert statement. */
@@ -91,10 +92,13 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
 
   const fileErrors: string[] = [];
   try {
-    const counter = new Transform({ transform(chunk: Buffer, _e, done) { state.bytesRead += chunk.length; done(null, chunk); } });
-    const source = ctx.storage.getStream(d.bucket, d.stored_key).pipe(counter);
-    if (fileKind(d.stored_key) === 'xlsx') await readXlsx(source, d.file_name, onRow);
-    else await readCsv(source, d.file_name, onRow);
+    if (fileKind(d.stored_key) === 'xlsx') {
+      // A workbook is read with random access (its shared strings may come after the sheet): from its local file.
+      await withLocalFile(ctx.storage, d.bucket, d.stored_key, (file) => readXlsx(file, d.file_name, onRow, (bytes) => { state.bytesRead = bytes; }));
+    } else {
+      const counter = new Transform({ transform(chunk: Buffer, _e, done) { state.bytesRead += chunk.length; done(null, chunk); } });
+      await readCsv(ctx.storage.getStream(d.bucket, d.stored_key).pipe(counter), d.file_name, onRow);
+    }
     await drain();
   } catch (err) {
     if (!(err instanceof FileError)) console.error(`contact import ${jobLogId}:`, err);
@@ -152,47 +156,34 @@ async function readCsv(source: Readable, name: string, onRow: OnRow): Promise<vo
   if (!header) throw new FileError(`${name} is empty: the first line must be the header`);
 }
 
-/** cellValue turns an exceljs cell value into a plain cell (text of rich text and links, a formula's result). */
-function cellValue(v: ExcelJS.CellValue): Cell {
-  if (v === null || v === undefined) return undefined;
-  if (v instanceof Date || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
-  if (typeof v === 'object') {
-    if ('richText' in v) return v.richText.map((t) => t.text).join('');
-    if ('text' in v && typeof v.text === 'string') return v.text;
-    if ('result' in v) return cellValue(v.result as ExcelJS.CellValue);
-    if ('error' in v) return String(v.error);
-  }
-  return String(v);
-}
-
-/** readXlsx reads the first worksheet of an XLSX stream row by row; a file that is not a workbook is a FileError. */
-async function readXlsx(source: Readable, name: string, onRow: OnRow): Promise<void> {
+/**
+ * readXlsx reads the first worksheet of a stored XLSX file row by row (src/workers/xlsxRows.ts); a file that is not a
+ * workbook is a FileError. `onBytes` gets the reader's progress in bytes of the file.
+ */
+async function readXlsx(file: string, name: string, onRow: OnRow, onBytes: (bytes: number) => void): Promise<void> {
   let header: ContactHeader | undefined;
   let width = 0;
   try {
-    const reader = new ExcelJS.stream.xlsx.WorkbookReader(source, { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'emit' });
-    for await (const sheet of reader) {
-      for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
-        const values = (row.values as ExcelJS.CellValue[]).slice(1).map(cellValue);
-        while (values.length && (values[values.length - 1] === undefined || values[values.length - 1] === '')) values.pop();
+    await readXlsxRows(file, async (rows) => {
+      for (const { line, cells } of rows) {
+        while (cells.length && (cells[cells.length - 1] === undefined || cells[cells.length - 1] === '')) cells.pop();
         if (!header) {
-          const h = readContactHeader(values.map((c) => String(c ?? '')));
+          const h = readContactHeader(cells.map((c) => String(c ?? '')));
           if ('error' in h) throw new FileError(`${name}: ${h.error}`);
           header = h.header;
           width = header.columns.length;
           continue;
         }
-        if (!values.length) continue;
+        if (!cells.length) continue;
         // Trailing empty cells are not stored in XLSX: pad to the header; more cells than the header is an error.
-        const count = values.length > width ? values.length : width;
-        while (values.length < width) values.push(undefined);
-        await onRow(header, values, row.number, count);
+        const count = cells.length > width ? cells.length : width;
+        while (cells.length < width) cells.push(undefined);
+        await onRow(header, cells, line, count);
       }
-      break; // the first worksheet only
-    }
+    }, onBytes);
   } catch (err) {
-    if (err instanceof FileError) throw err;
-    throw new FileError(`${name} is not a readable XLSX file: ${(err as Error).message}`);
+    if (err instanceof XlsxError) throw new FileError(`${name} is not a readable XLSX file: ${err.message}`);
+    throw err;
   }
   if (!header) throw new FileError(`${name} is empty: the first row must be the header`);
 }
@@ -202,7 +193,7 @@ async function readXlsx(source: Readable, name: string, onRow: OnRow): Promise<v
  * in one statement and, in the same statement, adds them to the segment of a segment upload and, when `enterWorkflows`,
  * starts a run of each enabled user_upserted workflow of the project for each of them.
  */
-async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[], segmentId: string | null, enterWorkflows = false): Promise<void> {
+export async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[], segmentId: string | null, enterWorkflows = false): Promise<void> {
   // The batch goes over as one JSON document (one native JSON.stringify, one json parse on the server): far cheaper
   // than seven text arrays that node-postgres escapes element by element and the server parses as array literals.
   const upsert = `INSERT INTO contacts (project_id, email, first_name, last_name, timezone, date_of_birth, json)

@@ -2,7 +2,8 @@
  * Object storage for exact copies of sent emails (spec part 1 §1: "an exact copy of every sent email is stored").
  * The interface is S3-shaped (bucket + key); FileStorage keeps objects under a folder as `<root>/<bucket>/<key>`.
  */
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import { createReadStream, createWriteStream, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,6 +25,28 @@ export interface Storage {
   getStream(bucket: string, key: string): Readable;
   /** size returns an object's size in bytes, or undefined when there is none. */
   size(bucket: string, key: string): Promise<number | undefined>;
+  /**
+   * localPath names the file that holds an object, for readers that need random access (an XLSX's zip directory),
+   * or is undefined for storage that keeps no local files (withLocalFile copies the object to a temporary file then).
+   */
+  localPath?(bucket: string, key: string): string | undefined;
+}
+
+/**
+ * withLocalFile runs `work` with a local file holding bucket/key: the storage's own file when it has one, otherwise
+ * a temporary copy streamed from getStream (removed afterwards). Errors of the copy (ENOENT) and of `work` pass through.
+ */
+export async function withLocalFile<T>(storage: Storage, bucket: string, key: string, work: (file: string) => Promise<T>): Promise<T> {
+  const own = storage.localPath?.(bucket, key);
+  if (own) return await work(own);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'mw-object-'));
+  try {
+    const file = path.join(dir, path.basename(key));
+    await pipeline(storage.getStream(bucket, key), createWriteStream(file));
+    return await work(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** ObjectTooLarge: a streamed object passed its size limit (`limit`, bytes). */
@@ -91,6 +114,10 @@ export class FileStorage implements Storage {
 
   getStream(bucket: string, key: string): Readable {
     return createReadStream(this.file(bucket, key));
+  }
+
+  localPath(bucket: string, key: string): string {
+    return this.file(bucket, key);
   }
 
   async size(bucket: string, key: string): Promise<number | undefined> {
