@@ -193,7 +193,7 @@ async function readXlsx(file: string, name: string, onRow: OnRow, onBytes: (byte
  * in one statement and, in the same statement, adds them to the segment of a segment upload and, when `enterWorkflows`,
  * starts a run of each enabled user_upserted workflow of the project for each of them.
  */
-export async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[], segmentId: string | null, enterWorkflows = false): Promise<void> {
+async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[], segmentId: string | null, enterWorkflows = false): Promise<void> {
   // The batch goes over as one JSON document (one native JSON.stringify, one json parse on the server): far cheaper
   // than seven text arrays that node-postgres escapes element by element and the server parses as array literals.
   const upsert = `INSERT INTO contacts (project_id, email, first_name, last_name, timezone, date_of_birth, json)

@@ -103,19 +103,32 @@ async function parseXml(zip: ZipFile, entry: Entry, handlers: SaxHandlers, after
     parser.on('cdata', ontext);
   }
   const stream = await entryStream(zip, entry);
+  const chunks = (stream as AsyncIterable<string>)[Symbol.asyncIterator]();
   let chars = 0;
   try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      parser.write(chunk);
-      chars += chunk.length;
+    for (;;) {
+      let next: IteratorResult<string>;
+      try {
+        next = await chunks.next();
+      } catch (err) {
+        // Corrupt compressed data, a CRC or size mismatch.
+        throw new XlsxError(`${entry.fileName} cannot be read (${(err as Error).message})`);
+      }
+      if (next.done) break;
+      try {
+        parser.write(next.value);
+      } catch (err) {
+        throw new XlsxError(`${entry.fileName} is not well-formed XML (${(err as Error).message})`);
+      }
+      chars += next.value.length;
+      // The consumer's own errors pass through as they are.
       if (afterChunk) await afterChunk(chars);
     }
-    parser.close();
-  } catch (err) {
-    if (err instanceof XlsxError) throw err;
-    // saxes throws its well-formedness errors from write/close as plain Errors with a position ("1:20: ...").
-    if (err instanceof Error && /^\S*:?\d+:\d+: /.test(err.message)) throw new XlsxError(`${entry.fileName} is not well-formed XML (${err.message})`);
-    throw err;
+    try {
+      parser.close();
+    } catch (err) {
+      throw new XlsxError(`${entry.fileName} is not well-formed XML (${(err as Error).message})`);
+    }
   } finally {
     stream.destroy();
   }

@@ -187,6 +187,19 @@ for item in src.infolist():
     out.writestr(item, data)
 out.close()`);
     await expect(ours(broken)).rejects.toThrow(/^xl\/worksheets\/sheet1\.xml is not well-formed XML/);
+
+    // Garbage in the middle of the sheet's compressed data (the sheet is most of the file).
+    const corrupt = python('corrupt.xlsx', `
+wb = Workbook(write_only=True)
+ws = wb.create_sheet('s')
+for i in range(20000):
+    ws.append([f'u{i}@example.com', i])
+wb.save(sys.argv[1])
+data = bytearray(open(sys.argv[1], 'rb').read())
+middle = len(data) // 2
+data[middle:middle + 256] = bytes(range(256))
+open(sys.argv[1], 'wb').write(bytes(data))`);
+    await expect(ours(corrupt)).rejects.toThrow(/^xl\/worksheets\/sheet1\.xml (cannot be read|is not well-formed XML)/);
   });
 
   it('passes on an error thrown by the consumer and stops reading', async () => {
