@@ -8,7 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeProblems } from '../helpers/axe.ts';
 import { type Browser, type BrowserContext } from 'playwright-core';
 import { demoContext, launchChromium } from '../helpers/browser.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
@@ -33,10 +33,7 @@ async function seriousViolations(context: BrowserContext, route: string): Promis
     await page.goto(`${server.url}${route}`);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
     await page.waitForLoadState('networkidle');
-    const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${route}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+    return (await axeProblems(page)).map((p) => `${route}: ${p}`);
   } finally {
     await page.close();
   }

@@ -9,7 +9,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeProblems } from '../helpers/axe.ts';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import YAML from 'yaml';
 import { launchChromium } from '../helpers/browser.ts';
@@ -44,12 +44,9 @@ async function open(route: string): Promise<{ page: Page; urls: string[] }> {
   return { page, urls };
 }
 
-/** seriousViolations returns axe's serious and critical findings on `page`, one line each. */
+/** seriousViolations returns axe's serious and critical findings on `page`, one line each, prefixed with its path. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${new URL(page.url()).pathname}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+  return (await axeProblems(page)).map((p) => `${new URL(page.url()).pathname}: ${p}`);
 }
 
 const INDEX = [

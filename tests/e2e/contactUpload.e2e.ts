@@ -11,10 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
 import { demoContext, launchChromium, type DemoSession } from '../helpers/browser.ts';
 import { ROOT, startServer, type ServerProcess } from '../helpers/processes.ts';
 import { writeXlsx } from '../helpers/xlsx.ts';
+import { axeProblems } from '../helpers/axe.ts';
 
 let server: ServerProcess;
 let browser: Browser;
@@ -65,13 +65,8 @@ async function chooseWithKeyboard(files: string[]): Promise<void> {
   await chooser.setFiles(files);
 }
 
-/** seriousViolations runs axe-core on the page as it is and returns its serious and critical findings. */
-async function seriousViolations(): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
-}
+/** seriousViolations: axe's serious and critical findings on the page as it is now. */
+const seriousViolations = () => axeProblems(page);
 
 /** finished waits until a file's row shows Success (or an error) and returns the row's text. */
 async function finished(name: string): Promise<string> {

@@ -8,7 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { AxeBuilder } from '@axe-core/playwright';
+import { axeProblems } from '../helpers/axe.ts';
+export { axeProblems };
 import { launchChromium } from '../helpers/browser.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import { apiCaller, runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
@@ -208,10 +209,3 @@ export async function checkLinksOpen(page: Page, base: string, links: Array<{ hr
   }
 }
 
-/** axeProblems answers axe-core's serious and critical findings on the page as it is now (as tests/e2e/a11y.e2e.ts counts them). */
-export async function axeProblems(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
-}
