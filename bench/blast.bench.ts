@@ -7,7 +7,7 @@
  * BENCH_PG_URL the PostgreSQL server (default 127.0.0.1:5432/test); BENCH_PROFILE writes a CPU profile of round 1.
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -61,7 +61,7 @@ async function rawRate(html: string): Promise<number> {
 
 /** A database prepared for the pipeline runs: one account with N contacts, a persona and a template, workers running. */
 interface Prepared {
-  run(): Promise<{ rate: number; seconds: number; firstSeconds: number; mainBusy: number; cores: number; loopDelayP99: number; machineBusy: number }>;
+  run(): Promise<{ rate: number; seconds: number; firstSeconds: number; mainBusy: number; cores: number; loopDelayP99: number; machineBusy: number; threads: number[] }>;
   sent(): Promise<number>;
   close(): Promise<void>;
 }
@@ -108,6 +108,7 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
       const elu0 = performance.eventLoopUtilization();
       const cpu0 = process.cpuUsage();
       const machine0 = machineTicks();
+      const threads0 = threadTicks();
       const start = performance.now();
       await saveBlast(runtime.ctx, project, {
         id: randomUUID(), name: `Bench ${runs}`, template_id: template.id, sender_persona_id: persona.id, to_user_ids: ids,
@@ -123,6 +124,10 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
       const cpu = process.cpuUsage(cpu0);
       const cores = (cpu.user + cpu.system) / 1e6 / seconds;
       const machine1 = machineTicks();
+      const threads1 = threadTicks();
+      // The busiest threads of this process (cores each: main, PGlite, render threads, libuv…), busiest first.
+      const hz = 100;
+      const threads = [...threads1].map(([tid, t]) => (t - (threads0.get(tid) ?? 0)) / hz / seconds).sort((a, b) => b - a).slice(0, 4);
       const machineBusy = (machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total);
       if (session) {
         const { profile } = await session.post('Profiler.stop');
@@ -131,7 +136,7 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
       }
       // Let the last sent marks land before the next measurement starts.
       for (let i = 0; i < 100 && (await sent()) < runs * N; i++) await new Promise((r) => setTimeout(r, 50));
-      return { rate: N / seconds, seconds, firstSeconds, mainBusy, cores, loopDelayP99, machineBusy };
+      return { rate: N / seconds, seconds, firstSeconds, mainBusy, cores, loopDelayP99, machineBusy, threads };
     },
     sent,
     async close() {
@@ -140,6 +145,21 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
       await sink.stop();
     },
   };
+}
+
+/** threadTicks reads each thread's user+system clock ticks (1/100 s) from /proc/self/task (Linux only; empty elsewhere). */
+function threadTicks(): Map<string, number> {
+  const ticks = new Map<string, number>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks.set(tid, Number(f[11]) + Number(f[12]));
+      } catch { /* the thread ended */ }
+    }
+  } catch { /* not Linux */ }
+  return ticks;
 }
 
 /** machineTicks reads /proc/stat's cpu line: busy and total jiffies of all cores (Linux only; zeros elsewhere). */
@@ -170,7 +190,7 @@ async function main(): Promise<void> {
       const raw = await rawRate(html);
       const p = await prepared.run();
       raws.push(raw); pipes.push(p.rate); ratios.push(p.rate / raw);
-      console.log(`${kind} round ${r}: raw nodemailer→sink ${raw.toFixed(0)} msg/s; pipeline ${p.rate.toFixed(0)} msg/s (${p.seconds.toFixed(1)} s, first email after ${p.firstSeconds.toFixed(1)} s, main thread busy ${(p.mainBusy * 100).toFixed(0)}%, event-loop delay p99 ${p.loopDelayP99.toFixed(0)} ms, process CPU ${p.cores.toFixed(2)} cores, machine ${(p.machineBusy * 100).toFixed(0)}% busy); ratio ${(p.rate / raw).toFixed(2)}`);
+      console.log(`${kind} round ${r}: raw nodemailer→sink ${raw.toFixed(0)} msg/s; pipeline ${p.rate.toFixed(0)} msg/s (${p.seconds.toFixed(1)} s, first email after ${p.firstSeconds.toFixed(1)} s, main thread busy ${(p.mainBusy * 100).toFixed(0)}%, event-loop delay p99 ${p.loopDelayP99.toFixed(0)} ms, process CPU ${p.cores.toFixed(2)} cores (busiest threads ${p.threads.map((t) => t.toFixed(2)).join(', ')}), machine ${(p.machineBusy * 100).toFixed(0)}% busy); ratio ${(p.rate / raw).toFixed(2)}`);
     }
     const sent = await prepared.sent();
     await prepared.close();
