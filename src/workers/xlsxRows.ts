@@ -22,6 +22,9 @@ import type { Cell } from '../domain/contactImport.ts';
 /** One worksheet row: its 1-based row number in the sheet and its cells from column A (gaps are undefined). */
 export interface XlsxRow { line: number; cells: Cell[] }
 
+/** Largest shared-string part read (uncompressed XML bytes; 1 GiB): its strings are held in memory. */
+export const MAX_SHARED_STRINGS_BYTES = 2 ** 30;
+
 /** XlsxError: the file is not a readable workbook (not a zip, no worksheet, broken XML). The message says why. */
 export class XlsxError extends Error {}
 
@@ -249,14 +252,22 @@ async function readDateStyles(zip: ZipFile, entry: Entry): Promise<boolean[]> {
  * Cell values: shared and inline strings and formula string results as text, numbers as numbers, numbers in a date
  * format as UTC Dates (1900 or 1904 system), booleans, ISO `t="d"` cells as Dates, error cells as their text (`#N/A`).
  * `onProgress(bytes)` is told, after each chunk, about how many bytes of the file have been read (the sheet's
- * compressed size scaled by how much of it has been parsed: an estimate for progress, reaching the file's size). Throws XlsxError when the file is not a
- * readable workbook; errors thrown by `onRows` pass through.
+ * compressed size scaled by how much of it has been parsed: an estimate for progress, reaching the file's size).
+ * Throws XlsxError when the file is not a readable workbook, or when its shared-string part is larger than `opts.maxSharedStringsBytes` (default
+ * MAX_SHARED_STRINGS_BYTES); errors thrown by `onRows` pass through.
  */
-export async function readXlsxRows(file: string, onRows: (rows: XlsxRow[]) => Promise<void>, onProgress?: (bytes: number) => void): Promise<void> {
+export async function readXlsxRows(file: string, onRows: (rows: XlsxRow[]) => Promise<void>, onProgress?: (bytes: number) => void,
+  opts: { maxSharedStringsBytes?: number } = {}): Promise<void> {
   const zip = await openZip(file);
   try {
     const entries = await listEntries(zip);
     const book = await locateParts(zip, entries);
+    // The shared strings are held in memory: a part larger than the limit (a zip bomb, or a workbook far beyond a
+    // contact list) is refused before it is read, rather than running the process out of memory.
+    const limit = opts.maxSharedStringsBytes ?? MAX_SHARED_STRINGS_BYTES;
+    if (book.sharedStrings && book.sharedStrings.uncompressedSize > limit) {
+      throw new XlsxError(`its shared strings are too large to read (${Math.ceil(book.sharedStrings.uncompressedSize / 2 ** 20)} MiB of XML; at most ${Math.floor(limit / 2 ** 20)} MiB)`);
+    }
     const shared = book.sharedStrings ? await readSharedStrings(zip, book.sharedStrings) : [];
     const dateStyles = book.styles ? await readDateStyles(zip, book.styles) : [];
     const date1904 = book.date1904;

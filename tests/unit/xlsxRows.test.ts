@@ -146,6 +146,9 @@ out.close()`);
       ['s1@example.com', 'repeat', undefined, 'x'],
     ]);
     expect((await ours(file))[2].cells[3]).toBe('Kanji');
+    // A shared-string part over the limit is refused before it is read (it would be held in memory).
+    await expect(readXlsxRows(plain, async () => undefined, undefined, { maxSharedStringsBytes: 100 }))
+      .rejects.toThrow(/^its shared strings are too large to read \(1 MiB of XML; at most 0 MiB\)$/);
   });
 
   it('reads the first sheet in tab order, whatever the order of the parts in the zip', async () => {
