@@ -5,6 +5,8 @@
  * nothing. The machine's speed drifts from minute to minute, so each database runs BENCH_ROUNDS (default 3) rounds of
  * raw-then-pipeline and the medians are reported. BENCH_RECIPIENTS overrides the size; BENCH_DB picks one database;
  * BENCH_PG_URL the PostgreSQL server (default 127.0.0.1:5432/test); BENCH_PROFILE writes a CPU profile of round 1.
+ * The sink runs in a process of its own, as a relay would (BENCH_SINK=inline puts it in this process, as before
+ * 2026-11-24: it then shares the main thread's event loop with the SMTP client in both measurements).
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -25,6 +27,7 @@ import { saveTemplates } from '../src/server/gateways/template/service.ts';
 import { saveBlast } from '../src/server/gateways/scheduler/service.ts';
 import { projectByApiKey } from '../src/server/accounts.ts';
 import { SmtpSink } from '../tests/helpers/smtpSink.ts';
+import { RemoteSink } from './sinkProcess.ts';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
 const RAW_N = Math.min(N, 5000);
@@ -38,10 +41,19 @@ async function templateHtml(): Promise<string> {
     .replace(/href="[^"]*"([^>]*>Unsubscribe)/, 'href="{{unsubscribe_link}}"$1');
 }
 
+/** newSink: the SMTP sink, in its own process (BENCH_SINK=process, the default) or in this one (BENCH_SINK=inline). */
+function newSink(): { start(): Promise<string>; stop(): Promise<void>; waitFor(p: () => boolean, ms?: number): Promise<void>; count: number } {
+  if (process.env.BENCH_SINK === 'inline') {
+    const sink = new SmtpSink();
+    sink.countOnly = true;
+    return sink;
+  }
+  return new RemoteSink();
+}
+
 /** rawRate sends RAW_N pre-built messages through a pooled nodemailer transport into the sink; returns msg/s. */
 async function rawRate(html: string): Promise<number> {
-  const sink = new SmtpSink();
-  sink.countOnly = true;
+  const sink = newSink();
   const transport = new SmtpTransport(await sink.start());
   const raw = await buildRawMessage({ from: { email: 'bench@example.com', name: 'Bench' }, to: 'r@example.com', subject: 'Bench', html, messageId: `<${randomUUID()}@example.com>` });
   const sendAll = async (n: number) => {
@@ -68,8 +80,7 @@ interface Prepared {
 
 /** prepare opens a runtime on `database` with N contacts and starts the workers (render threads included) once. */
 async function prepare(database: Database, html: string): Promise<Prepared> {
-  const sink = new SmtpSink();
-  sink.countOnly = true;
+  const sink = newSink();
   const smtpUrl = await sink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-bench-'));
   const config: Config = { ...loadConfig(process.env), databaseUrl: undefined, dataDir, storageUrl: path.join(dataDir, 'storage'), smtpUrl, sendPollMs: 100 };
@@ -175,7 +186,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   const html = await templateHtml();
-  console.log(`Blast benchmark: ${N} recipients, ${html.length} byte HTML template, SMTP sink on 127.0.0.1 in this process, node ${process.version}, ${os.cpus().length} cores`);
+  console.log(`Blast benchmark: ${N} recipients, ${html.length} byte HTML template, SMTP sink on 127.0.0.1 ${process.env.BENCH_SINK === 'inline' ? 'in this process' : 'in a process of its own'}, node ${process.version}, ${os.cpus().length} cores`);
   console.log(`Each database: ${ROUNDS} rounds of (raw nodemailer→sink, ${RAW_N} messages; then one ${N}-recipient blast), interleaved so both see the same machine; medians reported.`);
   const rows: string[][] = [];
   for (const kind of (process.env.BENCH_DB ? [process.env.BENCH_DB] : ['pglite', 'postgres']) as Array<'pglite' | 'postgres'>) {
