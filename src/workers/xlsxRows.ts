@@ -253,8 +253,8 @@ async function readDateStyles(zip: ZipFile, entry: Entry): Promise<boolean[]> {
  * format as UTC Dates (1900 or 1904 system), booleans, ISO `t="d"` cells as Dates, error cells as their text (`#N/A`).
  * `onProgress(bytes)` is told, after each chunk, about how many bytes of the file have been read (the sheet's
  * compressed size scaled by how much of it has been parsed: an estimate for progress, reaching the file's size).
- * Throws XlsxError when the file is not a readable workbook, or when its shared-string part is larger than `opts.maxSharedStringsBytes` (default
- * MAX_SHARED_STRINGS_BYTES); errors thrown by `onRows` pass through.
+ * Throws XlsxError when the file is not a readable workbook, or when its shared-string part is larger than
+ * `opts.maxSharedStringsBytes` (default MAX_SHARED_STRINGS_BYTES); errors thrown by `onRows` pass through.
  */
 export async function readXlsxRows(file: string, onRows: (rows: XlsxRow[]) => Promise<void>, onProgress?: (bytes: number) => void,
   opts: { maxSharedStringsBytes?: number } = {}): Promise<void> {
