@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wallClockUtc } from '../helpers/time.ts';
 import { timeLabel12 } from '../../src/console/wizard/wizardModel.ts';
 import {
-  Wizard, axeProblems, checkLinksOpen, createContacts, createSegment, createTemplates, startWorld, verifyPersonas, type WizardWorld,
+  Wizard, checkLinksOpen, createContacts, createSegment, createTemplates, startWorld, verifyPersonas, type WizardWorld,
 } from './wizardFlow.ts';
+import { axeProblems } from '../helpers/axe.ts';
 
 const PERSONA = 'nia@garden.example.com';
 const CONTACTS = ['ann@garden.test', 'bob@garden.test', 'cat@garden.test'];

@@ -8,8 +8,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { axeProblems } from '../helpers/axe.ts';
-export { axeProblems };
 import { launchChromium } from '../helpers/browser.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import { apiCaller, runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
