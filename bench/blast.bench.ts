@@ -201,7 +201,7 @@ async function main(): Promise<void> {
       const raw = await rawRate(html);
       const p = await prepared.run();
       raws.push(raw); pipes.push(p.rate); ratios.push(p.rate / raw);
-      console.log(`${kind} round ${r}: raw nodemailer→sink ${raw.toFixed(0)} msg/s; pipeline ${p.rate.toFixed(0)} msg/s (${p.seconds.toFixed(1)} s, first email after ${p.firstSeconds.toFixed(1)} s, main thread busy ${(p.mainBusy * 100).toFixed(0)}%, event-loop delay p99 ${p.loopDelayP99.toFixed(0)} ms, process CPU ${p.cores.toFixed(2)} cores (busiest threads ${p.threads.map((t) => t.toFixed(2)).join(', ')}), machine ${(p.machineBusy * 100).toFixed(0)}% busy); ratio ${(p.rate / raw).toFixed(2)}`);
+      console.log(`${kind} round ${r}: raw nodemailer→sink ${raw.toFixed(0)} msg/s; pipeline ${p.rate.toFixed(0)} msg/s (${p.seconds.toFixed(1)} s, first email after ${p.firstSeconds.toFixed(1)} s, main thread busy ${(p.mainBusy * 100).toFixed(0)}%, event-loop delay p99 ${p.loopDelayP99.toFixed(0)} ms, process CPU ${p.cores.toFixed(2)} cores = ${(p.cores * p.seconds / N * 1000).toFixed(2)} ms per email (busiest threads ${p.threads.map((t) => t.toFixed(2)).join(', ')}), machine ${(p.machineBusy * 100).toFixed(0)}% busy); ratio ${(p.rate / raw).toFixed(2)}`);
     }
     const sent = await prepared.sent();
     await prepared.close();

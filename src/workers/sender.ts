@@ -4,12 +4,12 @@
  * records `email_send_result_success` — or retries with back-off, and after the last attempt records
  * `email_send_result_failure` with the reason.
  *
- * Exactly once: a row moves pending → sending → sent|failed. The sent mark and its event are one statement run the
- * moment the relay accepts the message, and only if this sender still holds the claim. A sender killed mid-batch
- * leaves rows in `sending`; when their lease ends another sender re-claims them. A message the relay had not accepted
- * (no 250 after DATA) was discarded by the relay, so resending it is safe. The one window left is the sub-millisecond
- * between the relay's 250 and the commit; a resend then carries the same Message-ID, which receivers use to drop
- * duplicates.
+ * Exactly once: a row moves pending → sending → sent|failed. The sent mark and its event are one statement, written
+ * within the recorder's window (20 ms) of the relay accepting the message, and only if this sender still holds the
+ * claim. A sender killed mid-batch leaves rows in `sending`; when their lease ends another sender re-claims them. A
+ * message the relay had not accepted (no 250 after DATA) was discarded by the relay, so resending it is safe. The one
+ * window left is between the relay's 250 and the mark's commit (the window plus one statement); a resend then carries
+ * the same Message-ID, which receivers use to drop duplicates.
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../server/context.ts';
@@ -49,65 +49,107 @@ export interface SenderOptions {
   leaseMs: number;
   /** Idle poll interval in ms (Config.sendPollMs). */
   pollMs: number;
-  /** Messages in flight at once, over both batch loops (default 32; Config gives 128). */
+  /** Messages in flight at once: the sending slots (default 32; Config gives 128). */
   concurrency?: number;
-  /** Longest wait (ms) before accepted messages are recorded as sent, batched into one statement (default 5). */
+  /** Longest wait (ms) before accepted messages are recorded as sent, batched into one statement (default 20). */
   recordWindowMs?: number;
 }
 
-interface SentMark { id: string | number; token: string; location: string; json: object; done: () => void; fail: (err: unknown) => void }
+interface SentMark { id: string | number; token: string; location: string; json: object; done: () => void; fail: (err: unknown) => void; at: number }
 
 /**
- * SentRecorder records accepted messages as sent: each mark waits at most `windowMs` (or until 50 are waiting) and is
- * written with the others in one statement (outbox row → sent, plus its email_send_result_success event), fenced by
- * each row's claim token. Batching keeps the database off the per-message path; the price is that the window between
- * the relay's 250 and the commit is up to `windowMs` instead of one round trip.
+ * SentRecorder records accepted messages as sent, in the manner of a group commit: a mark waits at most `windowMs`
+ * from its arrival (or until MAX_MARKS are waiting), then is written with the others in one statement (outbox row →
+ * sent, plus its email_send_result_success event), fenced by each row's claim token. One statement is in flight at a
+ * time; marks that arrive while it runs go into the next, written when the oldest of them has waited its window, so a
+ * statement carries about rate × window marks instead of small statements queueing behind each other. Batching keeps
+ * the database off the per-message path: on PGlite a mark written alone costs about 1 ms, one of 12 about 190 µs and
+ * one of 36 about 120 µs (`npx tsx bench/marks.bench.ts`; docs/architecture.md §6). The price is that the window
+ * between the relay's 250 and the commit is up to `windowMs` plus one statement instead of one round trip.
  */
 export class SentRecorder {
+  /** Most marks written by one statement. */
+  static readonly MAX_MARKS = 200;
+  /** The statement: $1 outbox ids, $2 their claim tokens, $3 locations, $4 event json, one element per mark. */
+  static readonly STATEMENT = `WITH input AS (SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::jsonb[]) AS u(id, token, location, json)),
+    done AS (
+      UPDATE outbox o SET status = 'sent', sent_at = now(), location = i.location, last_error = NULL, claim_token = NULL
+        FROM input i WHERE o.id = i.id AND o.claim_token = i.token
+      RETURNING o.project_id, o.email, o.contact_id, o.blast_id, o.template_id, i.json)
+    INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
+    SELECT project_id, 'email_send_result_success', email, contact_id, true, blast_id, template_id, json FROM done`;
   private pending: SentMark[] = [];
   private timer?: ReturnType<typeof setTimeout>;
+  private writing = false;
 
   constructor(private readonly query: QueryFn, private readonly windowMs: number) {}
 
   /** sent resolves once the row is recorded as sent (or rejects when the statement failed). */
   sent(id: string | number, token: string, location: string, json: object): Promise<void> {
     return new Promise((done, fail) => {
-      this.pending.push({ id, token, location, json, done, fail });
-      if (this.pending.length >= 50) void this.flush();
-      else this.timer ??= setTimeout(() => void this.flush(), this.windowMs);
+      this.pending.push({ id, token, location, json, done, fail, at: performance.now() });
+      this.schedule();
     });
+  }
+
+  /** schedule writes the waiting marks when the oldest has waited `windowMs`, or at once when MAX_MARKS are waiting. */
+  private schedule(): void {
+    if (this.writing || !this.pending.length) return; // the statement in flight schedules the rest when it ends
+    const wait = this.pending[0].at + this.windowMs - performance.now();
+    if (this.pending.length >= SentRecorder.MAX_MARKS || wait <= 0) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), wait);
   }
 
   private async flush(): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const batch = this.pending;
-    this.pending = [];
-    if (!batch.length) return;
+    if (this.writing || !this.pending.length) return;
+    const batch = this.pending.splice(0, SentRecorder.MAX_MARKS);
+    this.writing = true;
     try {
-      await this.query(
-        `WITH input AS (SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::jsonb[]) AS u(id, token, location, json)),
-         done AS (
-           UPDATE outbox o SET status = 'sent', sent_at = now(), location = i.location, last_error = NULL, claim_token = NULL
-             FROM input i WHERE o.id = i.id AND o.claim_token = i.token
-           RETURNING o.project_id, o.email, o.contact_id, o.blast_id, o.template_id, i.json)
-         INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
-         SELECT project_id, 'email_send_result_success', email, contact_id, true, blast_id, template_id, json FROM done`,
+      await this.query(SentRecorder.STATEMENT,
         [batch.map((m) => String(m.id)), batch.map((m) => m.token), batch.map((m) => m.location), batch.map((m) => JSON.stringify(m.json))]);
       for (const m of batch) m.done();
     } catch (err) {
       for (const m of batch) m.fail(err);
+    } finally {
+      this.writing = false;
     }
+    this.schedule();
   }
 }
 
-/** Sender runs the claim → render → store → deliver → record loop until stopped. */
+/** One claimed batch: its rows, claim token, looked-up data, and what is still open of it. */
+interface Batch {
+  rows: OutboxRow[];
+  token: string;
+  lookups: BatchData;
+  heartbeat: ReturnType<typeof setInterval>;
+  /** Rows not yet sent or failed. */
+  open: number;
+  marks: Promise<void>[];
+}
+
+type BatchData = Awaited<ReturnType<Sender['loadBatchData']>>;
+
+/**
+ * Sender runs the claim → render → store → deliver → record loop until stopped: a feeder claims batches ahead into a
+ * queue of rows, and `concurrency` slots take rows from it, so sending never waits for a claim at a batch's end.
+ */
 export class Sender {
   private running = false;
-  private loops?: Promise<void[]>;
-  private readonly wakers = new Set<() => void>();
+  private loops?: Promise<unknown>;
   private readonly query: QueryFn;
   private readonly recorder: SentRecorder;
+  /** Claimed rows not yet taken by a slot, oldest first. */
+  private readonly queue: Array<{ row: OutboxRow; batch: Batch }> = [];
+  /** Batches whose rows are all done, finishing (marks written, finished blasts logged). */
+  private readonly settling = new Set<Promise<void>>();
+  private feederWake?: () => void;
+  /** The feeder sleeps with rows due (until the queue runs low), not idle after an empty claim (until poked or polled). */
+  private feederWaitsForSlots = false;
+  private readonly slotWakes = new Set<() => void>();
+  private feeding = false;
 
   constructor(
     private readonly ctx: AppContext,
@@ -116,54 +158,138 @@ export class Sender {
     private readonly opts: SenderOptions,
   ) {
     this.query = ctx.database.query.bind(ctx.database) as QueryFn;
-    this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 5);
+    this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 20);
   }
 
+  private get batchSize(): number { return this.opts.batchSize ?? 200; }
+
   /**
-   * start begins polling for due rows with two batch loops, so one claims and fills its batch while the other drains
-   * the tail of its own (each keeps `concurrency / 2` emails in flight).
+   * start begins polling for due rows: the feeder claims a batch whenever fewer than half a batch of claimed rows
+   * wait for a slot (so the next batch is in hand before the current one runs out), and the slots send.
    */
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loops = Promise.all([this.run(), this.run()]);
+    this.feeding = true;
+    const slots = Math.max(1, this.opts.concurrency ?? 32);
+    this.loops = Promise.all([this.feed().finally(() => { this.feeding = false; this.wakeSlots(); }), ...Array.from({ length: slots }, () => this.slot())]);
   }
 
-  /** stop finishes the batches in hand and resolves when the loops have ended. */
+  /** stop claims no more, sends the rows already claimed, and resolves once they are recorded and the loops ended. */
   async stop(): Promise<void> {
     this.running = false;
     this.poke();
     await this.loops;
+    await Promise.all(this.settling);
   }
 
-  /** poke wakes idle loops at once (e.g. after a single send was queued). */
+  /** poke wakes an idle feeder at once (e.g. after a single send was queued or a blast expanded). */
   poke(): void {
-    for (const wake of this.wakers) wake();
+    this.feederWake?.();
   }
 
-  private async run(): Promise<void> {
+  private wakeSlots(): void {
+    for (const wake of [...this.slotWakes]) wake();
+  }
+
+  /** feed keeps the queue topped up: claims when it runs low, sleeps `pollMs` (or until poked) when nothing is due. */
+  private async feed(): Promise<void> {
+    const lowWater = Math.ceil(this.batchSize / 2);
     while (this.running) {
       let claimed = 0;
-      try {
-        claimed = await this.sendBatch();
-      } catch (err) {
-        console.error('sender: batch failed:', (err as Error).message);
+      if (this.queue.length < lowWater) {
+        try {
+          const batch = await this.claim();
+          if (batch) {
+            claimed = batch.rows.length;
+            for (const row of batch.rows) this.queue.push({ row, batch });
+            this.wakeSlots();
+          }
+        } catch (err) {
+          console.error('sender: claiming a batch failed:', (err as Error).message);
+        }
+        if (claimed > 0) continue;
       }
-      if (claimed === 0 && this.running) {
-        await new Promise<void>((resolve) => {
-          const wake = () => { clearTimeout(t); this.wakers.delete(wake); resolve(); };
-          const t = setTimeout(wake, this.opts.pollMs);
-          this.wakers.add(wake);
-        });
-      }
+      if (!this.running) break;
+      // Enough in hand: sleep until a slot drains the queue below the mark. Nothing due: sleep until a poke or the
+      // poll (slots do not wake an idle feeder, or the tail of the last batch would claim once per row).
+      this.feederWaitsForSlots = this.queue.length >= lowWater;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(() => this.feederWake?.(), this.feederWaitsForSlots ? 60_000 : this.opts.pollMs);
+        this.feederWake = () => { clearTimeout(t); this.feederWake = undefined; this.feederWaitsForSlots = false; resolve(); };
+      });
     }
   }
 
+  /** slot sends queued rows one at a time until the sender stops and the queue is empty. */
+  private async slot(): Promise<void> {
+    const lowWater = Math.ceil(this.batchSize / 2);
+    for (;;) {
+      const item = this.queue.shift();
+      if (!item) {
+        if (!this.feeding) return;
+        await new Promise<void>((resolve) => {
+          const wake = () => { this.slotWakes.delete(wake); resolve(); };
+          this.slotWakes.add(wake);
+        });
+        continue;
+      }
+      if (this.feederWaitsForSlots && this.queue.length < lowWater) this.feederWake?.();
+      await this.sendRow(item.row, item.batch);
+    }
+  }
+
+  /** sendRow sends one claimed row and, when it was its batch's last open row, starts finishing the batch. */
+  private async sendRow(row: OutboxRow, batch: Batch): Promise<void> {
+    try {
+      const mark = await this.sendOne(row, batch.token, batch.lookups);
+      if (mark) batch.marks.push(mark);
+    } catch (err) {
+      console.error(`sender: email ${row.id} failed unexpectedly:`, (err as Error).message);
+    }
+    if (--batch.open > 0) return;
+    const settled = this.settle(batch);
+    this.settling.add(settled);
+    void settled.finally(() => this.settling.delete(settled));
+  }
+
   /**
-   * sendBatch claims up to batchSize due rows (pending and due, or sending with an expired lease), sends them, and
-   * returns how many it claimed.
+   * settle waits for the batch's sent marks, stops renewing its claim, then logs the blasts it finished. Never
+   * rejects: a mark that cannot be written is logged by sendOne, a failed log here.
+   */
+  private async settle(batch: Batch): Promise<void> {
+    try {
+      await Promise.all(batch.marks);
+    } finally {
+      clearInterval(batch.heartbeat);
+    }
+    await logFinishedBlasts(this.query, [...new Set(batch.rows.map((r) => r.blast_id).filter((b): b is string => !!b))])
+      .catch((err) => console.error('sender: logging finished blasts failed:', (err as Error).message));
+  }
+
+  /**
+   * sendBatch claims up to batchSize due rows (pending and due, or sending with an expired lease), sends them
+   * (`concurrency` at a time), waits until they are recorded, and returns how many it claimed. For callers that
+   * drive the sender by hand (tests); start() runs the same steps continuously.
    */
   async sendBatch(): Promise<number> {
+    const batch = await this.claim();
+    if (!batch) return 0;
+    let next = 0;
+    const slots = Math.min(Math.max(1, this.opts.concurrency ?? 32), batch.rows.length);
+    await Promise.all(Array.from({ length: slots }, async () => {
+      while (next < batch.rows.length) await this.sendRow(batch.rows[next++], batch);
+    }));
+    await Promise.all(this.settling);
+    return batch.rows.length;
+  }
+
+  /**
+   * claim takes up to batchSize due rows (pending and due, or sending with an expired lease) under a new claim token,
+   * starts renewing their lease every lease/3 (only a sender that has stopped loses its rows to another), and loads
+   * what sending them needs. Undefined when nothing is due.
+   */
+  private async claim(): Promise<Batch | undefined> {
     const token = randomUUID();
     const rows = await this.query<OutboxRow>(
       `UPDATE outbox SET status = 'sending', claim_token = $1, lease_until = now() + ($2 || ' milliseconds')::interval, attempts = attempts + 1
@@ -173,34 +299,19 @@ export class Sender {
                       LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, message_id, is_test,
                   workflow_id, workflow_hops, event`,
-      [token, String(this.opts.leaseMs), this.opts.batchSize ?? 200]);
-    if (!rows.length) return 0;
-    // Renew the claim while the batch is in hand: only a sender that has stopped loses its rows to another.
+      [token, String(this.opts.leaseMs), this.batchSize]);
+    if (!rows.length) return undefined;
     const heartbeat = setInterval(() => {
       this.query(`UPDATE outbox SET lease_until = now() + ($2 || ' milliseconds')::interval WHERE claim_token = $1 AND status = 'sending'`,
         [token, String(this.opts.leaseMs)]).catch((err) => console.error('sender: lease renewal failed:', (err as Error).message));
     }, Math.max(50, Math.floor(this.opts.leaseMs / 3)));
     try {
-      const lookups = await this.loadBatchData(rows);
-      const concurrency = Math.max(1, Math.floor((this.opts.concurrency ?? 32) / 2));
-      let next = 0;
-      // A delivered email's sent mark is written in the background (SentRecorder batches them) so its slot moves on
-      // to the next email; the batch ends only when every mark is written, while the claim is still renewed.
-      const marks: Promise<void>[] = [];
-      const worker = async () => {
-        while (next < rows.length) {
-          const row = rows[next++];
-          const mark = await this.sendOne(row, token, lookups);
-          if (mark) marks.push(mark);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
-      await Promise.all(marks);
-    } finally {
+      return { rows, token, lookups: await this.loadBatchData(rows), heartbeat, open: rows.length, marks: [] };
+    } catch (err) {
+      // The rows stay claimed until the lease ends; another claim then takes them.
       clearInterval(heartbeat);
+      throw err;
     }
-    await logFinishedBlasts(this.query, [...new Set(rows.map((r) => r.blast_id).filter((b): b is string => !!b))]);
-    return rows.length;
   }
 
   private async loadBatchData(rows: OutboxRow[]) {
@@ -226,7 +337,7 @@ export class Sender {
    * sendOne renders, stores and delivers one email. On delivery it returns the pending sent mark; a mark that cannot be
    * written is logged and its row left in `sending` (re-claimed after the lease), never reported as a failed delivery.
    */
-  private async sendOne(row: OutboxRow, token: string, data: Awaited<ReturnType<Sender['loadBatchData']>>): Promise<Promise<void> | undefined> {
+  private async sendOne(row: OutboxRow, token: string, data: BatchData): Promise<Promise<void> | undefined> {
     const blast = row.blast_id ? data.blasts.get(row.blast_id) : undefined;
     if (blast && !blast.enabled) {
       await this.query(`UPDATE outbox SET status = 'cancelled', last_error = 'blast disabled', claim_token = NULL WHERE id = $1 AND claim_token = $2`, [row.id, token]);

@@ -133,7 +133,8 @@ export async function renderMessage(req: RenderRequest, storage: Storage): Promi
   const html = req.tracking ? addTracking(body, req.tracking) : body;
   const raw = await composeMessage({ ...req.message, subject, html, text: compiled.text?.(req.vars) }, req.templateKey);
   try {
-    await storage.put(req.store.bucket, req.store.key, raw);
+    // Nobody knows this key before the email is delivered and recorded (the sender records its location then).
+    await storage.put(req.store.bucket, req.store.key, raw, { unseen: true });
   } catch (err) {
     throw Object.assign(err as Error, { stage: 'store' });
   }

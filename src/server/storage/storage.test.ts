@@ -1,8 +1,10 @@
 /**
  * FileStorage's local paths and withLocalFile (the random-access reads of an XLSX import): the storage's own file when
- * it has one; otherwise a temporary copy made from getStream and removed afterwards, also when the work fails.
+ * it has one; otherwise a temporary copy made from getStream and removed afterwards, also when the work fails. And
+ * put's `unseen` writes (sent copies): a new object written in place, one already there replaced whole, in both the
+ * blocking (render thread) and the asynchronous mode, with no temporary file left behind.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,4 +40,22 @@ describe('withLocalFile', () => {
     expect(existsSync(copy)).toBe(false);
     await expect(withLocalFile(remote, 'uploads', 'p1/none.xlsx', async () => 'never')).rejects.toMatchObject({ code: 'ENOENT' });
   });
+});
+
+describe('put', () => {
+  for (const sync of [false, true]) {
+    it(`${sync ? 'blocking' : 'asynchronous'}: an unseen put creates the object, and replaces one already there`, async () => {
+      const root = await mkdtemp(path.join(os.tmpdir(), 'mw-storage-'));
+      const storage = new FileStorage(root, sync);
+      await storage.put('sent-emails', 'p1/2026-11-24/1.eml', 'first copy', { unseen: true });
+      expect((await storage.get('sent-emails', 'p1/2026-11-24/1.eml'))?.toString()).toBe('first copy');
+      // A retry of the same email (e.g. after a crash mid-write) writes the same key again: the new bytes win, whole.
+      await storage.put('sent-emails', 'p1/2026-11-24/1.eml', 'second, longer copy', { unseen: true });
+      expect((await storage.get('sent-emails', 'p1/2026-11-24/1.eml'))?.toString()).toBe('second, longer copy');
+      await storage.put('sent-emails', 'p1/2026-11-24/1.eml', 'third');
+      expect((await storage.get('sent-emails', 'p1/2026-11-24/1.eml'))?.toString()).toBe('third');
+      expect(readdirSync(path.join(root, 'sent-emails', 'p1', '2026-11-24'))).toEqual(['1.eml']);
+      await expect(storage.put('sent-emails', '../../escape.eml', 'x', { unseen: true })).rejects.toThrow(/escapes its root/);
+    });
+  }
 });

@@ -12,8 +12,14 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 
 export interface Storage {
-  /** put stores bytes under bucket/key, replacing any object there; the write is atomic (temp file + rename). */
-  put(bucket: string, key: string, body: Buffer | string): Promise<void>;
+  /**
+   * put stores bytes under bucket/key, replacing any object there; the write is atomic (temp file + rename). With
+   * `unseen` the caller promises that no reader can know the key before put resolves (a sent email's copy, whose
+   * location is recorded only after delivery): a new object is then written in place, without the temp file and
+   * rename (about 25 µs of a render thread's time per email here). An object already there is still replaced
+   * atomically. A crash mid-write can then leave a partial object that nothing refers to, until a put replaces it.
+   */
+  put(bucket: string, key: string, body: Buffer | string, opts?: { unseen?: boolean }): Promise<void>;
   /** get returns the object's bytes, or undefined when there is none. */
   get(bucket: string, key: string): Promise<Buffer | undefined>;
   /**
@@ -56,6 +62,16 @@ export class ObjectTooLarge extends Error {
   }
 }
 
+/** createdInPlace runs an exclusive create ('wx'): true when it made the file, false when one was there (EEXIST). */
+function createdInPlace(write: () => void): boolean {
+  try { write(); return true; } catch (err) { if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false; throw err; }
+}
+
+/** createdInPlaceAsync is createdInPlace for an asynchronous write. */
+async function createdInPlaceAsync(write: () => Promise<void>): Promise<boolean> {
+  try { await write(); return true; } catch (err) { if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false; throw err; }
+}
+
 /** FileStorage stores objects in a folder on disk. */
 export class FileStorage implements Storage {
   /** Folders known to exist, so a put costs one mkdir per folder, not one per object. */
@@ -73,20 +89,23 @@ export class FileStorage implements Storage {
     return full;
   }
 
-  async put(bucket: string, key: string, body: Buffer | string): Promise<void> {
+  async put(bucket: string, key: string, body: Buffer | string, opts: { unseen?: boolean } = {}): Promise<void> {
     const file = this.file(bucket, key);
     const folder = path.dirname(file);
     const tmp = `${file}.${randomUUID()}.tmp`;
     if (this.sync) {
       if (!this.folders.has(folder)) mkdirSync(folder, { recursive: true });
+      this.folders.add(folder);
+      if (opts.unseen && createdInPlace(() => writeFileSync(file, body, { flag: 'wx' }))) return;
       writeFileSync(tmp, body);
       renameSync(tmp, file);
     } else {
       if (!this.folders.has(folder)) await mkdir(folder, { recursive: true });
+      this.folders.add(folder);
+      if (opts.unseen && await createdInPlaceAsync(() => writeFile(file, body, { flag: 'wx' }))) return;
       await writeFile(tmp, body);
       await rename(tmp, file);
     }
-    this.folders.add(folder);
   }
 
   async putStream(bucket: string, key: string, body: Readable, maxBytes: number): Promise<number> {
