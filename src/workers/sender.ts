@@ -255,7 +255,7 @@ export class Sender {
 
   /**
    * settle waits for the batch's sent marks, stops renewing its claim, then logs the blasts it finished. Never
-   * rejects: a mark that cannot be written is logged by sendOne, a failed log here.
+   * rejects: sendOne logs a mark that cannot be written, and a failure to log finished blasts is logged here.
    */
   private async settle(batch: Batch): Promise<void> {
     try {
