@@ -7,7 +7,7 @@
 import { readFile, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
 import { DateTime } from 'luxon';
@@ -30,6 +30,10 @@ beforeAll(async () => {
   server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '500', LOG_LEVEL: 'error' });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+});
+afterEach((ctx) => {
+  // A failed test shows what the server said (its sender and job logs) before it is stopped.
+  if (ctx.task.result?.state === 'fail') console.error(`server output (last 20 kB):\n${server?.output().slice(-20_000)}`);
 });
 afterAll(async () => {
   await browser?.close();

@@ -37,12 +37,16 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** startServer starts src/server/main.ts with `env` on a free port and resolves once /healthz answers. */
+/**
+ * startServer starts src/server/main.ts with `env` on a free port and resolves once /healthz answers. The hourly demo
+ * reset is off unless `env` sets DEMO_RESET_CRON: a test signed in to the demo account that ran across the top of
+ * an hour saw its contacts and blast wiped mid-test (the blast e2e test timed out in CI at 16:00 UTC).
+ */
 export async function startServer(env: NodeJS.ProcessEnv, timeoutMs = 120_000): Promise<ServerProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DEMO_RESET_CRON: 'off', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
   child.stdout!.on('data', (d) => { log += d; });
