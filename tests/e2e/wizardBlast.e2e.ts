@@ -83,7 +83,8 @@ describe('send wizard: one-time blast (e2e)', () => {
     await page.getByRole('radio', { name: 'Segments and contacts' }).check();
     await wizard.next('Segments');
     expect(await wizard.message()).toBe('Please select one or more segments');
-    expect(await page.getByText('Page 1 of 1 (1 segments)').count()).toBe(1);
+    // The segment list loads after the page shows: wait for it rather than count at once.
+    await expect.poll(() => page.getByText('Page 1 of 1 (1 segments)').count()).toBe(1);
     await wizard.tick('segments', ['Garden club']);
     expect(await axeProblems(page)).toEqual([]);
     await wizard.next('Contacts');
