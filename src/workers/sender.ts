@@ -163,6 +163,9 @@ export class Sender {
 
   private get batchSize(): number { return this.opts.batchSize ?? 200; }
 
+  /** The feeder claims another batch when fewer claimed rows than this wait for a slot: half a batch. */
+  private get lowWater(): number { return Math.ceil(this.batchSize / 2); }
+
   /**
    * start begins polling for due rows: the feeder claims a batch whenever fewer than half a batch of claimed rows
    * wait for a slot (so the next batch is in hand before the current one runs out), and the slots send.
@@ -194,10 +197,9 @@ export class Sender {
 
   /** feed keeps the queue topped up: claims when it runs low, sleeps `pollMs` (or until poked) when nothing is due. */
   private async feed(): Promise<void> {
-    const lowWater = Math.ceil(this.batchSize / 2);
     while (this.running) {
       let claimed = 0;
-      if (this.queue.length < lowWater) {
+      if (this.queue.length < this.lowWater) {
         try {
           const batch = await this.claim();
           if (batch) {
@@ -213,7 +215,7 @@ export class Sender {
       if (!this.running) break;
       // Enough in hand: sleep until a slot drains the queue below the mark. Nothing due: sleep until a poke or the
       // poll (slots do not wake an idle feeder, or the tail of the last batch would claim once per row).
-      this.feederWaitsForSlots = this.queue.length >= lowWater;
+      this.feederWaitsForSlots = this.queue.length >= this.lowWater;
       await new Promise<void>((resolve) => {
         const t = setTimeout(() => this.feederWake?.(), this.feederWaitsForSlots ? 60_000 : this.opts.pollMs);
         this.feederWake = () => { clearTimeout(t); this.feederWake = undefined; this.feederWaitsForSlots = false; resolve(); };
@@ -223,7 +225,6 @@ export class Sender {
 
   /** slot sends queued rows one at a time until the sender stops and the queue is empty. */
   private async slot(): Promise<void> {
-    const lowWater = Math.ceil(this.batchSize / 2);
     for (;;) {
       const item = this.queue.shift();
       if (!item) {
@@ -234,7 +235,7 @@ export class Sender {
         });
         continue;
       }
-      if (this.feederWaitsForSlots && this.queue.length < lowWater) this.feederWake?.();
+      if (this.feederWaitsForSlots && this.queue.length < this.lowWater) this.feederWake?.();
       await this.sendRow(item.row, item.batch);
     }
   }

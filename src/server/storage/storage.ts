@@ -63,12 +63,7 @@ export class ObjectTooLarge extends Error {
 }
 
 /** createdInPlace runs an exclusive create ('wx'): true when it made the file, false when one was there (EEXIST). */
-function createdInPlace(write: () => void): boolean {
-  try { write(); return true; } catch (err) { if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false; throw err; }
-}
-
-/** createdInPlaceAsync is createdInPlace for an asynchronous write. */
-async function createdInPlaceAsync(write: () => Promise<void>): Promise<boolean> {
+async function createdInPlace(write: () => void | Promise<void>): Promise<boolean> {
   try { await write(); return true; } catch (err) { if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false; throw err; }
 }
 
@@ -96,13 +91,13 @@ export class FileStorage implements Storage {
     if (this.sync) {
       if (!this.folders.has(folder)) mkdirSync(folder, { recursive: true });
       this.folders.add(folder);
-      if (opts.unseen && createdInPlace(() => writeFileSync(file, body, { flag: 'wx' }))) return;
+      if (opts.unseen && await createdInPlace(() => writeFileSync(file, body, { flag: 'wx' }))) return;
       writeFileSync(tmp, body);
       renameSync(tmp, file);
     } else {
       if (!this.folders.has(folder)) await mkdir(folder, { recursive: true });
       this.folders.add(folder);
-      if (opts.unseen && await createdInPlaceAsync(() => writeFile(file, body, { flag: 'wx' }))) return;
+      if (opts.unseen && await createdInPlace(() => writeFile(file, body, { flag: 'wx' }))) return;
       await writeFile(tmp, body);
       await rename(tmp, file);
     }
