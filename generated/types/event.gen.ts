@@ -306,9 +306,9 @@ export interface components {
         IncludeSystemEvents: boolean;
         /** @description Comma-separated ids to fetch; when given, other filters still apply. */
         Ids: string;
-        /** @description Page size (rows). */
+        /** @description Page size (rows), 1 to 1000; anything else (0, a negative, a fraction, 1e400) is a 400 naming limit. */
         Limit: number;
-        /** @description Rows to skip. */
+        /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
         Offset: number;
     };
     requestBodies: never;
@@ -322,9 +322,9 @@ export interface operations {
             query?: {
                 /** @description Comma-separated ids to fetch; when given, other filters still apply. */
                 ids?: components["parameters"]["Ids"];
-                /** @description Page size (rows). */
+                /** @description Page size (rows), 1 to 1000; anything else (0, a negative, a fraction, 1e400) is a 400 naming limit. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Rows to skip. */
+                /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
                 offset?: components["parameters"]["Offset"];
                 /** @description Comma-separated `column [ASC|DESC]`; columns emitted_at, name, email, id, user_id. Default `emitted_at DESC`. */
                 sort_columns?: components["parameters"]["EventSortColumns"];
@@ -495,9 +495,9 @@ export interface operations {
     listSuppressions: {
         parameters: {
             query?: {
-                /** @description Page size (rows). */
+                /** @description Page size (rows), 1 to 1000; anything else (0, a negative, a fraction, 1e400) is a 400 naming limit. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Rows to skip. */
+                /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
                 offset?: components["parameters"]["Offset"];
                 email?: string;
             };

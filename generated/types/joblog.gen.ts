@@ -109,7 +109,7 @@ export interface components {
     parameters: {
         /** @description Comma-separated ids to fetch; when given, other filters still apply. */
         Ids: string;
-        /** @description Rows to skip. */
+        /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
         Offset: number;
     };
     requestBodies: never;
@@ -124,7 +124,7 @@ export interface operations {
                 /** @description Comma-separated ids to fetch; when given, other filters still apply. */
                 ids?: components["parameters"]["Ids"];
                 limit?: number;
-                /** @description Rows to skip. */
+                /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;

@@ -309,9 +309,9 @@ export interface components {
         ReportLimit10: number;
         /** @description Rows at most. */
         ReportLimit100: number;
-        /** @description Page size (rows). */
+        /** @description Page size (rows), 1 to 1000; anything else (0, a negative, a fraction, 1e400) is a 400 naming limit. */
         Limit: number;
-        /** @description Rows to skip. */
+        /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
         Offset: number;
     };
     requestBodies: never;
@@ -327,9 +327,9 @@ export interface operations {
                 locations?: string;
                 /** @description A recipient's address (case-insensitive). */
                 email?: string;
-                /** @description Page size (rows). */
+                /** @description Page size (rows), 1 to 1000; anything else (0, a negative, a fraction, 1e400) is a 400 naming limit. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Rows to skip. */
+                /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;

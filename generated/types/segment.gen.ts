@@ -192,9 +192,9 @@ export interface components {
     parameters: {
         /** @description Comma-separated ids to fetch; when given, other filters still apply. */
         Ids: string;
-        /** @description Page size (rows). */
+        /** @description Page size (rows), 1 to 1000; anything else (0, a negative, a fraction, 1e400) is a 400 naming limit. */
         Limit: number;
-        /** @description Rows to skip. */
+        /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
         Offset: number;
     };
     requestBodies: never;
@@ -218,9 +218,9 @@ export interface operations {
                 enabled_only?: boolean;
                 /** @description When false, num_users is 0 and not counted (faster for pickers). Default true. */
                 with_counts?: boolean;
-                /** @description Page size (rows). */
+                /** @description Page size (rows), 1 to 1000; anything else (0, a negative, a fraction, 1e400) is a 400 naming limit. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Rows to skip. */
+                /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
                 offset?: components["parameters"]["Offset"];
                 /** @description Comma-separated `column [ASC|DESC]`; columns name, num_users, created_at. Default `created_at DESC`. */
                 sort_columns?: string;

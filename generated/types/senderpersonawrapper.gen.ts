@@ -102,9 +102,9 @@ export interface components {
     parameters: {
         /** @description Comma-separated ids to fetch; when given, other filters still apply. */
         Ids: string;
-        /** @description Page size (rows). */
+        /** @description Page size (rows), 1 to 1000; anything else (0, a negative, a fraction, 1e400) is a 400 naming limit. */
         Limit: number;
-        /** @description Rows to skip. */
+        /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
         Offset: number;
     };
     requestBodies: never;
@@ -118,9 +118,9 @@ export interface operations {
             query?: {
                 /** @description Comma-separated ids to fetch; when given, other filters still apply. */
                 ids?: components["parameters"]["Ids"];
-                /** @description Page size (rows). */
+                /** @description Page size (rows), 1 to 1000; anything else (0, a negative, a fraction, 1e400) is a 400 naming limit. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Rows to skip. */
+                /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
                 offset?: components["parameters"]["Offset"];
                 /** @description Comma-separated `column [ASC|DESC]`; columns email, first_name, last_name, created_at. Default `created_at DESC`. */
                 sort_columns?: string;

@@ -262,9 +262,9 @@ export interface components {
     parameters: {
         /** @description Comma-separated ids to fetch; when given, other filters still apply. */
         Ids: string;
-        /** @description Page size (rows). */
+        /** @description Page size (rows), 1 to 1000; anything else (0, a negative, a fraction, 1e400) is a 400 naming limit. */
         Limit: number;
-        /** @description Rows to skip. */
+        /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
         Offset: number;
     };
     requestBodies: never;
@@ -278,9 +278,9 @@ export interface operations {
             query?: {
                 /** @description Comma-separated ids to fetch; when given, other filters still apply. */
                 ids?: components["parameters"]["Ids"];
-                /** @description Page size (rows). */
+                /** @description Page size (rows), 1 to 1000; anything else (0, a negative, a fraction, 1e400) is a 400 naming limit. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Rows to skip. */
+                /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
                 offset?: components["parameters"]["Offset"];
                 /** @description Comma-separated `column [ASC|DESC]`; columns name, created_at, updated_at. Default `created_at DESC`. */
                 sort_columns?: string;
@@ -436,9 +436,9 @@ export interface operations {
         parameters: {
             query?: {
                 contact_id?: components["schemas"]["Uuid"];
-                /** @description Page size (rows). */
+                /** @description Page size (rows), 1 to 1000; anything else (0, a negative, a fraction, 1e400) is a 400 naming limit. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Rows to skip. */
+                /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;
@@ -470,9 +470,9 @@ export interface operations {
         parameters: {
             query: {
                 contact_id: components["schemas"]["Uuid"];
-                /** @description Page size (rows). */
+                /** @description Page size (rows), 1 to 1000; anything else (0, a negative, a fraction, 1e400) is a 400 naming limit. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Rows to skip. */
+                /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
                 offset?: components["parameters"]["Offset"];
             };
             header?: never;

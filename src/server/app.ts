@@ -1,8 +1,10 @@
 /**
  * buildApp assembles the HTTP server (DESIGN.md §1-§3) and never listens (main.ts does): one gateway per service at
  * /api/<service>, routes and request validation registered from generated/openapi/<service>.json (bundled from
- * openapi/ by codegen) with fastify-openapi-glue, the x-api-key check, the central error handler, the links inside
- * emails (/t/ tracking, /u/ unsubscribe: plugins/publicLinks.ts), and the built console with SPA fallback.
+ * openapi/ by codegen) with fastify-openapi-glue, the x-api-key check, the request guards (content types, empty
+ * bodies, non-finite numbers: plugins/requestGuards.ts), security headers (plugins/securityHeaders.ts), the central
+ * error handler, the links inside emails (/t/ tracking, /u/ unsubscribe: plugins/publicLinks.ts), and the built
+ * console with SPA fallback.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +18,8 @@ import { Unauthorized } from './errors.ts';
 import { registerErrorHandler } from './plugins/errorHandler.ts';
 import { registerPublicLinks } from './plugins/publicLinks.ts';
 import { registerUploads } from './plugins/uploads.ts';
+import { badUrlHandler, registerRequestGuards } from './plugins/requestGuards.ts';
+import { registerSecurityHeaders } from './plugins/securityHeaders.ts';
 import { loginHandlers } from './gateways/login/index.ts';
 import { signupHandlers } from './gateways/signup/index.ts';
 import { contactUsHandlers } from './gateways/contact_us/index.ts';
@@ -73,9 +77,12 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     bodyLimit: 25 * 1024 * 1024,
     // Tracking and unsubscribe tokens in paths carry ids and, for clicks, the destination URL.
     routerOptions: { maxParamLength: 8192 },
-    ajv: { customOptions: { removeAdditional: false, allErrors: true, coerceTypes: 'array', useDefaults: true } },
+    // A path with malformed percent-encoding gets the {errors} body every answer has (plugins/requestGuards.ts).
+    frameworkErrors: badUrlHandler,
   });
   registerErrorHandler(app);
+  await registerSecurityHeaders(app, ctx.config);
+  registerRequestGuards(app);
   if (opts.validateResponses) {
     const { default: responseValidation } = await import('@fastify/response-validation');
     const { default: ajvFormats } = await import('ajv-formats');

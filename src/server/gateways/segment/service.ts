@@ -87,7 +87,8 @@ export async function removeSegmentUsers(db: Db, projectId: string, id: string, 
 
 /**
  * saveSegments creates segments with their members in one transaction. Every user id must be a live contact of the
- * project; otherwise BadRequest names `segments[i].user_ids` and nothing is written.
+ * project; otherwise BadRequest names `segments[i].user_ids` and nothing is written. A given id must be unused (by any
+ * project: BadRequest `segments[i].id: id is already in use`, the same for this project's ids as for another's).
  */
 export async function saveSegments(db: Db, projectId: string, body: SaveBody): Promise<SegmentOut[]> {
   const errs = new FieldErrors();
@@ -104,7 +105,12 @@ export async function saveSegments(db: Db, projectId: string, body: SaveBody): P
         const missing = userIds.filter((id) => !liveIds.has(id));
         if (missing.length) { const e = new FieldErrors(); e.add(`segments[${i}].user_ids`, `no such contacts in this project: ${missing.join(', ')}`); e.throwIfAny(); }
       }
-      const [row] = await tx.insert(segments).values({ projectId, name: s.name.trim(), ...(s.id ? { id: s.id } : {}) }).returning();
+      if (s.id) {
+        // Ids are global: one in use by any project (this one's included) is refused alike, so the answer tells nothing of other projects.
+        const [taken] = await tx.select({ id: segments.id }).from(segments).where(eq(segments.id, s.id.toLowerCase()));
+        if (taken) { const e = new FieldErrors(); e.add(`segments[${i}].id`, 'id is already in use'); e.throwIfAny(); }
+      }
+      const [row] = await tx.insert(segments).values({ projectId, name: s.name.trim(), ...(s.id ? { id: s.id.toLowerCase() } : {}) }).returning();
       if (userIds.length) await tx.insert(segmentMembers).values(userIds.map((contactId) => ({ segmentId: row.id, contactId })));
       out.push({ id: row.id, name: row.name, num_users: userIds.length, created_at: isoRequired(row.createdAt) });
     }

@@ -11,9 +11,7 @@ import { useEffect, useRef } from 'react';
 import EmailEditor, { type EditorRef } from 'react-email-editor';
 import { markUnlayerUnavailable, unlayerUnavailable } from './unlayerState';
 import { DEFAULT_UNLAYER_DESIGN, READINESS, UNLAYER_VERSION, emailDocument, type DesignerProps, type EmailDesigner } from './EmailDesigner';
-
-/** Where react-email-editor loads Unlayer's embed script from. */
-const UNLAYER_ORIGIN = 'https://editor.unlayer.com/';
+import { UNLAYER_ORIGIN } from '../../../../domain/designers';
 
 
 /** UnlayerDesigner mounts Unlayer's editor, loads `design` (or the default design) once, and reports readiness or failure. */
@@ -28,7 +26,7 @@ export default function UnlayerDesigner({ design, onReady, onChange, onUnavailab
       if (state.current !== 'waiting') return;
       state.current = 'failed';
       markUnlayerUnavailable(reason);
-      document.querySelectorAll(`script[src^="${UNLAYER_ORIGIN}"]`).forEach((s) => s.remove());
+      document.querySelectorAll(`script[src^="${UNLAYER_ORIGIN}/"]`).forEach((s) => s.remove());
       callbacks.current.onUnavailable?.(reason);
     };
     const earlier = unlayerUnavailable();
