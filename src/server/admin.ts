@@ -14,12 +14,15 @@
  *   rebuild-reports [--project NAME]
  *       recomputes the report aggregates of one project (or all) from the raw events (docs/architecture.md §4g); event
  *       writes wait meanwhile. Reports never need it in normal operation: it is for an operator who edited events by hand.
- * Uses the same DATABASE_URL / DATA_DIR as the server (stop the server first when it runs on PGlite: one process
- * at a time may open an embedded database).
+ * Uses the same DATABASE_URL / DATA_DIR as the server. One process at a time may open an embedded (PGlite) database:
+ * against the PGlite folder of a running server (or of another command) a command changes nothing, prints who holds
+ * it and exits with code 2 (db/dataDirLock.ts); stop the server first, or run both on PostgreSQL (DATABASE_URL).
+ * A lock left by a server that was killed is taken over at once. Exit codes: 0 done, 1 the command failed, 2 usage or
+ * a locked data folder.
  */
 import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
-import { openDatabase } from './db/client.ts';
+import { DataDirLocked, openDatabase, type Database } from './db/client.ts';
 import { desc } from 'drizzle-orm';
 import { activateProject, createAccount } from './accounts.ts';
 import { resetDemoAccount } from './demo.ts';
@@ -37,8 +40,27 @@ const { values } = parseArgs({
   },
 });
 
+const USAGE = 'usage: npm run admin -- create-account --company NAME --project NAME --email EMAIL --password PASSWORD [--activated]\n'
+  + '       npm run admin -- activate --project NAME [--company NAME]\n'
+  + '       npm run admin -- verify-persona --email EMAIL [--project NAME]\n'
+  + '       npm run admin -- contact-messages [--limit N]\n'
+  + '       npm run admin -- reset-demo\n'
+  + '       npm run admin -- rebuild-reports [--project NAME]';
+const COMMANDS = ['create-account', 'activate', 'verify-persona', 'contact-messages', 'reset-demo', 'rebuild-reports'];
+if (!COMMANDS.includes(command)) {
+  console.error(USAGE);
+  process.exit(2);
+}
+
 const config = loadConfig();
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+let database: Database;
+try {
+  database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, lockHolder: `admin ${command}` });
+} catch (err) {
+  if (!(err instanceof DataDirLocked)) throw err;
+  console.error(err.message);
+  process.exit(2);
+}
 let code = 0;
 try {
   if (command === 'create-account') {
@@ -74,14 +96,6 @@ try {
     const started = Date.now();
     for (const project of projects) await database.query('SELECT report_rebuild($1::uuid)', [project.id]);
     console.log(`Rebuilt the report aggregates of ${values.project ?? 'every project'} from the raw events in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-  } else {
-    console.error('usage: npm run admin -- create-account --company NAME --project NAME --email EMAIL --password PASSWORD [--activated]\n'
-      + '       npm run admin -- activate --project NAME [--company NAME]\n'
-      + '       npm run admin -- verify-persona --email EMAIL [--project NAME]\n'
-      + '       npm run admin -- contact-messages [--limit N]\n'
-      + '       npm run admin -- reset-demo\n'
-      + '       npm run admin -- rebuild-reports [--project NAME]');
-    code = 2;
   }
 } catch (err) {
   console.error(err instanceof HttpError ? err.errors.join('\n') : (err as Error).message);

@@ -1,31 +1,52 @@
 /**
  * main: the product's entry point (`npm start`). Opens the runtime (migrating the database), seeds the demo account,
- * serves the console and gateways on PORT, runs the workers when WORKERS is on, and stops cleanly on SIGINT/SIGTERM.
+ * serves the console and gateways on PORT, runs the workers when WORKERS is on, and stops cleanly on SIGINT/SIGTERM
+ * (a second signal while stopping exits at once).
+ *
+ * On PGlite the server holds its data folder's lock (DATA_DIR/pglite.lock, db/dataDirLock.ts) from start to exit: a
+ * second server or an operator command on the same folder is refused, and so is this server, with exit code 1 and
+ * the holder named, when something else holds it. The lock is released when the database closes on SIGINT/SIGTERM,
+ * and on any other exit of the process; only a SIGKILL leaves it behind, and the next process takes it over.
  */
+import type { FastifyInstance } from 'fastify';
 import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
-import { startRuntime } from './runtime.ts';
+import { startRuntime, type Runtime } from './runtime.ts';
+import { DataDirLocked, openDatabase, type Database } from './db/client.ts';
 import { DEMO_ACCOUNT } from './accounts.ts';
 import { seedDemoAccount } from './demo.ts';
 
+let app: FastifyInstance | undefined;
+let runtime: Runtime | undefined;
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, async () => {
+    if (stopping) process.exit(1); // a second signal: stop waiting (the exit still releases the data folder's lock)
+    stopping = true;
+    try {
+      await app?.close();
+      await runtime?.stop();
+    } finally {
+      process.exit(0);
+    }
+  });
+}
+
 const config = loadConfig();
-const runtime = await startRuntime(config);
+let database: Database;
+try {
+  database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, lockHolder: 'server' });
+} catch (err) {
+  if (!(err instanceof DataDirLocked)) throw err;
+  console.error(err.message);
+  process.exit(1);
+}
+runtime = await startRuntime(config, { database });
 const created = await seedDemoAccount(runtime.database.db);
-const app = await buildApp(runtime.ctx, { logLevel: process.env.LOG_LEVEL ?? 'warn' });
+app = await buildApp(runtime.ctx, { logLevel: process.env.LOG_LEVEL ?? 'warn' });
 await app.listen({ port: config.port, host: process.env.HOST ?? '0.0.0.0' });
 
 console.log(`Console and gateways: ${config.publicUrl}`);
 console.log(`Database: ${runtime.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)'}`);
 console.log(`Mail: ${runtime.transport.description}; workers ${config.workers ? 'on' : 'off'}`);
 console.log(`Demo account${created ? ' (created now)' : ''}: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (in the sandbox)`);
-
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    await app.close();
-    await runtime.stop();
-    process.exit(0);
-  });
-}

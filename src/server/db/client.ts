@@ -3,14 +3,17 @@
  * string is given (DATABASE_URL). Both get the same drizzle schema, the same migrations and a pg-boss adapter.
  */
 import path from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, realpath } from 'node:fs/promises';
 import { PGliteThread } from './pgliteThread.ts';
+import { lockDataDir, type DataDirLock } from './dataDirLock.ts';
 import pg from 'pg';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
+
+export { DataDirLocked } from './dataDirLock.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -41,9 +44,16 @@ const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 
 /**
  * openDatabase opens PostgreSQL when `databaseUrl` is set, else PGlite: in `dataDir/pglite`, or in memory when
- * `dataDir` is 'memory://' (starting from the `loadDataDir` tarball when given). It applies every pending migration before returning. Throws when the database is unreachable.
+ * `dataDir` is 'memory://' (starting from the `loadDataDir` tarball when given). It applies every pending migration
+ * before returning. Throws when the database is unreachable.
+ *
+ * An on-disk PGlite folder is opened by one process at a time: this takes its lock (`dataDir/pglite.lock`,
+ * db/dataDirLock.ts) before PGlite touches it, naming this process `lockHolder` (e.g. 'server', 'admin activate';
+ * default: the script's file name), and close() releases it. Throws DataDirLocked, before anything in the folder is
+ * read or written, when another live process (or this one) holds it; a lock left by a process that no longer runs is
+ * taken over. In-memory databases and PostgreSQL take no lock.
  */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number; loadDataDir?: Blob }): Promise<Database> {
+export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number; loadDataDir?: Blob; lockHolder?: string }): Promise<Database> {
   if (opts.databaseUrl) {
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
     pool.on('error', () => { /* an idle client dropped; the pool replaces it */ });
@@ -106,12 +116,23 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     };
   }
   let dataDir: string | undefined;
-  if (opts.dataDir !== 'memory://') {
-    dataDir = path.resolve(opts.dataDir, 'pglite');
-    await mkdir(dataDir, { recursive: true });
+  let lock: DataDirLock | undefined;
+  let lite: PGliteThread;
+  try {
+    if (opts.dataDir !== 'memory://') {
+      const parent = path.resolve(opts.dataDir);
+      await mkdir(parent, { recursive: true });
+      // The lock file lives beside the PGlite folder, in the real parent (a symlinked DATA_DIR is still one folder).
+      dataDir = path.join(await realpath(parent), 'pglite');
+      lock = await lockDataDir(dataDir, opts.lockHolder ?? path.basename(process.argv[1] ?? 'node'));
+      await mkdir(dataDir, { recursive: true });
+    }
+    // PGlite runs on its own thread (db/pgliteThread.ts), which also applies the migrations.
+    lite = await PGliteThread.create({ dataDir, loadDataDir: opts.loadDataDir });
+  } catch (err) {
+    await lock?.release();
+    throw err;
   }
-  // PGlite runs on its own thread (db/pgliteThread.ts), which also applies the migrations.
-  const lite = await PGliteThread.create({ dataDir, loadDataDir: opts.loadDataDir });
   const liteDb = drizzlePglite(lite as never, { schema });
   return {
     kind: 'pglite',
@@ -134,6 +155,12 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
       return lite.listen(channel, onPayload);
     },
     async dump() { return lite.dumpDataDir(); },
-    async close() { await lite.close(); },
+    async close() {
+      try {
+        await lite.close();
+      } finally {
+        await lock?.release();
+      }
+    },
   };
 }
