@@ -60,7 +60,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The public events API (spec part 1 §7, part 2 §2). Store a batch of customer events: each needs name and email; metric1..metric3 are numbers; json is free-form. Valid events are stored even when others in the batch are not: the response lists which failed and why (events[i].field). A batch holds at most 1,000 events and 1 MB. An Idempotency-Key header makes a retry of the same batch store nothing twice: the first answer is returned again, with Idempotent-Replayed true. Stored events feed the reports and wake the workflow engine. */
+        /** The public events API (spec part 1 §7, part 2 §2). Store a batch of customer events: each needs name and email; metric1..metric3 are numbers; json is free-form. Valid events are stored even when others in the batch are not: the response lists which failed and why (events[i].field). A batch holds at most 1,000 events and 1 MB. An Idempotency-Key header makes a retry of the same batch store nothing twice: the first answer is returned again, with Idempotent-Replayed true. The same key with a different batch (compared as canonical JSON, RFC 8785, so key order does not matter) is refused with 422 naming the key and stores nothing (IETF httpapi Idempotency-Key draft). Keys are per project and kept 24 hours. Stored events feed the reports and wake the workflow engine. */
         post: operations["postEvents"];
         delete?: never;
         options?: never;
@@ -462,6 +462,15 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            /** @description The Idempotency-Key was already used in the last 24 hours for a different batch; nothing stored. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
         };
     };
     postFeedback: {

@@ -1,22 +1,47 @@
 /**
- * Work done at most once per key (issue 5: the events API's Idempotency-Key, SNS redeliveries by MessageId). Keys and
- * the first answer live in `event_batches` for 24 hours.
+ * Work done at most once per key (issue 5: the events API's Idempotency-Key, SNS redeliveries by MessageId; issue 19
+ * §5). Keys, a fingerprint of the request and the first answer live in `event_batches` for 24 hours. The rules follow
+ * the IETF httpapi Idempotency-Key draft: the same key with the same request replays the first answer; the same key
+ * with a different request is refused with 422 and stores nothing.
  */
+import { createHash } from 'node:crypto';
+import canonicalize from 'canonicalize';
 import type { QueryFn } from './db/client.ts';
+import { HttpError } from './errors.ts';
+
+/** KeyReused: 422, an Idempotency-Key already used (within 24 hours) for a different request. */
+export class KeyReused extends HttpError {
+  constructor(readonly key: string) {
+    super(422, [`Idempotency-Key: "${key}" was already used for a different request in the last 24 hours; use a new key for a new batch`]);
+  }
+}
+
+/**
+ * requestFingerprint returns the SHA-256 (hex) of a request body's canonical JSON (RFC 8785: keys sorted, numbers and
+ * strings in one form), so the same batch sent again with its keys in another order is the same request.
+ */
+export function requestFingerprint(body: unknown): string {
+  return createHash('sha256').update(canonicalize(body) ?? 'undefined').digest('hex');
+}
 
 /**
  * oncePerKey runs `work` inside the caller's transaction (`run`) unless `key` was already used by the project, in
- * which case it returns the stored answer of the first run instead. A concurrent second call waits on the unique
- * index until the first commits, then replays it. Entries older than 24 hours are dropped first. Returns the answer
+ * which case it returns the stored answer of the first run instead. With a `fingerprint` (requestFingerprint of the
+ * request), a key first used for a request with another fingerprint throws KeyReused (422) instead of replaying; a key
+ * stored without one (SNS MessageIds) always replays. A concurrent second call waits on the unique index until the
+ * first commits, then replays it or is refused. Entries older than 24 hours are dropped first. Returns the answer
  * and whether it is a replay; errors from `work` roll the claim back with the transaction.
  */
-export async function oncePerKey<T>(run: QueryFn, projectId: string, key: string, work: () => Promise<T>): Promise<{ result: T; replayed: boolean }> {
+export async function oncePerKey<T>(run: QueryFn, projectId: string, key: string, work: () => Promise<T>, fingerprint?: string): Promise<{ result: T; replayed: boolean }> {
   await run(`DELETE FROM event_batches WHERE project_id = $1 AND created_at < now() - interval '24 hours'`, [projectId]);
   const claimed = await run(
-    `INSERT INTO event_batches (project_id, idempotency_key, response) VALUES ($1, $2, '{}') ON CONFLICT (project_id, idempotency_key) DO NOTHING RETURNING 1`,
-    [projectId, key]);
+    `INSERT INTO event_batches (project_id, idempotency_key, request_hash, response) VALUES ($1, $2, $3, '{}')
+     ON CONFLICT (project_id, idempotency_key) DO NOTHING RETURNING 1`,
+    [projectId, key, fingerprint ?? null]);
   if (!claimed.length) {
-    const [prior] = await run<{ response: T }>('SELECT response FROM event_batches WHERE project_id = $1 AND idempotency_key = $2', [projectId, key]);
+    const [prior] = await run<{ response: T; request_hash: string | null }>(
+      'SELECT response, request_hash FROM event_batches WHERE project_id = $1 AND idempotency_key = $2', [projectId, key]);
+    if (fingerprint && prior.request_hash && prior.request_hash !== fingerprint) throw new KeyReused(key);
     return { result: prior.response, replayed: true };
   }
   const result = await work();

@@ -514,4 +514,28 @@ describe(`public events API (${API_DB})`, () => {
     const count = await h.call('GET', '/api/event/all_events/count', { key: t.apiKey, query: { include_events: 'idem' } });
     expect(count.body.num_events).toBe(2);
   });
+
+  it('refuses a reused Idempotency-Key with a different batch (422 naming the key) and stores nothing of it', async () => {
+    const send = (events: unknown[], key = 'batch-8') => h.app.inject({ method: 'POST', url: '/api/event/events',
+      headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json', 'idempotency-key': key }, payload: JSON.stringify({ events }) });
+    const first = await send([{ name: 'idem2', email: 'k@events.example.com', json: { a: 1, b: 2 } }]);
+    expect(first.statusCode).toBe(200);
+    const other = await send([{ name: 'idem2', email: 'other@events.example.com' }]);
+    expect(other.statusCode).toBe(422);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+    expect(other.json().errors).toEqual(['Idempotency-Key: "batch-8" was already used for a different request in the last 24 hours; use a new key for a new batch']);
+    // The same batch with its keys in another order is the same request: replayed.
+    const same = await send([{ json: { b: 2, a: 1 }, email: 'k@events.example.com', name: 'idem2' }]);
+    expect(same.statusCode).toBe(200);
+    expect(same.headers['idempotent-replayed']).toBe('true');
+    expect(same.json()).toEqual(first.json());
+    const stored = await h.call('GET', '/api/event/all_events', { key: t.apiKey, query: { include_events: 'idem2', limit: 100 } });
+    expect(stored.body.data.map((e: { email: string }) => e.email)).toEqual(['k@events.example.com']);
+    // Keys are per project: another project may use the same key for its own batch.
+    const u = await h.tenant();
+    const theirs = await h.app.inject({ method: 'POST', url: '/api/event/events',
+      headers: { 'x-api-key': u.apiKey, 'content-type': 'application/json', 'idempotency-key': 'batch-8' }, payload: JSON.stringify({ events: [{ name: 'idem2', email: 'u@events.example.com' }] }) });
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+  });
 });

@@ -477,6 +477,8 @@ export const suppressions = pgTable('suppressions', {
 export const eventBatches = pgTable('event_batches', {
   projectId: uuid('project_id').notNull().references(() => projects.id),
   idempotencyKey: text('idempotency_key').notNull(),
+  /** SHA-256 (hex) of the request the key was first used for (RFC 8785 canonical JSON); null where any request with the key is the same one (SNS MessageIds). */
+  requestHash: text('request_hash'),
   response: jsonb('response').$type<Record<string, unknown>>().notNull(),
   createdAt: created(),
 }, (t) => [uniqueIndex('event_batches_project_key_idx').on(t.projectId, t.idempotencyKey)]);
@@ -501,4 +503,31 @@ export const demoLogins = pgTable('demo_logins', {
   email: text('email').notNull(),
   ip: text('ip'),
   createdAt: created(),
+});
+
+/**
+ * Upload URLs that have been used (issue 19 §3): a pre-signed upload URL is good for one upload. The PUT claims its
+ * URL here before storing anything (the primary key is the atomic check, so two PUTs at once cannot both store); a
+ * refused upload (wrong type, too large, empty) releases its claim so the same URL can be tried again; a stored one
+ * keeps it, and every later PUT answers 410. Rows are kept until the URL has expired (expires_at), then deleted.
+ */
+export const usedUploadUrls = pgTable('used_upload_urls', {
+  /** SHA-256 (hex) of the upload token. */
+  tokenHash: text('token_hash').primaryKey(),
+  projectId: uuid('project_id').notNull().references(() => projects.id),
+  /** When the URL stops being valid anyway; the row is not needed after it. */
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at').notNull().defaultNow(),
+}, (t) => [index('used_upload_urls_expires_idx').on(t.expiresAt)]);
+
+/**
+ * Counters of rate-limiter-flexible's drizzle store (RateLimiterDrizzle; issue 19 §4): failed sign-ins per client
+ * address and per account, shared by every server process on the database and kept across restarts. `key` is the
+ * limiter's prefix and the counted thing (e.g. `login-ip:203.0.113.9`), `points` the failures in the window that ends
+ * at `expire`.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  points: integer('points').notNull().default(0),
+  expire: ts('expire'),
 });

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database, QueryFn } from '../../db/client.ts';
 import { checkEmail } from '../../../domain/validation.ts';
-import { oncePerKey } from '../../idempotency.ts';
+import { oncePerKey, requestFingerprint } from '../../idempotency.ts';
 
 /** Largest batch: events per request and bytes of request body. */
 export const EVENT_BATCH_LIMITS = { events: 1000, bytes: 1024 * 1024 } as const;
@@ -78,7 +78,8 @@ async function insertEvents(run: QueryFn, projectId: string, events: ValidEvent[
 /**
  * ingestEvents checks and stores one batch for a project. Returns the HTTP status (200 when at least one event was
  * stored, 400 when none), the result, and whether it is a replay of an earlier batch with the same idempotency key.
- * Nothing is half-written: the events and the idempotency record commit together.
+ * Nothing is half-written: the events and the idempotency record commit together. Throws KeyReused (422) when the
+ * key was used in the last 24 hours for a different batch.
  */
 export async function ingestEvents(database: Database, projectId: string, batch: unknown[], idempotencyKey?: string): Promise<{ status: number; result: EventBatchResult; replayed: boolean }> {
   const failed: EventBatchResult['failed'] = [];
@@ -96,7 +97,7 @@ export async function ingestEvents(database: Database, projectId: string, batch:
   };
   if (!idempotencyKey) return { status: 200, result: await store(database.query.bind(database) as QueryFn), replayed: false };
   return database.transaction(async (run) => {
-    const { result, replayed } = await oncePerKey(run, projectId, idempotencyKey, () => store(run));
+    const { result, replayed } = await oncePerKey(run, projectId, idempotencyKey, () => store(run), requestFingerprint(batch));
     return { status: 200, result, replayed };
   });
 }
