@@ -271,7 +271,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The upload URL, valid 15 minutes: PUT the file's bytes to it with the same Content-Type (1 byte to 2 GB, streamed to storage, never held in memory). A 200 answer {data: {s3_key}} means the file is stored and its import is queued; poll GET {joblog}/bulk_upload_status?s3_key for progress. The URL's `s3_key` query parameter names the stored file (the original name plus the date and a short random suffix); the status call takes it with ".csv" appended for an .xlsx file. A PUT that is too large gets 413, an expired or altered URL 403. */
+            /** @description The upload URL, valid 15 minutes: PUT the file's bytes to it with the same Content-Type (1 byte to 2 GB, streamed to storage, never held in memory). A 200 answer {data: {s3_key}} means the file is stored and its import is queued; poll GET {joblog}/bulk_upload_status?s3_key for progress. The URL's `s3_key` query parameter names the stored file (the original name plus the date and a short random suffix); the status call takes it with ".csv" appended for an .xlsx file. A PUT that is too large gets 413, an expired or altered URL 403. The URL is good for one upload: once a file is stored, every later PUT to it gets 410 and stores nothing (a refused PUT leaves it unused, so the same URL can be tried again). */
             200: {
                 headers: {
                     [name: string]: unknown;

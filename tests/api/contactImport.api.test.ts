@@ -158,6 +158,26 @@ describe(`contact file import (${API_DB})`, () => {
     expect((await h.call('GET', '/api/segment/segments/count', { key: t.apiKey })).body.num_segments).toBe(before);
   });
 
+  it('imports a file once per upload URL: a second PUT answers 410, adds no contacts and starts no import', async () => {
+    const res = await h.call('GET', '/api/user/users/upload_url', { key: t.apiKey, query: { filename: 'once.csv', type: 'text/csv' } });
+    const url = new URL(res.body.data);
+    const put = (body: string) => h.app.inject({ method: 'PUT', url: url.pathname + url.search, headers: { 'content-type': 'text/csv' }, payload: body });
+    const empty = await put('');
+    expect(empty.statusCode).toBe(400); // refused: the URL stays unused
+    const first = await put('email\nonce-a@import.example.com\n');
+    expect(first.statusCode).toBe(200);
+    const second = await put('email\nonce-b@import.example.com\n');
+    expect(second.statusCode).toBe(410);
+    expect(second.json()).toEqual({ errors: ['This upload link has already been used: start a new upload'] });
+    const s = await finished(first.json().data.s3_key);
+    expect(s.rows_imported).toBe(1);
+    expect(await contact('once-a@import.example.com')).toBeDefined();
+    expect(await contact('once-b@import.example.com')).toBeUndefined();
+    const imports = (await h.call('GET', '/api/joblog/joblog', { key: t.apiKey, query: { limit: 1000 } })).body.data
+      .filter((j: { start_details?: { file_name?: string } }) => j.start_details?.file_name === 'once.csv');
+    expect(imports).toHaveLength(1);
+  });
+
   it('never shows one tenant\'s import to another, and answers zeros before an import exists', async () => {
     const { s3Key } = await upload('mine.csv', Buffer.from('email\nmine@example.com\n'));
     await finished(s3Key);

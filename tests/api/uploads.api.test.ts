@@ -89,6 +89,24 @@ describe(`template image upload (${API_DB})`, () => {
     expect(await put(expired, PNG, 'image/png')).toEqual({ status: 403, body: { errors: ['This upload link has expired: start the upload again'] } });
   });
 
+  it('takes one upload per URL: a second PUT answers 410 and stores nothing, a refused one leaves the URL unused', async () => {
+    const url = await uploadUrl('once.png', 'image/png');
+    expect(await put(url, Buffer.from('not an image'), 'image/png')).toMatchObject({ status: 415 });
+    const first = await put(url, PNG, 'image/png');
+    expect(first.status).toBe(200);
+    const before = await stored();
+    const gif = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+    expect(await put(url, PNG, 'image/png')).toEqual({ status: 410, body: { errors: ['This upload link has already been used: start a new upload'] } });
+    expect(await put(url, gif, 'image/png')).toMatchObject({ status: 410 });
+    expect(await stored()).toEqual(before);
+    const served = await h.app.inject({ method: 'GET', url: new URL(first.body.data.url).pathname });
+    expect(served.rawPayload.equals(PNG)).toBe(true);
+    // Two PUTs at once: one stores, the other is refused.
+    const url2 = await uploadUrl('twice.png', 'image/png');
+    const both = await Promise.all([put(url2, PNG, 'image/png'), put(url2, PNG, 'image/png')]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 410]);
+  });
+
   it('answers 404 for an image that was never stored', async () => {
     const res = await h.app.inject({ method: 'GET', url: `/template-images/${t.projectId}/missing-2026-01-01-00000000.png` });
     expect(res.statusCode).toBe(404);

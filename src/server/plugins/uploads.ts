@@ -3,9 +3,11 @@
  * x-api-key since the signed token is the permission, as with an S3 pre-signed PUT:
  * - PUT /uploads/{token}                    stores the body under the bucket/key the token names, if the token is
  *                                           genuine and unexpired (else 403), the Content-Type is the one it names
- *                                           (else 415), the bytes really are that image type (else 415) and the size
- *                                           is 1 byte to MAX_IMAGE_UPLOAD_BYTES (else 400/413). 200 answers
- *                                           {data: {url}}, the public address of the stored file.
+ *                                           (else 415), the URL has not been used for an upload yet (else 410;
+ *                                           src/server/uploadClaims.ts), the bytes really are that image type (else
+ *                                           415) and the size is 1 byte to MAX_IMAGE_UPLOAD_BYTES (else 400/413). 200
+ *                                           answers {data: {url}}, the public address of the stored file. A refused
+ *                                           upload leaves the URL unused, so it can be tried again.
  *                                           A contact file (contact-uploads, segment-uploads buckets) is streamed to
  *                                           storage (1 byte to 2 GiB, never held in memory), then its import is
  *                                           queued (src/server/contactImport.ts); 200 answers {data: {s3_key}}.
@@ -14,11 +16,12 @@
  * Every refusal answers {errors: [message]} and stores nothing.
  */
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import type { AppContext } from '../context.ts';
 import type { QueryFn } from '../db/client.ts';
-import { projectOfToken, uploadLink, verifyUploadToken } from '../mail/links.ts';
+import { projectOfToken, uploadLink, verifyUploadToken, type UploadTarget } from '../mail/links.ts';
+import { claimUploadUrl, releaseUploadUrl } from '../uploadClaims.ts';
 import { projectSecrets } from './publicLinks.ts';
 import { checkImageUpload, IMAGE_UPLOAD_TYPES, MAX_IMAGE_UPLOAD_BYTES, storedUploadName, UPLOAD_URL_TTL_MS } from '../../domain/uploads.ts';
 import { FieldErrors } from '../errors.ts';
@@ -52,7 +55,8 @@ const CONTENT_TYPES: Record<string, string> = Object.fromEntries(Object.entries(
 
 /** registerUploads adds the upload and template-image routes to `app`, in their own context (any body is read as bytes). */
 export async function registerUploads(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const secretOf = projectSecrets(ctx.database.query.bind(ctx.database) as QueryFn);
+  const query = ctx.database.query.bind(ctx.database) as QueryFn;
+  const secretOf = projectSecrets(query);
   const refuse = (reply: FastifyReply, code: number, message: string) =>
     reply.code(code).header('cache-control', 'no-store').send({ errors: [message] });
 
@@ -71,6 +75,22 @@ export async function registerUploads(app: FastifyInstance, ctx: AppContext): Pr
       if (Date.now() > target.expiresAt) return refuse(reply, 403, 'This upload link has expired: start the upload again');
       const declared = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
       if (declared !== target.type) return refuse(reply, 415, `The upload must be sent as ${target.type || 'no content type'}, not ${declared || 'no content type'}`);
+      // One upload per URL: claimed before anything is read or stored, given back when nothing was stored.
+      if (!await claimUploadUrl(query, target.projectId, req.params.token, new Date(target.expiresAt))) {
+        return refuse(reply, 410, 'This upload link has already been used: start a new upload');
+      }
+      let stored = false;
+      try {
+        const answer = await store(req, reply, target, contactFile);
+        stored = reply.statusCode === 200;
+        return answer;
+      } finally {
+        if (!stored) await releaseUploadUrl(query, req.params.token);
+      }
+    });
+
+    /** store reads the body and stores it (a contact file streamed, an image checked in memory); answers the PUT. */
+    async function store(req: FastifyRequest<{ Body: Readable | undefined }>, reply: FastifyReply, target: UploadTarget, contactFile: boolean) {
       const length = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
       const body = req.body;
 
@@ -97,7 +117,7 @@ export async function registerUploads(app: FastifyInstance, ctx: AppContext): Pr
       if (sniffed?.mime !== target.type) return refuse(reply, 415, `The file is not a ${IMAGE_UPLOAD_TYPES[target.type]?.toUpperCase() ?? target.type} image`);
       await ctx.storage.put(target.bucket, target.key, image);
       return reply.header('cache-control', 'no-store').send({ data: { url: `${ctx.config.publicUrl}/${target.bucket}/${target.key}` } });
-    });
+    }
 
     scope.get<{ Params: { projectId: string; name: string } }>(`/${TEMPLATE_IMAGES_BUCKET}/:projectId/:name`, async (req, reply) => {
       const { projectId, name } = req.params;
