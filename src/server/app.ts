@@ -79,6 +79,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     routerOptions: { maxParamLength: 8192 },
     // A path with malformed percent-encoding gets the {errors} body every answer has (plugins/requestGuards.ts).
     frameworkErrors: badUrlHandler,
+    // The client address behind trusted proxies (TRUST_PROXY): the sign-in limit counts per address.
+    trustProxy: ctx.config.trustProxy ?? false,
   });
   registerErrorHandler(app);
   await registerSecurityHeaders(app, ctx.config);

@@ -52,9 +52,20 @@ export interface Config {
   assistant: { company?: string; providerUrl?: string; providerKey?: string };
   /** When the shared demo account is reset to its known state (DEMO_RESET_CRON, cron in UTC, default hourly '0 * * * *'; 'off' never). */
   demoResetCron?: string;
-  /** Failed sign-ins allowed per client address per window (LOGIN_MAX_FAILURES, default 10) and the window (LOGIN_FAILURE_WINDOW_S, default 900 s). */
+  /**
+   * Failed sign-ins allowed per client address per window (LOGIN_MAX_FAILURES, default 10), per account per window
+   * (LOGIN_MAX_FAILURES_PER_ACCOUNT, default 10) and the window (LOGIN_FAILURE_WINDOW_S, default 900 s); counted in the
+   * database, so every server process shares them (src/server/loginThrottle.ts).
+   */
   loginMaxFailures: number;
+  loginMaxFailuresPerAccount: number;
   loginFailureWindowS: number;
+  /**
+   * Which proxies' X-Forwarded-For is believed for the client address (TRUST_PROXY: unset trusts none; a number of
+   * hops, 'true', or comma-separated addresses/CIDRs; Fastify's trustProxy). Behind a load balancer set it, or every
+   * visitor shares the balancer's address and its sign-in limit.
+   */
+  trustProxy?: boolean | string[] | ((address: string, hop: number) => boolean);
   /**
    * Sending domains (issue 4 §5): the DNS servers their records are checked against (DNS_RESOLVERS, comma-separated
    * `ip` or `ip:port`; empty uses the system's), the SPF record they are told to publish (SPF_RECORD, default
@@ -115,6 +126,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     demoResetCron: /^(off|false|0|no)$/i.test(env.DEMO_RESET_CRON ?? '') ? undefined : (env.DEMO_RESET_CRON || '0 * * * *'),
     loginMaxFailures: Math.max(1, Math.floor(num('LOGIN_MAX_FAILURES', 10))),
+    loginMaxFailuresPerAccount: Math.max(1, Math.floor(num('LOGIN_MAX_FAILURES_PER_ACCOUNT', 10))),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     loginFailureWindowS: Math.max(1, num('LOGIN_FAILURE_WINDOW_S', 900)),
     systemFrom: env.SYSTEM_FROM?.trim() || `no-reply@${new URL(env.PUBLIC_URL || `http://localhost:${port}`).hostname}`,
     dnsResolvers: (env.DNS_RESOLVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
@@ -125,4 +138,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workflowPollMs: Math.max(50, num('WORKFLOW_POLL_MS', 1000)),
     reportCompactMs: Math.max(100, num('REPORT_COMPACT_MS', 2000)),
   };
+}
+
+/**
+ * trustProxy reads TRUST_PROXY: unset or off → undefined (trust none), 'true'/'on' → true, a number n → the n nearest
+ * hops (as proxy-addr counts them), else a list of addresses/CIDRs.
+ */
+function trustProxy(raw: string | undefined): Config['trustProxy'] {
+  const v = raw?.trim();
+  if (!v || /^(off|false|no|0)$/i.test(v)) return undefined;
+  if (/^(on|true|yes)$/i.test(v)) return true;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    return (_address: string, hop: number) => hop < hops;
+  }
+  return v.split(',').map((s) => s.trim()).filter(Boolean);
 }

@@ -1,44 +1,71 @@
 /**
- * Sign-in throttling (issue 7 "Bad input": repeated failed logins from one address are rate-limited with a clear
- * message). Failed attempts are counted per client address with rate-limiter-flexible in this process's memory; a
- * success clears the count. With several server processes each keeps its own count (the limit is per process).
+ * Sign-in throttling (issue 7 "Bad input"; issue 19 §4: a limit the attacker cannot reset). Failed sign-ins are
+ * counted twice, with rate-limiter-flexible's drizzle store (RateLimiterDrizzle over the `rate_limits` table), so every
+ * server process on the database sees the same counts and they survive a restart:
+ * - per client address (`login-ip:<address>`): at most LOGIN_MAX_FAILURES per LOGIN_FAILURE_WINDOW_S, whatever
+ *   accounts were tried; nothing clears it but the window's end, so signing in to an account of one's own from the
+ *   same address does not reset it;
+ * - per account (`login-account:<email, lower case>`): at most LOGIN_MAX_FAILURES_PER_ACCOUNT per window, from any
+ *   address; a successful sign-in to that account clears only this count.
+ * While either is used up, POST /api/login/login answers 429 with the wait (Retry-After, seconds) before the password
+ * is even checked, so a guess made while limited tells nothing.
  */
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Db } from './db/client.ts';
+import { rateLimits } from './db/schema.ts';
 import { HttpError } from './errors.ts';
 
 /** TooManyAttempts: 429 with the wait in minutes, and the seconds for a Retry-After header. */
 export class TooManyAttempts extends HttpError {
-  constructor(readonly retryAfterS: number) {
+  constructor(readonly retryAfterS: number, what: 'address' | 'account') {
     const minutes = Math.max(1, Math.ceil(retryAfterS / 60));
-    super(429, [`login: too many failed sign-in attempts from your address; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`]);
+    const wait = `try again in ${minutes} minute${minutes === 1 ? '' : 's'}`;
+    super(429, [what === 'address'
+      ? `login: too many failed sign-in attempts from your address; ${wait}`
+      : `login: too many failed sign-in attempts for this account; ${wait}, or reset the password`]);
   }
 }
 
-/** LoginThrottle allows `maxFailures` failed sign-ins per address per `windowS` seconds. */
+/** The limits: failures allowed per client address and per account within `windowS` seconds. */
+export interface LoginLimits { perAddress: number; perAccount: number; windowS: number }
+
+/** LoginThrottle counts failed sign-ins per client address and per account in the database (see the module docstring). */
 export class LoginThrottle {
-  private readonly limiter: RateLimiterMemory;
+  private readonly byAddress: RateLimiterDrizzle;
+  private readonly byAccount: RateLimiterDrizzle;
 
-  constructor(private readonly maxFailures: number, windowS: number) {
-    this.limiter = new RateLimiterMemory({ points: maxFailures, duration: windowS });
+  constructor(db: Db, private readonly limits: LoginLimits) {
+    const common = { storeClient: db, schema: rateLimits, duration: limits.windowS };
+    this.byAddress = new RateLimiterDrizzle({ ...common, keyPrefix: 'login-ip', points: limits.perAddress });
+    this.byAccount = new RateLimiterDrizzle({ ...common, keyPrefix: 'login-account', points: limits.perAccount });
   }
 
-  /** check throws TooManyAttempts when `address` has used up its failures in the current window. */
-  async check(address: string): Promise<void> {
-    const res = await this.limiter.get(address);
-    if (res && res.consumedPoints >= this.maxFailures) throw new TooManyAttempts(Math.ceil(res.msBeforeNext / 1000));
+  /** check throws TooManyAttempts when `address` or `email`'s account has used up its failures in the current window. */
+  async check(address: string, email: string): Promise<void> {
+    const [fromAddress, forAccount] = await Promise.all([this.byAddress.get(address), this.byAccount.get(accountKey(email))]);
+    if (fromAddress && fromAddress.consumedPoints >= this.limits.perAddress) throw new TooManyAttempts(Math.ceil(fromAddress.msBeforeNext / 1000), 'address');
+    if (forAccount && forAccount.consumedPoints >= this.limits.perAccount) throw new TooManyAttempts(Math.ceil(forAccount.msBeforeNext / 1000), 'account');
   }
 
-  /** failed counts one failed attempt from `address`. */
-  async failed(address: string): Promise<void> {
-    try {
-      await this.limiter.consume(address);
-    } catch (res) {
-      if (!(res instanceof RateLimiterRes)) throw res;
-    }
+  /** failed counts one failed sign-in to `email` from `address`, on both counts. */
+  async failed(address: string, email: string): Promise<void> {
+    await Promise.all([consume(this.byAddress, address), consume(this.byAccount, accountKey(email))]);
   }
 
-  /** succeeded clears `address`'s count. */
-  async succeeded(address: string): Promise<void> {
-    await this.limiter.delete(address);
+  /** succeeded clears the count of `email`'s account (never the address's). */
+  async succeeded(email: string): Promise<void> {
+    await this.byAccount.delete(accountKey(email));
+  }
+}
+
+/** The account's counter key: the email as typed at sign-in, trimmed and lower case (as accounts are looked up). */
+const accountKey = (email: string) => email.trim().toLowerCase();
+
+/** consume counts one point; a count past the limit is not an error here (check refuses the next attempt). */
+async function consume(limiter: RateLimiterDrizzle, key: string): Promise<void> {
+  try {
+    await limiter.consume(key);
+  } catch (res) {
+    if (!(res instanceof RateLimiterRes)) throw res;
   }
 }

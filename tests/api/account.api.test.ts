@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import { buildApp } from '../../src/server/app.ts';
 import { DEMO_ACCOUNT } from '../../src/server/accounts.ts';
 import { DEMO_CONTENT, resetDemoAccount } from '../../src/server/demo.ts';
 import { companies, contactMessages, demoLogins } from '../../src/server/db/schema.ts';
@@ -41,7 +42,7 @@ beforeAll(async () => {
     return { status: 200, json: token === 'good-token' ? { success: true, score: 0.9, action: 'submit' } : token === 'bot-token' ? { success: true, score: 0.1 } : { success: false, 'error-codes': ['invalid-input-response'] } };
   });
   assistant = await provider((path) => ({ status: 200, json: { client_secret: `secret-for-${path}` } }));
-  h = await startHarness({ config: { loginMaxFailures: 3 } });
+  h = await startHarness({ config: { loginMaxFailures: 3, loginMaxFailuresPerAccount: 5 } });
   tenant = await h.tenant();
   const [row] = await h.runtime.database.db.select({ name: companies.name }).from(companies).orderBy(companies.createdAt);
   companyName = row.name;
@@ -161,18 +162,57 @@ describe(`captcha when configured (${API_DB})`, () => {
 });
 
 describe(`sign-in throttling (${API_DB})`, () => {
+  // h allows 3 failures per address and 5 per account in 15 minutes (beforeAll).
+  const attempt = (email: string, password: string, remoteAddress: string, app = h.app) =>
+    app.inject({ method: 'POST', url: '/api/login/login', remoteAddress, payload: { email, password } });
+
   it('refuses an address after 3 failed sign-ins with 429 and a clear message, even with the right password', async () => {
-    const attempt = (password: string, remoteAddress: string) => h.app.inject({ method: 'POST', url: '/api/login/login', remoteAddress, payload: { email: tenant.email, password } });
-    for (let i = 0; i < 3; i++) expect((await attempt('wrong-password-1', '10.1.1.1')).statusCode).toBe(401);
-    const blocked = await attempt(tenant.password, '10.1.1.1');
+    for (let i = 0; i < 3; i++) expect((await attempt(tenant.email, 'wrong-password-1', '10.1.1.1')).statusCode).toBe(401);
+    const blocked = await attempt(tenant.email, tenant.password, '10.1.1.1');
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().errors).toEqual(['login: too many failed sign-in attempts from your address; try again in 15 minutes']);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(800);
-    // Another address is not affected, and a success clears that address's failures.
-    expect((await attempt('wrong-password-1', '10.1.1.2')).statusCode).toBe(401);
-    expect((await attempt(tenant.password, '10.1.1.2')).statusCode).toBe(200);
-    for (let i = 0; i < 2; i++) expect((await attempt('wrong-password-1', '10.1.1.2')).statusCode).toBe(401);
-    expect((await attempt(tenant.password, '10.1.1.2')).statusCode).toBe(200);
+    // Another address is not affected.
+    expect((await attempt(tenant.email, tenant.password, '10.1.1.2')).statusCode).toBe(200);
+  });
+
+  it('an attacker cannot reset the count by signing in to an account of their own from the same address', async () => {
+    const own = await h.tenant();
+    const victim = await h.tenant();
+    for (let i = 0; i < 2; i++) expect((await attempt(victim.email, 'guess-number-1', '10.2.2.2')).statusCode).toBe(401);
+    expect((await attempt(own.email, own.password, '10.2.2.2')).statusCode).toBe(200);
+    expect((await attempt(victim.email, 'guess-number-2', '10.2.2.2')).statusCode).toBe(401);
+    const blocked = await attempt(victim.email, 'guess-number-3', '10.2.2.2');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().errors[0]).toMatch(/^login: too many failed sign-in attempts from your address/);
+    // The attacker's own account is refused from that address too: the count is the address's.
+    expect((await attempt(own.email, own.password, '10.2.2.2')).statusCode).toBe(429);
+  });
+
+  it('counts failures per account from any address; a success clears only that account\'s count', async () => {
+    const victim = await h.tenant();
+    // Four failures from four addresses, then the owner signs in: the account's count starts again.
+    for (let i = 0; i < 4; i++) expect((await attempt(victim.email, 'guess-1', `10.3.0.${i}`)).statusCode).toBe(401);
+    expect((await attempt(victim.email, victim.password, '10.3.1.1')).statusCode).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await attempt(victim.email.toUpperCase(), 'guess-2', `10.3.2.${i}`)).statusCode).toBe(401);
+    // Five failures in the window: the account is refused from a fresh address, even with the right password.
+    const blocked = await attempt(victim.email, victim.password, '10.3.3.3');
+    expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().errors).toEqual(['login: too many failed sign-in attempts for this account; try again in 15 minutes, or reset the password']);
+    // Other accounts from that address are not affected.
+    expect((await attempt(tenant.email, tenant.password, '10.3.3.3')).statusCode).toBe(200);
+  });
+
+  it('keeps the counts in the database, so every server process sees them', async () => {
+    const second = await buildApp(h.runtime.ctx, { logLevel: 'silent' });
+    try {
+      for (let i = 0; i < 3; i++) expect((await attempt(tenant.email, 'wrong-password-1', '10.4.4.4')).statusCode).toBe(401);
+      expect((await attempt(tenant.email, tenant.password, '10.4.4.4', second)).statusCode).toBe(429);
+      const [row] = await h.runtime.database.query<{ points: number }>("SELECT points FROM rate_limits WHERE key = 'login-ip:10.4.4.4'");
+      expect(row.points).toBe(3);
+    } finally {
+      await second.close();
+    }
   });
 });
 
