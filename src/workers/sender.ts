@@ -10,6 +10,21 @@
  * message the relay had not accepted (no 250 after DATA) was discarded by the relay, so resending it is safe. The one
  * window left is between the relay's 250 and the mark's commit (the window plus one statement); a resend then carries
  * the same Message-ID, which receivers use to drop duplicates.
+ *
+ * A live sender never takes over its own rows and never sends a row it cannot show it still holds (issue 19 item 8: a
+ * stalled process once re-claimed rows still waiting in its own queue and sent them twice):
+ * - It never takes over its own claims: the claim skips rows whose claim token is one of this sender's live tokens
+ *   (those of batches not yet settled, i.e. until every sent mark of the batch is written), whatever their lease says.
+ * - It never sends a row on a claim it cannot prove: each batch keeps a local deadline, the instant (performance.now(),
+ *   ms) the last successful claim or renewal statement was *sent* plus the lease, which is never later than the
+ *   database's `lease_until`. Before a slot renders a row, and again before it delivers it, it compares the clock
+ *   with that deadline (no statement); when less than a third of the lease is left, it first awaits a renewal of the
+ *   batch (one in flight per batch, shared by the slots and the heartbeat). A renewal returns the ids still held under
+ *   the token; a row it does not return was taken over by another sender after its lease lapsed, and is dropped
+ *   unsent (counted, and logged when the batch settles), as is a row whose renewal failed twice.
+ * - The heartbeat (every lease/3) still renews the lease of queued and in-flight rows so that other senders leave them
+ *   alone, but correctness does not depend on it running on time. What remains is a stall of more than the margin
+ *   between the last check and the relay's 250 (an email in flight), where another process may take the row over.
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../server/context.ts';
@@ -53,6 +68,12 @@ export interface SenderOptions {
   concurrency?: number;
   /** Longest wait (ms) before accepted messages are recorded as sent, batched into one statement (default 20). */
   recordWindowMs?: number;
+  /**
+   * Heartbeat period in ms: how often the lease of each batch in hand is renewed (default leaseMs / 3, at least 50;
+   * at most 2^31 − 1, the longest timer Node runs). For tests only: a value far beyond a test's length starves the
+   * heartbeat, to show that no recipient is sent twice without it (tests/api/senderLease.api.test.ts).
+   */
+  heartbeatMs?: number;
 }
 
 interface SentMark { id: string | number; token: string; location: string; json: object; done: () => void; fail: (err: unknown) => void; at: number }
@@ -119,16 +140,30 @@ export class SentRecorder {
   }
 }
 
-/** One claimed batch: its rows, claim token, looked-up data, and what is still open of it. */
+/** One claimed batch: its rows, claim token, looked-up data, how long it is surely held, and what is still open of it. */
 interface Batch {
   rows: OutboxRow[];
   token: string;
   lookups: BatchData;
   heartbeat: ReturnType<typeof setInterval>;
-  /** Rows not yet sent or failed. */
+  /**
+   * Until when (performance.now(), ms) the rows in `held` are surely still claimed under `token`: when the last
+   * successful claim or renewal statement was sent, plus the lease. The database's lease_until is never earlier.
+   */
+  heldUntil: number;
+  /** Ids (as strings) the last successful claim or renewal returned: the rows still claimed under `token` then. */
+  held: Set<string>;
+  /** The renewal statement in flight, if any: the heartbeat and every slot share it. */
+  renewing?: Promise<void>;
+  /** Rows not yet sent, failed or dropped. */
   open: number;
+  /** Rows dropped unsent because the claim on them could not be shown to be still held. */
+  dropped: number;
   marks: Promise<void>[];
 }
+
+/** Thrown inside sendOne when the row's claim is lost before delivery: the row is dropped, not failed. */
+class ClaimLost extends Error {}
 
 type BatchData = Awaited<ReturnType<Sender['loadBatchData']>>;
 
@@ -150,6 +185,8 @@ export class Sender {
   private feederWaitsForSlots = false;
   private readonly slotWakes = new Set<() => void>();
   private feeding = false;
+  /** Claim tokens of this sender's batches not yet settled: the claim never takes rows held under them. */
+  private readonly liveTokens = new Set<string>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -165,6 +202,9 @@ export class Sender {
 
   /** The feeder claims another batch when fewer claimed rows than this wait for a slot: half a batch. */
   private get lowWater(): number { return Math.ceil(this.batchSize / 2); }
+
+  /** A slot renews a batch before sending from it when less than this (ms) is left of its local deadline: a third of the lease. */
+  private get renewMarginMs(): number { return this.opts.leaseMs / 3; }
 
   /**
    * start begins polling for due rows: the feeder claims a batch whenever fewer than half a batch of claimed rows
@@ -195,7 +235,11 @@ export class Sender {
     for (const wake of [...this.slotWakes]) wake();
   }
 
-  /** feed keeps the queue topped up: claims when it runs low, sleeps `pollMs` (or until poked) when nothing is due. */
+  /**
+   * feed keeps the queue topped up: claims when it runs low, sleeps `pollMs` (or until poked) when nothing is due.
+   * Rows already in the queue are never claimed again, even after their lease lapsed (a stalled process): claim()
+   * skips this sender's live claim tokens, and the slots renew or drop such rows (sendRow).
+   */
   private async feed(): Promise<void> {
     while (this.running) {
       let claimed = 0;
@@ -240,11 +284,18 @@ export class Sender {
     }
   }
 
-  /** sendRow sends one claimed row and, when it was its batch's last open row, starts finishing the batch. */
+  /**
+   * sendRow sends one claimed row and, when it was its batch's last open row, starts finishing the batch. A row whose
+   * claim is no longer provably held (holds) is dropped unsent instead.
+   */
   private async sendRow(row: OutboxRow, batch: Batch): Promise<void> {
     try {
-      const mark = await this.sendOne(row, batch.token, batch.lookups);
-      if (mark) batch.marks.push(mark);
+      if (this.holds(batch, row) || (await this.renewAndHolds(batch, row))) {
+        const mark = await this.sendOne(row, batch);
+        if (mark) batch.marks.push(mark);
+      } else {
+        batch.dropped++;
+      }
     } catch (err) {
       console.error(`sender: email ${row.id} failed unexpectedly:`, (err as Error).message);
     }
@@ -263,6 +314,11 @@ export class Sender {
       await Promise.all(batch.marks);
     } finally {
       clearInterval(batch.heartbeat);
+      this.liveTokens.delete(batch.token);
+    }
+    if (batch.dropped) {
+      console.warn(`sender: not sending ${batch.dropped} of the ${batch.rows.length} emails of claim ${batch.token}: their lease lapsed `
+        + '(this process stalled, or the database was slow) and a renewal did not show them still held; another sender takes them over');
     }
     await logFinishedBlasts(this.query, [...new Set(batch.rows.map((r) => r.blast_id).filter((b): b is string => !!b))])
       .catch((err) => console.error('sender: logging finished blasts failed:', (err as Error).message));
@@ -286,33 +342,83 @@ export class Sender {
   }
 
   /**
-   * claim takes up to batchSize due rows (pending and due, or sending with an expired lease) under a new claim token,
-   * starts renewing their lease every lease/3 (only a sender that has stopped loses its rows to another), and loads
-   * what sending them needs. Undefined when nothing is due.
+   * claim takes up to batchSize due rows (pending and due, or sending with an expired lease under a claim token that is
+   * not one of this sender's live tokens: a sender never takes over its own rows, however late its renewals are) under
+   * a new claim token, and loads what sending them needs. The batch's local deadline is when the statement was sent
+   * plus leaseMs; a heartbeat renews the lease every heartbeatMs (default leaseMs / 3) until the batch settles, and
+   * slots renew it themselves when the deadline is near (renewAndHolds). Undefined when nothing is due.
    */
   private async claim(): Promise<Batch | undefined> {
     const token = randomUUID();
+    const sentAt = performance.now();
     const rows = await this.query<OutboxRow>(
       `UPDATE outbox SET status = 'sending', claim_token = $1, lease_until = now() + ($2 || ' milliseconds')::interval, attempts = attempts + 1
         WHERE id IN (SELECT id FROM outbox
                       WHERE (status = 'pending' AND send_at <= now() AND next_attempt_at <= now())
-                         OR (status = 'sending' AND lease_until < now())
+                         OR (status = 'sending' AND lease_until < now() AND claim_token <> ALL($4::uuid[]))
                       LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, message_id, is_test,
                   workflow_id, workflow_hops, event`,
-      [token, String(this.opts.leaseMs), this.batchSize]);
+      [token, String(this.opts.leaseMs), this.batchSize, [...this.liveTokens]]);
     if (!rows.length) return undefined;
-    const heartbeat = setInterval(() => {
-      this.query(`UPDATE outbox SET lease_until = now() + ($2 || ' milliseconds')::interval WHERE claim_token = $1 AND status = 'sending'`,
-        [token, String(this.opts.leaseMs)]).catch((err) => console.error('sender: lease renewal failed:', (err as Error).message));
-    }, Math.max(50, Math.floor(this.opts.leaseMs / 3)));
+    this.liveTokens.add(token);
+    const heartbeatMs = Math.min(2 ** 31 - 1, Math.max(50, Math.floor(this.opts.heartbeatMs ?? this.opts.leaseMs / 3)));
+    // The heartbeat runs from the claim on, while the batch's data loads too; `lookups` is filled in below.
+    const batch: Batch = {
+      rows, token, lookups: undefined as unknown as BatchData, heartbeat: setInterval(() => void this.renew(batch), heartbeatMs),
+      heldUntil: sentAt + this.opts.leaseMs, held: new Set(rows.map((r) => String(r.id))), open: rows.length, dropped: 0, marks: [],
+    };
     try {
-      return { rows, token, lookups: await this.loadBatchData(rows), heartbeat, open: rows.length, marks: [] };
+      batch.lookups = await this.loadBatchData(rows);
+      return batch;
     } catch (err) {
-      // The rows stay claimed until the lease ends; another claim then takes them.
-      clearInterval(heartbeat);
+      // The rows stay claimed until the lease ends; another claim (this sender's too) then takes them.
+      clearInterval(batch.heartbeat);
+      this.liveTokens.delete(token);
       throw err;
     }
+  }
+
+  /**
+   * renew extends the lease of the batch's rows still claimed under its token to now + leaseMs, and on success sets
+   * `held` to the ids the statement returned and `heldUntil` to when it was sent + leaseMs. One renewal is in flight
+   * per batch: a call while one runs returns that one. Never rejects (a failure is logged and changes nothing).
+   */
+  private renew(batch: Batch): Promise<void> {
+    if (!batch.renewing) {
+      const sentAt = performance.now();
+      batch.renewing = this.query<{ id: string | number }>(
+        `UPDATE outbox SET lease_until = now() + ($2 || ' milliseconds')::interval WHERE claim_token = $1 AND status = 'sending' RETURNING id`,
+        [batch.token, String(this.opts.leaseMs)])
+        .then((rows) => {
+          batch.held = new Set(rows.map((r) => String(r.id)));
+          batch.heldUntil = sentAt + this.opts.leaseMs;
+        }, (err) => { console.error('sender: lease renewal failed:', (err as Error).message); })
+        .finally(() => { batch.renewing = undefined; });
+    }
+    return batch.renewing;
+  }
+
+  /**
+   * holds is the check before a row is rendered and before it is delivered, with no statement: true while more than
+   * renewMarginMs (lease/3) is left of the batch's local deadline and the last claim or renewal returned the row.
+   */
+  private holds(batch: Batch, row: OutboxRow): boolean {
+    return performance.now() < batch.heldUntil - this.renewMarginMs && batch.held.has(String(row.id));
+  }
+
+  /**
+   * renewAndHolds is the slow path of holds: while the batch's deadline is near it awaits a renewal (the one in flight,
+   * which may have been sent long ago, then at most one more), then answers whether the row is still held. False
+   * when a renewal did not return the row (another sender took it over after its lease lapsed) or when two renewals
+   * left the deadline near (failed, or the database answered too late): the row must not be sent.
+   */
+  private async renewAndHolds(batch: Batch, row: OutboxRow): Promise<boolean> {
+    for (let renewals = 0; performance.now() >= batch.heldUntil - this.renewMarginMs; renewals++) {
+      if (renewals === 2) return false;
+      await this.renew(batch);
+    }
+    return batch.held.has(String(row.id));
   }
 
   private async loadBatchData(rows: OutboxRow[]) {
@@ -335,10 +441,13 @@ export class Sender {
   }
 
   /**
-   * sendOne renders, stores and delivers one email. On delivery it returns the pending sent mark; a mark that cannot be
-   * written is logged and its row left in `sending` (re-claimed after the lease), never reported as a failed delivery.
+   * sendOne renders, stores and delivers one email of `batch`. On delivery it returns the pending sent mark; a mark
+   * that cannot be written is logged and its row left in `sending` (re-claimed after the lease), never reported as a
+   * failed delivery. Just before delivery it checks again that the claim is held (holds); if not, the row is dropped
+   * (counted in batch.dropped) and nothing is sent or recorded.
    */
-  private async sendOne(row: OutboxRow, token: string, data: BatchData): Promise<Promise<void> | undefined> {
+  private async sendOne(row: OutboxRow, batch: Batch): Promise<Promise<void> | undefined> {
+    const { token, lookups: data } = batch;
     const blast = row.blast_id ? data.blasts.get(row.blast_id) : undefined;
     if (blast && !blast.enabled) {
       await this.query(`UPDATE outbox SET status = 'cancelled', last_error = 'blast disabled', claim_token = NULL WHERE id = $1 AND claim_token = $2`, [row.id, token]);
@@ -387,6 +496,8 @@ export class Sender {
         },
       });
       stage = 'deliver';
+      // The render may have taken long (a stalled process): the claim must still be provably held when the email leaves.
+      if (!this.holds(batch, row) && !(await this.renewAndHolds(batch, row))) throw new ClaimLost();
       // The mailbox simulator answers for its own addresses: accepted without delivery, then its feedback.
       const simulated = simulatorFeedback(row.email);
       const reply = simulated
@@ -403,6 +514,10 @@ export class Sender {
         if (simulated) await recordFeedback(this.query, row.project_id, [{ ...simulated, messageId: row.message_id }], 'simulator');
       }).catch((err) => console.error(`sender: email ${row.id} was delivered but could not be recorded as sent:`, (err as Error).message));
     } catch (err) {
+      if (err instanceof ClaimLost) {
+        batch.dropped++;
+        return undefined;
+      }
       await this.recordFailure(row, token, (err as { stage?: string }).stage ?? stage, err);
       return undefined;
     }
