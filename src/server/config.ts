@@ -2,6 +2,8 @@
  * Configuration from the environment (README "Configuration"). Every variable has a default that runs the product on
  * one machine with no other service.
  */
+import { createPrivateKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -75,6 +77,12 @@ export interface Config {
   dnsResolvers: string[];
   /** The From address of the service's own mail, e.g. persona verification (SYSTEM_FROM, default no-reply@ the PUBLIC_URL host). */
   systemFrom: string;
+  /**
+   * The DKIM key the service's own mail is signed with (issue 19 §6), for SYSTEM_FROM's domain: the PEM private key
+   * read from SYSTEM_DKIM_KEY_FILE and the selector SYSTEM_DKIM_SELECTOR (default mw1), whose public key is published
+   * at `<selector>._domainkey.<domain>`. Unset: the service's own mail goes out unsigned.
+   */
+  systemDkim?: { domainName: string; keySelector: string; privateKey: string };
   spfRecord: string;
   domainCheckCron?: string;
   /** How long the sends reports are cached per project and campaign (REPORT_CACHE_MS, default 15000 ms; 0 never caches; issue 6). */
@@ -87,7 +95,7 @@ export interface Config {
   reportCompactMs: number;
 }
 
-/** loadConfig reads the environment (process.env by default). Throws on a malformed number. */
+/** loadConfig reads the environment (process.env by default). Throws on a malformed number or an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const num = (name: string, dflt: number): number => {
     const raw = env[name];
@@ -97,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     return n;
   };
   const port = num('PORT', 8080);
+  const systemFrom = env.SYSTEM_FROM?.trim() || `no-reply@${new URL(env.PUBLIC_URL || `http://localhost:${port}`).hostname}`;
   const dataDir = path.resolve(env.DATA_DIR || './data');
   return {
     port,
@@ -129,7 +138,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginMaxFailuresPerAccount: Math.max(1, Math.floor(num('LOGIN_MAX_FAILURES_PER_ACCOUNT', 10))),
     trustProxy: trustProxy(env.TRUST_PROXY),
     loginFailureWindowS: Math.max(1, num('LOGIN_FAILURE_WINDOW_S', 900)),
-    systemFrom: env.SYSTEM_FROM?.trim() || `no-reply@${new URL(env.PUBLIC_URL || `http://localhost:${port}`).hostname}`,
+    systemFrom,
+    systemDkim: env.SYSTEM_DKIM_KEY_FILE ? {
+      domainName: systemFrom.split('@').pop()!.toLowerCase(),
+      keySelector: env.SYSTEM_DKIM_SELECTOR?.trim() || 'mw1',
+      privateKey: readKey(env.SYSTEM_DKIM_KEY_FILE),
+    } : undefined,
     dnsResolvers: (env.DNS_RESOLVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     spfRecord: env.SPF_RECORD?.trim() || 'v=spf1 a mx ~all',
     domainCheckCron: /^(off|false|0|no)$/i.test(env.DOMAIN_CHECK_CRON ?? '') ? undefined : (env.DOMAIN_CHECK_CRON || '*/10 * * * *'),
@@ -153,4 +167,20 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
     return (_address: string, hop: number) => hop < hops;
   }
   return v.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** readKey reads a PEM private key file (SYSTEM_DKIM_KEY_FILE); throws naming the variable when it is unreadable or not a private key. */
+function readKey(file: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`SYSTEM_DKIM_KEY_FILE: cannot read ${file} (${(err as Error).message})`);
+  }
+  try {
+    createPrivateKey(pem);
+  } catch {
+    throw new Error(`SYSTEM_DKIM_KEY_FILE: ${file} is not a PEM private key`);
+  }
+  return pem;
 }

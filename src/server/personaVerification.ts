@@ -3,7 +3,8 @@
  * in the email"): every save of an unverified persona emails its address a link; following it (GET shows a confirm
  * button, POST confirms, so a link scanner fetching the page verifies nothing) sets verified_at. Until then the sender
  * refuses to send from the persona and records 'sender not verified' (src/workers/sender.ts). The email is the
- * service's own mail: from SYSTEM_FROM, sent at once through the relay, not tracked, not stored.
+ * service's own mail: from SYSTEM_FROM, DKIM-signed when SYSTEM_DKIM_KEY_FILE is set, sent at once through the relay,
+ * not tracked, not stored.
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from './context.ts';
@@ -40,6 +41,8 @@ export async function sendPersonaVerifications(ctx: AppContext, projectId: strin
 <p>Until it is confirmed, no email is sent from it. If you did not expect this, ignore this email.</p>`,
       text: `${project.company} wants to send email from ${persona.email}.\n\nIf that is you, confirm the address:\n${link}\n\nUntil it is confirmed, no email is sent from it. If you did not expect this, ignore this email.\n`,
       messageId: `<${randomUUID()}@${from.split('@')[1] ?? 'localhost'}>`,
+      // Signed for SYSTEM_FROM's domain when the operator configured its key (SYSTEM_DKIM_KEY_FILE).
+      dkim: ctx.config.systemDkim,
     });
     // With no relay (SMTP_URL unset) nothing reaches the address: the operator gets the link instead.
     if (!ctx.transport.delivers) {

@@ -7,6 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Resolver } from 'node:dns/promises';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
+import { simpleParser } from 'mailparser';
+import { generateKeyPairSync } from 'node:crypto';
 import { checkDomains } from '../../src/server/domains.ts';
 import { decodeLocation } from '../../src/domain/location.ts';
 import { openStorage } from '../../src/server/storage/storage.ts';
@@ -36,9 +38,10 @@ async function dkimSettings(key = t.apiKey) {
   return res.body.data as Array<{ id: string; domain: string; DkimVerificationStatus: string; checked_at: string | null; records: Record<'dkim' | 'spf' | 'dmarc', { name: string; value: string; status: string }> }>;
 }
 
-async function sendFrom(persona: string, to: string): Promise<Buffer> {
+async function sendFrom(persona: string, to: string, type = 'TEMPLATE_TRANSACTIONAL'): Promise<Buffer> {
   const before = h.sink.messages.length;
-  const template = (await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{ name: `T ${to}`, subject: 'Signed?', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Hello {{user.email}}</p>' }] } })).body.data[0];
+  const html = '<p>Hello {{user.email}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p>';
+  const template = (await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{ name: `T ${to}`, subject: 'Signed?', type, html_body: html }] } })).body.data[0];
   const res = await h.call('POST', '/api/event/emit_send_single_email_event', { key: t.apiKey, body: { mailer_payload: {
     template_id: template.id, from: { email: persona }, to: [{ email: to }],
   } } });
@@ -47,12 +50,14 @@ async function sendFrom(persona: string, to: string): Promise<Buffer> {
   return h.sink.messages.slice(before).find((m) => m.envelopeTo.includes(to))!.raw;
 }
 
-/** mailauth's DKIM verdict for a raw message, looking keys up on the test DNS server. */
-async function verify(raw: Buffer) {
+/** mailauth's DKIM verdict for a raw message, looking keys up on the test DNS server; `headers` adds each signature's h= list. */
+async function verify(raw: Buffer, headers = false) {
   const resolver = new Resolver();
   resolver.setServers([dns.address]);
   const result = await dkimVerify(raw, { resolver: async (name: string, rr: string) => (rr === 'TXT' ? resolver.resolveTxt(name) : resolver.resolve(name, rr) as Promise<string[]>) });
-  return result.results.map((r: { signingDomain?: string; status: { result: string } }) => ({ domain: r.signingDomain ?? null, result: r.status.result }));
+  return result.results.map((r: { signingDomain?: string; status: { result: string }; signingHeaders?: { keys: string } }) => ({
+    domain: r.signingDomain ?? null, result: r.status.result, ...(headers ? { signed: (r.signingHeaders?.keys ?? '').toLowerCase().split(': ').join(':').split(':') } : {}),
+  }));
 }
 
 describe(`sending domains (${API_DB})`, () => {
@@ -108,9 +113,40 @@ describe(`sending domains (${API_DB})`, () => {
     const { bucket, key } = decodeLocation(location)!;
     expect(Buffer.compare((await openStorage(h.config.storageUrl).get(bucket, key))!, signed)).toBe(0);
 
+    // Marketing mail: List-Unsubscribe and List-Unsubscribe-Post are both signed (RFC 8058 §4), and mailauth passes it.
+    const marketing = await sendFrom('hello@news.example.com', 'marketing@example.org', 'TEMPLATE_MARKETING');
+    expect(marketing.toString('utf8')).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click\r$/m);
+    const [verdict] = await verify(marketing, true);
+    expect(verdict).toMatchObject({ domain: 'news.example.com', result: 'pass' });
+    expect(verdict.signed).toEqual(expect.arrayContaining(['from', 'subject', 'list-unsubscribe', 'list-unsubscribe-post']));
+    // Saved through the API without a text part, the template still goes out multipart/alternative with one.
+    const parsed = await simpleParser(marketing);
+    expect(marketing.toString('utf8')).toMatch(/^Content-Type: multipart\/alternative;/m);
+    expect(parsed.text).toContain('Hello marketing@example.org');
+    expect(parsed.text).toMatch(/Unsubscribe \[http:\/\/localhost:8080\/u\//);
+
     dns.zone.clear();
     await check();
     expect((await dkimSettings())[0].DkimVerificationStatus).toBe('Failed');
     expect(await verify(await sendFrom('hello@news.example.com', 'later@example.org'))).toEqual([{ domain: null, result: 'none' }]);
+  });
+});
+
+describe(`the service's own mail (${API_DB})`, () => {
+  it('signs persona verification email with SYSTEM_FROM\'s key when one is configured, and mailauth passes it', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'der' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+    dns.zone.set('sys1._domainkey.mail.mailwright.example', [`v=DKIM1; k=rsa; p=${publicKey.toString('base64')}`]);
+    const hs = await startHarness({ config: { systemFrom: 'no-reply@mail.mailwright.example', systemDkim: { domainName: 'mail.mailwright.example', keySelector: 'sys1', privateKey } } });
+    try {
+      const u = await hs.tenant();
+      const saved = await hs.call('POST', '/api/senderpersonawrapper/sender_personas', { key: u.apiKey, body: { sender_personas: [{ email: 'news@customer.example', first_name: 'News' }] } });
+      expect(saved.status).toBe(200);
+      await hs.sink.waitFor(() => hs.sink.messages.some((m) => m.envelopeTo.includes('news@customer.example')));
+      const raw = hs.sink.messages.find((m) => m.envelopeTo.includes('news@customer.example'))!.raw;
+      expect(raw.toString('utf8')).toMatch(/^From: Sender verification <no-reply@mail\.mailwright\.example>\r$/m);
+      expect(await verify(raw)).toEqual([{ domain: 'mail.mailwright.example', result: 'pass' }]);
+    } finally {
+      await hs.close();
+    }
   });
 });

@@ -9,7 +9,7 @@ import DKIM from 'nodemailer/lib/dkim/index.js';
 import type { RenderContext } from '../../domain/templateVariables.ts';
 import type { Storage } from '../storage/storage.ts';
 import { addTracking, type TrackingContext } from './links.ts';
-import { stripActiveContent } from '../../domain/emailHtml.ts';
+import { stripActiveContent, textFromHtml } from '../../domain/emailHtml.ts';
 import { composerOptions, MessageSkeleton, type SkeletonShape, type SkeletonValues } from './skeleton.ts';
 
 type Compiled = (ctx: RenderContext) => string;
@@ -23,17 +23,41 @@ export interface CompiledTemplate {
 }
 
 /**
- * compileTemplate compiles a template's parts: the HTML without active content, and the plain_text_body when there is
- * one (the template editor fills it from the HTML on every save). Subject and text are not HTML-escaped; HTML values
- * are. Throws a Handlebars parse error (with its line) for malformed variables.
+ * compileTemplate compiles a template's parts: the HTML without active content, and the text part — the
+ * plain_text_body when there is one (the template editor fills it from the HTML on every save), else one made here
+ * from the HTML with html-to-text (textFromHtml), so a template saved through the API without text still goes out
+ * multipart/alternative (issue 19 §6). This runs once per template version. Subject and text are not HTML-escaped;
+ * HTML values are. Throws a Handlebars parse error (with its line) for malformed variables.
  */
 export function compileTemplate(t: { subject: string; html_body: string; plain_text_body?: string | null }): CompiledTemplate {
   // What is sent never carries scripts or event handlers (src/domain/emailHtml.ts); stripped here, once per version.
+  const html = stripActiveContent(t.html_body);
+  const text = t.plain_text_body?.trim() ? t.plain_text_body : textFromHtml(html);
   return {
     subject: hb.compile(t.subject, { noEscape: true, strict: false }),
-    html: hb.compile(stripActiveContent(t.html_body), { strict: false }),
-    text: t.plain_text_body?.trim() ? hb.compile(t.plain_text_body, { noEscape: true, strict: false }) : undefined,
+    html: hb.compile(html, { strict: false }),
+    text: text.trim() ? hb.compile(text, { noEscape: true, strict: false }) : undefined,
   };
+}
+
+/**
+ * The header fields a DKIM signature covers (h=): nodemailer's list (RFC 6376 §5.4.1's recommendations) plus
+ * List-Unsubscribe-Post, which RFC 8058 §4 requires to be signed together with List-Unsubscribe, or receivers should
+ * not offer one-click unsubscribe (Gmail and Yahoo require it of bulk senders). A field the message lacks is left out.
+ */
+export const DKIM_SIGNED_HEADERS = [
+  'From', 'Sender', 'Reply-To', 'Subject', 'Date', 'Message-ID', 'To', 'Cc', 'MIME-Version', 'Content-Type',
+  'Content-Transfer-Encoding', 'Content-ID', 'Content-Description', 'Resent-Date', 'Resent-From', 'Resent-Sender',
+  'Resent-To', 'Resent-Cc', 'Resent-Message-ID', 'In-Reply-To', 'References', 'List-Id', 'List-Help', 'List-Unsubscribe',
+  'List-Unsubscribe-Post', 'List-Subscribe', 'List-Post', 'List-Owner', 'List-Archive',
+].join(':');
+
+/** A DKIM signing key (relaxed/relaxed, rsa-sha256): the d= domain, the s= selector and the PEM private key. */
+export interface DkimKey { domainName: string; keySelector: string; privateKey: string }
+
+/** dkimSigner returns nodemailer's signer for `key`, covering DKIM_SIGNED_HEADERS. */
+function dkimSigner(key: DkimKey): DKIM {
+  return new DKIM({ ...key, headerFieldNames: DKIM_SIGNED_HEADERS });
 }
 
 export interface MessageInput {
@@ -46,8 +70,8 @@ export interface MessageInput {
   /** One-click unsubscribe URL for marketing mail (adds List-Unsubscribe headers); omit for transactional mail. */
   listUnsubscribe?: string;
   date?: Date;
-  /** Sign with this domain's DKIM key (relaxed/relaxed, rsa-sha256); omit for unsigned mail (issue 4 §5). */
-  dkim?: { domainName: string; keySelector: string; privateKey: string };
+  /** Sign with this domain's DKIM key (relaxed/relaxed, rsa-sha256, DKIM_SIGNED_HEADERS); omit for unsigned mail (issue 4 §5). */
+  dkim?: DkimKey;
 }
 
 /** buildRawMessage returns the exact bytes to deliver and store for one email (DKIM-signed when `dkim` is given). */
@@ -55,7 +79,7 @@ export async function buildRawMessage(m: MessageInput): Promise<Buffer> {
   const message = new MailComposer(composerOptions(shapeOf(m), valuesOf(m))).compile();
   // The signature is part of the bytes, so the stored copy is exactly what the relay receives.
   if (m.dkim) {
-    const signer = new DKIM(m.dkim);
+    const signer = dkimSigner(m.dkim);
     message.processFunc((input) => signer.sign(input));
   }
   return message.build();
@@ -91,7 +115,7 @@ export async function composeMessage(m: MessageInput, templateKey: string): Prom
   const raw = (await skeleton).fill(values);
   if (!m.dkim) return raw;
   const chunks: Buffer[] = [];
-  for await (const chunk of new DKIM(m.dkim).sign(raw)) chunks.push(chunk as Buffer);
+  for await (const chunk of dkimSigner(m.dkim).sign(raw)) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
