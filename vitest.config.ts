@@ -18,6 +18,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e', include: ['tests/e2e/**/*.e2e.ts'], environment: 'node', testTimeout: 240_000, hookTimeout: 240_000,
+          setupFiles: ['tests/e2e/setup.ts'],
           fileParallelism: false,
         },
       },

@@ -1,14 +1,40 @@
 /**
  * launchChromium starts Debian's chromium (CHROMIUM_PATH, default /usr/bin/chromium) headless through playwright-core,
- * with every background network feature off so a test never reaches the internet. Throws when chromium is missing
- * (scripts/ensure-test-tools.sh installs it).
+ * with every background network feature off so a test never reaches the internet; every context it makes records
+ * Content-Security-Policy refusals (cspViolations). Throws when chromium is missing (scripts/ensure-test-tools.sh
+ * installs it).
  */
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+export async function launchChromium(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  // Every context watches for Content-Security-Policy refusals (tests/e2e/setup.ts fails a test file that saw one).
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => watchCsp(await newContext(options));
+  browser.newPage = async (options) => {
+    const context = await browser.newContext(options);
+    const page = await context.newPage();
+    page.on('close', () => { void context.close(); });
+    return page;
+  };
+  return browser;
+}
+
+const violations: string[] = [];
+
+/** cspViolations returns the Content-Security-Policy refusals the browser reported since the last call, and forgets them. */
+export function cspViolations(): string[] {
+  return violations.splice(0);
+}
+
+/** watchCsp records every console message of `context` that reports a Content-Security-Policy refusal. */
+function watchCsp(context: BrowserContext): BrowserContext {
+  context.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(`${message.location().url}: ${message.text()}`);
+  });
+  return context;
 }
 
 /** The session the console keeps in its `user_info` cookie (only the fields tests use are typed). */
