@@ -4,14 +4,21 @@
  * - generated/types/<service>.gen.ts: TypeScript types (openapi-typescript);
  * - generated/client.gen.ts: typed openapi-fetch clients per gateway;
  * - generated/operations.gen.ts: operationId → {service, method, path, public?}, the dataProvider's routing table;
- * - generated/resources.gen.ts: react-admin resource definitions read from each operation's `x-resource`.
+ * - generated/resources.gen.ts: react-admin resource definitions read from each operation's `x-resource`;
+ * - generated/forms/<resource>.validators.gen.js (+ .d.ts) and generated/formValidators.gen.ts: each resource form's
+ *   validator compiled ahead of time (ajv standalone, as @rjsf/validator-ajv8's precompiled validators expect), so the
+ *   console never compiles a schema with `new Function` and its Content-Security-Policy needs no 'unsafe-eval'.
  * With `--check` nothing is written; it exits 1 listing every file that would change (CI's staleness check).
  */
 import { mkdir, readFile, writeFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { bundle, createConfig } from '@redocly/openapi-core';
 import openapiTS, { astToString } from 'openapi-typescript';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import createAjvInstance from '@rjsf/validator-ajv8/lib/createAjvInstance.js';
+import { schemaParser } from '@rjsf/utils';
 import config from '../codegen.config.ts';
+import { formSchema } from '../src/console/resources/shared/formSchema.ts';
 
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- OpenAPI documents are untyped JSON here
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -152,6 +159,34 @@ export const resources: ResourceDefinition[] = ${JSON.stringify(resources, null,
 export const resourcesByName: Record<string, ResourceDefinition> = Object.fromEntries(resources.map((r) => [r.name, r]));
 `);
 
+  // Each form's validator, compiled ahead of time from exactly the schema the form renders (formSchema).
+  const forms = resources.filter((r) => r.form);
+  for (const r of forms) {
+    const schemas = Object.values(schemaParser(formSchema(r.form.jsonSchema)));
+    // unicode: false counts string length in UTF-16 units instead of importing ajv's ucs2length at run time (the
+    // server's check, which counts characters, decides); logger: false keeps ajv's note that the option is deprecated quiet.
+    const ajv = createAjvInstance(undefined, undefined, { unicode: false, logger: false, code: { source: true, esm: true, lines: true }, schemas } as never);
+    const names = schemas.map((schema, i) => [`v${i}`, String(schema.$id)] as const);
+    const code = standaloneCode(ajv, Object.fromEntries(names));
+    out.set(`forms/${r.name}.validators.gen.js`, `${config.header}${code}
+/** The validators by schema id, as @rjsf/validator-ajv8's createPrecompiledValidator looks them up. */
+export default { ${names.map(([name, id]) => `${JSON.stringify(id)}: ${name}`).join(', ')} };
+`);
+    out.set(`forms/${r.name}.validators.gen.d.ts`, `${config.header}import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
+
+declare const validators: ValidatorFunctions;
+export default validators;
+`);
+  }
+  out.set('formValidators.gen.ts', `${config.header}import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
+${forms.map((r, i) => `import form${i} from './forms/${r.name}.validators.gen';`).join('\n')}
+
+/** The precompiled validator functions of each resource form, by resource name (createPrecompiledValidator's input). */
+export const formValidators: Record<string, ValidatorFunctions> = {
+${forms.map((r, i) => `  ${JSON.stringify(r.name)}: form${i},`).join('\n')}
+};
+`);
+
   const stale: string[] = [];
   for (const [rel, text] of out) {
     const file = path.join(root, config.outDir, rel);
@@ -165,11 +200,11 @@ export const resourcesByName: Record<string, ResourceDefinition> = Object.fromEn
   }
   // Files in generated/ that codegen no longer makes are stale too.
   const known = new Set(out.keys());
-  for (const dir of ['', 'openapi', 'types']) {
+  for (const dir of ['', 'openapi', 'types', 'forms']) {
     const entries = await readdir(path.join(root, config.outDir, dir)).catch(() => [] as string[]);
     for (const f of entries) {
       const rel = dir ? `${dir}/${f}` : f;
-      if ((f.endsWith('.gen.ts') || f.endsWith('.json')) && !known.has(rel)) stale.push(`${rel} (no longer generated)`);
+      if (/\.gen\.(ts|js|d\.ts)$|\.json$/.test(f) && !known.has(rel)) stale.push(`${rel} (no longer generated)`);
     }
   }
   if (check && stale.length) {

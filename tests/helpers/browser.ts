@@ -29,11 +29,19 @@ export function cspViolations(): string[] {
   return violations.splice(0);
 }
 
-/** watchCsp records every console message of `context` that reports a Content-Security-Policy refusal. */
-function watchCsp(context: BrowserContext): BrowserContext {
+/**
+ * watchCsp records every Content-Security-Policy refusal in `context`: console messages that report one (the only
+ * trace of a refusal inside a sandboxed iframe, where no script runs), and `securitypolicyviolation` events of every
+ * page and frame that can run scripts (an eval refused inside a library that catches the error logs nothing else).
+ */
+async function watchCsp(context: BrowserContext): Promise<BrowserContext> {
   context.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(`${message.location().url}: ${message.text()}`);
   });
+  await context.exposeBinding('__mwCspViolation', (_source, text: string) => { violations.push(text); });
+  await context.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => {
+    window.__mwCspViolation(e.documentURI + ': ' + e.effectiveDirective + ' refused ' + (e.blockedURI || '(inline)') + ' at ' + e.sourceFile + ':' + e.lineNumber);
+  });`);
   return context;
 }
 

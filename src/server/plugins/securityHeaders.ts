@@ -7,9 +7,12 @@
  * The policy (contentSecurityPolicy) is what the console needs and no more:
  * - scripts only from this origin, Unlayer's designer (editor.unlayer.com, the one optional outside script; the
  *   GrapesJS fallback is bundled) and the configured captcha provider; no inline script anywhere;
+ * - no eval: the console's forms validate with validators compiled at build time (generated/forms/), not ajv at
+ *   run time;
  * - inline styles (MUI's emotion and the designers write <style> elements at run time);
- * - images, fonts and media from anywhere over http(s): stored emails and template previews are shown in sandboxed
- *   `srcdoc` iframes, which inherit this policy, and a customer's email may load its images from any host;
+ * - images, fonts, media and stylesheets from anywhere over http(s): stored emails and template previews are shown in
+ *   sandboxed `srcdoc` iframes, which inherit this policy, and a customer's email may load its images and web fonts
+ *   (e.g. a Google Fonts stylesheet) from any host;
  * - frames from this origin, Unlayer and the captcha provider; requests (fetch/XHR) to this origin, plus the captcha
  *   provider and the conversion tracking URL when configured.
  * Template images and the open pixel are loaded by mail clients on other sites, so their answers are marked
@@ -49,7 +52,7 @@ export function contentSecurityPolicy(config: Pick<Config, 'publicUrl' | 'captch
     formAction: ["'self'"],
     scriptSrc: ["'self'", UNLAYER_ORIGIN, ...extra(captcha)],
     scriptSrcAttr: ["'none'"],
-    styleSrc: ["'self'", "'unsafe-inline'"],
+    styleSrc: ["'self'", "'unsafe-inline'", 'https:', 'http:'],
     imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
     fontSrc: ["'self'", 'data:', 'https:', 'http:'],
     mediaSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],

@@ -7,10 +7,12 @@ import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useCreate, useGetOne, useNotify, useUpdate, type RaRecord } from 'react-admin';
 import Form from '@rjsf/mui';
-import validator from '@rjsf/validator-ajv8';
-import type { CustomValidator, ErrorTransformer, RJSFSchema, UiSchema } from '@rjsf/utils';
+import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
+import type { CustomValidator, ErrorTransformer, UiSchema } from '@rjsf/utils';
 import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
 import type { ResourceDefinition } from '../../../../generated/resources.gen';
+import { formValidators } from '../../../../generated/formValidators.gen';
+import { formSchema } from './formSchema';
 import { checkEmail, checkRequired } from '../../../domain/validation';
 import { Loading } from '../../layout/ConsoleLayout';
 import { saveWarnings } from '../../data/dataProvider';
@@ -55,16 +57,9 @@ function EditorForm({ definition, entity, mode, emailFields = [], requiredFields
   const [attempted, setAttempted] = useState(false);
   const saving = creating || updating;
 
-  const schema = useMemo(() => {
-    const { title: _title, properties = {}, ...rest } = form.jsonSchema as { title?: string; properties?: Record<string, object> };
-    const shown = Object.fromEntries(
-      Object.entries(properties).map(([key, prop]) => {
-        const { description: _d, ...visible } = prop as { description?: string };
-        return [key, visible];
-      }),
-    );
-    return { ...rest, properties: shown } as RJSFSchema;
-  }, [form.jsonSchema]);
+  const schema = useMemo(() => formSchema(form.jsonSchema), [form.jsonSchema]);
+  // Compiled by codegen from this same schema: nothing is compiled in the browser (the CSP allows no eval).
+  const validator = useMemo(() => createPrecompiledValidator(formValidators[definition.name], schema), [definition.name, schema]);
 
   const emailInvalid = emailFields.some((f) => checkEmail(formData[f]) !== undefined);
   const uiSchema = useMemo<UiSchema>(() => {
