@@ -291,8 +291,10 @@ export class Sender {
   private async sendRow(row: OutboxRow, batch: Batch): Promise<void> {
     try {
       if (this.holds(batch, row) || (await this.renewAndHolds(batch, row))) {
-        const mark = await this.sendOne(row, batch);
-        if (mark) batch.marks.push(mark);
+        // The mark comes wrapped: an async function returning a bare promise would wait for it, and the slot would
+        // stand idle for the recorder's window instead of moving on to the next email.
+        const sent = await this.sendOne(row, batch);
+        if (sent) batch.marks.push(sent.mark);
       } else {
         batch.dropped++;
       }
@@ -441,12 +443,12 @@ export class Sender {
   }
 
   /**
-   * sendOne renders, stores and delivers one email of `batch`. On delivery it returns the pending sent mark; a mark
-   * that cannot be written is logged and its row left in `sending` (re-claimed after the lease), never reported as a
-   * failed delivery. Just before delivery it checks again that the claim is held (holds); if not, the row is dropped
+   * sendOne renders, stores and delivers one email of `batch`. On delivery it returns {mark}, the pending sent mark
+   * (wrapped, so the caller need not wait for it); a mark that cannot be written is logged and its row left in
+   * `sending` (re-claimed after the lease), never reported as a failed delivery. Just before delivery it checks again that the claim is held (holds); if not, the row is dropped
    * (counted in batch.dropped) and nothing is sent or recorded.
    */
-  private async sendOne(row: OutboxRow, batch: Batch): Promise<Promise<void> | undefined> {
+  private async sendOne(row: OutboxRow, batch: Batch): Promise<{ mark: Promise<void> } | undefined> {
     const { token, lookups: data } = batch;
     const blast = row.blast_id ? data.blasts.get(row.blast_id) : undefined;
     if (blast && !blast.enabled) {
@@ -504,7 +506,7 @@ export class Sender {
         ? { response: `250 simulator: accepted for ${row.email} (${simulated.kind}), not delivered` }
         : await this.transport.send({ from: persona.email, to: [row.email] }, raw);
       const location = encodeLocation(SENT_BUCKET, key);
-      return this.recorder.sent(row.id, token, location, {
+      const mark = this.recorder.sent(row.id, token, location, {
         bucket: SENT_BUCKET, key, location, subject, message_id: row.message_id,
         blast_id: row.blast_id, template_id: row.template_id, is_test_email: row.is_test,
         transport: simulated ? 'simulator' : this.transport.delivers ? 'smtp' : 'capture', response: reply.response,
@@ -513,6 +515,7 @@ export class Sender {
       }).then(async () => {
         if (simulated) await recordFeedback(this.query, row.project_id, [{ ...simulated, messageId: row.message_id }], 'simulator');
       }).catch((err) => console.error(`sender: email ${row.id} was delivered but could not be recorded as sent:`, (err as Error).message));
+      return { mark };
     } catch (err) {
       if (err instanceof ClaimLost) {
         batch.dropped++;
