@@ -20,6 +20,7 @@ import { openBenchDatabase } from './databases.ts';
 import { startRuntime } from '../src/server/runtime.ts';
 import { SmtpTransport } from '../src/server/mail/transport.ts';
 import { buildRawMessage } from '../src/server/mail/render.ts';
+import { textFromHtml } from '../src/domain/emailHtml.ts';
 import { createAccount } from '../src/server/accounts.ts';
 import { upsertContacts } from '../src/server/gateways/user/service.ts';
 import { savePersonas } from '../src/server/gateways/senderpersonawrapper/service.ts';
@@ -55,7 +56,8 @@ function newSink(): { start(): Promise<string>; stop(): Promise<void>; waitFor(p
 async function rawRate(html: string): Promise<number> {
   const sink = newSink();
   const transport = new SmtpTransport(await sink.start());
-  const raw = await buildRawMessage({ from: { email: 'bench@example.com', name: 'Bench' }, to: 'r@example.com', subject: 'Bench', html, messageId: `<${randomUUID()}@example.com>` });
+  // The same shape the pipeline sends: HTML plus the text part made from it (every email is multipart/alternative).
+  const raw = await buildRawMessage({ from: { email: 'bench@example.com', name: 'Bench' }, to: 'r@example.com', subject: 'Bench', html, text: textFromHtml(html), messageId: `<${randomUUID()}@example.com>` });
   const sendAll = async (n: number) => {
     let next = 0;
     await Promise.all(Array.from({ length: 10 }, async () => {
