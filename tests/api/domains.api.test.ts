@@ -107,9 +107,15 @@ describe(`sending domains (${API_DB})`, () => {
     expect(signed.toString('utf8')).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; d=news\.example\.com;/m);
     expect(await verify(signed)).toEqual([{ domain: 'news.example.com', result: 'pass' }]);
 
-    // The stored copy is the signed message, byte for byte.
-    const events = await h.call('GET', '/api/event/all_events', { key: t.apiKey, query: { include_system_events: true, search_field: 'email', search_value: 'after@example.org', limit: 5 } });
-    const location = events.body.data.find((e: { name: string }) => e.name === 'email_send_result_success').json.location;
+    // The stored copy is the signed message, byte for byte. The send is recorded just after the relay's 250 (the
+    // recorder's window plus one statement), so the sink can have the message before the event exists.
+    let success: { json: { location: string } } | undefined;
+    for (let i = 0; i < 100 && !success; i++) {
+      const events = await h.call('GET', '/api/event/all_events', { key: t.apiKey, query: { include_system_events: true, search_field: 'email', search_value: 'after@example.org', limit: 5 } });
+      success = events.body.data.find((e: { name: string }) => e.name === 'email_send_result_success');
+      if (!success) await new Promise((r) => setTimeout(r, 50));
+    }
+    const location = success!.json.location;
     const { bucket, key } = decodeLocation(location)!;
     expect(Buffer.compare((await openStorage(h.config.storageUrl).get(bucket, key))!, signed)).toBe(0);
 

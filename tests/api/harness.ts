@@ -16,6 +16,8 @@ import { openDatabase, type Database } from '../../src/server/db/client.ts';
 import { startRuntime, type Runtime } from '../../src/server/runtime.ts';
 import { SmtpTransport } from '../../src/server/mail/transport.ts';
 import { createAccount } from '../../src/server/accounts.ts';
+import { expandBlast } from '../../src/workers/blasts.ts';
+import { wallClockUtc } from '../helpers/time.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import { TEMPLATE_PATH } from './globalSetup.ts';
 
@@ -149,4 +151,30 @@ export async function processFixture(prefix: string, env: NodeJS.ProcessEnv = {}
 export async function callServer(baseUrl: string, key: string, method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   const res = await fetch(`${baseUrl}${url}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: res.status, body: await res.json() };
+}
+
+/**
+ * dueBlast makes, through the gateways, a confirmed sender persona `from`, a template of `type` and a contact for each
+ * of `emails`, saves a blast to them that was due a minute ago, and expands it (one outbox row per recipient) without
+ * the workers, for tests that drive a Sender by hand. Resolves the blast's id.
+ */
+export async function dueBlast(h: Harness, t: Tenant, emails: string[], opts: { from: string; type?: 'TEMPLATE_TRANSACTIONAL' | 'TEMPLATE_MARKETING' }): Promise<string> {
+  const api = async (url: string, body: unknown) => {
+    const res = await h.call('POST', url, { key: t.apiKey, body });
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const persona = (await api('/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: opts.from, first_name: 'F' }] })).data[0];
+  await h.confirmPersonas();
+  const template = (await api('/api/template/templates', { templates: [{
+    name: `T ${randomBytes(3).toString('hex')}`, subject: 'S', type: opts.type ?? 'TEMPLATE_TRANSACTIONAL', html_body: '<p>{{user.email}} <a href="{{unsubscribe_link}}">u</a></p>',
+  }] })).data[0];
+  const users = (await api('/api/user/users', { users: emails.map((email) => ({ email })) })).data as Array<{ id: string }>;
+  const id = crypto.randomUUID();
+  await api('/api/scheduler/scheduler', {
+    id, name: 'Due', template_id: template.id, sender_persona_id: persona.id, to_user_ids: users.map((u) => u.id), send_at: wallClockUtc(-1), timezone: 'UTC',
+  });
+  const queued = await expandBlast(h.runtime.ctx, id);
+  if (queued !== emails.length) throw new Error(`the blast queued ${queued} of ${emails.length} recipients`);
+  return id;
 }

@@ -5,11 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sender } from '../../src/workers/sender.ts';
-import { expandBlast } from '../../src/workers/blasts.ts';
 import { RenderPool } from '../../src/server/mail/renderPool.ts';
 import type { Envelope, MailTransport } from '../../src/server/mail/transport.ts';
-import { wallClockUtc } from '../helpers/time.ts';
-import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import { API_DB, dueBlast, startHarness, type Harness, type Tenant } from './harness.ts';
+
+/** The sender persona of this file's blasts. */
+const FROM = 'from@relay.example.com';
 
 let h: Harness;
 let t: Tenant;
@@ -39,20 +40,6 @@ function smtpError(code: number, message: string): Error {
   return Object.assign(new Error(message), { responseCode: code });
 }
 
-async function dueBlast(emails: string[], type: 'TEMPLATE_TRANSACTIONAL' | 'TEMPLATE_MARKETING' = 'TEMPLATE_TRANSACTIONAL'): Promise<string> {
-  const persona = (await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey, body: { sender_personas: [{ email: 'from@relay.example.com', first_name: 'F' }] } })).body.data[0];
-  await h.confirmPersonas();
-  const template = (await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{ name: 'R', subject: 'S', type, html_body: '<p>{{user.email}} <a href="{{unsubscribe_link}}">u</a></p>' }] } })).body.data[0];
-  const users = (await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: emails.map((email) => ({ email })) } })).body.data;
-  const id = crypto.randomUUID();
-  const res = await h.call('POST', '/api/scheduler/scheduler', { key: t.apiKey, body: {
-    id, name: 'Relay', template_id: template.id, sender_persona_id: persona.id, to_user_ids: users.map((u: { id: string }) => u.id), send_at: wallClockUtc(-1), timezone: 'UTC',
-  } });
-  expect(res.status).toBe(200);
-  expect(await expandBlast(h.runtime.ctx, id)).toBe(emails.length);
-  return id;
-}
-
 async function statuses(blastId: string) {
   return h.runtime.database.query<{ email: string; status: string; attempts: number; last_error: string | null }>(
     'SELECT email, status, attempts, last_error FROM outbox WHERE blast_id = $1 ORDER BY email', [blastId]);
@@ -71,7 +58,7 @@ afterAll(async () => {
 describe(`sender (${API_DB})`, () => {
   it('two senders on one database, with a relay slower than the lease: each email goes once (the claim is renewed)', async () => {
     const emails = Array.from({ length: 12 }, (_, i) => `slow${i}@example.com`);
-    const blastId = await dueBlast(emails);
+    const blastId = await dueBlast(h, t, emails, { from: FROM });
     const relay = new TestRelay(250);
     const opts = { leaseMs: 300, pollMs: 50, batchSize: 6, concurrency: 2 };
     const a = new Sender(h.runtime.ctx, relay, renderer, opts);
@@ -87,7 +74,7 @@ describe(`sender (${API_DB})`, () => {
   });
 
   it('a temporary relay failure is retried after the back-off; a permanent one fails once and is reported', async () => {
-    const blastId = await dueBlast(['temp@example.com', 'perm@example.com']);
+    const blastId = await dueBlast(h, t, ['temp@example.com', 'perm@example.com'], { from: FROM });
     const relay = new TestRelay(0, (to, attempt) => {
       if (to === 'temp@example.com' && attempt === 1) return smtpError(451, '451 4.3.0 try again later');
       if (to === 'perm@example.com') return smtpError(550, '550 5.1.1 mailbox unavailable');
@@ -113,8 +100,8 @@ describe(`sender (${API_DB})`, () => {
   });
 
   it('checks again at send time: a contact who unsubscribed or was suppressed after expansion is not mailed', async () => {
-    const marketing = await dueBlast(['late-unsub@example.com', 'late-bounce@example.com', 'late-optout@example.com', 'still-ok@example.com'], 'TEMPLATE_MARKETING');
-    const receipt = await dueBlast(['late-optout@example.com'], 'TEMPLATE_TRANSACTIONAL');
+    const marketing = await dueBlast(h, t, ['late-unsub@example.com', 'late-bounce@example.com', 'late-optout@example.com', 'still-ok@example.com'], { from: FROM, type: 'TEMPLATE_MARKETING' });
+    const receipt = await dueBlast(h, t, ['late-optout@example.com'], { from: FROM });
     // After expansion: one contact unsubscribes, one address hard-bounces elsewhere, one is an 'unsubscribed' entry.
     await h.runtime.database.query(`UPDATE contacts SET unsubscribed_at = now() WHERE project_id = $1 AND email = 'late-unsub@example.com'`, [t.projectId]);
     await h.runtime.database.query(

@@ -12,11 +12,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Sender } from '../../src/workers/sender.ts';
-import { expandBlast } from '../../src/workers/blasts.ts';
 import { RenderPool } from '../../src/server/mail/renderPool.ts';
 import { SmtpTransport, type Envelope, type MailTransport } from '../../src/server/mail/transport.ts';
-import { wallClockUtc } from '../helpers/time.ts';
-import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import { API_DB, dueBlast, startHarness, type Harness, type Tenant } from './harness.ts';
+
+/** The sender persona of this file's blasts. */
+const FROM = 'from@lease.example.com';
 
 const LEASE_MS = 1000;
 /** heartbeatMs that never fires within a test: the heartbeat is starved. */
@@ -55,20 +56,6 @@ class StallingRelay implements MailTransport {
   async close(): Promise<void> {}
 }
 
-async function dueBlast(emails: string[]): Promise<string> {
-  const persona = (await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey, body: { sender_personas: [{ email: 'from@lease.example.com', first_name: 'F' }] } })).body.data[0];
-  await h.confirmPersonas();
-  const template = (await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{ name: 'L', subject: 'S', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>{{user.email}}</p>' }] } })).body.data[0];
-  const users = (await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: emails.map((email) => ({ email })) } })).body.data;
-  const id = crypto.randomUUID();
-  const res = await h.call('POST', '/api/scheduler/scheduler', { key: t.apiKey, body: {
-    id, name: 'Lease', template_id: template.id, sender_persona_id: persona.id, to_user_ids: users.map((u: { id: string }) => u.id), send_at: wallClockUtc(-1), timezone: 'UTC',
-  } });
-  expect(res.status).toBe(200);
-  expect(await expandBlast(h.runtime.ctx, id)).toBe(emails.length);
-  return id;
-}
-
 /** received counts the sink's messages per recipient, for the given recipients only. */
 function received(emails: string[]): Map<string, number> {
   const wanted = new Set(emails);
@@ -102,7 +89,7 @@ afterAll(async () => {
 describe(`sender with a starved heartbeat (${API_DB})`, () => {
   it('blocked for longer than the lease with rows in its queue, it never re-claims its own rows: each recipient gets one message', async () => {
     const emails = Array.from({ length: RECIPIENTS }, (_, i) => `own${i}@lease.example.com`);
-    const blastId = await dueBlast(emails);
+    const blastId = await dueBlast(h, t, emails, { from: FROM });
     let lapsed: Promise<Array<{ n: number }>> | undefined;
     const relay = new StallingRelay(smtp, STALL_AT, () => {
       busyWait(LEASE_MS * 1.5);
@@ -127,7 +114,7 @@ describe(`sender with a starved heartbeat (${API_DB})`, () => {
 
   it('drops the queued rows another sender took over while it was blocked; that sender sends them, once', async () => {
     const emails = Array.from({ length: RECIPIENTS }, (_, i) => `taken${i}@lease.example.com`);
-    const blastId = await dueBlast(emails);
+    const blastId = await dueBlast(h, t, emails, { from: FROM });
     const foreignToken = crypto.randomUUID();
     let takeOver: Promise<Array<{ email: string }>> | undefined;
     // Right after the stall, before anything the blocked sender does next, another sender takes two rows that wait in
