@@ -4,6 +4,11 @@ import { defineConfig } from 'vitest/config';
  * Test projects by file suffix (STYLE.md 10): `*.test.ts` unit tests of pure logic, `*.api.test.ts` gateway tests
  * against a real database (PGlite by default; PostgreSQL with API_DB=postgres and TEST_DATABASE_URL), `*.e2e.ts`
  * browser tests with Playwright driving Debian's chromium against the built product.
+ *
+ * API test files run one at a time (their crash tests time leases; two at once on 2 cores timed one out). `npm run
+ * test:e2e` runs two browser test files at once (`--fileParallelism --maxWorkers 2`): each starts its own server on
+ * its own port and data folder, and much of their time is spent waiting (a blast due a minute ahead, job polls), so
+ * the suite took 650 s against 976 s one at a time on this machine.
  */
 export default defineConfig({
   test: {

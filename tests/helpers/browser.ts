@@ -16,7 +16,7 @@ export async function launchChromium(): Promise<Browser> {
   browser.newPage = async (options) => {
     const context = await browser.newContext(options);
     const page = await context.newPage();
-    page.on('close', () => { void context.close(); });
+    page.on('close', () => { context.close().catch(() => { /* the browser is closing too */ }); });
     return page;
   };
   return browser;
