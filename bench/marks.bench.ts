@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { openBenchDatabase } from './databases.ts';
 import { createAccount, projectByApiKey } from '../src/server/accounts.ts';
 import { upsertContacts } from '../src/server/gateways/user/service.ts';
-import { SentRecorder } from '../src/workers/sender.ts';
+import { SentRecorder } from '../src/server/core/sending/sentRecorder.ts';
 
 const KIND = (process.env.BENCH_DB ?? 'pglite') as 'pglite' | 'postgres';
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

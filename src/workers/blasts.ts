@@ -15,7 +15,8 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../server/context.ts';
 import { recipientSendInstant } from '../domain/sendTime.ts';
 import { sandboxRejection } from '../domain/sandbox.ts';
-import { logFinishedBlasts } from './sender.ts';
+import { logFinishedBlasts } from '../server/core/blasts/finished.ts';
+import { QUEUE_RECIPIENTS } from '../server/core/blasts/queries.ts';
 import { blastAudience } from '../server/audience.ts';
 import type { QueryFn } from '../server/db/client.ts';
 
@@ -88,17 +89,7 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
     }
     // The rows and, for a recipient refused in the sandbox, its unsuccessful-send event: one statement, so a chunk is
     // in whole or not at all; rows already there (a resumed expansion) are left as they are and get no second event.
-    await run(`WITH made AS (
-        INSERT INTO outbox (project_id, blast_id, contact_id, email, template_id, sender_persona_id, zone, send_at, next_attempt_at, status, last_error, message_id)
-        SELECT $1, $2, u.contact, u.email, u.template, $3, u.zone, u.send_at, u.send_at, u.status, u.error, u.message_id
-          FROM unnest($4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::timestamptz[], $9::text[], $10::text[], $11::text[])
-            AS u(contact, email, template, zone, send_at, status, error, message_id)
-        ON CONFLICT (blast_id, contact_id) DO NOTHING
-        RETURNING project_id, email, contact_id, blast_id, template_id, status, last_error, message_id)
-      INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
-      SELECT project_id, 'email_send_result_failure', email, contact_id, true, blast_id, template_id,
-             jsonb_build_object('error_string', last_error, 'blast_id', blast_id, 'message_id', message_id)
-        FROM made WHERE status = 'failed'`,
+    await run(QUEUE_RECIPIENTS,
     [blast.project_id, blast.id, blast.sender_persona_id, cols.contact, cols.email, cols.template, cols.zone,
       cols.sendAt, cols.status, cols.error, cols.messageId]);
     onQueued();

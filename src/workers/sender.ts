@@ -32,7 +32,10 @@ import type { QueryFn } from '../server/db/client.ts';
 import type { MailTransport } from '../server/mail/transport.ts';
 import type { RenderPool } from '../server/mail/renderPool.ts';
 import { unsubscribeLink } from '../server/mail/links.ts';
-import { recordFeedback } from '../server/feedback.ts';
+import { recordFeedback } from '../server/core/feedback/index.ts';
+import { FAIL_SEND, RETRY_SEND_LATER } from '../server/core/sending/queries.ts';
+import { SentRecorder } from '../server/core/sending/sentRecorder.ts';
+import { logFinishedBlasts } from '../server/core/blasts/finished.ts';
 import { simulatorFeedback, smtpBounce, type SmtpRefusal } from '../domain/feedback.ts';
 import { buildRenderContext } from '../domain/templateVariables.ts';
 import { encodeLocation } from '../domain/location.ts';
@@ -74,70 +77,6 @@ export interface SenderOptions {
    * heartbeat, to show that no recipient is sent twice without it (tests/api/senderLease.api.test.ts).
    */
   heartbeatMs?: number;
-}
-
-interface SentMark { id: string | number; token: string; location: string; json: object; done: () => void; fail: (err: unknown) => void; at: number }
-
-/**
- * SentRecorder records accepted messages as sent, in the manner of a group commit: a mark waits at most `windowMs`
- * from its arrival (or until MAX_MARKS are waiting), then is written with the others in one statement (outbox row →
- * sent, plus its email_send_result_success event), fenced by each row's claim token. One statement is in flight at a
- * time; marks that arrive while it runs go into the next, written when the oldest of them has waited its window, so a
- * statement carries about rate × window marks instead of small statements queueing behind each other. Batching keeps
- * the database off the per-message path: on PGlite a mark written alone costs about 1 ms, one of 12 about 190 µs and
- * one of 36 about 120 µs (`npx tsx bench/marks.bench.ts`; docs/architecture.md §6). The price is that the window
- * between the relay's 250 and the commit is up to `windowMs` plus one statement instead of one round trip.
- */
-export class SentRecorder {
-  /** Most marks written by one statement. */
-  static readonly MAX_MARKS = 200;
-  /** The statement: $1 outbox ids, $2 their claim tokens, $3 locations, $4 event json, one element per mark. */
-  static readonly STATEMENT = `WITH input AS (SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::jsonb[]) AS u(id, token, location, json)),
-    done AS (
-      UPDATE outbox o SET status = 'sent', sent_at = now(), location = i.location, last_error = NULL, claim_token = NULL
-        FROM input i WHERE o.id = i.id AND o.claim_token = i.token
-      RETURNING o.project_id, o.email, o.contact_id, o.blast_id, o.template_id, i.json)
-    INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
-    SELECT project_id, 'email_send_result_success', email, contact_id, true, blast_id, template_id, json FROM done`;
-  private pending: SentMark[] = [];
-  private timer?: ReturnType<typeof setTimeout>;
-  private writing = false;
-
-  constructor(private readonly query: QueryFn, private readonly windowMs: number) {}
-
-  /** sent resolves once the row is recorded as sent (or rejects when the statement failed). */
-  sent(id: string | number, token: string, location: string, json: object): Promise<void> {
-    return new Promise((done, fail) => {
-      this.pending.push({ id, token, location, json, done, fail, at: performance.now() });
-      this.schedule();
-    });
-  }
-
-  /** schedule writes the waiting marks when the oldest has waited `windowMs`, or at once when MAX_MARKS are waiting. */
-  private schedule(): void {
-    if (this.writing || !this.pending.length) return; // the statement in flight schedules the rest when it ends
-    const wait = this.pending[0].at + this.windowMs - performance.now();
-    if (this.pending.length >= SentRecorder.MAX_MARKS || wait <= 0) void this.flush();
-    else this.timer ??= setTimeout(() => void this.flush(), wait);
-  }
-
-  private async flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.writing || !this.pending.length) return;
-    const batch = this.pending.splice(0, SentRecorder.MAX_MARKS);
-    this.writing = true;
-    try {
-      await this.query(SentRecorder.STATEMENT,
-        [batch.map((m) => String(m.id)), batch.map((m) => m.token), batch.map((m) => m.location), batch.map((m) => JSON.stringify(m.json))]);
-      for (const m of batch) m.done();
-    } catch (err) {
-      for (const m of batch) m.fail(err);
-    } finally {
-      this.writing = false;
-    }
-    this.schedule();
-  }
 }
 
 /** One claimed batch: its rows, claim token, looked-up data, how long it is surely held, and what is still open of it. */
@@ -512,7 +451,7 @@ export class Sender {
         ? { response: `250 simulator: accepted for ${row.email} (${simulated.kind}), not delivered` }
         : await this.transport.send({ from: persona.email, to: [row.email] }, raw);
       const location = encodeLocation(SENT_BUCKET, key);
-      const mark = this.recorder.sent(row.id, token, location, {
+      const mark = this.recorder.markSent(row.id, token, location, {
         bucket: SENT_BUCKET, key, location, subject, message_id: row.message_id,
         blast_id: row.blast_id, template_id: row.template_id, is_test_email: row.is_test,
         transport: simulated ? 'simulator' : this.transport.delivers ? 'smtp' : 'capture', response: reply.response,
@@ -537,52 +476,14 @@ export class Sender {
     const reason = `${stage}: ${e.message ?? String(err)}`;
     const permanent = err instanceof PermanentError || (typeof e.responseCode === 'number' && e.responseCode >= 500) || stage === 'render';
     if (!permanent && row.attempts < MAX_ATTEMPTS) {
-      await this.query(
-        `UPDATE outbox SET status = 'pending', claim_token = NULL, last_error = $3, next_attempt_at = now() + ($4 || ' milliseconds')::interval
-          WHERE id = $1 AND claim_token = $2`,
-        [row.id, token, reason, String(retryDelayMs(row.attempts))]);
+      await this.query(RETRY_SEND_LATER, [row.id, token, reason, String(retryDelayMs(row.attempts))]);
       return;
     }
-    await this.query(
-      `WITH done AS (
-         UPDATE outbox SET status = 'failed', last_error = $3, claim_token = NULL WHERE id = $1 AND claim_token = $2 RETURNING *)
-       INSERT INTO events (project_id, name, email, user_id, is_system, blast_id, template_id, json)
-       SELECT project_id, 'email_send_result_failure', email, contact_id, true, blast_id, template_id,
-              jsonb_strip_nulls(jsonb_build_object('error_string', $3::text, 'attempts', attempts, 'blast_id', blast_id, 'message_id', message_id,
-                                                   'workflow_id', workflow_id, 'workflow_hops', workflow_hops)) FROM done`,
-      [row.id, token, reason]);
+    await this.query(FAIL_SEND, [row.id, token, reason]);
     // A relay's 5xx is a hard bounce; a recipient refused as a bad address is also suppressed (smtpBounce).
     const bounce = stage === 'deliver' ? smtpBounce(row.email, err as SmtpRefusal) : undefined;
     if (bounce) await recordFeedback(this.query, row.project_id, [{ ...bounce, messageId: row.message_id }], 'smtp');
   }
-}
-
-/**
- * logFinishedBlasts writes one JOB_DISTRIBUTE_EMAIL_BLAST entry for each fully expanded blast whose rows are all
- * settled (a blast still being expanded has more rows to come). The open
- * check is an index probe per blast; the counts are only computed for a blast that has just finished.
- */
-export async function logFinishedBlasts(query: QueryFn, blastIds: string[]): Promise<void> {
-  if (!blastIds.length) return;
-  const finished = (await query<{ id: string }>(
-    `SELECT b.id FROM email_blasts b
-      WHERE b.id = ANY($1::uuid[]) AND b.expanded_at IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.blast_id = b.id AND o.status IN ('pending', 'sending'))
-        AND NOT EXISTS (SELECT 1 FROM job_log j WHERE j.job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND j.start_details->>'scheduled_email_group_id' = b.id::text)`,
-    [blastIds])).map((r) => r.id);
-  if (!finished.length) return;
-  await query(
-    `INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
-     SELECT b.project_id, 'JOB_DISTRIBUTE_EMAIL_BLAST', b.due_at, now(), c.failed = 0,
-            jsonb_build_object('scheduled_email_group_id', b.id, 'name', b.name),
-            jsonb_build_object('num_sent', c.sent, 'num_failed', c.failed, 'num_cancelled', c.cancelled)
-       FROM email_blasts b
-       JOIN LATERAL (SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent, count(*) FILTER (WHERE status = 'failed')::int AS failed,
-                            count(*) FILTER (WHERE status = 'cancelled')::int AS cancelled
-                       FROM outbox o WHERE o.blast_id = b.id) c ON true
-      WHERE b.id = ANY($1::uuid[])
-        AND NOT EXISTS (SELECT 1 FROM job_log j WHERE j.job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND j.start_details->>'scheduled_email_group_id' = b.id::text)`,
-    [finished]);
 }
 
 /** PermanentError marks a failure that retrying cannot fix (missing persona or template). */

@@ -22,6 +22,9 @@ import { delayUntilInstant, flattenTree, isTrigger, MAX_WORKFLOW_HOPS, type Tree
 import { checkFilters } from '../domain/segmentFilter.ts';
 import { compileFilters, matchingContacts } from '../server/segmentFilter.ts';
 import { sandboxRejection } from '../domain/sandbox.ts';
+import { EVENT } from '../domain/events.ts';
+import { insertSystemEventsSql, recordEvents } from '../server/core/events/index.ts';
+import { unsubscribe } from '../server/core/feedback/index.ts';
 
 /** How many times a step that fails for an unexpected reason (a database error) is tried before its run ends. */
 export const MAX_STEP_ATTEMPTS = 5;
@@ -245,7 +248,9 @@ export class WorkflowEngine {
     const settings = node.settings;
 
     if (isTrigger(node.type)) {
-      await insertEvents(q, workflow.project_id, 'workflow_started', steps.map((s) => ({ email: runOf(s).contact_email ?? runOf(s).email, user: runOf(s).contact_id, json: json(s) })));
+      await recordEvents(q, workflow.project_id, steps.map((s) => ({
+        name: EVENT.workflowStarted, email: runOf(s).contact_email ?? runOf(s).email, contactId: runOf(s).contact_id, json: JSON.parse(json(s)) as object,
+      })));
       for (const s of steps) set(s, { outcome: runOf(s).event ? `entered by event ${String(runOf(s).event!.name)}` : 'entered', next: all(null) });
       return results;
     }
@@ -286,21 +291,14 @@ export class WorkflowEngine {
         break;
       }
       case 'unsubscriber': {
-        const ids = steps.map(liveContact).filter((x): x is string => !!x);
-        const changed = ids.length ? await q<{ id: string; email: string }>(
-          `UPDATE contacts SET unsubscribed_at = now(), updated_at = now() WHERE project_id = $1 AND id = ANY($2::uuid[]) AND unsubscribed_at IS NULL RETURNING id, email`,
-          [workflow.project_id, ids]) : [];
-        const byContact = new Set(changed.map((c) => c.id));
-        // A run without a contact unsubscribes its address through the suppression list (marketing mail only).
-        const loose = steps.filter((s) => !liveContact(s) && runOf(s).email);
-        const suppressed = new Set(loose.length ? (await q<{ email: string }>(
-          `INSERT INTO suppressions (project_id, email, reason, detail) SELECT $1, lower(e), 'unsubscribed', 'workflow' FROM unnest($2::text[]) AS e
-           ON CONFLICT (project_id, email) DO NOTHING RETURNING email`, [workflow.project_id, loose.map((s) => runOf(s).email!)])).map((r) => r.email) : []);
-        const unsubscribed = steps.filter((s) => byContact.has(liveContact(s) ?? '') || suppressed.has((runOf(s).email ?? '').toLowerCase()));
-        await insertEvents(q, workflow.project_id, 'user_unsubscribed', unsubscribed.map((s) => ({
-          email: runOf(s).contact_email ?? runOf(s).email, user: liveContact(s), json: JSON.stringify({ via: 'workflow', ...JSON.parse(json(s)) }),
-        })));
-        const did = new Set(unsubscribed.map((s) => String(s.id)));
+        // A run with a live contact unsubscribes the contact; one without, its address (core/feedback unsubscribe).
+        const candidates = steps.filter((s) => liveContact(s) || runOf(s).email);
+        const changed = await unsubscribe(q, workflow.project_id, candidates.map((s) => ({
+          contactIds: liveContact(s) ? [liveContact(s)!] : [], email: (liveContact(s) ? runOf(s).contact_email ?? runOf(s).email : runOf(s).email)!,
+          eventEmail: runOf(s).contact_email ?? runOf(s).email, eventContactId: liveContact(s),
+          json: JSON.parse(json(s)) as Record<string, unknown>,
+        })), 'workflow');
+        const did = new Set(candidates.filter((_, i) => changed[i]).map((s) => String(s.id)));
         for (const s of steps) set(s, { outcome: did.has(String(s.id)) ? 'unsubscribed' : 'already unsubscribed', next: all(null) });
         break;
       }
@@ -382,11 +380,10 @@ export class WorkflowEngine {
                   AS u(contact, email, error, message_id, step, hops, event)
            ON CONFLICT (workflow_step_id) WHERE workflow_step_id IS NOT NULL DO NOTHING
            RETURNING id, project_id, contact_id, email, template_id, status, last_error, message_id, workflow_id, workflow_step_id, workflow_hops),
-         failed AS (
-           INSERT INTO events (project_id, name, email, user_id, is_system, template_id, json)
-           SELECT project_id, 'email_send_result_failure', email, contact_id, true, template_id,
-                  jsonb_build_object('error_string', last_error, 'message_id', message_id, 'workflow_id', workflow_id, 'workflow_hops', workflow_hops)
-             FROM made WHERE status = 'failed')
+         failed AS (${insertSystemEventsSql({
+           project_id: 'project_id', name: `'${EVENT.sendFailure}'`, email: 'email', user_id: 'contact_id', template_id: 'template_id',
+           json: "jsonb_build_object('error_string', last_error, 'message_id', message_id, 'workflow_id', workflow_id, 'workflow_hops', workflow_hops)",
+         }, "made WHERE status = 'failed'")})
          SELECT id, workflow_step_id FROM made`,
         [workflow.project_id, node.settings.template_id, node.settings.sender_persona_id, workflow.id,
           rows.map((r) => r.contact), rows.map((r) => r.email), rows.map((r) => r.error), rows.map((r) => r.messageId), rows.map((r) => r.step.id),
@@ -398,14 +395,6 @@ export class WorkflowEngine {
       }
     }
   }
-}
-
-/** insertEvents records one system event per entry (workflow_started, user_unsubscribed, …) in one statement. */
-async function insertEvents(q: QueryFn, projectId: string, name: string, list: Array<{ email: string | null; user: string | null; json: string }>): Promise<void> {
-  if (!list.length) return;
-  await q(`INSERT INTO events (project_id, name, email, user_id, is_system, json)
-           SELECT $1, $2, u.email, u.user_id, true, u.json FROM unnest($3::text[], $4::uuid[], $5::jsonb[]) AS u(email, user_id, json)`,
-  [projectId, name, list.map((x) => x.email), list.map((x) => x.user), list.map((x) => x.json)]);
 }
 
 /**
@@ -421,8 +410,8 @@ async function completeRuns(q: QueryFn, runIds: string[]): Promise<void> {
              UPDATE workflow_runs r SET status = 'completed', ended_at = now()
               WHERE r.id = ANY($1::uuid[]) AND r.status = 'active' AND r.id NOT IN (SELECT run_id FROM busy)
              RETURNING r.id, r.project_id, r.workflow_id, r.contact_id, r.email, r.hops)
-           INSERT INTO events (project_id, name, email, user_id, is_system, json)
-           SELECT d.project_id, 'workflow_completed', coalesce(c.email, d.email), d.contact_id, true,
-                  jsonb_build_object('workflow_id', d.workflow_id, 'workflow_hops', d.hops, 'run_id', d.id)
-             FROM done d LEFT JOIN contacts c ON c.id = d.contact_id`, [[...new Set(runIds)]]);
+           ${insertSystemEventsSql({
+             project_id: 'd.project_id', name: `'${EVENT.workflowCompleted}'`, email: 'coalesce(c.email, d.email)', user_id: 'd.contact_id',
+             json: "jsonb_build_object('workflow_id', d.workflow_id, 'workflow_hops', d.hops, 'run_id', d.id)",
+           }, 'done d LEFT JOIN contacts c ON c.id = d.contact_id')}`, [[...new Set(runIds)]]);
 }

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandBlast } from '../../src/workers/blasts.ts';
-import { logFinishedBlasts } from '../../src/workers/sender.ts';
+import { logFinishedBlasts } from '../../src/server/core/blasts/finished.ts';
 import { verifyPersonasByEmail } from '../../src/server/personaVerification.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { wallClockUtc } from '../helpers/time.ts';

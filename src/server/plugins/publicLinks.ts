@@ -14,7 +14,7 @@ import type { AppContext } from '../context.ts';
 import type { QueryFn } from '../db/client.ts';
 import { projectOfToken, verifyClickToken, verifyOpenToken, verifyPersonaToken, verifyUnsubscribeToken, type LinkTarget } from '../mail/links.ts';
 import { personaToVerify, verifyPersona } from '../personaVerification.ts';
-import { recordEngagement, unsubscribe, unsubscribeRecipient } from '../feedback.ts';
+import { recordEngagement, unsubscribeByLink, unsubscribeRecipient } from '../core/feedback/index.ts';
 
 /** A 1×1 transparent GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -93,7 +93,7 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
       // RFC 8058: the body carries List-Unsubscribe=One-Click, form-encoded or as a multipart/form-data field.
       const oneClick = typeof req.body === 'string'
         && (/(^|&)List-Unsubscribe=One-Click(&|$)/i.test(req.body.trim()) || /name="?List-Unsubscribe"?[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\nOne-Click\r?\n/i.test(req.body));
-      const done = target && await unsubscribe(query, target, oneClick ? 'one-click' : 'page');
+      const done = target && await unsubscribeByLink(query, target, oneClick ? 'one-click' : 'page');
       if (!done) return notFound(reply);
       reply.header('cache-control', 'no-store');
       if (oneClick) return reply.type('text/plain').send('Unsubscribed');

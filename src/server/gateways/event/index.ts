@@ -3,7 +3,7 @@ import type { operations } from '../../../../generated/types/event.gen.ts';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { BadRequest, HttpError, Unauthorized } from '../../errors.ts';
-import { addManualSuppressions, listSuppressions, recordFeedback, removeSuppressions } from '../../feedback.ts';
+import { addManualSuppressions, listSuppressions, recordFeedback, removeSuppressions } from '../../core/feedback/index.ts';
 import { checkEmail } from '../../../domain/validation.ts';
 import { likePattern } from '../common.ts';
 import { oncePerKey } from '../../idempotency.ts';

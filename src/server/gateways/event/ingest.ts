@@ -6,10 +6,10 @@
  * (payload: a project id) through the events_notify trigger, which wakes the workflow engine; the events table is the
  * log it reads.
  */
-import { randomUUID } from 'node:crypto';
 import type { Database, QueryFn } from '../../db/client.ts';
 import { checkEmail } from '../../../domain/validation.ts';
 import { oncePerKey, requestFingerprint } from '../../idempotency.ts';
+import { recordApiEvents, type ApiEvent } from '../../core/events/index.ts';
 
 /** Largest batch: events per request and bytes of request body. */
 export const EVENT_BATCH_LIMITS = { events: 1000, bytes: 1024 * 1024 } as const;
@@ -22,7 +22,7 @@ export interface EventBatchResult {
   errors: string[];
 }
 
-interface ValidEvent { index: number; name: string; email: string; metrics: Array<number | null>; json: Record<string, unknown>; emittedAt: string | null }
+interface ValidEvent extends ApiEvent { index: number }
 
 /**
  * checkEvent validates one posted event; returns its problems as `events[i].field: message` strings, or the
@@ -56,26 +56,6 @@ export function checkEvent(raw: unknown, index: number): { errors: string[] } | 
 }
 
 /**
- * insertEvents stores valid events in one plain multi-row INSERT (ids made here, so no RETURNING is needed; user_id
- * looked up from the project's contacts by email) and returns their ids in batch order. The events_notify trigger
- * publishes the statement.
- */
-async function insertEvents(run: QueryFn, projectId: string, events: ValidEvent[]): Promise<string[]> {
-  const ids = events.map(() => randomUUID());
-  await run(
-    `INSERT INTO events (id, project_id, name, email, user_id, metric1, metric2, metric3, json, emitted_at, is_system)
-     SELECT i.id, $1, i.name, i.email,
-            (SELECT c.id FROM contacts c WHERE c.project_id = $1 AND lower(c.email) = lower(i.email) AND c.archived_at IS NULL LIMIT 1),
-            i.metric1, i.metric2, i.metric3, i.json, coalesce(i.emitted_at, now()), false
-       FROM unnest($2::uuid[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::jsonb[], $9::timestamptz[])
-         AS i(id, name, email, metric1, metric2, metric3, json, emitted_at)`,
-    [projectId, ids, events.map((e) => e.name), events.map((e) => e.email),
-      events.map((e) => e.metrics[0]), events.map((e) => e.metrics[1]), events.map((e) => e.metrics[2]),
-      events.map((e) => JSON.stringify(e.json)), events.map((e) => e.emittedAt)]);
-  return ids;
-}
-
-/**
  * ingestEvents checks and stores one batch for a project. Returns the HTTP status (200 when at least one event was
  * stored, 400 when none), the result, and whether it is a replay of an earlier batch with the same idempotency key.
  * Nothing is half-written: the events and the idempotency record commit together. Throws KeyReused (422) when the
@@ -92,7 +72,7 @@ export async function ingestEvents(database: Database, projectId: string, batch:
   const errors = failed.flatMap((f) => f.errors);
   if (!valid.length) return { status: 400, result: { stored: 0, ids: [], failed, errors }, replayed: false };
   const store = async (run: QueryFn) => {
-    const ids = await insertEvents(run, projectId, valid);
+    const ids = await recordApiEvents(run, projectId, valid);
     return { stored: ids.length, ids, failed, errors };
   };
   if (!idempotencyKey) return { status: 200, result: await store(database.query.bind(database) as QueryFn), replayed: false };

@@ -5,8 +5,8 @@
  * function records statements and answers when the test says so, so the timing is the test's, not the machine's.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { SentRecorder } from './sender.ts';
-import type { QueryFn } from '../server/db/client.ts';
+import { SentRecorder } from './sentRecorder.ts';
+import type { QueryFn } from '../../db/client.ts';
 
 interface Call { ids: string[]; finish: (err?: Error) => void }
 
@@ -31,7 +31,7 @@ describe('SentRecorder', () => {
   it('writes the marks of one window in one statement, no sooner than the window', async () => {
     const { query, calls } = statements();
     const recorder = new SentRecorder(query, 20);
-    const done = [1, 2, 3].map((id) => recorder.sent(id, 'token', `loc-${id}`, {}));
+    const done = [1, 2, 3].map((id) => recorder.markSent(id, 'token', `loc-${id}`, {}));
     await vi.advanceTimersByTimeAsync(19);
     expect(calls).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
@@ -43,14 +43,14 @@ describe('SentRecorder', () => {
   it('gathers the marks that arrive during a statement into the next one, written when the oldest has waited its window', async () => {
     const { query, calls } = statements();
     const recorder = new SentRecorder(query, 20);
-    void recorder.sent(1, 't', 'l', {});
+    void recorder.markSent(1, 't', 'l', {});
     await vi.advanceTimersByTimeAsync(20);
     expect(calls).toHaveLength(1);
     // Three marks arrive while the first statement is in flight (at 25, 30 and 35 ms).
     const later: Promise<void>[] = [];
     for (const id of [2, 3, 4]) {
       await vi.advanceTimersByTimeAsync(5);
-      later.push(recorder.sent(id, 't', 'l', {}));
+      later.push(recorder.markSent(id, 't', 'l', {}));
     }
     expect(calls).toHaveLength(1);
     await vi.advanceTimersByTimeAsync(20); // 55 ms: the statement is still running; the waiting marks stay waiting
@@ -66,9 +66,9 @@ describe('SentRecorder', () => {
   it('after a short statement, waits out the rest of the oldest mark\'s window', async () => {
     const { query, calls } = statements();
     const recorder = new SentRecorder(query, 20);
-    void recorder.sent(1, 't', 'l', {});
+    void recorder.markSent(1, 't', 'l', {});
     await vi.advanceTimersByTimeAsync(20);
-    void recorder.sent(2, 't', 'l', {}); // arrives at 20 ms, during the statement
+    void recorder.markSent(2, 't', 'l', {}); // arrives at 20 ms, during the statement
     await vi.advanceTimersByTimeAsync(2);
     calls[0].finish();
     await flushMicrotasks();
@@ -83,7 +83,7 @@ describe('SentRecorder', () => {
     const { query, calls } = statements();
     const recorder = new SentRecorder(query, 20);
     const n = SentRecorder.MAX_MARKS + 5;
-    for (let id = 1; id <= n; id++) void recorder.sent(id, 't', 'l', {});
+    for (let id = 1; id <= n; id++) void recorder.markSent(id, 't', 'l', {});
     await flushMicrotasks();
     expect(calls).toHaveLength(1);
     expect(calls[0].ids).toHaveLength(SentRecorder.MAX_MARKS);
@@ -95,9 +95,9 @@ describe('SentRecorder', () => {
   it('rejects exactly the marks of a failed statement; later marks are written as usual', async () => {
     const { query, calls } = statements();
     const recorder = new SentRecorder(query, 20);
-    const failed = [recorder.sent(1, 't', 'l', {}), recorder.sent(2, 't', 'l', {})];
+    const failed = [recorder.markSent(1, 't', 'l', {}), recorder.markSent(2, 't', 'l', {})];
     await vi.advanceTimersByTimeAsync(20);
-    const next = recorder.sent(3, 't', 'l', {});
+    const next = recorder.markSent(3, 't', 'l', {});
     calls[0].finish(new Error('connection lost'));
     for (const p of failed) await expect(p).rejects.toThrow('connection lost');
     await vi.advanceTimersByTimeAsync(20);

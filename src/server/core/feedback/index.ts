@@ -1,0 +1,204 @@
+/**
+ * Delivery feedback core (spec part 1 §3 Events; RFC 8058): what happens after a send, recorded as events and applied
+ * to the audience. The only functions that unsubscribe (unsubscribe) and suppress (suppress) an address:
+ * - opens and clicks (ses_event_open / ses_event_click) from the signed pixel and redirects (recordEngagement);
+ * - unsubscribes (user_unsubscribed) from the /u/ page, the RFC 8058 one-click POST (unsubscribeByLink) and workflow
+ *   unsubscriber nodes: contacts.unsubscribed_at, or for a recipient who is not a contact an 'unsubscribed'
+ *   suppression-list entry (marketing mail only);
+ * - bounces and complaints (ses_event_bounce / ses_event_complaint) from SES through SNS, the JSON feedback endpoint,
+ *   SMTP 5xx answers at send time and the mailbox simulator (recordFeedback). Hard bounces and complaints put the
+ *   address on the suppression list and mark the contact (bounced_at / complained_at); later sends skip it (who a
+ *   blast leaves out: core/audience).
+ * Every function takes a QueryFn (one statement per call, or a transaction's) and the project id it is scoped to.
+ */
+import type { QueryFn } from '../../db/client.ts';
+import { eventJson, suppresses, type Feedback } from '../../../domain/feedback.ts';
+import { deviceOf } from '../../../domain/devices.ts';
+import { EVENT } from '../../../domain/events.ts';
+import type { LinkTarget } from '../../mail/links.ts';
+import { recordEvents } from '../events/index.ts';
+import * as sql from './queries.ts';
+
+interface SentRow {
+  id: string; email: string; contact_id: string | null; blast_id: string | null; template_id: string | null; message_id: string;
+  workflow_id: string | null; workflow_hops: number | null;
+}
+
+async function sentRow(query: QueryFn, target: LinkTarget): Promise<SentRow | undefined> {
+  const [row] = await query<SentRow>(sql.SENT_ROW, [String(target.outboxId), target.projectId]);
+  return row;
+}
+
+/** The recipient's domain, lower-case ('' when the address has none). */
+function toDomain(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+}
+
+/** The workflow fields of an email's events (none for a blast's email). */
+function workflowJson(row: SentRow): Record<string, unknown> {
+  return row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {};
+}
+
+/**
+ * recordEngagement records one open or click of a sent email: an ses_event_open / ses_event_click event with the
+ * recipient, user_agent, device, to_domain, the link (clicks), and the email's blast, template and Message-ID.
+ * Returns false (recording nothing) when the outbox row does not exist in that project.
+ */
+export async function recordEngagement(query: QueryFn, target: LinkTarget, kind: 'open' | 'click', userAgent: string, link?: string): Promise<boolean> {
+  const row = await sentRow(query, target);
+  if (!row) return false;
+  const json: Record<string, unknown> = {
+    user_agent: userAgent, device: deviceOf(userAgent), to_domain: toDomain(row.email),
+    blast_id: row.blast_id, template_id: row.template_id, message_id: row.message_id, ...workflowJson(row),
+  };
+  if (kind === 'click') {
+    json.link = link;
+    json.click = { link };
+  }
+  await recordEvents(query, target.projectId, [{
+    name: kind === 'open' ? EVENT.open : EVENT.click, email: row.email, contactId: row.contact_id, blastId: row.blast_id, templateId: row.template_id, json,
+  }]);
+  return true;
+}
+
+/**
+ * The recipient an unsubscribe token names, for the confirmation page: whether they are unsubscribed already (the
+ * contact's unsubscribed_at, or for a recipient who is not a contact an 'unsubscribed' suppression-list entry).
+ */
+export async function unsubscribeRecipient(query: QueryFn, target: LinkTarget): Promise<{ email: string; unsubscribed: boolean; company: string } | undefined> {
+  const row = await sentRow(query, target);
+  if (!row) return undefined;
+  const [state] = await query<{ unsubscribed: boolean; company: string }>(sql.UNSUBSCRIBE_STATE, [target.projectId, row.contact_id, row.email]);
+  return { email: row.email, unsubscribed: !!state?.unsubscribed, company: state?.company ?? '' };
+}
+
+/** One recipient to unsubscribe: its contacts (empty for an address that is no contact), address, and its event's fields. */
+export interface UnsubscribeRequest {
+  /** The live contacts the recipient is; empty for a recipient that is not a contact. */
+  contactIds: string[];
+  /** The address: suppressed as 'unsubscribed' when there is no contact; the event's email. */
+  email: string;
+  /** The event's email when it differs from `email` (default `email`). */
+  eventEmail?: string | null;
+  /** The event's user_id. */
+  eventContactId: string | null;
+  blastId?: string | null;
+  templateId?: string | null;
+  /** Extra fields of the user_unsubscribed event's json (after `via`). */
+  json: Record<string, unknown>;
+}
+
+/**
+ * unsubscribe is the one definition of unsubscribing (marketing mail stops; spec part 1 §3 user_unsubscribed): sets
+ * unsubscribed_at once on each request's contacts, or for a request without contacts adds an 'unsubscribed'
+ * suppression-list entry for its address (which still applies if the address becomes a contact later), and records
+ * one user_unsubscribed event, json {via, ...json}, per request that this call changed. Asking again changes nothing.
+ * Returns, per request, whether this call did the unsubscribing.
+ */
+export async function unsubscribe(query: QueryFn, projectId: string, requests: UnsubscribeRequest[], via: 'page' | 'one-click' | 'workflow'): Promise<boolean[]> {
+  const ids = [...new Set(requests.flatMap((r) => r.contactIds))];
+  const updated = new Set(ids.length ? (await query<{ id: string }>(sql.UNSUBSCRIBE_CONTACTS, [projectId, ids])).map((r) => r.id) : []);
+  const loose = requests.filter((r) => !r.contactIds.length).map((r) => r.email);
+  const suppressed = new Set(loose.length
+    ? (await query<{ email: string }>(sql.SUPPRESS_ADDRESSES, [projectId, loose, loose.map(() => 'unsubscribed'), loose.map(() => via)])).map((r) => r.email)
+    : []);
+  const changed = requests.map((r) => (r.contactIds.length ? r.contactIds.some((id) => updated.has(id)) : suppressed.has(r.email.toLowerCase())));
+  await recordEvents(query, projectId, requests.filter((_, i) => changed[i]).map((r) => ({
+    name: EVENT.unsubscribed, email: r.eventEmail ?? r.email, contactId: r.eventContactId, blastId: r.blastId ?? null, templateId: r.templateId ?? null,
+    json: { via, ...r.json },
+  })));
+  return changed;
+}
+
+/**
+ * unsubscribeByLink unsubscribes the recipient of one email from its signed /u/ link or RFC 8058 one-click POST
+ * (unsubscribe). Returns undefined when the outbox row does not exist, else whether this call did the unsubscribing.
+ */
+export async function unsubscribeByLink(query: QueryFn, target: LinkTarget, via: 'page' | 'one-click'): Promise<{ email: string; changed: boolean } | undefined> {
+  const row = await sentRow(query, target);
+  if (!row) return undefined;
+  const contacts = await query<{ id: string }>(sql.RECIPIENT_CONTACTS, [target.projectId, row.contact_id, row.email]);
+  const [changed] = await unsubscribe(query, target.projectId, [{
+    contactIds: contacts.map((c) => c.id), email: row.email, eventContactId: row.contact_id ?? contacts[0]?.id ?? null,
+    blastId: row.blast_id, templateId: row.template_id,
+    json: { blast_id: row.blast_id, template_id: row.template_id, message_id: row.message_id, ...workflowJson(row) },
+  }], via);
+  return { email: row.email, changed };
+}
+
+/** Why an address is on the suppression list (besides 'unsubscribed', which unsubscribe writes). */
+export type SuppressionReason = 'bounce' | 'complaint' | 'manual';
+
+/**
+ * suppress is the one definition of suppressing addresses (spec part 2 contacts: bounced and complained addresses get
+ * no mail): each address goes on the project's suppression list with its reason and detail (an address already
+ * listed keeps its entry), and for bounces and complaints the project's contacts with the address get bounced_at /
+ * complained_at (kept when set). Returns how many entries were added.
+ */
+export async function suppress(query: QueryFn, projectId: string, entries: Array<{ email: string; reason: SuppressionReason; detail: string | null }>): Promise<number> {
+  if (!entries.length) return 0;
+  const added = await query(sql.SUPPRESS_ADDRESSES, [projectId, entries.map((e) => e.email.trim()), entries.map((e) => e.reason), entries.map((e) => e.detail)]);
+  const of = (reason: SuppressionReason) => [...new Set(entries.filter((e) => e.reason === reason).map((e) => e.email.trim().toLowerCase()))];
+  if (of('bounce').length) await query(sql.MARK_CONTACTS_BOUNCED, [projectId, of('bounce')]);
+  if (of('complaint').length) await query(sql.MARK_CONTACTS_COMPLAINED, [projectId, of('complaint')]);
+  return added.length;
+}
+
+/**
+ * recordFeedback applies bounces and complaints to one project: one ses_event_bounce / ses_event_complaint event
+ * each (tied to the email by its Message-ID when known, else to the contact by address), and for hard bounces and
+ * complaints suppress(). `source` says where it came from (sns, json, smtp, simulator) and is stored in the event's
+ * json. Returns how many were recorded and how many addresses were newly suppressed.
+ */
+export async function recordFeedback(query: QueryFn, projectId: string, items: Array<Feedback & { suppress?: boolean }>, source: string): Promise<{ recorded: number; suppressed: number }> {
+  let suppressed = 0;
+  for (const f of items) {
+    const email = f.email.trim();
+    const [row] = f.messageId
+      ? await query<{ contact_id: string | null; blast_id: string | null; template_id: string | null }>(sql.SENT_ROW_BY_MESSAGE_ID, [projectId, f.messageId, email])
+      : [];
+    const [contact] = row?.contact_id ? [{ id: row.contact_id }] : await query<{ id: string }>(sql.LIVE_CONTACT_BY_EMAIL, [projectId, email]);
+    await recordEvents(query, projectId, [{
+      name: f.kind === 'complaint' ? EVENT.complaint : EVENT.bounce, email, contactId: contact?.id ?? null, blastId: row?.blast_id ?? null,
+      templateId: row?.template_id ?? null, json: { ...eventJson(f), source, blast_id: row?.blast_id ?? null }, emittedAt: f.timestamp ?? null,
+    }]);
+    if (f.suppress ?? suppresses(f)) {
+      suppressed += await suppress(query, projectId, [{ email, reason: f.kind === 'complaint' ? 'complaint' : 'bounce', detail: f.diagnosticCode ?? f.feedbackType ?? null }]);
+    }
+  }
+  return { recorded: items.length, suppressed };
+}
+
+/** One entry of a project's suppression list, as the API lists it. */
+export interface SuppressionEntry { email: string; reason: 'bounce' | 'complaint' | 'manual' | 'unsubscribed'; detail: string | null; created_at: string }
+
+/**
+ * listSuppressions returns one page of the project's suppression list, newest first, and the total matching.
+ * `emailLike` is an already-escaped ILIKE pattern (gateways/common.ts likePattern) or undefined for all.
+ */
+export async function listSuppressions(query: QueryFn, projectId: string, page: { limit: number; offset: number; emailLike?: string }): Promise<{ data: SuppressionEntry[]; total: number }> {
+  const text = sql.listSuppressionsSql(!!page.emailLike, page.limit, page.offset);
+  const args = page.emailLike ? [projectId, page.emailLike] : [projectId];
+  const [rows, [{ total }]] = await Promise.all([query<SuppressionEntry>(text.page, args), query<{ total: number }>(text.count, args)]);
+  return { data: rows, total };
+}
+
+/**
+ * addManualSuppressions puts `emails` (already checked) on the project's suppression list with reason 'manual'
+ * (suppress); an address already listed keeps its entry. Returns how many entries were added.
+ */
+export async function addManualSuppressions(query: QueryFn, projectId: string, emails: string[]): Promise<number> {
+  const list = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
+  return suppress(query, projectId, list.map((email) => ({ email, reason: 'manual' as const, detail: 'added by hand' })));
+}
+
+/**
+ * removeSuppressions takes `emails` off the project's suppression list and clears the matching contacts'
+ * bounced_at / complained_at, in one transaction's QueryFn. Returns how many entries were removed.
+ */
+export async function removeSuppressions(query: QueryFn, projectId: string, emails: string[]): Promise<number> {
+  const list = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
+  const removed = await query(sql.UNSUPPRESS_ADDRESSES, [projectId, list]);
+  await query(sql.CLEAR_CONTACT_BOUNCES, [projectId, list]);
+  return removed.length;
+}

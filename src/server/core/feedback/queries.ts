@@ -1,0 +1,69 @@
+/**
+ * Named SQL of delivery feedback (spec part 1 §3 Events; RFC 8058 one-click): the outbox row a tracking or unsubscribe
+ * link names, unsubscribes, the suppression list. Every statement is scoped to one project ($1).
+ */
+
+/** SENT_ROW: the outbox row a signed link names. $1 outbox id, $2 project id. */
+export const SENT_ROW =
+  'SELECT id, email, contact_id, blast_id, template_id, message_id, workflow_id, workflow_hops FROM outbox WHERE id = $1 AND project_id = $2';
+
+/** SENT_ROW_BY_MESSAGE_ID: the email a bounce or complaint names by Message-ID and address. $1 project, $2 Message-ID, $3 address. */
+export const SENT_ROW_BY_MESSAGE_ID =
+  'SELECT contact_id, blast_id, template_id FROM outbox WHERE project_id = $1 AND message_id = $2 AND lower(email) = lower($3) LIMIT 1';
+
+/** LIVE_CONTACT_BY_EMAIL: the project's live contact with an address (case-insensitive). $1 project, $2 address. */
+export const LIVE_CONTACT_BY_EMAIL = 'SELECT id FROM contacts WHERE project_id = $1 AND lower(email) = lower($2) AND archived_at IS NULL LIMIT 1';
+
+/**
+ * RECIPIENT_CONTACTS: the contacts an email's recipient is: the row's contact (archived or not), or for a recipient
+ * that was not a contact, the live contacts with its address. $1 project, $2 contact id or NULL, $3 address.
+ */
+export const RECIPIENT_CONTACTS =
+  'SELECT id FROM contacts WHERE project_id = $1 AND (id = $2 OR ($2::uuid IS NULL AND lower(email) = lower($3) AND archived_at IS NULL))';
+
+/**
+ * UNSUBSCRIBE_STATE: whether a recipient is unsubscribed already (the contact's unsubscribed_at, or an 'unsubscribed'
+ * suppression-list entry for the address) and the company's name. $1 project, $2 contact id or NULL, $3 address.
+ */
+export const UNSUBSCRIBE_STATE = `SELECT (c.unsubscribed_at IS NOT NULL OR s.email IS NOT NULL) AS unsubscribed, co.name AS company
+       FROM projects p JOIN companies co ON co.id = p.company_id
+       LEFT JOIN contacts c ON c.id = $2 AND c.project_id = p.id
+       LEFT JOIN suppressions s ON s.project_id = p.id AND s.email = lower($3) AND s.reason = 'unsubscribed'
+      WHERE p.id = $1`;
+
+/** UNSUBSCRIBE_CONTACTS: sets unsubscribed_at once on contacts; returns the ids this statement changed. $1 project, $2 contact ids. */
+export const UNSUBSCRIBE_CONTACTS =
+  'UPDATE contacts SET unsubscribed_at = now(), updated_at = now() WHERE project_id = $1 AND id = ANY($2::uuid[]) AND unsubscribed_at IS NULL RETURNING id';
+
+/**
+ * SUPPRESS_ADDRESSES: puts addresses on the suppression list (lower-cased) with a reason and detail each; an address
+ * already listed keeps its entry. The insert is the atomic check, so two requests at once add one entry. Returns the
+ * addresses added. $1 project, $2 addresses, $3 reasons, $4 details.
+ */
+export const SUPPRESS_ADDRESSES = `INSERT INTO suppressions (project_id, email, reason, detail)
+     SELECT $1, lower(u.email), u.reason, u.detail FROM unnest($2::text[], $3::text[], $4::text[]) AS u(email, reason, detail)
+     ON CONFLICT (project_id, email) DO NOTHING RETURNING email`;
+
+/** MARK_CONTACTS_BOUNCED / MARK_CONTACTS_COMPLAINED: the first hard bounce / complaint date of contacts by address. $1 project, $2 lower-case addresses. */
+export const MARK_CONTACTS_BOUNCED = `UPDATE contacts SET bounced_at = coalesce(bounced_at, now()), updated_at = now()
+      WHERE project_id = $1 AND lower(email) = ANY($2::text[])`;
+export const MARK_CONTACTS_COMPLAINED = `UPDATE contacts SET complained_at = coalesce(complained_at, now()), updated_at = now()
+      WHERE project_id = $1 AND lower(email) = ANY($2::text[])`;
+
+/** UNSUPPRESS_ADDRESSES: takes addresses off the list; returns those removed. $1 project, $2 lower-case addresses. */
+export const UNSUPPRESS_ADDRESSES = 'DELETE FROM suppressions WHERE project_id = $1 AND email = ANY($2::text[]) RETURNING email';
+
+/** CLEAR_CONTACT_BOUNCES: clears bounced_at / complained_at of contacts by address. $1 project, $2 lower-case addresses. */
+export const CLEAR_CONTACT_BOUNCES = `UPDATE contacts SET bounced_at = NULL, complained_at = NULL, updated_at = now()
+      WHERE project_id = $1 AND lower(email) = ANY($2::text[]) AND (bounced_at IS NOT NULL OR complained_at IS NOT NULL)`;
+
+/** listSuppressionsSql: one page of the list, newest first, and the count; `filtered` adds `email ILIKE $2`. */
+export function listSuppressionsSql(filtered: boolean, limit: number, offset: number): { page: string; count: string } {
+  const filter = filtered ? 'AND email ILIKE $2' : '';
+  return {
+    page: `SELECT email, reason, detail, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at
+         FROM suppressions WHERE project_id = $1 ${filter} ORDER BY created_at DESC, email
+        LIMIT ${Number(limit)} OFFSET ${Number(offset)}`,
+    count: `SELECT count(*)::int AS total FROM suppressions WHERE project_id = $1 ${filter}`,
+  };
+}
