@@ -17,7 +17,7 @@ import { recipientSendInstant } from '../domain/sendTime.ts';
 import { sandboxRejection } from '../domain/sandbox.ts';
 import { logFinishedBlasts } from '../server/core/blasts/finished.ts';
 import { QUEUE_RECIPIENTS } from '../server/core/blasts/queries.ts';
-import { blastAudience } from '../server/audience.ts';
+import { blastAudience } from '../server/core/audience/index.ts';
 import type { QueryFn } from '../server/db/client.ts';
 
 /** Recipients in the first chunk of an expansion (written first, so sending starts early), then in each later chunk. */

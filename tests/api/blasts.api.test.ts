@@ -351,4 +351,29 @@ describe(`sandbox (${API_DB})`, () => {
     const to = (await h.sink.parsed()).filter((m) => m.subject?.startsWith('Sandbox ')).map((m) => m.envelopeTo[0]).sort();
     expect(to).toEqual(['me@sandbox.example.com', SIMULATOR_SUCCESS_ADDRESS]);
   });
+
+  it('checks at save time exactly the audience the expansion sends to (core/audience blastAudience), as the preview does', async () => {
+    const s = await h.tenant();
+    const persona = (await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: s.apiKey, body: { sender_personas: [{ email: 'me@pinned.example.com', first_name: 'Me' }] } })).body.data[0];
+    await h.confirmPersonas();
+    const tpl = (await h.call('POST', '/api/template/templates', { key: s.apiKey, body: { templates: [{ name: 'T', subject: 'Pinned', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>hi</p>' }] } })).body.data[0];
+    const users = (await h.call('POST', '/api/user/users', { key: s.apiKey, body: { users: [{ email: 'unsub@stranger.example.com' }, { email: 'listed@stranger.example.com' }] } })).body.data;
+    // An unsubscribed contact still gets transactional mail, so the sandbox check must refuse it; an address on the
+    // suppression list gets no mail at all, so it is left out and nothing refuses it.
+    await h.runtime.database.query('UPDATE contacts SET unsubscribed_at = now() WHERE id = $1', [users[0].id]);
+    expect((await h.call('POST', '/api/event/suppressions', { key: s.apiKey, body: { emails: ['listed@stranger.example.com'] } })).status).toBe(200);
+    const body = (ids: string[]) => ({ id: crypto.randomUUID(), name: 'Pinned', template_id: tpl.id, sender_persona_id: persona.id, to_user_ids: ids, send_at: wallClockUtc(-1), timezone: 'UTC' });
+    const preview = (ids: string[]) => h.call('POST', '/api/scheduler/scheduler/preview', { key: s.apiKey, body: { template_id: tpl.id, sender_persona_id: persona.id, to_user_ids: ids } });
+
+    const unsub = await h.call('POST', '/api/scheduler/scheduler', { key: s.apiKey, body: body([users[0].id]) });
+    expect(unsub.status).toBe(400);
+    expect(unsub.body.errors[0]).toMatch(/^to_user_ids: unsub@stranger.example.com: this project is in the sandbox/);
+    expect((await preview([users[0].id])).body.data.sandbox_refused).toBe(1);
+
+    const listed = await h.call('POST', '/api/scheduler/scheduler', { key: s.apiKey, body: body([users[1].id]) });
+    expect(listed.status).toBe(200);
+    const p = (await preview([users[1].id])).body.data;
+    expect(p.sandbox_refused).toBe(0);
+    expect(p.excluded.suppressed + p.excluded.bounced).toBe(1);
+  });
 });

@@ -4,7 +4,7 @@
  */
 import { and, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
-import { blastAudience } from '../../audience.ts';
+import { blastAudience } from '../../core/audience/index.ts';
 import { sendCost } from '../../../domain/pricing.ts';
 import { contacts, emailBlasts, outbox, segmentMembers, segments, senderPersonas, templates } from '../../db/schema.ts';
 import {
@@ -86,20 +86,6 @@ async function missingIds(db: Db, table: typeof templates | typeof senderPersona
 }
 
 /**
- * audienceEmails returns the addresses a blast would go to now: live contacts among `userIds`, `emails` and the
- * members of `segmentIds`, minus unsubscribed, bounced and complained contacts.
- */
-export async function audienceEmails(db: Db, projectId: string, userIds: string[], emails: string[], segmentIds: string[]): Promise<string[]> {
-  const rows = await db.select({ email: contacts.email }).from(contacts).where(and(
-    eq(contacts.projectId, projectId), isNull(contacts.archivedAt), isNull(contacts.unsubscribedAt), isNull(contacts.bouncedAt), isNull(contacts.complainedAt),
-    sql`(${userIds.length ? sql`${contacts.id} IN (${sql.join(userIds.map((id) => sql`${id}`), sql`, `)})` : sql`false`}
-      OR ${emails.length ? sql`lower(${contacts.email}) IN (${sql.join(emails.map((e) => sql`${e.toLowerCase()}`), sql`, `)})` : sql`false`}
-      OR ${segmentIds.length ? sql`EXISTS (SELECT 1 FROM ${segmentMembers} sm WHERE sm.contact_id = ${contacts.id} AND sm.segment_id IN (${sql.join(segmentIds.map((id) => sql`${id}`), sql`, `)}))` : sql`false`})`,
-  ));
-  return rows.map((r) => r.email);
-}
-
-/**
  * saveBlast validates and schedules a new blast. Checks (each a 400 naming the field): a v4 id not used before, name,
  * template (or weights), sender persona, at least one segment or contact, a valid wall-clock send_at and zone, that
  * every referenced row is live in the project, and in the sandbox that every recipient is allowed. Then it stores the
@@ -141,7 +127,10 @@ export async function saveBlast(ctx: AppContext, project: ProjectScope, b: Blast
   if (!project.notInSandbox) {
     const personas = (await db.select({ email: senderPersonas.email }).from(senderPersonas)
       .where(and(eq(senderPersonas.projectId, project.id), isNull(senderPersonas.archivedAt)))).map((p) => p.email);
-    const rejected = (await audienceEmails(db, project.id, userIds, userEmails, segmentIds)).map((e) => sandboxRejection(e, personas)).filter((m): m is string => !!m);
+    // The sandbox check sees exactly who the expansion will send to (core/audience blastAudience).
+    const audience = await blastAudience(ctx.database.query.bind(ctx.database) as QueryFn, project.id,
+      { to_segment_ids: segmentIds, to_user_ids: userIds, to_user_emails: userEmails }, templateIds);
+    const rejected = audience.recipients.map((r) => sandboxRejection(r.email, personas)).filter((m): m is string => !!m);
     if (rejected.length) {
       const shown = rejected.slice(0, 5).map((m) => `to_user_ids: ${m}`);
       if (rejected.length > 5) shown.push(`to_user_ids: and ${rejected.length - 5} more recipients not allowed in the sandbox`);

@@ -1,10 +1,12 @@
 /**
- * Audiences of blasts (DESIGN.md §6; issue 5 audience accounting): who a blast's segments, contact ids and addresses
- * name, and who is left out and why. Shared by the expansion (src/workers/blasts.ts) and the send wizard's preview
- * (POST {scheduler}/scheduler/preview, issue 9 §2).
+ * Who a blast reaches (spec part 2 §3-§5 Email blast; the send wizard's review): the one definition of a blast's
+ * audience — who its segments, contact ids and addresses name, and who is left out and why. Used by the save-time
+ * sandbox check (core/blasts saveBlast), the preview (POST {scheduler}/scheduler/preview) and the expansion
+ * (src/workers/blasts.ts). The SQL is ./queries.ts BLAST_AUDIENCE.
  */
-import type { QueryFn } from './db/client.ts';
-import { checkEmail } from '../domain/validation.ts';
+import type { QueryFn } from '../../db/client.ts';
+import { checkEmail } from '../../../domain/validation.ts';
+import { BLAST_AUDIENCE, TEMPLATES_ARE_MARKETING } from './queries.ts';
 
 /** A blast's audience: the contacts it will send to, and how many it leaves out, by reason (issue 5 audience accounting). */
 export interface Audience {
@@ -24,23 +26,9 @@ export interface Audience {
 export async function blastAudience(run: QueryFn, projectId: string, a: { to_segment_ids?: string[]; to_user_ids?: string[]; to_user_emails?: string[] }, templateIds: string[]): Promise<Audience> {
   const userIds = a.to_user_ids ?? [];
   const userEmails = (a.to_user_emails ?? []).map((e) => e.toLowerCase());
-  const [{ marketing }] = await run<{ marketing: boolean }>(
-    `SELECT coalesce(bool_or(type = 'TEMPLATE_MARKETING'), true) AS marketing FROM templates WHERE id = ANY($1::uuid[])`, [templateIds]);
-  // Every contact the audience names, with why it is left out (if it is): unsubscribed contacts (unsubscribed_at, or
-  // an address on the suppression list as 'unsubscribed') only from marketing mail; hard-bounced, complained or
-  // otherwise suppressed addresses from all mail.
+  const [{ marketing }] = await run<{ marketing: boolean }>(TEMPLATES_ARE_MARKETING, [templateIds]);
   const audience = await run<{ id: string; email: string; timezone: string | null; excluded: string | null }>(
-    `SELECT c.id, c.email, c.timezone,
-            CASE WHEN c.bounced_at IS NOT NULL OR s.reason = 'bounce' THEN 'bounced'
-                 WHEN c.complained_at IS NOT NULL OR s.reason <> 'unsubscribed' THEN 'suppressed'
-                 WHEN $5 AND (c.unsubscribed_at IS NOT NULL OR s.reason = 'unsubscribed') THEN 'unsubscribed' END AS excluded
-       FROM contacts c LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)
-      WHERE c.project_id = $1 AND c.archived_at IS NULL
-        AND (c.id = ANY($2::uuid[]) OR lower(c.email) = ANY($3::text[])
-             OR EXISTS (SELECT 1 FROM segment_members sm JOIN segments s ON s.id = sm.segment_id
-                         WHERE sm.contact_id = c.id AND s.project_id = $1 AND sm.segment_id = ANY($4::uuid[])))
-      ORDER BY c.id`,
-    [projectId, userIds, userEmails, a.to_segment_ids ?? [], marketing]);
+    BLAST_AUDIENCE, [projectId, userIds, userEmails, a.to_segment_ids ?? [], marketing]);
   const excluded = { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
   const recipients: Audience['recipients'] = [];
   for (const r of audience) {
