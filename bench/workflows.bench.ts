@@ -25,7 +25,7 @@ import { upsertContacts } from '../src/server/gateways/user/service.ts';
 import { savePersonas } from '../src/server/gateways/senderpersonawrapper/service.ts';
 import { saveTemplates } from '../src/server/gateways/template/service.ts';
 import { ingestEvents } from '../src/server/gateways/event/ingest.ts';
-import { runWorkflowSave } from '../src/server/workflows.ts';
+import { runWorkflowSave } from '../src/server/core/workflows/index.ts';
 import { displayToTree, type Display } from '../src/domain/workflowGraph.ts';
 import { SmtpSink } from '../tests/helpers/smtpSink.ts';
 

@@ -15,6 +15,7 @@ import { parse } from 'csv-parse';
 import { readXlsxRows, XlsxError } from './xlsxRows.ts';
 import type { AppContext } from '../server/context.ts';
 import type { QueryFn } from '../server/db/client.ts';
+import { anyUpsertTriggered, enterUpsertedFrom } from '../server/core/workflows/index.ts';
 import { fileKind, SEGMENT_UPLOADS_BUCKET } from '../server/contactImport.ts';
 import { withLocalFile } from '../server/storage/storage.ts';
 import { readContactHeader, readContactRow, type Cell, type ContactHeader, type ContactRow, type RowError } from '../domain/contactImport.ts';
@@ -48,9 +49,7 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
   const d = entry.start_details;
   const state = { bytesRead: 0, imported: 0, failed: 0, errors: [] as RowError[] };
   // Imported contacts enter the project's "contact created or updated" workflows (issue 8 §5), in the batch's statement.
-  const [{ entering }] = await query<{ entering: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM workflows WHERE project_id = $1 AND trigger_type = 'user_upserted' AND enabled AND archived_at IS NULL) AS entering`,
-    [entry.project_id]);
+  const entering = await anyUpsertTriggered(query, entry.project_id);
   const refuse = (errs: RowError[]) => {
     state.failed++;
     for (const e of errs) if (state.errors.length < MAX_RECORDED_ERRORS) state.errors.push(e);
@@ -219,10 +218,8 @@ async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[]
     parts.push(`members AS (INSERT INTO segment_members (segment_id, contact_id) SELECT $3::uuid, id FROM written ON CONFLICT DO NOTHING)`);
   }
   if (enterWorkflows) {
-    parts.push(`w AS (SELECT id, root_node->>'id' AS root_id FROM workflows
-                        WHERE project_id = $1 AND trigger_type = 'user_upserted' AND enabled AND archived_at IS NULL AND root_node IS NOT NULL)`,
-    `runs AS (INSERT INTO workflow_runs (project_id, workflow_id, contact_id, email) SELECT $1, w.id, written.id, written.email FROM w CROSS JOIN written RETURNING id, workflow_id)`,
-    `steps AS (INSERT INTO workflow_steps (project_id, run_id, workflow_id, node_id, due_at) SELECT $1, r.id, r.workflow_id, w.root_id, now() FROM runs r JOIN w ON w.id = r.workflow_id)`);
+    // In the same statement (core/workflows enterUpsertedFrom): the contacts written enter, or nothing is written.
+    parts.push(`entered AS (${enterUpsertedFrom('written')})`);
   }
-  await query(`WITH ${parts.join(',\n')} SELECT 1`, params);
+  await query(`WITH ${parts.join(',\n')} SELECT 1 FROM ${enterWorkflows ? 'entered' : '(SELECT 1) AS one'}`, params);
 }

@@ -17,7 +17,7 @@ import { importContactFile } from './contactImport.ts';
 import { buildSegmentFromFilters, SEGMENT_FROM_FILTERS_QUEUE } from '../server/segmentFromFilters.ts';
 import { startReportCompaction } from './reportCompaction.ts';
 import { WorkflowEngine } from './workflows.ts';
-import { runWorkflowArchive, runWorkflowSave, WORKFLOW_DELETE_QUEUE, WORKFLOW_SAVE_QUEUE } from '../server/workflows.ts';
+import { runWorkflowArchive, runWorkflowSave, WORKFLOW_DELETE_QUEUE, WORKFLOW_SAVE_QUEUE } from '../server/core/workflows/index.ts';
 import type { components as WorkflowSchemas } from '../../generated/types/workflowwrapper.gen.ts';
 
 export interface Workers {

@@ -25,6 +25,7 @@ import { sandboxRejection } from '../domain/sandbox.ts';
 import { EVENT } from '../domain/events.ts';
 import { insertSystemEventsSql, recordEvents } from '../server/core/events/index.ts';
 import { unsubscribe } from '../server/core/feedback/index.ts';
+import { enterHandedOn } from '../server/core/workflows/index.ts';
 
 /** How many times a step that fails for an unexpected reason (a database error) is tried before its run ends. */
 export const MAX_STEP_ATTEMPTS = 5;
@@ -323,15 +324,9 @@ export class WorkflowEngine {
           `SELECT root_node->>'id' AS root_id FROM workflows WHERE id = $1 AND project_id = $2 AND enabled AND archived_at IS NULL`,
           [settings.workflow_id, workflow.project_id]);
         const go = target?.root_id ? steps.filter((s) => runOf(s).hops + 1 <= MAX_WORKFLOW_HOPS) : [];
-        if (go.length) {
-          await q(`WITH runs AS (
-                     INSERT INTO workflow_runs (project_id, workflow_id, contact_id, email, event, hops)
-                     SELECT $1, $2, u.contact, u.email, u.event, u.hops FROM unnest($3::uuid[], $4::text[], $5::jsonb[], $6::int[]) AS u(contact, email, event, hops)
-                     RETURNING id)
-                   INSERT INTO workflow_steps (project_id, run_id, workflow_id, node_id, due_at) SELECT $1, id, $2, $7, now() FROM runs`,
-          [workflow.project_id, settings.workflow_id, go.map(liveContact), go.map((s) => runOf(s).contact_email ?? runOf(s).email),
-            go.map((s) => (runOf(s).event ? JSON.stringify(runOf(s).event) : null)), go.map((s) => runOf(s).hops + 1), target!.root_id]);
-        }
+        await enterHandedOn(q, workflow.project_id, settings.workflow_id!, go.map((s) => ({
+          contactId: liveContact(s), email: runOf(s).contact_email ?? runOf(s).email, event: runOf(s).event, hops: runOf(s).hops + 1,
+        })));
         const handed = new Set(go.map((s) => String(s.id)));
         for (const s of steps) {
           const why = !target?.root_id ? 'the workflow is disabled or archived' : `more than ${MAX_WORKFLOW_HOPS} hand-offs`;

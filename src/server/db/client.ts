@@ -10,6 +10,7 @@ import pg from 'pg';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import { FUNCTIONS_LOCK_KEY, functionsSql } from './functions.ts';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema.ts';
 
@@ -42,10 +43,26 @@ export interface Database {
 
 const migrationsFolder = path.join(import.meta.dirname, 'migrations');
 
+/** applyFunctions writes the current function definitions (functions.ts) in one transaction, one process at a time. */
+async function applyFunctions(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [FUNCTIONS_LOCK_KEY]);
+    await client.query(functionsSql());
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
 /**
  * openDatabase opens PostgreSQL when `databaseUrl` is set, else PGlite: in `dataDir/pglite`, or in memory when
  * `dataDir` is 'memory://' (starting from the `loadDataDir` tarball when given). It applies every pending migration
- * before returning. Throws when the database is unreachable.
+ * and the current function definitions (db/functions.ts) before returning. Throws when the database is unreachable.
  *
  * An on-disk PGlite folder is opened by one process at a time: this takes its lock (`dataDir/pglite.lock`,
  * db/dataDirLock.ts) before PGlite touches it, naming this process `lockHolder` (e.g. 'server', 'admin activate';
@@ -59,6 +76,7 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
     pool.on('error', () => { /* an idle client dropped; the pool replaces it */ });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     await migratePg(drizzlePg(pool, { schema }), { migrationsFolder });
+    await applyFunctions(pool);
     return {
       kind: 'postgres',
       db,

@@ -1,5 +1,5 @@
 /**
- * The body of the PGlite thread (see pgliteThread.ts): owns the embedded database, applies the migrations, and answers
+ * The body of the PGlite thread (see pgliteThread.ts): owns the embedded database, applies the migrations and the function definitions (functions.ts), and answers
  * query / exec / transaction / listen / dump requests from the main thread. Transactions hold PGlite's own lock, so
  * other requests wait for them exactly as they would in-process.
  */
@@ -8,6 +8,7 @@ import path from 'node:path';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
+import { functionsSql } from './functions.ts';
 
 if (!parentPort) throw new Error('pgliteWorker must run as a worker thread');
 const port = parentPort;
@@ -46,6 +47,7 @@ async function run(db: Runner, r: Request): Promise<unknown> {
 
 const lite = await PGlite.create(dataDir, loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {});
 await migrate(drizzle(lite), { migrationsFolder: path.join(import.meta.dirname, 'migrations') });
+await lite.exec(functionsSql());
 
 /** Open transactions: requests for each wait in its queue, served one at a time inside lite.transaction. */
 const transactions = new Map<number, { push(r: Request): void }>();

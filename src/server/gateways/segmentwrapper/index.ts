@@ -5,7 +5,7 @@ import { contactUploadUrl } from '../../contactImport.ts';
 import { createSegmentFromFilters } from '../../segmentFromFilters.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import type { QueryFn } from '../../db/client.ts';
-import { enterSegment } from '../../workflows.ts';
+import { enterSegment } from '../../core/workflows/index.ts';
 
 /** segmentWrapperHandlers builds the segmentwrapper gateway's handlers over one app context. */
 export function segmentWrapperHandlers(ctx: AppContext): GatewayHandlers<operations> {

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import { contactUploadUrl } from '../../contactImport.ts';
 import { archiveContactsByEmail, countContacts, listContacts, upsertContacts } from './service.ts';
-import { enterUpsertedContacts } from '../../workflows.ts';
+import { enterUpsertedContacts } from '../../core/workflows/index.ts';
 import type { QueryFn } from '../../db/client.ts';
 
 /** userHandlers builds the user gateway's handlers over one app context. */

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import { BadRequest } from '../../errors.ts';
-import { workflowProblems } from '../../workflows.ts';
+import { workflowProblems } from '../../core/workflows/index.ts';
 
 /** workflowHandlers builds the workflow gateway's handlers over one app context. */
 export function workflowHandlers(ctx: AppContext): GatewayHandlers<operations> {

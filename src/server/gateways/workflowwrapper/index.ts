@@ -3,7 +3,7 @@ import type { operations } from '../../../../generated/types/workflowwrapper.gen
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
-import { countWorkflows, disableWorkflow, listRuns, listWorkflows, queueWorkflowArchive, queueWorkflowSave } from '../../workflows.ts';
+import { countWorkflows, disableWorkflow, listRuns, listWorkflows, queueWorkflowArchive, queueWorkflowSave } from '../../core/workflows/index.ts';
 
 /** workflowWrapperHandlers builds the workflowwrapper gateway's handlers over one app context. */
 export function workflowWrapperHandlers(ctx: AppContext): GatewayHandlers<operations> {

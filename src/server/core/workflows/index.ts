@@ -1,17 +1,22 @@
 /**
- * Workflows on the server side (spec part 2 §3 Workflow, §4, §5, §7; issue 8 §3-§5): checking a workflow (its tree's
- * rules and that everything it names is a live row of the project), saving and archiving as jobs with their job-log
- * entries (JOB_CREATE_WORKFLOW, JOB_DELETE_WORKFLOW), entering contacts (a segment's members, or contacts just created
- * or updated), and reading runs with their paths. Every query is scoped to one project. The engine that runs the
- * steps is src/workers/workflows.ts; events enter event-triggered workflows through the events_enter_workflows
- * trigger (migration 0008).
+ * Workflows core (spec part 2 §3 Workflow, §4, §5, §7): checking a workflow (its tree's rules and that everything it
+ * names is a live row of the project), saving and archiving as jobs with their job-log entries (JOB_CREATE_WORKFLOW,
+ * JOB_DELETE_WORKFLOW), entering contacts, and reading runs with their paths. Every query is scoped to one project.
+ *
+ * Entering a workflow has one definition, the SQL function enter_workflows (./sql/enter_workflows.sql), reached
+ * through ./queries.ts: a segment's members (enterSegment), contacts created or updated through the API or a file
+ * import (enterUpsertedContacts, enterUpsertedFrom), runs handed on between workflows (enterHandedOn) and events (the
+ * events_enter_workflows trigger, same file). The engine that runs the steps is src/workers/workflows.ts.
  */
-import type { QueryFn } from './db/client.ts';
-import type { AppContext } from './context.ts';
-import { BadRequest, NotFound } from './errors.ts';
-import { checkTree, displayOf, displayToTree, flattenTree, type TreeNode } from '../domain/workflowGraph.ts';
-import type { components } from '../../generated/types/workflowwrapper.gen.ts';
-import { likePattern, orderSql, uuidList } from './gateways/common.ts';
+import type { QueryFn } from '../../db/client.ts';
+import type { AppContext } from '../../context.ts';
+import { BadRequest, NotFound } from '../../errors.ts';
+import { checkTree, displayOf, displayToTree, flattenTree, type TreeNode } from '../../../domain/workflowGraph.ts';
+import type { components } from '../../../../generated/types/workflowwrapper.gen.ts';
+import { likePattern, orderSql, uuidList } from '../../gateways/common.ts';
+import { ANY_UPSERT_TRIGGERED, ENTER_HANDED_ON, ENTER_SEGMENT, ENTER_UPSERTED } from './queries.ts';
+
+export { enterUpsertedFrom } from './queries.ts';
 
 type WorkflowInput = components['schemas']['WorkflowInput'];
 type WorkflowOut = components['schemas']['Workflow'];
@@ -221,15 +226,7 @@ export async function enterSegment(query: QueryFn, projectId: string, body: { se
   if (!w.root_id || w.root_id !== body.root_node_id) throw new BadRequest([`root_node_id: not the trigger node of this workflow (Please add a trigger node to the workflow)`]);
   const [seg] = await query('SELECT 1 FROM segments WHERE id = $1 AND project_id = $2 AND archived_at IS NULL', [body.segment_id, projectId]);
   if (!seg) throw new NotFound([`segment_id: no segment with id ${body.segment_id}`]);
-  const rows = await query<{ n: number }>(
-    `WITH runs AS (
-       INSERT INTO workflow_runs (project_id, workflow_id, contact_id, email)
-       SELECT $1, $2, c.id, c.email FROM segment_members m JOIN contacts c ON c.id = m.contact_id
-        WHERE m.segment_id = $3 AND c.project_id = $1 AND c.archived_at IS NULL
-       RETURNING id)
-     , steps AS (INSERT INTO workflow_steps (project_id, run_id, workflow_id, node_id, due_at) SELECT $1, id, $2, $4, now() FROM runs RETURNING 1)
-     SELECT count(*)::int AS n FROM steps`,
-    [projectId, body.workflow_id, body.segment_id, body.root_node_id]);
+  const rows = await query<{ n: number }>(ENTER_SEGMENT, [projectId, body.workflow_id, body.segment_id]);
   return Number(rows[0]?.n ?? 0);
 }
 
@@ -240,17 +237,27 @@ export async function enterSegment(query: QueryFn, projectId: string, body: { se
  */
 export async function enterUpsertedContacts(query: QueryFn, projectId: string, contactIds: string[]): Promise<number> {
   if (!contactIds.length) return 0;
-  const rows = await query<{ n: number }>(
-    `WITH w AS (SELECT id, root_node->>'id' AS root_id FROM workflows
-                 WHERE project_id = $1 AND trigger_type = 'user_upserted' AND enabled AND archived_at IS NULL AND root_node IS NOT NULL),
-     runs AS (
-       INSERT INTO workflow_runs (project_id, workflow_id, contact_id, email)
-       SELECT $1, w.id, c.id, c.email FROM w CROSS JOIN contacts c WHERE c.id = ANY($2::uuid[]) AND c.project_id = $1
-       RETURNING id, workflow_id),
-     steps AS (INSERT INTO workflow_steps (project_id, run_id, workflow_id, node_id, due_at)
-               SELECT $1, r.id, r.workflow_id, w.root_id, now() FROM runs r JOIN w ON w.id = r.workflow_id RETURNING 1)
-     SELECT count(*)::int AS n FROM steps`,
-    [projectId, contactIds]);
+  const rows = await query<{ n: number }>(ENTER_UPSERTED, [projectId, contactIds]);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** anyUpsertTriggered says whether the project has an enabled, live workflow triggered by contacts created or updated. */
+export async function anyUpsertTriggered(query: QueryFn, projectId: string): Promise<boolean> {
+  const [{ entering }] = await query<{ entering: boolean }>(ANY_UPSERT_TRIGGERED, [projectId]);
+  return entering;
+}
+
+/**
+ * enterHandedOn enters runs handed on by a send_to_workflow node into workflow `workflowId` (spec part 2 §5 "To
+ * workflow"): each with its contact (null for a run without one), address, trigger event (null for none) and hop
+ * count (already counted up). Returns how many entered (enter_workflows skips a disabled or archived workflow and
+ * runs handed on more than 10 times).
+ */
+export async function enterHandedOn(query: QueryFn, projectId: string, workflowId: string,
+  runs: Array<{ contactId: string | null; email: string | null; event: object | null; hops: number }>): Promise<number> {
+  if (!runs.length) return 0;
+  const rows = await query<{ n: number }>(ENTER_HANDED_ON, [projectId, workflowId, runs.map((r) => r.contactId), runs.map((r) => r.email),
+    runs.map((r) => (r.event ? JSON.stringify(r.event) : null)), runs.map((r) => r.hops)]);
   return Number(rows[0]?.n ?? 0);
 }
 
