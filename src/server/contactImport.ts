@@ -24,8 +24,6 @@ export const SEGMENT_UPLOADS_BUCKET = 'segment-uploads';
 /** The job-log name of an import (openapi/joblog.yaml). */
 export const JOB_PARSE_CONTACT_FILE = 'JOB_PARSE_CONTACT_FILE';
 
-/** The pg-boss queue of imports; a job's data is {jobLogId}. */
-export const CONTACT_IMPORT_QUEUE = 'contact-import';
 
 /** One "job" of progress accounting, in bytes. */
 export const PROGRESS_CHUNK_BYTES = 1024 ** 2;
@@ -76,7 +74,7 @@ export async function startContactImport(ctx: AppContext, target: UploadTarget, 
     'INSERT INTO job_log (project_id, job_name, start_details) VALUES ($1, $2, $3::jsonb) RETURNING id',
     [target.projectId, JOB_PARSE_CONTACT_FILE, JSON.stringify(details)],
   );
-  await ctx.queue.enqueue(CONTACT_IMPORT_QUEUE, { jobLogId: entry.id });
+  await ctx.queue.enqueue('contact-import', { jobLogId: entry.id });
   return entry.id;
 }
 

@@ -6,10 +6,14 @@ import type { Database } from './db/client.ts';
 import type { Storage } from './storage/storage.ts';
 import type { Config } from './config.ts';
 import type { MailTransport } from './mail/transport.ts';
+import type { JobName, JobPayloads } from '../workers/jobs.ts';
 
 export interface JobQueue {
-  /** enqueue schedules job `name` with `data`, not before `startAfter` (UTC). `singletonKey` drops duplicates. */
-  enqueue(name: string, data: object, opts?: { startAfter?: Date; singletonKey?: string }): Promise<void>;
+  /**
+   * enqueue schedules a job on queue `name` (the registry: src/workers/jobs.ts) with that queue's payload, not before
+   * `startAfter` (UTC). `singletonKey` drops duplicates.
+   */
+  enqueue<N extends JobName>(name: N, data: JobPayloads[N], opts?: { startAfter?: Date; singletonKey?: string }): Promise<void>;
 }
 
 export interface AppContext {

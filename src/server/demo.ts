@@ -15,8 +15,6 @@ import { savePersonas } from './gateways/senderpersonawrapper/service.ts';
 import { saveTemplates } from './gateways/template/service.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../domain/sandbox.ts';
 
-/** The pg-boss queue (and cron schedule name) of the demo reset. */
-export const DEMO_RESET_QUEUE = 'demo-reset';
 
 /** The demo account's known contents: what a visitor finds after every reset. */
 export const DEMO_CONTENT = {

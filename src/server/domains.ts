@@ -18,8 +18,6 @@ import type { components } from '../../generated/types/domains.gen.ts';
 
 type DomainOut = components['schemas']['Domain'];
 
-/** The queue of DNS checks: a job {domainIds} checks those domains, a job {} (the cron's) every domain. */
-export const DOMAIN_CHECK_QUEUE = 'domain-check';
 
 /** The DKIM selector of keys made by this service (s= of the signature; the record lives at mw1._domainkey.{domain}). */
 export const DKIM_SELECTOR = 'mw1';
@@ -73,7 +71,7 @@ export async function addDomain(ctx: AppContext, project: ProjectScope, input: s
      VALUES ($1, $2, $3, $4, $5) ON CONFLICT (project_id, domain) DO NOTHING RETURNING ${COLUMNS}`,
     [project.id, domain, DKIM_SELECTOR, privateKey, Buffer.from(publicKey).toString('base64')]);
   if (!row) throw new BadRequest([`domain: ${domain} is already registered`]);
-  await ctx.queue.enqueue(DOMAIN_CHECK_QUEUE, { domainIds: [row.id] });
+  await ctx.queue.enqueue('domain-check', { domainIds: [row.id] });
   return toDomain(row, ctx.config.spfRecord);
 }
 

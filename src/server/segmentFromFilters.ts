@@ -13,8 +13,6 @@ import { checkRequired } from '../domain/validation.ts';
 import { FieldErrors } from './errors.ts';
 import { compileFilters, matchingContacts } from './segmentFilter.ts';
 
-/** The pg-boss queue of segment builds; a job's data is {jobLogId}. */
-export const SEGMENT_FROM_FILTERS_QUEUE = 'segment-from-filters';
 /** The job-log name of a segment build. */
 export const JOB_CREATE_SEGMENT_FROM_FILTERS = 'JOB_CREATE_SEGMENT_FROM_FILTERS';
 
@@ -50,7 +48,7 @@ Promise<{ num_users: number; errors: string[]; segment_id: string; job_log_id: s
      SELECT $1, $3, jsonb_build_object('segment_id', s.id, 'name', $2::text, 'num_users', $4::int, 'conjunction', $5::text, 'user_filters', $6::jsonb) FROM s
      RETURNING start_details->>'segment_id' AS segment_id, id AS job_log_id`,
     [projectId, name, JOB_CREATE_SEGMENT_FROM_FILTERS, n, body.conjunction ?? 'and', JSON.stringify(body.user_filters)]);
-  await ctx.queue.enqueue(SEGMENT_FROM_FILTERS_QUEUE, { jobLogId: entry.job_log_id });
+  await ctx.queue.enqueue('segment-from-filters', { jobLogId: entry.job_log_id });
   return { num_users: n, errors: [], segment_id: entry.segment_id, job_log_id: String(entry.job_log_id) };
 }
 

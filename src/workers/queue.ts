@@ -5,25 +5,23 @@
 import PgBoss from 'pg-boss';
 import type { Database } from '../server/db/client.ts';
 import type { JobQueue } from '../server/context.ts';
+import { JOB_NAMES, type JobName, type JobPayloads } from './jobs.ts';
 
 export interface Queue extends JobQueue {
   boss: PgBoss;
   /** work runs `handler` for jobs of `name` (batches of up to `batchSize`), polling every `pollingIntervalSeconds` (≥0.5); a job this process enqueues already due wakes it at once. */
-  work<T extends object>(name: string, opts: { batchSize?: number; pollingIntervalSeconds?: number }, handler: (data: T) => Promise<void>): Promise<void>;
+  work<N extends JobName>(name: N, opts: { batchSize?: number; pollingIntervalSeconds?: number }, handler: (data: JobPayloads[N]) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** QUEUES lists every queue the product uses; each is created at start-up. */
-export const QUEUES = ['blast-expand', 'demo-reset', 'domain-check', 'contact-import', 'segment-from-filters', 'workflow-save', 'workflow-delete'] as const;
-
-/** openQueue starts pg-boss (creating its schema on first use) and the product's queues. */
+/** openQueue starts pg-boss (creating its schema on first use) and every queue of the registry (jobs.ts). */
 export async function openQueue(database: Database): Promise<Queue> {
   const boss = new PgBoss({ ...(database.bossOptions as PgBoss.ConstructorOptions), schema: 'pgboss' });
   // Workers of this process per queue: a job that is already due wakes them at once instead of waiting for their poll.
   const local = new Map<string, string[]>();
   boss.on('error', (err) => console.error('pg-boss:', err.message));
   await boss.start();
-  for (const q of QUEUES) await boss.createQueue(q);
+  for (const q of JOB_NAMES) await boss.createQueue(q);
   return {
     boss,
     async enqueue(name, data, opts = {}) {

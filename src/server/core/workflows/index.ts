@@ -22,9 +22,6 @@ type WorkflowInput = components['schemas']['WorkflowInput'];
 type WorkflowOut = components['schemas']['Workflow'];
 type RunOut = components['schemas']['WorkflowRun'];
 
-/** The pg-boss queues of the workflow jobs. */
-export const WORKFLOW_SAVE_QUEUE = 'workflow-save';
-export const WORKFLOW_DELETE_QUEUE = 'workflow-delete';
 
 /** The spec's message for a workflow without a name (part 2 §5). */
 export const WORKFLOW_NAME_REQUIRED = 'You must provide a workflow name';
@@ -113,7 +110,7 @@ export async function queueWorkflowSave(ctx: AppContext, projectId: string, inpu
   const [entry] = await query<{ id: string }>(
     `INSERT INTO job_log (project_id, job_name, start_details) VALUES ($1, 'JOB_CREATE_WORKFLOW', $2) RETURNING id`,
     [projectId, JSON.stringify({ workflow_id: id, workflow_payload: { name: input.name.trim(), timezone: input.timezone ?? null } })]);
-  await ctx.queue.enqueue(WORKFLOW_SAVE_QUEUE, { jobLogId: entry.id, projectId, input: { ...input, id } });
+  await ctx.queue.enqueue('workflow-save', { jobLogId: entry.id, projectId, input: { ...input, id } });
   return { behind_another_job: behind, job_log_entry_id: entry.id, workflow_id: id };
 }
 
@@ -157,7 +154,7 @@ export async function queueWorkflowArchive(ctx: AppContext, projectId: string, i
   const [entry] = await query<{ id: string }>(
     `INSERT INTO job_log (project_id, job_name, start_details) VALUES ($1, 'JOB_DELETE_WORKFLOW', $2) RETURNING id`,
     [projectId, JSON.stringify({ workflow_id: id.toLowerCase(), workflow_payload: { name: w.name } })]);
-  await ctx.queue.enqueue(WORKFLOW_DELETE_QUEUE, { jobLogId: entry.id, projectId, workflowId: id.toLowerCase() });
+  await ctx.queue.enqueue('workflow-delete', { jobLogId: entry.id, projectId, workflowId: id.toLowerCase() });
   return { job_log_id: entry.id, workflow_id: id.toLowerCase(), errors: [] };
 }
 

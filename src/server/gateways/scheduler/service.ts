@@ -23,8 +23,6 @@ type BlastIn = components['schemas']['EmailBlastInput'];
 type ListQuery = NonNullable<operations['listEmailBlasts']['parameters']['query']>;
 type Row = typeof emailBlasts.$inferSelect;
 
-/** The pg-boss queue that expands a due blast into recipient rows. */
-export const BLAST_EXPAND_QUEUE = 'blast-expand';
 
 const SORTABLE = { name: emailBlasts.name, enabled: emailBlasts.enabled, created_at: emailBlasts.createdAt, send_at: emailBlasts.dueAt };
 
@@ -147,7 +145,7 @@ export async function saveBlast(ctx: AppContext, project: ProjectScope, b: Blast
     sendAtUtc: contactLocal ? null : wallClockToInstant(b.send_at, zone), sendInUsersTimezone: contactLocal, timezone: zone, dueAt,
   }).returning();
   try {
-    await ctx.queue.enqueue(BLAST_EXPAND_QUEUE, { blastId: row.id }, { startAfter: dueAt, singletonKey: row.id });
+    await ctx.queue.enqueue('blast-expand', { blastId: row.id }, { startAfter: dueAt, singletonKey: row.id });
   } catch (err) {
     await db.delete(emailBlasts).where(eq(emailBlasts.id, row.id));
     throw err;

@@ -1,0 +1,87 @@
+/**
+ * The job registry: every pg-boss queue the product uses — its name, payload type, how its workers poll, its
+ * schedule (cron, UTC) and its handler — in one place. Code that enqueues names a queue by its key here, checked by
+ * the type system (JobQueue.enqueue in server/context.ts takes a JobName and that queue's JobPayload); workers/index.ts
+ * registers every entry; workers/queue.ts creates every queue at start.
+ */
+import type { AppContext } from '../server/context.ts';
+import type { Config } from '../server/config.ts';
+import type { QueryFn } from '../server/db/client.ts';
+import type { components as WorkflowSchemas } from '../../generated/types/workflowwrapper.gen.ts';
+import { expandBlast } from './blasts.ts';
+import { importContactFile } from './contactImport.ts';
+import { resetDemoAccount } from '../server/demo.ts';
+import { checkDomains } from '../server/domains.ts';
+import { buildSegmentFromFilters } from '../server/segmentFromFilters.ts';
+import { runWorkflowArchive, runWorkflowSave } from '../server/core/workflows/index.ts';
+
+/** What a handler gets besides its payload: the app context and a way to wake this process's sender. */
+export interface JobContext {
+  ctx: AppContext;
+  /** Wakes the in-process sender (rows were queued). */
+  pokeSender: () => void;
+}
+
+/** One queue: how its workers poll, its optional schedule, and its handler. */
+export interface JobDefinition<P> {
+  /** Jobs a worker takes at once (handled one after another). */
+  batchSize: number;
+  /** Seconds between polls when idle (≥ 0.5); a job this process enqueues already due wakes its workers at once. */
+  pollingIntervalSeconds: number;
+  /** The cron expression (UTC) that enqueues an empty payload on schedule, from the config; undefined = no schedule. */
+  schedule?: (config: Config) => string | undefined;
+  /** Runs one job; a throw makes pg-boss retry it (10 times, backing off from 5 s). */
+  handle: (job: JobContext, payload: P) => Promise<void>;
+}
+
+/** The payload of each queue. */
+export interface JobPayloads {
+  /** Expand a due blast into outbox rows (spec part 2 §5 Email blast; core/audience decides who). */
+  'blast-expand': { blastId: string };
+  /** Put the shared demo account back to its known state (DEMO_RESET_CRON). */
+  'demo-reset': Record<string, never>;
+  /** Check sending domains' DNS: the ones named, or every domain on DOMAIN_CHECK_CRON ({}). */
+  'domain-check': { domainIds?: string[] };
+  /** Import a stored contact file (the job-log entry names it). */
+  'contact-import': { jobLogId: string };
+  /** Build a segment from filters (one INSERT … SELECT). */
+  'segment-from-filters': { jobLogId: string };
+  /** Save a workflow (JOB_CREATE_WORKFLOW). */
+  'workflow-save': { jobLogId: string; projectId: string; input: WorkflowSchemas['schemas']['WorkflowInput'] };
+  /** Archive a workflow (JOB_DELETE_WORKFLOW). */
+  'workflow-delete': { jobLogId: string; projectId: string; workflowId: string };
+}
+
+/** The name of a queue. */
+export type JobName = keyof JobPayloads;
+
+const query = (ctx: AppContext) => ctx.database.query.bind(ctx.database) as QueryFn;
+
+/** JOBS: every queue's definition, by name. */
+export const JOBS: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
+  'blast-expand': {
+    batchSize: 5, pollingIntervalSeconds: 1,
+    handle: ({ ctx, pokeSender }, { blastId }) => expandBlast(ctx, blastId, pokeSender).then(() => undefined),
+  },
+  // pg-boss runs each scheduled tick once across all worker processes.
+  'demo-reset': {
+    batchSize: 1, pollingIntervalSeconds: 5, schedule: (config) => config.demoResetCron,
+    handle: ({ ctx }) => resetDemoAccount(ctx.database.db).then(() => undefined),
+  },
+  'domain-check': {
+    batchSize: 5, pollingIntervalSeconds: 2, schedule: (config) => config.domainCheckCron,
+    handle: async ({ ctx }, { domainIds }) => {
+      const { errors } = await checkDomains(query(ctx), ctx.config, domainIds);
+      for (const e of errors) console.warn(`domain check: ${e}`);
+    },
+  },
+  // One at a time per process, so an import of a large file never starves the sender.
+  'contact-import': { batchSize: 1, pollingIntervalSeconds: 1, handle: ({ ctx }, { jobLogId }) => importContactFile(ctx, jobLogId) },
+  'segment-from-filters': { batchSize: 1, pollingIntervalSeconds: 1, handle: ({ ctx }, { jobLogId }) => buildSegmentFromFilters(ctx, jobLogId) },
+  // Workflow saves and archives run one at a time per process (a project's jobs run in order).
+  'workflow-save': { batchSize: 1, pollingIntervalSeconds: 0.5, handle: ({ ctx }, job) => runWorkflowSave(query(ctx), job) },
+  'workflow-delete': { batchSize: 1, pollingIntervalSeconds: 0.5, handle: ({ ctx }, job) => runWorkflowArchive(ctx, job) },
+};
+
+/** Every queue name, in registry order. */
+export const JOB_NAMES = Object.keys(JOBS) as JobName[];
