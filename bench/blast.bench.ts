@@ -8,7 +8,7 @@
  * The sink runs in a process of its own, as a relay would (BENCH_SINK=inline puts it in this process, as before
  * 2026-11-24: it then shares the main thread's event loop with the SMTP client in both measurements).
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,23 +21,23 @@ import { startRuntime } from '../src/server/runtime.ts';
 import { SmtpTransport } from '../src/server/mail/transport.ts';
 import { buildRawMessage } from '../src/server/mail/render.ts';
 import { textFromHtml } from '../src/domain/emailHtml.ts';
-import { createAccount } from '../src/server/accounts.ts';
-import { upsertContacts } from '../src/server/gateways/user/service.ts';
-import { savePersonas } from '../src/server/gateways/senderpersonawrapper/service.ts';
-import { saveTemplates } from '../src/server/gateways/template/service.ts';
-import { saveBlast } from '../src/server/gateways/scheduler/service.ts';
-import { projectByApiKey } from '../src/server/accounts.ts';
+import { createAccount } from '../src/server/core/accounts/index.ts';
+import { upsertContacts } from '../src/server/core/contacts/index.ts';
+import { savePersonas } from '../src/server/core/personas/index.ts';
+import { saveTemplates } from '../src/server/core/templates/index.ts';
+import { saveBlast } from '../src/server/core/blasts/index.ts';
+import { projectByApiKey } from '../src/server/core/accounts/index.ts';
 import { SmtpSink } from '../tests/helpers/smtpSink.ts';
+import { readFixture } from '../tests/helpers/fixtures.ts';
 import { RemoteSink } from './sinkProcess.ts';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
 const RAW_N = Math.min(N, 5000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const FIXTURE = path.resolve(import.meta.dirname, '../../shared/fixtures/email-templates/leemunroe/email-inlined.html');
 
 async function templateHtml(): Promise<string> {
-  const html = await readFile(FIXTURE, 'utf8').catch(() => '<html><body><p>Hi there</p><a href="#">Unsubscribe</a></body></html>');
+  const html = readFixture('email-templates/leemunroe/email-inlined.html');
   return html.replace('>Hi there<', '>Hi {{user.first_name}} {{user.last_name}} ({{user.json.plan}})<')
     .replace(/href="[^"]*"([^>]*>Unsubscribe)/, 'href="{{unsubscribe_link}}"$1');
 }

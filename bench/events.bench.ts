@@ -18,7 +18,7 @@ import { loadConfig, type Config } from '../src/server/config.ts';
 import { openBenchDatabase } from './databases.ts';
 import { startRuntime } from '../src/server/runtime.ts';
 import { buildApp } from '../src/server/app.ts';
-import { createAccount } from '../src/server/accounts.ts';
+import { createAccount } from '../src/server/core/accounts/index.ts';
 import { CaptureTransport } from '../src/server/mail/transport.ts';
 
 const TOTAL = Number(process.env.BENCH_EVENTS ?? 20_000);

@@ -20,8 +20,8 @@ import pg from 'pg';
 import type { Database, QueryFn } from '../src/server/db/client.ts';
 import { openGeneratedDatabase } from './databases.ts';
 import { emailOf, machineFacts, quantile, unit } from './figures.ts';
-import { createAccount } from '../src/server/accounts.ts';
-import { filterUsers } from '../src/server/gateways/segment/service.ts';
+import { createAccount } from '../src/server/core/accounts/index.ts';
+import { filterUsers } from '../src/server/core/segments/index.ts';
 
 const CONTACTS = Number(process.env.BENCH_FILTER_CONTACTS ?? 1_000_000);
 const EVENTS = Number(process.env.BENCH_FILTER_EVENTS ?? CONTACTS * 10);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (contact import, issue 3): rows/second of the contact file import job (src/workers/contactImport.ts:
+ * `npm run bench` (contact import, issue 3): rows/second of the contact file import job (src/server/core/contacts/import.ts:
  * stream, check every row, batch upsert) for a generated 1,000,000-row CSV and a 100,000-row XLSX written by openpyxl,
  * beside a raw `COPY … FROM STDIN (FORMAT csv)` of the same rows into a table shaped like contacts (same columns,
  * defaults and indexes) measured in the same run, the ratio (target ≥ 0.6 of COPY), and the import's peak resident
@@ -20,9 +20,9 @@ import { loadConfig, type Config } from '../src/server/config.ts';
 import { openBenchDatabase } from './databases.ts';
 import { startRuntime } from '../src/server/runtime.ts';
 import { CaptureTransport } from '../src/server/mail/transport.ts';
-import { createAccount } from '../src/server/accounts.ts';
-import { CONTACT_UPLOADS_BUCKET, MAX_CONTACT_FILE_BYTES, startContactImport } from '../src/server/contactImport.ts';
-import { importContactFile } from '../src/workers/contactImport.ts';
+import { createAccount } from '../src/server/core/accounts/index.ts';
+import { CONTACT_UPLOADS_BUCKET, MAX_CONTACT_FILE_BYTES, startContactImport } from '../src/server/core/contacts/upload.ts';
+import { importContactFile } from '../src/server/core/contacts/import.ts';
 
 const CSV_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 1_000_000);
 const XLSX_ROWS = Number(process.env.BENCH_XLSX_ROWS ?? 100_000);

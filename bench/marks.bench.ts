@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { openBenchDatabase } from './databases.ts';
-import { createAccount, projectByApiKey } from '../src/server/accounts.ts';
-import { upsertContacts } from '../src/server/gateways/user/service.ts';
+import { createAccount, projectByApiKey } from '../src/server/core/accounts/index.ts';
+import { upsertContacts } from '../src/server/core/contacts/index.ts';
 import { SentRecorder } from '../src/server/core/sending/sentRecorder.ts';
 
 const KIND = (process.env.BENCH_DB ?? 'pglite') as 'pglite' | 'postgres';

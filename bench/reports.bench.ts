@@ -22,7 +22,7 @@ import pg from 'pg';
 import type { Database, QueryFn } from '../src/server/db/client.ts';
 import { openGeneratedDatabase } from './databases.ts';
 import { emailOf, machineFacts, quantile, unit } from './figures.ts';
-import { createAccount } from '../src/server/accounts.ts';
+import { createAccount } from '../src/server/core/accounts/index.ts';
 import { loadConfig } from '../src/server/config.ts';
 import { startRuntime } from '../src/server/runtime.ts';
 import { buildApp } from '../src/server/app.ts';

@@ -1,7 +1,7 @@
 /**
  * Reading contact files (issue 3 §1; spec part 2 §5 Contact, §7 Contacts file upload): which header columns a CSV or
  * XLSX file may have, and how one row becomes a contact or a list of row errors. Pure functions; the import job
- * (src/workers/contactImport.ts) streams the file and feeds them one row at a time.
+ * (src/server/core/contacts/import.ts) streams the file and feeds them one row at a time.
  *
  * The contract (also shown on the upload screen and in openapi/user.yaml):
  * - Header names are case-insensitive: `email` (required), `first_name`, `last_name`, `timezone` (an IANA zone name),

@@ -5,7 +5,7 @@
  * state of one file on the upload screen. Pure functions; the upload screen (src/console/pages/ContactUploadPage.tsx)
  * and its gateway calls (src/console/data/contactUpload.ts) do the I/O.
  *
- * The server applies the same extension and size rules (src/server/contactImport.ts, src/server/plugins/uploads.ts);
+ * The server applies the same extension and size rules (src/server/core/contacts/upload.ts, src/server/plugins/uploads.ts);
  * checking them here refuses a wrong file before anything is sent.
  */
 

@@ -1,7 +1,6 @@
 /** What is sent of a template's HTML: active content stripped, the text part generated (issue 4 §2, Bad input). */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readFixture } from '../../tests/helpers/fixtures.ts';
 import { stripActiveContent, textFromHtml } from './emailHtml';
 
 describe('stripActiveContent', () => {
@@ -22,7 +21,7 @@ describe('stripActiveContent', () => {
   });
 
   it('keeps everything else byte for byte: doctype, comments (Outlook conditionals), odd quoting, broken markup', () => {
-    const fixture = readFileSync(path.resolve(import.meta.dirname, '../../../shared/fixtures/email-templates/leemunroe/email-inlined.html'), 'utf8');
+    const fixture = readFixture('email-templates/leemunroe/email-inlined.html');
     expect(stripActiveContent(fixture)).toBe(fixture);
     const odd = `<!DOCTYPE html><!--[if mso]><table><tr><td><![endif]--><td class=x width='600'>{{{user.json.html}}}<p>unclosed <b>bold</td>`;
     expect(stripActiveContent(odd)).toBe(odd);

@@ -1,7 +1,7 @@
 /**
  * Segment filters (spec part 2 §3 Filters, §5 Segment; issue 3 §6): the catalog of attributes, which operators each
  * allows and which values it takes, and the checks the builder and the server share. The server compiles a checked
- * filter list to parameterised SQL (src/server/segmentFilter.ts); workflow filter nodes (issue 8) use the same two.
+ * filter list to parameterised SQL (src/server/core/segments/filter.ts); workflow filter nodes (issue 8) use the same two.
  *
  * A filter is {attribute, operator, values}. Value lists by attribute:
  * - text (contact_email, contact_first_name, contact_last_name, contact_city, contact_state): [text]; none for the

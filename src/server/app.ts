@@ -13,7 +13,7 @@ import openapiGlue from 'fastify-openapi-glue';
 import fastifyStatic from '@fastify/static';
 import codegenConfig from '../../codegen.config.ts';
 import type { AppContext } from './context.ts';
-import { projectByApiKey } from './accounts.ts';
+import { projectByApiKey } from './core/accounts/index.ts';
 import { Unauthorized } from './errors.ts';
 import { registerErrorHandler } from './plugins/errorHandler.ts';
 import { registerPublicLinks } from './plugins/publicLinks.ts';

@@ -57,7 +57,7 @@ export interface Config {
   /**
    * Failed sign-ins allowed per client address per window (LOGIN_MAX_FAILURES, default 10), per account per window
    * (LOGIN_MAX_FAILURES_PER_ACCOUNT, default 10) and the window (LOGIN_FAILURE_WINDOW_S, default 900 s); counted in the
-   * database, so every server process shares them (src/server/loginThrottle.ts).
+   * database, so every server process shares them (src/server/core/accounts/loginThrottle.ts).
    */
   loginMaxFailures: number;
   loginMaxFailuresPerAccount: number;

@@ -13,8 +13,8 @@ import { loadConfig } from './config.ts';
 import { buildApp } from './app.ts';
 import { startRuntime, type Runtime } from './runtime.ts';
 import { DataDirLocked, openDatabase, type Database } from './db/client.ts';
-import { DEMO_ACCOUNT } from './accounts.ts';
-import { seedDemoAccount } from './demo.ts';
+import { DEMO_ACCOUNT } from './core/accounts/index.ts';
+import { seedDemoAccount } from './core/accounts/demo.ts';
 
 let app: FastifyInstance | undefined;
 let runtime: Runtime | undefined;

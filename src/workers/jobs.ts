@@ -8,11 +8,11 @@ import type { AppContext } from '../server/context.ts';
 import type { Config } from '../server/config.ts';
 import type { QueryFn } from '../server/db/client.ts';
 import type { components as WorkflowSchemas } from '../../generated/types/workflowwrapper.gen.ts';
-import { expandBlast } from './blasts.ts';
-import { importContactFile } from './contactImport.ts';
-import { resetDemoAccount } from '../server/demo.ts';
-import { checkDomains } from '../server/domains.ts';
-import { buildSegmentFromFilters } from '../server/segmentFromFilters.ts';
+import { expandBlast } from '../server/core/blasts/expand.ts';
+import { importContactFile } from '../server/core/contacts/import.ts';
+import { resetDemoAccount } from '../server/core/accounts/demo.ts';
+import { checkDomains } from '../server/core/domains/index.ts';
+import { buildSegmentFromFilters } from '../server/core/segments/fromFilters.ts';
 import { runWorkflowArchive, runWorkflowSave } from '../server/core/workflows/index.ts';
 
 /** What a handler gets besides its payload: the app context and a way to wake this process's sender. */

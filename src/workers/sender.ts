@@ -39,7 +39,7 @@ import { logFinishedBlasts } from '../server/core/blasts/finished.ts';
 import { simulatorFeedback, smtpBounce, type SmtpRefusal } from '../domain/feedback.ts';
 import { buildRenderContext } from '../domain/templateVariables.ts';
 import { encodeLocation } from '../domain/location.ts';
-import { dkimKeys } from '../server/domains.ts';
+import { dkimKeys } from '../server/core/domains/index.ts';
 
 /** The bucket holding the exact copy of every sent email. */
 export const SENT_BUCKET = 'sent-emails';

@@ -20,7 +20,7 @@ import type { AppContext } from '../server/context.ts';
 import type { QueryFn } from '../server/db/client.ts';
 import { delayUntilInstant, flattenTree, isTrigger, MAX_WORKFLOW_HOPS, type TreeNode } from '../domain/workflowGraph.ts';
 import { checkFilters } from '../domain/segmentFilter.ts';
-import { compileFilters, matchingContacts } from '../server/segmentFilter.ts';
+import { compileFilters, matchingContacts } from '../server/core/segments/filter.ts';
 import { sandboxRejection } from '../domain/sandbox.ts';
 import { EVENT } from '../domain/events.ts';
 import { insertSystemEventsSql, recordEvents } from '../server/core/events/index.ts';

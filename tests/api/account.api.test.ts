@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import { buildApp } from '../../src/server/app.ts';
-import { DEMO_ACCOUNT } from '../../src/server/accounts.ts';
-import { DEMO_CONTENT, resetDemoAccount } from '../../src/server/demo.ts';
+import { DEMO_ACCOUNT } from '../../src/server/core/accounts/index.ts';
+import { DEMO_CONTENT, resetDemoAccount } from '../../src/server/core/accounts/demo.ts';
 import { companies, contactMessages, demoLogins } from '../../src/server/db/schema.ts';
 import { DEAL_MIRROR_PROMO_CODE, DEAL_MIRROR_SOURCE } from '../../src/domain/promo.ts';
 

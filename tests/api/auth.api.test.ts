@@ -1,8 +1,8 @@
 /** Login, the x-api-key check on every operation, and tenant isolation (issue: Foundation, DESIGN.md §2). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operations } from '../../generated/operations.gen.ts';
-import { DEMO_ACCOUNT } from '../../src/server/accounts.ts';
-import { seedDemoAccount } from '../../src/server/demo.ts';
+import { DEMO_ACCOUNT } from '../../src/server/core/accounts/index.ts';
+import { seedDemoAccount } from '../../src/server/core/accounts/demo.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 
 let h: Harness;

@@ -4,9 +4,9 @@
  * the sandbox, single sends and disabling.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expandBlast } from '../../src/workers/blasts.ts';
+import { expandBlast } from '../../src/server/core/blasts/expand.ts';
 import { logFinishedBlasts } from '../../src/server/core/blasts/finished.ts';
-import { verifyPersonasByEmail } from '../../src/server/personaVerification.ts';
+import { verifyPersonasByEmail } from '../../src/server/core/personas/verification.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';

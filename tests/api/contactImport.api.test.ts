@@ -19,7 +19,7 @@ afterAll(async () => { await h?.close(); });
 
 type Status = { errors: string[]; num_in_progress_jobs: number; num_total_jobs: number; s3_key: string; processing_errors: Array<{ line: number; column: string | null; reason: string }>; rows_imported: number; rows_failed: number; segment_id: string | null };
 
-async function upload(name: string, body: Buffer, opts: { type?: string; tenant?: Tenant; segment?: boolean } = {}): Promise<{ s3Key: string; put: { status: number; body: any } }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function upload(name: string, body: Buffer, opts: { type?: string; tenant?: Tenant; segment?: boolean } = {}): Promise<{ s3Key: string; put: { status: number; body: unknown } }> {
   const who = opts.tenant ?? t;
   const type = opts.type ?? (name.endsWith('.xlsx') ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv');
   const res = await h.call('GET', opts.segment ? '/api/segmentwrapper/segments/upload_url' : '/api/user/users/upload_url', { key: who.apiKey, query: { filename: name, type } });
@@ -47,7 +47,7 @@ async function finished(s3Key: string): Promise<Status> {
 
 async function contact(email: string, who = t) {
   const res = await h.call('GET', '/api/user/users', { key: who.apiKey, query: { search_field: 'email', search_value: email } });
-  return (res.body.data as Array<Record<string, any>>).find((c) => c.email.toLowerCase() === email.toLowerCase()); // eslint-disable-line @typescript-eslint/no-explicit-any
+  return (res.body.data as Array<{ email: string }>).find((c) => c.email.toLowerCase() === email.toLowerCase());
 }
 
 describe(`contact file import (${API_DB})`, () => {

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import type { Json } from '../helpers/json.ts';
 
 let h: Harness;
 beforeAll(async () => { h = await startHarness(); });
@@ -13,7 +14,7 @@ afterAll(async () => { await h?.close(); });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Q = Record<string, string | number | boolean>;
 
-async function ok<T = any>(method: string, url: string, t: Tenant, opts: { body?: unknown; query?: Q } = {}): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function ok<T = Json>(method: string, url: string, t: Tenant, opts: { body?: unknown; query?: Q } = {}): Promise<T> {
   const res = await h.call(method, url, { key: t.apiKey, ...opts });
   expect(res.status, `${method} ${url} ${JSON.stringify(res.body)}`).toBe(200);
   return res.body;

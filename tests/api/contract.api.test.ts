@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sample } from 'openapi-sampler';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import type { Json } from '../helpers/json.ts';
 import { bodyFields, fieldName, specOperations, typesOf, withValue, type Operation, type Parameter, type Schema } from '../helpers/specOperations.ts';
 import { displayToTree } from '../../src/domain/workflowGraph.ts';
 
@@ -22,7 +23,7 @@ let h: Harness;
 let a: Tenant;
 let b: Tenant;
 
-interface Answer { status: number; body: any } // eslint-disable-line @typescript-eslint/no-explicit-any
+interface Answer { status: number; body: Json }
 
 /** A request to one operation; unset parts come from the spec's samples. */
 interface Request {

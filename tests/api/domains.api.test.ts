@@ -9,7 +9,7 @@ import { Resolver } from 'node:dns/promises';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import { simpleParser } from 'mailparser';
 import { generateKeyPairSync } from 'node:crypto';
-import { checkDomains } from '../../src/server/domains.ts';
+import { checkDomains } from '../../src/server/core/domains/index.ts';
 import { decodeLocation } from '../../src/domain/location.ts';
 import { openStorage } from '../../src/server/storage/storage.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';

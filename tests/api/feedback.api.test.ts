@@ -12,6 +12,7 @@ import { SIMULATOR_ADDRESSES } from '../../src/domain/feedback.ts';
 import { pinSnsCertificate } from '../../src/server/gateways/event/sns.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import type { Json } from '../helpers/json.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -50,7 +51,7 @@ async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise
 }
 
 async function eventsOf(name: string, email?: string) {
-  return h.runtime.database.query<{ email: string; user_id: string | null; json: Record<string, any>; blast_id: string | null }>( // eslint-disable-line @typescript-eslint/no-explicit-any
+  return h.runtime.database.query<{ email: string; user_id: string | null; json: Record<string, Json>; blast_id: string | null }>(
     `SELECT email, user_id, json, blast_id FROM events WHERE project_id = $1 AND name = $2 ${email ? 'AND lower(email) = lower($3)' : ''} ORDER BY created_at`,
     email ? [t.projectId, name, email] : [t.projectId, name]);
 }

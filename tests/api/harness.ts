@@ -15,10 +15,11 @@ import { loadConfig, type Config } from '../../src/server/config.ts';
 import { openDatabase, type Database } from '../../src/server/db/client.ts';
 import { startRuntime, type Runtime } from '../../src/server/runtime.ts';
 import { SmtpTransport } from '../../src/server/mail/transport.ts';
-import { createAccount } from '../../src/server/accounts.ts';
-import { expandBlast } from '../../src/workers/blasts.ts';
+import { createAccount } from '../../src/server/core/accounts/index.ts';
+import { expandBlast } from '../../src/server/core/blasts/expand.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
+import type { Json } from '../helpers/json.ts';
 import { TEMPLATE_PATH } from './globalSetup.ts';
 
 export const API_DB = (process.env.API_DB ?? 'pglite') as 'pglite' | 'postgres';
@@ -58,7 +59,7 @@ export interface Harness {
   sink: SmtpSink;
   config: Config;
   /** call sends one request; `key` is the x-api-key (omit for none). Returns status and parsed JSON body. */
-  call<T = any>(method: string, url: string, opts?: { key?: string; body?: unknown; query?: Record<string, string | number | boolean> }): Promise<{ status: number; body: T }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  call<T = Json>(method: string, url: string, opts?: { key?: string; body?: unknown; query?: Record<string, string | number | boolean> }): Promise<{ status: number; body: T }>;
   /**
    * confirmPersonas confirms every sender persona whose verification email reached the sink (POST to its link, as its
    * page's button does); each link is followed once, and one for an address the persona no longer has is skipped.
@@ -148,7 +149,7 @@ export async function processFixture(prefix: string, env: NodeJS.ProcessEnv = {}
 }
 
 /** callServer sends one JSON request with the x-api-key to a child-process server; resolves status and body. */
-export async function callServer(baseUrl: string, key: string, method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function callServer(baseUrl: string, key: string, method: string, url: string, body?: unknown): Promise<{ status: number; body: Json }> {
   const res = await fetch(`${baseUrl}${url}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: res.status, body: await res.json() };
 }

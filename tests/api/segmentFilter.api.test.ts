@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '../helpers/random.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import type { Json } from '../helpers/json.ts';
 import { FILTER_ATTRIBUTES, OPERATORS, valueTypes, type FilterOperator, type UserFilter } from '../../src/domain/segmentFilter.ts';
 import type { QueryFn } from '../../src/server/db/client.ts';
 
@@ -50,7 +51,7 @@ beforeAll(async () => {
   const seg = await h.call('POST', '/api/segment/segments', { key: t.apiKey, body: { segments: [{ name: 'S1', user_ids: [] }, { name: 'S2', user_ids: [] }] } });
   expect(seg.status, JSON.stringify(seg.body)).toBe(200);
   SEGMENTS = seg.body.data.map((s: { id: string }) => s.id);
-  for (const c of res.body.data as Array<Record<string, any>>) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  for (const c of res.body.data as Array<Record<string, Json>>) {
     const s: Seed = {
       id: c.id, email: c.email, first_name: c.first_name, last_name: c.last_name, json: c.json, date_of_birth: c.date_of_birth,
       created_at: `${DAYS[rnd(3)]}T${String(rnd(24)).padStart(2, '0')}:30:00.000Z`,
@@ -207,7 +208,7 @@ describe(`segment filters (${API_DB})`, () => {
   }
 
   // Joined by OR, filters on events and segment membership compile to per-contact joins instead of EXISTS
-  // (src/server/segmentFilter.ts): each must still select exactly its contacts beside a filter that matches nobody.
+  // (src/server/core/segments/filter.ts): each must still select exactly its contacts beside a filter that matches nobody.
   it('under OR, every filter on events or segments matches the independent computation', async () => {
     const nobody: UserFilter = { attribute: 'contact_email', operator: 'equals', values: ['nobody@nowhere.invalid'] };
     const attributes = Object.entries(FILTER_ATTRIBUTES).filter(([a, spec]) => spec.kind === 'membership' || (spec.kind === 'count' && spec.keys.length) || a.startsWith('date_workflow_'));

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import type { QueryFn } from '../../src/server/db/client.ts';
-import { expandBlast, pickTemplate } from '../../src/workers/blasts.ts';
+import { expandBlast, pickTemplate } from '../../src/server/core/blasts/expand.ts';
 import { sendCost } from '../../src/domain/pricing.ts';
 import { AB_SPLIT_TOLERANCE } from '../../src/domain/campaigns.ts';
 

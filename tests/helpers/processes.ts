@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import type { Json } from './json.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -76,7 +77,7 @@ export async function startServer(env: NodeJS.ProcessEnv, timeoutMs = 120_000): 
  * are read per call, so tests may set the server and key after making it.
  */
 export function apiCaller(baseUrl: () => string, key: () => string) {
-  return async <T = any>(method: string, route: string, body?: unknown): Promise<T> => { // eslint-disable-line @typescript-eslint/no-explicit-any
+  return async <T = Json>(method: string, route: string, body?: unknown): Promise<T> => {
     const headers: Record<string, string> = { 'x-api-key': key() };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const res = await fetch(`${baseUrl()}${route}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });

@@ -72,7 +72,7 @@ export class SmtpSink {
 
   /**
    * personaVerificationLinks returns the confirmation link of every sender persona verification email received so
-   * far (src/server/personaVerification.ts), oldest first.
+   * far (src/server/core/personas/verification.ts), oldest first.
    */
   async personaVerificationLinks(): Promise<string[]> {
     return (await this.parsed())

@@ -1,5 +1,5 @@
 /**
- * The XLSX row reader (src/workers/xlsxRows.ts) against exceljs, a second reader, on workbooks written by openpyxl
+ * The XLSX row reader (src/server/core/contacts/xlsxRows.ts) against exceljs, a second reader, on workbooks written by openpyxl
  * (Debian's python3-openpyxl, 3.0, which writes inline strings) and by exceljs's writer (shared strings): inline and
  * shared strings, numbers, booleans, dates in
  * built-in and custom formats, the 1904 date system, gaps, formulas, rich text, XML escapes; then what exceljs does
@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { columnIndex, readXlsxRows, serialDate, XlsxError, type XlsxRow } from '../../src/workers/xlsxRows.ts';
+import { columnIndex, readXlsxRows, serialDate, XlsxError, type XlsxRow } from '../../src/server/core/contacts/xlsxRows.ts';
 import type { Cell } from '../../src/domain/contactImport.ts';
 
 let dir: string;

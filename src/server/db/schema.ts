@@ -36,7 +36,7 @@ export const projects = pgTable('projects', {
   createdAt: created(),
 }, (t) => [
   uniqueIndex('projects_api_key_idx').on(t.apiKey), uniqueIndex('projects_company_name_idx').on(t.companyId, t.name),
-  // Integration keys are x-api-keys too (src/server/accounts.ts projectByApiKey): unique and looked up by index.
+  // Integration keys are x-api-keys too (src/server/core/accounts/index.ts projectByApiKey): unique and looked up by index.
   uniqueIndex('projects_integration_key_idx').on(t.integrationKey), uniqueIndex('projects_integration_key2_idx').on(t.integrationKey2),
 ]);
 
@@ -76,7 +76,7 @@ export const contacts = pgTable('contacts', {
 /**
  * Each contact's events of its project by name (email_send_result_success, ses_event_open, ses_event_click), kept by
  * the statement triggers on events (migration 0006) whoever writes the events, so the segment filters num_sends,
- * num_opens and num_clicks read one row instead of counting events per contact (src/server/segmentFilter.ts). A table
+ * num_opens and num_clicks read one row instead of counting events per contact (src/server/core/segments/filter.ts). A table
  * of its own, not columns of contacts: event writes (the sender's marks) then never lock contact rows, so they cannot
  * deadlock with a contact import or edit that updates the same contacts in another order. No foreign key, for the
  * same reason; a row without its contact is never read (filters join from contacts).
@@ -124,7 +124,7 @@ export const senderPersonas = pgTable('sender_personas', {
 
 /**
  * A project's sending domain (issue 4 §5): its DKIM key pair (2048-bit RSA; the private key PEM never leaves the
- * server) and the verification status of its DKIM, SPF and DMARC records, set by the DNS check (src/server/domains.ts).
+ * server) and the verification status of its DKIM, SPF and DMARC records, set by the DNS check (src/server/core/domains/index.ts).
  */
 export const sendingDomains = pgTable('sending_domains', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -182,7 +182,7 @@ export const emailBlasts = pgTable('email_blasts', {
   dueAt: ts('due_at').notNull(),
   expandedAt: ts('expanded_at'),
   sentAtPerTimezone: jsonb('sent_at_per_timezone').$type<Record<string, string>>().notNull().default({}),
-  /** Audience accounting written at expansion: recipients targeted and excluded by reason (see workers/blasts.ts). */
+  /** Audience accounting written at expansion: recipients targeted and excluded by reason (see server/core/blasts/expand.ts). */
   audience: jsonb('audience').$type<{
     targeted: number; queued: number;
     excluded: { unsubscribed: number; bounced: number; suppressed: number; invalid: number; not_a_contact: number };
@@ -256,7 +256,7 @@ export const events = pgTable('events', {
 }, (t) => [
   index('events_project_emitted_idx').on(t.projectId, t.emittedAt),
   index('events_project_name_idx').on(t.projectId, t.name, t.emittedAt),
-  // The segment filters counted per blast, template or workflow (src/server/segmentFilter.ts; a campaign's through
+  // The segment filters counted per blast, template or workflow (src/server/core/segments/filter.ts; a campaign's through
   // its associations): the events of one of them by name, in contact order, answered from the index alone.
   index('events_blast_contact_idx').on(t.blastId, t.name, t.userId, t.projectId).where(sql`blast_id IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
   index('events_template_contact_idx').on(t.templateId, t.name, t.userId, t.projectId).where(sql`template_id IS NOT NULL AND name IN (${COUNTED_EVENTS})`),

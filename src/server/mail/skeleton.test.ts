@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import { readFixture } from '../../../tests/helpers/fixtures.ts';
 import { composerOptions, MessageSkeleton, type SkeletonShape, type SkeletonValues } from './skeleton.ts';
-
-const FIXTURE = path.resolve(import.meta.dirname, '../../../../shared/fixtures/email-templates/leemunroe/email-inlined.html');
 
 /** full builds the same message with MailComposer from scratch (the reference). */
 async function full(shape: SkeletonShape, v: SkeletonValues): Promise<Buffer> {
   return new MailComposer(composerOptions(shape, v)).compile().build();
 }
 
-const html = (() => { try { return readFileSync(FIXTURE, 'utf8'); } catch { return '<html><body><p>Hello</p></body></html>'; } })();
+const html = readFixture('email-templates/leemunroe/email-inlined.html');
 
 const subjects = [
   'Hello', '', 'Ünïcödé subject with ümlauts', 'Émoji 🎉 launch day', 'A very long plain ASCII subject line that goes well past seventy-six characters and must fold somewhere',

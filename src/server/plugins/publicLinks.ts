@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { QueryFn } from '../db/client.ts';
 import { projectOfToken, verifyClickToken, verifyOpenToken, verifyPersonaToken, verifyUnsubscribeToken, type LinkTarget } from '../mail/links.ts';
-import { personaToVerify, verifyPersona } from '../personaVerification.ts';
+import { personaToVerify, verifyPersona } from '../core/personas/verification.ts';
 import { recordEngagement, unsubscribeByLink, unsubscribeRecipient } from '../core/feedback/index.ts';
 
 /** A 1×1 transparent GIF. */

@@ -10,7 +10,7 @@
  *                                           upload leaves the URL unused, so it can be tried again.
  *                                           A contact file (contact-uploads, segment-uploads buckets) is streamed to
  *                                           storage (1 byte to 2 GiB, never held in memory), then its import is
- *                                           queued (src/server/contactImport.ts); 200 answers {data: {s3_key}}.
+ *                                           queued (src/server/core/contacts/upload.ts); 200 answers {data: {s3_key}}.
  * - GET /template-images/{projectId}/{name} serves a stored template image (public: images in emails load from it),
  *                                           cached for a year since stored names never repeat.
  * Every refusal answers {errors: [message]} and stores nothing.
@@ -27,7 +27,7 @@ import { checkImageUpload, IMAGE_UPLOAD_TYPES, MAX_IMAGE_UPLOAD_BYTES, storedUpl
 import { FieldErrors } from '../errors.ts';
 import type { Readable } from 'node:stream';
 import { ObjectTooLarge } from '../storage/storage.ts';
-import { CONTACT_UPLOADS_BUCKET, MAX_CONTACT_FILE_BYTES, SEGMENT_UPLOADS_BUCKET, startContactImport, statusKey } from '../contactImport.ts';
+import { CONTACT_UPLOADS_BUCKET, MAX_CONTACT_FILE_BYTES, SEGMENT_UPLOADS_BUCKET, startContactImport, statusKey } from '../core/contacts/upload.ts';
 
 /** The storage bucket of template images; its objects are public. */
 export const TEMPLATE_IMAGES_BUCKET = 'template-images';

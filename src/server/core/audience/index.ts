@@ -2,7 +2,7 @@
  * Who a blast reaches (spec part 2 §3-§5 Email blast; the send wizard's review): the one definition of a blast's
  * audience — who its segments, contact ids and addresses name, and who is left out and why. Used by the save-time
  * sandbox check (core/blasts saveBlast), the preview (POST {scheduler}/scheduler/preview) and the expansion
- * (src/workers/blasts.ts). The SQL is ./queries.ts BLAST_AUDIENCE.
+ * (src/server/core/blasts/expand.ts). The SQL is ./queries.ts BLAST_AUDIENCE.
  */
 import type { QueryFn } from '../../db/client.ts';
 import { checkEmail } from '../../../domain/validation.ts';

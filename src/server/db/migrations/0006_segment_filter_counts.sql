@@ -11,7 +11,7 @@ CREATE INDEX "events_template_contact_idx" ON "events" USING btree ("template_id
 CREATE INDEX "events_campaign_contact_idx" ON "events" USING btree ((json->>'campaign_id'),"name","user_id","project_id") WHERE (json->>'campaign_id') IS NOT NULL AND name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click');--> statement-breakpoint
 CREATE INDEX "events_workflow_contact_idx" ON "events" USING btree ((json->>'workflow_id'),"name","user_id","project_id","emitted_at") WHERE (json->>'workflow_id') IS NOT NULL AND name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click', 'workflow_started', 'workflow_completed');--> statement-breakpoint
 -- contact_event_counts holds, per contact, its events of its project named email_send_result_success /
--- ses_event_open / ses_event_click (the segment filters num_sends, num_opens, num_clicks; src/server/segmentFilter.ts).
+-- ses_event_open / ses_event_click (the segment filters num_sends, num_opens, num_clicks; src/server/core/segments/filter.ts).
 -- Statement triggers keep it, whoever writes events (API, sender, tracking, SQL): a statement's rows are summed per
 -- contact (events whose user_id is not a contact of that project are not counted) and applied in one upsert, in
 -- contact id order, so two statements that touch the same contacts wait for each other instead of deadlocking. The

@@ -3,7 +3,7 @@ import type { operations } from '../../../../generated/types/campaign.gen.ts';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
-import { archiveCampaign, campaignMetrics, countCampaigns, listCampaigns, saveCampaign } from './service.ts';
+import { archiveCampaign, campaignMetrics, countCampaigns, listCampaigns, saveCampaign } from '../../core/campaigns/index.ts';
 
 /** campaignHandlers builds the campaign gateway's handlers over one app context. */
 export function campaignHandlers(ctx: AppContext): GatewayHandlers<operations> {

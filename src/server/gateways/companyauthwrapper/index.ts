@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { operations } from '../../../../generated/types/companyauthwrapper.gen.ts';
 import type { AppContext } from '../../context.ts';
-import { addTeamMember, listTeam, removeTeamMember, sandboxActivation } from '../../team.ts';
+import { addTeamMember, listTeam, removeTeamMember, sandboxActivation } from '../../core/accounts/team.ts';
 import { assistantAllowed, assistantCall } from './assistant.ts';
 import { sameProject, scope, type GatewayHandlers } from '../types.ts';
 

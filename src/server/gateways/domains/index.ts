@@ -1,11 +1,11 @@
 /**
  * domains gateway (openapi/domains.yaml; spec part 2 §2 /account/domains, §3 Domain settings, §7 Sending domains;
- * issue 4 §5): the project's sending domains with their DKIM, SPF and DMARC records (src/server/domains.ts). Every
+ * issue 4 §5): the project's sending domains with their DKIM, SPF and DMARC records (src/server/core/domains/index.ts). Every
  * call is scoped to the x-api-key's project.
  */
 import type { operations } from '../../../../generated/types/domains.gen.ts';
 import type { AppContext } from '../../context.ts';
-import { addDomain, listDomains } from '../../domains.ts';
+import { addDomain, listDomains } from '../../core/domains/index.ts';
 import { sameProject, scope, type GatewayHandlers } from '../types.ts';
 
 /** domainsHandlers builds the domains gateway's handlers over one app context. */

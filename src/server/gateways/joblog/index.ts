@@ -6,7 +6,7 @@ import { jobLog } from '../../db/schema.ts';
 import { iso, isoRequired, uuidList } from '../common.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import type { QueryFn } from '../../db/client.ts';
-import { bulkUploadStatus } from '../../contactImport.ts';
+import { bulkUploadStatus } from '../../core/contacts/upload.ts';
 
 /** joblogHandlers builds the joblog gateway's handlers over one app context. */
 export function joblogHandlers(ctx: AppContext): GatewayHandlers<operations> {

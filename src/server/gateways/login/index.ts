@@ -4,10 +4,10 @@
  */
 import type { operations } from '../../../../generated/types/login.gen.ts';
 import type { AppContext } from '../../context.ts';
-import { login } from '../../accounts.ts';
-import { demoLogin } from '../../demo.ts';
+import { login } from '../../core/accounts/index.ts';
+import { demoLogin } from '../../core/accounts/demo.ts';
 import { HttpError } from '../../errors.ts';
-import { LoginThrottle, TooManyAttempts } from '../../loginThrottle.ts';
+import { LoginThrottle, TooManyAttempts } from '../../core/accounts/loginThrottle.ts';
 import type { GatewayHandlers } from '../types.ts';
 
 /** loginHandlers builds the login gateway's handlers over one app context. */

@@ -6,7 +6,7 @@ import { scope, type GatewayHandlers } from '../types.ts';
 import {
   emailHistory, emailSendResults, mostClickedLinks, mostOpenedEmails, opensBySource, quickStats, recentlyClickedLinks,
   recentlyOpenedEmails, ReportCache, reportScope, series,
-} from './service.ts';
+} from '../../core/reports/index.ts';
 import { BadRequest } from '../../errors.ts';
 import { REPORT_LIMITS } from '../../../domain/reports.ts';
 

@@ -2,7 +2,7 @@
 import type { operations } from '../../../../generated/types/scheduler.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
-import { countBlasts, disableBlasts, listBlasts, previewBlast, saveBlast } from './service.ts';
+import { countBlasts, disableBlasts, listBlasts, previewBlast, saveBlast } from '../../core/blasts/index.ts';
 import type { QueryFn } from '../../db/client.ts';
 
 /** schedulerHandlers builds the scheduler gateway's handlers over one app context. */

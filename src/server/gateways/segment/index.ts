@@ -3,7 +3,7 @@ import type { operations } from '../../../../generated/types/segment.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import type { QueryFn } from '../../db/client.ts';
-import { addSegmentUsers, countSegments, filterUsers, listSegments, removeSegmentUsers, renameSegment, saveSegments } from './service.ts';
+import { addSegmentUsers, countSegments, filterUsers, listSegments, removeSegmentUsers, renameSegment, saveSegments } from '../../core/segments/index.ts';
 
 /** segmentHandlers builds the segment gateway's handlers over one app context. */
 export function segmentHandlers(ctx: AppContext): GatewayHandlers<operations> {

@@ -1,8 +1,8 @@
 /** segmentwrapper gateway handlers (openapi/segmentwrapper.yaml): segment operations that run as jobs. */
 import type { operations } from '../../../../generated/types/segmentwrapper.gen.ts';
 import type { AppContext } from '../../context.ts';
-import { contactUploadUrl } from '../../contactImport.ts';
-import { createSegmentFromFilters } from '../../segmentFromFilters.ts';
+import { contactUploadUrl } from '../../core/contacts/upload.ts';
+import { createSegmentFromFilters } from '../../core/segments/fromFilters.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { enterSegment } from '../../core/workflows/index.ts';

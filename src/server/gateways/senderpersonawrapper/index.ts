@@ -1,9 +1,9 @@
-/** senderpersonawrapper gateway handlers (openapi/senderpersonawrapper.yaml; verification emails: src/server/personaVerification.ts). */
+/** senderpersonawrapper gateway handlers (openapi/senderpersonawrapper.yaml; verification emails: src/server/core/personas/verification.ts). */
 import type { operations } from '../../../../generated/types/senderpersonawrapper.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
-import { countPersonas, listPersonas, savePersonas } from './service.ts';
-import { sendPersonaVerifications } from '../../personaVerification.ts';
+import { countPersonas, listPersonas, savePersonas } from '../../core/personas/index.ts';
+import { sendPersonaVerifications } from '../../core/personas/verification.ts';
 
 /** senderPersonaHandlers builds the gateway's handlers over one app context. */
 export function senderPersonaHandlers(ctx: AppContext): GatewayHandlers<operations> {

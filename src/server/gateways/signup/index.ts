@@ -5,7 +5,7 @@
  */
 import type { operations } from '../../../../generated/types/signup.gen.ts';
 import type { AppContext } from '../../context.ts';
-import { createAccount } from '../../accounts.ts';
+import { createAccount } from '../../core/accounts/index.ts';
 import { verifyCaptcha } from '../../captcha.ts';
 import { BadRequest, FieldErrors } from '../../errors.ts';
 import { checkWebsite } from '../../../domain/validation.ts';

@@ -3,7 +3,7 @@ import type { operations } from '../../../../generated/types/template.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import { templateImageUploadUrl } from '../../plugins/uploads.ts';
-import { archiveTemplates, countTemplates, listTemplates, saveTemplates } from './service.ts';
+import { archiveTemplates, countTemplates, listTemplates, saveTemplates } from '../../core/templates/index.ts';
 
 /** templateHandlers builds the template gateway's handlers over one app context. */
 export function templateHandlers(ctx: AppContext): GatewayHandlers<operations> {

@@ -2,8 +2,8 @@
 import type { operations } from '../../../../generated/types/user.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
-import { contactUploadUrl } from '../../contactImport.ts';
-import { archiveContactsByEmail, countContacts, listContacts, upsertContacts } from './service.ts';
+import { contactUploadUrl } from '../../core/contacts/upload.ts';
+import { archiveContactsByEmail, countContacts, listContacts, upsertContacts } from '../../core/contacts/index.ts';
 import { enterUpsertedContacts } from '../../core/workflows/index.ts';
 import type { QueryFn } from '../../db/client.ts';
 

@@ -22,7 +22,7 @@ BEGIN
 END $$;
 
 -- contact_event_counts holds, per contact, its events of its project named email_send_result_success /
--- ses_event_open / ses_event_click (the segment filters num_sends, num_opens, num_clicks; src/server/segmentFilter.ts).
+-- ses_event_open / ses_event_click (the segment filters num_sends, num_opens, num_clicks; src/server/core/segments/filter.ts).
 -- Statement triggers keep it, whoever writes events (API, sender, tracking, SQL): a statement's rows are summed per
 -- contact (events whose user_id is not a contact of that project are not counted) and applied in one upsert, in
 -- contact id order, so two statements that touch the same contacts wait for each other instead of deadlocking. The

@@ -12,13 +12,13 @@
  * in, in one transaction guarded by expanded_at IS NULL; until then the blast is never reported as distributed.
  */
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../server/context.ts';
-import { recipientSendInstant } from '../domain/sendTime.ts';
-import { sandboxRejection } from '../domain/sandbox.ts';
-import { logFinishedBlasts } from '../server/core/blasts/finished.ts';
-import { QUEUE_RECIPIENTS } from '../server/core/blasts/queries.ts';
-import { blastAudience } from '../server/core/audience/index.ts';
-import type { QueryFn } from '../server/db/client.ts';
+import type { AppContext } from '../../context.ts';
+import { recipientSendInstant } from '../../../domain/sendTime.ts';
+import { sandboxRejection } from '../../../domain/sandbox.ts';
+import { logFinishedBlasts } from './finished.ts';
+import { QUEUE_RECIPIENTS } from './queries.ts';
+import { blastAudience } from '../audience/index.ts';
+import type { QueryFn } from '../../db/client.ts';
 
 /** Recipients in the first chunk of an expansion (written first, so sending starts early), then in each later chunk. */
 const FIRST_CHUNK = 500;

@@ -3,13 +3,13 @@
  * earliest-created of whom is the super-admin and cannot be removed, and the sandbox activation steps.
  */
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from './db/client.ts';
-import { companyUsers, contactMessages, contacts, senderPersonas, templates } from './db/schema.ts';
-import { EMAIL_TAKEN, hashPassword, isUniqueViolation } from './accounts.ts';
-import { BadRequest, FieldErrors, NotFound } from './errors.ts';
-import { checkEmail, checkPassword } from '../domain/validation.ts';
-import type { ProjectScope } from './gateways/types.ts';
-import type { components } from '../../generated/types/companyauthwrapper.gen.ts';
+import type { Db } from '../../db/client.ts';
+import { companyUsers, contactMessages, contacts, senderPersonas, templates } from '../../db/schema.ts';
+import { EMAIL_TAKEN, hashPassword, isUniqueViolation } from './index.ts';
+import { BadRequest, FieldErrors, NotFound } from '../../errors.ts';
+import { checkEmail, checkPassword } from '../../../domain/validation.ts';
+import type { ProjectScope } from '../../gateways/types.ts';
+import type { components } from '../../../../generated/types/companyauthwrapper.gen.ts';
 
 export type CompanyUser = components['schemas']['CompanyUser'];
 

@@ -35,8 +35,8 @@
  * - Case-insensitive text tests lower() both sides: the same as ILIKE in a UTF-8 database, which lowers the pattern
  *   again for every row.
  */
-import type { CheckedFilter, Conjunction } from '../domain/segmentFilter.ts';
-import { likePattern } from './gateways/common.ts';
+import type { CheckedFilter, Conjunction } from '../../../domain/segmentFilter.ts';
+import { likePattern } from '../../gateways/common.ts';
 
 const TEXT_COLUMNS: Record<string, string> = {
   contact_email: 'c.email', contact_first_name: 'c.first_name', contact_last_name: 'c.last_name',

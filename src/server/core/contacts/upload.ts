@@ -2,20 +2,20 @@
  * Contact file uploads on the server (issue 3 §1-§2; spec part 2 §7 Contacts file upload, part 1 §3 Bulk upload
  * status): the pre-signed upload URL, what happens when the PUT has stored the file (a job-log entry
  * "parsed contact file" and a queued import job; for a segment upload, the new segment), and the status the console
- * polls. The import itself is src/workers/contactImport.ts.
+ * polls. The import itself is src/server/core/contacts/import.ts.
  *
  * Progress is counted in jobs, as the spec's status shape has it: one per started MiB of the file plus one that
  * finishes it. The import records how many bytes it has read; num_in_progress_jobs is the MiBs not yet read plus the
  * finishing job, and 0 once the import has ended.
  */
 import { randomBytes } from 'node:crypto';
-import type { AppContext } from './context.ts';
-import type { QueryFn } from './db/client.ts';
-import { uploadLink, type UploadTarget } from './mail/links.ts';
-import { projectSecrets } from './plugins/publicLinks.ts';
-import { FieldErrors } from './errors.ts';
-import { storedUploadName, UPLOAD_URL_TTL_MS } from '../domain/uploads.ts';
-import { contactFileKind as fileKind, extensionMessage, statusKey } from '../domain/contactUpload.ts';
+import type { AppContext } from '../../context.ts';
+import type { QueryFn } from '../../db/client.ts';
+import { uploadLink, type UploadTarget } from '../../mail/links.ts';
+import { projectSecrets } from '../../plugins/publicLinks.ts';
+import { FieldErrors } from '../../errors.ts';
+import { storedUploadName, UPLOAD_URL_TTL_MS } from '../../../domain/uploads.ts';
+import { contactFileKind as fileKind, extensionMessage, statusKey } from '../../../domain/contactUpload.ts';
 
 /** Buckets of uploaded contact files: plain imports, and imports whose contacts become a new segment. */
 export const CONTACT_UPLOADS_BUCKET = 'contact-uploads';
@@ -29,7 +29,7 @@ export const JOB_PARSE_CONTACT_FILE = 'JOB_PARSE_CONTACT_FILE';
 export const PROGRESS_CHUNK_BYTES = 1024 ** 2;
 
 /** The file rules shared with the console (src/domain/contactUpload.ts): extension, message, status key, size. */
-export { contactFileKind as fileKind, extensionMessage, MAX_CONTACT_FILE_BYTES, statusKey } from '../domain/contactUpload.ts';
+export { contactFileKind as fileKind, extensionMessage, MAX_CONTACT_FILE_BYTES, statusKey } from '../../../domain/contactUpload.ts';
 
 /**
  * contactUploadUrl answers GET {user}/users/upload_url and GET {segmentwrapper}/segments/upload_url: a pre-signed

@@ -7,10 +7,10 @@
  * not tracked, not stored.
  */
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from './context.ts';
-import type { QueryFn } from './db/client.ts';
-import { buildRawMessage } from './mail/render.ts';
-import { personaVerificationLink, type PersonaTarget } from './mail/links.ts';
+import type { AppContext } from '../../context.ts';
+import type { QueryFn } from '../../db/client.ts';
+import { buildRawMessage } from '../../mail/render.ts';
+import { personaVerificationLink, type PersonaTarget } from '../../mail/links.ts';
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

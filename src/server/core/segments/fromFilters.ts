@@ -2,16 +2,16 @@
  * Segments made from filters (spec part 2 §7 Segments, POST {segmentwrapper}/segments/create_from_filters; issue 3
  * §6). The request checks the name and the filters, counts the contacts that match now, creates the segment invisible
  * and records a job-log entry (JOB_CREATE_SEGMENT_FROM_FILTERS); the job adds every matching contact in one
- * INSERT … SELECT over the same compiled filter (src/server/segmentFilter.ts) and then shows the segment, in one
+ * INSERT … SELECT over the same compiled filter (src/server/core/segments/filter.ts) and then shows the segment, in one
  * transaction, so a segment is never listed half-filled. The job is idempotent: a retry after a crash finds the
  * entry ended, or re-runs the insert (members are unique).
  */
-import type { AppContext } from './context.ts';
-import type { QueryFn } from './db/client.ts';
-import { checkFilters, SEGMENT_FILTER_ATTRIBUTES, type Conjunction, type UserFilter } from '../domain/segmentFilter.ts';
-import { checkRequired } from '../domain/validation.ts';
-import { FieldErrors } from './errors.ts';
-import { compileFilters, matchingContacts } from './segmentFilter.ts';
+import type { AppContext } from '../../context.ts';
+import type { QueryFn } from '../../db/client.ts';
+import { checkFilters, SEGMENT_FILTER_ATTRIBUTES, type Conjunction, type UserFilter } from '../../../domain/segmentFilter.ts';
+import { checkRequired } from '../../../domain/validation.ts';
+import { FieldErrors } from '../../errors.ts';
+import { compileFilters, matchingContacts } from './filter.ts';
 
 /** The job-log name of a segment build. */
 export const JOB_CREATE_SEGMENT_FROM_FILTERS = 'JOB_CREATE_SEGMENT_FROM_FILTERS';

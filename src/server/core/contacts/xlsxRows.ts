@@ -17,7 +17,7 @@ import type { Readable } from 'node:stream';
 import { SaxesParser } from 'saxes';
 import { dateFromSerial, isDateFormat } from 'numfmt';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import type { Cell } from '../domain/contactImport.ts';
+import type { Cell } from '../../../domain/contactImport.ts';
 
 /** One worksheet row: its 1-based row number in the sheet and its cells from column A (gaps are undefined). */
 export interface XlsxRow { line: number; cells: Cell[] }

@@ -11,9 +11,9 @@
  * is even checked, so a guess made while limited tells nothing.
  */
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
-import type { Db } from './db/client.ts';
-import { rateLimits } from './db/schema.ts';
-import { HttpError } from './errors.ts';
+import type { Db } from '../../db/client.ts';
+import { rateLimits } from '../../db/schema.ts';
+import { HttpError } from '../../errors.ts';
 
 /** TooManyAttempts: 429 with the wait in minutes, and the seconds for a Retry-After header. */
 export class TooManyAttempts extends HttpError {

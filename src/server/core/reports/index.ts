@@ -12,7 +12,7 @@ import { splitList } from '../../../domain/validation.ts';
 import { ALL_SERIES_COLUMNS, REPORT_EVENT_NAMES, SERIES_COLUMNS, parseCampaignId } from '../../../domain/reports.ts';
 import type { components } from '../../../../generated/types/reporting.gen.ts';
 import { BadRequest } from '../../errors.ts';
-import { campaignScope, type CampaignScope } from '../campaign/service.ts';
+import { campaignScope, type CampaignScope } from '../campaigns/index.ts';
 
 type SendResult = components['schemas']['EmailSendResult'];
 type SeriesRow = components['schemas']['SeriesRow'];

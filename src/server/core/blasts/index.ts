@@ -1,10 +1,10 @@
 /**
  * Email blasts (spec part 2 §2 Email blasts, §3 Email blast, §4, §5 Email blast, §7; DESIGN.md §6): validation,
- * scheduling (a pg-boss job at the due instant expands the blast, see workers/blasts.ts), listing and disabling.
+ * scheduling (a pg-boss job at the due instant expands the blast, see server/core/blasts/expand.ts), listing and disabling.
  */
 import { and, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
-import { blastAudience } from '../../core/audience/index.ts';
+import { blastAudience } from '../audience/index.ts';
 import { sendCost } from '../../../domain/pricing.ts';
 import { contacts, emailBlasts, outbox, segmentMembers, segments, senderPersonas, templates } from '../../db/schema.ts';
 import {
@@ -14,8 +14,8 @@ import { checkRequired, checkTemplateContent, MESSAGES, UUID_V4_RE } from '../..
 import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { BadRequest, FieldErrors } from '../../errors.ts';
 import type { AppContext } from '../../context.ts';
-import type { ProjectScope } from '../types.ts';
-import { iso, isoRequired, likePattern, orderBy, uuidList } from '../common.ts';
+import type { ProjectScope } from '../../gateways/types.ts';
+import { iso, isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
 import type { components, operations } from '../../../../generated/types/scheduler.gen.ts';
 
 export type BlastOut = components['schemas']['EmailBlast'];
@@ -179,7 +179,7 @@ type PreviewOut = components['schemas']['BlastPreview'];
 
 /**
  * previewBlast answers POST {scheduler}/scheduler/preview (the send wizard's review; issue 9 §2): the audience as the
- * expansion would resolve it now (src/server/audience.ts), this UTC month's sends so far (from the report aggregates),
+ * expansion would resolve it now (src/server/core/audience/index.ts), this UTC month's sends so far (from the report aggregates),
  * the cost of the send (src/domain/pricing.ts sendCost over to_send × emails_per_recipient) and the problems that stop
  * a launch. Saves nothing.
  */

@@ -6,11 +6,11 @@
 import { and, count, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
 import { checkFilters, requestAttributes, SEGMENT_EDIT_FILTER_ATTRIBUTES, SEGMENT_FILTER_ATTRIBUTES } from '../../../domain/segmentFilter.ts';
-import { compileFilters, matchingContacts } from '../../segmentFilter.ts';
+import { compileFilters, matchingContacts } from './filter.ts';
 import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { checkRequired } from '../../../domain/validation.ts';
 import { BadRequest, FieldErrors, NotFound } from '../../errors.ts';
-import { isoRequired, likePattern, orderBy, uuidList } from '../common.ts';
+import { isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
 import type { components, operations } from '../../../../generated/types/segment.gen.ts';
 
 type SegmentOut = components['schemas']['Segment'];

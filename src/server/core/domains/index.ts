@@ -7,14 +7,14 @@
 import { generateKeyPair } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import { promisify } from 'node:util';
-import type { QueryFn } from './db/client.ts';
-import type { AppContext } from './context.ts';
-import type { ProjectScope } from './gateways/types.ts';
-import { BadRequest } from './errors.ts';
+import type { QueryFn } from '../../db/client.ts';
+import type { AppContext } from '../../context.ts';
+import type { ProjectScope } from '../../gateways/types.ts';
+import { BadRequest } from '../../errors.ts';
 import {
   dkimStatus, dmarcStatus, domainRecords, normalizeDomain, sendingDomainError, spfStatus, type VerificationStatus,
-} from '../domain/sendingDomain.ts';
-import type { components } from '../../generated/types/domains.gen.ts';
+} from '../../../domain/sendingDomain.ts';
+import type { components } from '../../../../generated/types/domains.gen.ts';
 
 type DomainOut = components['schemas']['Domain'];
 

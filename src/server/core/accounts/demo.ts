@@ -4,16 +4,16 @@
  * schedule (Config.demoResetCron, pg-boss cron) so one visitor cannot spoil it for the next.
  */
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { Db } from './db/client.ts';
+import type { Db } from '../../db/client.ts';
 import {
   campaigns, companyUsers, contactEventCounts, contacts, demoLogins, emailBlasts, eventBatches, events, jobLog, outbox, projects, segmentMembers, segments,
   senderPersonas, suppressions, templates,
-} from './db/schema.ts';
-import { DEMO_ACCOUNT, createAccount, sessionForAdmin, type Session } from './accounts.ts';
-import { upsertContacts } from './gateways/user/service.ts';
-import { savePersonas } from './gateways/senderpersonawrapper/service.ts';
-import { saveTemplates } from './gateways/template/service.ts';
-import { SIMULATOR_SUCCESS_ADDRESS } from '../domain/sandbox.ts';
+} from '../../db/schema.ts';
+import { DEMO_ACCOUNT, createAccount, sessionForAdmin, type Session } from './index.ts';
+import { upsertContacts } from '../contacts/index.ts';
+import { savePersonas } from '../personas/index.ts';
+import { saveTemplates } from '../templates/index.ts';
+import { SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox.ts';
 
 
 /** The demo account's known contents: what a visitor finds after every reset. */

@@ -9,7 +9,7 @@
 import type { Database, QueryFn } from '../../db/client.ts';
 import { checkEmail } from '../../../domain/validation.ts';
 import { oncePerKey, requestFingerprint } from '../../idempotency.ts';
-import { recordApiEvents, type ApiEvent } from '../../core/events/index.ts';
+import { recordApiEvents, type ApiEvent } from './index.ts';
 
 /** Largest batch: events per request and bytes of request body. */
 export const EVENT_BATCH_LIMITS = { events: 1000, bytes: 1024 * 1024 } as const;

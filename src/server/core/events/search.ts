@@ -10,8 +10,8 @@ import { contacts, events, outbox, senderPersonas, templates } from '../../db/sc
 import { checkEmail, splitList, UUID_RE } from '../../../domain/validation.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { BadRequest, FieldErrors } from '../../errors.ts';
-import type { ProjectScope } from '../types.ts';
-import { isoRequired, likePattern, orderBy, uuidList } from '../common.ts';
+import type { ProjectScope } from '../../gateways/types.ts';
+import { isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
 import type { components, operations } from '../../../../generated/types/event.gen.ts';
 
 type EventOut = components['schemas']['Event'];

@@ -9,7 +9,7 @@ import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { checkEmail, classifySearch, splitList } from '../../../domain/validation.ts';
 import { isValidTimezone } from '../../../domain/sendTime.ts';
 import { FieldErrors } from '../../errors.ts';
-import { iso, isoRequired, likePattern, orderBy, uuidList } from '../common.ts';
+import { iso, isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
 import type { components, operations } from '../../../../generated/types/user.gen.ts';
 
 export type ContactOut = components['schemas']['Contact'];

@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { and, asc, eq, or, sql } from 'drizzle-orm';
-import type { Db } from './db/client.ts';
-import { companies, companyUsers, projects } from './db/schema.ts';
-import { checkEmail, checkPassword, checkRequired } from '../domain/validation.ts';
-import { BadRequest, FieldErrors, Unauthorized } from './errors.ts';
-import type { components } from '../../generated/types/login.gen.ts';
+import type { Db } from '../../db/client.ts';
+import { companies, companyUsers, projects } from '../../db/schema.ts';
+import { checkEmail, checkPassword, checkRequired } from '../../../domain/validation.ts';
+import { BadRequest, FieldErrors, Unauthorized } from '../../errors.ts';
+import type { components } from '../../../../generated/types/login.gen.ts';
 
 export type Session = components['schemas']['Session'];
 

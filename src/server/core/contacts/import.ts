@@ -1,6 +1,6 @@
 /**
  * The contact file import job (issue 3 §1-§2; job-log "parsed contact file", JOB_PARSE_CONTACT_FILE): streams the
- * stored CSV (csv-parse) or XLSX (src/workers/xlsxRows.ts, a streaming reader of the first sheet) file, never holding it whole in memory, checks
+ * stored CSV (csv-parse) or XLSX (src/server/core/contacts/xlsxRows.ts, a streaming reader of the first sheet) file, never holding it whole in memory, checks
  * every row (src/domain/contactImport.ts), and upserts the good ones by email in batches of BATCH_ROWS with one
  * `INSERT … SELECT FROM json_to_recordset(…) ON CONFLICT` statement each, on WRITERS connections at once (for a segment upload, the batch's contacts join the
  * segment in the same statement). Refused rows are recorded with line, column and reason; the first
@@ -13,12 +13,12 @@
 import { Transform, type Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { readXlsxRows, XlsxError } from './xlsxRows.ts';
-import type { AppContext } from '../server/context.ts';
-import type { QueryFn } from '../server/db/client.ts';
-import { anyUpsertTriggered, enterUpsertedFrom } from '../server/core/workflows/index.ts';
-import { fileKind, SEGMENT_UPLOADS_BUCKET } from '../server/contactImport.ts';
-import { withLocalFile } from '../server/storage/storage.ts';
-import { readContactHeader, readContactRow, type Cell, type ContactHeader, type ContactRow, type RowError } from '../domain/contactImport.ts';
+import type { AppContext } from '../../context.ts';
+import type { QueryFn } from '../../db/client.ts';
+import { anyUpsertTriggered, enterUpsertedFrom } from '../workflows/index.ts';
+import { fileKind, SEGMENT_UPLOADS_BUCKET } from './upload.ts';
+import { withLocalFile } from '../../storage/storage.ts';
+import { readContactHeader, readContactRow, type Cell, type ContactHeader, type ContactRow, type RowError } from '../../../domain/contactImport.ts';
 
 /** Rows per upsert statement. */
 export const BATCH_ROWS = 5000;
@@ -156,7 +156,7 @@ async function readCsv(source: Readable, name: string, onRow: OnRow): Promise<vo
 }
 
 /**
- * readXlsx reads the first worksheet of a stored XLSX file row by row (src/workers/xlsxRows.ts); a file that is not a
+ * readXlsx reads the first worksheet of a stored XLSX file row by row (src/server/core/contacts/xlsxRows.ts); a file that is not a
  * workbook is a FileError. `onBytes` gets the reader's progress in bytes of the file.
  */
 async function readXlsx(file: string, name: string, onRow: OnRow, onBytes: (bytes: number) => void): Promise<void> {
