@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
 } from 'drizzle-orm/pg-core';
+import { EVENT } from '../../domain/events.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const created = () => ts('created_at').notNull().defaultNow();
@@ -234,9 +235,10 @@ export const outbox = pgTable('outbox', {
 ]);
 
 /** The event names the segment filters count (as SQL text for the partial indexes below). */
-const COUNTED_EVENTS = sql.raw(`'email_send_result_success', 'ses_event_open', 'ses_event_click'`);
+const COUNTED_EVENTS = sql.raw(`'${EVENT.sendSuccess}', '${EVENT.open}', '${EVENT.click}'`);
 /** Opens and clicks (as SQL text for the recent-engagement indexes below). */
-const ENGAGEMENT_EVENTS = sql.raw(`'ses_event_open', 'ses_event_click'`);
+const ENGAGEMENT_EVENTS = sql.raw(`'${EVENT.open}', '${EVENT.click}'`);
+const WORKFLOW_EVENTS = sql.raw(`'${EVENT.workflowStarted}', '${EVENT.workflowCompleted}'`);
 
 export const events = pgTable('events', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -261,7 +263,7 @@ export const events = pgTable('events', {
   index('events_blast_contact_idx').on(t.blastId, t.name, t.userId, t.projectId).where(sql`blast_id IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
   index('events_template_contact_idx').on(t.templateId, t.name, t.userId, t.projectId).where(sql`template_id IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
   index('events_workflow_contact_idx').on(sql`(json->>'workflow_id')`, t.name, t.userId, t.projectId, t.emittedAt)
-    .where(sql`(json->>'workflow_id') IS NOT NULL AND name IN (${COUNTED_EVENTS}, 'workflow_started', 'workflow_completed')`),
+    .where(sql`(json->>'workflow_id') IS NOT NULL AND name IN (${COUNTED_EVENTS}, ${WORKFLOW_EVENTS})`),
   // The recently opened / clicked reports of one campaign (issue 6): the newest opens and clicks of a blast, template
   // or workflow, read backwards. Opens and clicks only, so the sender's writes (sends) do not pay for them.
   index('events_blast_recent_idx').on(t.blastId, t.name, t.emittedAt).where(sql`blast_id IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),

@@ -17,6 +17,7 @@ import type { AppContext } from '../../context.ts';
 import type { ProjectScope } from '../../gateways/types.ts';
 import { iso, isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
 import type { components, operations } from '../../../../generated/types/scheduler.gen.ts';
+import { EVENT } from '../../../domain/events.ts';
 
 export type BlastOut = components['schemas']['EmailBlast'];
 type BlastIn = components['schemas']['EmailBlastInput'];
@@ -191,7 +192,7 @@ export async function previewBlast(query: QueryFn, project: ProjectScope, p: Pre
     ? await blastAudience(query, project.id, p, templateIds)
     : { recipients: [], excluded: { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 }, targeted: 0 };
   const [{ month }] = await query<{ month: string | null }>(
-    `SELECT sum(num) AS month FROM report_counts_v WHERE project_id = $1 AND name = 'email_send_result_success'
+    `SELECT sum(num) AS month FROM report_counts_v WHERE project_id = $1 AND name = '${EVENT.sendSuccess}'
         AND hour >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`, [project.id]);
   const monthSends = Number(month ?? 0);
   const problems: string[] = [];

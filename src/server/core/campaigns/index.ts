@@ -9,6 +9,7 @@ import { BadRequest, HttpError } from '../../errors.ts';
 import { CAMPAIGN_NAME_TAKEN, campaignProblems, type CampaignType } from '../../../domain/campaigns.ts';
 import { splitList } from '../../../domain/validation.ts';
 import { likePattern, orderSql, uuidList } from '../../gateways/common.ts';
+import { EVENT } from '../../../domain/events.ts';
 
 type Campaign = components['schemas']['Campaign'];
 type CampaignInput = components['schemas']['CampaignInput'];
@@ -137,8 +138,8 @@ export async function countCampaigns(query: QueryFn, projectId: string, idsParam
 
 /** The metric columns of campaign_metrics and the event each counts (distinct emails). */
 const METRICS = {
-  sends: 'email_send_result_success', opens: 'ses_event_open', clicks: 'ses_event_click', unsubscribes: 'user_unsubscribed',
-  bounces: 'ses_event_bounce', unsuccessful_sends: 'email_send_result_failure',
+  sends: EVENT.sendSuccess, opens: EVENT.open, clicks: EVENT.click, unsubscribes: EVENT.unsubscribed,
+  bounces: EVENT.bounce, unsuccessful_sends: EVENT.sendFailure,
 } as const;
 
 const METRIC_SORT: Record<string, string> = {

@@ -13,13 +13,14 @@ import { BadRequest, FieldErrors } from '../../errors.ts';
 import type { ProjectScope } from '../../gateways/types.ts';
 import { isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
 import type { components, operations } from '../../../../generated/types/event.gen.ts';
+import { EVENT } from '../../../domain/events.ts';
 
 type EventOut = components['schemas']['Event'];
 type ListQuery = NonNullable<operations['listEvents']['parameters']['query']>;
 type SendRequest = components['schemas']['EmailSendRequest'];
 
 /** Names of the product's own events; the rest are customer events. */
-export const SYSTEM_EVENT_PREFIXES = ['email_send_result_', 'ses_event_', 'user_unsubscribed'];
+export const SYSTEM_EVENT_PREFIXES = ['email_send_result_', 'ses_event_', EVENT.unsubscribed];
 
 const SORTABLE = { emitted_at: events.emittedAt, name: events.name, email: events.email, id: events.id, user_id: events.userId };
 

@@ -13,6 +13,7 @@ import { ALL_SERIES_COLUMNS, REPORT_EVENT_NAMES, SERIES_COLUMNS, parseCampaignId
 import type { components } from '../../../../generated/types/reporting.gen.ts';
 import { BadRequest } from '../../errors.ts';
 import { campaignScope, type CampaignScope } from '../campaigns/index.ts';
+import { EVENT } from '../../../domain/events.ts';
 
 type SendResult = components['schemas']['EmailSendResult'];
 type SeriesRow = components['schemas']['SeriesRow'];
@@ -94,7 +95,7 @@ export async function emailSendResults(storage: Storage, projectId: string, loca
  */
 export async function emailHistory(query: QueryFn, storage: Storage, projectId: string, email: string, limit = 10, offset = 0):
 Promise<{ send_results: SendResult[]; errors: string[]; total: number }> {
-  const where = `FROM events WHERE project_id = $1 AND name = 'email_send_result_success' AND lower(email) = lower($2) AND json->>'location' IS NOT NULL`;
+  const where = `FROM events WHERE project_id = $1 AND name = '${EVENT.sendSuccess}' AND lower(email) = lower($2) AND json->>'location' IS NOT NULL`;
   const [rows, [{ n }]] = await Promise.all([
     query<{ location: string }>(`SELECT json->>'location' AS location ${where} ORDER BY emitted_at DESC, id DESC LIMIT $3 OFFSET $4`, [projectId, email.trim(), limit, offset]),
     query<{ n: number }>(`SELECT count(*)::int AS n ${where}`, [projectId, email.trim()]),
@@ -186,15 +187,15 @@ export async function mostOpenedEmails(query: QueryFn, projectId: string, scope:
   const rows = await query<{ template_id: string | null; template_name: string | null; email_subject: string | null } & Record<'s' | 'o' | 'uo' | 'c' | 'uc', string>>(
     `SELECT ${by === 'template_id' ? 'r.template_id, min(t.name) AS template_name' : 'NULL::uuid AS template_id, NULL::text AS template_name'},
             min(t.subject) AS email_subject,
-            coalesce(sum(r.num) FILTER (WHERE r.name = 'email_send_result_success'), 0) AS s,
-            coalesce(sum(r.num) FILTER (WHERE r.name = 'ses_event_open'), 0) AS o,
-            coalesce(sum(r.num_unique) FILTER (WHERE r.name = 'ses_event_open'), 0) AS uo,
-            coalesce(sum(r.num) FILTER (WHERE r.name = 'ses_event_click'), 0) AS c,
-            coalesce(sum(r.num_unique) FILTER (WHERE r.name = 'ses_event_click'), 0) AS uc
+            coalesce(sum(r.num) FILTER (WHERE r.name = '${EVENT.sendSuccess}'), 0) AS s,
+            coalesce(sum(r.num) FILTER (WHERE r.name = '${EVENT.open}'), 0) AS o,
+            coalesce(sum(r.num_unique) FILTER (WHERE r.name = '${EVENT.open}'), 0) AS uo,
+            coalesce(sum(r.num) FILTER (WHERE r.name = '${EVENT.click}'), 0) AS c,
+            coalesce(sum(r.num_unique) FILTER (WHERE r.name = '${EVENT.click}'), 0) AS uc
        FROM report_totals_v r JOIN templates t ON t.id = r.template_id AND t.project_id = r.project_id
-      WHERE r.project_id = $1 AND r.name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click') AND ${where.sql}
+      WHERE r.project_id = $1 AND r.name IN ('${EVENT.sendSuccess}', '${EVENT.open}', '${EVENT.click}') AND ${where.sql}
       GROUP BY ${group}
-     HAVING sum(r.num) FILTER (WHERE r.name = 'ses_event_open') > 0
+     HAVING sum(r.num) FILTER (WHERE r.name = '${EVENT.open}') > 0
       ORDER BY uo DESC, o DESC, min(t.subject) LIMIT $2`,
     [projectId, limit, ...where.params]);
   return rows.map((r) => ({
@@ -208,7 +209,7 @@ export async function mostOpenedEmails(query: QueryFn, projectId: string, scope:
  * project through (project, name, emitted_at), or for a campaign the newest of each of its blasts, templates and
  * workflows through their recent-engagement indexes, merged.
  */
-async function recentEvents<T>(query: QueryFn, projectId: string, scope: ReportScope, name: 'ses_event_open' | 'ses_event_click', columns: string, limit: number): Promise<T[]> {
+async function recentEvents<T>(query: QueryFn, projectId: string, scope: ReportScope, name: typeof EVENT.open | typeof EVENT.click, columns: string, limit: number): Promise<T[]> {
   if (scope.kind === 'none') return [];
   if (scope.kind === 'all') {
     return query<T>(
@@ -234,7 +235,7 @@ async function recentEvents<T>(query: QueryFn, projectId: string, scope: ReportS
 
 /** recentlyClickedLinks returns the newest clicks: link, recipient, when, template, blast and user agent. */
 export async function recentlyClickedLinks(query: QueryFn, projectId: string, scope: ReportScope, limit: number): Promise<RecentClickRow[]> {
-  const rows = await recentEvents<Omit<RecentClickRow, 'emitted_at'> & { emitted_at: Date }>(query, projectId, scope, 'ses_event_click',
+  const rows = await recentEvents<Omit<RecentClickRow, 'emitted_at'> & { emitted_at: Date }>(query, projectId, scope, EVENT.click,
     `coalesce(e.json->>'link', e.json->'click'->>'link', '') AS link_url, e.email, e.user_id, e.emitted_at, e.template_id, e.blast_id,
      e.json->>'user_agent' AS user_agent`, limit);
   return rows.map((r) => ({ ...r, emitted_at: new Date(r.emitted_at).toISOString() }));
@@ -242,7 +243,7 @@ export async function recentlyClickedLinks(query: QueryFn, projectId: string, sc
 
 /** recentlyOpenedEmails returns the newest opens: recipient, when, template and its subject, user agent. */
 export async function recentlyOpenedEmails(query: QueryFn, projectId: string, scope: ReportScope, limit: number): Promise<RecentOpenRow[]> {
-  const rows = await recentEvents<Omit<RecentOpenRow, 'emitted_at' | 'email_subject'> & { emitted_at: Date }>(query, projectId, scope, 'ses_event_open',
+  const rows = await recentEvents<Omit<RecentOpenRow, 'emitted_at' | 'email_subject'> & { emitted_at: Date }>(query, projectId, scope, EVENT.open,
     `e.email, e.user_id, e.emitted_at, e.template_id, e.json->>'user_agent' AS user_agent`, limit);
   const templateIds = [...new Set(rows.map((r) => r.template_id).filter((t): t is string => !!t))];
   const subjects = new Map((templateIds.length

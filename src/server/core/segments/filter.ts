@@ -37,6 +37,7 @@
  */
 import type { CheckedFilter, Conjunction } from '../../../domain/segmentFilter.ts';
 import { likePattern } from '../../gateways/common.ts';
+import { EVENT } from '../../../domain/events.ts';
 
 const TEXT_COLUMNS: Record<string, string> = {
   contact_email: 'c.email', contact_first_name: 'c.first_name', contact_last_name: 'c.last_name',
@@ -45,7 +46,7 @@ const TEXT_COLUMNS: Record<string, string> = {
 const DATE_COLUMNS: Record<string, string> = {
   contact_date_of_birth: 'c.date_of_birth', date_added: 'c.created_at', date_bounced: 'c.bounced_at', date_unsubscribed: 'c.unsubscribed_at',
 };
-const EVENT_NAMES: Record<string, string> = { num_sends: 'email_send_result_success', num_opens: 'ses_event_open', num_clicks: 'ses_event_click' };
+const EVENT_NAMES: Record<string, string> = { num_sends: EVENT.sendSuccess, num_opens: EVENT.open, num_clicks: EVENT.click };
 const COUNT_OPS: Record<string, string> = { equals: '=', not_equals: '<>', less_than: '<', greater_than: '>' };
 
 /** A compiled filter list: `from` goes right after `FROM contacts c` (LEFT JOINs, or ''), `sql` is the condition, both with $n placeholders; `params` are the values to bind, in order. */
@@ -115,7 +116,7 @@ function compileOne(f: CheckedFilter, ctx: Ctx): string {
   if (f.spec.kind === 'json') return textCondition(`(c.json->>${bind(a)})`, op, b as string | undefined, bind);
   if (f.spec.kind === 'date') {
     if (f.attribute in DATE_COLUMNS) return dateCondition(DATE_COLUMNS[f.attribute], op, a as string | undefined, bind);
-    const name = f.attribute === 'date_workflow_started' ? 'workflow_started' : 'workflow_completed';
+    const name = f.attribute === 'date_workflow_started' ? EVENT.workflowStarted : EVENT.workflowCompleted;
     const first = ctx.join((t) => `(SELECT e.project_id, e.user_id, min(e.emitted_at) AS at FROM events e
       WHERE e.name = '${name}' AND e.json->>'workflow_id' = ${bind(a)} GROUP BY e.project_id, e.user_id) ${t} ON ${t}.project_id = c.project_id AND ${t}.user_id = c.id`);
     return dateCondition(`${first}.at`, op, b as string | undefined, bind);
