@@ -30,6 +30,8 @@ export interface Config {
   sendConcurrency: number;
   /** Threads that render emails (RENDER_THREADS, default cores − 1, at least 1, at most 4; 0 renders in-process). */
   renderThreads: number;
+  /** Upsert statements a contact import keeps in flight at once, one lane of batches per connection (IMPORT_WRITERS, default 2, 1–8). */
+  importWriters: number;
   /** Require a valid Amazon SNS signature on SES notifications (SNS_VERIFY=on|off, default on; issue 5). */
   snsVerify: boolean;
   /**
@@ -119,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sendPollMs: num('SEND_POLL_MS', 1000),
     sendConcurrency: Math.max(1, Math.floor(num('SEND_CONCURRENCY', 128))),
     renderThreads: Math.floor(num('RENDER_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
+    importWriters: Math.max(1, Math.min(8, Math.floor(num('IMPORT_WRITERS', 2)))),
     snsVerify: !/^(off|false|0|no)$/i.test(env.SNS_VERIFY ?? 'on'),
     snsTopicArns: (env.SNS_TOPIC_ARNS ?? '').split(',').map((a) => a.trim()).filter(Boolean),
     captcha: env.CAPTCHA_VERIFY_URL && env.CAPTCHA_SECRET

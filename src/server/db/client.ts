@@ -71,68 +71,83 @@ async function applyFunctions(pool: pg.Pool): Promise<void> {
  * taken over. In-memory databases and PostgreSQL take no lock.
  */
 export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number; loadDataDir?: Blob; lockHolder?: string }): Promise<Database> {
-  if (opts.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
-    pool.on('error', () => { /* an idle client dropped; the pool replaces it */ });
-    const db = drizzlePg(pool, { schema }) as unknown as Db;
-    await migratePg(drizzlePg(pool, { schema }), { migrationsFolder });
-    await applyFunctions(pool);
-    return {
-      kind: 'postgres',
-      db,
-      async query<T>(text: string, params?: unknown[]) { return (await pool.query(text, params)).rows as T[]; },
-      async transaction(fn) {
-        const client = await pool.connect();
-        try {
-          await client.query('BEGIN');
-          const result = await fn(async <T,>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[]);
-          await client.query('COMMIT');
-          return result;
-        } catch (err) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw err;
-        } finally {
-          client.release();
-        }
-      },
-      async listen(channel, onPayload) {
-        // One dedicated connection; when it drops (server restart, network), a new one LISTENs again after 1 s, 2 s,
-        // 4 s … (at most 30 s). Notifications sent while no connection is open are lost, as NOTIFY's always are:
-        // listeners treat a payload as a wake-up and read the table itself.
-        let stopped = false;
-        let client: pg.Client | undefined;
-        let retry: NodeJS.Timeout | undefined;
-        /** connect opens a new connection and LISTENs on it; rejects when either fails. */
-        const connect = async (): Promise<void> => {
-          const c = new pg.Client({ connectionString: opts.databaseUrl });
-          c.on('notification', (n) => { if (n.channel === channel) onPayload(n.payload ?? ''); });
-          c.on('error', () => { /* reported through 'end' */ });
-          c.on('end', () => {
-            if (stopped || client !== c) return;
-            client = undefined;
-            reconnect(0);
-          });
-          await c.connect();
-          await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`).catch(async (err) => { await c.end().catch(() => undefined); throw err; });
-          if (stopped) { await c.end().catch(() => undefined); return; }
-          client = c;
-        };
-        /** reconnect tries again after 1 s, 2 s, 4 s … (at most 30 s) until a connection LISTENs or listening stops. */
-        const reconnect = (attempt: number) => {
-          if (stopped) return;
-          retry = setTimeout(() => { connect().catch(() => reconnect(attempt + 1)); }, Math.min(30_000, 1000 * 2 ** attempt));
-        };
-        await connect(); // the first connection: a failure reaches the caller
-        return async () => {
-          stopped = true;
-          clearTimeout(retry);
-          await client?.end().catch(() => undefined);
-        };
-      },
-      bossOptions: { connectionString: opts.databaseUrl, max: 4 },
-      async close() { await pool.end(); },
-    };
-  }
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize ?? 10) : openPglite(opts);
+}
+
+/**
+ * openPostgres opens a pool of `poolSize` connections to the PostgreSQL server at `databaseUrl`, applies the pending
+ * migrations and the function definitions, and returns the Database over it (LISTEN on a dedicated connection that
+ * reconnects). Throws when the server is unreachable.
+ */
+async function openPostgres(databaseUrl: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  pool.on('error', () => { /* an idle client dropped; the pool replaces it */ });
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  await migratePg(drizzlePg(pool, { schema }), { migrationsFolder });
+  await applyFunctions(pool);
+  return {
+    kind: 'postgres',
+    db,
+    async query<T>(text: string, params?: unknown[]) { return (await pool.query(text, params)).rows as T[]; },
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn(async <T,>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[]);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async listen(channel, onPayload) {
+      // One dedicated connection; when it drops (server restart, network), a new one LISTENs again after 1 s, 2 s,
+      // 4 s … (at most 30 s). Notifications sent while no connection is open are lost, as NOTIFY's always are:
+      // listeners treat a payload as a wake-up and read the table itself.
+      let stopped = false;
+      let client: pg.Client | undefined;
+      let retry: NodeJS.Timeout | undefined;
+      /** connect opens a new connection and LISTENs on it; rejects when either fails. */
+      const connect = async (): Promise<void> => {
+        const c = new pg.Client({ connectionString: databaseUrl });
+        c.on('notification', (n) => { if (n.channel === channel) onPayload(n.payload ?? ''); });
+        c.on('error', () => { /* reported through 'end' */ });
+        c.on('end', () => {
+          if (stopped || client !== c) return;
+          client = undefined;
+          reconnect(0);
+        });
+        await c.connect();
+        await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`).catch(async (err) => { await c.end().catch(() => undefined); throw err; });
+        if (stopped) { await c.end().catch(() => undefined); return; }
+        client = c;
+      };
+      /** reconnect tries again after 1 s, 2 s, 4 s … (at most 30 s) until a connection LISTENs or listening stops. */
+      const reconnect = (attempt: number) => {
+        if (stopped) return;
+        retry = setTimeout(() => { connect().catch(() => reconnect(attempt + 1)); }, Math.min(30_000, 1000 * 2 ** attempt));
+      };
+      await connect(); // the first connection: a failure reaches the caller
+      return async () => {
+        stopped = true;
+        clearTimeout(retry);
+        await client?.end().catch(() => undefined);
+      };
+    },
+    bossOptions: { connectionString: databaseUrl, max: 4 },
+    async close() { await pool.end(); },
+  };
+}
+
+/**
+ * openPglite opens the embedded database on its own thread: in `dataDir/pglite` (taking the folder's lock first), or
+ * in memory for 'memory://' (from the `loadDataDir` tarball when given). Throws DataDirLocked when another live
+ * process holds the folder.
+ */
+async function openPglite(opts: { dataDir: string; loadDataDir?: Blob; lockHolder?: string }): Promise<Database> {
   let dataDir: string | undefined;
   let lock: DataDirLock | undefined;
   let lite: PGliteThread;

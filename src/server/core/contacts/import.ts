@@ -2,7 +2,7 @@
  * The contact file import job (issue 3 §1-§2; job-log "parsed contact file", JOB_PARSE_CONTACT_FILE): streams the
  * stored CSV (csv-parse) or XLSX (src/server/core/contacts/xlsxRows.ts, a streaming reader of the first sheet) file, never holding it whole in memory, checks
  * every row (src/domain/contactImport.ts), and upserts the good ones by email in batches of BATCH_ROWS with one
- * `INSERT … SELECT FROM json_to_recordset(…) ON CONFLICT` statement each, on WRITERS connections at once (for a segment upload, the batch's contacts join the
+ * `INSERT … SELECT FROM json_to_recordset(…) ON CONFLICT` statement each, on IMPORT_WRITERS (config importWriters) connections at once (for a segment upload, the batch's contacts join the
  * segment in the same statement). Refused rows are recorded with line, column and reason; the first
  * MAX_RECORDED_ERRORS are kept. Progress (bytes read, counts) is written to the job-log entry after every batch.
  *
@@ -22,14 +22,11 @@ import { readContactHeader, readContactRow, type Cell, type ContactHeader, type 
 
 /** Rows per upsert statement. */
 export const BATCH_ROWS = 5000;
-/** Upsert statements in flight at once (IMPORT_WRITERS, default 2): one lane of batches per connection. */
-export const WRITERS = Math.max(1, Math.min(8, Number(process.env.IMPORT_WRITERS ?? 2) || 2));
-
-/** laneOf spreads emails over the lanes (FNV-1a of the lower-cased email). */
-function laneOf(email: string): number {
+/** laneOf spreads emails over `lanes` lanes (FNV-1a of the lower-cased email). */
+function laneOf(email: string, lanes: number): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < email.length; i++) h = Math.imul(h ^ email.charCodeAt(i), 16777619);
-  return (h >>> 0) % WRITERS;
+  return (h >>> 0) % lanes;
 }
 
 /** How many refused rows are kept for the status call (all are counted). */
@@ -54,11 +51,11 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     state.failed++;
     for (const e of errs) if (state.errors.length < MAX_RECORDED_ERRORS) state.errors.push(e);
   };
-  // Rows go to WRITERS lanes by their email, each with its own batch and its own write in flight, so PostgreSQL can
+  // Rows go to importWriters lanes by their email, each with its own batch and its own write in flight, so PostgreSQL can
   // upsert on several connections while the next rows are read. A lane writes its batches in file order (each waits
   // for the one before), and an email always goes to the same lane, so a later row of an email still wins. Lanes never
   // touch the same emails, so their statements never wait on each other's unique-index entries.
-  const lanes = Array.from({ length: WRITERS }, () => ({ batch: new Map<string, ContactRow>(), writing: Promise.resolve() as Promise<void> }));
+  const lanes = Array.from({ length: ctx.config.importWriters }, () => ({ batch: new Map<string, ContactRow>(), writing: Promise.resolve() as Promise<void> }));
   const flush = async (lane: (typeof lanes)[number]) => {
     await lane.writing;
     if (!lane.batch.size) return;
@@ -81,7 +78,7 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     if ('errors' in r) return refuse(r.errors);
     state.imported++;
     const email = r.contact.email.toLowerCase();
-    const lane = lanes[laneOf(email)];
+    const lane = lanes[laneOf(email, lanes.length)];
     // The last row of an email wins: a repeat replaces the earlier row's values in this batch.
     const earlier = lane.batch.get(email);
     lane.batch.delete(email);
