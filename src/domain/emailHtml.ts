@@ -11,6 +11,7 @@ import { convert } from 'html-to-text';
 
 /** Attributes whose value is a URL a client may follow or load. */
 const URL_ATTRIBUTES = new Set(['href', 'src', 'action', 'formaction', 'background', 'xlink:href', 'poster', 'srcset']);
+// eslint-disable-next-line no-control-regex -- browsers skip leading C0 controls before a URL scheme (WHATWG URL), so "\x01javascript:" must match
 const SCRIPT_URL = /^[\s\u0000-\u001f]*(javascript|vbscript|livescript)\s*:/i;
 
 /** escapeAttribute writes an attribute value for a double-quoted attribute. */

@@ -15,7 +15,7 @@ import { launchChromium } from '../helpers/browser.ts';
 import { DateTime } from 'luxon';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
-import { DEMO_ACCOUNT } from '../../src/server/accounts.ts';
+import { DEMO_ACCOUNT } from '../../src/server/core/accounts/index.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 
 const PERSONA = 'sender@demo-company.example.com';

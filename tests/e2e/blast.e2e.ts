@@ -13,10 +13,11 @@ import { launchChromium } from '../helpers/browser.ts';
 import { DateTime } from 'luxon';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
-import { DEMO_ACCOUNT } from '../../src/server/accounts.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
+import { DEMO_ACCOUNT } from '../../src/server/core/accounts/index.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 
-const FIXTURE = path.resolve(import.meta.dirname, '../../../shared/fixtures/email-templates/leemunroe/email-inlined.html');
+const FIXTURE = fixturePath('email-templates/leemunroe/email-inlined.html');
 
 let sink: SmtpSink;
 let server: ServerProcess;

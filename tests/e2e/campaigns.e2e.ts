@@ -20,7 +20,7 @@ import { apiCaller, startServer, type ServerProcess } from '../helpers/processes
 import { wallClockUtc } from '../helpers/time.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { displayToTree, type Display } from '../../src/domain/workflowGraph.ts';
-import { pickTemplate } from '../../src/workers/blasts.ts';
+import { pickTemplate } from '../../src/server/core/blasts/expand.ts';
 
 const PERSONA = 'campaigns@demo-company.example.com';
 const BLAST = 'Winter newsletter blast';

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { demoContext, launchChromium, type DemoSession } from '../helpers/browser.ts';
 import { ROOT, startServer, type ServerProcess } from '../helpers/processes.ts';
+import type { Json } from '../helpers/json.ts';
 import { writeXlsx } from '../helpers/xlsx.ts';
 import { axeProblems } from '../helpers/axe.ts';
 
@@ -45,7 +46,7 @@ afterAll(async () => {
   await server?.kill('SIGTERM');
 });
 
-async function api<T = any>(pathAndQuery: string): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function api<T = Json>(pathAndQuery: string): Promise<T> {
   const res = await fetch(`${server.url}${pathAndQuery}`, { headers: { 'x-api-key': session.api_client_key } });
   if (!res.ok) throw new Error(`${pathAndQuery} answered ${res.status}: ${await res.text()}`);
   return res.json() as Promise<T>;

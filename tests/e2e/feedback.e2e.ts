@@ -16,7 +16,7 @@ import { launchChromium } from '../helpers/browser.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
 import { wallClockUtc } from '../helpers/time.ts';
-import { DEMO_ACCOUNT } from '../../src/server/accounts.ts';
+import { DEMO_ACCOUNT } from '../../src/server/core/accounts/index.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 
 const PERSONA = 'news@demo-company.example.com';

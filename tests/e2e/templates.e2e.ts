@@ -14,10 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { demoContext, launchChromium } from '../helpers/browser.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
+import type { Json } from '../helpers/json.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 
-const POSTMARK_WELCOME = path.resolve(import.meta.dirname, '../../../shared/fixtures/email-templates/postmark/welcome/content.html');
+const POSTMARK_WELCOME = fixturePath('email-templates/postmark/welcome/content.html');
 /** A real 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
@@ -31,7 +33,7 @@ const pageErrors: string[] = [];
 /** Requests the page tried to send off this machine (all refused). */
 const offline: string[] = [];
 
-async function api<T = any>(method: string, url: string, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function api<T = Json>(method: string, url: string, body?: unknown): Promise<T> {
   const res = await fetch(`${server.url}${url}`, {
     method, headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
   });
@@ -110,7 +112,7 @@ describe('template editor offline (e2e)', () => {
     await page.getByText('Successfully saved template').waitFor();
     templateId = page.url().split('/').pop()!;
 
-    const [saved] = (await api<{ data: any[] }>('GET', `/api/template/templates?ids=${templateId}`)).data; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const [saved] = (await api<{ data: Json[] }>('GET', `/api/template/templates?ids=${templateId}`)).data;
     expect(saved.json.designer).toBe('grapesjs');
     expect(saved.json.design.pages).toHaveLength(1);
     expect(saved.html_body).toMatch(/^<!doctype html>/);
@@ -201,7 +203,7 @@ describe('template editor offline (e2e)', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(/\/components\/templates\/edit\/[0-9a-f-]{36}$/);
     const id = page.url().split('/').pop()!;
-    const [saved] = (await api<{ data: any[] }>('GET', `/api/template/templates?ids=${id}`)).data; // eslint-disable-line @typescript-eslint/no-explicit-any
+    const [saved] = (await api<{ data: Json[] }>('GET', `/api/template/templates?ids=${id}`)).data;
     expect(saved).toMatchObject({ type: 'TEMPLATE_TRANSACTIONAL', json: { designer: 'html' } });
 
     // Reopened as code; fixing the variable clears the warning at the next 2-second check.

@@ -18,7 +18,7 @@ export interface WizardWorld {
   browser: Browser;
   page: Page;
   apiKey: string;
-  api: <T = any>(method: string, route: string, body?: unknown) => Promise<T>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  api: ReturnType<typeof apiCaller>;
   close: () => Promise<void>;
 }
 

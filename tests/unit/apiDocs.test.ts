@@ -10,6 +10,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { buildPublicApiDocument, publicApiYaml, type PublicOperation } from '../../scripts/apiDocs.ts';
+import type { Json } from '../helpers/json.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
@@ -27,12 +28,12 @@ function refs(node: unknown, at = '#', out: Array<[string, string]> = []): Array
 
 function resolve(doc: unknown, ref: string): unknown {
   if (!ref.startsWith('#/')) return undefined;
-  return ref.slice(2).split('/').reduce<any>((n, k) => n?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc); // eslint-disable-line @typescript-eslint/no-explicit-any
+  return ref.slice(2).split('/').reduce<unknown>((n, k) => (n as Record<string, unknown> | undefined)?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
 }
 
-function operationsOf(doc: any): string[] { // eslint-disable-line @typescript-eslint/no-explicit-any
-  return Object.entries<any>(doc.paths).flatMap(([p, item]) => // eslint-disable-line @typescript-eslint/no-explicit-any
-    METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${p} ${item[m].operationId}`));
+function operationsOf(doc: { paths: Record<string, Partial<Record<string, { operationId: string }>>> }): string[] {
+  return Object.entries(doc.paths).flatMap(([p, item]) =>
+    METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${p} ${item[m]!.operationId}`));
 }
 
 describe('the public API document', () => {
@@ -64,7 +65,7 @@ describe('the public API document', () => {
       '/users': '/api/user', '/templates': '/api/template', '/sender_personas': '/api/senderpersonawrapper',
       '/segments': '/api/segment', '/segments/{id}/users': '/api/segment', '/scheduler': '/api/scheduler', '/events': '/api/event',
     };
-    for (const [p, item] of Object.entries<any>(doc.paths)) { // eslint-disable-line @typescript-eslint/no-explicit-any
+    for (const [p, item] of Object.entries<Json>(doc.paths)) {
       expect(item.servers?.map((s: { url: string }) => s.url), p).toEqual([expected[p]]);
       for (const m of METHODS) expect(item[m]?.servers, `${m} ${p}`).toBeUndefined();
     }
