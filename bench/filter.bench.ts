@@ -22,6 +22,7 @@ import { openGeneratedDatabase } from './databases.ts';
 import { emailOf, machineFacts, quantile, unit } from './figures.ts';
 import { createAccount } from '../src/server/core/accounts/index.ts';
 import { filterUsers } from '../src/server/core/segments/index.ts';
+import { EVENT } from '../src/domain/events.ts';
 
 const CONTACTS = Number(process.env.BENCH_FILTER_CONTACTS ?? 1_000_000);
 const EVENTS = Number(process.env.BENCH_FILTER_EVENTS ?? CONTACTS * 10);
@@ -68,8 +69,8 @@ async function generateProject(client: pg.Client, projectId: string, p: string, 
           FROM (SELECT b, ${genId($p, 'blast', 'b')} AS blast_id, ${genId($p, 'template', 'b % 12')} AS template_id,
                   timestamptz '2023-03-01' + b * interval '25 days' AS at FROM generate_series(0, ${BLASTS - 1}) b) bl,
                generate_series(0::bigint, ${perBlast - 1}) j) g,
-    LATERAL (VALUES ('email_send_result_success', interval '0', true), ('ses_event_open', interval '2 hours', g.r < 0.3),
-                    ('ses_event_open', interval '26 hours', g.r < 0.1), ('ses_event_click', interval '3 hours', g.r < 0.06)) v(name, delay, keep)
+    LATERAL (VALUES ('${EVENT.sendSuccess}', interval '0', true), ('${EVENT.open}', interval '2 hours', g.r < 0.3),
+                    ('${EVENT.open}', interval '26 hours', g.r < 0.1), ('${EVENT.click}', interval '3 hours', g.r < 0.06)) v(name, delay, keep)
     WHERE v.keep`, [projectId]);
 
   // Workflows: each sends its own template to 10 % of the contacts, the workflow id in the json.
@@ -80,14 +81,14 @@ async function generateProject(client: pg.Client, projectId: string, p: string, 
             timestamptz '2024-01-01' + j * interval '1 minute' AS at,
             jsonb_build_object('workflow_id', ${genId($p, 'workflow', 'w')}::text, 'subject', 'Welcome ' || w) AS json
           FROM generate_series(0, ${WORKFLOWS - 1}) w, generate_series(0::bigint, ${perWorkflow - 1}) j) g,
-    LATERAL (VALUES ('email_send_result_success', interval '0', true), ('ses_event_open', interval '2 hours', g.r < 0.35),
-                    ('ses_event_click', interval '3 hours', g.r < 0.05)) v(name, delay, keep)
+    LATERAL (VALUES ('${EVENT.sendSuccess}', interval '0', true), ('${EVENT.open}', interval '2 hours', g.r < 0.35),
+                    ('${EVENT.click}', interval '3 hours', g.r < 0.05)) v(name, delay, keep)
     WHERE v.keep`, [projectId]);
 
   // Everything else up to the total: page views, orders and workflow steps of random contacts.
   const [{ so_far: soFar }] = (await client.query<{ so_far: number }>('SELECT count(*)::int AS so_far FROM events WHERE project_id = $1', [projectId])).rows;
   await client.query(`INSERT INTO events (project_id, name, email, user_id, emitted_at, created_at, metric1, json)
-    SELECT $1, (ARRAY['page_viewed','page_viewed','order_placed','workflow_started','workflow_completed'])[1 + i % 5], ${emailOf('k')}, ${genId($p, 'contact', 'k')},
+    SELECT $1, (ARRAY['page_viewed','page_viewed','order_placed','${EVENT.workflowStarted}','${EVENT.workflowCompleted}'])[1 + i % 5], ${emailOf('k')}, ${genId($p, 'contact', 'k')},
       t, t, i % 100, jsonb_build_object('path', '/products/' || (i % 500), 'workflow_id', ${genId($p, 'workflow', 'i % 4')}::text)
     FROM generate_series(1, ${Math.max(0, events - soFar)}) i,
     LATERAL (SELECT 1 + floor(${unit('i + 555555555')} * ${n})::int AS k, timestamptz '2023-01-01' + ${unit('i + 999999999')} * interval '1095 days' AS t) x`, [projectId]);
@@ -118,7 +119,7 @@ async function generate(database: Database, url: string): Promise<void> {
   for (const ix of indexes) await client.query(ix.def);
   const indexed = performance.now();
   const [check] = (await client.query<{ counted: string; events: string }>(`SELECT (SELECT sum(num_sends + num_opens + num_clicks) FROM contact_event_counts) AS counted,
-    (SELECT count(*) FROM events WHERE name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click')) AS events`)).rows;
+    (SELECT count(*) FROM events WHERE name IN ('${EVENT.sendSuccess}', '${EVENT.open}', '${EVENT.click}')) AS events`)).rows;
   if (check.counted !== check.events) throw new Error(`the contacts' counts add up to ${check.counted}, the events to ${check.events}`);
   await client.query('VACUUM (ANALYZE) contacts, contact_event_counts, events, segment_members, segments');
   const size = (await client.query<{ c: string; e: string }>(`SELECT pg_size_pretty(pg_total_relation_size('contacts')) AS c, pg_size_pretty(pg_total_relation_size('events')) AS e`)).rows[0];

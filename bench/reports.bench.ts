@@ -28,6 +28,7 @@ import { startRuntime } from '../src/server/runtime.ts';
 import { buildApp } from '../src/server/app.ts';
 import { CaptureTransport } from '../src/server/mail/transport.ts';
 import { REPORT_EVENT_NAMES } from '../src/domain/reports.ts';
+import { EVENT } from '../src/domain/events.ts';
 
 const CONTACTS = Number(process.env.BENCH_REPORT_CONTACTS ?? 1_000_000);
 const EVENTS = Number(process.env.BENCH_REPORT_EVENTS ?? CONTACTS * 10);
@@ -76,16 +77,16 @@ async function generateProject(client: pg.Client, projectId: string, p: string, 
                  ${blastAt('b')} + (j::float8 / ${perBlast} * 4) * interval '1 hour' AS at, '<' || b || '.' || j || '@bench.mailwright.test>' AS mid
             FROM generate_series(0, ${BLASTS - 1}) b, generate_series(0::bigint, ${perBlast - 1}) j) g,
     LATERAL (VALUES
-      ('email_send_result_failure', interval '0', g.r < 0.005, NULL, NULL),
-      ('email_send_result_success', interval '0', g.r >= 0.005, NULL, NULL),
-      ('ses_event_bounce', interval '2 minutes', g.r >= 0.005 AND g.r < 0.015, NULL, NULL),
-      ('ses_event_open', interval '2 hours' + g.r2 * interval '20 hours', g.r >= 0.015 AND g.r2 < 0.35, ${agentOf('g.j')}, NULL),
-      ('ses_event_open', interval '26 hours' + g.r2 * interval '20 hours', g.r >= 0.015 AND g.r2 < 0.12, ${agentOf('g.j + 1')}, NULL),
-      ('ses_event_open', interval '50 hours', g.r >= 0.015 AND g.r2 < 0.04, ${agentOf('g.j + 2')}, NULL),
-      ('ses_event_click', interval '3 hours' + g.r2 * interval '10 hours', g.r >= 0.015 AND g.r2 < 0.07, ${agentOf('g.j')},
+      ('${EVENT.sendFailure}', interval '0', g.r < 0.005, NULL, NULL),
+      ('${EVENT.sendSuccess}', interval '0', g.r >= 0.005, NULL, NULL),
+      ('${EVENT.bounce}', interval '2 minutes', g.r >= 0.005 AND g.r < 0.015, NULL, NULL),
+      ('${EVENT.open}', interval '2 hours' + g.r2 * interval '20 hours', g.r >= 0.015 AND g.r2 < 0.35, ${agentOf('g.j')}, NULL),
+      ('${EVENT.open}', interval '26 hours' + g.r2 * interval '20 hours', g.r >= 0.015 AND g.r2 < 0.12, ${agentOf('g.j + 1')}, NULL),
+      ('${EVENT.open}', interval '50 hours', g.r >= 0.015 AND g.r2 < 0.04, ${agentOf('g.j + 2')}, NULL),
+      ('${EVENT.click}', interval '3 hours' + g.r2 * interval '10 hours', g.r >= 0.015 AND g.r2 < 0.07, ${agentOf('g.j')},
          'https://shop.example.com/t' || (g.b % 12) || '/p' || (g.j % 20)),
-      ('user_unsubscribed', interval '4 hours', g.r >= 0.015 AND g.r > 0.997, NULL, NULL),
-      ('ses_event_complaint', interval '5 hours', g.r >= 0.015 AND g.r BETWEEN 0.5 AND 0.501, NULL, NULL)) v(name, delay, keep, agent, link)
+      ('${EVENT.unsubscribed}', interval '4 hours', g.r >= 0.015 AND g.r > 0.997, NULL, NULL),
+      ('${EVENT.complaint}', interval '5 hours', g.r >= 0.015 AND g.r BETWEEN 0.5 AND 0.501, NULL, NULL)) v(name, delay, keep, agent, link)
     WHERE v.keep AND g.at + v.delay <= now()`, [projectId]);
   // Workflows: each sends template 8 + w to 150,000 recipients (scaled) over the 90 days, the workflow id in the json.
   const perWorkflow = Math.floor(n * 0.15);
@@ -97,9 +98,9 @@ async function generateProject(client: pg.Client, projectId: string, p: string, 
                  ${genId(p, 'workflow', 'w')}::text AS workflow_id, now() - interval '90 days' + (j::float8 / ${perWorkflow} * 90) * interval '1 day' AS at,
                  '<w' || w || '.' || j || '@bench.mailwright.test>' AS mid
             FROM generate_series(0, ${WORKFLOWS - 1}) w, generate_series(0::bigint, ${perWorkflow - 1}) j) g,
-    LATERAL (VALUES ('email_send_result_success', interval '0', true, NULL, NULL),
-                    ('ses_event_open', interval '1 hour', g.r < 0.3, ${agentOf('g.j')}, NULL),
-                    ('ses_event_click', interval '2 hours', g.r < 0.05, ${agentOf('g.j')}, 'https://app.example.com/welcome/' || (g.j % 5))) v(name, delay, keep, agent, link)
+    LATERAL (VALUES ('${EVENT.sendSuccess}', interval '0', true, NULL, NULL),
+                    ('${EVENT.open}', interval '1 hour', g.r < 0.3, ${agentOf('g.j')}, NULL),
+                    ('${EVENT.click}', interval '2 hours', g.r < 0.05, ${agentOf('g.j')}, 'https://app.example.com/welcome/' || (g.j % 5))) v(name, delay, keep, agent, link)
     WHERE v.keep AND g.at + v.delay <= now()`, [projectId]);
   const [{ so_far: soFar }] = (await client.query<{ so_far: number }>('SELECT count(*)::int AS so_far FROM events WHERE project_id = $1', [projectId])).rows;
   await client.query(`INSERT INTO events (project_id, name, email, user_id, emitted_at, created_at, metric1, json)
@@ -140,7 +141,7 @@ async function generate(database: Database, url: string): Promise<void> {
   // Live traffic on top: 20,000 opens and clicks of the newest blast, 100 to a statement, through the triggers.
   for (let s = 0; s < 200; s++) {
     await client.query(`INSERT INTO events (project_id, name, email, emitted_at, is_system, blast_id, template_id, json)
-      SELECT $1, CASE WHEN i % 5 = 0 THEN 'ses_event_click' ELSE 'ses_event_open' END, 'live' || i || '@gmail.com', now() - (i % 600) * interval '1 second', true,
+      SELECT $1, CASE WHEN i % 5 = 0 THEN '${EVENT.click}' ELSE '${EVENT.open}' END, 'live' || i || '@gmail.com', now() - (i % 600) * interval '1 second', true,
              ${genId('main', 'blast', String(BLASTS - 1))}, ${genId('main', 'template', String((BLASTS - 1) % 12))},
              jsonb_build_object('message_id', '<' || ${BLASTS - 1} || '.' || i || '@bench.mailwright.test>', 'user_agent', ${agentOf('i')}, 'to_domain', 'gmail.com',
                                 'link', 'https://shop.example.com/live/' || (i % 7))
@@ -165,12 +166,12 @@ function rawQueries(s: Scope | undefined): Record<string, string> {
     quickstats: `SELECT name, count(*) AS num, count(DISTINCT ${key}) AS num_unique FROM events WHERE project_id = $1 AND name IN (${names}) ${where} GROUP BY name`,
     sendslast24hours: `SELECT date_trunc('hour', emitted_at AT TIME ZONE 'UTC'), name, count(*) FROM events WHERE project_id = $1 AND name IN (${names}) AND emitted_at >= date_trunc('hour', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '23 hours' ${where} GROUP BY 1, 2`,
     sendslast31days: `SELECT date_trunc('day', emitted_at AT TIME ZONE 'UTC'), name, count(*) FROM events WHERE project_id = $1 AND name IN (${names}) AND emitted_at >= date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' - interval '30 days' ${where} GROUP BY 1, 2`,
-    mostclickedlinks: `SELECT json->>'link', count(*), count(DISTINCT ${key}) FROM events WHERE project_id = $1 AND name = 'ses_event_click' ${where} GROUP BY 1 ORDER BY 2 DESC LIMIT 100`,
-    'opensbysource?by=user_agent': `SELECT json->>'user_agent', count(*) FILTER (WHERE name = 'ses_event_open'), count(*) FILTER (WHERE name = 'ses_event_click') FROM events WHERE project_id = $1 AND name IN ('ses_event_open', 'ses_event_click') ${where} GROUP BY 1`,
-    'opensbysource?by=to_domain': `SELECT json->>'to_domain', count(*) FILTER (WHERE name = 'ses_event_open'), count(*) FILTER (WHERE name = 'ses_event_click') FROM events WHERE project_id = $1 AND name IN ('ses_event_open', 'ses_event_click') ${where} GROUP BY 1`,
-    mostopenedemails: `SELECT template_id, count(*) FILTER (WHERE name = 'ses_event_open'), count(DISTINCT ${key}) FILTER (WHERE name = 'ses_event_open') FROM events WHERE project_id = $1 AND name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click') ${where} GROUP BY 1 ORDER BY 3 DESC LIMIT 10`,
-    recentlyclickedlinks: `SELECT json->>'link', email, emitted_at FROM events WHERE project_id = $1 AND name = 'ses_event_click' ${where} ORDER BY emitted_at DESC LIMIT 5`,
-    recentlyopenedemails: `SELECT email, template_id, emitted_at FROM events WHERE project_id = $1 AND name = 'ses_event_open' ${where} ORDER BY emitted_at DESC LIMIT 10`,
+    mostclickedlinks: `SELECT json->>'link', count(*), count(DISTINCT ${key}) FROM events WHERE project_id = $1 AND name = '${EVENT.click}' ${where} GROUP BY 1 ORDER BY 2 DESC LIMIT 100`,
+    'opensbysource?by=user_agent': `SELECT json->>'user_agent', count(*) FILTER (WHERE name = '${EVENT.open}'), count(*) FILTER (WHERE name = '${EVENT.click}') FROM events WHERE project_id = $1 AND name IN ('${EVENT.open}', '${EVENT.click}') ${where} GROUP BY 1`,
+    'opensbysource?by=to_domain': `SELECT json->>'to_domain', count(*) FILTER (WHERE name = '${EVENT.open}'), count(*) FILTER (WHERE name = '${EVENT.click}') FROM events WHERE project_id = $1 AND name IN ('${EVENT.open}', '${EVENT.click}') ${where} GROUP BY 1`,
+    mostopenedemails: `SELECT template_id, count(*) FILTER (WHERE name = '${EVENT.open}'), count(DISTINCT ${key}) FILTER (WHERE name = '${EVENT.open}') FROM events WHERE project_id = $1 AND name IN ('${EVENT.sendSuccess}', '${EVENT.open}', '${EVENT.click}') ${where} GROUP BY 1 ORDER BY 3 DESC LIMIT 10`,
+    recentlyclickedlinks: `SELECT json->>'link', email, emitted_at FROM events WHERE project_id = $1 AND name = '${EVENT.click}' ${where} ORDER BY emitted_at DESC LIMIT 5`,
+    recentlyopenedemails: `SELECT email, template_id, emitted_at FROM events WHERE project_id = $1 AND name = '${EVENT.open}' ${where} ORDER BY emitted_at DESC LIMIT 10`,
   };
 }
 

@@ -10,6 +10,7 @@ import { verifyPersonasByEmail } from '../../src/server/core/personas/verificati
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -183,7 +184,7 @@ describe(`sending (${API_DB})`, () => {
     expect(annMail.from?.value[0]).toMatchObject({ name: 'Nora Sender', address: 'news@sender.example.com' });
     expect(byTo.get('bob@example.com')![0].html).toContain('Hello Bob () from Nora.');
 
-    const events = await h.call('GET', '/api/event/all_events', { key: key(), query: { include_system_events: true, search_field: 'name', search_value: 'email_send_result_success', limit: 50 } });
+    const events = await h.call('GET', '/api/event/all_events', { key: key(), query: { include_system_events: true, search_field: 'name', search_value: EVENT.sendSuccess, limit: 50 } });
     const sent = events.body.data.filter((e: { json: { blast_id: string } }) => e.json.blast_id === id);
     expect(sent).toHaveLength(3);
     const annEvent = sent.find((e: { email: string }) => e.email === 'ann@example.com');
@@ -208,7 +209,7 @@ describe(`sending (${API_DB})`, () => {
     expect(jobs.every((j: { success: boolean; ended_at: string }) => j.success && j.ended_at)).toBe(true);
 
     const stats = (await h.call('GET', '/api/reporting/quickstats', { key: key(), query: { campaign_id: 'all' } })).body.data;
-    expect(stats.find((s: { name: string }) => s.name === 'email_send_result_success')).toMatchObject({ num: 3, num_unique: 3 });
+    expect(stats.find((s: { name: string }) => s.name === EVENT.sendSuccess)).toMatchObject({ num: 3, num_unique: 3 });
     const hours = (await h.call('GET', '/api/reporting/sendslast24hours', { key: key() })).body.data;
     expect(hours).toHaveLength(24);
     expect(hours.reduce((s: number, r: { sends: number }) => s + r.sends, 0)).toBe(3);
@@ -254,7 +255,7 @@ describe(`sending (${API_DB})`, () => {
     };
     const failures = async (to: string) => (await h.call('GET', '/api/event/all_events', { key: key(), query: {
       include_system_events: true, search_field: 'email', search_value: to, limit: 10,
-    } })).body.data.filter((e: { name: string }) => e.name === 'email_send_result_failure').map((e: { json: { error_string: string } }) => e.json.error_string);
+    } })).body.data.filter((e: { name: string }) => e.name === EVENT.sendFailure).map((e: { json: { error_string: string } }) => e.json.error_string);
     await send('blocked@example.com');
     for (let i = 0; i < 100 && !(await failures('blocked@example.com')).length; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await failures('blocked@example.com')).toEqual([

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import type { QueryFn } from '../../src/server/db/client.ts';
 import { CAMPAIGN_NAME_TAKEN } from '../../src/domain/campaigns.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 let h: Harness;
 let a: Tenant;
@@ -127,13 +128,13 @@ describe(`campaign gateway (${API_DB})`, () => {
       await insertBlast(blast, t.projectId, tpl, `B${i}`);
       // Blast i gets i + 1 sends (one email each) and, for blast 0 only, three opens of one email (one unique open).
       for (let k = 0; k <= i; k++) {
-        await query(`INSERT INTO events (project_id, name, email, is_system, blast_id, json) VALUES ($1, 'email_send_result_success', $2, true, $3, $4)`,
+        await query(`INSERT INTO events (project_id, name, email, is_system, blast_id, json) VALUES ($1, '${EVENT.sendSuccess}', $2, true, $3, $4)`,
           [t.projectId, `r${k}@example.com`, blast, JSON.stringify({ message_id: `<${blast}-${k}>` })]);
       }
       ids.push((await save(t.apiKey, { name: `C${i}`, type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blast] })).body.campaign.id);
     }
     for (let k = 0; k < 3; k++) {
-      await query(`INSERT INTO events (project_id, name, email, is_system, blast_id, json) VALUES ($1, 'ses_event_open', 'r0@example.com', true, $2, $3)`,
+      await query(`INSERT INTO events (project_id, name, email, is_system, blast_id, json) VALUES ($1, '${EVENT.open}', 'r0@example.com', true, $2, $3)`,
         [t.projectId, blasts[0], JSON.stringify({ message_id: `<${blasts[0]}-0>` })]);
     }
     const page = async (q: Record<string, string | number>) => (await h.call('GET', '/api/campaign/campaign_metrics', { key: t.apiKey, query: q })).body.campaigns_with_metrics;

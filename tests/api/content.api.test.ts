@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import type { Json } from '../helpers/json.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 let h: Harness;
 beforeAll(async () => { h = await startHarness(); });
@@ -349,8 +350,8 @@ describe(`events (${API_DB})`, () => {
       ['E1', 'signed_up', 'ann@example.com', U1, '2026-11-20T08:00:00Z', false],
       ['E2', 'purchase', 'bob@example.com', U2, '2026-11-20T23:59:59Z', false],
       ['E3', 'purchase', 'ann@example.com', U1, '2026-11-21T00:00:00Z', false],
-      ['E4', 'email_send_result_success', 'ann@example.com', U1, '2026-11-19T12:00:00Z', true],
-      ['E5', 'ses_event_open', 'carl@example.com', null, '2026-11-20T10:00:00Z', true],
+      ['E4', EVENT.sendSuccess, 'ann@example.com', U1, '2026-11-19T12:00:00Z', true],
+      ['E5', EVENT.open, 'carl@example.com', null, '2026-11-20T10:00:00Z', true],
     ];
     for (const [k, name, email, userId, at, system] of rows) {
       E[k] = crypto.randomUUID();
@@ -380,8 +381,8 @@ describe(`events (${API_DB})`, () => {
   it('include_events keeps only the named events', async () => {
     expect(await names({ include_events: 'purchase' })).toEqual(['E3', 'E2']);
     expect(await names({ include_events: 'purchase, signed_up' })).toEqual(['E3', 'E2', 'E1']);
-    expect(await names({ include_events: 'email_send_result_success' })).toEqual([]);
-    expect(await names({ include_events: 'email_send_result_success', include_system_events: true })).toEqual(['E4']);
+    expect(await names({ include_events: EVENT.sendSuccess })).toEqual([]);
+    expect(await names({ include_events: EVENT.sendSuccess, include_system_events: true })).toEqual(['E4']);
     expect(await names({ include_events: 'purchase,ses_event_open', include_system_events: true })).toEqual(['E3', 'E2', 'E5']);
     expect(await num({ include_events: 'purchase' })).toBe(2);
   });

@@ -14,6 +14,7 @@ import { decodeLocation } from '../../src/domain/location.ts';
 import { openStorage } from '../../src/server/storage/storage.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import { startDnsServer, type TestDnsServer } from '../helpers/dnsServer.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 let dns: TestDnsServer;
 let h: Harness;
@@ -112,7 +113,7 @@ describe(`sending domains (${API_DB})`, () => {
     let success: { json: { location: string } } | undefined;
     for (let i = 0; i < 100 && !success; i++) {
       const events = await h.call('GET', '/api/event/all_events', { key: t.apiKey, query: { include_system_events: true, search_field: 'email', search_value: 'after@example.org', limit: 5 } });
-      success = events.body.data.find((e: { name: string }) => e.name === 'email_send_result_success');
+      success = events.body.data.find((e: { name: string }) => e.name === EVENT.sendSuccess);
       if (!success) await new Promise((r) => setTimeout(r, 50));
     }
     const location = success!.json.location;

@@ -13,6 +13,7 @@ import { pinSnsCertificate } from '../../src/server/gateways/event/sns.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import type { Json } from '../helpers/json.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -121,7 +122,7 @@ describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
     const res = await h.app.inject({ method: 'GET', url: link, headers: { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64)' } });
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe('http://shop.example.com/sale?x=1&y=2');
-    const clicks = await eventsOf('ses_event_click', ann.email);
+    const clicks = await eventsOf(EVENT.click, ann.email);
     expect(clicks).toHaveLength(1);
     expect(clicks[0].json).toMatchObject({ link: 'http://shop.example.com/sale?x=1&y=2', device: 'Desktop / Other', to_domain: 'clicks.example.com' });
     const [payload, sig] = link.slice('/t/c/'.length).split('.');
@@ -129,7 +130,7 @@ describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
     const forged = await h.app.inject({ method: 'GET', url: `/t/c/${evil}.${sig}` });
     expect(forged.statusCode).toBe(404);
     expect(forged.headers.location).toBeUndefined();
-    expect(await eventsOf('ses_event_click')).toHaveLength(1);
+    expect(await eventsOf(EVENT.click)).toHaveLength(1);
     // A HEAD (link checkers, proxies' probes) is answered like the GET but never counted.
     const pixel = /<img src="http:\/\/localhost:8080(\/t\/o\/[^"]+)"/.exec(html)![1];
     expect((await h.app.inject({ method: 'HEAD', url: link })).statusCode).toBe(302);
@@ -193,8 +194,8 @@ describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
     expect((await h.app.inject({ method: 'GET', url: path })).body).toContain('<form method="post">');
     const both = await Promise.all([0, 1].map(() => h.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })));
     expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
-    expect(await eventsOf('user_unsubscribed', walkIn)).toHaveLength(1);
-    expect((await eventsOf('user_unsubscribed', walkIn))[0]).toMatchObject({ user_id: null, json: { via: 'page' } });
+    expect(await eventsOf(EVENT.unsubscribed, walkIn)).toHaveLength(1);
+    expect((await eventsOf(EVENT.unsubscribed, walkIn))[0]).toMatchObject({ user_id: null, json: { via: 'page' } });
     expect(await h.runtime.database.query('SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, walkIn])).toEqual([{ reason: 'unsubscribed' }]);
     expect((await h.app.inject({ method: 'GET', url: path })).body).toContain('You are unsubscribed');
     // Unsubscribing stops marketing mail only: a later single (transactional) send still goes out.
@@ -228,12 +229,12 @@ describe(`bounces, complaints and suppression (${API_DB})`, () => {
     const blast = await sendBlast(sim.map((c) => c.id));
     expect(blast.sent_emails).toBe(4);
     expect(h.sink.count).toBe(delivered);
-    await until(async () => (await eventsOf('ses_event_bounce')).length + (await eventsOf('ses_event_complaint')).length >= 4);
-    const bounce = (await eventsOf('ses_event_bounce', SIMULATOR_ADDRESSES.bounce))[0];
+    await until(async () => (await eventsOf(EVENT.bounce)).length + (await eventsOf(EVENT.complaint)).length >= 4);
+    const bounce = (await eventsOf(EVENT.bounce, SIMULATOR_ADDRESSES.bounce))[0];
     expect(bounce.json.bounce).toMatchObject({ bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: SIMULATOR_ADDRESSES.bounce, diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] });
     expect(bounce.blast_id).toBe(blast.id);
-    expect((await eventsOf('ses_event_complaint', SIMULATOR_ADDRESSES.complaint))[0].json.complaint.complaintFeedbackType).toBe('abuse');
-    expect((await eventsOf('ses_event_bounce', SIMULATOR_ADDRESSES.ooto))[0].json.bounce.bounceType).toBe('Transient');
+    expect((await eventsOf(EVENT.complaint, SIMULATOR_ADDRESSES.complaint))[0].json.complaint.complaintFeedbackType).toBe('abuse');
+    expect((await eventsOf(EVENT.bounce, SIMULATOR_ADDRESSES.ooto))[0].json.bounce.bounceType).toBe('Transient');
     const suppressed = await h.runtime.database.query<{ email: string; reason: string }>("SELECT email, reason FROM suppressions WHERE project_id = $1 AND reason <> 'unsubscribed' ORDER BY email", [t.projectId]);
     expect(suppressed.map((s) => s.email)).toEqual([SIMULATOR_ADDRESSES.bounce, SIMULATOR_ADDRESSES.complaint, SIMULATOR_ADDRESSES.suppressionlist].sort());
     const next = await sendBlast(sim.map((c) => c.id));
@@ -245,8 +246,8 @@ describe(`bounces, complaints and suppression (${API_DB})`, () => {
     h.sink.refuse.set(gone.email, { code: 550, message: '5.1.1 <gone@bounce-relay.example.com>: user unknown' });
     const blast = await sendBlast([gone.id]);
     expect(blast.failed_emails).toBe(1);
-    expect(await eventsOf('email_send_result_failure', gone.email)).toHaveLength(1);
-    const [bounce] = await eventsOf('ses_event_bounce', gone.email);
+    expect(await eventsOf(EVENT.sendFailure, gone.email)).toHaveLength(1);
+    const [bounce] = await eventsOf(EVENT.bounce, gone.email);
     expect(bounce.json).toMatchObject({ source: 'smtp', bounce: { bounceType: 'Permanent', bouncedRecipients: [{ diagnosticCode: expect.stringContaining('550') }] } });
     const [s] = await h.runtime.database.query('SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, gone.email]);
     expect(s).toEqual({ reason: 'bounce' });
@@ -257,7 +258,7 @@ describe(`bounces, complaints and suppression (${API_DB})`, () => {
     h.sink.refuse.set(blocked.email, { code: 550, message: '5.7.1 Message rejected under policy' });
     const blast = await sendBlast([blocked.id]);
     expect(blast.failed_emails).toBe(1);
-    const [bounce] = await eventsOf('ses_event_bounce', blocked.email);
+    const [bounce] = await eventsOf(EVENT.bounce, blocked.email);
     expect(bounce.json).toMatchObject({ source: 'smtp', bounce: { bounceType: 'Permanent', bounceSubType: 'General' } });
     expect(await h.runtime.database.query('SELECT 1 FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, blocked.email])).toEqual([]);
     h.sink.refuse.delete(blocked.email);
@@ -268,8 +269,8 @@ describe(`bounces, complaints and suppression (${API_DB})`, () => {
       to: [{ email: 'gone@bounce-relay.example.com' }], from: { user_id: personaId }, subject: 'Hello', body: '<p>Hello</p>',
     } } });
     expect(res.status).toBe(200);
-    await until(async () => (await eventsOf('email_send_result_failure', 'gone@bounce-relay.example.com')).length === 2);
-    const failures = await eventsOf('email_send_result_failure', 'gone@bounce-relay.example.com');
+    await until(async () => (await eventsOf(EVENT.sendFailure, 'gone@bounce-relay.example.com')).length === 2);
+    const failures = await eventsOf(EVENT.sendFailure, 'gone@bounce-relay.example.com');
     expect(failures[1].json.error_string).toContain('suppression list');
   });
 
@@ -321,11 +322,11 @@ describe(`SES notifications through SNS (${API_DB})`, () => {
     const refused = await post(forged);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().errors[0]).toMatch(/^signature: /);
-    expect(await eventsOf('ses_event_bounce', 'someone-else@relay.example.com')).toHaveLength(0);
+    expect(await eventsOf(EVENT.bounce, 'someone-else@relay.example.com')).toHaveLength(0);
     const ok = await post(signed(base));
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ type: 'Notification', recorded: 1, suppressed: 1 });
-    const [e] = await eventsOf('ses_event_bounce', 'sns-hard@relay.example.com');
+    const [e] = await eventsOf(EVENT.bounce, 'sns-hard@relay.example.com');
     expect(e.json).toMatchObject({ source: 'sns', bounce: { bounceType: 'Permanent', bouncedRecipients: [{ diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] } });
     expect((await post(signed(base), 'not-a-real-integration-key')).statusCode).toBe(401);
   });
@@ -338,7 +339,7 @@ describe(`SES notifications through SNS (${API_DB})`, () => {
       const foreign = await post(signed({ ...base, MessageId: randomUUID(), TopicArn: 'arn:aws:sns:us-east-1:666:other' }));
       expect(foreign.statusCode).toBe(403);
       expect(foreign.json().errors[0]).toMatch(/^TopicArn: /);
-      expect(await eventsOf('ses_event_bounce', 'topic-check@relay.example.com')).toHaveLength(0);
+      expect(await eventsOf(EVENT.bounce, 'topic-check@relay.example.com')).toHaveLength(0);
       const ours = await post(signed({ ...base, MessageId: randomUUID(), TopicArn: 'arn:aws:sns:us-east-1:1:ses' }));
       expect(ours.statusCode).toBe(200);
     } finally {
@@ -358,7 +359,7 @@ describe(`SES notifications through SNS (${API_DB})`, () => {
     expect(first.json()).toEqual({ type: 'Notification', recorded: 1, suppressed: 1 });
     const again = await post(note);
     expect(again.json()).toEqual(first.json());
-    expect(await eventsOf('ses_event_bounce', 'sns-twice@relay.example.com')).toHaveLength(1);
+    expect(await eventsOf(EVENT.bounce, 'sns-twice@relay.example.com')).toHaveLength(1);
   });
 
   it('with verification off, confirms a subscription by visiting SubscribeURL and reads an SES complaint', async () => {

@@ -14,6 +14,7 @@ import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import type { QueryFn } from '../../src/server/db/client.ts';
 import { compactReports } from '../../src/workers/reportCompaction.ts';
 import { REPORT_EVENT_NAMES, SERIES_COLUMNS, ALL_SERIES_COLUMNS } from '../../src/domain/reports.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 const rnd = seededRandom(20261124);
 const pick = <T,>(xs: readonly T[]): T => xs[rnd(xs.length)];
@@ -70,18 +71,18 @@ function seedHistory(now: number) {
     const sent = rnd(3) === 0 ? now - rnd(30 * HOUR) : now - rnd(40 * DAY);
     const message_id = `<m${i}@reports.test>`;
     const base = { email, is_system: true, ...src, message_id, to_domain: email.split('@')[1] };
-    if (rnd(10) === 0) { events.push({ ...base, name: 'email_send_result_failure', at: sent }); continue; }
-    events.push({ ...base, name: 'email_send_result_success', at: sent });
+    if (rnd(10) === 0) { events.push({ ...base, name: EVENT.sendFailure, at: sent }); continue; }
+    events.push({ ...base, name: EVENT.sendSuccess, at: sent });
     const later = (max: number) => Math.min(now - 1000, sent + 1000 + rnd(max));
-    for (let k = rnd(4); k > 0; k--) events.push({ ...base, name: 'ses_event_open', at: later(5 * DAY), user_agent: pick(UAS) });
-    for (let k = rnd(3); k > 0; k--) events.push({ ...base, name: 'ses_event_click', at: later(5 * DAY), user_agent: pick(UAS), link: pick(LINKS) });
-    if (rnd(20) === 0) events.push({ ...base, name: 'user_unsubscribed', at: later(DAY) });
-    if (rnd(30) === 0) events.push({ ...base, name: 'ses_event_bounce', at: later(HOUR) });
-    if (rnd(40) === 0) events.push({ ...base, name: 'ses_event_complaint', at: later(DAY) });
+    for (let k = rnd(4); k > 0; k--) events.push({ ...base, name: EVENT.open, at: later(5 * DAY), user_agent: pick(UAS) });
+    for (let k = rnd(3); k > 0; k--) events.push({ ...base, name: EVENT.click, at: later(5 * DAY), user_agent: pick(UAS), link: pick(LINKS) });
+    if (rnd(20) === 0) events.push({ ...base, name: EVENT.unsubscribed, at: later(DAY) });
+    if (rnd(30) === 0) events.push({ ...base, name: EVENT.bounce, at: later(HOUR) });
+    if (rnd(40) === 0) events.push({ ...base, name: EVENT.complaint, at: later(DAY) });
   }
   // Customer-posted events with report names and no Message-ID: an email is then the address.
   for (let i = 0; i < 6; i++) {
-    events.push({ name: 'ses_event_open', email: `cust${i % 3}@example.org`, at: now - rnd(20 * DAY), is_system: false, blast_id: null, template_id: null, workflow_id: null, message_id: null, user_agent: pick(UAS) });
+    events.push({ name: EVENT.open, email: `cust${i % 3}@example.org`, at: now - rnd(20 * DAY), is_system: false, blast_id: null, template_id: null, workflow_id: null, message_id: null, user_agent: pick(UAS) });
   }
   events.sort((x, y) => x.at - y.at);
   // Distinct instants, so "newest" and "first" are never ties (clamped times would otherwise collide).
@@ -101,7 +102,7 @@ async function writeEvents(projectId: string, list: Ev[]) {
       if (e.message_id) json.message_id = e.message_id;
       if (e.workflow_id) json.workflow_id = e.workflow_id;
       if (e.user_agent) json.user_agent = e.user_agent;
-      if (e.name === 'ses_event_open' || e.name === 'ses_event_click') json.to_domain = e.to_domain ?? e.email.split('@')[1];
+      if (e.name === EVENT.open || e.name === EVENT.click) json.to_domain = e.to_domain ?? e.email.split('@')[1];
       if (e.link) { json.link = e.link; json.click = { link: e.link }; }
       params.push(projectId, e.name, e.email, new Date(e.at).toISOString(), e.is_system, e.blast_id, e.template_id, JSON.stringify(json));
       const p = params.length - 8;
@@ -128,7 +129,7 @@ function expectQuickStats(s: Scope) {
 }
 
 function expectLinks(s: Scope) {
-  const clicks = scoped(s).filter((e) => e.name === 'ses_event_click');
+  const clicks = scoped(s).filter((e) => e.name === EVENT.click);
   return LINKS.map((link) => {
     const of = clicks.filter((e) => e.link === link);
     return { link_url: link, num_clicks: of.length, num_unique_clicks: distinct(of.map(keyOf)) };
@@ -143,14 +144,14 @@ function firstOf(list: Ev[], name: string): Map<string, Ev> {
 }
 
 function expectSources(s: Scope, by: 'user_agent' | 'to_domain') {
-  const list = scoped(s).filter((e) => e.name === 'ses_event_open' || e.name === 'ses_event_click');
+  const list = scoped(s).filter((e) => e.name === EVENT.open || e.name === EVENT.click);
   const value = (e: Ev) => (by === 'user_agent' ? e.user_agent ?? '' : e.to_domain ?? e.email.split('@')[1]);
-  const firstOpens = new Set(firstOf(list, 'ses_event_open').values());
-  const firstClicks = new Set(firstOf(list, 'ses_event_click').values());
+  const firstOpens = new Set(firstOf(list, EVENT.open).values());
+  const firstClicks = new Set(firstOf(list, EVENT.click).values());
   const rows = new Map<string, { num_opens: number; num_unique_opens: number; num_clicks: number; num_unique_clicks: number }>();
   for (const e of list) {
     const r = rows.get(value(e)) ?? { num_opens: 0, num_unique_opens: 0, num_clicks: 0, num_unique_clicks: 0 };
-    if (e.name === 'ses_event_open') { r.num_opens++; if (firstOpens.has(e)) r.num_unique_opens++; }
+    if (e.name === EVENT.open) { r.num_opens++; if (firstOpens.has(e)) r.num_unique_opens++; }
     else { r.num_clicks++; if (firstClicks.has(e)) r.num_unique_clicks++; }
     rows.set(value(e), r);
   }
@@ -168,9 +169,9 @@ function expectMostOpened(s: Scope, subjects: Record<string, string>, names: Rec
     return {
       template_id: by === 'template_id' ? g : null, template_name: by === 'template_id' ? names[g] : null,
       email_subject: by === 'template_id' ? subjects[g] : g,
-      num_sends: named('email_send_result_success').length,
-      num_opens: named('ses_event_open').length, num_unique_opens: distinct(named('ses_event_open').map(keyOf)),
-      num_clicks: named('ses_event_click').length, num_unique_clicks: distinct(named('ses_event_click').map(keyOf)),
+      num_sends: named(EVENT.sendSuccess).length,
+      num_opens: named(EVENT.open).length, num_unique_opens: distinct(named(EVENT.open).map(keyOf)),
+      num_clicks: named(EVENT.click).length, num_unique_clicks: distinct(named(EVENT.click).map(keyOf)),
     };
   }).filter((r) => r.num_opens > 0)
     .sort((x, y) => y.num_unique_opens - x.num_unique_opens || y.num_opens - x.num_opens || (x.email_subject < y.email_subject ? -1 : 1))
@@ -233,9 +234,9 @@ beforeAll(async () => {
   await writeEvents(a.projectId, events);
   // Tenant B: the same kinds of events, which A must never see.
   const other: Ev[] = [
-    { name: 'email_send_result_success', email: 'x@gmail.com', at: Date.now() - HOUR, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<b1@other>' },
-    { name: 'ses_event_open', email: 'x@gmail.com', at: Date.now() - 1000, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<b1@other>', user_agent: UAS[0] },
-    { name: 'ses_event_click', email: 'x@gmail.com', at: Date.now() - 500, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<b1@other>', user_agent: UAS[0], link: 'https://other.example.com/' },
+    { name: EVENT.sendSuccess, email: 'x@gmail.com', at: Date.now() - HOUR, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<b1@other>' },
+    { name: EVENT.open, email: 'x@gmail.com', at: Date.now() - 1000, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<b1@other>', user_agent: UAS[0] },
+    { name: EVENT.click, email: 'x@gmail.com', at: Date.now() - 500, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<b1@other>', user_agent: UAS[0], link: 'https://other.example.com/' },
   ];
   await writeEvents(b.projectId, other);
 }, 180_000);
@@ -273,19 +274,19 @@ async function checkEveryReport() {
     }
     const clicks = await get('recentlyclickedlinks', { campaign_id });
     expect(clicks.map((r: { link_url: string; emitted_at: string; email: string }) => [r.link_url, Date.parse(r.emitted_at), r.email]), `recent clicks ${label}`)
-      .toEqual(expectRecent(s, 'ses_event_click', 5).map((e) => [e.link, e.at, e.email]));
+      .toEqual(expectRecent(s, EVENT.click, 5).map((e) => [e.link, e.at, e.email]));
     const opens = await get('recentlyopenedemails', { campaign_id, limit: 10 });
     expect(opens.map((r: { emitted_at: string; email: string; template_id: string | null; email_subject: string | null }) => [Date.parse(r.emitted_at), r.email, r.template_id, r.email_subject]), `recent opens ${label}`)
-      .toEqual(expectRecent(s, 'ses_event_open', 10).map((e) => [e.at, e.email, e.template_id, e.template_id ? subjects[e.template_id] : null]));
+      .toEqual(expectRecent(s, EVENT.open, 10).map((e) => [e.at, e.email, e.template_id, e.template_id ? subjects[e.template_id] : null]));
   }
   // Campaign metrics: distinct emails per event, per campaign (and per template for the A/B test).
   const metricsOf = (list: Ev[]) => ({
-    sends: distinct(list.filter((e) => e.name === 'email_send_result_success').map(keyOf)),
-    opens: distinct(list.filter((e) => e.name === 'ses_event_open').map(keyOf)),
-    clicks: distinct(list.filter((e) => e.name === 'ses_event_click').map(keyOf)),
-    unsubscribes: distinct(list.filter((e) => e.name === 'user_unsubscribed').map(keyOf)),
-    bounces: distinct(list.filter((e) => e.name === 'ses_event_bounce').map(keyOf)),
-    unsuccessful_sends: distinct(list.filter((e) => e.name === 'email_send_result_failure').map(keyOf)),
+    sends: distinct(list.filter((e) => e.name === EVENT.sendSuccess).map(keyOf)),
+    opens: distinct(list.filter((e) => e.name === EVENT.open).map(keyOf)),
+    clicks: distinct(list.filter((e) => e.name === EVENT.click).map(keyOf)),
+    unsubscribes: distinct(list.filter((e) => e.name === EVENT.unsubscribed).map(keyOf)),
+    bounces: distinct(list.filter((e) => e.name === EVENT.bounce).map(keyOf)),
+    unsuccessful_sends: distinct(list.filter((e) => e.name === EVENT.sendFailure).map(keyOf)),
   });
   const res = await h.call('GET', '/api/campaign/campaign_metrics', { key: a.apiKey, query: { limit: 100, sort_columns: 'name ASC' } });
   expect(res.status).toBe(200);
@@ -311,8 +312,8 @@ describe(`reports against an independent count (${API_DB})`, () => {
     for (const [name, c] of Object.entries(campaigns)) {
       const stats = expectQuickStats({ blasts: c.blasts, templates: c.templates, workflows: c.workflows });
       const num = (n: string) => stats.find((r) => r.name === n)!.num;
-      if (name === 'Nothing sent') expect(num('email_send_result_success')).toBe(0);
-      else expect([num('email_send_result_success'), num('ses_event_open'), num('ses_event_click')].every((x) => x > 0), name).toBe(true);
+      if (name === 'Nothing sent') expect(num(EVENT.sendSuccess)).toBe(0);
+      else expect([num(EVENT.sendSuccess), num(EVENT.open), num(EVENT.click)].every((x) => x > 0), name).toBe(true);
     }
   });
 
@@ -335,9 +336,9 @@ describe(`reports against an independent count (${API_DB})`, () => {
   it('answers the same after new events arrive on top of merged rows, and after a rebuild from the raw events', async () => {
     const now = Date.now();
     const extra: Ev[] = [
-      { name: 'ses_event_open', email: 'r1@yahoo.com', at: now - 2000, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<late@reports.test>', user_agent: UAS[1], to_domain: 'yahoo.com' },
-      { name: 'ses_event_open', email: 'r1@yahoo.com', at: now - 1000, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<late@reports.test>', user_agent: UAS[0], to_domain: 'yahoo.com' },
-      { name: 'ses_event_click', email: 'r1@yahoo.com', at: now - 500, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<late@reports.test>', user_agent: UAS[0], to_domain: 'yahoo.com', link: LINKS[0] },
+      { name: EVENT.open, email: 'r1@yahoo.com', at: now - 2000, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<late@reports.test>', user_agent: UAS[1], to_domain: 'yahoo.com' },
+      { name: EVENT.open, email: 'r1@yahoo.com', at: now - 1000, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<late@reports.test>', user_agent: UAS[0], to_domain: 'yahoo.com' },
+      { name: EVENT.click, email: 'r1@yahoo.com', at: now - 500, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<late@reports.test>', user_agent: UAS[0], to_domain: 'yahoo.com', link: LINKS[0] },
     ];
     events.push(...extra);
     await writeEvents(a.projectId, extra);
@@ -348,7 +349,7 @@ describe(`reports against an independent count (${API_DB})`, () => {
 
   it('shows another tenant nothing of this one, even given its campaign id', async () => {
     const quick = await get('quickstats', { campaign_id: 'all' }, b.apiKey);
-    expect(quick.find((r: { name: string }) => r.name === 'email_send_result_success')).toEqual({ name: 'email_send_result_success', num: 1, num_unique: 1 });
+    expect(quick.find((r: { name: string }) => r.name === EVENT.sendSuccess)).toEqual({ name: EVENT.sendSuccess, num: 1, num_unique: 1 });
     const foreign = await get('quickstats', { campaign_id: campaigns.Newsletter.id }, b.apiKey);
     expect(foreign.every((r: { num: number }) => r.num === 0)).toBe(true);
     expect(await get('mostclickedlinks', { campaign_id: campaigns.Newsletter.id }, b.apiKey)).toEqual([]);
@@ -401,7 +402,7 @@ describe(`the sends-report cache (${API_DB})`, () => {
   it('answers from the cache until clearcache_{report} empties it', async () => {
     const q = hc.runtime.ctx.database.query.bind(hc.runtime.ctx.database) as QueryFn;
     const sends = async (report: string) => ((await hc.call('GET', `/api/reporting/${report}`, { key: t.apiKey })).body.data as Array<{ sends: number }>).reduce((s, r) => s + r.sends, 0);
-    const send = () => q(`INSERT INTO events (project_id, name, email, is_system, json) VALUES ($1, 'email_send_result_success', 'c@example.com', true, $2)`, [t.projectId, JSON.stringify({ message_id: `<${randomUUID()}@cache>` })]);
+    const send = () => q(`INSERT INTO events (project_id, name, email, is_system, json) VALUES ($1, '${EVENT.sendSuccess}', 'c@example.com', true, $2)`, [t.projectId, JSON.stringify({ message_id: `<${randomUUID()}@cache>` })]);
     await send();
     expect(await sends('sendslast24hours')).toBe(1);
     expect(await sends('sendslast31days')).toBe(1);
@@ -417,6 +418,6 @@ describe(`the sends-report cache (${API_DB})`, () => {
     // quickstats is never cached.
     await send();
     const quick = (await hc.call('GET', '/api/reporting/quickstats', { key: t.apiKey })).body.data;
-    expect(quick.find((r: { name: string }) => r.name === 'email_send_result_success').num).toBe(3);
+    expect(quick.find((r: { name: string }) => r.name === EVENT.sendSuccess).num).toBe(3);
   });
 });

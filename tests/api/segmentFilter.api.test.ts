@@ -12,6 +12,7 @@ import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import type { Json } from '../helpers/json.ts';
 import { FILTER_ATTRIBUTES, OPERATORS, valueTypes, type FilterOperator, type UserFilter } from '../../src/domain/segmentFilter.ts';
 import type { QueryFn } from '../../src/server/db/client.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -61,7 +62,7 @@ beforeAll(async () => {
     };
     for (let k = rnd(6); k > 0; k--) {
       s.events.push({
-        name: ['email_send_result_success', 'ses_event_open', 'ses_event_click', 'workflow_started', 'workflow_completed'][rnd(5)],
+        name: [EVENT.sendSuccess, EVENT.open, EVENT.click, EVENT.workflowStarted, EVENT.workflowCompleted][rnd(5)],
         blast_id: rnd(2) ? BLASTS[rnd(2)] : null, template_id: rnd(2) ? TEMPLATES[rnd(2)] : null,
         ...(rnd(2) ? { workflow_id: WORKFLOWS[rnd(2)] } : {}),
         at: `${DAYS[rnd(3)]}T12:00:00.000Z`,
@@ -141,7 +142,7 @@ function matches(c: Seed, f: { attribute: string; operator?: FilterOperator; val
     case 'date_unsubscribed': return dateTest(c.unsubscribed_at, a);
     case 'date_workflow_started':
     case 'date_workflow_completed': {
-      const name = f.attribute === 'date_workflow_started' ? 'workflow_started' : 'workflow_completed';
+      const name = f.attribute === 'date_workflow_started' ? EVENT.workflowStarted : EVENT.workflowCompleted;
       const times = c.events.filter((e) => e.name === name && e.workflow_id === a).map((e) => e.at).sort();
       return dateTest(times[0] ?? null, b);
     }
@@ -149,7 +150,7 @@ function matches(c: Seed, f: { attribute: string; operator?: FilterOperator; val
     case 'is_in_segment': return c.segments.includes(String(a));
     default: {
       const m = /^num_(sends|opens|clicks)(?:_(via_campaign|via_scheduled_email_blast|via_workflow|with_template))?$/.exec(f.attribute)!;
-      const name = { sends: 'email_send_result_success', opens: 'ses_event_open', clicks: 'ses_event_click' }[m[1]];
+      const name = { sends: EVENT.sendSuccess, opens: EVENT.open, clicks: EVENT.click }[m[1]];
       const n = c.events.filter((e) => e.name === name && (
         !m[2] || (m[2] === 'via_campaign' && inCampaign(e, String(a))) || (m[2] === 'via_scheduled_email_blast' && e.blast_id === a)
         || (m[2] === 'via_workflow' && e.workflow_id === a) || (m[2] === 'with_template' && e.template_id === a))).length;

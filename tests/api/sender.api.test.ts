@@ -8,6 +8,7 @@ import { Sender } from '../../src/workers/sender.ts';
 import { RenderPool } from '../../src/server/mail/renderPool.ts';
 import type { Envelope, MailTransport } from '../../src/server/mail/transport.ts';
 import { API_DB, dueBlast, startHarness, type Harness, type Tenant } from './harness.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 /** The sender persona of this file's blasts. */
 const FROM = 'from@relay.example.com';
@@ -94,7 +95,7 @@ describe(`sender (${API_DB})`, () => {
     await sender.sendBatch();
     rows = await statuses(blastId);
     expect(rows.map((r) => [r.email, r.status, r.attempts])).toEqual([['perm@example.com', 'failed', 1], ['temp@example.com', 'sent', 2]]);
-    const failures = await h.call('GET', '/api/event/all_events', { key: t.apiKey, query: { include_system_events: true, search_field: 'name', search_value: 'email_send_result_failure' } });
+    const failures = await h.call('GET', '/api/event/all_events', { key: t.apiKey, query: { include_system_events: true, search_field: 'name', search_value: EVENT.sendFailure } });
     expect(failures.body.data.map((e: { email: string; json: { error_string: string } }) => [e.email, e.json.error_string]))
       .toEqual([['perm@example.com', 'deliver: 550 5.1.1 mailbox unavailable']]);
   });

@@ -11,6 +11,7 @@ import type { QueryFn } from '../../src/server/db/client.ts';
 import { expandBlast, pickTemplate } from '../../src/server/core/blasts/expand.ts';
 import { sendCost } from '../../src/domain/pricing.ts';
 import { AB_SPLIT_TOLERANCE } from '../../src/domain/campaigns.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -50,7 +51,7 @@ describe(`send wizard server side (${API_DB})`, () => {
     await api('POST', '/api/event/suppressions', { emails: [people[2].email] });
     const seg = (await api('POST', '/api/segment/segments', { segments: [{ name: 'Half', user_ids: people.slice(0, 4).map((p) => p.id) }] })).body.data[0];
     // This month's sends so far: 9,900 (from the report aggregates).
-    await query(`INSERT INTO events (project_id, name, email, is_system, json) SELECT $1, 'email_send_result_success', 'x' || i || '@old.io', true,
+    await query(`INSERT INTO events (project_id, name, email, is_system, json) SELECT $1, '${EVENT.sendSuccess}', 'x' || i || '@old.io', true,
                  jsonb_build_object('message_id', '<m' || i || '>') FROM generate_series(1, 9900) i`, [t.projectId]);
     const body = { template_id: marketing, sender_persona_id: persona, to_segment_ids: [seg.id], to_user_ids: [people[4].id, people[5].id, randomUUID()], to_user_emails: ['nobody@preview.io'] };
     const p = await preview(body);

@@ -12,6 +12,7 @@ import { simpleParser } from 'mailparser';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import type { QueryFn } from '../../src/server/db/client.ts';
 import { displayToTree, type Display, type DisplayNode, type NodeType } from '../../src/domain/workflowGraph.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -117,8 +118,8 @@ describe(`workflows (${API_DB})`, () => {
     expect(new Date(sent.first).getTime()).toBeGreaterThanOrEqual(posted + 2000);
     // The events a workflow writes: started and completed per run, and its sends attributed to it.
     const [ev] = await query<{ started: number; completed: number; sends: number }>(
-      `SELECT count(*) FILTER (WHERE name = 'workflow_started')::int AS started, count(*) FILTER (WHERE name = 'workflow_completed')::int AS completed,
-              count(*) FILTER (WHERE name = 'email_send_result_success')::int AS sends FROM events WHERE json->>'workflow_id' = $1`, [id]);
+      `SELECT count(*) FILTER (WHERE name = '${EVENT.workflowStarted}')::int AS started, count(*) FILTER (WHERE name = '${EVENT.workflowCompleted}')::int AS completed,
+              count(*) FILTER (WHERE name = '${EVENT.sendSuccess}')::int AS sends FROM events WHERE json->>'workflow_id' = $1`, [id]);
     expect(ev).toEqual({ started: 3, completed: 3, sends: 2 });
     // The path is visible from the workflow and from the contact.
     const runs = await api('GET', `/api/workflowwrapper/workflows/${id}/runs`, undefined);
@@ -183,7 +184,7 @@ describe(`workflows (${API_DB})`, () => {
       { email: 'm3@seg.io', json: { tier: 'gold', score: 7 }, unsubscribed: true, tagged: true },
       { email: 'out@seg.io', json: {}, unsubscribed: false, tagged: false },
     ]);
-    const [{ n }] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE name = 'user_unsubscribed' AND json->>'workflow_id' = $1 AND json->>'via' = 'workflow'`, [id]);
+    const [{ n }] = await query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE name = '${EVENT.unsubscribed}' AND json->>'workflow_id' = $1 AND json->>'via' = 'workflow'`, [id]);
     expect(n).toBe(3);
   });
 

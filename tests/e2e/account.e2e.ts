@@ -17,6 +17,7 @@ import { SmtpSink } from '../helpers/smtpSink.ts';
 import { startServer, type ServerProcess } from '../helpers/processes.ts';
 import { DEMO_ACCOUNT } from '../../src/server/core/accounts/index.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 const PERSONA = 'sender@demo-company.example.com';
 const SINGLE_SENDS = 11;
@@ -136,7 +137,7 @@ describe('events and notifications screens (e2e)', () => {
       mailer_payload: { from: { user_id: personaId }, to: Array.from({ length: SINGLE_SENDS }, () => ({ email: SIMULATOR_SUCCESS_ADDRESS })), subject: 'Single e2e send', body: '<p>A single send</p>' },
     });
     await until('the single sends\' success events', async () =>
-      (await apiEvents({ search_field: 'name', search_value: 'email_send_result_success', limit: '100' })).length >= SINGLE_SENDS);
+      (await apiEvents({ search_field: 'name', search_value: EVENT.sendSuccess, limit: '100' })).length >= SINGLE_SENDS);
 
     const blastId = await scheduleBlastNow(BLAST);
     const job = await distributedJob(blastId);
@@ -161,7 +162,7 @@ describe('events and notifications screens (e2e)', () => {
     await expect.poll(gridRowIds).toEqual(newest.map((e) => e.id));
     const first = page.getByRole('row').filter({ hasText: newest[0].id });
     expect(await first.getByRole('gridcell').allTextContents()).toEqual(expect.arrayContaining([
-      `${newest[0].emitted_at.slice(0, 19).replace('T', ' ')} UTC`, PERSONA, 'email_send_result_success',
+      `${newest[0].emitted_at.slice(0, 19).replace('T', ' ')} UTC`, PERSONA, EVENT.sendSuccess,
     ]));
     expect(await page.getByRole('columnheader', { name: 'Occurred' }).getAttribute('aria-sort')).toBe('descending');
 
@@ -209,11 +210,11 @@ describe('events and notifications screens (e2e)', () => {
     expect(await toggle.isChecked()).toBe(false);
     await expect.poll(() => range().textContent()).toBe('0–0 of 0');
     await page.getByText('Nothing here, yet').waitFor();
-    await expect.poll(() => page.getByRole('gridcell', { name: 'email_send_result_success' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('gridcell', { name: EVENT.sendSuccess }).count()).toBe(0);
 
     await toggle.click();
     await expect.poll(() => range().textContent()).toBe(`1–10 of ${TOTAL_EVENTS}`);
-    await expect.poll(() => page.getByRole('gridcell', { name: 'email_send_result_success' }).count()).toBe(10);
+    await expect.poll(() => page.getByRole('gridcell', { name: EVENT.sendSuccess }).count()).toBe(10);
   });
 
   it('searches by recipient email once typing has paused for a second, and clearing shows everything again', async () => {
@@ -222,7 +223,7 @@ describe('events and notifications screens (e2e)', () => {
     await page.waitForTimeout(400);
     expect(await range().textContent()).toBe(`1–10 of ${TOTAL_EVENTS}`); // debounced: not applied yet
     await expect.poll(() => range().textContent(), { timeout: 5000 }).toBe('1–1 of 1');
-    const rows = page.getByRole('row').filter({ has: page.getByRole('gridcell', { name: 'email_send_result_success' }) });
+    const rows = page.getByRole('row').filter({ has: page.getByRole('gridcell', { name: EVENT.sendSuccess }) });
     // The grid renders new rows a frame after the range text changes.
     await expect.poll(() => rows.count(), { timeout: 5000 }).toBe(1);
     expect(await rows.first().getByRole('gridcell', { name: PERSONA }).count()).toBe(1);
@@ -247,7 +248,7 @@ describe('events and notifications screens (e2e)', () => {
     const parsed = dialog.getByRole('table', { name: 'Parsed event' });
     const value = async (field: string) => parsed.getByRole('row').filter({ has: page.getByRole('rowheader', { name: field, exact: true }) }).getByRole('cell').textContent();
     expect(await parsed.getByRole('rowheader').allTextContents()).toEqual(['event_name', 'bounce_type', 'click_link', 'email', 'error', 'save_copy_error', 'bounce_code', 'occurred']);
-    expect(await value('event_name')).toBe('email_send_result_success');
+    expect(await value('event_name')).toBe(EVENT.sendSuccess);
     expect(await value('email')).toBe(PERSONA);
     expect(await value('occurred')).toBe(`${event.emitted_at.slice(0, 19).replace('T', ' ')} UTC`);
     expect(await value('error')).toBe('');

@@ -18,6 +18,7 @@ import { apiCaller, startServer, type ServerProcess } from '../helpers/processes
 import { wallClockUtc } from '../helpers/time.ts';
 import { DEMO_ACCOUNT } from '../../src/server/core/accounts/index.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 const PERSONA = 'news@demo-company.example.com';
 
@@ -115,7 +116,7 @@ describe('opens, clicks and one-click unsubscribe (e2e)', () => {
     await page.goto(`${server.url}/account/events`);
     const search = page.getByLabel('Search events');
     await search.fill(SIMULATOR_SUCCESS_ADDRESS);
-    for (const name of ['email_send_result_success', 'ses_event_open', 'ses_event_click', 'user_unsubscribed']) {
+    for (const name of [EVENT.sendSuccess, EVENT.open, EVENT.click, EVENT.unsubscribed]) {
       await page.getByRole('row').filter({ hasText: name }).filter({ hasText: SIMULATOR_SUCCESS_ADDRESS }).first().waitFor({ timeout: 15_000 });
     }
 

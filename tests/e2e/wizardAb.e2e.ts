@@ -15,6 +15,7 @@ import { formatDollars, templateTaken } from '../../src/console/wizard/wizardMod
 import {
   Wizard, checkLinksOpen, createContacts, createSegment, createTemplates, createVerifiedPersona, startWorld, type WizardWorld,
 } from './wizardFlow.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 const CAMPAIGN = 'Spring split';
 const RECIPIENTS = 1000;
@@ -38,7 +39,7 @@ beforeAll(async () => {
   segmentId = await createSegment(w, 'Split thousand', contactIds);
   // This month's sends so far: successful-send events for the test's contacts, through the public events API.
   for (let i = 0; i < MONTH_SO_FAR; i += 950) {
-    const batch = Array.from({ length: Math.min(950, MONTH_SO_FAR - i) }, (_, j) => ({ name: 'email_send_result_success', email: emails[(i + j) % RECIPIENTS] }));
+    const batch = Array.from({ length: Math.min(950, MONTH_SO_FAR - i) }, (_, j) => ({ name: EVENT.sendSuccess, email: emails[(i + j) % RECIPIENTS] }));
     expect((await w.api('POST', '/api/event/events', { events: batch })).stored).toBe(batch.length);
   }
 });

@@ -6,6 +6,7 @@ import { and, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
 import { blastAudience } from '../audience/index.ts';
 import { sendCost } from '../../../domain/pricing.ts';
+import { contacts, emailBlasts, outbox, segments, senderPersonas, templates } from '../../db/schema.ts';
 import {
   blastDueInstant, CONTACT_LOCAL_TIMEZONE, isContactLocalTimezone, isValidTimezone, parseWallClock, wallClockToInstant,
 } from '../../../domain/sendTime.ts';
