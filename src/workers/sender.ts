@@ -33,7 +33,7 @@ import type { MailTransport } from '../server/mail/transport.ts';
 import type { RenderPool } from '../server/mail/renderPool.ts';
 import { unsubscribeLink } from '../server/mail/links.ts';
 import { recordFeedback } from '../server/core/feedback/index.ts';
-import { FAIL_SEND, RETRY_SEND_LATER } from '../server/core/sending/queries.ts';
+import { CANCEL_DISABLED, CLAIM_DUE, FAIL_SEND, LOOKUP, RENEW_LEASE, RETRY_SEND_LATER } from '../server/core/sending/queries.ts';
 import { SentRecorder } from '../server/core/sending/sentRecorder.ts';
 import { logFinishedBlasts } from '../server/core/blasts/finished.ts';
 import { simulatorFeedback, smtpBounce, type SmtpRefusal } from '../domain/feedback.ts';
@@ -52,13 +52,31 @@ export function retryDelayMs(attempts: number): number {
 }
 
 interface OutboxRow {
-  id: string | number; project_id: string; blast_id: string | null; contact_id: string | null; email: string;
-  template_id: string | null; sender_persona_id: string | null; subject: string | null; body: string | null;
-  attempts: number; message_id: string; is_test: boolean;
-  workflow_id: string | null; workflow_hops: number | null; event: Record<string, unknown> | null;
+  id: string | number;
+  project_id: string;
+  blast_id: string | null;
+  contact_id: string | null;
+  email: string;
+  template_id: string | null;
+  sender_persona_id: string | null;
+  subject: string | null;
+  body: string | null;
+  attempts: number;
+  message_id: string;
+  is_test: boolean;
+  workflow_id: string | null;
+  workflow_hops: number | null;
+  event: Record<string, unknown> | null;
 }
 
-interface TemplateRow { id: string; version: number; subject: string; html_body: string; plain_text_body: string | null; type: string }
+interface TemplateRow {
+  id: string;
+  version: number;
+  subject: string;
+  html_body: string;
+  plain_text_body: string | null;
+  type: string;
+}
 
 export interface SenderOptions {
   /** Rows claimed per batch (default 200). */
@@ -137,13 +155,19 @@ export class Sender {
     this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 20);
   }
 
-  private get batchSize(): number { return this.opts.batchSize ?? 200; }
+  private get batchSize(): number {
+    return this.opts.batchSize ?? 200;
+  }
 
   /** The feeder claims another batch when fewer claimed rows than this wait for a slot: half a batch. */
-  private get lowWater(): number { return Math.ceil(this.batchSize / 2); }
+  private get lowWater(): number {
+    return Math.ceil(this.batchSize / 2);
+  }
 
   /** A slot renews a batch before sending from it when less than this (ms) is left of its local deadline: a third of the lease. */
-  private get renewMarginMs(): number { return this.opts.leaseMs / 3; }
+  private get renewMarginMs(): number {
+    return this.opts.leaseMs / 3;
+  }
 
   /**
    * start begins polling for due rows: the feeder claims a batch whenever fewer than half a batch of claimed rows
@@ -154,7 +178,13 @@ export class Sender {
     this.running = true;
     this.feeding = true;
     const slots = Math.max(1, this.opts.concurrency ?? 32);
-    this.loops = Promise.all([this.feed().finally(() => { this.feeding = false; this.wakeSlots(); }), ...Array.from({ length: slots }, () => this.slot())]);
+    this.loops = Promise.all([
+      this.feed().finally(() => {
+        this.feeding = false;
+        this.wakeSlots();
+      }),
+      ...Array.from({ length: slots }, () => this.slot()),
+    ]);
   }
 
   /** stop claims no more, sends the rows already claimed, and resolves once they are recorded and the loops ended. */
@@ -201,7 +231,12 @@ export class Sender {
       this.feederWaitsForSlots = this.queue.length >= this.lowWater;
       await new Promise<void>((resolve) => {
         const t = setTimeout(() => this.feederWake?.(), this.feederWaitsForSlots ? 60_000 : this.opts.pollMs);
-        this.feederWake = () => { clearTimeout(t); this.feederWake = undefined; this.feederWaitsForSlots = false; resolve(); };
+        this.feederWake = () => {
+          clearTimeout(t);
+          this.feederWake = undefined;
+          this.feederWaitsForSlots = false;
+          resolve();
+        };
       });
     }
   }
@@ -213,7 +248,10 @@ export class Sender {
       if (!item) {
         if (!this.feeding) return;
         await new Promise<void>((resolve) => {
-          const wake = () => { this.slotWakes.delete(wake); resolve(); };
+          const wake = () => {
+            this.slotWakes.delete(wake);
+            resolve();
+          };
           this.slotWakes.add(wake);
         });
         continue;
@@ -263,11 +301,14 @@ export class Sender {
       this.liveTokens.delete(batch.token);
     }
     if (batch.dropped) {
-      console.warn(`sender: not sending ${batch.dropped} of the ${batch.rows.length} emails of claim ${batch.token}: their lease lapsed `
-        + '(this process stalled, or the database was slow) and a renewal did not show them still held; another sender takes them over');
+      console.warn(
+        `sender: not sending ${batch.dropped} of the ${batch.rows.length} emails of claim ${batch.token}: their lease lapsed ` +
+          '(this process stalled, or the database was slow) and a renewal did not show them still held; another sender takes them over',
+      );
     }
-    await logFinishedBlasts(this.query, [...new Set(batch.rows.map((r) => r.blast_id).filter((b): b is string => !!b))])
-      .catch((err) => console.error('sender: logging finished blasts failed:', (err as Error).message));
+    await logFinishedBlasts(this.query, [...new Set(batch.rows.map((r) => r.blast_id).filter((b): b is string => !!b))]).catch((err) =>
+      console.error('sender: logging finished blasts failed:', (err as Error).message),
+    );
   }
 
   /**
@@ -280,9 +321,11 @@ export class Sender {
     if (!batch) return 0;
     let next = 0;
     const slots = Math.min(Math.max(1, this.opts.concurrency ?? 32), batch.rows.length);
-    await Promise.all(Array.from({ length: slots }, async () => {
-      while (next < batch.rows.length) await this.sendRow(batch.rows[next++], batch);
-    }));
+    await Promise.all(
+      Array.from({ length: slots }, async () => {
+        while (next < batch.rows.length) await this.sendRow(batch.rows[next++], batch);
+      }),
+    );
     await Promise.all(this.settling);
     return batch.rows.length;
   }
@@ -297,22 +340,21 @@ export class Sender {
   private async claim(): Promise<Batch | undefined> {
     const token = randomUUID();
     const sentAt = performance.now();
-    const rows = await this.query<OutboxRow>(
-      `UPDATE outbox SET status = 'sending', claim_token = $1, lease_until = now() + ($2 || ' milliseconds')::interval, attempts = attempts + 1
-        WHERE id IN (SELECT id FROM outbox
-                      WHERE (status = 'pending' AND send_at <= now() AND next_attempt_at <= now())
-                         OR (status = 'sending' AND lease_until < now() AND claim_token <> ALL($4::uuid[]))
-                      LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, message_id, is_test,
-                  workflow_id, workflow_hops, event`,
-      [token, String(this.opts.leaseMs), this.batchSize, [...this.liveTokens]]);
+    const rows = await this.query<OutboxRow>(CLAIM_DUE, [token, String(this.opts.leaseMs), this.batchSize, [...this.liveTokens]]);
     if (!rows.length) return undefined;
     this.liveTokens.add(token);
     const heartbeatMs = Math.min(2 ** 31 - 1, Math.max(50, Math.floor(this.opts.heartbeatMs ?? this.opts.leaseMs / 3)));
     // The heartbeat runs from the claim on, while the batch's data loads too; `lookups` is filled in below.
     const batch: Batch = {
-      rows, token, lookups: undefined as unknown as BatchData, heartbeat: setInterval(() => void this.renew(batch), heartbeatMs),
-      heldUntil: sentAt + this.opts.leaseMs, held: new Set(rows.map((r) => String(r.id))), open: rows.length, dropped: 0, marks: [],
+      rows,
+      token,
+      lookups: undefined as unknown as BatchData,
+      heartbeat: setInterval(() => void this.renew(batch), heartbeatMs),
+      heldUntil: sentAt + this.opts.leaseMs,
+      held: new Set(rows.map((r) => String(r.id))),
+      open: rows.length,
+      dropped: 0,
+      marks: [],
     };
     try {
       batch.lookups = await this.loadBatchData(rows);
@@ -333,14 +375,19 @@ export class Sender {
   private renew(batch: Batch): Promise<void> {
     if (!batch.renewing) {
       const sentAt = performance.now();
-      batch.renewing = this.query<{ id: string | number }>(
-        `UPDATE outbox SET lease_until = now() + ($2 || ' milliseconds')::interval WHERE claim_token = $1 AND status = 'sending' RETURNING id`,
-        [batch.token, String(this.opts.leaseMs)])
-        .then((rows) => {
-          batch.held = new Set(rows.map((r) => String(r.id)));
-          batch.heldUntil = sentAt + this.opts.leaseMs;
-        }, (err) => { console.error('sender: lease renewal failed:', (err as Error).message); })
-        .finally(() => { batch.renewing = undefined; });
+      batch.renewing = this.query<{ id: string | number }>(RENEW_LEASE, [batch.token, String(this.opts.leaseMs)])
+        .then(
+          (rows) => {
+            batch.held = new Set(rows.map((r) => String(r.id)));
+            batch.heldUntil = sentAt + this.opts.leaseMs;
+          },
+          (err) => {
+            console.error('sender: lease renewal failed:', (err as Error).message);
+          },
+        )
+        .finally(() => {
+          batch.renewing = undefined;
+        });
     }
     return batch.renewing;
   }
@@ -370,16 +417,23 @@ export class Sender {
   private async loadBatchData(rows: OutboxRow[]) {
     const ids = (pick: (r: OutboxRow) => string | null) => [...new Set(rows.map(pick).filter((x): x is string => !!x))];
     const [contacts, personas, templates, projects, blasts, suppressions, dkim] = await Promise.all([
-      this.query<Record<string, unknown> & { id: string }>('SELECT * FROM contacts WHERE id = ANY($1::uuid[])', [ids((r) => r.contact_id)]),
-      this.query<Record<string, unknown> & { id: string; email: string; first_name: string; last_name: string | null; verified_at: Date | null }>('SELECT * FROM sender_personas WHERE id = ANY($1::uuid[])', [ids((r) => r.sender_persona_id)]),
-      this.query<TemplateRow>('SELECT id, version, subject, html_body, plain_text_body, type FROM templates WHERE id = ANY($1::uuid[])', [ids((r) => r.template_id)]),
-      this.query<{ id: string; link_secret: string }>('SELECT id, link_secret FROM projects WHERE id = ANY($1::uuid[])', [ids((r) => r.project_id)]),
-      this.query<{ id: string; enabled: boolean }>('SELECT id, enabled FROM email_blasts WHERE id = ANY($1::uuid[])', [ids((r) => r.blast_id)]),
-      this.query<{ project_id: string; email: string; reason: string }>(
-        'SELECT project_id, email, reason FROM suppressions WHERE project_id = ANY($1::uuid[]) AND email = ANY($2::text[])',
-        [ids((r) => r.project_id), [...new Set(rows.map((r) => r.email.trim().toLowerCase()))]]),
+      this.query<Record<string, unknown> & { id: string }>(LOOKUP.contacts, [ids((r) => r.contact_id)]),
+      this.query<Record<string, unknown> & { id: string; email: string; first_name: string; last_name: string | null; verified_at: Date | null }>(
+        LOOKUP.personas,
+        [ids((r) => r.sender_persona_id)],
+      ),
+      this.query<TemplateRow>(LOOKUP.templates, [ids((r) => r.template_id)]),
+      this.query<{ id: string; link_secret: string }>(LOOKUP.projects, [ids((r) => r.project_id)]),
+      this.query<{ id: string; enabled: boolean }>(LOOKUP.blasts, [ids((r) => r.blast_id)]),
+      this.query<{ project_id: string; email: string; reason: string }>(LOOKUP.suppressions, [
+        ids((r) => r.project_id),
+        [...new Set(rows.map((r) => r.email.trim().toLowerCase()))],
+      ]),
       // Mail from a persona on a verified sending domain is DKIM-signed with that domain's key (issue 4 §5).
-      dkimKeys(this.query, ids((r) => r.sender_persona_id)),
+      dkimKeys(
+        this.query,
+        ids((r) => r.sender_persona_id),
+      ),
     ]);
     const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
     const suppressed = new Map(suppressions.map((x) => [`${x.project_id}:${x.email}`, x.reason]));
@@ -397,7 +451,7 @@ export class Sender {
     const { token, lookups: data } = batch;
     const blast = row.blast_id ? data.blasts.get(row.blast_id) : undefined;
     if (blast && !blast.enabled) {
-      await this.query(`UPDATE outbox SET status = 'cancelled', last_error = 'blast disabled', claim_token = NULL WHERE id = $1 AND claim_token = $2`, [row.id, token]);
+      await this.query(CANCEL_DISABLED, [row.id, token]);
       return undefined;
     }
     const persona = row.sender_persona_id ? data.personas.get(row.sender_persona_id) : undefined;
@@ -437,10 +491,17 @@ export class Sender {
         },
         store: { bucket: SENT_BUCKET, key },
         // Opens and clicks are tracked on every email but test emails (issue 5).
-        tracking: row.is_test || !project ? undefined : {
-          publicUrl: this.ctx.config.publicUrl, secret: project.link_secret, projectId: row.project_id, contactId: row.contact_id,
-          outboxId: Number(row.id), unsubscribeLink: link,
-        },
+        tracking:
+          row.is_test || !project
+            ? undefined
+            : {
+                publicUrl: this.ctx.config.publicUrl,
+                secret: project.link_secret,
+                projectId: row.project_id,
+                contactId: row.contact_id,
+                outboxId: Number(row.id),
+                unsubscribeLink: link,
+              },
       });
       stage = 'deliver';
       // The render may have taken long (a stalled process): the claim must still be provably held when the email leaves.
@@ -451,15 +512,25 @@ export class Sender {
         ? { response: `250 simulator: accepted for ${row.email} (${simulated.kind}), not delivered` }
         : await this.transport.send({ from: persona.email, to: [row.email] }, raw);
       const location = encodeLocation(SENT_BUCKET, key);
-      const mark = this.recorder.markSent(row.id, token, location, {
-        bucket: SENT_BUCKET, key, location, subject, message_id: row.message_id,
-        blast_id: row.blast_id, template_id: row.template_id, is_test_email: row.is_test,
-        transport: simulated ? 'simulator' : this.transport.delivers ? 'smtp' : 'capture', response: reply.response,
-        // A workflow's email (issue 8): its events count for the workflow, and the hop count guards against cycles.
-        ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}),
-      }).then(async () => {
-        if (simulated) await recordFeedback(this.query, row.project_id, [{ ...simulated, messageId: row.message_id }], 'simulator');
-      }).catch((err) => console.error(`sender: email ${row.id} was delivered but could not be recorded as sent:`, (err as Error).message));
+      const mark = this.recorder
+        .markSent(row.id, token, location, {
+          bucket: SENT_BUCKET,
+          key,
+          location,
+          subject,
+          message_id: row.message_id,
+          blast_id: row.blast_id,
+          template_id: row.template_id,
+          is_test_email: row.is_test,
+          transport: simulated ? 'simulator' : this.transport.delivers ? 'smtp' : 'capture',
+          response: reply.response,
+          // A workflow's email (issue 8): its events count for the workflow, and the hop count guards against cycles.
+          ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}),
+        })
+        .then(async () => {
+          if (simulated) await recordFeedback(this.query, row.project_id, [{ ...simulated, messageId: row.message_id }], 'simulator');
+        })
+        .catch((err) => console.error(`sender: email ${row.id} was delivered but could not be recorded as sent:`, (err as Error).message));
       return { mark };
     } catch (err) {
       if (err instanceof ClaimLost) {

@@ -15,9 +15,18 @@ export const MARK_SENT = `WITH input AS (SELECT * FROM unnest($1::bigint[], $2::
       UPDATE outbox o SET status = 'sent', sent_at = now(), location = i.location, last_error = NULL, claim_token = NULL
         FROM input i WHERE o.id = i.id AND o.claim_token = i.token
       RETURNING o.project_id, o.email, o.contact_id, o.blast_id, o.template_id, i.json)
-    ${insertSystemEventsSql({
-    project_id: 'project_id', name: `'${EVENT.sendSuccess}'`, email: 'email', user_id: 'contact_id', blast_id: 'blast_id', template_id: 'template_id', json: 'json',
-  }, 'done')}`;
+    ${insertSystemEventsSql(
+      {
+        project_id: 'project_id',
+        name: `'${EVENT.sendSuccess}'`,
+        email: 'email',
+        user_id: 'contact_id',
+        blast_id: 'blast_id',
+        template_id: 'template_id',
+        json: 'json',
+      },
+      'done',
+    )}`;
 
 /**
  * FAIL_SEND: a row → failed for good with its reason, and its email_send_result_failure event (error_string,
@@ -25,12 +34,49 @@ export const MARK_SENT = `WITH input AS (SELECT * FROM unnest($1::bigint[], $2::
  */
 export const FAIL_SEND = `WITH done AS (
          UPDATE outbox SET status = 'failed', last_error = $3, claim_token = NULL WHERE id = $1 AND claim_token = $2 RETURNING *)
-       ${insertSystemEventsSql({
-    project_id: 'project_id', name: `'${EVENT.sendFailure}'`, email: 'email', user_id: 'contact_id', blast_id: 'blast_id', template_id: 'template_id',
-    json: `jsonb_strip_nulls(jsonb_build_object('error_string', $3::text, 'attempts', attempts, 'blast_id', blast_id, 'message_id', message_id,
+       ${insertSystemEventsSql(
+         {
+           project_id: 'project_id',
+           name: `'${EVENT.sendFailure}'`,
+           email: 'email',
+           user_id: 'contact_id',
+           blast_id: 'blast_id',
+           template_id: 'template_id',
+           json: `jsonb_strip_nulls(jsonb_build_object('error_string', $3::text, 'attempts', attempts, 'blast_id', blast_id, 'message_id', message_id,
                                                    'workflow_id', workflow_id, 'workflow_hops', workflow_hops))`,
-  }, 'done')}`;
+         },
+         'done',
+       )}`;
 
 /** RETRY_SEND_LATER: a row → pending again after a temporary failure, due after the back-off. $1 id, $2 claim token, $3 reason, $4 delay (ms, text). */
 export const RETRY_SEND_LATER = `UPDATE outbox SET status = 'pending', claim_token = NULL, last_error = $3, next_attempt_at = now() + ($4 || ' milliseconds')::interval
           WHERE id = $1 AND claim_token = $2`;
+
+/**
+ * CLAIM_DUE: takes up to $3 due rows under claim token $1 for $2 ms (text): pending rows whose send instant and next
+ * attempt have come, and rows still `sending` whose lease lapsed under a token that is not one of $4 (the claiming
+ * sender's own live tokens: a sender never takes over its own rows). SKIP LOCKED, so senders never wait on each other.
+ */
+export const CLAIM_DUE = `UPDATE outbox SET status = 'sending', claim_token = $1, lease_until = now() + ($2 || ' milliseconds')::interval, attempts = attempts + 1
+        WHERE id IN (SELECT id FROM outbox
+                      WHERE (status = 'pending' AND send_at <= now() AND next_attempt_at <= now())
+                         OR (status = 'sending' AND lease_until < now() AND claim_token <> ALL($4::uuid[]))
+                      LIMIT $3 FOR UPDATE SKIP LOCKED)
+        RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, message_id, is_test,
+                  workflow_id, workflow_hops, event`;
+
+/** RENEW_LEASE: extends by $2 ms (text) the lease of the rows still held under token $1; returns their ids. */
+export const RENEW_LEASE = `UPDATE outbox SET lease_until = now() + ($2 || ' milliseconds')::interval WHERE claim_token = $1 AND status = 'sending' RETURNING id`;
+
+/** CANCEL_DISABLED: a row of a disabled blast → cancelled, under claim token $2. $1 outbox id. */
+export const CANCEL_DISABLED = `UPDATE outbox SET status = 'cancelled', last_error = 'blast disabled', claim_token = NULL WHERE id = $1 AND claim_token = $2`;
+
+/** LOOKUP: what sending a claimed batch needs, each by $1 ids (suppressions: $1 project ids, $2 lower-case addresses). */
+export const LOOKUP = {
+  contacts: 'SELECT * FROM contacts WHERE id = ANY($1::uuid[])',
+  personas: 'SELECT * FROM sender_personas WHERE id = ANY($1::uuid[])',
+  templates: 'SELECT id, version, subject, html_body, plain_text_body, type FROM templates WHERE id = ANY($1::uuid[])',
+  projects: 'SELECT id, link_secret FROM projects WHERE id = ANY($1::uuid[])',
+  blasts: 'SELECT id, enabled FROM email_blasts WHERE id = ANY($1::uuid[])',
+  suppressions: 'SELECT project_id, email, reason FROM suppressions WHERE project_id = ANY($1::uuid[]) AND email = ANY($2::text[])',
+} as const;
