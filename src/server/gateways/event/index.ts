@@ -8,7 +8,8 @@ import { checkEmail } from '../../../domain/validation.ts';
 import { likePattern } from '../common.ts';
 import { oncePerKey } from '../../idempotency.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
-import { countEvents, listEvents, queueSingleEmail } from '../../core/events/search.ts';
+import { countEvents, listEvents } from '../../core/events/search.ts';
+import { queueSingleEmail } from '../../core/sending/singleEmail.ts';
 import { EVENT_BATCH_LIMITS, ingestEvents } from '../../core/events/ingest.ts';
 import { confirmSubscription, parseSnsBody, sesFeedback } from './sns.ts';
 
