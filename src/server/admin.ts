@@ -12,7 +12,7 @@
  *   reset-demo
  *       puts the shared demo account back to its known contents now (the server also does it on DEMO_RESET_CRON).
  *   rebuild-reports [--project NAME]
- *       recomputes the report aggregates of one project (or all) from the raw events (docs/architecture.md §4g); event
+ *       recomputes the report aggregates of one project (or all) from the raw events (docs/architecture.md §14); event
  *       writes wait meanwhile. Reports never need it in normal operation: it is for an operator who edited events by hand.
  * Uses the same DATABASE_URL / DATA_DIR as the server. One process at a time may open an embedded (PGlite) database:
  * against the PGlite folder of a running server (or of another command) a command changes nothing, prints who holds

@@ -26,7 +26,7 @@ export interface Config {
   sendLeaseMs: number;
   /** Sender poll interval when idle (SEND_POLL_MS, default 1000 ms). */
   sendPollMs: number;
-  /** Emails in flight per sender (SEND_CONCURRENCY, default 128: rendered ahead while the SMTP pool drains; 32 left the main thread idle, see docs/architecture.md §4). */
+  /** Emails in flight per sender (SEND_CONCURRENCY, default 128: rendered ahead while the SMTP pool drains; 32 left the main thread idle, see docs/bench-log.md). */
   sendConcurrency: number;
   /** Threads that render emails (RENDER_THREADS, default cores − 1, at least 1, at most 4; 0 renders in-process). */
   renderThreads: number;
@@ -93,7 +93,7 @@ export interface Config {
   workflowLeaseMs: number;
   /** The workflow engine's longest idle sleep (WORKFLOW_POLL_MS, default 1000 ms; it also wakes when a step falls due and on new runs). */
   workflowPollMs: number;
-  /** How often the workers fold new report deltas into the merged aggregates (REPORT_COMPACT_MS, default 2000 ms; docs/architecture.md §4g). */
+  /** How often the workers fold new report deltas into the merged aggregates (REPORT_COMPACT_MS, default 2000 ms; docs/architecture.md §14). */
   reportCompactMs: number;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Report compaction (docs/architecture.md §4g): folds the deltas the events triggers add to the report aggregates
+ * Report compaction (docs/architecture.md §14): folds the deltas the events triggers add to the report aggregates
  * (merged = false) into one merged row per key, so reports read few rows however many statements wrote events.
  * Readers sum merged rows and deltas alike, so compaction never changes a report's numbers: it only keeps them fast.
  * Safe to run in several processes at once: a delta is deleted by exactly one compaction (the others skip rows already

@@ -1,7 +1,7 @@
 /**
  * PGliteThread: embedded PostgreSQL (PGlite) on its own worker thread. PGlite is WebAssembly and runs every query
  * synchronously on the thread that owns it; on the main thread that stalled HTTP requests and the SMTP pool behind
- * every query (the sending benchmark showed the main thread 94–98 % busy, docs/architecture.md §4). Here the main
+ * every query (the sending benchmark showed the main thread 94–98 % busy, docs/bench-log.md). Here the main
  * thread only posts messages. It offers the part of PGlite's interface that drizzle's pglite driver, pg-boss's
  * adapter and client.ts use — query(sql, params, options), exec(sql), transaction(fn), listen, dumpDataDir, close —
  * with the same semantics (one connection; a transaction holds it, other queries wait).

@@ -296,7 +296,7 @@ export const campaigns = pgTable('campaigns', {
 ]);
 
 /*
- * Report aggregates (issue 6; docs/architecture.md §4g). The triggers on events (migration 0007) add one row per
+ * Report aggregates (issue 6; docs/architecture.md §14). The triggers on events (migration 0007) add one row per
  * statement and key to these tables ("deltas", merged = false) without touching any existing row, so writers never
  * wait on each other; the workers' compaction folds deltas into one merged row per key. Readers sum both (the
  * report_*_v views). Keys: the event's blast, template and workflow (the zero UUID / '' for none), so a campaign's

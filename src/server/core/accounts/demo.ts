@@ -58,7 +58,7 @@ export async function resetDemoAccount(db: Db): Promise<string> {
   await db.transaction(async (tx) => {
     await tx.delete(outbox).where(eq(outbox.projectId, pid));
     await tx.delete(events).where(eq(events.projectId, pid));
-    // Every event of the project is gone, so are its report aggregates (docs/architecture.md §4g).
+    // Every event of the project is gone, so are its report aggregates (docs/architecture.md §14).
     await tx.execute(sql`SELECT report_forget(${pid}::uuid)`);
     await tx.delete(campaigns).where(eq(campaigns.projectId, pid));
     await tx.delete(eventBatches).where(eq(eventBatches.projectId, pid));

@@ -1,6 +1,6 @@
 /**
  * Campaigns (spec part 2 §3 Campaign, §5, §7; issue 6 §3): named groups of email blasts, workflows or templates, and
- * their metrics from the report aggregates (docs/architecture.md §4g). Every query is scoped to one project.
+ * their metrics from the report aggregates (docs/architecture.md §14). Every query is scoped to one project.
  */
 import { randomUUID } from 'node:crypto';
 import type { QueryFn } from '../../db/client.ts';

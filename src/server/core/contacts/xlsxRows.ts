@@ -4,7 +4,7 @@
  *
  * Why not exceljs's WorkbookReader (used before): it costs 1.55–2.1 s per 100,000 rows with nothing else to do, more
  * than PostgreSQL's whole COPY of the same rows, which made the issue's target (≥ 0.6 of COPY) unreachable; this
- * reader takes about half that (docs/architecture.md §4d). The parts it stands on are libraries: yauzl for the zip
+ * reader takes about half that (docs/architecture.md §7). The parts it stands on are libraries: yauzl for the zip
  * container (random access, so the shared strings are read before the sheet whatever the entries' order: openpyxl
  * writes the sheet first), saxes for XML (a strict streaming SAX parser, jsdom's) and numfmt for date formats and serial dates.
  * What is ours is the SpreadsheetML mapping: shared and inline strings, cell references and gaps, types, date styles.

@@ -1,6 +1,6 @@
 /**
  * Reports over a project's events (spec part 1 §2 Insights and reports, §3 Report rows, §7 reporting calls; issue 6
- * §1). Counts come from the report aggregates the events triggers keep (docs/architecture.md §4g), summed over the
+ * §1). Counts come from the report aggregates the events triggers keep (docs/architecture.md §14), summed over the
  * campaign's blasts, templates and workflows; the recent lists read the newest events through their indexes. Time
  * buckets are UTC. A campaign that does not exist in the project reports nothing.
  */

@@ -19,7 +19,7 @@
  *   workflow (events.json workflow_id).
  *
  * How, so that a project of 1,000,000 contacts and 10,000,000 events answers within 500 ms (p95 of `npm run
- * bench:filter`; docs/architecture.md §4e):
+ * bench:filter`; docs/architecture.md §13):
  * - num_sends / num_opens / num_clicks read the contact's row of contact_event_counts (one LEFT JOIN on its primary
  *   key), kept by triggers on events (migration 0006): counting events per contact cost an index probe per contact,
  *   seconds over a million contacts.
@@ -146,7 +146,7 @@ function compileOne(f: CheckedFilter, ctx: Ctx): string {
   const scope = (id: string) => {
     if (f.attribute.endsWith('_via_scheduled_email_blast')) return `e.blast_id = ${id}::uuid`;
     if (f.attribute.endsWith('_with_template')) return `e.template_id = ${id}::uuid`;
-    // A campaign's events are those of its blasts, templates and workflows (docs/architecture.md §4g), as its reports
+    // A campaign's events are those of its blasts, templates and workflows (docs/architecture.md §14), as its reports
     // count them; the project is $1 (matchingContacts), so another project's campaign names no events.
     if (f.attribute.endsWith('_via_campaign')) {
       const assoc = (col: string, cast = '') => `ARRAY(SELECT unnest(${col})${cast} FROM campaigns WHERE id = ${id}::uuid AND project_id = $1)`;

@@ -1,5 +1,5 @@
 /**
- * SentRecorder's group commit (docs/architecture.md §3 step 4): marks that arrive within the window share one
+ * SentRecorder's group commit (docs/architecture.md §5): marks that arrive within the window share one
  * statement; marks that arrive while a statement is in flight wait for it and then share the next one (not one
  * statement each); a statement carries at most MAX_MARKS; a failed statement rejects exactly its own marks. The query
  * function records statements and answers when the test says so, so the timing is the test's, not the machine's.

@@ -14,7 +14,7 @@ interface SentMark { id: string | number; token: string; location: string; json:
  * time; marks that arrive while it runs go into the next, written when the oldest of them has waited its window, so a
  * statement carries about rate × window marks instead of small statements queueing behind each other. Batching keeps
  * the database off the per-message path: on PGlite a mark written alone costs about 1 ms, one of 12 about 190 µs and
- * one of 36 about 120 µs (`npx tsx bench/marks.bench.ts`; docs/architecture.md §6). The price is that the window
+ * one of 36 about 120 µs (`npx tsx bench/marks.bench.ts`; docs/bench-log.md). The price is that the window
  * between the relay's 250 and the commit is up to `windowMs` plus one statement instead of one round trip.
  */
 export class SentRecorder {
