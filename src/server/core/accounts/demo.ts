@@ -6,15 +6,28 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
-  campaigns, companyUsers, contactEventCounts, contacts, demoLogins, emailBlasts, eventBatches, events, jobLog, outbox, projects, segmentMembers, segments,
-  senderPersonas, suppressions, templates,
+  campaigns,
+  companyUsers,
+  contactEventCounts,
+  contacts,
+  demoLogins,
+  emailBlasts,
+  eventBatches,
+  events,
+  jobLog,
+  outbox,
+  projects,
+  segmentMembers,
+  segments,
+  senderPersonas,
+  suppressions,
+  templates,
 } from '../../db/schema.ts';
 import { DEMO_ACCOUNT, createAccount, sessionForAdmin, type Session } from './index.ts';
 import { upsertContacts } from '../contacts/index.ts';
 import { savePersonas } from '../personas/index.ts';
 import { saveTemplates } from '../templates/index.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox.ts';
-
 
 /** The demo account's known contents: what a visitor finds after every reset. */
 export const DEMO_CONTENT = {
@@ -32,16 +45,20 @@ export const DEMO_CONTENT = {
     subject: 'Hello {{first_name}}, here is what is new',
     type: 'TEMPLATE_MARKETING' as const,
     enabled: true,
-    html_body: '<!doctype html><html><body style="background:#ffffff;font-family:Arial,sans-serif;color:#222">'
-      + '<h1>Hello {{first_name}}!</h1><p>This is the demo account\'s newsletter. Edit it, send it to the simulator address, '
-      + 'and see the send, open and click in Events.</p><p><a href="https://example.com/news">Read the news</a></p>'
-      + '<p style="font-size:12px;color:#555"><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>',
+    html_body:
+      '<!doctype html><html><body style="background:#ffffff;font-family:Arial,sans-serif;color:#222">' +
+      "<h1>Hello {{first_name}}!</h1><p>This is the demo account's newsletter. Edit it, send it to the simulator address, " +
+      'and see the send, open and click in Events.</p><p><a href="https://example.com/news">Read the news</a></p>' +
+      '<p style="font-size:12px;color:#555"><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>',
   },
 };
 
 async function demoProjectId(db: Db): Promise<string | undefined> {
-  const [row] = await db.select({ projectId: companyUsers.projectId }).from(companyUsers)
-    .where(eq(sql`lower(${companyUsers.email})`, DEMO_ACCOUNT.email)).limit(1);
+  const [row] = await db
+    .select({ projectId: companyUsers.projectId })
+    .from(companyUsers)
+    .where(eq(sql`lower(${companyUsers.email})`, DEMO_ACCOUNT.email))
+    .limit(1);
   return row?.projectId;
 }
 
@@ -71,8 +88,12 @@ export async function resetDemoAccount(db: Db): Promise<string> {
     await tx.delete(contacts).where(eq(contacts.projectId, pid));
     await tx.delete(templates).where(eq(templates.projectId, pid));
     await tx.delete(senderPersonas).where(eq(senderPersonas.projectId, pid));
-    const [first] = await tx.select({ id: companyUsers.id }).from(companyUsers).where(eq(companyUsers.projectId, pid))
-      .orderBy(asc(companyUsers.createdAt), asc(companyUsers.id)).limit(1);
+    const [first] = await tx
+      .select({ id: companyUsers.id })
+      .from(companyUsers)
+      .where(eq(companyUsers.projectId, pid))
+      .orderBy(asc(companyUsers.createdAt), asc(companyUsers.id))
+      .limit(1);
     if (first) await tx.delete(companyUsers).where(and(eq(companyUsers.projectId, pid), ne(companyUsers.id, first.id)));
     await tx.update(projects).set({ notInSandbox: false }).where(eq(projects.id, pid));
     // The services below open their own (nested: savepoint) transactions on tx, so the reset is all or nothing.

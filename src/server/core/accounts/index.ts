@@ -15,8 +15,24 @@ export type Session = components['schemas']['Session'];
 
 /** Every service whose gateway URL the session carries (DESIGN.md §2); senderpersona is the spec's short alias. */
 export const SESSION_SERVICES = [
-  'login', 'signup', 'contact_us', 'user', 'segment', 'segmentwrapper', 'senderpersona', 'senderpersonawrapper', 'template',
-  'scheduler', 'campaign', 'workflow', 'workflowwrapper', 'event', 'reporting', 'joblog', 'companyauthwrapper', 'domains',
+  'login',
+  'signup',
+  'contact_us',
+  'user',
+  'segment',
+  'segmentwrapper',
+  'senderpersona',
+  'senderpersonawrapper',
+  'template',
+  'scheduler',
+  'campaign',
+  'workflow',
+  'workflowwrapper',
+  'event',
+  'reporting',
+  'joblog',
+  'companyauthwrapper',
+  'domains',
 ] as const;
 
 /** The demo account seeded on first start; it stays in the sandbox. */
@@ -36,7 +52,12 @@ function newKey(prefix: string): string {
 }
 
 /** The names createAccount gives fields in its messages; sign-up passes its payload's names (spec part 1 §3). */
-export interface AccountFieldNames { email: string; password: string; company: string; project: string }
+export interface AccountFieldNames {
+  email: string;
+  password: string;
+  company: string;
+  project: string;
+}
 const OPERATOR_FIELDS: AccountFieldNames = { email: 'email', password: 'password', company: 'company', project: 'project' };
 
 /** The message for an admin email already in use (spec part 1 §8 Team add: the unique index cu_le_idx). */
@@ -56,10 +77,21 @@ export function isUniqueViolation(err: unknown, constraint: string): boolean {
  * field (`fields`, default email/password/company/project) for a bad email, a weak password (checkPassword), an
  * empty name, an admin email in use (EMAIL_TAKEN) or a company name in use.
  */
-export async function createAccount(db: Db, input: {
-  company: string; project: string; email: string; password: string; firstName?: string | null; lastName?: string | null;
-  activated?: boolean; companyJson?: Record<string, unknown>; userJson?: Record<string, unknown>;
-}, fields: AccountFieldNames = OPERATOR_FIELDS): Promise<{ companyId: string; projectId: string; apiKey: string }> {
+export async function createAccount(
+  db: Db,
+  input: {
+    company: string;
+    project: string;
+    email: string;
+    password: string;
+    firstName?: string | null;
+    lastName?: string | null;
+    activated?: boolean;
+    companyJson?: Record<string, unknown>;
+    userJson?: Record<string, unknown>;
+  },
+  fields: AccountFieldNames = OPERATOR_FIELDS,
+): Promise<{ companyId: string; projectId: string; apiKey: string }> {
   const errs = new FieldErrors();
   errs.add(fields.email, checkEmail(input.email));
   errs.add(fields.password, checkPassword(input.password));
@@ -69,19 +101,36 @@ export async function createAccount(db: Db, input: {
   const passwordHash = await bcrypt.hash(input.password, BCRYPT_ROUNDS);
   try {
     return await db.transaction(async (tx) => {
-      const [taken] = await tx.select({ id: companyUsers.id }).from(companyUsers).where(eq(sql`lower(${companyUsers.email})`, input.email.trim().toLowerCase()));
+      const [taken] = await tx
+        .select({ id: companyUsers.id })
+        .from(companyUsers)
+        .where(eq(sql`lower(${companyUsers.email})`, input.email.trim().toLowerCase()));
       if (taken) throw new BadRequest([`${fields.email}: ${EMAIL_TAKEN}`]);
       const [existingCompany] = await tx.select().from(companies).where(eq(companies.name, input.company.trim()));
       if (existingCompany) throw new BadRequest([`${fields.company}: a company named ${input.company.trim()} already exists`]);
-      const [company] = await tx.insert(companies).values({ name: input.company.trim(), json: input.companyJson ?? {} }).returning();
+      const [company] = await tx
+        .insert(companies)
+        .values({ name: input.company.trim(), json: input.companyJson ?? {} })
+        .returning();
       const apiKey = newKey('mk');
-      const [project] = await tx.insert(projects).values({
-        companyId: company.id, name: input.project.trim(), apiKey, integrationKey: newKey('ik'), integrationKey2: newKey('ik2'),
-        notInSandbox: !!input.activated,
-      }).returning();
+      const [project] = await tx
+        .insert(projects)
+        .values({
+          companyId: company.id,
+          name: input.project.trim(),
+          apiKey,
+          integrationKey: newKey('ik'),
+          integrationKey2: newKey('ik2'),
+          notInSandbox: !!input.activated,
+        })
+        .returning();
       await tx.insert(companyUsers).values({
-        companyId: company.id, projectId: project.id, email: input.email.trim(), firstName: input.firstName?.trim() || null,
-        lastName: input.lastName?.trim() || null, passwordHash,
+        companyId: company.id,
+        projectId: project.id,
+        email: input.email.trim(),
+        firstName: input.firstName?.trim() || null,
+        lastName: input.lastName?.trim() || null,
+        passwordHash,
         json: { addedBy: 'operator', addedAt: new Date().toISOString(), ...input.userJson },
       });
       return { companyId: company.id, projectId: project.id, apiKey };
@@ -101,18 +150,23 @@ export function hashPassword(password: string): Promise<string> {
 
 /** activateProject takes every project named `name` out of the sandbox; returns how many were changed. */
 export async function activateProject(db: Db, name: string, company?: string): Promise<number> {
-  const rows = await db.update(projects).set({ notInSandbox: true })
+  const rows = await db
+    .update(projects)
+    .set({ notInSandbox: true })
     .where(and(eq(projects.name, name), company ? sql`${projects.companyId} IN (SELECT id FROM ${companies} WHERE name = ${company})` : undefined))
     .returning({ id: projects.id });
   return rows.length;
 }
 
 async function adminByEmail(db: Db, email: string) {
-  const [row] = await db.select({ user: companyUsers, project: projects, company: companies }).from(companyUsers)
+  const [row] = await db
+    .select({ user: companyUsers, project: projects, company: companies })
+    .from(companyUsers)
     .innerJoin(projects, eq(projects.id, companyUsers.projectId))
     .innerJoin(companies, eq(companies.id, companyUsers.companyId))
     .where(eq(sql`lower(${companyUsers.email})`, email.trim().toLowerCase()))
-    .orderBy(asc(companyUsers.createdAt)).limit(1);
+    .orderBy(asc(companyUsers.createdAt))
+    .limit(1);
   return row;
 }
 
@@ -156,9 +210,12 @@ export async function sessionForAdmin(db: Db, publicUrl: string, email: string):
  * integrations such as the Make app (public/docs/make_integration.yml) send; the second lets a key be rotated.
  */
 export async function projectByApiKey(db: Db, apiKey: string) {
-  const [row] = await db.select({ project: projects, company: companies }).from(projects)
+  const [row] = await db
+    .select({ project: projects, company: companies })
+    .from(projects)
     .innerJoin(companies, eq(companies.id, projects.companyId))
-    .where(or(eq(projects.apiKey, apiKey), eq(projects.integrationKey, apiKey), eq(projects.integrationKey2, apiKey))).limit(1);
+    .where(or(eq(projects.apiKey, apiKey), eq(projects.integrationKey, apiKey), eq(projects.integrationKey2, apiKey)))
+    .limit(1);
   if (!row) return undefined;
   return { id: row.project.id, name: row.project.name, companyId: row.company.id, companyName: row.company.name, notInSandbox: row.project.notInSandbox };
 }

@@ -17,24 +17,36 @@ import { HttpError } from '../../errors.ts';
 
 /** TooManyAttempts: 429 with the wait in minutes, and the seconds for a Retry-After header. */
 export class TooManyAttempts extends HttpError {
-  constructor(readonly retryAfterS: number, what: 'address' | 'account') {
+  constructor(
+    readonly retryAfterS: number,
+    what: 'address' | 'account',
+  ) {
     const minutes = Math.max(1, Math.ceil(retryAfterS / 60));
     const wait = `try again in ${minutes} minute${minutes === 1 ? '' : 's'}`;
-    super(429, [what === 'address'
-      ? `login: too many failed sign-in attempts from your address; ${wait}`
-      : `login: too many failed sign-in attempts for this account; ${wait}, or reset the password`]);
+    super(429, [
+      what === 'address'
+        ? `login: too many failed sign-in attempts from your address; ${wait}`
+        : `login: too many failed sign-in attempts for this account; ${wait}, or reset the password`,
+    ]);
   }
 }
 
 /** The limits: failures allowed per client address and per account within `windowS` seconds. */
-export interface LoginLimits { perAddress: number; perAccount: number; windowS: number }
+export interface LoginLimits {
+  perAddress: number;
+  perAccount: number;
+  windowS: number;
+}
 
 /** LoginThrottle counts failed sign-ins per client address and per account in the database (see the module docstring). */
 export class LoginThrottle {
   private readonly byAddress: RateLimiterDrizzle;
   private readonly byAccount: RateLimiterDrizzle;
 
-  constructor(db: Db, private readonly limits: LoginLimits) {
+  constructor(
+    db: Db,
+    private readonly limits: LoginLimits,
+  ) {
     const common = { storeClient: db, schema: rateLimits, duration: limits.windowS };
     this.byAddress = new RateLimiterDrizzle({ ...common, keyPrefix: 'login-ip', points: limits.perAddress });
     this.byAccount = new RateLimiterDrizzle({ ...common, keyPrefix: 'login-account', points: limits.perAccount });

@@ -20,16 +20,21 @@ type Row = typeof companyUsers.$inferSelect;
 
 function toApi(row: Row, superAdminId: string | undefined): CompanyUser {
   return {
-    id: row.id, company_id: row.companyId, project_id: row.projectId, email: row.email, first_name: row.firstName,
-    last_name: row.lastName, created_at: row.createdAt.toISOString(), json: row.json as CompanyUser['json'],
+    id: row.id,
+    company_id: row.companyId,
+    project_id: row.projectId,
+    email: row.email,
+    first_name: row.firstName,
+    last_name: row.lastName,
+    created_at: row.createdAt.toISOString(),
+    json: row.json as CompanyUser['json'],
     super_admin: row.id === superAdminId,
   };
 }
 
 /** listTeam returns the project's admins, earliest first; the first is flagged super_admin. */
 export async function listTeam(db: Db, project: ProjectScope): Promise<CompanyUser[]> {
-  const rows = await db.select().from(companyUsers).where(eq(companyUsers.projectId, project.id))
-    .orderBy(asc(companyUsers.createdAt), asc(companyUsers.id));
+  const rows = await db.select().from(companyUsers).where(eq(companyUsers.projectId, project.id)).orderBy(asc(companyUsers.createdAt), asc(companyUsers.id));
   return rows.map((r) => toApi(r, rows[0]?.id));
 }
 
@@ -37,20 +42,35 @@ export async function listTeam(db: Db, project: ProjectScope): Promise<CompanyUs
  * addTeamMember adds an admin to the project. Throws BadRequest naming company_user.email (invalid, or EMAIL_TAKEN
  * when any admin anywhere has it: the unique index cu_le_idx) or password (checkPassword).
  */
-export async function addTeamMember(db: Db, project: ProjectScope, input: {
-  email: string; firstName?: string | null; lastName?: string | null; password: string; addedBy?: string | null;
-}): Promise<CompanyUser> {
+export async function addTeamMember(
+  db: Db,
+  project: ProjectScope,
+  input: {
+    email: string;
+    firstName?: string | null;
+    lastName?: string | null;
+    password: string;
+    addedBy?: string | null;
+  },
+): Promise<CompanyUser> {
   const errs = new FieldErrors();
   errs.add('company_user.email', checkEmail(input.email));
   errs.add('password', checkPassword(input.password));
   errs.throwIfAny();
   const passwordHash = await hashPassword(input.password);
   try {
-    const [row] = await db.insert(companyUsers).values({
-      companyId: project.companyId, projectId: project.id, email: input.email.trim(), firstName: input.firstName?.trim() || null,
-      lastName: input.lastName?.trim() || null, passwordHash,
-      json: { addedBy: input.addedBy?.trim() || 'an admin', addedAt: new Date().toISOString() },
-    }).returning();
+    const [row] = await db
+      .insert(companyUsers)
+      .values({
+        companyId: project.companyId,
+        projectId: project.id,
+        email: input.email.trim(),
+        firstName: input.firstName?.trim() || null,
+        lastName: input.lastName?.trim() || null,
+        passwordHash,
+        json: { addedBy: input.addedBy?.trim() || 'an admin', addedAt: new Date().toISOString() },
+      })
+      .returning();
     const team = await listTeam(db, project);
     return team.find((m) => m.id === row.id)!;
   } catch (err) {
@@ -65,18 +85,31 @@ export async function addTeamMember(db: Db, project: ProjectScope, input: {
  * two removals racing cannot leave the project without its super-admin.
  */
 export async function removeTeamMember(db: Db, project: ProjectScope, id: string): Promise<{ id: string }> {
-  const deleted = await db.delete(companyUsers).where(and(
-    eq(companyUsers.id, id), eq(companyUsers.projectId, project.id),
-    sql`${companyUsers.id} <> (SELECT cu.id FROM ${companyUsers} cu WHERE cu.project_id = ${project.id} ORDER BY cu.created_at, cu.id LIMIT 1)`,
-  )).returning({ id: companyUsers.id });
+  const deleted = await db
+    .delete(companyUsers)
+    .where(
+      and(
+        eq(companyUsers.id, id),
+        eq(companyUsers.projectId, project.id),
+        sql`${companyUsers.id} <> (SELECT cu.id FROM ${companyUsers} cu WHERE cu.project_id = ${project.id} ORDER BY cu.created_at, cu.id LIMIT 1)`,
+      ),
+    )
+    .returning({ id: companyUsers.id });
   if (deleted.length) return { id: deleted[0].id };
-  const [exists] = await db.select({ id: companyUsers.id }).from(companyUsers).where(and(eq(companyUsers.id, id), eq(companyUsers.projectId, project.id)));
+  const [exists] = await db
+    .select({ id: companyUsers.id })
+    .from(companyUsers)
+    .where(and(eq(companyUsers.id, id), eq(companyUsers.projectId, project.id)));
   if (exists) throw new BadRequest([SUPER_ADMIN_REMOVAL]);
   throw new NotFound([`company_user.id: no admin ${id} in this project`]);
 }
 
 /** One sandbox activation step (spec part 1 §1 "Activation steps"). */
-export interface ActivationStep { id: 'template' | 'contacts' | 'sender_persona' | 'support_email'; label: string; done: boolean }
+export interface ActivationStep {
+  id: 'template' | 'contacts' | 'sender_persona' | 'support_email';
+  label: string;
+  done: boolean;
+}
 
 /**
  * sandboxActivation reports the project's sandbox state and each activation step: a live template, a live contact, a
@@ -85,10 +118,15 @@ export interface ActivationStep { id: 'template' | 'contacts' | 'sender_persona'
  */
 export async function sandboxActivation(db: Db, project: ProjectScope): Promise<{ not_in_sandbox: boolean; steps: ActivationStep[] }> {
   const exists = async (table: typeof templates | typeof contacts | typeof senderPersonas) => {
-    const [row] = await db.select({ n: count() }).from(table).where(and(eq(table.projectId, project.id), isNull(table.archivedAt)));
+    const [row] = await db
+      .select({ n: count() })
+      .from(table)
+      .where(and(eq(table.projectId, project.id), isNull(table.archivedAt)));
     return row.n > 0;
   };
-  const [messages] = await db.select({ n: count() }).from(contactMessages)
+  const [messages] = await db
+    .select({ n: count() })
+    .from(contactMessages)
     .where(sql`lower(${contactMessages.email}) IN (SELECT lower(email) FROM ${companyUsers} WHERE project_id = ${project.id})`);
   return {
     not_in_sandbox: project.notInSandbox,

@@ -23,12 +23,22 @@ export interface Audience {
  * template is marketing — an unknown template counts as marketing), invalid addresses, and ids or addresses that name
  * no live contact. Shared by the expansion and the send wizard's preview (POST {scheduler}/scheduler/preview).
  */
-export async function blastAudience(run: QueryFn, projectId: string, a: { to_segment_ids?: string[]; to_user_ids?: string[]; to_user_emails?: string[] }, templateIds: string[]): Promise<Audience> {
+export async function blastAudience(
+  run: QueryFn,
+  projectId: string,
+  a: { to_segment_ids?: string[]; to_user_ids?: string[]; to_user_emails?: string[] },
+  templateIds: string[],
+): Promise<Audience> {
   const userIds = a.to_user_ids ?? [];
   const userEmails = (a.to_user_emails ?? []).map((e) => e.toLowerCase());
   const [{ marketing }] = await run<{ marketing: boolean }>(TEMPLATES_ARE_MARKETING, [templateIds]);
-  const audience = await run<{ id: string; email: string; timezone: string | null; excluded: string | null }>(
-    BLAST_AUDIENCE, [projectId, userIds, userEmails, a.to_segment_ids ?? [], marketing]);
+  const audience = await run<{ id: string; email: string; timezone: string | null; excluded: string | null }>(BLAST_AUDIENCE, [
+    projectId,
+    userIds,
+    userEmails,
+    a.to_segment_ids ?? [],
+    marketing,
+  ]);
   const excluded = { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
   const recipients: Audience['recipients'] = [];
   for (const r of audience) {

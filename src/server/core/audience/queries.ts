@@ -4,8 +4,7 @@
  */
 
 /** TEMPLATES_ARE_MARKETING: whether any of $1 template ids is a marketing template (true when none is known: unknown counts as marketing). */
-export const TEMPLATES_ARE_MARKETING =
-  "SELECT coalesce(bool_or(type = 'TEMPLATE_MARKETING'), true) AS marketing FROM templates WHERE id = ANY($1::uuid[])";
+export const TEMPLATES_ARE_MARKETING = "SELECT coalesce(bool_or(type = 'TEMPLATE_MARKETING'), true) AS marketing FROM templates WHERE id = ANY($1::uuid[])";
 
 /**
  * BLAST_AUDIENCE: every live contact of project $1 an audience names — ids $2, addresses $3 (lower-case), members

@@ -16,7 +16,7 @@ import type { AppContext } from '../../context.ts';
 import { recipientSendInstant } from '../../../domain/sendTime.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { logFinishedBlasts } from './finished.ts';
-import { QUEUE_RECIPIENTS } from './queries.ts';
+import { BLAST_BY_ID, LOG_EXPANDED, MARK_EXPANDED, PERSONA_EMAIL, PROJECT_PERSONA_EMAILS, PROJECT_SANDBOX, QUEUE_RECIPIENTS } from './queries.ts';
 import { blastAudience } from '../audience/index.ts';
 import type { QueryFn } from '../../db/client.ts';
 
@@ -25,10 +25,20 @@ const FIRST_CHUNK = 500;
 const CHUNK = 5000;
 
 interface BlastRow {
-  id: string; project_id: string; enabled: boolean; expanded_at: Date | null; template_id: string | null;
-  template_ids_with_weights: Array<{ template_id: string; weight: number }>; sender_persona_id: string;
-  to_segment_ids: string[]; to_user_ids: string[]; to_user_emails: string[]; send_at: string; timezone: string;
-  send_in_users_timezone: boolean; name: string;
+  id: string;
+  project_id: string;
+  enabled: boolean;
+  expanded_at: Date | null;
+  template_id: string | null;
+  template_ids_with_weights: Array<{ template_id: string; weight: number }>;
+  sender_persona_id: string;
+  to_segment_ids: string[];
+  to_user_ids: string[];
+  to_user_emails: string[];
+  send_at: string;
+  timezone: string;
+  send_in_users_timezone: boolean;
+  name: string;
 }
 
 /**
@@ -58,15 +68,19 @@ export function pickTemplate(blast: Pick<BlastRow, 'template_id' | 'template_ids
  */
 export async function expandBlast(ctx: AppContext, blastId: string, onQueued: () => void = () => undefined): Promise<number> {
   const run = ctx.database.query.bind(ctx.database) as QueryFn;
-  const [blast] = await run<BlastRow>('SELECT * FROM email_blasts WHERE id = $1', [blastId]);
+  const [blast] = await run<BlastRow>(BLAST_BY_ID, [blastId]);
   if (!blast || !blast.enabled || blast.expanded_at) return 0;
-  const [project] = await run<{ not_in_sandbox: boolean }>('SELECT not_in_sandbox FROM projects WHERE id = $1', [blast.project_id]);
-  const [persona] = await run<{ email: string }>('SELECT email FROM sender_personas WHERE id = $1', [blast.sender_persona_id]);
-  const personaEmails = project.not_in_sandbox ? [] : (await run<{ email: string }>(
-    'SELECT email FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL', [blast.project_id])).map((r) => r.email);
+  const [project] = await run<{ not_in_sandbox: boolean }>(PROJECT_SANDBOX, [blast.project_id]);
+  const [persona] = await run<{ email: string }>(PERSONA_EMAIL, [blast.sender_persona_id]);
+  const personaEmails = project.not_in_sandbox ? [] : (await run<{ email: string }>(PROJECT_PERSONA_EMAILS, [blast.project_id])).map((r) => r.email);
   const domain = persona?.email.split('@')[1] ?? 'localhost';
   const templateIds = blast.template_ids_with_weights?.length ? blast.template_ids_with_weights.map((w) => w.template_id) : [blast.template_id];
-  const { recipients, excluded, targeted } = await blastAudience(run, blast.project_id, blast, templateIds.filter((t): t is string => !!t));
+  const { recipients, excluded, targeted } = await blastAudience(
+    run,
+    blast.project_id,
+    blast,
+    templateIds.filter((t): t is string => !!t),
+  );
   const accounting = { targeted, queued: recipients.length, excluded };
 
   const perZone: Record<string, string> = {};
@@ -74,8 +88,16 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
   let failed = 0;
   // A small first chunk gets the first emails going at once; later chunks are larger (fewer statements).
   for (let i = 0, size = FIRST_CHUNK; i < recipients.length; i += size, size = CHUNK) {
-    const cols = { contact: [] as string[], email: [] as string[], template: [] as string[], zone: [] as string[], sendAt: [] as string[],
-      status: [] as string[], error: [] as (string | null)[], messageId: [] as string[] };
+    const cols = {
+      contact: [] as string[],
+      email: [] as string[],
+      template: [] as string[],
+      zone: [] as string[],
+      sendAt: [] as string[],
+      status: [] as string[],
+      error: [] as (string | null)[],
+      messageId: [] as string[],
+    };
     for (const r of recipients.slice(i, i + size)) {
       let at = instants.get(r.timezone);
       if (!at) instants.set(r.timezone, (at = recipientSendInstant(blast, r.timezone)));
@@ -83,26 +105,46 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
       perZone[zone] = instant.toISOString();
       const rejection = project.not_in_sandbox ? undefined : sandboxRejection(r.email, personaEmails);
       if (rejection) failed++;
-      cols.contact.push(r.id); cols.email.push(r.email); cols.template.push(pickTemplate(blast, r.id)); cols.zone.push(zone);
-      cols.sendAt.push(instant.toISOString()); cols.status.push(rejection ? 'failed' : 'pending'); cols.error.push(rejection ?? null);
+      cols.contact.push(r.id);
+      cols.email.push(r.email);
+      cols.template.push(pickTemplate(blast, r.id));
+      cols.zone.push(zone);
+      cols.sendAt.push(instant.toISOString());
+      cols.status.push(rejection ? 'failed' : 'pending');
+      cols.error.push(rejection ?? null);
       cols.messageId.push(`<${randomUUID()}@${domain}>`);
     }
     // The rows and, for a recipient refused in the sandbox, its unsuccessful-send event: one statement, so a chunk is
     // in whole or not at all; rows already there (a resumed expansion) are left as they are and get no second event.
-    await run(QUEUE_RECIPIENTS,
-    [blast.project_id, blast.id, blast.sender_persona_id, cols.contact, cols.email, cols.template, cols.zone,
-      cols.sendAt, cols.status, cols.error, cols.messageId]);
+    await run(QUEUE_RECIPIENTS, [
+      blast.project_id,
+      blast.id,
+      blast.sender_persona_id,
+      cols.contact,
+      cols.email,
+      cols.template,
+      cols.zone,
+      cols.sendAt,
+      cols.status,
+      cols.error,
+      cols.messageId,
+    ]);
     onQueued();
   }
   const done = await ctx.database.transaction(async (tx) => {
-    const [marked] = await tx<{ id: string }>(
-      'UPDATE email_blasts SET expanded_at = now(), sent_at_per_timezone = $2, audience = $3 WHERE id = $1 AND expanded_at IS NULL RETURNING id',
-      [blast.id, JSON.stringify(perZone), JSON.stringify(accounting)]);
+    const [marked] = await tx<{ id: string }>(MARK_EXPANDED, [blast.id, JSON.stringify(perZone), JSON.stringify(accounting)]);
     if (!marked) return false; // another expansion of the same blast finished first
-    await tx(`INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
-      VALUES ($1, 'JOB_PROCESS_EMAIL_BLAST', now(), now(), true, $2, $3)`,
-    [blast.project_id, JSON.stringify({ scheduled_email_group_id: blast.id, name: blast.name }),
-      JSON.stringify({ num_recipients: recipients.length, num_not_allowed_in_sandbox: failed, num_targeted: accounting.targeted, excluded, sent_at_per_timezone: perZone })]);
+    await tx(LOG_EXPANDED, [
+      blast.project_id,
+      JSON.stringify({ scheduled_email_group_id: blast.id, name: blast.name }),
+      JSON.stringify({
+        num_recipients: recipients.length,
+        num_not_allowed_in_sandbox: failed,
+        num_targeted: accounting.targeted,
+        excluded,
+        sent_at_per_timezone: perZone,
+      }),
+    ]);
     return true;
   });
   if (!done) return 0;

@@ -5,10 +5,16 @@
 import { and, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
 import { blastAudience } from '../audience/index.ts';
+import { PROJECT_PERSONA_EMAILS } from './queries.ts';
 import { sendCost } from '../../../domain/pricing.ts';
 import { contacts, emailBlasts, outbox, segments, senderPersonas, templates } from '../../db/schema.ts';
 import {
-  blastDueInstant, CONTACT_LOCAL_TIMEZONE, isContactLocalTimezone, isValidTimezone, parseWallClock, wallClockToInstant,
+  blastDueInstant,
+  CONTACT_LOCAL_TIMEZONE,
+  isContactLocalTimezone,
+  isValidTimezone,
+  parseWallClock,
+  wallClockToInstant,
 } from '../../../domain/sendTime.ts';
 import { checkRequired, checkTemplateContent, MESSAGES, UUID_V4_RE } from '../../../domain/validation.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';
@@ -24,22 +30,38 @@ type BlastIn = components['schemas']['EmailBlastInput'];
 type ListQuery = NonNullable<operations['listEmailBlasts']['parameters']['query']>;
 type Row = typeof emailBlasts.$inferSelect;
 
-
 const SORTABLE = { name: emailBlasts.name, enabled: emailBlasts.enabled, created_at: emailBlasts.createdAt, send_at: emailBlasts.dueAt };
 
 /** toBlast maps a row and its recipient counts to the API's EmailBlast. */
 export function toBlast(r: Row, counts: { total: number; sent: number; failed: number } = { total: 0, sent: 0, failed: 0 }): BlastOut {
   return {
-    id: r.id, name: r.name, enabled: r.enabled, created_at: isoRequired(r.createdAt), send_at: r.sendAt,
-    send_at_utc: iso(r.sendAtUtc), send_in_users_timezone: r.sendInUsersTimezone,
+    id: r.id,
+    name: r.name,
+    enabled: r.enabled,
+    created_at: isoRequired(r.createdAt),
+    send_at: r.sendAt,
+    send_at_utc: iso(r.sendAtUtc),
+    send_in_users_timezone: r.sendInUsersTimezone,
     timezone: r.sendInUsersTimezone ? CONTACT_LOCAL_TIMEZONE : r.timezone,
-    template_id: r.templateId, template_ids_with_weights: r.templateIdsWithWeights, sender_persona_id: r.senderPersonaId,
-    to_segment_ids: r.toSegmentIds, to_user_ids: r.toUserIds, to_user_emails: r.toUserEmails, cc_to_user_ids: r.ccToUserIds,
-    bcc_to_user_ids: r.bccToUserIds, sent_at_per_timezone: r.sentAtPerTimezone, scheduled_emails: counts.total,
-    sent_emails: counts.sent, failed_emails: counts.failed, audience: r.audience ?? null,
+    template_id: r.templateId,
+    template_ids_with_weights: r.templateIdsWithWeights,
+    sender_persona_id: r.senderPersonaId,
+    to_segment_ids: r.toSegmentIds,
+    to_user_ids: r.toUserIds,
+    to_user_emails: r.toUserEmails,
+    cc_to_user_ids: r.ccToUserIds,
+    bcc_to_user_ids: r.bccToUserIds,
+    sent_at_per_timezone: r.sentAtPerTimezone,
+    scheduled_emails: counts.total,
+    sent_emails: counts.sent,
+    failed_emails: counts.failed,
+    audience: r.audience ?? null,
     payload: {
-      template_id: r.templateId, sender_persona_id: r.senderPersonaId, to_segment_ids: r.toSegmentIds,
-      to_user_ids: r.toUserIds, timezone: r.sendInUsersTimezone ? CONTACT_LOCAL_TIMEZONE : r.timezone,
+      template_id: r.templateId,
+      sender_persona_id: r.senderPersonaId,
+      to_segment_ids: r.toSegmentIds,
+      to_user_ids: r.toUserIds,
+      timezone: r.sendInUsersTimezone ? CONTACT_LOCAL_TIMEZONE : r.timezone,
     },
   };
 }
@@ -47,39 +69,66 @@ export function toBlast(r: Row, counts: { total: number; sent: number; failed: n
 async function recipientCounts(db: Db, blastIds: string[]) {
   const out = new Map<string, { total: number; sent: number; failed: number }>();
   if (!blastIds.length) return out;
-  const rows = await db.select({
-    blastId: outbox.blastId,
-    total: sql<number>`count(*)::int`,
-    sent: sql<number>`(count(*) FILTER (WHERE ${outbox.status} = 'sent'))::int`,
-    failed: sql<number>`(count(*) FILTER (WHERE ${outbox.status} = 'failed'))::int`,
-  }).from(outbox).where(inArray(outbox.blastId, blastIds)).groupBy(outbox.blastId);
+  const rows = await db
+    .select({
+      blastId: outbox.blastId,
+      total: sql<number>`count(*)::int`,
+      sent: sql<number>`(count(*) FILTER (WHERE ${outbox.status} = 'sent'))::int`,
+      failed: sql<number>`(count(*) FILTER (WHERE ${outbox.status} = 'failed'))::int`,
+    })
+    .from(outbox)
+    .where(inArray(outbox.blastId, blastIds))
+    .groupBy(outbox.blastId);
   for (const r of rows) out.set(r.blastId as string, { total: Number(r.total), sent: Number(r.sent), failed: Number(r.failed) });
   return out;
 }
 
 function where(projectId: string, ids: string[], enabledOnly?: boolean, search?: string) {
-  return and(eq(emailBlasts.projectId, projectId), ids.length ? inArray(emailBlasts.id, ids) : undefined, enabledOnly ? eq(emailBlasts.enabled, true) : undefined,
-    search?.trim() ? ilike(emailBlasts.name, likePattern(search.trim())) : undefined);
+  return and(
+    eq(emailBlasts.projectId, projectId),
+    ids.length ? inArray(emailBlasts.id, ids) : undefined,
+    enabledOnly ? eq(emailBlasts.enabled, true) : undefined,
+    search?.trim() ? ilike(emailBlasts.name, likePattern(search.trim())) : undefined,
+  );
 }
 
 /** listBlasts returns one page of blasts (newest first by default) with their recipient counts. */
 export async function listBlasts(db: Db, projectId: string, q: ListQuery): Promise<BlastOut[]> {
-  const rows = await db.select().from(emailBlasts).where(where(projectId, uuidList(q.ids, 'ids'), q.enabled_only, q.search_value))
-    .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), desc(emailBlasts.id)).limit(q.limit ?? 10).offset(q.offset ?? 0);
-  const counts = await recipientCounts(db, rows.map((r) => r.id));
+  const rows = await db
+    .select()
+    .from(emailBlasts)
+    .where(where(projectId, uuidList(q.ids, 'ids'), q.enabled_only, q.search_value))
+    .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), desc(emailBlasts.id))
+    .limit(q.limit ?? 10)
+    .offset(q.offset ?? 0);
+  const counts = await recipientCounts(
+    db,
+    rows.map((r) => r.id),
+  );
   return rows.map((r) => toBlast(r, counts.get(r.id)));
 }
 
 /** countBlasts counts the project's blasts (enabled only, or whose name contains `search`, when asked). */
 export async function countBlasts(db: Db, projectId: string, ids?: string, enabledOnly?: boolean, search?: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(emailBlasts).where(where(projectId, uuidList(ids, 'ids'), enabledOnly, search));
+  const [row] = await db
+    .select({ n: count() })
+    .from(emailBlasts)
+    .where(where(projectId, uuidList(ids, 'ids'), enabledOnly, search));
   return row.n;
 }
 
 /** missingIds returns the ids of `ids` that are not live rows of `table` in the project. */
-async function missingIds(db: Db, table: typeof templates | typeof senderPersonas | typeof segments | typeof contacts, projectId: string, ids: string[]): Promise<string[]> {
+async function missingIds(
+  db: Db,
+  table: typeof templates | typeof senderPersonas | typeof segments | typeof contacts,
+  projectId: string,
+  ids: string[],
+): Promise<string[]> {
   if (!ids.length) return [];
-  const rows = await db.select({ id: table.id }).from(table).where(and(eq(table.projectId, projectId), isNull(table.archivedAt), inArray(table.id, ids)));
+  const rows = await db
+    .select({ id: table.id })
+    .from(table)
+    .where(and(eq(table.projectId, projectId), isNull(table.archivedAt), inArray(table.id, ids)));
   const found = new Set(rows.map((r) => r.id));
   return ids.filter((id) => !found.has(id));
 }
@@ -112,23 +161,48 @@ export async function saveBlast(ctx: AppContext, project: ProjectScope, b: Blast
   if (existing) throw new BadRequest(['id: an email blast with this id already exists; a scheduled blast cannot be edited, disable it and create a new one']);
   const templateIds = b.template_id ? [b.template_id, ...weights.map((w) => w.template_id)] : weights.map((w) => w.template_id);
   const refErrs = new FieldErrors();
-  for (const id of await missingIds(db, templates, project.id, [...new Set(templateIds)])) refErrs.add(b.template_id === id ? 'template_id' : 'template_ids_with_weights', `no template ${id} in this project`);
-  for (const id of await missingIds(db, senderPersonas, project.id, [b.sender_persona_id])) refErrs.add('sender_persona_id', `no sender persona ${id} in this project`);
+  for (const id of await missingIds(db, templates, project.id, [...new Set(templateIds)]))
+    refErrs.add(b.template_id === id ? 'template_id' : 'template_ids_with_weights', `no template ${id} in this project`);
+  for (const id of await missingIds(db, senderPersonas, project.id, [b.sender_persona_id]))
+    refErrs.add('sender_persona_id', `no sender persona ${id} in this project`);
   for (const id of await missingIds(db, segments, project.id, segmentIds)) refErrs.add('to_segment_ids', `no segment ${id} in this project`);
   for (const id of await missingIds(db, contacts, project.id, userIds)) refErrs.add('to_user_ids', `no contact ${id} in this project`);
   if (userEmails.length) {
-    const found = new Set((await db.select({ email: sql<string>`lower(${contacts.email})` }).from(contacts)
-      .where(and(eq(contacts.projectId, project.id), isNull(contacts.archivedAt), inArray(sql`lower(${contacts.email})`, userEmails.map((e) => e.toLowerCase()))))).map((r) => r.email));
+    const found = new Set(
+      (
+        await db
+          .select({ email: sql<string>`lower(${contacts.email})` })
+          .from(contacts)
+          .where(
+            and(
+              eq(contacts.projectId, project.id),
+              isNull(contacts.archivedAt),
+              inArray(
+                sql`lower(${contacts.email})`,
+                userEmails.map((e) => e.toLowerCase()),
+              ),
+            ),
+          )
+      ).map((r) => r.email),
+    );
     for (const e of userEmails) if (!found.has(e.toLowerCase())) refErrs.add('to_user_emails', `no contact with email ${e}`);
   }
   refErrs.throwIfAny();
 
   if (!project.notInSandbox) {
-    const personas = (await db.select({ email: senderPersonas.email }).from(senderPersonas)
-      .where(and(eq(senderPersonas.projectId, project.id), isNull(senderPersonas.archivedAt)))).map((p) => p.email);
+    const personas = (
+      await db
+        .select({ email: senderPersonas.email })
+        .from(senderPersonas)
+        .where(and(eq(senderPersonas.projectId, project.id), isNull(senderPersonas.archivedAt)))
+    ).map((p) => p.email);
     // The sandbox check sees exactly who the expansion will send to (core/audience blastAudience).
-    const audience = await blastAudience(ctx.database.query.bind(ctx.database) as QueryFn, project.id,
-      { to_segment_ids: segmentIds, to_user_ids: userIds, to_user_emails: userEmails }, templateIds);
+    const audience = await blastAudience(
+      ctx.database.query.bind(ctx.database) as QueryFn,
+      project.id,
+      { to_segment_ids: segmentIds, to_user_ids: userIds, to_user_emails: userEmails },
+      templateIds,
+    );
     const rejected = audience.recipients.map((r) => sandboxRejection(r.email, personas)).filter((m): m is string => !!m);
     if (rejected.length) {
       const shown = rejected.slice(0, 5).map((m) => `to_user_ids: ${m}`);
@@ -139,12 +213,27 @@ export async function saveBlast(ctx: AppContext, project: ProjectScope, b: Blast
 
   const schedule = { send_at: b.send_at, timezone: zone, send_in_users_timezone: contactLocal };
   const dueAt = blastDueInstant(schedule);
-  const [row] = await db.insert(emailBlasts).values({
-    id: b.id.toLowerCase(), projectId: project.id, name: b.name.trim(), templateId: b.template_id ?? null, templateIdsWithWeights: weights,
-    senderPersonaId: b.sender_persona_id, toSegmentIds: segmentIds, toUserIds: userIds, toUserEmails: userEmails,
-    ccToUserIds: b.cc_to_user_ids ?? [], bccToUserIds: b.bcc_to_user_ids ?? [], sendAt: b.send_at,
-    sendAtUtc: contactLocal ? null : wallClockToInstant(b.send_at, zone), sendInUsersTimezone: contactLocal, timezone: zone, dueAt,
-  }).returning();
+  const [row] = await db
+    .insert(emailBlasts)
+    .values({
+      id: b.id.toLowerCase(),
+      projectId: project.id,
+      name: b.name.trim(),
+      templateId: b.template_id ?? null,
+      templateIdsWithWeights: weights,
+      senderPersonaId: b.sender_persona_id,
+      toSegmentIds: segmentIds,
+      toUserIds: userIds,
+      toUserEmails: userEmails,
+      ccToUserIds: b.cc_to_user_ids ?? [],
+      bccToUserIds: b.bcc_to_user_ids ?? [],
+      sendAt: b.send_at,
+      sendAtUtc: contactLocal ? null : wallClockToInstant(b.send_at, zone),
+      sendInUsersTimezone: contactLocal,
+      timezone: zone,
+      dueAt,
+    })
+    .returning();
   try {
     await ctx.queue.enqueue('blast-expand', { blastId: row.id }, { startAfter: dueAt, singletonKey: row.id });
   } catch (err) {
@@ -162,12 +251,16 @@ export async function disableBlasts(db: Db, projectId: string, idList: string): 
   const ids = uuidList(idList, 'ids');
   if (!ids.length) throw new BadRequest([`ids: ${MESSAGES.blastMissingId}`]);
   return db.transaction(async (tx) => {
-    const rows = await tx.update(emailBlasts).set({ enabled: false, disabledAt: new Date() })
+    const rows = await tx
+      .update(emailBlasts)
+      .set({ enabled: false, disabledAt: new Date() })
       .where(and(eq(emailBlasts.projectId, projectId), inArray(emailBlasts.id, ids), eq(emailBlasts.enabled, true)))
       .returning({ id: emailBlasts.id });
     const done = rows.map((r) => r.id);
     if (done.length) {
-      await tx.update(outbox).set({ status: 'cancelled', lastError: 'blast disabled' })
+      await tx
+        .update(outbox)
+        .set({ status: 'cancelled', lastError: 'blast disabled' })
         .where(and(inArray(outbox.blastId, done), eq(outbox.status, 'pending')));
     }
     const doneSet = new Set(done);
@@ -185,7 +278,9 @@ type PreviewOut = components['schemas']['BlastPreview'];
  * a launch. Saves nothing.
  */
 export async function previewBlast(query: QueryFn, project: ProjectScope, p: PreviewIn): Promise<PreviewOut> {
-  const templateIds = [...new Set([...(p.template_ids_with_weights ?? []).map((w) => w.template_id), ...(p.template_id ? [p.template_id] : []), ...(p.template_ids ?? [])])];
+  const templateIds = [
+    ...new Set([...(p.template_ids_with_weights ?? []).map((w) => w.template_id), ...(p.template_id ? [p.template_id] : []), ...(p.template_ids ?? [])]),
+  ];
   const personaIds = [...new Set([...(p.sender_persona_id ? [p.sender_persona_id] : []), ...(p.sender_persona_ids ?? [])])];
   const hasAudience = !!((p.to_segment_ids?.length ?? 0) + (p.to_user_ids?.length ?? 0) + (p.to_user_emails?.length ?? 0));
   const audience = hasAudience
@@ -193,18 +288,28 @@ export async function previewBlast(query: QueryFn, project: ProjectScope, p: Pre
     : { recipients: [], excluded: { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 }, targeted: 0 };
   const [{ month }] = await query<{ month: string | null }>(
     `SELECT sum(num) AS month FROM report_counts_v WHERE project_id = $1 AND name = '${EVENT.sendSuccess}'
-        AND hour >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`, [project.id]);
+        AND hour >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
+    [project.id],
+  );
   const monthSends = Number(month ?? 0);
   const problems: string[] = [];
-  const templateRows = templateIds.length ? await query<{ id: string; name: string; type: string; html_body: string }>(
-    'SELECT id, name, type, html_body FROM templates WHERE project_id = $1 AND id = ANY($2::uuid[]) AND archived_at IS NULL', [project.id, templateIds]) : [];
+  const templateRows = templateIds.length
+    ? await query<{ id: string; name: string; type: string; html_body: string }>(
+        'SELECT id, name, type, html_body FROM templates WHERE project_id = $1 AND id = ANY($2::uuid[]) AND archived_at IS NULL',
+        [project.id, templateIds],
+      )
+    : [];
   for (const id of templateIds) {
     const t = templateRows.find((x) => x.id === id);
     if (!t) problems.push(`template_id: no template with id ${id}`);
     else if (checkTemplateContent(t.html_body, t.type)) problems.push(`template '${t.name}': ${checkTemplateContent(t.html_body, t.type)}`);
   }
-  const personas = personaIds.length ? await query<{ id: string; email: string; verified: boolean }>(
-    'SELECT id, email, verified_at IS NOT NULL AS verified FROM sender_personas WHERE project_id = $1 AND id = ANY($2::uuid[]) AND archived_at IS NULL', [project.id, personaIds]) : [];
+  const personas = personaIds.length
+    ? await query<{ id: string; email: string; verified: boolean }>(
+        'SELECT id, email, verified_at IS NOT NULL AS verified FROM sender_personas WHERE project_id = $1 AND id = ANY($2::uuid[]) AND archived_at IS NULL',
+        [project.id, personaIds],
+      )
+    : [];
   for (const id of personaIds) {
     const s = personas.find((x) => x.id === id);
     if (!s) problems.push(`sender_persona_id: no sender persona with id ${id}`);
@@ -212,16 +317,25 @@ export async function previewBlast(query: QueryFn, project: ProjectScope, p: Pre
   }
   let sandboxRefused = 0;
   if (!project.notInSandbox && audience.recipients.length) {
-    const allowed = (await query<{ email: string }>('SELECT email FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL', [project.id])).map((r) => r.email);
+    const allowed = (await query<{ email: string }>(PROJECT_PERSONA_EMAILS, [project.id])).map((r) => r.email);
     sandboxRefused = audience.recipients.filter((r) => sandboxRejection(r.email, allowed)).length;
-    if (sandboxRefused) problems.push(`${sandboxRefused} recipient(s) cannot be sent to while the account is in the sandbox (only the simulator address and your sender personas can)`);
+    if (sandboxRefused)
+      problems.push(
+        `${sandboxRefused} recipient(s) cannot be sent to while the account is in the sandbox (only the simulator address and your sender personas can)`,
+      );
   }
   if (hasAudience && !audience.recipients.length) problems.push('Nobody to send to: every recipient is left out (see the exclusions)');
   const emails = audience.recipients.length * (p.emails_per_recipient ?? 1);
   const cost = sendCost(monthSends, emails);
   return {
-    targeted: audience.targeted, excluded: audience.excluded, to_send: audience.recipients.length, sandbox_refused: sandboxRefused,
-    month_sends: monthSends, emails, cost: { dollars: cost.dollars, before: cost.before, after: cost.after, free_left: cost.freeLeft },
-    cost_per_1000: sendCost(monthSends, 1000).dollars, problems,
+    targeted: audience.targeted,
+    excluded: audience.excluded,
+    to_send: audience.recipients.length,
+    sandbox_refused: sandboxRefused,
+    month_sends: monthSends,
+    emails,
+    cost: { dollars: cost.dollars, before: cost.before, after: cost.after, free_left: cost.freeLeft },
+    cost_per_1000: sendCost(monthSends, 1000).dollars,
+    problems,
   };
 }

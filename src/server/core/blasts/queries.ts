@@ -18,10 +18,18 @@ export const QUEUE_RECIPIENTS = `WITH made AS (
             AS u(contact, email, template, zone, send_at, status, error, message_id)
         ON CONFLICT (blast_id, contact_id) DO NOTHING
         RETURNING project_id, email, contact_id, blast_id, template_id, status, last_error, message_id)
-      ${insertSystemEventsSql({
-    project_id: 'project_id', name: `'${EVENT.sendFailure}'`, email: 'email', user_id: 'contact_id', blast_id: 'blast_id', template_id: 'template_id',
-    json: "jsonb_build_object('error_string', last_error, 'blast_id', blast_id, 'message_id', message_id)",
-  }, "made WHERE status = 'failed'")}`;
+      ${insertSystemEventsSql(
+        {
+          project_id: 'project_id',
+          name: `'${EVENT.sendFailure}'`,
+          email: 'email',
+          user_id: 'contact_id',
+          blast_id: 'blast_id',
+          template_id: 'template_id',
+          json: "jsonb_build_object('error_string', last_error, 'blast_id', blast_id, 'message_id', message_id)",
+        },
+        "made WHERE status = 'failed'",
+      )}`;
 
 /**
  * FINISHED_BLASTS: of $1 blast ids, those fully expanded whose rows have all settled and whose end is not logged yet
@@ -43,3 +51,23 @@ export const LOG_FINISHED_BLASTS = `INSERT INTO job_log (project_id, job_name, s
                        FROM outbox o WHERE o.blast_id = b.id) c ON true
       WHERE b.id = ANY($1::uuid[])
         AND NOT EXISTS (SELECT 1 FROM job_log j WHERE j.job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND j.start_details->>'scheduled_email_group_id' = b.id::text)`;
+
+/** BLAST_BY_ID: blast $1, every column. */
+export const BLAST_BY_ID = 'SELECT * FROM email_blasts WHERE id = $1';
+
+/** PROJECT_SANDBOX: whether project $1 is out of the sandbox. */
+export const PROJECT_SANDBOX = 'SELECT not_in_sandbox FROM projects WHERE id = $1';
+
+/** PERSONA_EMAIL: the address of sender persona $1. */
+export const PERSONA_EMAIL = 'SELECT email FROM sender_personas WHERE id = $1';
+
+/** PROJECT_PERSONA_EMAILS: the addresses of project $1's live sender personas (who the sandbox allows). */
+export const PROJECT_PERSONA_EMAILS = 'SELECT email FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL';
+
+/** MARK_EXPANDED: blast $1 is expanded, with its per-zone send instants $2 and audience accounting $3 (once: no row when already). */
+export const MARK_EXPANDED =
+  'UPDATE email_blasts SET expanded_at = now(), sent_at_per_timezone = $2, audience = $3 WHERE id = $1 AND expanded_at IS NULL RETURNING id';
+
+/** LOG_EXPANDED: the JOB_PROCESS_EMAIL_BLAST entry of project $1's expansion, details $2 and $3. */
+export const LOG_EXPANDED = `INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
+      VALUES ($1, 'JOB_PROCESS_EMAIL_BLAST', now(), now(), true, $2, $3)`;

@@ -16,6 +16,7 @@ import { readXlsxRows, XlsxError } from './xlsxRows.ts';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { anyUpsertTriggered, enterUpsertedFrom } from '../workflows/index.ts';
+import { ADD_WRITTEN_TO_SEGMENT, IMPORT_END, IMPORT_JOB, IMPORT_PROGRESS, SHOW_UPLOADED_SEGMENT, UPSERT_CONTACTS_JSON } from './queries.ts';
 import { fileKind, SEGMENT_UPLOADS_BUCKET } from './upload.ts';
 import { withLocalFile } from '../../storage/storage.ts';
 import { readContactHeader, readContactRow, type Cell, type ContactHeader, type ContactRow, type RowError } from '../../../domain/contactImport.ts';
@@ -35,13 +36,18 @@ export const MAX_RECORDED_ERRORS = 1000;
 /** A whole-file problem: the import stops and reports it in `errors`. */
 class FileError extends Error {}
 
-interface Details { bucket: string; stored_key: string; file_name: string; segment_id: string | null; bytes: number }
+interface Details {
+  bucket: string;
+  stored_key: string;
+  file_name: string;
+  segment_id: string | null;
+  bytes: number;
+}
 
 /** importContactFile runs the import recorded by job-log entry `jobLogId` (a no-op when it has already ended). */
 export async function importContactFile(ctx: AppContext, jobLogId: string): Promise<void> {
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
-  const [entry] = await query<{ project_id: string; start_details: Details; ended: boolean }>(
-    'SELECT project_id, start_details, ended_at IS NOT NULL AS ended FROM job_log WHERE id = $1', [jobLogId]);
+  const [entry] = await query<{ project_id: string; start_details: Details; ended: boolean }>(IMPORT_JOB, [jobLogId]);
   if (!entry || entry.ended) return;
   const d = entry.start_details;
   const state = { bytesRead: 0, imported: 0, failed: 0, errors: [] as RowError[] };
@@ -61,10 +67,15 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     if (!lane.batch.size) return;
     const rows = [...lane.batch.values()];
     lane.batch = new Map();
-    const progress = JSON.stringify({ bytes_read: state.bytesRead, rows_imported: state.imported, rows_failed: state.failed, processing_errors: state.errors.slice(0, 100) });
+    const progress = JSON.stringify({
+      bytes_read: state.bytesRead,
+      rows_imported: state.imported,
+      rows_failed: state.failed,
+      processing_errors: state.errors.slice(0, 100),
+    });
     lane.writing = (async () => {
       await upsertBatch(query, entry.project_id, rows, d.bucket === SEGMENT_UPLOADS_BUCKET ? d.segment_id : null, entering);
-      await query('UPDATE job_log SET start_details = start_details || $2::jsonb WHERE id = $1', [jobLogId, progress]);
+      await query(IMPORT_PROGRESS, [jobLogId, progress]);
     })();
     // A failed write must not go unhandled while the next batch is read; it is thrown by the next flush.
     lane.writing.catch(() => undefined);
@@ -82,7 +93,10 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     // The last row of an email wins: a repeat replaces the earlier row's values in this batch.
     const earlier = lane.batch.get(email);
     lane.batch.delete(email);
-    lane.batch.set(email, earlier ? { ...earlier, ...r.contact, json: earlier.json || r.contact.json ? { ...earlier.json, ...r.contact.json } : undefined } : r.contact);
+    lane.batch.set(
+      email,
+      earlier ? { ...earlier, ...r.contact, json: earlier.json || r.contact.json ? { ...earlier.json, ...r.contact.json } : undefined } : r.contact,
+    );
     if (lane.batch.size >= BATCH_ROWS) await flush(lane);
   };
 
@@ -90,9 +104,18 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
   try {
     if (fileKind(d.stored_key) === 'xlsx') {
       // A workbook is read with random access (its shared strings may come after the sheet): from its local file.
-      await withLocalFile(ctx.storage, d.bucket, d.stored_key, (file) => readXlsx(file, d.file_name, onRow, (bytes) => { state.bytesRead = bytes; }));
+      await withLocalFile(ctx.storage, d.bucket, d.stored_key, (file) =>
+        readXlsx(file, d.file_name, onRow, (bytes) => {
+          state.bytesRead = bytes;
+        }),
+      );
     } else {
-      const counter = new Transform({ transform(chunk: Buffer, _e, done) { state.bytesRead += chunk.length; done(null, chunk); } });
+      const counter = new Transform({
+        transform(chunk: Buffer, _e, done) {
+          state.bytesRead += chunk.length;
+          done(null, chunk);
+        },
+      });
       await readCsv(ctx.storage.getStream(d.bucket, d.stored_key).pipe(counter), d.file_name, onRow);
     }
     await drain();
@@ -103,13 +126,19 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     await drain().catch(() => undefined);
   }
   // The segment of a segment upload is shown once the file has been read, unless it was refused as a whole.
-  if (d.segment_id && (fileErrors.length === 0 || state.imported > 0)) await query('UPDATE segments SET invisible = false WHERE id = $1', [d.segment_id]);
-  await query(
-    `UPDATE job_log SET ended_at = now(), success = $2, start_details = start_details || $3::jsonb, end_details = $4::jsonb WHERE id = $1`,
-    [jobLogId, fileErrors.length === 0, JSON.stringify({ bytes_read: d.bytes }), JSON.stringify({
-      rows_imported: state.imported, rows_failed: state.failed, processing_errors: state.errors, errors: fileErrors, segment_id: d.segment_id,
-    })],
-  );
+  if (d.segment_id && (fileErrors.length === 0 || state.imported > 0)) await query(SHOW_UPLOADED_SEGMENT, [d.segment_id]);
+  await query(IMPORT_END, [
+    jobLogId,
+    fileErrors.length === 0,
+    JSON.stringify({ bytes_read: d.bytes }),
+    JSON.stringify({
+      rows_imported: state.imported,
+      rows_failed: state.failed,
+      processing_errors: state.errors,
+      errors: fileErrors,
+      segment_id: d.segment_id,
+    }),
+  ]);
 }
 
 type OnRow = (header: ContactHeader, cells: Cell[], line: number, cellCount?: number) => Promise<void>;
@@ -123,7 +152,8 @@ async function readCsv(source: Readable, name: string, onRow: OnRow): Promise<vo
       if (!checked) {
         checked = true;
         const head = chunk.subarray(0, 4096);
-        if (head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) return done(new FileError(`${name} is not a CSV file: it is a zip archive (an Excel workbook must be named .xlsx)`));
+        if (head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])))
+          return done(new FileError(`${name} is not a CSV file: it is a zip archive (an Excel workbook must be named .xlsx)`));
         if (head.includes(0)) return done(new FileError(`${name} is not a CSV file: it holds binary data`));
       }
       done(null, chunk);
@@ -160,23 +190,27 @@ async function readXlsx(file: string, name: string, onRow: OnRow, onBytes: (byte
   let header: ContactHeader | undefined;
   let width = 0;
   try {
-    await readXlsxRows(file, async (rows) => {
-      for (const { line, cells } of rows) {
-        while (cells.length && (cells[cells.length - 1] === undefined || cells[cells.length - 1] === '')) cells.pop();
-        if (!header) {
-          const h = readContactHeader(cells.map((c) => String(c ?? '')));
-          if ('error' in h) throw new FileError(`${name}: ${h.error}`);
-          header = h.header;
-          width = header.columns.length;
-          continue;
+    await readXlsxRows(
+      file,
+      async (rows) => {
+        for (const { line, cells } of rows) {
+          while (cells.length && (cells[cells.length - 1] === undefined || cells[cells.length - 1] === '')) cells.pop();
+          if (!header) {
+            const h = readContactHeader(cells.map((c) => String(c ?? '')));
+            if ('error' in h) throw new FileError(`${name}: ${h.error}`);
+            header = h.header;
+            width = header.columns.length;
+            continue;
+          }
+          if (!cells.length) continue;
+          // Trailing empty cells are not stored in XLSX: pad to the header; more cells than the header is an error.
+          const count = cells.length > width ? cells.length : width;
+          while (cells.length < width) cells.push(undefined);
+          await onRow(header, cells, line, count);
         }
-        if (!cells.length) continue;
-        // Trailing empty cells are not stored in XLSX: pad to the header; more cells than the header is an error.
-        const count = cells.length > width ? cells.length : width;
-        while (cells.length < width) cells.push(undefined);
-        await onRow(header, cells, line, count);
-      }
-    }, onBytes);
+      },
+      onBytes,
+    );
   } catch (err) {
     if (err instanceof XlsxError) throw new FileError(`${name} is not a readable XLSX file: ${err.message}`);
     throw err;
@@ -192,18 +226,7 @@ async function readXlsx(file: string, name: string, onRow: OnRow, onBytes: (byte
 async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[], segmentId: string | null, enterWorkflows = false): Promise<void> {
   // The batch goes over as one JSON document (one native JSON.stringify, one json parse on the server): far cheaper
   // than seven text arrays that node-postgres escapes element by element and the server parses as array literals.
-  const upsert = `INSERT INTO contacts (project_id, email, first_name, last_name, timezone, date_of_birth, json)
-       SELECT $1, email, first_name, last_name, timezone, date_of_birth, COALESCE(json, '{}'::jsonb)
-         FROM json_to_recordset($2::json)
-           AS t(email text, first_name text, last_name text, timezone text, date_of_birth timestamptz, json jsonb)
-       ON CONFLICT (project_id, lower(email)) WHERE archived_at IS NULL DO UPDATE SET
-         first_name = COALESCE(EXCLUDED.first_name, contacts.first_name),
-         last_name = COALESCE(EXCLUDED.last_name, contacts.last_name),
-         timezone = COALESCE(EXCLUDED.timezone, contacts.timezone),
-         date_of_birth = COALESCE(EXCLUDED.date_of_birth, contacts.date_of_birth),
-         json = contacts.json || EXCLUDED.json,
-         version = contacts.version + 1,
-         updated_at = now()`;
+  const upsert = UPSERT_CONTACTS_JSON;
   const params: unknown[] = [projectId, JSON.stringify(rows)];
   if (!segmentId && !enterWorkflows) {
     await query(upsert, params);
@@ -212,7 +235,7 @@ async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[]
   const parts = [`written AS (${upsert} RETURNING id, email)`];
   if (segmentId) {
     params.push(segmentId);
-    parts.push(`members AS (INSERT INTO segment_members (segment_id, contact_id) SELECT $3::uuid, id FROM written ON CONFLICT DO NOTHING)`);
+    parts.push(`members AS (${ADD_WRITTEN_TO_SEGMENT})`);
   }
   if (enterWorkflows) {
     // In the same statement (core/workflows enterUpsertedFrom): the contacts written enter, or nothing is written.

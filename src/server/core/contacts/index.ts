@@ -20,15 +20,27 @@ type Row = typeof contacts.$inferSelect;
 /** toContact maps a row to the API's Contact. */
 export function toContact(r: Row): ContactOut {
   return {
-    id: r.id, email: r.email, first_name: r.firstName, last_name: r.lastName, timezone: r.timezone,
-    date_of_birth: iso(r.dateOfBirth), unsubscribed_at: iso(r.unsubscribedAt), json: r.json ?? {}, version: r.version,
-    created_at: isoRequired(r.createdAt), updated_at: isoRequired(r.updatedAt),
+    id: r.id,
+    email: r.email,
+    first_name: r.firstName,
+    last_name: r.lastName,
+    timezone: r.timezone,
+    date_of_birth: iso(r.dateOfBirth),
+    unsubscribed_at: iso(r.unsubscribedAt),
+    json: r.json ?? {},
+    version: r.version,
+    created_at: isoRequired(r.createdAt),
+    updated_at: isoRequired(r.updatedAt),
   };
 }
 
 const SORTABLE = {
-  email: contacts.email, first_name: contacts.firstName, last_name: contacts.lastName, timezone: contacts.timezone,
-  created_at: contacts.createdAt, updated_at: contacts.updatedAt,
+  email: contacts.email,
+  first_name: contacts.firstName,
+  last_name: contacts.lastName,
+  timezone: contacts.timezone,
+  created_at: contacts.createdAt,
+  updated_at: contacts.updatedAt,
 };
 const SEARCHABLE = { email: contacts.email, first_name: contacts.firstName, last_name: contacts.lastName, timezone: contacts.timezone };
 
@@ -60,7 +72,10 @@ function filters(projectId: string, q: Partial<ListQuery>): SQL {
     where.push(field === 'all' ? smartSearch(q.search_value) : ilike(SEARCHABLE[field], likePattern(q.search_value.trim())));
   }
   const memberOf = (segmentIds: string[]) => sql`EXISTS (SELECT 1 FROM ${segmentMembers} sm JOIN ${segments} s ON s.id = sm.segment_id
-    WHERE sm.contact_id = ${contacts.id} AND s.project_id = ${projectId} AND sm.segment_id IN (${sql.join(segmentIds.map((id) => sql`${id}`), sql`, `)}))`;
+    WHERE sm.contact_id = ${contacts.id} AND s.project_id = ${projectId} AND sm.segment_id IN (${sql.join(
+      segmentIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}))`;
   const inSeg = uuidList(q.in_segment_ids, 'in_segment_ids');
   if (inSeg.length) where.push(memberOf(inSeg));
   const notInSeg = uuidList(q.not_in_segment_ids, 'not_in_segment_ids');
@@ -70,9 +85,13 @@ function filters(projectId: string, q: Partial<ListQuery>): SQL {
 
 /** listContacts returns one page of live contacts matching the query (default sort email ASC). */
 export async function listContacts(db: Db, projectId: string, q: ListQuery): Promise<ContactOut[]> {
-  const rows = await db.select().from(contacts).where(filters(projectId, q))
+  const rows = await db
+    .select()
+    .from(contacts)
+    .where(filters(projectId, q))
     .orderBy(...orderBy(q.sort_columns, SORTABLE, 'email ASC'), contacts.id)
-    .limit(q.limit ?? 10).offset(q.offset ?? 0);
+    .limit(q.limit ?? 10)
+    .offset(q.offset ?? 0);
   return rows.map(toContact);
 }
 
@@ -119,15 +138,24 @@ export async function upsertContacts(db: Db, projectId: string, input: ContactIn
     const ids = parsed.map((u) => u.id).filter((id): id is string => !!id);
     const byId = new Map<string, Row>();
     if (ids.length) {
-      for (const r of await tx.select().from(contacts).where(and(eq(contacts.projectId, projectId), inArray(contacts.id, ids), isNull(contacts.archivedAt)))) byId.set(r.id, r);
+      for (const r of await tx
+        .select()
+        .from(contacts)
+        .where(and(eq(contacts.projectId, projectId), inArray(contacts.id, ids), isNull(contacts.archivedAt))))
+        byId.set(r.id, r);
     }
     const emails = parsed.map((u) => u.email.toLowerCase());
     const byEmail = new Map<string, Row>();
-    for (const r of await tx.select().from(contacts).where(and(eq(contacts.projectId, projectId), isNull(contacts.archivedAt), inArray(sql`lower(${contacts.email})`, emails)))) {
+    for (const r of await tx
+      .select()
+      .from(contacts)
+      .where(and(eq(contacts.projectId, projectId), isNull(contacts.archivedAt), inArray(sql`lower(${contacts.email})`, emails)))) {
       byEmail.set(r.email.toLowerCase(), r);
     }
     const notFound = new FieldErrors();
-    parsed.forEach((u, i) => { if (u.id && !byId.has(u.id)) notFound.add(`users[${i}].id`, `no contact ${u.id} in this project`); });
+    parsed.forEach((u, i) => {
+      if (u.id && !byId.has(u.id)) notFound.add(`users[${i}].id`, `no contact ${u.id} in this project`);
+    });
     parsed.forEach((u, i) => {
       const other = byEmail.get(u.email.toLowerCase());
       if (u.id && other && other.id !== u.id) notFound.add(`users[${i}].email`, `another contact already has the email ${u.email}`);
@@ -139,19 +167,24 @@ export async function upsertContacts(db: Db, projectId: string, input: ContactIn
       const existing = u.id ? byId.get(u.id) : byEmail.get(u.email.toLowerCase());
       const values = {
         email: u.email,
-        firstName: u.first_name === undefined ? existing?.firstName ?? null : u.first_name,
-        lastName: u.last_name === undefined ? existing?.lastName ?? null : u.last_name,
-        timezone: u.timezone === undefined ? existing?.timezone ?? null : u.timezone || null,
-        dateOfBirth: u.date_of_birth === undefined ? existing?.dateOfBirth ?? null : u.dob,
-        json: u.json === undefined ? existing?.json ?? {} : u.json ?? {},
+        firstName: u.first_name === undefined ? (existing?.firstName ?? null) : u.first_name,
+        lastName: u.last_name === undefined ? (existing?.lastName ?? null) : u.last_name,
+        timezone: u.timezone === undefined ? (existing?.timezone ?? null) : u.timezone || null,
+        dateOfBirth: u.date_of_birth === undefined ? (existing?.dateOfBirth ?? null) : u.dob,
+        json: u.json === undefined ? (existing?.json ?? {}) : (u.json ?? {}),
       };
       if (existing) {
-        const [row] = await tx.update(contacts)
+        const [row] = await tx
+          .update(contacts)
           .set({ ...values, version: sql`${contacts.version} + 1`, updatedAt: new Date() })
-          .where(and(eq(contacts.id, existing.id), eq(contacts.projectId, projectId))).returning();
+          .where(and(eq(contacts.id, existing.id), eq(contacts.projectId, projectId)))
+          .returning();
         out.push(toContact(row));
       } else {
-        const [row] = await tx.insert(contacts).values({ ...values, projectId }).returning();
+        const [row] = await tx
+          .insert(contacts)
+          .values({ ...values, projectId })
+          .returning();
         out.push(toContact(row));
       }
     }
@@ -163,10 +196,25 @@ export async function upsertContacts(db: Db, projectId: string, input: ContactIn
  * archiveContactsByEmail archives the live contacts with the given emails (case-insensitive). Returns the map
  * email → archived contact (null when none) and an error per email not found; the found ones are archived regardless.
  */
-export async function archiveContactsByEmail(db: Db, projectId: string, emailList: string): Promise<{ map: Record<string, ContactOut | null>; errors: string[] }> {
+export async function archiveContactsByEmail(
+  db: Db,
+  projectId: string,
+  emailList: string,
+): Promise<{ map: Record<string, ContactOut | null>; errors: string[] }> {
   const emails = splitList(emailList);
-  const rows = await db.update(contacts).set({ archivedAt: new Date(), updatedAt: new Date() })
-    .where(and(eq(contacts.projectId, projectId), isNull(contacts.archivedAt), inArray(sql`lower(${contacts.email})`, emails.map((e) => e.toLowerCase()))))
+  const rows = await db
+    .update(contacts)
+    .set({ archivedAt: new Date(), updatedAt: new Date() })
+    .where(
+      and(
+        eq(contacts.projectId, projectId),
+        isNull(contacts.archivedAt),
+        inArray(
+          sql`lower(${contacts.email})`,
+          emails.map((e) => e.toLowerCase()),
+        ),
+      ),
+    )
     .returning();
   const found = new Map(rows.map((r) => [r.email.toLowerCase(), toContact(r)]));
   const map: Record<string, ContactOut | null> = {};

@@ -24,7 +24,6 @@ export const SEGMENT_UPLOADS_BUCKET = 'segment-uploads';
 /** The job-log name of an import (openapi/joblog.yaml). */
 export const JOB_PARSE_CONTACT_FILE = 'JOB_PARSE_CONTACT_FILE';
 
-
 /** One "job" of progress accounting, in bytes. */
 export const PROGRESS_CHUNK_BYTES = 1024 ** 2;
 
@@ -36,7 +35,14 @@ export { contactFileKind as fileKind, extensionMessage, MAX_CONTACT_FILE_BYTES, 
  * PUT URL valid 15 minutes, with the stored key in its `s3_key` query parameter. Throws BadRequest naming `filename`
  * when the name is not .csv or .xlsx.
  */
-export async function contactUploadUrl(ctx: AppContext, projectId: string, filename: string, type: string, mode: 'contacts' | 'segment', now = new Date()): Promise<string> {
+export async function contactUploadUrl(
+  ctx: AppContext,
+  projectId: string,
+  filename: string,
+  type: string,
+  mode: 'contacts' | 'segment',
+  now = new Date(),
+): Promise<string> {
   const errors = new FieldErrors();
   errors.add('filename', fileKind(filename) ? undefined : extensionMessage(filename));
   errors.throwIfAny();
@@ -44,8 +50,12 @@ export async function contactUploadUrl(ctx: AppContext, projectId: string, filen
   if (!secret) throw new Error(`unknown project ${projectId}`);
   const key = `${projectId}/${storedUploadName(filename, now, randomBytes(4).toString('hex'))}`;
   const url = uploadLink(ctx.config.publicUrl, secret, {
-    projectId, bucket: mode === 'segment' ? SEGMENT_UPLOADS_BUCKET : CONTACT_UPLOADS_BUCKET, key, type: type.trim().toLowerCase(),
-    expiresAt: now.getTime() + UPLOAD_URL_TTL_MS, name: filename.trim().slice(0, 255),
+    projectId,
+    bucket: mode === 'segment' ? SEGMENT_UPLOADS_BUCKET : CONTACT_UPLOADS_BUCKET,
+    key,
+    type: type.trim().toLowerCase(),
+    expiresAt: now.getTime() + UPLOAD_URL_TTL_MS,
+    name: filename.trim().slice(0, 255),
   });
   return `${url}?s3_key=${encodeURIComponent(key)}`;
 }
@@ -66,14 +76,26 @@ export async function startContactImport(ctx: AppContext, target: UploadTarget, 
   let segmentId: string | null = null;
   if (target.bucket === SEGMENT_UPLOADS_BUCKET) {
     // Invisible until the import has read the file: a file refused as a whole leaves no empty segment behind.
-    const [segment] = await query<{ id: string }>('INSERT INTO segments (project_id, name, invisible) VALUES ($1, $2, true) RETURNING id', [target.projectId, name.replace(/\.(csv|xlsx)$/i, '')]);
+    const [segment] = await query<{ id: string }>('INSERT INTO segments (project_id, name, invisible) VALUES ($1, $2, true) RETURNING id', [
+      target.projectId,
+      name.replace(/\.(csv|xlsx)$/i, ''),
+    ]);
     segmentId = segment.id;
   }
-  const details = { s3_key: statusKey(target.key), stored_key: target.key, bucket: target.bucket, file_name: name, bytes, bytes_read: 0, segment_id: segmentId };
-  const [entry] = await query<{ id: string }>(
-    'INSERT INTO job_log (project_id, job_name, start_details) VALUES ($1, $2, $3::jsonb) RETURNING id',
-    [target.projectId, JOB_PARSE_CONTACT_FILE, JSON.stringify(details)],
-  );
+  const details = {
+    s3_key: statusKey(target.key),
+    stored_key: target.key,
+    bucket: target.bucket,
+    file_name: name,
+    bytes,
+    bytes_read: 0,
+    segment_id: segmentId,
+  };
+  const [entry] = await query<{ id: string }>('INSERT INTO job_log (project_id, job_name, start_details) VALUES ($1, $2, $3::jsonb) RETURNING id', [
+    target.projectId,
+    JOB_PARSE_CONTACT_FILE,
+    JSON.stringify(details),
+  ]);
   await ctx.queue.enqueue('contact-import', { jobLogId: entry.id });
   return entry.id;
 }
@@ -101,7 +123,8 @@ export async function bulkUploadStatus(query: QueryFn, projectId: string, s3Key:
       ORDER BY started_at DESC LIMIT 1`,
     [projectId, JOB_PARSE_CONTACT_FILE, s3Key, since?.toISOString() ?? null],
   );
-  if (!row) return { errors: [], num_in_progress_jobs: 0, num_total_jobs: 0, s3_key: s3Key, processing_errors: [], rows_imported: 0, rows_failed: 0, segment_id: null };
+  if (!row)
+    return { errors: [], num_in_progress_jobs: 0, num_total_jobs: 0, s3_key: s3Key, processing_errors: [], rows_imported: 0, rows_failed: 0, segment_id: null };
   const start = row.start_details;
   const end = row.end_details ?? {};
   const bytes = Number(start.bytes ?? 0);

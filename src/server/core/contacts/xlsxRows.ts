@@ -20,7 +20,10 @@ import yauzl, { type Entry, type ZipFile } from 'yauzl';
 import type { Cell } from '../../../domain/contactImport.ts';
 
 /** One worksheet row: its 1-based row number in the sheet and its cells from column A (gaps are undefined). */
-export interface XlsxRow { line: number; cells: Cell[] }
+export interface XlsxRow {
+  line: number;
+  cells: Cell[];
+}
 
 /** Largest shared-string part read (uncompressed XML bytes; 1 GiB): its strings are held in memory. */
 export const MAX_SHARED_STRINGS_BYTES = 2 ** 30;
@@ -29,7 +32,9 @@ export const MAX_SHARED_STRINGS_BYTES = 2 ** 30;
 export class XlsxError extends Error {}
 
 /** Built-in number formats that show dates or times (ECMA-376 part 1 §18.8.30, plus the East Asian date ids). */
-const BUILTIN_DATE_FORMATS = new Set([14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58]);
+const BUILTIN_DATE_FORMATS = new Set([
+  14, 15, 16, 17, 18, 19, 20, 21, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 45, 46, 47, 50, 51, 52, 53, 54, 55, 56, 57, 58,
+]);
 
 /** localName drops a namespace prefix (`x:c` → `c`): some writers prefix the SpreadsheetML namespace. */
 const localName = (name: string) => {
@@ -69,7 +74,10 @@ async function openZip(file: string): Promise<ZipFile> {
 async function listEntries(zip: ZipFile): Promise<Map<string, Entry>> {
   const entries = new Map<string, Entry>();
   await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (e: Entry) => { entries.set(e.fileName.replace(/^\/+/, ''), e); zip.readEntry(); });
+    zip.on('entry', (e: Entry) => {
+      entries.set(e.fileName.replace(/^\/+/, ''), e);
+      zip.readEntry();
+    });
     zip.once('end', resolve);
     zip.once('error', (err) => reject(new XlsxError(`its zip directory is broken (${(err as Error).message})`)));
     zip.readEntry();
@@ -139,7 +147,12 @@ async function parseXml(zip: ZipFile, entry: Entry, handlers: SaxHandlers, after
 }
 
 /** relationships reads a .rels part: relationship id → { target path inside the zip, type }. */
-async function relationships(zip: ZipFile, entries: Map<string, Entry>, relsPath: string, baseDir: string): Promise<Map<string, { target: string; type: string }>> {
+async function relationships(
+  zip: ZipFile,
+  entries: Map<string, Entry>,
+  relsPath: string,
+  baseDir: string,
+): Promise<Map<string, { target: string; type: string }>> {
   const rels = new Map<string, { target: string; type: string }>();
   const entry = entries.get(relsPath);
   if (!entry) return rels;
@@ -164,7 +177,12 @@ function normalize(p: string): string {
 }
 
 /** The parts of a workbook the sheet's cells need. */
-interface Workbook { sheet: Entry; sharedStrings?: Entry; styles?: Entry; date1904: boolean }
+interface Workbook {
+  sheet: Entry;
+  sharedStrings?: Entry;
+  styles?: Entry;
+  date1904: boolean;
+}
 
 /** locateParts finds the first worksheet (in the workbook's tab order), the shared strings, the styles and the date system. */
 async function locateParts(zip: ZipFile, entries: Map<string, Entry>): Promise<Workbook> {
@@ -209,7 +227,9 @@ async function readSharedStrings(zip: ZipFile, entry: Entry): Promise<string[]> 
       else if (name === 't') inT = phonetic === 0;
       else if (name === 'rPh') phonetic++;
     },
-    ontext(text) { if (inT) current += text; },
+    ontext(text) {
+      if (inT) current += text;
+    },
     onclosetag(name) {
       if (name === 't') inT = false;
       else if (name === 'rPh') phonetic--;
@@ -230,7 +250,9 @@ async function readDateStyles(zip: ZipFile, entry: Entry): Promise<boolean[]> {
       else if (name === 'cellXfs') inCellXfs = true;
       else if (name === 'xf' && inCellXfs) xfFormats.push(Number(a.numFmtId ?? 0));
     },
-    onclosetag(name) { if (name === 'cellXfs') inCellXfs = false; },
+    onclosetag(name) {
+      if (name === 'cellXfs') inCellXfs = false;
+    },
   });
   return xfFormats.map((id) => {
     const code = custom.get(id);
@@ -256,8 +278,12 @@ async function readDateStyles(zip: ZipFile, entry: Entry): Promise<boolean[]> {
  * Throws XlsxError when the file is not a readable workbook, or when its shared-string part is larger than
  * `opts.maxSharedStringsBytes` (default MAX_SHARED_STRINGS_BYTES); errors thrown by `onRows` pass through.
  */
-export async function readXlsxRows(file: string, onRows: (rows: XlsxRow[]) => Promise<void>, onProgress?: (bytes: number) => void,
-  opts: { maxSharedStringsBytes?: number } = {}): Promise<void> {
+export async function readXlsxRows(
+  file: string,
+  onRows: (rows: XlsxRow[]) => Promise<void>,
+  onProgress?: (bytes: number) => void,
+  opts: { maxSharedStringsBytes?: number } = {},
+): Promise<void> {
   const zip = await openZip(file);
   try {
     const entries = await listEntries(zip);
@@ -266,7 +292,9 @@ export async function readXlsxRows(file: string, onRows: (rows: XlsxRow[]) => Pr
     // contact list) is refused before it is read, rather than running the process out of memory.
     const limit = opts.maxSharedStringsBytes ?? MAX_SHARED_STRINGS_BYTES;
     if (book.sharedStrings && book.sharedStrings.uncompressedSize > limit) {
-      throw new XlsxError(`its shared strings are too large to read (${Math.ceil(book.sharedStrings.uncompressedSize / 2 ** 20)} MiB of XML; at most ${Math.floor(limit / 2 ** 20)} MiB)`);
+      throw new XlsxError(
+        `its shared strings are too large to read (${Math.ceil(book.sharedStrings.uncompressedSize / 2 ** 20)} MiB of XML; at most ${Math.floor(limit / 2 ** 20)} MiB)`,
+      );
     }
     const shared = book.sharedStrings ? await readSharedStrings(zip, book.sharedStrings) : [];
     const dateStyles = book.styles ? await readDateStyles(zip, book.styles) : [];
@@ -292,70 +320,100 @@ export async function readXlsxRows(file: string, onRows: (rows: XlsxRow[]) => Pr
           cell = value === '' ? undefined : s;
           break;
         }
-        case 'inlineStr': cell = inline; break;
-        case 'str': cell = value; break;
-        case 'e': cell = value; break;
-        case 'b': cell = value === '' ? undefined : value === '1' || value === 'true'; break;
-        case 'd': cell = value === '' ? undefined : new Date(value.length === 10 ? `${value}T00:00:00Z` : /[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`); break;
+        case 'inlineStr':
+          cell = inline;
+          break;
+        case 'str':
+          cell = value;
+          break;
+        case 'e':
+          cell = value;
+          break;
+        case 'b':
+          cell = value === '' ? undefined : value === '1' || value === 'true';
+          break;
+        case 'd':
+          cell = value === '' ? undefined : new Date(value.length === 10 ? `${value}T00:00:00Z` : /[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
+          break;
         default: {
-          if (value === '') { cell = undefined; break; }
+          if (value === '') {
+            cell = undefined;
+            break;
+          }
           const n = Number(value);
           cell = Number.isNaN(n) ? value : dateStyles[style] ? serialDate(n, date1904) : n;
         }
       }
       if (cell !== undefined) cells[col] = cell;
     };
-    await parseXml(zip, book.sheet, {
-      onopentag(name, a) {
-        switch (name) {
-          case 'row':
-            inRow = true;
-            line = a.r ? Number(a.r) : line + 1;
-            cells = [];
-            col = -1;
-            break;
-          case 'c': {
-            const ref = a.r ? columnIndex(a.r) : -1;
-            col = ref >= 0 ? ref : col + 1;
-            type = a.t ?? 'n';
-            style = a.s ? Number(a.s) : 0;
-            value = '';
-            inline = '';
-            break;
-          }
-          case 'v': collecting = 1; break;
-          case 't': if (type === 'inlineStr' && phonetic === 0) collecting = 2; break;
-          case 'rPh': phonetic++; break;
-        }
-      },
-      ontext(text) {
-        if (collecting === 1) value += text;
-        else if (collecting === 2) inline += text;
-      },
-      onclosetag(name) {
-        switch (name) {
-          case 'v': case 't': collecting = 0; break;
-          case 'rPh': phonetic--; break;
-          case 'c': if (inRow) finishCell(); break;
-          case 'row':
-            inRow = false;
-            if (cells.length) {
-              for (let i = 0; i < cells.length; i++) if (!(i in cells)) cells[i] = undefined;
-              pending.push({ line, cells });
+    await parseXml(
+      zip,
+      book.sheet,
+      {
+        onopentag(name, a) {
+          switch (name) {
+            case 'row':
+              inRow = true;
+              line = a.r ? Number(a.r) : line + 1;
+              cells = [];
+              col = -1;
+              break;
+            case 'c': {
+              const ref = a.r ? columnIndex(a.r) : -1;
+              col = ref >= 0 ? ref : col + 1;
+              type = a.t ?? 'n';
+              style = a.s ? Number(a.s) : 0;
+              value = '';
+              inline = '';
+              break;
             }
-            break;
-        }
+            case 'v':
+              collecting = 1;
+              break;
+            case 't':
+              if (type === 'inlineStr' && phonetic === 0) collecting = 2;
+              break;
+            case 'rPh':
+              phonetic++;
+              break;
+          }
+        },
+        ontext(text) {
+          if (collecting === 1) value += text;
+          else if (collecting === 2) inline += text;
+        },
+        onclosetag(name) {
+          switch (name) {
+            case 'v':
+            case 't':
+              collecting = 0;
+              break;
+            case 'rPh':
+              phonetic--;
+              break;
+            case 'c':
+              if (inRow) finishCell();
+              break;
+            case 'row':
+              inRow = false;
+              if (cells.length) {
+                for (let i = 0; i < cells.length; i++) if (!(i in cells)) cells[i] = undefined;
+                pending.push({ line, cells });
+              }
+              break;
+          }
+        },
       },
-    }, async (chars) => {
-      const before = zip.fileSize - book.sheet.compressedSize;
-      onProgress?.(Math.round(before + book.sheet.compressedSize * Math.min(1, chars / Math.max(1, book.sheet.uncompressedSize))));
-      if (!pending.length) return;
-      const rows = pending;
-      pending = [];
-      await onRows(rows);
-    });
+      async (chars) => {
+        const before = zip.fileSize - book.sheet.compressedSize;
+        onProgress?.(Math.round(before + book.sheet.compressedSize * Math.min(1, chars / Math.max(1, book.sheet.uncompressedSize))));
+        if (!pending.length) return;
+        const rows = pending;
+        pending = [];
+        await onRows(rows);
+      },
+    );
   } finally {
     zip.close();
   }
 }
-

@@ -12,20 +12,32 @@ import type { AppContext } from '../../context.ts';
 import type { ProjectScope } from '../../gateways/types.ts';
 import { BadRequest } from '../../errors.ts';
 import {
-  dkimStatus, dmarcStatus, domainRecords, normalizeDomain, sendingDomainError, spfStatus, type VerificationStatus,
+  dkimStatus,
+  dmarcStatus,
+  domainRecords,
+  normalizeDomain,
+  sendingDomainError,
+  spfStatus,
+  type VerificationStatus,
 } from '../../../domain/sendingDomain.ts';
 import type { components } from '../../../../generated/types/domains.gen.ts';
 
 type DomainOut = components['schemas']['Domain'];
 
-
 /** The DKIM selector of keys made by this service (s= of the signature; the record lives at mw1._domainkey.{domain}). */
 export const DKIM_SELECTOR = 'mw1';
 
 interface DomainRow {
-  id: string; project_id: string; domain: string; dkim_selector: string; dkim_public_key: string;
-  dkim_status: VerificationStatus; spf_status: VerificationStatus; dmarc_status: VerificationStatus;
-  checked_at: Date | string | null; created_at: Date | string;
+  id: string;
+  project_id: string;
+  domain: string;
+  dkim_selector: string;
+  dkim_public_key: string;
+  dkim_status: VerificationStatus;
+  spf_status: VerificationStatus;
+  dmarc_status: VerificationStatus;
+  checked_at: Date | string | null;
+  created_at: Date | string;
 }
 
 const COLUMNS = 'id, project_id, domain, dkim_selector, dkim_public_key, dkim_status, spf_status, dmarc_status, checked_at, created_at';
@@ -34,7 +46,10 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 function toDomain(row: DomainRow, spf: string): DomainOut {
   const records = domainRecords(row.domain, row.dkim_selector, row.dkim_public_key, spf);
   return {
-    id: row.id, domain: row.domain, DkimVerificationStatus: row.dkim_status, dkim_selector: row.dkim_selector,
+    id: row.id,
+    domain: row.domain,
+    DkimVerificationStatus: row.dkim_status,
+    dkim_selector: row.dkim_selector,
     dkim_public_key: row.dkim_public_key,
     records: {
       dkim: { ...records.dkim, status: row.dkim_status },
@@ -69,7 +84,8 @@ export async function addDomain(ctx: AppContext, project: ProjectScope, input: s
   const [row] = await ctx.database.query<DomainRow>(
     `INSERT INTO sending_domains (project_id, domain, dkim_selector, dkim_private_key, dkim_public_key)
      VALUES ($1, $2, $3, $4, $5) ON CONFLICT (project_id, domain) DO NOTHING RETURNING ${COLUMNS}`,
-    [project.id, domain, DKIM_SELECTOR, privateKey, Buffer.from(publicKey).toString('base64')]);
+    [project.id, domain, DKIM_SELECTOR, privateKey, Buffer.from(publicKey).toString('base64')],
+  );
   if (!row) throw new BadRequest([`domain: ${domain} is already registered`]);
   await ctx.queue.enqueue('domain-check', { domainIds: [row.id] });
   return toDomain(row, ctx.config.spfRecord);
@@ -102,7 +118,9 @@ export function resolverFor(servers: string[]): Resolver {
  */
 export async function checkDomains(query: QueryFn, config: { dnsResolvers: string[]; spfRecord: string }, ids?: string[]) {
   const rows = await query<DomainRow>(
-    `SELECT ${COLUMNS} FROM sending_domains WHERE $1::uuid[] IS NULL OR id = ANY($1::uuid[]) ORDER BY checked_at NULLS FIRST`, [ids ?? null]);
+    `SELECT ${COLUMNS} FROM sending_domains WHERE $1::uuid[] IS NULL OR id = ANY($1::uuid[]) ORDER BY checked_at NULLS FIRST`,
+    [ids ?? null],
+  );
   const resolver = resolverFor(config.dnsResolvers);
   const statuses = new Map<string, { dkim: VerificationStatus; spf: VerificationStatus; dmarc: VerificationStatus }>();
   const errors: string[] = [];
@@ -111,8 +129,12 @@ export async function checkDomains(query: QueryFn, config: { dnsResolvers: strin
     try {
       const [dkim, spf, dmarc] = await Promise.all([records.dkim, records.spf, records.dmarc].map((r) => txtLookup(resolver, r.name)));
       const status = { dkim: dkimStatus(dkim, row.dkim_public_key), spf: spfStatus(spf), dmarc: dmarcStatus(dmarc) };
-      await query('UPDATE sending_domains SET dkim_status = $2, spf_status = $3, dmarc_status = $4, checked_at = now() WHERE id = $1',
-        [row.id, status.dkim, status.spf, status.dmarc]);
+      await query('UPDATE sending_domains SET dkim_status = $2, spf_status = $3, dmarc_status = $4, checked_at = now() WHERE id = $1', [
+        row.id,
+        status.dkim,
+        status.spf,
+        status.dmarc,
+      ]);
       statuses.set(row.id, status);
     } catch (err) {
       errors.push(`${row.domain}: DNS lookup failed (${(err as Error).message})`);
@@ -122,7 +144,11 @@ export async function checkDomains(query: QueryFn, config: { dnsResolvers: strin
 }
 
 /** A DKIM signing key: what nodemailer's DKIM signer takes. */
-export interface DkimKey { domainName: string; keySelector: string; privateKey: string }
+export interface DkimKey {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
 
 /**
  * dkimKeys returns, for each of the sender personas whose address is on a verified (DKIM Success) sending domain of
@@ -134,6 +160,8 @@ export async function dkimKeys(query: QueryFn, personaIds: string[]): Promise<Ma
     `SELECT p.id AS persona_id, d.domain, d.dkim_selector, d.dkim_private_key
        FROM sender_personas p
        JOIN sending_domains d ON d.project_id = p.project_id AND d.domain = lower(substring(p.email from '@([^@]*)$'))
-      WHERE p.id = ANY($1::uuid[]) AND d.dkim_status = 'Success'`, [personaIds]);
+      WHERE p.id = ANY($1::uuid[]) AND d.dkim_status = 'Success'`,
+    [personaIds],
+  );
   return new Map(rows.map((r) => [r.persona_id, { domainName: r.domain, keySelector: r.dkim_selector, privateKey: r.dkim_private_key }]));
 }

@@ -27,13 +27,26 @@ export interface SystemEvent {
  */
 export async function recordEvents(query: QueryFn, projectId: string, events: SystemEvent[]): Promise<void> {
   if (!events.length) return;
-  await query(RECORD_SYSTEM_EVENTS, [projectId, events.map((e) => e.name), events.map((e) => e.email), events.map((e) => e.contactId ?? null),
-    events.map((e) => e.blastId ?? null), events.map((e) => e.templateId ?? null), events.map((e) => JSON.stringify(e.json)),
-    events.map((e) => e.emittedAt ?? null)]);
+  await query(RECORD_SYSTEM_EVENTS, [
+    projectId,
+    events.map((e) => e.name),
+    events.map((e) => e.email),
+    events.map((e) => e.contactId ?? null),
+    events.map((e) => e.blastId ?? null),
+    events.map((e) => e.templateId ?? null),
+    events.map((e) => JSON.stringify(e.json)),
+    events.map((e) => e.emittedAt ?? null),
+  ]);
 }
 
 /** One checked event posted through the API: name, address, metrics (metric1-3, null for none), json, emitted_at (UTC ISO or null = now). */
-export interface ApiEvent { name: string; email: string; metrics: Array<number | null>; json: Record<string, unknown>; emittedAt: string | null }
+export interface ApiEvent {
+  name: string;
+  email: string;
+  metrics: Array<number | null>;
+  json: Record<string, unknown>;
+  emittedAt: string | null;
+}
 
 /**
  * recordApiEvents stores checked API events in one multi-row INSERT (ids made here) and returns their ids in input
@@ -41,9 +54,16 @@ export interface ApiEvent { name: string; email: string; metrics: Array<number |
  */
 export async function recordApiEvents(query: QueryFn, projectId: string, events: ApiEvent[]): Promise<string[]> {
   const ids = events.map(() => randomUUID());
-  await query(RECORD_API_EVENTS,
-    [projectId, ids, events.map((e) => e.name), events.map((e) => e.email),
-      events.map((e) => e.metrics[0]), events.map((e) => e.metrics[1]), events.map((e) => e.metrics[2]),
-      events.map((e) => JSON.stringify(e.json)), events.map((e) => e.emittedAt)]);
+  await query(RECORD_API_EVENTS, [
+    projectId,
+    ids,
+    events.map((e) => e.name),
+    events.map((e) => e.email),
+    events.map((e) => e.metrics[0]),
+    events.map((e) => e.metrics[1]),
+    events.map((e) => e.metrics[2]),
+    events.map((e) => JSON.stringify(e.json)),
+    events.map((e) => e.emittedAt),
+  ]);
   return ids;
 }

@@ -22,7 +22,9 @@ export interface EventBatchResult {
   errors: string[];
 }
 
-interface ValidEvent extends ApiEvent { index: number }
+interface ValidEvent extends ApiEvent {
+  index: number;
+}
 
 /**
  * checkEvent validates one posted event; returns its problems as `events[i].field: message` strings, or the
@@ -40,7 +42,10 @@ export function checkEvent(raw: unknown, index: number): { errors: string[] } | 
   const metrics = (['metric1', 'metric2', 'metric3'] as const).map((m) => {
     const v = e[m];
     if (v === undefined || v === null) return null;
-    if (typeof v !== 'number' || !Number.isFinite(v)) { errors.push(at(m, 'must be a number')); return null; }
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      errors.push(at(m, 'must be a number'));
+      return null;
+    }
     return v;
   });
   let emittedAt: string | null = null;
@@ -50,8 +55,12 @@ export function checkEvent(raw: unknown, index: number): { errors: string[] } | 
     else emittedAt = d.toISOString();
   }
   if (errors.length) return { errors };
-  const json = e.json === undefined || e.json === null ? {}
-    : typeof e.json === 'object' && !Array.isArray(e.json) ? e.json as Record<string, unknown> : { value: e.json };
+  const json =
+    e.json === undefined || e.json === null
+      ? {}
+      : typeof e.json === 'object' && !Array.isArray(e.json)
+        ? (e.json as Record<string, unknown>)
+        : { value: e.json };
   return { event: { index, name: (e.name as string).trim(), email: (e.email as string).trim(), metrics, json, emittedAt } };
 }
 
@@ -61,7 +70,12 @@ export function checkEvent(raw: unknown, index: number): { errors: string[] } | 
  * Nothing is half-written: the events and the idempotency record commit together. Throws KeyReused (422) when the
  * key was used in the last 24 hours for a different batch.
  */
-export async function ingestEvents(database: Database, projectId: string, batch: unknown[], idempotencyKey?: string): Promise<{ status: number; result: EventBatchResult; replayed: boolean }> {
+export async function ingestEvents(
+  database: Database,
+  projectId: string,
+  batch: unknown[],
+  idempotencyKey?: string,
+): Promise<{ status: number; result: EventBatchResult; replayed: boolean }> {
   const failed: EventBatchResult['failed'] = [];
   const valid: ValidEvent[] = [];
   batch.forEach((raw, i) => {

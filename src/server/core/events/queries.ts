@@ -16,7 +16,10 @@ export type EventColumn = 'project_id' | 'name' | 'email' | 'user_id' | 'blast_i
  * (project_id, name and email are required; unset columns take their defaults: emitted_at now(), the rest NULL).
  * Expressions are SQL text written by the caller, never user input.
  */
-export function insertSystemEventsSql(values: Partial<Record<EventColumn, string>> & { project_id: string; name: string; email: string }, from: string): string {
+export function insertSystemEventsSql(
+  values: Partial<Record<EventColumn, string>> & { project_id: string; name: string; email: string },
+  from: string,
+): string {
   const cols = Object.keys(values) as EventColumn[];
   return `INSERT INTO events (${cols.join(', ')}, is_system) SELECT ${cols.map((c) => values[c]).join(', ')}, true FROM ${from}`;
 }
@@ -26,9 +29,18 @@ export function insertSystemEventsSql(values: Partial<Record<EventColumn, string
  * $4 contact ids, $5 blast ids, $6 template ids, $7 json documents, $8 emitted_at (NULL = now).
  */
 export const RECORD_SYSTEM_EVENTS = insertSystemEventsSql(
-  { project_id: '$1', name: 'u.name', email: 'u.email', user_id: 'u.user_id', blast_id: 'u.blast_id', template_id: 'u.template_id', json: 'u.json',
-    emitted_at: 'coalesce(u.emitted_at, now())' },
-  'unnest($2::text[], $3::text[], $4::uuid[], $5::uuid[], $6::uuid[], $7::jsonb[], $8::timestamptz[]) AS u(name, email, user_id, blast_id, template_id, json, emitted_at)');
+  {
+    project_id: '$1',
+    name: 'u.name',
+    email: 'u.email',
+    user_id: 'u.user_id',
+    blast_id: 'u.blast_id',
+    template_id: 'u.template_id',
+    json: 'u.json',
+    emitted_at: 'coalesce(u.emitted_at, now())',
+  },
+  'unnest($2::text[], $3::text[], $4::uuid[], $5::uuid[], $6::uuid[], $7::jsonb[], $8::timestamptz[]) AS u(name, email, user_id, blast_id, template_id, json, emitted_at)',
+);
 
 /**
  * RECORD_API_EVENTS: events posted through POST {event}/events (spec part 1 §3), not system events. Ids are made by

@@ -19,7 +19,6 @@ export const SYSTEM_EVENT_PREFIXES = ['email_send_result_', 'ses_event_', EVENT.
 
 const SORTABLE = { emitted_at: events.emittedAt, name: events.name, email: events.email, id: events.id, user_id: events.userId };
 
-
 /** Date formats the event search understands besides ISO 8601 (Luxon tokens). */
 const DATE_FORMATS = ['M/d/yyyy', 'd MMM yyyy', 'MMM d yyyy', 'MMM d, yyyy', 'd MMMM yyyy', 'MMMM d, yyyy', 'MMMM d yyyy'];
 
@@ -69,11 +68,24 @@ function filters(projectId: string, q: Partial<ListQuery>): SQL {
 
 /** listEvents returns one page of events (default emitted_at DESC). */
 export async function listEvents(db: Db, projectId: string, q: ListQuery): Promise<EventOut[]> {
-  const rows = await db.select().from(events).where(filters(projectId, q))
-    .orderBy(...orderBy(q.sort_columns, SORTABLE, 'emitted_at DESC'), events.id).limit(q.limit ?? 10).offset(q.offset ?? 0);
+  const rows = await db
+    .select()
+    .from(events)
+    .where(filters(projectId, q))
+    .orderBy(...orderBy(q.sort_columns, SORTABLE, 'emitted_at DESC'), events.id)
+    .limit(q.limit ?? 10)
+    .offset(q.offset ?? 0);
   return rows.map((r) => ({
-    id: r.id, name: r.name, email: r.email, user_id: r.userId, emitted_at: isoRequired(r.emittedAt), created_at: isoRequired(r.createdAt),
-    metric1: r.metric1, metric2: r.metric2, metric3: r.metric3, json: r.json ?? {},
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    user_id: r.userId,
+    emitted_at: isoRequired(r.emittedAt),
+    created_at: isoRequired(r.createdAt),
+    metric1: r.metric1,
+    metric2: r.metric2,
+    metric3: r.metric3,
+    json: r.json ?? {},
   }));
 }
 

@@ -20,8 +20,14 @@ import { recordEvents } from '../events/index.ts';
 import * as sql from './queries.ts';
 
 interface SentRow {
-  id: string; email: string; contact_id: string | null; blast_id: string | null; template_id: string | null; message_id: string;
-  workflow_id: string | null; workflow_hops: number | null;
+  id: string;
+  email: string;
+  contact_id: string | null;
+  blast_id: string | null;
+  template_id: string | null;
+  message_id: string;
+  workflow_id: string | null;
+  workflow_hops: number | null;
 }
 
 async function sentRow(query: QueryFn, target: LinkTarget): Promise<SentRow | undefined> {
@@ -48,16 +54,28 @@ export async function recordEngagement(query: QueryFn, target: LinkTarget, kind:
   const row = await sentRow(query, target);
   if (!row) return false;
   const json: Record<string, unknown> = {
-    user_agent: userAgent, device: deviceOf(userAgent), to_domain: toDomain(row.email),
-    blast_id: row.blast_id, template_id: row.template_id, message_id: row.message_id, ...workflowJson(row),
+    user_agent: userAgent,
+    device: deviceOf(userAgent),
+    to_domain: toDomain(row.email),
+    blast_id: row.blast_id,
+    template_id: row.template_id,
+    message_id: row.message_id,
+    ...workflowJson(row),
   };
   if (kind === 'click') {
     json.link = link;
     json.click = { link };
   }
-  await recordEvents(query, target.projectId, [{
-    name: kind === 'open' ? EVENT.open : EVENT.click, email: row.email, contactId: row.contact_id, blastId: row.blast_id, templateId: row.template_id, json,
-  }]);
+  await recordEvents(query, target.projectId, [
+    {
+      name: kind === 'open' ? EVENT.open : EVENT.click,
+      email: row.email,
+      contactId: row.contact_id,
+      blastId: row.blast_id,
+      templateId: row.template_id,
+      json,
+    },
+  ]);
   return true;
 }
 
@@ -95,18 +113,35 @@ export interface UnsubscribeRequest {
  * one user_unsubscribed event, json {via, ...json}, per request that this call changed. Asking again changes nothing.
  * Returns, per request, whether this call did the unsubscribing.
  */
-export async function unsubscribe(query: QueryFn, projectId: string, requests: UnsubscribeRequest[], via: 'page' | 'one-click' | 'workflow'): Promise<boolean[]> {
+export async function unsubscribe(
+  query: QueryFn,
+  projectId: string,
+  requests: UnsubscribeRequest[],
+  via: 'page' | 'one-click' | 'workflow',
+): Promise<boolean[]> {
   const ids = [...new Set(requests.flatMap((r) => r.contactIds))];
   const updated = new Set(ids.length ? (await query<{ id: string }>(sql.UNSUBSCRIBE_CONTACTS, [projectId, ids])).map((r) => r.id) : []);
   const loose = requests.filter((r) => !r.contactIds.length).map((r) => r.email);
-  const suppressed = new Set(loose.length
-    ? (await query<{ email: string }>(sql.SUPPRESS_ADDRESSES, [projectId, loose, loose.map(() => 'unsubscribed'), loose.map(() => via)])).map((r) => r.email)
-    : []);
+  const suppressed = new Set(
+    loose.length
+      ? (await query<{ email: string }>(sql.SUPPRESS_ADDRESSES, [projectId, loose, loose.map(() => 'unsubscribed'), loose.map(() => via)])).map((r) => r.email)
+      : [],
+  );
   const changed = requests.map((r) => (r.contactIds.length ? r.contactIds.some((id) => updated.has(id)) : suppressed.has(r.email.toLowerCase())));
-  await recordEvents(query, projectId, requests.filter((_, i) => changed[i]).map((r) => ({
-    name: EVENT.unsubscribed, email: r.eventEmail ?? r.email, contactId: r.eventContactId, blastId: r.blastId ?? null, templateId: r.templateId ?? null,
-    json: { via, ...r.json },
-  })));
+  await recordEvents(
+    query,
+    projectId,
+    requests
+      .filter((_, i) => changed[i])
+      .map((r) => ({
+        name: EVENT.unsubscribed,
+        email: r.eventEmail ?? r.email,
+        contactId: r.eventContactId,
+        blastId: r.blastId ?? null,
+        templateId: r.templateId ?? null,
+        json: { via, ...r.json },
+      })),
+  );
   return changed;
 }
 
@@ -114,15 +149,29 @@ export async function unsubscribe(query: QueryFn, projectId: string, requests: U
  * unsubscribeByLink unsubscribes the recipient of one email from its signed /u/ link or RFC 8058 one-click POST
  * (unsubscribe). Returns undefined when the outbox row does not exist, else whether this call did the unsubscribing.
  */
-export async function unsubscribeByLink(query: QueryFn, target: LinkTarget, via: 'page' | 'one-click'): Promise<{ email: string; changed: boolean } | undefined> {
+export async function unsubscribeByLink(
+  query: QueryFn,
+  target: LinkTarget,
+  via: 'page' | 'one-click',
+): Promise<{ email: string; changed: boolean } | undefined> {
   const row = await sentRow(query, target);
   if (!row) return undefined;
   const contacts = await query<{ id: string }>(sql.RECIPIENT_CONTACTS, [target.projectId, row.contact_id, row.email]);
-  const [changed] = await unsubscribe(query, target.projectId, [{
-    contactIds: contacts.map((c) => c.id), email: row.email, eventContactId: row.contact_id ?? contacts[0]?.id ?? null,
-    blastId: row.blast_id, templateId: row.template_id,
-    json: { blast_id: row.blast_id, template_id: row.template_id, message_id: row.message_id, ...workflowJson(row) },
-  }], via);
+  const [changed] = await unsubscribe(
+    query,
+    target.projectId,
+    [
+      {
+        contactIds: contacts.map((c) => c.id),
+        email: row.email,
+        eventContactId: row.contact_id ?? contacts[0]?.id ?? null,
+        blastId: row.blast_id,
+        templateId: row.template_id,
+        json: { blast_id: row.blast_id, template_id: row.template_id, message_id: row.message_id, ...workflowJson(row) },
+      },
+    ],
+    via,
+  );
   return { email: row.email, changed };
 }
 
@@ -135,9 +184,18 @@ export type SuppressionReason = 'bounce' | 'complaint' | 'manual';
  * listed keeps its entry), and for bounces and complaints the project's contacts with the address get bounced_at /
  * complained_at (kept when set). Returns how many entries were added.
  */
-export async function suppress(query: QueryFn, projectId: string, entries: Array<{ email: string; reason: SuppressionReason; detail: string | null }>): Promise<number> {
+export async function suppress(
+  query: QueryFn,
+  projectId: string,
+  entries: Array<{ email: string; reason: SuppressionReason; detail: string | null }>,
+): Promise<number> {
   if (!entries.length) return 0;
-  const added = await query(sql.SUPPRESS_ADDRESSES, [projectId, entries.map((e) => e.email.trim()), entries.map((e) => e.reason), entries.map((e) => e.detail)]);
+  const added = await query(sql.SUPPRESS_ADDRESSES, [
+    projectId,
+    entries.map((e) => e.email.trim()),
+    entries.map((e) => e.reason),
+    entries.map((e) => e.detail),
+  ]);
   const of = (reason: SuppressionReason) => [...new Set(entries.filter((e) => e.reason === reason).map((e) => e.email.trim().toLowerCase()))];
   if (of('bounce').length) await query(sql.MARK_CONTACTS_BOUNCED, [projectId, of('bounce')]);
   if (of('complaint').length) await query(sql.MARK_CONTACTS_COMPLAINED, [projectId, of('complaint')]);
@@ -150,33 +208,60 @@ export async function suppress(query: QueryFn, projectId: string, entries: Array
  * complaints suppress(). `source` says where it came from (sns, json, smtp, simulator) and is stored in the event's
  * json. Returns how many were recorded and how many addresses were newly suppressed.
  */
-export async function recordFeedback(query: QueryFn, projectId: string, items: Array<Feedback & { suppress?: boolean }>, source: string): Promise<{ recorded: number; suppressed: number }> {
+export async function recordFeedback(
+  query: QueryFn,
+  projectId: string,
+  items: Array<Feedback & { suppress?: boolean }>,
+  source: string,
+): Promise<{ recorded: number; suppressed: number }> {
   let suppressed = 0;
   for (const f of items) {
     const email = f.email.trim();
     const [row] = f.messageId
-      ? await query<{ contact_id: string | null; blast_id: string | null; template_id: string | null }>(sql.SENT_ROW_BY_MESSAGE_ID, [projectId, f.messageId, email])
+      ? await query<{ contact_id: string | null; blast_id: string | null; template_id: string | null }>(sql.SENT_ROW_BY_MESSAGE_ID, [
+          projectId,
+          f.messageId,
+          email,
+        ])
       : [];
     const [contact] = row?.contact_id ? [{ id: row.contact_id }] : await query<{ id: string }>(sql.LIVE_CONTACT_BY_EMAIL, [projectId, email]);
-    await recordEvents(query, projectId, [{
-      name: f.kind === 'complaint' ? EVENT.complaint : EVENT.bounce, email, contactId: contact?.id ?? null, blastId: row?.blast_id ?? null,
-      templateId: row?.template_id ?? null, json: { ...eventJson(f), source, blast_id: row?.blast_id ?? null }, emittedAt: f.timestamp ?? null,
-    }]);
+    await recordEvents(query, projectId, [
+      {
+        name: f.kind === 'complaint' ? EVENT.complaint : EVENT.bounce,
+        email,
+        contactId: contact?.id ?? null,
+        blastId: row?.blast_id ?? null,
+        templateId: row?.template_id ?? null,
+        json: { ...eventJson(f), source, blast_id: row?.blast_id ?? null },
+        emittedAt: f.timestamp ?? null,
+      },
+    ]);
     if (f.suppress ?? suppresses(f)) {
-      suppressed += await suppress(query, projectId, [{ email, reason: f.kind === 'complaint' ? 'complaint' : 'bounce', detail: f.diagnosticCode ?? f.feedbackType ?? null }]);
+      suppressed += await suppress(query, projectId, [
+        { email, reason: f.kind === 'complaint' ? 'complaint' : 'bounce', detail: f.diagnosticCode ?? f.feedbackType ?? null },
+      ]);
     }
   }
   return { recorded: items.length, suppressed };
 }
 
 /** One entry of a project's suppression list, as the API lists it. */
-export interface SuppressionEntry { email: string; reason: 'bounce' | 'complaint' | 'manual' | 'unsubscribed'; detail: string | null; created_at: string }
+export interface SuppressionEntry {
+  email: string;
+  reason: 'bounce' | 'complaint' | 'manual' | 'unsubscribed';
+  detail: string | null;
+  created_at: string;
+}
 
 /**
  * listSuppressions returns one page of the project's suppression list, newest first, and the total matching.
  * `emailLike` is an already-escaped ILIKE pattern (gateways/common.ts likePattern) or undefined for all.
  */
-export async function listSuppressions(query: QueryFn, projectId: string, page: { limit: number; offset: number; emailLike?: string }): Promise<{ data: SuppressionEntry[]; total: number }> {
+export async function listSuppressions(
+  query: QueryFn,
+  projectId: string,
+  page: { limit: number; offset: number; emailLike?: string },
+): Promise<{ data: SuppressionEntry[]; total: number }> {
   const text = sql.listSuppressionsSql(!!page.emailLike, page.limit, page.offset);
   const args = page.emailLike ? [projectId, page.emailLike] : [projectId];
   const [rows, [{ total }]] = await Promise.all([query<SuppressionEntry>(text.page, args), query<{ total: number }>(text.count, args)]);
@@ -189,7 +274,11 @@ export async function listSuppressions(query: QueryFn, projectId: string, page: 
  */
 export async function addManualSuppressions(query: QueryFn, projectId: string, emails: string[]): Promise<number> {
   const list = [...new Set(emails.map((e) => e.trim().toLowerCase()))];
-  return suppress(query, projectId, list.map((email) => ({ email, reason: 'manual' as const, detail: 'added by hand' })));
+  return suppress(
+    query,
+    projectId,
+    list.map((email) => ({ email, reason: 'manual' as const, detail: 'added by hand' })),
+  );
 }
 
 /**

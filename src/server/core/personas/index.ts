@@ -19,13 +19,24 @@ type Row = typeof senderPersonas.$inferSelect;
 /** toPersona maps a row to the API's SenderPersona. */
 export function toPersona(r: Row): PersonaOut {
   return {
-    id: r.id, email: r.email, first_name: r.firstName, last_name: r.lastName, json: r.json ?? {}, version: r.version,
+    id: r.id,
+    email: r.email,
+    first_name: r.firstName,
+    last_name: r.lastName,
+    json: r.json ?? {},
+    version: r.version,
     verified_at: r.verifiedAt ? r.verifiedAt.toISOString() : null,
-    created_at: isoRequired(r.createdAt), updated_at: isoRequired(r.updatedAt),
+    created_at: isoRequired(r.createdAt),
+    updated_at: isoRequired(r.updatedAt),
   };
 }
 
-const SORTABLE = { email: senderPersonas.email, first_name: senderPersonas.firstName, last_name: senderPersonas.lastName, created_at: senderPersonas.createdAt };
+const SORTABLE = {
+  email: senderPersonas.email,
+  first_name: senderPersonas.firstName,
+  last_name: senderPersonas.lastName,
+  created_at: senderPersonas.createdAt,
+};
 
 function where(projectId: string, ids: string[]) {
   return and(eq(senderPersonas.projectId, projectId), isNull(senderPersonas.archivedAt), ids.length ? inArray(senderPersonas.id, ids) : undefined);
@@ -33,14 +44,22 @@ function where(projectId: string, ids: string[]) {
 
 /** listPersonas returns one page of the project's sender personas (default newest first). */
 export async function listPersonas(db: Db, projectId: string, q: ListQuery): Promise<PersonaOut[]> {
-  const rows = await db.select().from(senderPersonas).where(where(projectId, uuidList(q.ids, 'ids')))
-    .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), senderPersonas.id).limit(q.limit ?? 10).offset(q.offset ?? 0);
+  const rows = await db
+    .select()
+    .from(senderPersonas)
+    .where(where(projectId, uuidList(q.ids, 'ids')))
+    .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), senderPersonas.id)
+    .limit(q.limit ?? 10)
+    .offset(q.offset ?? 0);
   return rows.map(toPersona);
 }
 
 /** countPersonas counts the project's live sender personas. */
 export async function countPersonas(db: Db, projectId: string, ids?: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(senderPersonas).where(where(projectId, uuidList(ids, 'ids')));
+  const [row] = await db
+    .select({ n: count() })
+    .from(senderPersonas)
+    .where(where(projectId, uuidList(ids, 'ids')));
   return row.n;
 }
 
@@ -57,7 +76,9 @@ export async function savePersonas(db: Db, projectId: string, input: PersonaIn[]
   });
   errs.throwIfAny();
   return db.transaction(async (tx) => {
-    const registered = (await tx.select({ domain: sendingDomains.domain }).from(sendingDomains).where(eq(sendingDomains.projectId, projectId))).map((d) => d.domain);
+    const registered = (await tx.select({ domain: sendingDomains.domain }).from(sendingDomains).where(eq(sendingDomains.projectId, projectId))).map(
+      (d) => d.domain,
+    );
     const ids = input.map((p) => p.id).filter((id): id is string => !!id);
     const existing = new Map(ids.length ? (await tx.select().from(senderPersonas).where(where(projectId, ids))).map((r) => [r.id, r]) : []);
     const out: PersonaOut[] = [];
@@ -66,22 +87,33 @@ export async function savePersonas(db: Db, projectId: string, input: PersonaIn[]
       // Fields left out of an update keep their values, as contacts do.
       const values = {
         // A domain registered in another letter case is written as registered (spec part 2 §5 Sender persona).
-        email: registeredCasing(p.email.trim(), registered).email, firstName: p.first_name.trim(),
-        lastName: p.last_name === undefined ? before?.lastName ?? null : p.last_name,
-        json: p.json === undefined ? before?.json ?? {} : p.json ?? {},
+        email: registeredCasing(p.email.trim(), registered).email,
+        firstName: p.first_name.trim(),
+        lastName: p.last_name === undefined ? (before?.lastName ?? null) : p.last_name,
+        json: p.json === undefined ? (before?.json ?? {}) : (p.json ?? {}),
       };
       if (before) {
         // A new address must confirm itself again (issue 4 §4); a change of letter case only is the same address.
         const moved = before.email.toLowerCase() !== values.email.toLowerCase();
-        const [row] = await tx.update(senderPersonas).set({ ...values, ...(moved ? { verifiedAt: null } : {}), version: sql`${senderPersonas.version} + 1`, updatedAt: new Date() })
-          .where(and(eq(senderPersonas.id, before.id), eq(senderPersonas.projectId, projectId))).returning();
+        const [row] = await tx
+          .update(senderPersonas)
+          .set({ ...values, ...(moved ? { verifiedAt: null } : {}), version: sql`${senderPersonas.version} + 1`, updatedAt: new Date() })
+          .where(and(eq(senderPersonas.id, before.id), eq(senderPersonas.projectId, projectId)))
+          .returning();
         out.push(toPersona(row));
       } else {
         if (p.id) {
           const [taken] = await tx.select({ id: senderPersonas.id }).from(senderPersonas).where(eq(senderPersonas.id, p.id));
-          if (taken) { const e = new FieldErrors(); e.add(`sender_personas[${i}].id`, 'id is already in use'); e.throwIfAny(); }
+          if (taken) {
+            const e = new FieldErrors();
+            e.add(`sender_personas[${i}].id`, 'id is already in use');
+            e.throwIfAny();
+          }
         }
-        const [row] = await tx.insert(senderPersonas).values({ ...values, projectId, ...(p.id ? { id: p.id } : {}) }).returning();
+        const [row] = await tx
+          .insert(senderPersonas)
+          .values({ ...values, projectId, ...(p.id ? { id: p.id } : {}) })
+          .returning();
         out.push(toPersona(row));
       }
     }

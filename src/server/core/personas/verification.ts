@@ -23,11 +23,17 @@ export function verificationSubject(email: string): string {
  * sendPersonaVerifications emails each unverified persona of the project its verification link. A persona whose email
  * could not be sent stays unverified (saving it again resends); returns one message per failure, naming the address.
  */
-export async function sendPersonaVerifications(ctx: AppContext, projectId: string, personas: Array<{ id: string; email: string; verified_at: string | null }>): Promise<string[]> {
+export async function sendPersonaVerifications(
+  ctx: AppContext,
+  projectId: string,
+  personas: Array<{ id: string; email: string; verified_at: string | null }>,
+): Promise<string[]> {
   const pending = personas.filter((p) => !p.verified_at);
   if (!pending.length) return [];
   const [project] = await ctx.database.query<{ link_secret: string; company: string }>(
-    'SELECT p.link_secret, c.name AS company FROM projects p JOIN companies c ON c.id = p.company_id WHERE p.id = $1', [projectId]);
+    'SELECT p.link_secret, c.name AS company FROM projects p JOIN companies c ON c.id = p.company_id WHERE p.id = $1',
+    [projectId],
+  );
   const from = ctx.config.systemFrom;
   const errors: string[] = [];
   for (const persona of pending) {
@@ -46,8 +52,10 @@ export async function sendPersonaVerifications(ctx: AppContext, projectId: strin
     });
     // With no relay (SMTP_URL unset) nothing reaches the address: the operator gets the link instead.
     if (!ctx.transport.delivers) {
-      console.warn(`sender verification: SMTP_URL is not set, so no email reaches ${persona.email}; confirm it at ${link} `
-        + `or with: npm run admin -- verify-persona --email ${persona.email}`);
+      console.warn(
+        `sender verification: SMTP_URL is not set, so no email reaches ${persona.email}; confirm it at ${link} ` +
+          `or with: npm run admin -- verify-persona --email ${persona.email}`,
+      );
     }
     try {
       await ctx.transport.send({ from, to: [persona.email] }, raw);
@@ -66,7 +74,8 @@ export async function verifyPersona(query: QueryFn, target: PersonaTarget): Prom
   const [row] = await query<{ email: string }>(
     `UPDATE sender_personas SET verified_at = coalesce(verified_at, now())
       WHERE id = $1 AND project_id = $2 AND lower(email) = $3 AND archived_at IS NULL RETURNING email`,
-    [target.personaId, target.projectId, target.email]);
+    [target.personaId, target.projectId, target.email],
+  );
   return row?.email;
 }
 
@@ -75,7 +84,8 @@ export async function personaToVerify(query: QueryFn, target: PersonaTarget): Pr
   const [row] = await query<{ email: string; verified: boolean }>(
     `SELECT email, verified_at IS NOT NULL AS verified FROM sender_personas
       WHERE id = $1 AND project_id = $2 AND lower(email) = $3 AND archived_at IS NULL`,
-    [target.personaId, target.projectId, target.email]);
+    [target.personaId, target.projectId, target.email],
+  );
   return row;
 }
 
@@ -88,6 +98,8 @@ export async function verifyPersonasByEmail(query: QueryFn, email: string, proje
     `UPDATE sender_personas sp SET verified_at = coalesce(sp.verified_at, now())
        FROM projects p
       WHERE p.id = sp.project_id AND lower(sp.email) = lower($1) AND sp.archived_at IS NULL AND ($2::text IS NULL OR p.name = $2)
-      RETURNING sp.id`, [email.trim(), projectName ?? null]);
+      RETURNING sp.id`,
+    [email.trim(), projectName ?? null],
+  );
   return rows.length;
 }

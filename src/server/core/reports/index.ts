@@ -71,11 +71,11 @@ export async function emailSendResults(storage: Storage, projectId: string, loca
       continue;
     }
     const parsed = await simpleParser(raw);
-    const address = (a: typeof parsed.from | typeof parsed.to) => (Array.isArray(a) ? a.map((x) => x.text).join(', ') : a?.text ?? '');
+    const address = (a: typeof parsed.from | typeof parsed.to) => (Array.isArray(a) ? a.map((x) => x.text).join(', ') : (a?.text ?? ''));
     send_results.push({
       location,
       mailer_payload: {
-        body: typeof parsed.html === 'string' ? parsed.html : parsed.text ?? '',
+        body: typeof parsed.html === 'string' ? parsed.html : (parsed.text ?? ''),
         text: parsed.text ?? null,
         subject: parsed.subject ?? '',
         from: address(parsed.from),
@@ -93,11 +93,22 @@ export async function emailSendResults(storage: Storage, projectId: string, loca
  * (case-insensitive) in the project, newest first, `limit` (default 10) from `offset`, with the total. The copies are
  * found through the email_send_result_success events' json.location.
  */
-export async function emailHistory(query: QueryFn, storage: Storage, projectId: string, email: string, limit = 10, offset = 0):
-Promise<{ send_results: SendResult[]; errors: string[]; total: number }> {
+export async function emailHistory(
+  query: QueryFn,
+  storage: Storage,
+  projectId: string,
+  email: string,
+  limit = 10,
+  offset = 0,
+): Promise<{ send_results: SendResult[]; errors: string[]; total: number }> {
   const where = `FROM events WHERE project_id = $1 AND name = '${EVENT.sendSuccess}' AND lower(email) = lower($2) AND json->>'location' IS NOT NULL`;
   const [rows, [{ n }]] = await Promise.all([
-    query<{ location: string }>(`SELECT json->>'location' AS location ${where} ORDER BY emitted_at DESC, id DESC LIMIT $3 OFFSET $4`, [projectId, email.trim(), limit, offset]),
+    query<{ location: string }>(`SELECT json->>'location' AS location ${where} ORDER BY emitted_at DESC, id DESC LIMIT $3 OFFSET $4`, [
+      projectId,
+      email.trim(),
+      limit,
+      offset,
+    ]),
     query<{ n: number }>(`SELECT count(*)::int AS n ${where}`, [projectId, email.trim()]),
   ]);
   if (!rows.length) return { send_results: [], errors: [], total: Number(n) };
@@ -114,7 +125,8 @@ export async function quickStats(query: QueryFn, projectId: string, scope: Repor
     const rows = await query<{ name: string; num: string; num_unique: string }>(
       `SELECT name, sum(num) AS num, sum(num_unique) AS num_unique FROM report_totals_v
         WHERE project_id = $1 AND name IN (${names(REPORT_EVENT_NAMES)}) AND ${where.sql} GROUP BY name`,
-      [projectId, ...where.params]);
+      [projectId, ...where.params],
+    );
     for (const r of rows) counts.set(r.name, { num: Number(r.num), num_unique: Number(r.num_unique) });
   }
   return REPORT_EVENT_NAMES.map((name) => ({ name, ...(counts.get(name) ?? { num: 0, num_unique: 0 }) }));
@@ -140,7 +152,8 @@ export async function series(query: QueryFn, projectId: string, unit: 'hour' | '
      SELECT (buckets.b AT TIME ZONE 'UTC') AS emitted_at_trunc, ${cols}
        FROM buckets LEFT JOIN a ON a.b = buckets.b
       GROUP BY buckets.b ORDER BY buckets.b`,
-    [projectId, ...where.params]);
+    [projectId, ...where.params],
+  );
   const campaign = scope.kind === 'campaign' ? scope.campaign : undefined;
   return rows.map((r) => {
     const out = { emitted_at_trunc: new Date(r.emitted_at_trunc as string | Date).toISOString() } as SeriesRow;
@@ -158,21 +171,33 @@ export async function mostClickedLinks(query: QueryFn, projectId: string, scope:
     `SELECT min(link) AS link_url, sum(num) AS num_clicks, sum(num_unique) AS num_unique_clicks FROM report_links_v
       WHERE project_id = $1 AND ${where.sql}
       GROUP BY link_hash ORDER BY sum(num) DESC, min(link) LIMIT $2`,
-    [projectId, limit, ...where.params]);
+    [projectId, limit, ...where.params],
+  );
   return rows.map((r) => ({ link_url: r.link_url, num_clicks: Number(r.num_clicks), num_unique_clicks: Number(r.num_unique_clicks) }));
 }
 
 /** opensBySource returns opens and clicks (and their unique counts) by user agent or recipient domain, busiest first. */
-export async function opensBySource(query: QueryFn, projectId: string, scope: ReportScope, by: 'user_agent' | 'to_domain', limit: number): Promise<SourceRow[]> {
+export async function opensBySource(
+  query: QueryFn,
+  projectId: string,
+  scope: ReportScope,
+  by: 'user_agent' | 'to_domain',
+  limit: number,
+): Promise<SourceRow[]> {
   if (scope.kind === 'none') return [];
   const where = scopeSql(scope, 4);
   const rows = await query<{ value: string; o: string; uo: string; c: string; uc: string }>(
     `SELECT min(value) AS value, sum(num_opens) AS o, sum(num_unique_opens) AS uo, sum(num_clicks) AS c, sum(num_unique_clicks) AS uc
        FROM report_sources_v WHERE project_id = $1 AND kind = $2 AND ${where.sql}
       GROUP BY value_hash ORDER BY sum(num_opens) + sum(num_clicks) DESC, min(value) LIMIT $3`,
-    [projectId, by, limit, ...where.params]);
+    [projectId, by, limit, ...where.params],
+  );
   return rows.map((r) => ({
-    [by]: r.value, num_opens: Number(r.o), num_unique_opens: Number(r.uo), num_clicks: Number(r.c), num_unique_clicks: Number(r.uc),
+    [by]: r.value,
+    num_opens: Number(r.o),
+    num_unique_opens: Number(r.uo),
+    num_clicks: Number(r.c),
+    num_unique_clicks: Number(r.uc),
   }));
 }
 
@@ -180,11 +205,19 @@ export async function opensBySource(query: QueryFn, projectId: string, scope: Re
  * mostOpenedEmails returns the templates (or, by email_subject, the subjects) whose emails were opened, most unique
  * opens first, with sends, opens and clicks. Emails sent without a template are left out.
  */
-export async function mostOpenedEmails(query: QueryFn, projectId: string, scope: ReportScope, by: 'template_id' | 'email_subject', limit: number): Promise<OpenedEmailRow[]> {
+export async function mostOpenedEmails(
+  query: QueryFn,
+  projectId: string,
+  scope: ReportScope,
+  by: 'template_id' | 'email_subject',
+  limit: number,
+): Promise<OpenedEmailRow[]> {
   if (scope.kind === 'none') return [];
   const where = scopeSql(scope, 3, 'r.');
   const group = by === 'template_id' ? 'r.template_id' : 't.subject';
-  const rows = await query<{ template_id: string | null; template_name: string | null; email_subject: string | null } & Record<'s' | 'o' | 'uo' | 'c' | 'uc', string>>(
+  const rows = await query<
+    { template_id: string | null; template_name: string | null; email_subject: string | null } & Record<'s' | 'o' | 'uo' | 'c' | 'uc', string>
+  >(
     `SELECT ${by === 'template_id' ? 'r.template_id, min(t.name) AS template_name' : 'NULL::uuid AS template_id, NULL::text AS template_name'},
             min(t.subject) AS email_subject,
             coalesce(sum(r.num) FILTER (WHERE r.name = '${EVENT.sendSuccess}'), 0) AS s,
@@ -197,10 +230,17 @@ export async function mostOpenedEmails(query: QueryFn, projectId: string, scope:
       GROUP BY ${group}
      HAVING sum(r.num) FILTER (WHERE r.name = '${EVENT.open}') > 0
       ORDER BY uo DESC, o DESC, min(t.subject) LIMIT $2`,
-    [projectId, limit, ...where.params]);
+    [projectId, limit, ...where.params],
+  );
   return rows.map((r) => ({
-    template_id: r.template_id, template_name: r.template_name, email_subject: r.email_subject ?? '',
-    num_sends: Number(r.s), num_opens: Number(r.o), num_unique_opens: Number(r.uo), num_clicks: Number(r.c), num_unique_clicks: Number(r.uc),
+    template_id: r.template_id,
+    template_name: r.template_name,
+    email_subject: r.email_subject ?? '',
+    num_sends: Number(r.s),
+    num_opens: Number(r.o),
+    num_unique_opens: Number(r.uo),
+    num_clicks: Number(r.c),
+    num_unique_clicks: Number(r.uc),
   }));
 }
 
@@ -209,12 +249,20 @@ export async function mostOpenedEmails(query: QueryFn, projectId: string, scope:
  * project through (project, name, emitted_at), or for a campaign the newest of each of its blasts, templates and
  * workflows through their recent-engagement indexes, merged.
  */
-async function recentEvents<T>(query: QueryFn, projectId: string, scope: ReportScope, name: typeof EVENT.open | typeof EVENT.click, columns: string, limit: number): Promise<T[]> {
+async function recentEvents<T>(
+  query: QueryFn,
+  projectId: string,
+  scope: ReportScope,
+  name: typeof EVENT.open | typeof EVENT.click,
+  columns: string,
+  limit: number,
+): Promise<T[]> {
   if (scope.kind === 'none') return [];
   if (scope.kind === 'all') {
-    return query<T>(
-      `SELECT ${columns} FROM events e WHERE e.project_id = $1 AND e.name = '${name}' ORDER BY e.emitted_at DESC, e.id DESC LIMIT $2`,
-      [projectId, limit]);
+    return query<T>(`SELECT ${columns} FROM events e WHERE e.project_id = $1 AND e.name = '${name}' ORDER BY e.emitted_at DESC, e.id DESC LIMIT $2`, [
+      projectId,
+      limit,
+    ]);
   }
   const c = scope.campaign;
   const lateral = (param: string, condition: string) => `
@@ -228,28 +276,51 @@ async function recentEvents<T>(query: QueryFn, projectId: string, scope: ReportS
        UNION ALL ${lateral('$4::uuid[]', 'e.template_id = s.key')}
        UNION ALL ${lateral('$5::text[]', "e.json->>'workflow_id' = s.key")}) u
       ORDER BY emitted_at DESC, event_id DESC LIMIT $2`,
-    [projectId, limit, c.blastIds, c.templateIds, c.workflowIds]);
+    [projectId, limit, c.blastIds, c.templateIds, c.workflowIds],
+  );
   for (const r of rows) delete r.event_id;
   return rows;
 }
 
 /** recentlyClickedLinks returns the newest clicks: link, recipient, when, template, blast and user agent. */
 export async function recentlyClickedLinks(query: QueryFn, projectId: string, scope: ReportScope, limit: number): Promise<RecentClickRow[]> {
-  const rows = await recentEvents<Omit<RecentClickRow, 'emitted_at'> & { emitted_at: Date }>(query, projectId, scope, EVENT.click,
+  const rows = await recentEvents<Omit<RecentClickRow, 'emitted_at'> & { emitted_at: Date }>(
+    query,
+    projectId,
+    scope,
+    EVENT.click,
     `coalesce(e.json->>'link', e.json->'click'->>'link', '') AS link_url, e.email, e.user_id, e.emitted_at, e.template_id, e.blast_id,
-     e.json->>'user_agent' AS user_agent`, limit);
+     e.json->>'user_agent' AS user_agent`,
+    limit,
+  );
   return rows.map((r) => ({ ...r, emitted_at: new Date(r.emitted_at).toISOString() }));
 }
 
 /** recentlyOpenedEmails returns the newest opens: recipient, when, template and its subject, user agent. */
 export async function recentlyOpenedEmails(query: QueryFn, projectId: string, scope: ReportScope, limit: number): Promise<RecentOpenRow[]> {
-  const rows = await recentEvents<Omit<RecentOpenRow, 'emitted_at' | 'email_subject'> & { emitted_at: Date }>(query, projectId, scope, EVENT.open,
-    `e.email, e.user_id, e.emitted_at, e.template_id, e.json->>'user_agent' AS user_agent`, limit);
+  const rows = await recentEvents<Omit<RecentOpenRow, 'emitted_at' | 'email_subject'> & { emitted_at: Date }>(
+    query,
+    projectId,
+    scope,
+    EVENT.open,
+    `e.email, e.user_id, e.emitted_at, e.template_id, e.json->>'user_agent' AS user_agent`,
+    limit,
+  );
   const templateIds = [...new Set(rows.map((r) => r.template_id).filter((t): t is string => !!t))];
-  const subjects = new Map((templateIds.length
-    ? await query<{ id: string; subject: string }>('SELECT id, subject FROM templates WHERE project_id = $1 AND id = ANY($2::uuid[])', [projectId, templateIds])
-    : []).map((t) => [t.id, t.subject]));
-  return rows.map((r) => ({ ...r, emitted_at: new Date(r.emitted_at).toISOString(), email_subject: r.template_id ? subjects.get(r.template_id) ?? null : null }));
+  const subjects = new Map(
+    (templateIds.length
+      ? await query<{ id: string; subject: string }>('SELECT id, subject FROM templates WHERE project_id = $1 AND id = ANY($2::uuid[])', [
+          projectId,
+          templateIds,
+        ])
+      : []
+    ).map((t) => [t.id, t.subject]),
+  );
+  return rows.map((r) => ({
+    ...r,
+    emitted_at: new Date(r.emitted_at).toISOString(),
+    email_subject: r.template_id ? (subjects.get(r.template_id) ?? null) : null,
+  }));
 }
 
 /**
@@ -279,7 +350,11 @@ export class ReportCache {
   clear(projectId: string, report: string): number {
     const prefix = `${projectId}\u0000${report}\u0000`;
     let n = 0;
-    for (const key of [...this.entries.keys()]) if (key.startsWith(prefix)) { this.entries.delete(key); n++; }
+    for (const key of [...this.entries.keys()])
+      if (key.startsWith(prefix)) {
+        this.entries.delete(key);
+        n++;
+      }
     return n;
   }
 }

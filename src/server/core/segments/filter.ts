@@ -40,20 +40,35 @@ import { likePattern } from '../../gateways/common.ts';
 import { EVENT } from '../../../domain/events.ts';
 
 const TEXT_COLUMNS: Record<string, string> = {
-  contact_email: 'c.email', contact_first_name: 'c.first_name', contact_last_name: 'c.last_name',
-  contact_city: `(c.json->>'city')`, contact_state: `(c.json->>'state')`,
+  contact_email: 'c.email',
+  contact_first_name: 'c.first_name',
+  contact_last_name: 'c.last_name',
+  contact_city: `(c.json->>'city')`,
+  contact_state: `(c.json->>'state')`,
 };
 const DATE_COLUMNS: Record<string, string> = {
-  contact_date_of_birth: 'c.date_of_birth', date_added: 'c.created_at', date_bounced: 'c.bounced_at', date_unsubscribed: 'c.unsubscribed_at',
+  contact_date_of_birth: 'c.date_of_birth',
+  date_added: 'c.created_at',
+  date_bounced: 'c.bounced_at',
+  date_unsubscribed: 'c.unsubscribed_at',
 };
 const EVENT_NAMES: Record<string, string> = { num_sends: EVENT.sendSuccess, num_opens: EVENT.open, num_clicks: EVENT.click };
 const COUNT_OPS: Record<string, string> = { equals: '=', not_equals: '<>', less_than: '<', greater_than: '>' };
 
 /** A compiled filter list: `from` goes right after `FROM contacts c` (LEFT JOINs, or ''), `sql` is the condition, both with $n placeholders; `params` are the values to bind, in order. */
-export interface Compiled { from: string; sql: string; params: unknown[] }
+export interface Compiled {
+  from: string;
+  sql: string;
+  params: unknown[];
+}
 
 /** How one filter is compiled: its values are bound through `bind`; `join` adds a LEFT JOIN (given its alias) and returns the alias; `semi` says EXISTS / NOT EXISTS may stand alone (AND, or a single filter). */
-interface Ctx { bind: (v: unknown) => string; join: (sql: (alias: string) => string) => string; counts: () => string; semi: boolean }
+interface Ctx {
+  bind: (v: unknown) => string;
+  join: (sql: (alias: string) => string) => string;
+  counts: () => string;
+  semi: boolean;
+}
 
 /**
  * compileFilters joins the filters with AND or OR. `firstParam` is the number of the first placeholder to use (the
@@ -65,8 +80,15 @@ export function compileFilters(filters: CheckedFilter[], conjunction: Conjunctio
   const joins: string[] = [];
   let countsAlias: string | undefined;
   const ctx: Ctx = {
-    bind: (v) => { params.push(v); return `$${firstParam + params.length - 1}`; },
-    join: (sql) => { const alias = `f${joins.length + 1}`; joins.push(` LEFT JOIN ${sql(alias)}`); return alias; },
+    bind: (v) => {
+      params.push(v);
+      return `$${firstParam + params.length - 1}`;
+    },
+    join: (sql) => {
+      const alias = `f${joins.length + 1}`;
+      joins.push(` LEFT JOIN ${sql(alias)}`);
+      return alias;
+    },
     semi: conjunction === 'and' || filters.length === 1,
     // The contact's counts row (one per contact at most), joined once for every count filter that needs it.
     counts: () => (countsAlias ??= ctx.join((t) => `contact_event_counts ${t} ON ${t}.contact_id = c.id`)),
@@ -77,13 +99,20 @@ export function compileFilters(filters: CheckedFilter[], conjunction: Conjunctio
 
 function textCondition(col: string, op: string, value: string | undefined, bind: (v: unknown) => string): string {
   switch (op) {
-    case 'contains': return `lower(COALESCE(${col}, '')) LIKE lower(${bind(likePattern(value!))})`;
-    case 'does_not_contain': return `lower(COALESCE(${col}, '')) NOT LIKE lower(${bind(likePattern(value!))})`;
-    case 'equals': return `lower(${col}) = lower(${bind(value)})`;
-    case 'not_equals': return `lower(COALESCE(${col}, '')) <> lower(${bind(value)})`;
-    case 'is_missing': return `COALESCE(${col}, '') = ''`;
-    case 'is_not_missing': return `COALESCE(${col}, '') <> ''`;
-    default: throw new Error(`no text operator ${op}`);
+    case 'contains':
+      return `lower(COALESCE(${col}, '')) LIKE lower(${bind(likePattern(value!))})`;
+    case 'does_not_contain':
+      return `lower(COALESCE(${col}, '')) NOT LIKE lower(${bind(likePattern(value!))})`;
+    case 'equals':
+      return `lower(${col}) = lower(${bind(value)})`;
+    case 'not_equals':
+      return `lower(COALESCE(${col}, '')) <> lower(${bind(value)})`;
+    case 'is_missing':
+      return `COALESCE(${col}, '') = ''`;
+    case 'is_not_missing':
+      return `COALESCE(${col}, '') <> ''`;
+    default:
+      throw new Error(`no text operator ${op}`);
   }
 }
 
@@ -93,11 +122,16 @@ function dateCondition(col: string, op: string, day: string | undefined, bind: (
   const start = `(${bind(day)}::date::timestamp AT TIME ZONE 'UTC')`;
   const onDay = `(${col} >= ${start} AND ${col} < ${start} + interval '1 day')`;
   switch (op) {
-    case 'equals': return onDay;
-    case 'not_equals': return `(${col} IS NOT NULL AND NOT ${onDay})`;
-    case 'less_than': return `${col} < ${start}`;
-    case 'greater_than': return `${col} >= ${start} + interval '1 day'`;
-    default: throw new Error(`no date operator ${op}`);
+    case 'equals':
+      return onDay;
+    case 'not_equals':
+      return `(${col} IS NOT NULL AND NOT ${onDay})`;
+    case 'less_than':
+      return `${col} < ${start}`;
+    case 'greater_than':
+      return `${col} >= ${start} + interval '1 day'`;
+    default:
+      throw new Error(`no date operator ${op}`);
   }
 }
 
@@ -117,15 +151,17 @@ function compileOne(f: CheckedFilter, ctx: Ctx): string {
   if (f.spec.kind === 'date') {
     if (f.attribute in DATE_COLUMNS) return dateCondition(DATE_COLUMNS[f.attribute], op, a as string | undefined, bind);
     const name = f.attribute === 'date_workflow_started' ? EVENT.workflowStarted : EVENT.workflowCompleted;
-    const first = ctx.join((t) => `(SELECT e.project_id, e.user_id, min(e.emitted_at) AS at FROM events e
-      WHERE e.name = '${name}' AND e.json->>'workflow_id' = ${bind(a)} GROUP BY e.project_id, e.user_id) ${t} ON ${t}.project_id = c.project_id AND ${t}.user_id = c.id`);
+    const first = ctx.join(
+      (t) => `(SELECT e.project_id, e.user_id, min(e.emitted_at) AS at FROM events e
+      WHERE e.name = '${name}' AND e.json->>'workflow_id' = ${bind(a)} GROUP BY e.project_id, e.user_id) ${t} ON ${t}.project_id = c.project_id AND ${t}.user_id = c.id`,
+    );
     return dateCondition(`${first}.at`, op, b as string | undefined, bind);
   }
   if (f.spec.kind === 'membership' || f.attribute === 'num_in_segment') {
     // Membership is 1 or 0: under AND a test that holds for exactly one of them is EXISTS / NOT EXISTS.
     const cmp = f.spec.kind === 'membership' ? undefined : COUNT_OPS[op];
     if (f.spec.kind !== 'membership' && !cmp) throw new Error(`no count operator ${op}`);
-    const holds = (m: number) => cmp === undefined ? m === 1 : compare(m, op, b as number);
+    const holds = (m: number) => (cmp === undefined ? m === 1 : compare(m, op, b as number));
     if (ctx.semi && holds(1) !== holds(0)) {
       return `${holds(1) ? '' : 'NOT '}EXISTS (SELECT 1 FROM segment_members m WHERE m.segment_id = ${bind(a)}::uuid AND m.contact_id = c.id)`;
     }
@@ -159,19 +195,26 @@ function compileOne(f: CheckedFilter, ctx: Ctx): string {
   if (ctx.semi && shape !== 'compare') {
     return `${shape === 'some' ? '' : 'NOT '}EXISTS (SELECT 1 FROM events e WHERE e.project_id = c.project_id AND e.user_id = c.id AND e.name = '${name}' AND ${scope(bind(a))})`;
   }
-  const counted = ctx.join((t) => `(SELECT e.project_id, e.user_id, count(*)::int AS n FROM events e
-    WHERE e.name = '${name}' AND ${scope(bind(a))} GROUP BY e.project_id, e.user_id) ${t} ON ${t}.project_id = c.project_id AND ${t}.user_id = c.id`);
+  const counted = ctx.join(
+    (t) => `(SELECT e.project_id, e.user_id, count(*)::int AS n FROM events e
+    WHERE e.name = '${name}' AND ${scope(bind(a))} GROUP BY e.project_id, e.user_id) ${t} ON ${t}.project_id = c.project_id AND ${t}.user_id = c.id`,
+  );
   return `COALESCE(${counted}.n, 0) ${cmp} ${bind(n)}::int`;
 }
 
 /** compare applies a count operator to numbers, as SQL would. */
 function compare(x: number, op: string, n: number): boolean {
   switch (op) {
-    case 'equals': return x === n;
-    case 'not_equals': return x !== n;
-    case 'less_than': return x < n;
-    case 'greater_than': return x > n;
-    default: throw new Error(`no count operator ${op}`);
+    case 'equals':
+      return x === n;
+    case 'not_equals':
+      return x !== n;
+    case 'less_than':
+      return x < n;
+    case 'greater_than':
+      return x > n;
+    default:
+      throw new Error(`no count operator ${op}`);
   }
 }
 

@@ -17,7 +17,11 @@ import { compileFilters, matchingContacts } from './filter.ts';
 export const JOB_CREATE_SEGMENT_FROM_FILTERS = 'JOB_CREATE_SEGMENT_FROM_FILTERS';
 
 /** What the console sends (openapi/segmentwrapper.yaml createSegmentFromFilters). */
-export interface FromFiltersRequest { name: string; conjunction?: Conjunction; user_filters: UserFilter[] }
+export interface FromFiltersRequest {
+  name: string;
+  conjunction?: Conjunction;
+  user_filters: UserFilter[];
+}
 
 /** checked validates a request: BadRequest naming name and/or user_filters, else the checked filters. */
 function checked(body: FromFiltersRequest) {
@@ -34,20 +38,23 @@ function checked(body: FromFiltersRequest) {
  * createSegmentFromFilters answers the create_from_filters call: {num_users (matching now), errors: [], segment_id,
  * job_log_id}. Throws BadRequest as described on `checked`.
  */
-export async function createSegmentFromFilters(ctx: AppContext, projectId: string, body: FromFiltersRequest):
-Promise<{ num_users: number; errors: string[]; segment_id: string; job_log_id: string }> {
+export async function createSegmentFromFilters(
+  ctx: AppContext,
+  projectId: string,
+  body: FromFiltersRequest,
+): Promise<{ num_users: number; errors: string[]; segment_id: string; job_log_id: string }> {
   const filters = checked(body);
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
   const where = compileFilters(filters, body.conjunction ?? 'and', 2);
-  const [{ n }] = await query<{ n: number }>(
-    `SELECT count(*)::int AS n ${matchingContacts(where)}`, [projectId, ...where.params]);
+  const [{ n }] = await query<{ n: number }>(`SELECT count(*)::int AS n ${matchingContacts(where)}`, [projectId, ...where.params]);
   const name = body.name.trim();
   const [entry] = await query<{ segment_id: string; job_log_id: string }>(
     `WITH s AS (INSERT INTO segments (project_id, name, invisible) VALUES ($1, $2, true) RETURNING id)
      INSERT INTO job_log (project_id, job_name, start_details)
      SELECT $1, $3, jsonb_build_object('segment_id', s.id, 'name', $2::text, 'num_users', $4::int, 'conjunction', $5::text, 'user_filters', $6::jsonb) FROM s
      RETURNING start_details->>'segment_id' AS segment_id, id AS job_log_id`,
-    [projectId, name, JOB_CREATE_SEGMENT_FROM_FILTERS, n, body.conjunction ?? 'and', JSON.stringify(body.user_filters)]);
+    [projectId, name, JOB_CREATE_SEGMENT_FROM_FILTERS, n, body.conjunction ?? 'and', JSON.stringify(body.user_filters)],
+  );
   await ctx.queue.enqueue('segment-from-filters', { jobLogId: entry.job_log_id });
   return { num_users: n, errors: [], segment_id: entry.segment_id, job_log_id: String(entry.job_log_id) };
 }
@@ -60,14 +67,19 @@ Promise<{ num_users: number; errors: string[]; segment_id: string; job_log_id: s
  */
 export async function buildSegmentFromFilters(ctx: AppContext, jobLogId: string): Promise<void> {
   await ctx.database.transaction(async (tx) => {
-    const [entry] = await tx<{ project_id: string; start_details: { segment_id: string; conjunction: Conjunction; user_filters: UserFilter[] }; ended: boolean }>(
-      'SELECT project_id, start_details, ended_at IS NOT NULL AS ended FROM job_log WHERE id = $1 FOR UPDATE', [jobLogId]);
+    const [entry] = await tx<{
+      project_id: string;
+      start_details: { segment_id: string; conjunction: Conjunction; user_filters: UserFilter[] };
+      ended: boolean;
+    }>('SELECT project_id, start_details, ended_at IS NOT NULL AS ended FROM job_log WHERE id = $1 FOR UPDATE', [jobLogId]);
     if (!entry || entry.ended) return;
     const d = entry.start_details;
     const filters = checkFilters(d.user_filters, SEGMENT_FILTER_ATTRIBUTES);
     if ('errors' in filters) {
-      await tx(`UPDATE job_log SET ended_at = now(), success = false, end_details = $2::jsonb WHERE id = $1`,
-        [jobLogId, JSON.stringify({ segment_id: d.segment_id, errors: filters.errors })]);
+      await tx(`UPDATE job_log SET ended_at = now(), success = false, end_details = $2::jsonb WHERE id = $1`, [
+        jobLogId,
+        JSON.stringify({ segment_id: d.segment_id, errors: filters.errors }),
+      ]);
       return;
     }
     const where = compileFilters(filters.filters, d.conjunction, 3);
@@ -75,9 +87,13 @@ export async function buildSegmentFromFilters(ctx: AppContext, jobLogId: string)
       `WITH ins AS (INSERT INTO segment_members (segment_id, contact_id)
          SELECT $2::uuid, c.id ${matchingContacts(where)}
          ON CONFLICT DO NOTHING RETURNING 1)
-       SELECT count(*)::int AS n FROM ins`, [entry.project_id, d.segment_id, ...where.params]);
+       SELECT count(*)::int AS n FROM ins`,
+      [entry.project_id, d.segment_id, ...where.params],
+    );
     await tx('UPDATE segments SET invisible = false WHERE id = $1', [d.segment_id]);
-    await tx(`UPDATE job_log SET ended_at = now(), success = true, end_details = $2::jsonb WHERE id = $1`,
-      [jobLogId, JSON.stringify({ segment_id: d.segment_id, num_users: inserted[0].n })]);
+    await tx(`UPDATE job_log SET ended_at = now(), success = true, end_details = $2::jsonb WHERE id = $1`, [
+      jobLogId,
+      JSON.stringify({ segment_id: d.segment_id, num_users: inserted[0].n }),
+    ]);
   });
 }

@@ -21,8 +21,13 @@ const SORTABLE = { name: segments.name, created_at: segments.createdAt };
 
 function where(projectId: string, ids: string[], name?: string) {
   const search = name?.trim();
-  return and(eq(segments.projectId, projectId), isNull(segments.archivedAt), eq(segments.invisible, false),
-    ids.length ? inArray(segments.id, ids) : undefined, search ? ilike(segments.name, likePattern(search)) : undefined);
+  return and(
+    eq(segments.projectId, projectId),
+    isNull(segments.archivedAt),
+    eq(segments.invisible, false),
+    ids.length ? inArray(segments.id, ids) : undefined,
+    search ? ilike(segments.name, likePattern(search)) : undefined,
+  );
 }
 
 /**
@@ -35,15 +40,22 @@ export async function listSegments(db: Db, projectId: string, q: ListQuery): Pro
   const counted = sql<number>`(SELECT count(*)::int FROM ${segmentMembers} sm JOIN ${contacts} c ON c.id = sm.contact_id
     WHERE sm.segment_id = "segments"."id" AND c.archived_at IS NULL)`;
   const numUsers = q.with_counts === false ? sql<number>`0` : counted;
-  const rows = await db.select({ id: segments.id, name: segments.name, createdAt: segments.createdAt, numUsers }).from(segments)
+  const rows = await db
+    .select({ id: segments.id, name: segments.name, createdAt: segments.createdAt, numUsers })
+    .from(segments)
     .where(where(projectId, uuidList(q.ids, 'ids'), q.search_value ?? q.names))
-    .orderBy(...orderBy(q.sort_columns, { ...SORTABLE, num_users: counted }, 'created_at DESC'), segments.id).limit(q.limit ?? 10).offset(q.offset ?? 0);
+    .orderBy(...orderBy(q.sort_columns, { ...SORTABLE, num_users: counted }, 'created_at DESC'), segments.id)
+    .limit(q.limit ?? 10)
+    .offset(q.offset ?? 0);
   return rows.map((r) => ({ id: r.id, name: r.name, num_users: Number(r.numUsers), created_at: isoRequired(r.createdAt) }));
 }
 
 /** countSegments counts live, visible segments (optionally those of `ids`, or whose name contains `name`). */
 export async function countSegments(db: Db, projectId: string, ids?: string, name?: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(segments).where(where(projectId, uuidList(ids, 'ids'), name));
+  const [row] = await db
+    .select({ n: count() })
+    .from(segments)
+    .where(where(projectId, uuidList(ids, 'ids'), name));
   return row.n;
 }
 
@@ -62,7 +74,11 @@ export async function renameSegment(db: Db, projectId: string, id: string, name:
   const errs = new FieldErrors();
   errs.add('name', checkRequired(name));
   errs.throwIfAny();
-  const updated = await db.update(segments).set({ name: name.trim() }).where(where(projectId, [id.toLowerCase()])).returning({ id: segments.id });
+  const updated = await db
+    .update(segments)
+    .set({ name: name.trim() })
+    .where(where(projectId, [id.toLowerCase()]))
+    .returning({ id: segments.id });
   if (!updated.length) throw new NotFound([`Couldn't find segment with id ${id} to update`]);
   return (await oneSegment(db, projectId, id))!;
 }
@@ -77,9 +93,15 @@ export async function removeSegmentUsers(db: Db, projectId: string, id: string, 
   if (!ids.length) throw new BadRequest(['user_ids: Required field']);
   if (ids.length > 1000) throw new BadRequest(['user_ids: at most 1000 ids at a time']);
   const removed = await db.transaction(async (tx) => {
-    const [segment] = await tx.select({ id: segments.id }).from(segments).where(where(projectId, [id.toLowerCase()])).for('update');
+    const [segment] = await tx
+      .select({ id: segments.id })
+      .from(segments)
+      .where(where(projectId, [id.toLowerCase()]))
+      .for('update');
     if (!segment) throw new NotFound([`id: no segment ${id} in this project`]);
-    return tx.delete(segmentMembers).where(and(eq(segmentMembers.segmentId, segment.id), inArray(segmentMembers.contactId, ids)))
+    return tx
+      .delete(segmentMembers)
+      .where(and(eq(segmentMembers.segmentId, segment.id), inArray(segmentMembers.contactId, ids)))
       .returning({ id: segmentMembers.contactId });
   });
   return { data: (await oneSegment(db, projectId, id))!, num_removed: removed.length };
@@ -99,18 +121,31 @@ export async function saveSegments(db: Db, projectId: string, body: SaveBody): P
     for (const [i, s] of body.segments.entries()) {
       const userIds = [...new Set((s.user_ids ?? []).map((id) => id.toLowerCase()))];
       if (userIds.length) {
-        const live = await tx.select({ id: contacts.id }).from(contacts)
+        const live = await tx
+          .select({ id: contacts.id })
+          .from(contacts)
           .where(and(eq(contacts.projectId, projectId), isNull(contacts.archivedAt), inArray(contacts.id, userIds)));
         const liveIds = new Set(live.map((r) => r.id));
         const missing = userIds.filter((id) => !liveIds.has(id));
-        if (missing.length) { const e = new FieldErrors(); e.add(`segments[${i}].user_ids`, `no such contacts in this project: ${missing.join(', ')}`); e.throwIfAny(); }
+        if (missing.length) {
+          const e = new FieldErrors();
+          e.add(`segments[${i}].user_ids`, `no such contacts in this project: ${missing.join(', ')}`);
+          e.throwIfAny();
+        }
       }
       if (s.id) {
         // Ids are global: one in use by any project (this one's included) is refused alike, so the answer tells nothing of other projects.
         const [taken] = await tx.select({ id: segments.id }).from(segments).where(eq(segments.id, s.id.toLowerCase()));
-        if (taken) { const e = new FieldErrors(); e.add(`segments[${i}].id`, 'id is already in use'); e.throwIfAny(); }
+        if (taken) {
+          const e = new FieldErrors();
+          e.add(`segments[${i}].id`, 'id is already in use');
+          e.throwIfAny();
+        }
       }
-      const [row] = await tx.insert(segments).values({ projectId, name: s.name.trim(), ...(s.id ? { id: s.id.toLowerCase() } : {}) }).returning();
+      const [row] = await tx
+        .insert(segments)
+        .values({ projectId, name: s.name.trim(), ...(s.id ? { id: s.id.toLowerCase() } : {}) })
+        .returning();
       if (userIds.length) await tx.insert(segmentMembers).values(userIds.map((contactId) => ({ segmentId: row.id, contactId })));
       out.push({ id: row.id, name: row.name, num_users: userIds.length, created_at: isoRequired(row.createdAt) });
     }
@@ -124,24 +159,43 @@ export async function saveSegments(db: Db, projectId: string, body: SaveBody): P
  * segment of another project, an archived or invisible one, and BadRequest naming user_ids or emails (nothing added)
  * when one is not a live contact of the project, or when neither is given.
  */
-export async function addSegmentUsers(db: Db, projectId: string, segmentId: string, userIds: string[] = [], emails: string[] = []): Promise<{ data: SegmentOut; num_added: number }> {
+export async function addSegmentUsers(
+  db: Db,
+  projectId: string,
+  segmentId: string,
+  userIds: string[] = [],
+  emails: string[] = [],
+): Promise<{ data: SegmentOut; num_added: number }> {
   const ids = [...new Set(userIds.map((id) => id.toLowerCase()))];
   const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()).filter(Boolean))];
   if (!ids.length && !wanted.length) throw new BadRequest(['user_ids: Required field']);
   const added = await db.transaction(async (tx) => {
-    const [segment] = await tx.select({ id: segments.id }).from(segments).where(where(projectId, [segmentId.toLowerCase()])).for('update');
+    const [segment] = await tx
+      .select({ id: segments.id })
+      .from(segments)
+      .where(where(projectId, [segmentId.toLowerCase()]))
+      .for('update');
     if (!segment) throw new NotFound([`id: no segment ${segmentId} in this project`]);
     const live = and(eq(contacts.projectId, projectId), isNull(contacts.archivedAt));
     const errors: string[] = [];
     const members = new Set<string>();
     if (ids.length) {
-      const found = new Set((await tx.select({ id: contacts.id }).from(contacts).where(and(live, inArray(contacts.id, ids)))).map((r) => r.id));
+      const found = new Set(
+        (
+          await tx
+            .select({ id: contacts.id })
+            .from(contacts)
+            .where(and(live, inArray(contacts.id, ids)))
+        ).map((r) => r.id),
+      );
       const missing = ids.filter((id) => !found.has(id));
       if (missing.length) errors.push(`user_ids: no such contacts in this project: ${missing.join(', ')}`);
       for (const id of found) members.add(id);
     }
     if (wanted.length) {
-      const rows = await tx.select({ id: contacts.id, email: contacts.email }).from(contacts)
+      const rows = await tx
+        .select({ id: contacts.id, email: contacts.email })
+        .from(contacts)
         .where(and(live, inArray(sql`lower(${contacts.email})`, wanted)));
       const found = new Set(rows.map((r) => r.email.toLowerCase()));
       const missing = wanted.filter((e) => !found.has(e));
@@ -149,8 +203,11 @@ export async function addSegmentUsers(db: Db, projectId: string, segmentId: stri
       for (const r of rows) members.add(r.id);
     }
     if (errors.length) throw new BadRequest(errors);
-    return tx.insert(segmentMembers).values([...members].map((contactId) => ({ segmentId: segment.id, contactId })))
-      .onConflictDoNothing().returning({ id: segmentMembers.contactId });
+    return tx
+      .insert(segmentMembers)
+      .values([...members].map((contactId) => ({ segmentId: segment.id, contactId })))
+      .onConflictDoNothing()
+      .returning({ id: segmentMembers.contactId });
   });
   return { data: (await oneSegment(db, projectId, segmentId))!, num_added: added.length };
 }
@@ -162,7 +219,11 @@ type FilterRequest = components['schemas']['FilterRequest'];
  * filterUsers answers POST /segment/segments/filter_users: one page (newest first) of the project's live contacts
  * the filters match, and their total. Throws BadRequest naming user_filters when the filters fail the catalog checks.
  */
-export async function filterUsers(query: QueryFn, projectId: string, body: FilterRequest): Promise<{ users: Array<{ id: string; email: string; first_name: string | null; last_name: string | null; created_at: string }>; total_users: number }> {
+export async function filterUsers(
+  query: QueryFn,
+  projectId: string,
+  body: FilterRequest,
+): Promise<{ users: Array<{ id: string; email: string; first_name: string | null; last_name: string | null; created_at: string }>; total_users: number }> {
   const checked = checkFilters(body.user_filters, requestAttributes(body.segment_edit ? SEGMENT_EDIT_FILTER_ATTRIBUTES : SEGMENT_FILTER_ATTRIBUTES));
   if ('errors' in checked) throw new BadRequest(checked.errors.map((e) => `user_filters: ${e}`));
   const where = compileFilters(checked.filters, body.conjunction ?? 'and', 2);
@@ -172,7 +233,8 @@ export async function filterUsers(query: QueryFn, projectId: string, body: Filte
   const [users, [total]] = await Promise.all([
     query<{ id: string; email: string; first_name: string | null; last_name: string | null; created_at: Date | string }>(
       `SELECT c.id, c.email, c.first_name, c.last_name, c.created_at ${base} ORDER BY c.created_at DESC, c.id LIMIT $${n} OFFSET $${n + 1}`,
-      [projectId, ...where.params, ...page]),
+      [projectId, ...where.params, ...page],
+    ),
     query<{ n: number }>(`SELECT count(*)::int AS n ${base}`, [projectId, ...where.params]),
   ]);
   return { users: users.map((u) => ({ ...u, created_at: new Date(u.created_at).toISOString() })), total_users: total.n };

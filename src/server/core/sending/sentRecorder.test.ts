@@ -8,7 +8,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SentRecorder } from './sentRecorder.ts';
 import type { QueryFn } from '../../db/client.ts';
 
-interface Call { ids: string[]; finish: (err?: Error) => void }
+interface Call {
+  ids: string[];
+  finish: (err?: Error) => void;
+}
 
 /** statements returns a QueryFn that records each statement's outbox ids and waits for finish() to answer it. */
 function statements(): { query: QueryFn; calls: Call[] } {
@@ -25,8 +28,12 @@ function statements(): { query: QueryFn; calls: Call[] } {
 const flushMicrotasks = () => vi.advanceTimersByTimeAsync(0);
 
 describe('SentRecorder', () => {
-  beforeEach(() => { vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] }); });
-  afterEach(() => { vi.useRealTimers(); });
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   it('writes the marks of one window in one statement, no sooner than the window', async () => {
     const { query, calls } = statements();
@@ -63,7 +70,7 @@ describe('SentRecorder', () => {
     await expect(Promise.all(later)).resolves.toBeDefined();
   });
 
-  it('after a short statement, waits out the rest of the oldest mark\'s window', async () => {
+  it("after a short statement, waits out the rest of the oldest mark's window", async () => {
     const { query, calls } = statements();
     const recorder = new SentRecorder(query, 20);
     void recorder.markSent(1, 't', 'l', {});

@@ -5,7 +5,15 @@
 import type { QueryFn } from '../../db/client.ts';
 import { MARK_SENT } from './queries.ts';
 
-interface SentMark { id: string | number; token: string; location: string; json: object; done: () => void; fail: (err: unknown) => void; at: number }
+interface SentMark {
+  id: string | number;
+  token: string;
+  location: string;
+  json: object;
+  done: () => void;
+  fail: (err: unknown) => void;
+  at: number;
+}
 
 /**
  * SentRecorder records accepted messages as sent, in the manner of a group commit: a mark waits at most `windowMs`
@@ -26,7 +34,10 @@ export class SentRecorder {
   private timer?: ReturnType<typeof setTimeout>;
   private writing = false;
 
-  constructor(private readonly query: QueryFn, private readonly windowMs: number) {}
+  constructor(
+    private readonly query: QueryFn,
+    private readonly windowMs: number,
+  ) {}
 
   /**
    * markSent is the one way an email becomes sent (what counts as a send: spec part 1 §3 email_send_result_success):
@@ -55,8 +66,12 @@ export class SentRecorder {
     const batch = this.pending.splice(0, SentRecorder.MAX_MARKS);
     this.writing = true;
     try {
-      await this.query(SentRecorder.STATEMENT,
-        [batch.map((m) => String(m.id)), batch.map((m) => m.token), batch.map((m) => m.location), batch.map((m) => JSON.stringify(m.json))]);
+      await this.query(SentRecorder.STATEMENT, [
+        batch.map((m) => String(m.id)),
+        batch.map((m) => m.token),
+        batch.map((m) => m.location),
+        batch.map((m) => JSON.stringify(m.json)),
+      ]);
       for (const m of batch) m.done();
     } catch (err) {
       for (const m of batch) m.fail(err);

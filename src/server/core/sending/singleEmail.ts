@@ -29,29 +29,63 @@ export async function queueSingleEmail(db: Db, project: ProjectScope, m: SendReq
   if (!recipients.length) errs.add('mailer_payload.to', 'missing recipient');
   errs.throwIfAny();
 
-  const personas = await db.select().from(senderPersonas).where(and(eq(senderPersonas.projectId, project.id), isNull(senderPersonas.archivedAt)));
+  const personas = await db
+    .select()
+    .from(senderPersonas)
+    .where(and(eq(senderPersonas.projectId, project.id), isNull(senderPersonas.archivedAt)));
   const persona = personas.find((p) => (m.from?.user_id ? p.id === m.from.user_id : p.email.toLowerCase() === m.from?.email?.toLowerCase()));
   if (!persona) throw new BadRequest(['mailer_payload.from: missing sender: no such sender persona in this project']);
   if (m.template_id) {
     if (!UUID_RE.test(m.template_id)) throw new BadRequest(['mailer_payload.template_id: missing template']);
-    const [t] = await db.select({ id: templates.id }).from(templates).where(and(eq(templates.id, m.template_id), eq(templates.projectId, project.id), isNull(templates.archivedAt)));
+    const [t] = await db
+      .select({ id: templates.id })
+      .from(templates)
+      .where(and(eq(templates.id, m.template_id), eq(templates.projectId, project.id), isNull(templates.archivedAt)));
     if (!t) throw new BadRequest(['mailer_payload.template_id: missing template: no such template in this project']);
   }
   if (!project.notInSandbox) {
-    const rejected = recipients.map((r) => sandboxRejection(r.email, personas.map((p) => p.email))).filter((x): x is string => !!x);
+    const rejected = recipients
+      .map((r) =>
+        sandboxRejection(
+          r.email,
+          personas.map((p) => p.email),
+        ),
+      )
+      .filter((x): x is string => !!x);
     if (rejected.length) throw new BadRequest(rejected.map((msg) => `mailer_payload.to: ${msg}`));
   }
   const emails = recipients.map((r) => r.email.trim());
-  const known = await db.select({ id: contacts.id, email: contacts.email }).from(contacts)
-    .where(and(eq(contacts.projectId, project.id), isNull(contacts.archivedAt), inArray(sql`lower(${contacts.email})`, emails.map((e) => e.toLowerCase()))));
+  const known = await db
+    .select({ id: contacts.id, email: contacts.email })
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.projectId, project.id),
+        isNull(contacts.archivedAt),
+        inArray(
+          sql`lower(${contacts.email})`,
+          emails.map((e) => e.toLowerCase()),
+        ),
+      ),
+    );
   const contactByEmail = new Map(known.map((c) => [c.email.toLowerCase(), c.id]));
   const domain = persona.email.split('@')[1];
   const now = new Date();
-  await db.insert(outbox).values(emails.map((email) => ({
-    projectId: project.id, blastId: null, contactId: contactByEmail.get(email.toLowerCase()) ?? null, email,
-    templateId: m.template_id ?? null, senderPersonaId: persona.id, subject: m.template_id ? null : m.subject ?? null,
-    body: m.template_id ? null : m.body ?? null, isTest: m.is_test_email ?? false, sendAt: now, nextAttemptAt: now,
-    messageId: `<${randomUUID()}@${domain}>`,
-  })));
+  await db.insert(outbox).values(
+    emails.map((email) => ({
+      projectId: project.id,
+      blastId: null,
+      contactId: contactByEmail.get(email.toLowerCase()) ?? null,
+      email,
+      templateId: m.template_id ?? null,
+      senderPersonaId: persona.id,
+      subject: m.template_id ? null : (m.subject ?? null),
+      body: m.template_id ? null : (m.body ?? null),
+      isTest: m.is_test_email ?? false,
+      sendAt: now,
+      nextAttemptAt: now,
+      messageId: `<${randomUUID()}@${domain}>`,
+    })),
+  );
   return emails.length;
 }

@@ -16,29 +16,50 @@ type Row = typeof templates.$inferSelect;
 /** toTemplate maps a row to the API's Template. */
 export function toTemplate(r: Row): TemplateOut {
   return {
-    id: r.id, name: r.name, subject: r.subject, type: r.type as TemplateOut['type'], enabled: r.enabled,
-    html_body: r.htmlBody, plain_text_body: r.plainTextBody, channel_id: r.channelId, json: r.json ?? null,
-    version: r.version, created_at: isoRequired(r.createdAt), updated_at: isoRequired(r.updatedAt),
+    id: r.id,
+    name: r.name,
+    subject: r.subject,
+    type: r.type as TemplateOut['type'],
+    enabled: r.enabled,
+    html_body: r.htmlBody,
+    plain_text_body: r.plainTextBody,
+    channel_id: r.channelId,
+    json: r.json ?? null,
+    version: r.version,
+    created_at: isoRequired(r.createdAt),
+    updated_at: isoRequired(r.updatedAt),
   };
 }
 
 const SORTABLE = { name: templates.name, subject: templates.subject, created_at: templates.createdAt, updated_at: templates.updatedAt };
 
 function where(projectId: string, ids: string[], search?: string) {
-  return and(eq(templates.projectId, projectId), isNull(templates.archivedAt), ids.length ? inArray(templates.id, ids) : undefined,
-    search?.trim() ? ilike(templates.name, likePattern(search.trim())) : undefined);
+  return and(
+    eq(templates.projectId, projectId),
+    isNull(templates.archivedAt),
+    ids.length ? inArray(templates.id, ids) : undefined,
+    search?.trim() ? ilike(templates.name, likePattern(search.trim())) : undefined,
+  );
 }
 
 /** listTemplates returns one page of live templates (default newest first). */
 export async function listTemplates(db: Db, projectId: string, q: ListQuery): Promise<TemplateOut[]> {
-  const rows = await db.select().from(templates).where(where(projectId, uuidList(q.ids, 'ids'), q.search_value))
-    .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), templates.id).limit(q.limit ?? 10).offset(q.offset ?? 0);
+  const rows = await db
+    .select()
+    .from(templates)
+    .where(where(projectId, uuidList(q.ids, 'ids'), q.search_value))
+    .orderBy(...orderBy(q.sort_columns, SORTABLE, 'created_at DESC'), templates.id)
+    .limit(q.limit ?? 10)
+    .offset(q.offset ?? 0);
   return rows.map(toTemplate);
 }
 
 /** countTemplates counts live templates (whose name contains `search`, when given). */
 export async function countTemplates(db: Db, projectId: string, ids?: string, search?: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(templates).where(where(projectId, uuidList(ids, 'ids'), search));
+  const [row] = await db
+    .select({ n: count() })
+    .from(templates)
+    .where(where(projectId, uuidList(ids, 'ids'), search));
   return row.n;
 }
 
@@ -74,19 +95,35 @@ export async function saveTemplates(db: Db, projectId: string, input: TemplateIn
     const out: TemplateOut[] = [];
     for (const [i, t] of input.entries()) {
       const values = {
-        name: t.name.trim(), subject: t.subject, type: t.type, enabled: t.enabled ?? true, htmlBody: t.html_body,
-        plainTextBody: t.plain_text_body ?? null, channelId: t.channel_id ?? null, json: t.json ?? null,
+        name: t.name.trim(),
+        subject: t.subject,
+        type: t.type,
+        enabled: t.enabled ?? true,
+        htmlBody: t.html_body,
+        plainTextBody: t.plain_text_body ?? null,
+        channelId: t.channel_id ?? null,
+        json: t.json ?? null,
       };
       if (t.id && existing.has(t.id)) {
-        const [row] = await tx.update(templates).set({ ...values, version: sql`${templates.version} + 1`, updatedAt: new Date() })
-          .where(and(eq(templates.id, t.id), eq(templates.projectId, projectId))).returning();
+        const [row] = await tx
+          .update(templates)
+          .set({ ...values, version: sql`${templates.version} + 1`, updatedAt: new Date() })
+          .where(and(eq(templates.id, t.id), eq(templates.projectId, projectId)))
+          .returning();
         out.push(toTemplate(row));
       } else {
         if (t.id) {
           const [taken] = await tx.select({ id: templates.id }).from(templates).where(eq(templates.id, t.id));
-          if (taken) { const e = new FieldErrors(); e.add(`templates[${i}].id`, 'id is already in use'); e.throwIfAny(); }
+          if (taken) {
+            const e = new FieldErrors();
+            e.add(`templates[${i}].id`, 'id is already in use');
+            e.throwIfAny();
+          }
         }
-        const [row] = await tx.insert(templates).values({ ...values, projectId, ...(t.id ? { id: t.id } : {}) }).returning();
+        const [row] = await tx
+          .insert(templates)
+          .values({ ...values, projectId, ...(t.id ? { id: t.id } : {}) })
+          .returning();
         out.push(toTemplate(row));
       }
     }
@@ -97,9 +134,7 @@ export async function saveTemplates(db: Db, projectId: string, input: TemplateIn
 /** archiveTemplates archives live templates by id; unknown ids are reported in errors, the rest archived. */
 export async function archiveTemplates(db: Db, projectId: string, idList: string): Promise<{ ids: string[]; errors: string[] }> {
   const ids = uuidList(idList, 'ids');
-  const rows = ids.length
-    ? await db.update(templates).set({ archivedAt: new Date() }).where(where(projectId, ids)).returning({ id: templates.id })
-    : [];
+  const rows = ids.length ? await db.update(templates).set({ archivedAt: new Date() }).where(where(projectId, ids)).returning({ id: templates.id }) : [];
   const done = new Set(rows.map((r) => r.id));
   return { ids: [...done], errors: ids.filter((id) => !done.has(id)).map((id) => `ids: no template ${id} in this project`) };
 }

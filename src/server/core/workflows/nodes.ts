@@ -15,6 +15,7 @@ import { insertSystemEventsSql, recordEvents } from '../events/index.ts';
 import { unsubscribe } from '../feedback/index.ts';
 import { enterHandedOn } from './index.ts';
 import * as sql from './queries.ts';
+import { PROJECT_PERSONA_EMAILS } from '../blasts/queries.ts';
 
 /** A claimed step: one node for one run. */
 export interface StepRow {
@@ -236,11 +237,7 @@ export async function applyNode(
  */
 async function queueEmails({ q, node, workflow, steps, runOf, set }: NodeGroup): Promise<void> {
   const [project] = await q<{ not_in_sandbox: boolean }>('SELECT not_in_sandbox FROM projects WHERE id = $1', [workflow.project_id]);
-  const personaEmails = project?.not_in_sandbox
-    ? []
-    : (await q<{ email: string }>('SELECT email FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL', [workflow.project_id])).map(
-        (r) => r.email,
-      );
+  const personaEmails = project?.not_in_sandbox ? [] : (await q<{ email: string }>(PROJECT_PERSONA_EMAILS, [workflow.project_id])).map((r) => r.email);
   const [persona] = await q<{ email: string }>('SELECT email FROM sender_personas WHERE id = $1', [node.settings.sender_persona_id]);
   const domain = persona?.email.split('@')[1] ?? 'localhost';
   const rows: Array<{ step: StepRow; email: string; contact: string | null; error: string | null; messageId: string }> = [];

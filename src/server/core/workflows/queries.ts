@@ -50,7 +50,8 @@ export const UPDATE_CONTACT_METADATA = `UPDATE contacts SET json = json || $3::j
 export const LIVE_SEGMENT = 'SELECT 1 FROM segments WHERE id = $1 AND project_id = $2 AND archived_at IS NULL';
 
 /** ADD_SEGMENT_MEMBERS / REMOVE_SEGMENT_MEMBERS: contacts $2 join / leave segment $1. */
-export const ADD_SEGMENT_MEMBERS = 'INSERT INTO segment_members (segment_id, contact_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT (segment_id, contact_id) DO NOTHING';
+export const ADD_SEGMENT_MEMBERS =
+  'INSERT INTO segment_members (segment_id, contact_id) SELECT $1, unnest($2::uuid[]) ON CONFLICT (segment_id, contact_id) DO NOTHING';
 export const REMOVE_SEGMENT_MEMBERS = 'DELETE FROM segment_members WHERE segment_id = $1 AND contact_id = ANY($2::uuid[])';
 
 /** HANDOFF_TARGET: the trigger node of workflow $1 of project $2 when it is enabled and live (no row otherwise). */
