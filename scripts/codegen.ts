@@ -4,6 +4,8 @@
  * - generated/types/<service>.gen.ts: TypeScript types (openapi-typescript);
  * - generated/client.gen.ts: typed openapi-fetch clients per gateway;
  * - generated/operations.gen.ts: operationId → {service, method, path, public?}, the dataProvider's routing table;
+ * - generated/operationTypes.gen.ts: operationId → its service's openapi-typescript `operations[operationId]` type, and
+ *   service → its `components['schemas']`, the index the console's typed gateway calls read their types from;
  * - generated/resources.gen.ts: react-admin resource definitions read from each operation's `x-resource`;
  * - generated/forms/<resource>.validators.gen.js (+ .d.ts) and generated/formValidators.gen.ts: each resource form's
  *   validator compiled ahead of time (ajv standalone, as @rjsf/validator-ajv8's precompiled validators expect), so the
@@ -81,6 +83,26 @@ async function main(): Promise<void> {
 export const operations = ${JSON.stringify(operations, null, 2)} as const;
 
 export type OperationId = keyof typeof operations;
+`);
+
+  // The operation ids of each service, in spec order, for the type index below.
+  const idsByService = new Map<string, string[]>(config.services.map((s) => [s, []]));
+  for (const [id, op] of Object.entries(operations)) idsByService.get(op.service)!.push(id);
+  out.set('operationTypes.gen.ts', `${config.header}
+${config.services.map((s) => `import type { components as ${pascal(s)}Components, operations as ${pascal(s)}Operations } from './types/${s}.gen';`).join('\n')}
+
+/**
+ * Every gateway operation by operationId: its service's openapi-typescript \`operations[operationId]\` type, with its
+ * \`parameters\` (query, path), \`requestBody\` and \`responses\`. The keys are generated/operations.gen.ts's OperationId.
+ */
+export interface OperationTypes {
+${config.services.flatMap((s) => idsByService.get(s)!.map((id) => `  ${id}: ${pascal(s)}Operations['${id}'];`)).join('\n')}
+}
+
+/** The component schemas of each gateway, keyed by service name (\`never\` for a spec without schemas). */
+export interface ServiceSchemas {
+${config.services.map((s) => `  ${s}: ${pascal(s)}Components['schemas'];`).join('\n')}
+}
 `);
 
   const imports = config.services.map((s) => `import type { paths as ${pascal(s)}Paths } from './types/${s}.gen';`).join('\n');

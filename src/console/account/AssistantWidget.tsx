@@ -28,13 +28,13 @@ export function AssistantWidget() {
 
   useEffect(() => {
     if (!wanted) return;
-    callOperation<Status>('getAssistantStatus').then(setStatus, () => setStatus(null));
+    callOperation('getAssistantStatus').then(setStatus, () => setStatus(null));
   }, [wanted]);
 
   useEffect(() => {
     if (!secret) return;
     const timer = setInterval(() => {
-      callOperation<{ client_secret: string }>('refreshAssistantSession', { body: { client_secret: secret } })
+      callOperation('refreshAssistantSession', { body: { client_secret: secret } })
         .then((r) => setSecret(r.client_secret), (e: Error) => setError(e.message));
     }, REFRESH_MS);
     return () => clearInterval(timer);
@@ -47,7 +47,7 @@ export function AssistantWidget() {
     if (!session) return;
     setError('');
     try {
-      const r = await callOperation<{ client_secret: string }>('createAssistantSession', {
+      const r = await callOperation('createAssistantSession', {
         body: { email: session.user.email, endpoints: session.endpoints, api_key: session.api_client_key },
       }, SESSION_RETRY);
       setSecret(r.client_secret);

@@ -50,7 +50,7 @@ export function DomainsPage() {
     setLoadError('');
     try {
       const query = { company_name: companyName, project_name: projectName };
-      setDomains((await callOperation<{ data: Domain[] }>('getDkimSettings', { query }, { retries: 2, delayMs: 250 })).data);
+      setDomains((await callOperation('getDkimSettings', { query }, { retries: 2, delayMs: 250 })).data);
     } catch (e) {
       const text = `Couldn’t fetch dkim settings: ${(e as Error).message}`;
       setLoadError(text);

@@ -9,12 +9,12 @@ import { Link as RouterLink } from 'react-router-dom';
 import { Alert, AlertTitle, Box, Button, List, ListItem, ListItemIcon, ListItemText } from '@mui/material';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import RadioButtonUncheckedIcon from '@mui/icons-material/RadioButtonUnchecked';
-import type { operations } from '../../../generated/types/companyauthwrapper.gen';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../domain/sandbox';
+import type { OperationResponse } from '../data/apiTypes';
 import { callOperation } from '../data/gateway';
 import { getSession } from '../session';
 
-type Activation = operations['getSandboxActivation']['responses']['200']['content']['application/json'];
+type Activation = OperationResponse<'getSandboxActivation'>;
 
 /** Where each step is done. */
 const STEP_LINKS: Record<Activation['steps'][number]['id'], { to: string; action: string }> = {
@@ -33,7 +33,7 @@ export function SandboxActivation() {
 
   useEffect(() => {
     if (!inSandbox) return;
-    callOperation<Activation>('getSandboxActivation').then(setState, (e: Error) => setError(e.message));
+    callOperation('getSandboxActivation').then(setState, (e: Error) => setError(e.message));
   }, [inSandbox]);
 
   if (!inSandbox || state?.not_in_sandbox) return null;

@@ -40,7 +40,7 @@ export function TeamPanel() {
   const load = useCallback(async () => {
     setLoadError('');
     try {
-      const res = await callOperation<{ data: CompanyUser[] }>('listCompanyUsers', {
+      const res = await callOperation('listCompanyUsers', {
         query: { company_name: session?.company.name, project_name: session?.project.name },
       }, TEAM_READ_RETRY);
       setMembers(res.data);

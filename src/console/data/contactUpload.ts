@@ -35,7 +35,7 @@ const PUT_RETRY = { retries: 2, delayMs: 250 };
 export async function getUploadUrl(mode: UploadMode, file: File): Promise<string> {
   const query = { filename: file.name, type: uploadContentType(file) };
   try {
-    const { data } = await callOperation<{ data?: unknown }>(mode === 'segment' ? 'getSegmentUploadUrl' : 'getContactUploadUrl', { query });
+    const { data } = await callOperation(mode === 'segment' ? 'getSegmentUploadUrl' : 'getContactUploadUrl', { query });
     if (typeof data !== 'string' || !data) throw new Error('the answer had no URL');
     return data;
   } catch (err) {
@@ -72,6 +72,8 @@ export async function putFile(url: string, file: File, onProgress: (loaded: numb
     if (a.status === 0 || a.status >= 500) throw Object.assign(new Error(a.statusText), { answer: a, status: a.status || undefined });
     return a;
   }, PUT_RETRY).catch((err: Error & { answer?: PutAnswer }) => err.answer ?? { status: 0, statusText: err.message, body: '' });
+  // Not a gateway operation: the pre-signed PUT target has no schema in openapi/ (getContactUploadUrl's description gives
+  // its answer, {data: {s3_key}} or {errors}), so this one answer shape is stated here and read defensively.
   let body: { data?: { s3_key?: string }; errors?: unknown } = {};
   try { body = answer.body ? JSON.parse(answer.body) : {}; } catch { /* not JSON: the status text is shown */ }
   if (answer.status !== 200) {
@@ -90,7 +92,7 @@ export async function putFile(url: string, file: File, onProgress: (loaded: numb
  */
 export async function getUploadStatus(s3Key: string, now = new Date()): Promise<BulkUploadStatus> {
   try {
-    return await callOperation<BulkUploadStatus>('getBulkUploadStatus', { query: { s3_key: s3Key, since: statusSince(now) } });
+    return await callOperation('getBulkUploadStatus', { query: { s3_key: s3Key, since: statusSince(now) } });
   } catch (err) {
     throw new ContactUploadError([statusFailedMessage((err as Error).message)]);
   }

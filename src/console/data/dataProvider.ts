@@ -28,7 +28,8 @@
 import type { DataProvider, Identifier, RaRecord } from 'react-admin';
 import { resources, type ResourceDefinition } from '../../../generated/resources.gen';
 import type { OperationId } from '../../../generated/operations.gen';
-import { callOperation, type CallParams } from './gateway';
+import type { CallArgs, OperationResponse, RetryPolicy } from './apiTypes';
+import { callOperation, callOperationUnchecked, type UncheckedCallParams } from './gateway';
 
 /** The part of a resource definition the dataProvider needs. */
 export type DataResource = Pick<ResourceDefinition, 'name' | 'operations' | 'saveBodyKey' | 'archiveBy' | 'listKey'> & {
@@ -67,7 +68,7 @@ function requireOp(def: DataResource, key: keyof DataResource['operations']): Op
   return op;
 }
 
-type Query = NonNullable<CallParams['query']>;
+type Query = NonNullable<UncheckedCallParams['query']>;
 
 /** filterQuery turns a react-admin filter into the gateway's search_field/search_value and pass-through params. */
 function filterQuery(def: DataResource, filter: Record<string, unknown> = {}): Query {
@@ -84,9 +85,11 @@ function filterQuery(def: DataResource, filter: Record<string, unknown> = {}): Q
   return query;
 }
 
-function countOf(body: Record<string, unknown>): number | undefined {
-  const key = Object.keys(body).find((k) => k.startsWith('num_') && typeof body[k] === 'number');
-  return key ? (body[key] as number) : undefined;
+function countOf(body: unknown): number | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const fields = body as Record<string, unknown>;
+  const key = Object.keys(fields).find((k) => k.startsWith('num_') && typeof fields[k] === 'number');
+  return key ? (fields[key] as number) : undefined;
 }
 
 /** splitRowId gives a split A/B row (one with a template_id) an id of its own, keeping the campaign's in campaign_id. */
@@ -95,8 +98,13 @@ export function splitRowId(row: RaRecord): RaRecord {
   return { ...row, id: `${row.id}:${row.template_id}`, campaign_id: row.id };
 }
 
+// The verbs below call a resource's operations, which are known only at run time (generated/resources.gen.ts), so they
+// go through callOperationUnchecked and read the answers by the resource contract (rows under `data` or the listKey, a
+// save's `data` and `errors`, a count's num_* field) rather than by one operation's generated type: this is the
+// console's one remaining hand-stated answer shape, that of react-admin's records (RaRecord) under those keys.
+
 async function listRecords(def: DataResource, query: Query): Promise<RaRecord[]> {
-  const body = await callOperation<Record<string, RaRecord[] | undefined>>(requireOp(def, 'list'), { query });
+  const body = (await callOperationUnchecked(requireOp(def, 'list'), { query })) as Record<string, RaRecord[] | undefined>;
   const rows = body[def.listKey ?? 'data'] ?? [];
   return def.listKey === 'campaigns_with_metrics' ? rows.map(splitRowId) : rows;
 }
@@ -115,7 +123,7 @@ export function saveWarnings(record: object): string[] {
 async function saveRecords(def: DataResource, records: Record<string, unknown>[]): Promise<RaRecord[]> {
   const op = requireOp(def, 'save');
   const body = def.saveBodyKey ? { [def.saveBodyKey]: records } : records[0];
-  const answer = await callOperation<{ data: RaRecord[] | RaRecord; errors?: unknown }>(op, { body });
+  const answer = (await callOperationUnchecked(op, { body })) as { data: RaRecord[] | RaRecord; errors?: unknown };
   const saved = Array.isArray(answer.data) ? answer.data : [answer.data];
   const errors = Array.isArray(answer.errors) ? answer.errors.map(String).filter(Boolean) : [];
   if (errors.length) for (const record of saved) warningsOf.set(record, errors);
@@ -126,9 +134,9 @@ async function archiveRecords(def: DataResource, ids: Identifier[], previous: Ar
   const op = requireOp(def, 'archive');
   if (def.archiveBy === 'email') {
     const emails = previous.map((r) => r?.email).filter(Boolean).join(',');
-    await callOperation(op, { query: { emails } });
+    await callOperationUnchecked(op, { query: { emails } });
   } else {
-    await callOperation(op, { path: { ids: ids.join(',') } });
+    await callOperationUnchecked(op, { path: { ids: ids.join(',') } });
   }
 }
 
@@ -138,13 +146,15 @@ function withoutReadOnly(record: Record<string, unknown>): Record<string, unknow
   return rest;
 }
 
-/** The dataProvider type: react-admin's verbs plus `callGateway` for custom screens. */
+/**
+ * The dataProvider type: react-admin's verbs plus `callGateway` for custom screens, which is callOperation: its
+ * params ({body, query, path}) and its answer are the operation's, typed from generated/ by operationId.
+ */
 export type AppDataProvider = DataProvider & {
-  callGateway: <T = Record<string, unknown>>(operationId: OperationId, params?: CallParams, retry?: RetryPolicy) => Promise<T>;
+  callGateway: <Id extends OperationId>(operationId: Id, ...args: CallArgs<Id>) => Promise<OperationResponse<Id>>;
 };
 
-/** A retry policy (count/delay), e.g. RETRY.reports. */
-export type RetryPolicy = { retries: number; delayMs: number };
+export type { RetryPolicy };
 
 /** dataProvider maps react-admin calls to the gateways, as documented in the table above. */
 export const dataProvider: AppDataProvider = {
@@ -161,7 +171,7 @@ export const dataProvider: AppDataProvider = {
         sort_columns: `${sort.field} ${sort.order}`,
       }),
       def.operations.count
-        ? callOperation<Record<string, unknown>>(def.operations.count, { query: filters })
+        ? callOperationUnchecked(def.operations.count, { query: filters })
         : Promise.resolve({}),
     ]);
     const total = countOf(countBody) ?? (page - 1) * perPage + data.length;
@@ -217,7 +227,7 @@ export const dataProvider: AppDataProvider = {
     return { data: params.ids };
   },
 
-  callGateway<T = Record<string, unknown>>(operationId: OperationId, params: CallParams = {}, retry?: RetryPolicy): Promise<T> {
-    return callOperation<T>(operationId, params, retry);
+  callGateway(operationId, ...args) {
+    return callOperation(operationId, ...args);
   },
 };

@@ -8,22 +8,25 @@ import { operations, type OperationId } from '../../../generated/operations.gen'
 import { normaliseErrorText } from '../../domain/errors';
 import { gatewayUrl, getSession, refreshSession } from '../session';
 import { RETRY, withRetry } from '../retry';
+import type { CallArgs, CallParams, OperationResponse, RetryPolicy } from './apiTypes';
 
 export { RETRY, withRetry };
+export type { CallArgs, CallParams, OperationResponse, RetryPolicy };
 
-export interface CallParams {
-  /** Path parameters, e.g. `{ids: 'a,b'}` for `/templates/{ids}`. */
-  path?: Record<string, string>;
-  /** Query parameters; undefined, null and '' are left out. */
-  query?: Record<string, string | number | boolean | null | undefined>;
-  /** The JSON body of a POST. */
+/**
+ * The parameters of a call to an operation chosen at run time (callOperationUnchecked), which only the gateway checks:
+ * path parameters, query parameters (undefined, null and '' are left out) and the JSON body.
+ */
+export interface UncheckedCallParams {
+  path?: Record<string, string | number>;
+  query?: Record<string, unknown>;
   body?: unknown;
 }
 
 /** operationUrl builds the absolute URL of an operation with its path and query parameters filled in. */
-export function operationUrl(operationId: OperationId, params: CallParams = {}): string {
+export function operationUrl(operationId: OperationId, params: UncheckedCallParams = {}): string {
   const op = operations[operationId];
-  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params.path?.[name] ?? ''));
+  const path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params.path?.[name] ?? '')));
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params.query ?? {})) {
     if (value === undefined || value === null || value === '') continue;
@@ -35,12 +38,23 @@ export function operationUrl(operationId: OperationId, params: CallParams = {}):
 
 /**
  * callOperation performs one gateway operation (retried by `retry`, default reads 2/250 ms, writes 2/200 ms) and
- * returns its parsed JSON body; a non-2xx answer throws an
- * HttpError whose message is the normalised `errors` text (spec part 1 §8) and whose status is the HTTP status.
+ * returns its parsed JSON body, typed from the spec: `params` ({body, query, path}) is the operation's request as
+ * generated/ declares it (CallParams) and the answer its 200 body (OperationResponse). A non-2xx answer throws an
+ * HttpError whose message is the normalised `errors` text (spec part 1 §8) and whose status is the HTTP status; a
+ * network failure throws an HttpError with status 0.
  */
-export async function callOperation<T = Record<string, unknown>>(
-  operationId: OperationId, params: CallParams = {}, retry?: { retries: number; delayMs: number },
-): Promise<T> {
+export function callOperation<Id extends OperationId>(operationId: Id, ...[params, retry]: CallArgs<Id>): Promise<OperationResponse<Id>> {
+  return callOperationUnchecked(operationId, params as UncheckedCallParams | undefined, retry) as Promise<OperationResponse<Id>>;
+}
+
+/**
+ * callOperationUnchecked is callOperation for an operation chosen at run time (the dataProvider's verbs read a
+ * resource's list, count, save and archive operations from generated/resources.gen.ts): the same request, retries and
+ * HttpErrors, but its params are not checked against the spec and its answer is `unknown`, for the caller to narrow.
+ */
+export async function callOperationUnchecked(
+  operationId: OperationId, params: UncheckedCallParams = {}, retry?: RetryPolicy,
+): Promise<unknown> {
   const op = operations[operationId];
   const session = getSession();
   refreshSession();
@@ -48,7 +62,7 @@ export async function callOperation<T = Record<string, unknown>>(
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (session) headers['x-api-key'] = session.api_client_key;
   if (params.body !== undefined) headers['Content-Type'] = 'application/json';
-  const attempt = async (): Promise<T> => {
+  const attempt = async (): Promise<unknown> => {
     const response = await fetch(url, {
       method: op.method,
       headers,
@@ -66,7 +80,7 @@ export async function callOperation<T = Record<string, unknown>>(
       const message = normaliseErrorText(Array.isArray(errors) ? errors : `${response.status} ${response.statusText}`);
       throw new HttpError(message || `HTTP ${response.status}`, response.status, json);
     }
-    return json as T;
+    return json;
   };
   try {
     return await withRetry(attempt, retry ?? (op.method === 'GET' ? RETRY.read : RETRY.write));

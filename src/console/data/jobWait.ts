@@ -12,17 +12,12 @@
  * editor's save and the wizard's launch all use it.
  */
 import { normaliseErrorText } from '../../domain/errors';
+import type { Schema } from './apiTypes';
 import type { AppDataProvider } from './dataProvider';
 
-/** A job-log entry as a wait reads it (openapi/joblog.yaml JobLogEntry). */
-export interface JobEntry {
-  id?: string;
-  job_name: string;
-  ended_at: string | null;
-  success: boolean | null;
-  start_details: Record<string, unknown>;
-  end_details: Record<string, unknown> | null;
-}
+/** The fields of a job-log entry a wait reads (openapi/joblog.yaml JobLogEntry, as generated; its id may be unknown). */
+export type JobEntry = Pick<Schema<'joblog', 'JobLogEntry'>, 'job_name' | 'ended_at' | 'success' | 'start_details' | 'end_details'>
+  & Partial<Pick<Schema<'joblog', 'JobLogEntry'>, 'id'>>;
 
 /** The calls a wait needs: read job-log entries (those of `ids` when given, else the newest `limit`), and sleep `ms`. */
 export interface JobWaitDeps {
@@ -162,7 +157,7 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 /** gatewayJobWaitDeps binds a wait to the joblog gateway: listJobLog?ids=… for known entries, else ?limit=. */
 export function gatewayJobWaitDeps(dataProvider: Pick<AppDataProvider, 'callGateway'>): JobWaitDeps {
   return {
-    listJobs: async (limit, ids) => (await dataProvider.callGateway<{ data: JobEntry[] }>('listJobLog', {
+    listJobs: async (limit, ids) => (await dataProvider.callGateway('listJobLog', {
       query: { limit, ids: ids?.length ? ids.join(',') : undefined },
     })).data,
     sleep: abortableSleep,

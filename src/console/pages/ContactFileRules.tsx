@@ -1,7 +1,7 @@
 /**
  * The formatting rules of a contact file, shown on the upload screens (spec part 2 §2 Contacts "explanatory text, a
  * sample file and formatting rules"). Every rule is what the import really does: src/domain/contactImport.ts (columns,
- * cells, row errors) and src/workers/contactImport.ts (CSV/XLSX reading, merging, repeated emails). Change them together.
+ * cells, row errors) and src/server/core/contacts/import.ts (CSV/XLSX reading, merging, repeated emails). Change them together.
  */
 import { Box, Link, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { MAX_SHOWN_PROCESSING_ERRORS } from '../../domain/contactUpload';

@@ -22,7 +22,7 @@ export function EmailViewer() {
     let live = true;
     setState({ loading: true });
     dataProvider
-      .callGateway<{ send_results: SendResult[] }>('getEmailSendResults', { query: { locations: location } })
+      .callGateway('getEmailSendResults', { query: { locations: location } })
       .then((body) => live && setState({ loading: false, result: body.send_results?.[0] }))
       .catch((error: Error) => {
         if (!live) return;

@@ -28,7 +28,7 @@ import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
 import ZoomInIcon from '@mui/icons-material/ZoomIn';
-import type { operations } from '../../../generated/types/event.gen';
+import type { OperationQuery } from '../data/apiTypes';
 import type { AppDataProvider } from '../data/dataProvider';
 import { SEARCH_DEBOUNCE_MS } from '../resources/shared/SearchBox';
 import {
@@ -43,8 +43,8 @@ import {
 } from '../account/eventDetails';
 import { EventDetailsDialog } from './EventDetailsDialog';
 
-type ListQuery = NonNullable<operations['listEvents']['parameters']['query']>;
-type CountQuery = NonNullable<operations['countEvents']['parameters']['query']>;
+type ListQuery = OperationQuery<'listEvents'>;
+type CountQuery = OperationQuery<'countEvents'>;
 
 const DEFAULT_SORT_MODEL: GridSortModel = [{ field: DEFAULT_EVENT_SORT.field, sort: 'desc' }];
 
@@ -150,8 +150,8 @@ export function EventsPage() {
     const listQuery: ListQuery = { ...filters, limit: EVENTS_PAGE_SIZE, offset: page * EVENTS_PAGE_SIZE, sort_columns: sortColumns };
     setState((s) => ({ ...s, loading: true }));
     Promise.all([
-      dataProvider.callGateway<{ data: EventRecord[] }>('listEvents', { query: listQuery }),
-      dataProvider.callGateway<{ num_events: number }>('countEvents', { query: filters }),
+      dataProvider.callGateway('listEvents', { query: listQuery }),
+      dataProvider.callGateway('countEvents', { query: filters }),
     ])
       .then(([list, count]) => {
         if (!live) return;

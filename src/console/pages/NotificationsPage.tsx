@@ -77,7 +77,7 @@ export function NotificationsPage() {
     const mine = ++request.current;
     setState((s) => ({ ...s, loading: true }));
     try {
-      const body = await dataProvider.callGateway<{ data: JobLogEntry[] }>('listJobLog', { query: { limit: NOTIFICATIONS_LIMIT } });
+      const body = await dataProvider.callGateway('listJobLog', { query: { limit: NOTIFICATIONS_LIMIT } });
       if (mine === request.current) setState({ loading: false, entries: body.data ?? [] });
     } catch (error) {
       // Spec part 1 §8: a failed fetch records its error text and clears the loading flag.

@@ -9,12 +9,9 @@
 import { useId } from 'react';
 import { Box, Card, CardContent, Checkbox, FormControlLabel, FormGroup, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { LineChart } from '@mui/x-charts/LineChart';
-import type { components } from '../../../generated/types/reporting.gen';
 import { ALL_SERIES_COLUMNS, COLUMN_LABELS, chartName, isIntegerTick, labelEvery, toggleColumn, type SeriesColumn } from '../../domain/reports';
 import { ReportStatus } from '../reports/ReportSection';
 import { useReport } from '../reports/useReport';
-
-type SeriesRow = components['schemas']['SeriesRow'];
 
 const CHARTS = {
   day: {
@@ -72,7 +69,7 @@ export default function SendsChart({ period, campaignId, columns = ALL_SERIES_CO
   const heading = `${title ?? chart.title} (UTC)`;
   const headingId = useId();
   const every = useLabelEvery();
-  const state = useReport<SeriesRow>(chart.operation, { campaign_id: campaignId }, chart.error);
+  const state = useReport(chart.operation, { campaign_id: campaignId }, chart.error);
   const shown = columns.filter((c) => !deselected.includes(c));
   const campaignName = state.rows.find((r) => r.campaign_name)?.campaign_name;
 

@@ -10,14 +10,14 @@ import { Chip, Typography } from '@mui/material';
 import type { AppDataProvider } from '../data/dataProvider';
 import { ReportSection } from './ReportSection';
 import { ReportTable } from './ReportTable';
-import { variantLines, type SplitRow, type VariantLine } from './abVariants';
+import { variantLines, type VariantLine } from './abVariants';
 import { useLoaded } from './useReport';
 import { RETRY } from '../retry';
 
 /** VariantsTable reads the campaign's split metrics and shows the comparison. */
 function VariantsTable({ campaignId }: { campaignId: string }) {
   // One campaign split by template (a split campaign's rows stay together, so limit 1 campaign gives all of them).
-  const state = useLoaded<SplitRow>(`variants:${campaignId}`, async (dataProvider) => (await dataProvider.callGateway<{ campaigns_with_metrics: SplitRow[] }>(
+  const state = useLoaded(`variants:${campaignId}`, async (dataProvider) => (await dataProvider.callGateway(
     'listCampaignMetrics', { query: { ids: campaignId, split_templates: true, limit: 1 } }, RETRY.reports)).campaigns_with_metrics, "Couldn't fetch campaigns");
   return (
     <ReportSection title="Variants" state={state} empty="Nothing sent yet for this A/B test">
@@ -53,7 +53,7 @@ export function AbVariants({ campaignId }: { campaignId?: string }) {
     setIsAb(false);
     if (!campaignId) return;
     let live = true;
-    dataProvider.callGateway<{ campaigns: Array<{ type: string }> }>('listCampaigns', { query: { ids: campaignId, limit: 1 } })
+    dataProvider.callGateway('listCampaigns', { query: { ids: campaignId, limit: 1 } })
       .then(({ campaigns }) => live && setIsAb(campaigns[0]?.type === 'a_b_test'))
       .catch(() => { /* the other sections show the campaign's errors */ });
     return () => {

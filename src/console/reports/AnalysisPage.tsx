@@ -33,7 +33,7 @@ function useCampaignMetrics(): ReportState<CampaignMetrics> {
   return useLoaded<CampaignMetrics>('analysis', async (dataProvider) => {
     const rows: CampaignMetrics[] = [];
     for (let page = 0; page < FETCH_PAGES; page++) {
-      const body = await dataProvider.callGateway<{ campaigns_with_metrics: CampaignMetrics[] }>(
+      const body = await dataProvider.callGateway(
         'listCampaignMetrics', { query: { limit: FETCH_PAGE, offset: page * FETCH_PAGE, sort_columns: 'created_at DESC' } },
       );
       rows.push(...body.campaigns_with_metrics);

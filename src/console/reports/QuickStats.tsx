@@ -6,7 +6,7 @@
  */
 import { useId } from 'react';
 import { Box, Card, CardContent, Typography } from '@mui/material';
-import { QUICK_STAT_CARDS, formatRate, quickStatRates, type QuickStat } from '../../domain/reports';
+import { QUICK_STAT_CARDS, formatRate, quickStatRates } from '../../domain/reports';
 import { ReportStatus } from './ReportSection';
 import { useReport } from './useReport';
 
@@ -36,7 +36,7 @@ function StatCard({ label, value, lines }: { label: string; value: string; lines
 
 /** QuickStats reads quickstats for `campaignId` (undefined: every campaign) and shows the cards and rates. */
 export function QuickStats({ campaignId }: { campaignId?: string }) {
-  const state = useReport<QuickStat>('getQuickStats', { campaign_id: campaignId }, "Couldn't fetch quick stats / report data");
+  const state = useReport('getQuickStats', { campaign_id: campaignId }, "Couldn't fetch quick stats / report data");
   const headingId = useId();
   const title = 'Quick stats';
   const status = ReportStatus({ title, state, empty: 'No data' });

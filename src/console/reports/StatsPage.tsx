@@ -10,7 +10,6 @@
 import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Card, Stack, Typography } from '@mui/material';
-import type { components } from '../../../generated/types/reporting.gen';
 import { REPORT_LIMITS } from '../../domain/reports';
 import { formatOccurred } from '../pages/InsightsPage';
 import { AbVariants } from './AbVariants';
@@ -20,12 +19,6 @@ import { ReportSection } from './ReportSection';
 import { ReportLink, ReportTable } from './ReportTable';
 import { useCampaignParam, useDeselectedParam } from './urlParams';
 import { useReport } from './useReport';
-
-type LinkRow = components['schemas']['LinkRow'];
-type RecentClickRow = components['schemas']['RecentClickRow'];
-type RecentOpenRow = components['schemas']['RecentOpenRow'];
-type OpenedEmailRow = components['schemas']['OpenedEmailRow'];
-type SourceRow = components['schemas']['SourceRow'];
 
 const SendsChart = lazy(() => import('../pages/SendsChart'));
 const DeviceChart = lazy(() => import('./SourceCharts').then((m) => ({ default: m.DeviceChart })));
@@ -43,7 +36,7 @@ function ChartFallback() {
 
 /** MostClickedLinks lists the links clicked most, with clicks and unique clicks. */
 function MostClickedLinks({ campaignId }: { campaignId?: string }) {
-  const state = useReport<LinkRow>('getMostClickedLinks', { campaign_id: campaignId, limit: REPORT_LIMITS.mostClickedLinks }, "Couldn't fetch most-clicked-links report data");
+  const state = useReport('getMostClickedLinks', { campaign_id: campaignId, limit: REPORT_LIMITS.mostClickedLinks }, "Couldn't fetch most-clicked-links report data");
   return (
     <ReportSection title="Most-clicked links" state={state} empty="No links have been clicked for the given filters">
       {(rows) => (
@@ -59,7 +52,7 @@ function MostClickedLinks({ campaignId }: { campaignId?: string }) {
 
 /** RecentlyClickedLinks lists the 5 newest clicks. */
 function RecentlyClickedLinks({ campaignId }: { campaignId?: string }) {
-  const state = useReport<RecentClickRow>('getRecentlyClickedLinks', { campaign_id: campaignId, limit: REPORT_LIMITS.recentlyClickedLinks }, "Couldn't fetch recently-clicked-links report data");
+  const state = useReport('getRecentlyClickedLinks', { campaign_id: campaignId, limit: REPORT_LIMITS.recentlyClickedLinks }, "Couldn't fetch recently-clicked-links report data");
   return (
     <ReportSection title="Recently clicked links" state={state} empty="No links have been clicked recently for the given filters">
       {(rows) => (
@@ -75,7 +68,7 @@ function RecentlyClickedLinks({ campaignId }: { campaignId?: string }) {
 
 /** MostOpenedEmails lists the 10 subjects opened most (templates sharing a subject summed), with a pie of the top six. */
 function MostOpenedEmails({ campaignId }: { campaignId?: string }) {
-  const state = useReport<OpenedEmailRow>('getMostOpenedEmails', { campaign_id: campaignId, by: 'email_subject', limit: REPORT_LIMITS.mostOpenedEmails }, MOST_OPENED_FAILED);
+  const state = useReport('getMostOpenedEmails', { campaign_id: campaignId, by: 'email_subject', limit: REPORT_LIMITS.mostOpenedEmails }, MOST_OPENED_FAILED);
   return (
     <ReportSection title="Most-opened templates by subject" state={state} empty="No emails have been opened for the given filters">
       {(rows) => (
@@ -98,7 +91,7 @@ function MostOpenedEmails({ campaignId }: { campaignId?: string }) {
 
 /** RecentlyOpenedEmails lists the 10 newest opens. */
 function RecentlyOpenedEmails({ campaignId }: { campaignId?: string }) {
-  const state = useReport<RecentOpenRow>('getRecentlyOpenedEmails', { campaign_id: campaignId, limit: REPORT_LIMITS.recentlyOpenedEmails }, MOST_OPENED_FAILED);
+  const state = useReport('getRecentlyOpenedEmails', { campaign_id: campaignId, limit: REPORT_LIMITS.recentlyOpenedEmails }, MOST_OPENED_FAILED);
   return (
     <ReportSection title="Recently opened emails" state={state} empty="No emails have been opened for the given filters">
       {(rows) => (
@@ -114,7 +107,7 @@ function RecentlyOpenedEmails({ campaignId }: { campaignId?: string }) {
 
 /** OpensBySource charts opens and clicks by device group (by=user_agent) or by recipient domain (by=to_domain). */
 function OpensBySource({ campaignId, by }: { campaignId?: string; by: 'user_agent' | 'to_domain' }) {
-  const state = useReport<SourceRow>('getOpensBySource', { campaign_id: campaignId, by, limit: REPORT_LIMITS.bySource }, BY_SOURCE_FAILED);
+  const state = useReport('getOpensBySource', { campaign_id: campaignId, by, limit: REPORT_LIMITS.bySource }, BY_SOURCE_FAILED);
   const Chart = by === 'user_agent' ? DeviceChart : DomainChart;
   return (
     <ReportSection title={by === 'user_agent' ? 'Opens and clicks by device' : 'Opens and clicks by domain'} state={state} empty="No data">

@@ -4,9 +4,10 @@
  * as the page shows them — open and click rates, the difference against the best with its confidence, and the verdict.
  */
 import { compareVariants, type Comparison, type VariantCounts } from '../../domain/abTest';
+import type { Schema } from '../data/apiTypes';
 
-/** One split campaign_metrics row (openapi campaign CampaignWithMetrics with template_id). */
-export interface SplitRow { template_id: string | null; template_name: string | null; sends: number; opens: number; clicks: number }
+/** The fields of one split campaign_metrics row the comparison reads (openapi campaign CampaignWithMetrics with template_id). */
+export type SplitRow = Pick<Schema<'campaign', 'CampaignWithMetrics'>, 'template_id' | 'template_name' | 'sends' | 'opens' | 'clicks'>;
 
 /** One variant's line on the page. */
 export interface VariantLine {

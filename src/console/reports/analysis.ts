@@ -6,20 +6,13 @@
  * Sorting keeps N/A rows last in both directions. Pure.
  */
 import { rate } from '../../domain/reports';
+import type { Schema } from '../data/apiTypes';
 
-/** The metrics of one campaign (a campaign_metrics row). */
-export interface CampaignMetrics {
-  id: string;
-  name: string;
-  type: string;
-  sends: number;
-  opens: number;
-  clicks: number;
-  unsubscribes: number;
-  bounces: number;
-  unsuccessful_sends: number;
-  created_at: string;
-}
+/** The metrics of one campaign the comparison reads (fields of a campaign_metrics row, openapi campaign CampaignWithMetrics). */
+export type CampaignMetrics = Pick<
+  Schema<'campaign', 'CampaignWithMetrics'>,
+  'id' | 'name' | 'type' | 'sends' | 'opens' | 'clicks' | 'unsubscribes' | 'bounces' | 'unsuccessful_sends' | 'created_at'
+>;
 
 /** One row of the comparison: the campaign and its rates. */
 export interface AnalysisRow extends CampaignMetrics {

@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
-import type { OperationId } from '../../../generated/operations.gen';
+import type { CallArgs, ListRow, OperationId, OperationQuery } from '../data/apiTypes';
 import type { AppDataProvider } from '../data/dataProvider';
 import { RETRY } from '../retry';
 
@@ -15,8 +15,6 @@ export interface ReportState<T> {
   rows: T[];
   error?: string;
 }
-
-type Query = Record<string, string | number | boolean | undefined>;
 
 /**
  * useLoaded runs `load` (through the dataProvider) whenever `key` changes and answers its rows; on failure it toasts
@@ -50,12 +48,15 @@ export function useLoaded<T>(key: string, load: (dataProvider: AppDataProvider) 
 }
 
 /**
- * useReport reads report `operationId` with `query` (campaign_id undefined means every campaign) and answers its
- * `data` rows; on failure it toasts `{failure}: {error}` (e.g. "Couldn't fetch quick stats / report data: …").
- * It reads again whenever the query changes.
+ * useReport reads report `operationId` with `query` (the operation's query parameters; campaign_id undefined means
+ * every campaign) and answers its `data` rows, typed from the operation's answer in generated/; on failure it toasts
+ * `{failure}: {error}` (e.g. "Couldn't fetch quick stats / report data: …"). It reads again whenever the query changes.
  */
-export function useReport<T>(operationId: OperationId, query: Query, failure: string): ReportState<T> {
+export function useReport<Id extends OperationId>(operationId: Id, query: OperationQuery<Id>, failure: string): ReportState<ListRow<Id>> {
   const key = JSON.stringify([operationId, query]);
-  return useLoaded<T>(key, async (dataProvider) =>
-    (await dataProvider.callGateway<{ data?: T[] }>(operationId, { query }, RETRY.reports)).data ?? [], failure);
+  return useLoaded<ListRow<Id>>(key, async (dataProvider) => {
+    // Id is generic here, so its params and answer are not resolved yet: both are the operation's (see the signature).
+    const answer = await dataProvider.callGateway(operationId, ...([{ query }, RETRY.reports] as unknown as CallArgs<Id>));
+    return (answer as { data?: Array<ListRow<Id>> }).data ?? [];
+  }, failure);
 }

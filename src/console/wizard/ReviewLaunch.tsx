@@ -13,6 +13,7 @@ import { Alert, Box, Button, CircularProgress, Stack, Table, TableBody, TableCel
 import type { StepState } from '../../domain/campaigns';
 import type { AppDataProvider } from '../data/dataProvider';
 import { gatewayJobWaitDeps } from '../data/jobWait';
+import { workflowInput } from '../workflows/saveFlow';
 import { useUnmountSignal } from '../data/useUnmountSignal';
 import { RETRY } from '../retry';
 import { uuidv4 } from '../uuid';
@@ -48,11 +49,11 @@ function useLaunchDeps(): LaunchDeps {
       await dataProvider.callGateway('saveEmailBlast', { body }, RETRY.write);
     },
     async saveWorkflow(body) {
-      const answer = await dataProvider.callGateway<{ data: { job_log_entry_id: string; behind_another_job: boolean } }>('saveWorkflow', { body }, NO_RETRY);
+      const answer = await dataProvider.callGateway('saveWorkflow', { body: workflowInput(body) }, NO_RETRY);
       return answer.data;
     },
     async sendSegment(body) {
-      const answer = await dataProvider.callGateway<{ errors: string[] }>('sendSegmentToWorkflow', { body }, RETRY.write);
+      const answer = await dataProvider.callGateway('sendSegmentToWorkflow', { body }, RETRY.write);
       if (answer.errors?.length) throw new Error(answer.errors.join(', '));
     },
     onBehind: () => notify('Another workflow job of this project is still running: the workflow is created when it has finished.', { type: 'info' }),
@@ -155,7 +156,7 @@ export function ReviewLaunch({ state, labels, today, onBack, onCancel, onLaunche
     let live = true;
     setPreview(undefined);
     setPreviewError(undefined);
-    dataProvider.callGateway<{ data: Preview }>('previewEmailBlast', { body: JSON.parse(request) })
+    dataProvider.callGateway('previewEmailBlast', { body: JSON.parse(request) })
       .then((answer) => live && setPreview(answer.data))
       .catch((error: Error) => live && setPreviewError(error.message));
     return () => {

@@ -18,9 +18,6 @@ const SEGMENT_SEARCH_DEBOUNCE_MS = 300;
 
 interface Row { id: string; label: string; detail: string }
 
-interface SegmentRow { id: string; name: string; num_users?: number }
-interface ContactRow { id: string; email: string; first_name?: string | null; last_name?: string | null }
-
 /** SelectionPicker picks several segments or contacts; `labels` and `onLabels` keep the chosen ones' names for the review. */
 export function SelectionPicker({ kind, value, onChange, labels, onLabels }: {
   kind: 'segments' | 'contacts';
@@ -55,18 +52,18 @@ export function SelectionPicker({ kind, value, onChange, labels, onLabels }: {
       if (kind === 'segments') {
         const filter = { names: search || undefined };
         const [list, count] = await Promise.all([
-          dataProvider.callGateway<{ data: SegmentRow[] }>('listSegments', { query: { ...filter, limit: WIZARD_PICKER_PAGE_SIZE, offset, sort_columns: 'name ASC' } }),
-          dataProvider.callGateway<{ num_segments: number }>('countSegments', { query: filter }),
+          dataProvider.callGateway('listSegments', { query: { ...filter, limit: WIZARD_PICKER_PAGE_SIZE, offset, sort_columns: 'name ASC' } }),
+          dataProvider.callGateway('countSegments', { query: filter }),
         ]);
         return {
           rows: list.data.map((s) => ({ id: s.id, label: s.name, detail: `${s.num_users ?? 0} contacts` })),
           total: count.num_segments,
         };
       }
-      const filter = search ? { search_field: 'all', search_value: search } : {};
+      const filter = search ? { search_field: 'all' as const, search_value: search } : {};
       const [list, count] = await Promise.all([
-        dataProvider.callGateway<{ data: ContactRow[] }>('listUsers', { query: { ...filter, limit: WIZARD_PICKER_PAGE_SIZE, offset, sort_columns: 'email ASC' } }),
-        dataProvider.callGateway<{ num_users: number }>('countUsers', { query: filter }),
+        dataProvider.callGateway('listUsers', { query: { ...filter, limit: WIZARD_PICKER_PAGE_SIZE, offset, sort_columns: 'email ASC' } }),
+        dataProvider.callGateway('countUsers', { query: filter }),
       ]);
       return {
         rows: list.data.map((c) => ({ id: c.id, label: c.email, detail: [c.first_name, c.last_name].filter(Boolean).join(' ') })),

@@ -38,7 +38,7 @@ function useNameCheck(name: string): NameCheck | undefined {
       try {
         // `names` is a comma-separated list: a name with a comma is searched as a substring and compared here.
         const query = trimmed.includes(',') ? { search_value: trimmed, limit: 100 } : { names: trimmed, limit: 1 };
-        const { campaigns } = await dataProvider.callGateway<{ campaigns: Array<{ name: string }> }>('listCampaigns', { query });
+        const { campaigns } = await dataProvider.callGateway('listCampaigns', { query });
         const taken = campaigns.some((c) => c.name.trim().toLowerCase() === trimmed.toLowerCase());
         if (live) setCheck({ name: trimmed, status: taken ? 'taken' : 'free' });
       } catch (error) {

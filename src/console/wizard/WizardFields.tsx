@@ -61,7 +61,7 @@ export function PersonaChoice({ id, value, onChange, error }: { id: string; valu
     if (Object.keys(errors).length) return;
     setSaving(true);
     try {
-      const { data } = await dataProvider.callGateway<{ data: Array<{ id: string; email: string }> }>('saveSenderPersonas', { body: newPersonaBody(persona) });
+      const { data } = await dataProvider.callGateway('saveSenderPersonas', { body: newPersonaBody(persona) });
       notify(personaSavedToast(data[0].email), { type: 'success', autoHideDuration: 10_000 });
       onChange(data[0].id);
       setCreating(false);

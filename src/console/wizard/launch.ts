@@ -11,6 +11,8 @@
 import { runSteps, type StepOutcome, type StepState } from '../../domain/campaigns';
 import { normaliseErrorText } from '../../domain/errors';
 import { JOB_CREATE_WORKFLOW, stillRunning, waitForJob, type JobWaitDeps, type WaitPolicy } from '../data/jobWait';
+import type { OperationBody } from '../data/apiTypes';
+import type { QueuedSave } from '../workflows/saveFlow';
 import {
   WIZARD_MESSAGES, WIZARD_WORKFLOW_WAIT, blastBody, campaignBody, launchSteps, workflowBody,
   type BlastBody, type CampaignBody, type LaunchIds, type LaunchStep, type WizardState, type WorkflowBody,
@@ -20,8 +22,8 @@ import {
 export interface LaunchDeps extends JobWaitDeps {
   saveCampaign: (body: CampaignBody) => Promise<void>;
   saveBlast: (body: BlastBody) => Promise<void>;
-  saveWorkflow: (body: WorkflowBody) => Promise<{ job_log_entry_id?: string; behind_another_job?: boolean }>;
-  sendSegment: (body: { segment_id: string; workflow_id: string; root_node_id: string }) => Promise<void>;
+  saveWorkflow: (body: WorkflowBody) => Promise<QueuedSave>;
+  sendSegment: (body: OperationBody<'sendSegmentToWorkflow'>) => Promise<void>;
   /** Told when the workflow's save waits behind another workflow job. */
   onBehind?: () => void;
 }

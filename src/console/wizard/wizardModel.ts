@@ -11,6 +11,7 @@ import { sendCost } from '../../domain/pricing';
 import { CONTACT_LOCAL_TIMEZONE, isValidTimezone, parseWallClock } from '../../domain/sendTime';
 import { MESSAGES, checkEmail, checkRequired } from '../../domain/validation';
 import { CONTACT_ZONE, displayToTree, type Display, type DisplayNode, type TreeNode } from '../../domain/workflowGraph';
+import type { OperationBody, Schema } from '../data/apiTypes';
 
 /** The campaign types of page 1 (part 2 §2 Send wizard). */
 export const WIZARD_TYPES = ['scheduled_email_blast', 'a_b_test', 'event_trigger_campaign', 'event_triggered_drip_campaign', 'drip_campaign'] as const;
@@ -408,8 +409,8 @@ export function newPersonaErrors(p: NewPersona): { first_name?: string; email?: 
 }
 
 /** newPersonaBody is the saveSenderPersonas body of the inline form (last name left out when empty). */
-export function newPersonaBody(p: NewPersona): { sender_personas: Array<{ first_name: string; last_name?: string; email: string }> } {
-  const persona: { first_name: string; last_name?: string; email: string } = { first_name: p.first_name.trim(), email: p.email.trim() };
+export function newPersonaBody(p: NewPersona): OperationBody<'saveSenderPersonas'> {
+  const persona: Schema<'senderpersonawrapper', 'SenderPersonaInput'> = { first_name: p.first_name.trim(), email: p.email.trim() };
   if (p.last_name.trim()) persona.last_name = p.last_name.trim();
   return { sender_personas: [persona] };
 }
@@ -435,21 +436,16 @@ export function chosenUserIds(s: WizardState): string[] {
 }
 
 /** templateWeights is an A/B blast's template_ids_with_weights. */
-export function templateWeights(s: WizardState): Array<{ template_id: string; weight: number }> {
+export function templateWeights(s: WizardState): Array<Schema<'scheduler', 'TemplateWeight'>> {
   return s.abTemplateIds.map((template_id, i) => ({ template_id, weight: s.weights[i] }));
 }
 
-/** The preview request of the review (openapi scheduler PreviewRequest). */
-export interface PreviewRequest {
-  template_id?: string;
-  template_ids_with_weights?: Array<{ template_id: string; weight: number }>;
-  template_ids?: string[];
-  sender_persona_id?: string;
-  sender_persona_ids?: string[];
-  to_segment_ids?: string[];
-  to_user_ids?: string[];
-  emails_per_recipient?: number;
-}
+/**
+ * The preview request of the review (openapi scheduler PreviewRequest, as generated), emails_per_recipient left out
+ * unless a drip sets it: the spec defaults it to 1, which the generated type lists as always set.
+ */
+export type PreviewRequest = Omit<Schema<'scheduler', 'PreviewRequest'>, 'emails_per_recipient'>
+  & Partial<Pick<Schema<'scheduler', 'PreviewRequest'>, 'emails_per_recipient'>>;
 
 /**
  * previewRequest is what the review asks the preview: a blast's template (or weights), persona and audience; an
@@ -476,18 +472,8 @@ export function previewRequest(s: WizardState): PreviewRequest {
   }
 }
 
-/** The preview's answer as the review reads it (openapi scheduler BlastPreview). */
-export interface Preview {
-  targeted: number;
-  excluded: { unsubscribed: number; bounced: number; suppressed: number; invalid: number; not_a_contact: number };
-  to_send: number;
-  sandbox_refused: number;
-  month_sends: number;
-  emails: number;
-  cost: { dollars: number; before: number; after: number; free_left: number };
-  cost_per_1000: number;
-  problems: string[];
-}
+/** The preview's answer (openapi scheduler BlastPreview, as generated). */
+export type Preview = Schema<'scheduler', 'BlastPreview'>;
 
 /** formatDollars shows an amount in dollars with at least 2 decimals and up to 5 (the pricing's exact thousandths of a cent), e.g. $0.255. */
 export function formatDollars(dollars: number): string {
@@ -519,19 +505,10 @@ export interface LaunchIds {
   nodeId: () => string;
 }
 
-/** The blast body (openapi scheduler EmailBlastInput). */
-export interface BlastBody {
-  id: string;
-  name: string;
-  template_id?: string;
-  template_ids_with_weights?: Array<{ template_id: string; weight: number }>;
-  sender_persona_id: string;
-  to_segment_ids: string[];
-  to_user_ids: string[];
-  send_at: string;
-  timezone: string;
-  send_in_users_timezone: boolean;
-}
+type BlastInput = Schema<'scheduler', 'EmailBlastInput'>;
+/** The blast body (openapi scheduler EmailBlastInput, as generated): the fields the wizard sends, its audience always given. */
+export type BlastBody = Pick<BlastInput, 'id' | 'name' | 'template_id' | 'template_ids_with_weights' | 'sender_persona_id' | 'send_at' | 'timezone' | 'send_in_users_timezone'>
+  & Required<Pick<BlastInput, 'to_segment_ids' | 'to_user_ids'>>;
 
 /** blastBody is the email blast a blast or A/B launch schedules: wall-clock send_at in the chosen zone, or in each contact's own. */
 export function blastBody(s: WizardState, id: string): BlastBody {
@@ -545,15 +522,8 @@ export function blastBody(s: WizardState, id: string): BlastBody {
   return body;
 }
 
-/** The campaign body (openapi campaign CampaignInput). */
-export interface CampaignBody {
-  id: string;
-  name: string;
-  type: CampaignType;
-  scheduled_email_blast_group_ids: string[];
-  workflow_ids: string[];
-  template_ids: string[];
-}
+/** The campaign body (openapi campaign CampaignInput, as generated), every field given. */
+export type CampaignBody = Required<Schema<'campaign', 'CampaignInput'>>;
 
 /**
  * campaignBody is the base campaign: type scheduled_email_group, a_b_test or workflow; an A/B campaign holds its

@@ -87,8 +87,9 @@ export function RunList({ workflowId, contactId, titles, heading, reloadKey }: R
   const load = useCallback(async () => {
     const query = { limit: RUNS_PAGE, offset: page * RUNS_PAGE };
     return workflowId
-      ? dataProvider.callGateway<{ data: Run[]; total: number }>('listWorkflowRuns', { path: { id: workflowId }, query })
-      : dataProvider.callGateway<{ data: Run[]; total: number }>('listContactRuns', { query: { ...query, contact_id: contactId } });
+      ? dataProvider.callGateway('listWorkflowRuns', { path: { id: workflowId }, query })
+      // One of workflowId and contactId is always given; '' is left out of the URL (the gateway then names contact_id).
+      : dataProvider.callGateway('listContactRuns', { query: { ...query, contact_id: contactId ?? '' } });
   }, [dataProvider, workflowId, contactId, page]);
 
   useEffect(() => {

@@ -49,7 +49,7 @@ export function RunSegmentDialog({ workflowId, triggerId, onSubmitted, onClose }
     setBusy(true);
     setError('');
     try {
-      const res = await dataProvider.callGateway<{ data: { num_users: number } }>('sendSegmentToWorkflow', {
+      const res = await dataProvider.callGateway('sendSegmentToWorkflow', {
         body: { segment_id: segmentId, workflow_id: workflowId, root_node_id: triggerId },
       }, NO_RETRY);
       notify(RUN_SEGMENT_MESSAGES.success, { type: 'success' });

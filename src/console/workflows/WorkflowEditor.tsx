@@ -20,13 +20,14 @@ import SettingsIcon from '@mui/icons-material/Settings';
 import {
   TOOLBAR, defaultProperties, displayOf, nodeErrors, nodeLabel, type Display, type DisplayNode, type NodeType,
 } from '../../domain/workflowGraph';
+import type { ListRow } from '../data/apiTypes';
 import type { AppDataProvider } from '../data/dataProvider';
 import { uuidv4 } from '../uuid';
 import { ONE_TRIGGER, addNode, connect, moveNode, nodeSummary, nodeTitles, removeNode, triggerOf, updateNode, type PortRef } from './graphEditing';
 import { NodeSettingsDialog, type NodeSettingsResult } from './NodeSettingsDialog';
 import { RunSegmentDialog } from './RunSegmentDialog';
 import { RunList } from './RunList';
-import { BEHIND_ANOTHER_JOB, WORKFLOW_NAME_REQUIRED, saveWorkflow, type SaveDeps } from './saveFlow';
+import { BEHIND_ANOTHER_JOB, WORKFLOW_NAME_REQUIRED, saveWorkflow, workflowInput, type SaveDeps } from './saveFlow';
 import { WORKFLOW_JOB_WAIT, gatewayJobWaitDeps } from '../data/jobWait';
 import { useUnmountSignal } from '../data/useUnmountSignal';
 import WorkflowCanvas from './WorkflowCanvas';
@@ -48,7 +49,8 @@ export class WorkflowErrorBoundary extends Component<{ children: ReactNode }, { 
 /** Saves are not retried: a retried save would queue a second job; a 503 is waited out on the job log instead. */
 const NO_RETRY = { retries: 0, delayMs: 0 };
 
-interface Workflow { id: string; name: string; enabled: boolean; display: Record<string, unknown> }
+/** A saved workflow (a listWorkflows row, as generated). */
+type Workflow = ListRow<'listWorkflows'>;
 
 /** useReferenceNames looks up the names of the templates, segments and workflows the nodes use (for summaries). */
 function useReferenceNames(display: Display): Record<string, string> {
@@ -70,7 +72,7 @@ function useReferenceNames(display: Display): Record<string, string> {
       if (!missing.length) continue;
       // Mark them asked for at once, so a failed or slow look-up is not repeated on every render.
       setNames((prev) => ({ ...prev, ...Object.fromEntries(missing.map((id) => [id, prev[id] ?? `…${id.slice(-6)}`])) }));
-      dataProvider.callGateway<{ data: Array<{ id: string; name: string }> }>(op, { query: { ids: missing.join(','), limit: missing.length, ...(op === 'listSegments' ? { with_counts: false } : {}) } })
+      dataProvider.callGateway(op, { query: { ids: missing.join(','), limit: missing.length, ...(op === 'listSegments' ? { with_counts: false } : {}) } })
         .then(({ data }) => setNames((prev) => ({ ...prev, ...Object.fromEntries(data.map((r) => [String(r.id), r.name])) })))
         .catch(() => undefined);
     }
@@ -96,7 +98,7 @@ export default function WorkflowEditor({ mode }: WorkflowEditorProps) {
     if (!routeId) return;
     let live = true;
     setLoaded({});
-    dataProvider.callGateway<{ data: Workflow[] }>('listWorkflows', { query: { ids: routeId, limit: 1 } })
+    dataProvider.callGateway('listWorkflows', { query: { ids: routeId, limit: 1 } })
       .then(({ data }) => { if (live) setLoaded(data[0] ? { workflow: data[0] } : { error: `no workflow with id ${routeId}` }); })
       .catch((e: Error) => { if (live) setLoaded({ error: e.message }); });
     return () => { live = false; };
@@ -196,8 +198,8 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
     const signal = unmountSignal();
     const deps: SaveDeps = {
       ...gatewayJobWaitDeps(dataProvider),
-      validate: async (body) => { await dataProvider.callGateway('validateWorkflow', { body }, NO_RETRY); },
-      save: async (body) => (await dataProvider.callGateway<{ data: { behind_another_job: boolean; job_log_entry_id: string } }>('saveWorkflow', { body }, NO_RETRY)).data,
+      validate: async (body) => { await dataProvider.callGateway('validateWorkflow', { body: workflowInput(body) }, NO_RETRY); },
+      save: async (body) => (await dataProvider.callGateway('saveWorkflow', { body: workflowInput(body) }, NO_RETRY)).data,
       onBehind: () => { setNotice(BEHIND_ANOTHER_JOB); notify(BEHIND_ANOTHER_JOB, { type: 'info', autoHideDuration: 10_000 }); },
     };
     const sent = { name: name.trim(), display };

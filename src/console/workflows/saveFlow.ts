@@ -10,6 +10,7 @@
 import { displayToTree, type Display } from '../../domain/workflowGraph';
 import { normaliseErrorText } from '../../domain/errors';
 import { JOB_CREATE_WORKFLOW, WORKFLOW_JOB_WAIT, requestJob, waitForJob, type JobMatch, type JobWaitDeps, type WaitPolicy } from '../data/jobWait';
+import type { OperationBody, OperationResponse } from '../data/apiTypes';
 
 /** The spec's message for a workflow without a name (part 2 §5). */
 export const WORKFLOW_NAME_REQUIRED = 'You must provide a workflow name';
@@ -33,13 +34,25 @@ export interface CallError { message: string; status?: number; body?: { errors?:
 /** The gateway calls a save needs; each throws a CallError when it fails. */
 export interface SaveDeps extends JobWaitDeps {
   validate: (body: SaveBody) => Promise<void>;
-  save: (body: SaveBody) => Promise<{ behind_another_job: boolean; job_log_entry_id: string }>;
+  save: (body: SaveBody) => Promise<QueuedSave>;
   /** Called when the save waits behind another job. */
   onBehind?: () => void;
 }
 
 /** The body validate and save receive (part 2 §7: the editor sends id, name, display, tree). */
 export interface SaveBody { id: string; name: string; display: Display; tree: NonNullable<ReturnType<typeof displayToTree>['tree']> }
+
+/** What a queued save answers that the save reads (saveWorkflow's `data`, as generated from openapi/workflowwrapper.yaml). */
+export type QueuedSave = Pick<OperationResponse<'saveWorkflow'>['data'], 'behind_another_job' | 'job_log_entry_id'>;
+
+/**
+ * workflowInput is a save or validate body as the gateways' spec types it (WorkflowInput): the same JSON, with the
+ * display's nodes and links copied into plain objects, since the spec's free-form node and link objects need an index
+ * signature that the domain's Display interfaces do not declare.
+ */
+export function workflowInput(body: SaveBody): OperationBody<'saveWorkflow'> {
+  return { ...body, display: { nodes: body.display.nodes.map((n) => ({ ...n })), links: body.display.links.map((l) => ({ ...l })) } };
+}
 
 /** What a save came to: saved, or refused with a message and the errors to list (each naming a field or a node). */
 export type SaveResult =

@@ -13,6 +13,7 @@ import { useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import type { components } from '../../../../generated/types/campaign.gen';
 import { ARCHIVE_WAIT, runSteps, type ArchiveStep, type StepState } from '../../../domain/campaigns';
+import type { ListRow } from '../../data/apiTypes';
 import type { AppDataProvider } from '../../data/dataProvider';
 import { gatewayJobWaitDeps } from '../../data/jobWait';
 import { useUnmountSignal } from '../../data/useUnmountSignal';
@@ -34,23 +35,23 @@ export function campaignIdOf(record: { id: unknown; campaign_id?: unknown }): st
 }
 
 /** namesOf maps the rows' ids to their names. */
-const namesOf = (rows: Array<{ id: string; name: string }>) => Object.fromEntries(rows.map((r) => [String(r.id), r.name]));
+const namesOf = (rows: Array<ListRow<'listEmailBlasts' | 'listWorkflows'>>) => Object.fromEntries(rows.map((r) => [String(r.id), r.name]));
 
 /** usePlanDeps binds the archive's look-ups to the gateways: the campaign, its blasts' and its workflows' names. */
 function usePlanDeps(): PlanDeps<Campaign> {
   const dataProvider = useDataProvider<AppDataProvider>();
   return useMemo(() => ({
     async findCampaign(id) {
-      return (await dataProvider.callGateway<{ campaigns: Campaign[] }>('listCampaigns', { query: { ids: id, limit: 1 } })).campaigns
+      return (await dataProvider.callGateway('listCampaigns', { query: { ids: id, limit: 1 } })).campaigns
         .find((c) => String(c.id) === id);
     },
     async blastNames(ids) {
-      return namesOf((await dataProvider.callGateway<{ data: Array<{ id: string; name: string }> }>('listEmailBlasts', {
+      return namesOf((await dataProvider.callGateway('listEmailBlasts', {
         query: { ids: ids.join(','), limit: Math.min(ids.length, 1000) },
       })).data);
     },
     async workflowNames(ids) {
-      return namesOf((await dataProvider.callGateway<{ data: Array<{ id: string; name: string }> }>('listWorkflows', {
+      return namesOf((await dataProvider.callGateway('listWorkflows', {
         query: { ids: ids.join(','), limit: Math.min(ids.length, 1000) },
       })).data);
     },
@@ -65,20 +66,20 @@ function useArchiveDeps(): ArchiveDeps {
     return {
       ...gatewayJobWaitDeps(dataProvider),
       async disableBlast(id) {
-        const res = await dataProvider.callGateway<{ ids: string[]; errors: string[] }>('disableEmailBlasts', { path: { ids: id } }, disableRetry);
+        const res = await dataProvider.callGateway('disableEmailBlasts', { path: { ids: id } }, disableRetry);
         if (res.ids.includes(id)) return;
         // Not disabled now: done already if the blast exists and is disabled (an archive run again after a failure).
-        const { data } = await dataProvider.callGateway<{ data: Array<{ id: string; enabled: boolean }> }>('listEmailBlasts', { query: { ids: id, limit: 1 } });
+        const { data } = await dataProvider.callGateway('listEmailBlasts', { query: { ids: id, limit: 1 } });
         if (data[0] && !data[0].enabled) return;
         throw new Error(res.errors.join(', ') || `email blast ${id} was not disabled`);
       },
       async archiveWorkflow(id) {
-        const res = await dataProvider.callGateway<{ job_log_id?: string; errors?: string[] }>('archiveWorkflow', { path: { id } }, NO_RETRY);
+        const res = await dataProvider.callGateway('archiveWorkflow', { path: { id } }, NO_RETRY);
         if (res.errors?.length) throw new Error(res.errors.join(', '));
         return res.job_log_id;
       },
       async archiveCampaign(id) {
-        const res = await dataProvider.callGateway<{ campaign_id: string; errors: string[] }>('archiveCampaign', { path: { id } }, RETRY.write);
+        const res = await dataProvider.callGateway('archiveCampaign', { path: { id } }, RETRY.write);
         if (res.errors?.length) throw new Error(res.errors.join(', '));
       },
     } satisfies ArchiveDeps;

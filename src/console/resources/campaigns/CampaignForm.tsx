@@ -57,7 +57,7 @@ function CampaignForm({ id }: { id?: string }) {
     if (!id) return;
     let live = true;
     dataProvider
-      .callGateway<{ campaigns: Campaign[] }>('listCampaigns', { query: { ids: id, limit: 1 } })
+      .callGateway('listCampaigns', { query: { ids: id, limit: 1 } })
       .then(({ campaigns: [found] }) => {
         if (!live) return;
         if (!found) {
@@ -102,7 +102,7 @@ function CampaignForm({ id }: { id?: string }) {
       }
       const body = { campaign: { id: campaignId, name: name.trim(), ...assoc } };
       try {
-        const { campaign } = await dataProvider.callGateway<{ campaign: Campaign }>('saveCampaign', { body }, RETRY.write);
+        const { campaign } = await dataProvider.callGateway('saveCampaign', { body }, RETRY.write);
         setServerErrors({});
         notify(`Successfully saved campaign '${campaign.name}'`, { type: 'success' });
         if (!existing) navigate(`/campaigns/edit/${campaign.id}`);

@@ -14,6 +14,7 @@
 import { ARCHIVE_WAIT, archiveSteps, type ArchiveStep, type StepOutcome } from '../../../domain/campaigns';
 import { normaliseErrorText } from '../../../domain/errors';
 import { JOB_DELETE_WORKFLOW, requestJob, waitForJob, type JobEntry, type JobMatch, type JobWaitDeps, type WaitPolicy } from '../../data/jobWait';
+import type { Schema } from '../../data/apiTypes';
 
 export { JOB_DELETE_WORKFLOW, type JobEntry, type WaitPolicy };
 
@@ -34,8 +35,8 @@ export interface ArchiveDeps extends JobWaitDeps {
 /** The time-out text of a workflow wait (runSteps shows it on the failed wait). */
 export const WORKFLOW_WAIT_TIMEOUT = 'The workflow is taking a very long time to be archived. Please check the notifications tab before trying again.';
 
-/** The campaign as an archive reads it (openapi/campaign.yaml Campaign). */
-export interface ArchivedCampaign { id: string; name: string; workflow_ids: string[]; scheduled_email_blast_group_ids: string[] }
+/** The fields of a campaign an archive reads (openapi/campaign.yaml Campaign, as generated). */
+export type ArchivedCampaign = Pick<Schema<'campaign', 'Campaign'>, 'id' | 'name' | 'workflow_ids' | 'scheduled_email_blast_group_ids'>;
 
 /** The look-ups an archive's plan needs: the campaign (undefined when the gateway answered without it) and names by id. */
 export interface PlanDeps<C extends ArchivedCampaign> {

@@ -12,7 +12,6 @@ import {
   FILTER_ATTRIBUTES, OPERATORS, normalizeRows, operatorLabel, valueTypes, type BuilderRow, type Conjunction, type FilterOperator, type ValueType,
 } from '../../../domain/segmentFilter';
 import { callOperation } from '../../data/gateway';
-import type { OperationId } from '../../../../generated/operations.gen';
 
 /** The words shown for each attribute. */
 export const ATTRIBUTE_LABELS: Record<string, string> = {
@@ -29,7 +28,7 @@ export const ATTRIBUTE_LABELS: Record<string, string> = {
   ])),
 };
 
-const PICKERS: Partial<Record<ValueType, { op: OperationId; label: string }>> = {
+const PICKERS: Partial<Record<ValueType, { op: 'listTemplates' | 'listEmailBlasts' | 'listSegments'; label: string }>> = {
   template_id: { op: 'listTemplates', label: 'Template' },
   scheduled_email_blast_id: { op: 'listEmailBlasts', label: 'Email blast' },
   segment_id: { op: 'listSegments', label: 'Segment' },
@@ -48,7 +47,7 @@ function IdPicker({ type, value, onChange, label }: { type: ValueType; value: st
   useEffect(() => {
     let live = true;
     const query = picker.op === 'listSegments' ? { limit: 100, with_counts: false } : { limit: 100 };
-    callOperation<{ data: Array<{ id: string; name?: string | null }> }>(picker.op, { query })
+    callOperation(picker.op, { query })
       .then((b) => { if (live) setOptions(b.data.map((r) => ({ id: String(r.id), name: r.name || String(r.id) }))); })
       .catch(() => { if (live) setFailed(true); });
     return () => { live = false; };

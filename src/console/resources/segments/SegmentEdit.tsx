@@ -11,12 +11,11 @@ import { Datagrid, FunctionField, ListBase, Pagination, TextField as RaTextField
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Grid, Stack, TextField, Typography } from '@mui/material';
 import { isBlank } from '../../../domain/validation';
+import type { Schema } from '../../data/apiTypes';
 import { callOperation, RETRY } from '../../data/gateway';
 import { uuidv4 } from '../../uuid';
 import { SearchBox } from '../shared/SearchBox';
 import { SegmentFilterAdd } from './SegmentFilterAdd';
-
-interface Segment { id: string; name: string; num_users: number; created_at: string }
 
 function MemberRows({ action }: { action: (record: RaRecord) => ReactElement }) {
   const { isPending, total, filterValues, error } = useListContext();
@@ -48,7 +47,7 @@ function MemberList({ segmentId, inSegment, onChanged }: { segmentId: string; in
         await callOperation('removeSegmentUsers', { path: { id: segmentId, user_ids: String(record.id) } }, RETRY.write);
         notify('Successfully removed users from segment', { type: 'success', autoHideDuration: 1000 });
       } else {
-        const res = await callOperation<{ num_added: number }>('addSegmentUsers', { path: { id: segmentId }, body: { user_ids: [String(record.id)] } }, RETRY.write);
+        const res = await callOperation('addSegmentUsers', { path: { id: segmentId }, body: { user_ids: [String(record.id)] } }, RETRY.write);
         notify(`Successfully added ${res.num_added} user(s) to segment`, { type: 'success', autoHideDuration: 1000 });
       }
       onChanged();
@@ -92,14 +91,14 @@ export function SegmentEdit() {
   const navigate = useNavigate();
   const notify = useNotify();
   const refresh = useRefresh();
-  const [segment, setSegment] = useState<Segment | null>(null);
+  const [segment, setSegment] = useState<Schema<'segment', 'Segment'> | null>(null);
   const [loadError, setLoadError] = useState('');
   const [name, setName] = useState('');
   const [saving, setSaving] = useState(false);
 
   const load = async (segmentId: string) => {
     try {
-      const res = await callOperation<{ data: Segment[] }>('listSegments', { query: { ids: segmentId, limit: 1 } }, RETRY.segments);
+      const res = await callOperation('listSegments', { query: { ids: segmentId, limit: 1 } }, RETRY.segments);
       if (!res.data.length) { setLoadError(`Couldn't find segment with id ${segmentId}`); return; }
       setSegment(res.data[0]);
       return res.data[0];
@@ -119,11 +118,11 @@ export function SegmentEdit() {
     setSaving(true);
     try {
       if (id) {
-        const res = await callOperation<{ data: Segment }>('renameSegment', { path: { id }, body: { name: name.trim() } }, RETRY.write);
+        const res = await callOperation('renameSegment', { path: { id }, body: { name: name.trim() } }, RETRY.write);
         setSegment(res.data);
         notify('Successfully saved segment name', { type: 'success' });
       } else {
-        const res = await callOperation<{ data: Segment[] }>('saveSegments', { body: { segments: [{ id: uuidv4(), name: name.trim(), user_ids: [] }] } }, RETRY.write);
+        const res = await callOperation('saveSegments', { body: { segments: [{ id: uuidv4(), name: name.trim(), user_ids: [] }] } }, RETRY.write);
         notify('Successfully saved segment', { type: 'success' });
         navigate(`/people/segments/edit/${res.data[0].id}`);
       }

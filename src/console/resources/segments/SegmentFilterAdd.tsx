@@ -7,10 +7,9 @@ import { useState } from 'react';
 import { useNotify } from 'react-admin';
 import { Alert, Button, Card, CardContent, CircularProgress, Stack, Typography } from '@mui/material';
 import { BLANK_ROW, builderErrors, SEGMENT_EDIT_FILTER_ATTRIBUTES, toUserFilters, type BuilderRow, type Conjunction } from '../../../domain/segmentFilter';
+import type { ListRow } from '../../data/apiTypes';
 import { callOperation, RETRY } from '../../data/gateway';
 import { FilterBuilder, JoinSelect } from './FilterBuilder';
-
-interface Match { id: string; email: string }
 
 /** SegmentFilterAdd finds contacts with the segment-edit filters and adds them to segment `segmentId`. */
 export function SegmentFilterAdd({ segmentId, onAdded }: { segmentId: string; onAdded: () => void }) {
@@ -18,7 +17,7 @@ export function SegmentFilterAdd({ segmentId, onAdded }: { segmentId: string; on
   const [rows, setRows] = useState<BuilderRow[]>([{ ...BLANK_ROW }]);
   const [conjunction, setConjunction] = useState<Conjunction>('and');
   const [errors, setErrors] = useState<string[]>([]);
-  const [found, setFound] = useState<{ users: Match[]; total: number } | null>(null);
+  const [found, setFound] = useState<{ users: Array<ListRow<'filterUsers', 'users'>>; total: number } | null>(null);
   const [busy, setBusy] = useState(false);
 
   const preview = async () => {
@@ -27,8 +26,9 @@ export function SegmentFilterAdd({ segmentId, onAdded }: { segmentId: string; on
     if (errs.length) return;
     setBusy(true);
     try {
-      const res = await callOperation<{ users: Match[]; total_users: number }>(
-        'filterUsers', { body: { conjunction, user_filters: toUserFilters(rows), segment_edit: true, limit: 100 } }, RETRY.segments);
+      // offset is the spec's default, sent since the generated body type lists defaulted fields as set.
+      const res = await callOperation(
+        'filterUsers', { body: { conjunction, user_filters: toUserFilters(rows), segment_edit: true, limit: 100, offset: 0 } }, RETRY.segments);
       setFound({ users: res.users, total: res.total_users });
     } catch (e) {
       notify(`Couldn't filter users: ${(e as Error).message}`, { type: 'error' });
@@ -41,7 +41,7 @@ export function SegmentFilterAdd({ segmentId, onAdded }: { segmentId: string; on
     if (!found?.users.length) return;
     setBusy(true);
     try {
-      const res = await callOperation<{ num_added: number }>('addSegmentUsers', { path: { id: segmentId }, body: { user_ids: found.users.map((u) => u.id) } }, RETRY.write);
+      const res = await callOperation('addSegmentUsers', { path: { id: segmentId }, body: { user_ids: found.users.map((u) => u.id) } }, RETRY.write);
       notify(`Successfully added ${res.num_added} user(s) to segment`, { type: 'success', autoHideDuration: 1000 });
       setFound(null);
       onAdded();

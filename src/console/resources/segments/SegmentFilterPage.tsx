@@ -13,11 +13,10 @@ import {
 } from '@mui/material';
 import { BLANK_ROW, builderErrors, SEGMENT_FILTER_ATTRIBUTES, toUserFilters, type BuilderRow, type Conjunction } from '../../../domain/segmentFilter';
 import { isBlank } from '../../../domain/validation';
+import type { ListRow } from '../../data/apiTypes';
 import { callOperation, RETRY } from '../../data/gateway';
 import { formatDate } from '../shared/ResourceList';
 import { FilterBuilder, JoinSelect } from './FilterBuilder';
-
-interface PreviewUser { id: string; email: string; first_name: string | null; last_name: string | null; created_at: string }
 
 /** SegmentFilterPage is /people/segments/new/filter. */
 export function SegmentFilterPage() {
@@ -26,7 +25,7 @@ export function SegmentFilterPage() {
   const [conjunction, setConjunction] = useState<Conjunction>('and');
   const [name, setName] = useState('');
   const [shownErrors, setShownErrors] = useState<string[]>([]);
-  const [preview, setPreview] = useState<{ users: PreviewUser[]; total: number } | null>(null);
+  const [preview, setPreview] = useState<{ users: Array<ListRow<'filterUsers', 'users'>>; total: number } | null>(null);
   const [busy, setBusy] = useState<'' | 'preview' | 'save'>('');
   const [nameTouched, setNameTouched] = useState(false);
 
@@ -42,7 +41,8 @@ export function SegmentFilterPage() {
     if (!check()) return;
     setBusy('preview');
     try {
-      const res = await callOperation<{ users: PreviewUser[]; total_users: number }>('filterUsers', { body: { ...body(), limit: 100 } }, RETRY.segments);
+      // segment_edit and offset are the spec's defaults, sent since the generated body type lists defaulted fields as set.
+      const res = await callOperation('filterUsers', { body: { ...body(), segment_edit: false, limit: 100, offset: 0 } }, RETRY.segments);
       setPreview({ users: res.users, total: res.total_users });
     } catch (e) {
       notify(`Couldn't filter users: ${(e as Error).message}`, { type: 'error' });
@@ -57,7 +57,7 @@ export function SegmentFilterPage() {
     if (isBlank(name) || !check()) return;
     setBusy('save');
     try {
-      const res = await callOperation<{ num_users: number }>('createSegmentFromFilters', { body: { ...body(), name: name.trim() } }, RETRY.write);
+      const res = await callOperation('createSegmentFromFilters', { body: { ...body(), name: name.trim() } }, RETRY.write);
       notify(`Successfully enqueued segment creation for ${name.trim()} w/${res.num_users} contacts`, { type: 'success' });
     } catch (err) {
       notify(`Couldn't create segment from filters: ${(err as Error).message}`, { type: 'error' });

@@ -10,6 +10,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
 import { Autocomplete, TextField } from '@mui/material';
+import type { ListRow, Schema } from '../../data/apiTypes';
 import type { AppDataProvider } from '../../data/dataProvider';
 import { searchWithin } from './pickSearch';
 
@@ -37,11 +38,11 @@ export const PICK_SEARCH_DEBOUNCE_MS = 300;
 
 type PickKind = 'templates' | 'email-blasts' | 'campaigns' | 'workflows' | 'segments' | 'sender-personas';
 
-interface Named { id: string; name: string }
-interface Persona { id: string; email: string; first_name?: string | null; last_name?: string | null; verified_at?: string | null }
+/** A row of the lists picked from by name (templates, email blasts, workflows, segments, campaigns), as generated. */
+type NamedRow = ListRow<'listTemplates' | 'listEmailBlasts' | 'listWorkflows' | 'listSegments'> | ListRow<'listCampaigns', 'campaigns'>;
 
 /** personaOption labels a sender persona "First Last <email>", marking one whose address is not verified yet. */
-export function personaOption(p: Persona): PickOption {
+export function personaOption(p: Schema<'senderpersonawrapper', 'SenderPersona'>): PickOption {
   const name = [p.first_name, p.last_name].filter(Boolean).join(' ');
   return { id: String(p.id), label: `${name ? `${name} <${p.email}>` : p.email}${p.verified_at === null ? ' (not verified)' : ''}` };
 }
@@ -59,60 +60,60 @@ export const PERSONA_SEARCH_LIMIT = 1000;
 export function usePickSource(kind: PickKind): PickSource {
   const dataProvider = useDataProvider<AppDataProvider>();
   return useMemo(() => {
-    const toOptions = (rows: Named[] | undefined) => (rows ?? []).map((r) => ({ id: String(r.id), label: String(r.name) }));
+    const toOptions = (rows: NamedRow[] | undefined) => (rows ?? []).map((r) => ({ id: String(r.id), label: String(r.name) }));
     const sort = 'name ASC';
     switch (kind) {
       case 'templates':
         return {
           entity: 'templates',
-          search: async (text) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listTemplates', {
+          search: async (text) => toOptions((await dataProvider.callGateway('listTemplates', {
             query: { search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
           })).data),
-          byIds: async (ids) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listTemplates', { query: { ids: ids.join(','), limit: ids.length } })).data),
+          byIds: async (ids) => toOptions((await dataProvider.callGateway('listTemplates', { query: { ids: ids.join(','), limit: ids.length } })).data),
         };
       case 'email-blasts':
         return {
           entity: 'email blasts',
-          search: async (text) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listEmailBlasts', {
+          search: async (text) => toOptions((await dataProvider.callGateway('listEmailBlasts', {
             query: { enabled_only: true, search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
           })).data),
-          byIds: async (ids) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listEmailBlasts', { query: { ids: ids.join(','), limit: ids.length } })).data),
+          byIds: async (ids) => toOptions((await dataProvider.callGateway('listEmailBlasts', { query: { ids: ids.join(','), limit: ids.length } })).data),
         };
       case 'workflows':
         return {
           entity: 'workflows',
-          search: async (text) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listWorkflows', {
+          search: async (text) => toOptions((await dataProvider.callGateway('listWorkflows', {
             query: { search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
           })).data),
-          byIds: async (ids) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listWorkflows', { query: { ids: ids.join(','), limit: ids.length } })).data),
+          byIds: async (ids) => toOptions((await dataProvider.callGateway('listWorkflows', { query: { ids: ids.join(','), limit: ids.length } })).data),
         };
       case 'segments':
         return {
           entity: 'segments',
-          search: async (text) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listSegments', {
+          search: async (text) => toOptions((await dataProvider.callGateway('listSegments', {
             query: { search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort, with_counts: false },
           })).data),
-          byIds: async (ids) => toOptions((await dataProvider.callGateway<{ data: Named[] }>('listSegments', { query: { ids: ids.join(','), limit: ids.length, with_counts: false } })).data),
+          byIds: async (ids) => toOptions((await dataProvider.callGateway('listSegments', { query: { ids: ids.join(','), limit: ids.length, with_counts: false } })).data),
         };
       case 'sender-personas': {
         const opening = () => searchWithin(
-          async () => (await dataProvider.callGateway<{ data: Persona[] }>('listSenderPersonas', { query: { limit: PERSONA_SEARCH_LIMIT, sort_columns: 'email ASC' } })).data,
+          async () => (await dataProvider.callGateway('listSenderPersonas', { query: { limit: PERSONA_SEARCH_LIMIT, sort_columns: 'email ASC' } })).data,
           personaOption, PICK_LIMIT,
         );
         return {
           entity: 'sender personas',
           search: (text) => opening()(text),
           opening,
-          byIds: async (ids) => (await dataProvider.callGateway<{ data: Persona[] }>('listSenderPersonas', { query: { ids: ids.join(','), limit: ids.length } })).data.map(personaOption),
+          byIds: async (ids) => (await dataProvider.callGateway('listSenderPersonas', { query: { ids: ids.join(','), limit: ids.length } })).data.map(personaOption),
         };
       }
       case 'campaigns':
         return {
           entity: 'campaigns',
-          search: async (text) => toOptions((await dataProvider.callGateway<{ campaigns: Named[] }>('listCampaigns', {
+          search: async (text) => toOptions((await dataProvider.callGateway('listCampaigns', {
             query: { search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
           })).campaigns),
-          byIds: async (ids) => toOptions((await dataProvider.callGateway<{ campaigns: Named[] }>('listCampaigns', { query: { ids: ids.join(','), limit: ids.length } })).campaigns),
+          byIds: async (ids) => toOptions((await dataProvider.callGateway('listCampaigns', { query: { ids: ids.join(','), limit: ids.length } })).campaigns),
         };
     }
   }, [dataProvider, kind]);

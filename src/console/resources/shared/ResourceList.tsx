@@ -18,6 +18,7 @@ import { Alert, Box, Button, Card, CardContent, Stack, Typography } from '@mui/m
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import type { ResourceDefinition } from '../../../../generated/resources.gen';
+import type { Schema } from '../../data/apiTypes';
 import { formatSendAt } from '../../../domain/sendTime';
 import { campaignTypeLabel } from '../../../domain/campaigns';
 import { ArchiveButton } from './ArchiveButton';
@@ -56,8 +57,9 @@ function renderCell(column: Column, record: RaRecord, truncateAt?: number): Reac
     case 'campaignType':
       return campaignTypeLabel(String(value ?? ''));
     case 'audience': {
-      // A blast's audience accounting (issue 5): the excluded total, with the reasons in the tooltip.
-      const a = value as { targeted: number; excluded: Record<string, number> } | null | undefined;
+      // A blast's audience accounting (issue 5): the excluded total, with the reasons in the tooltip. The rows are
+      // react-admin records, so the column's value is read as the spec's type (an email blast's `audience`).
+      const a = value as Schema<'scheduler', 'BlastAudience'> | null | undefined;
       if (!a) return '';
       const reasons = Object.entries(a.excluded).filter(([, n]) => n > 0);
       const total = reasons.reduce((sum, [, n]) => sum + n, 0);

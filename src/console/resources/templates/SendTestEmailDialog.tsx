@@ -9,13 +9,14 @@ import {
   Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField, ToggleButton, ToggleButtonGroup,
 } from '@mui/material';
 import { useNotify } from 'react-admin';
+import type { Schema } from '../../data/apiTypes';
 import { callOperation } from '../../data/gateway';
 import { useSession } from '../../session';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox';
 import { checkEmail } from '../../../domain/validation';
 import { normaliseErrorText } from '../../../domain/errors';
 
-interface Persona { id: string; email: string; first_name: string; last_name: string | null; verified_at: string | null }
+type Persona = Schema<'senderpersonawrapper', 'SenderPersona'>;
 
 type RecipientType = 'simulator' | 'sender persona' | 'address';
 
@@ -40,7 +41,7 @@ export function SendTestEmailDialog({ open, onClose, templateId, templateType }:
 
   useEffect(() => {
     if (!open || personas) return;
-    callOperation<{ data: Persona[] }>('listSenderPersonas', { query: { limit: 100 } })
+    callOperation('listSenderPersonas', { query: { limit: 100 } })
       .then((r) => { setPersonas(r.data); if (r.data[0]) { setFrom(r.data[0].id); setToPersona(r.data[0].email); } })
       .catch((err) => { setPersonas([]); notify(`Couldn’t send email: ${normaliseErrorText(err)}`, { type: 'error' }); });
   }, [open, personas, notify]);

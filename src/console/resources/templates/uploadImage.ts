@@ -19,7 +19,7 @@ export async function uploadTemplateImage(file: File): Promise<string> {
   if (problem) throw new ImageUploadError(problem);
   let target: string;
   try {
-    target = (await callOperation<{ data: string }>('getTemplateImageUploadUrl', { query: { filename: file.name, type: file.type } })).data;
+    target = (await callOperation('getTemplateImageUploadUrl', { query: { filename: file.name, type: file.type } })).data;
   } catch (err) {
     throw new ImageUploadError((err as Error).message);
   }
@@ -30,6 +30,8 @@ export async function uploadTemplateImage(file: File): Promise<string> {
   }, { retries: 2, delayMs: 250 }).catch((err: Error & { status?: number }) => {
     throw new ImageUploadError(err.status ? err.message || `HTTP ${err.status}` : `Network error: ${err.message}`);
   });
+  // Not a gateway operation: the pre-signed PUT target has no schema in openapi/ (getTemplateImageUploadUrl's description
+  // gives its answer, {data: {url}} or {errors}), so this one answer shape is stated here and read defensively.
   const body = await response.json().catch(() => ({})) as { data?: { url?: string }; errors?: string[] };
   if (!response.ok || !body.data?.url) {
     const reason = body.errors?.join('; ');

@@ -14,12 +14,13 @@ import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useDataProvider, useNotify, useRecordContext, useRefresh } from 'react-admin';
 import { Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
+import type { ListRow } from '../../data/apiTypes';
 import type { AppDataProvider } from '../../data/dataProvider';
 import { JOB_DELETE_WORKFLOW, WORKFLOW_JOB_WAIT, gatewayJobWaitDeps, requestJob, waitForJob } from '../../data/jobWait';
 import { useUnmountSignal } from '../../data/useUnmountSignal';
 
-/** A workflow row as the list reads it. */
-interface WorkflowRow { id: string; name: string; enabled: boolean }
+/** A workflow row of the list (a listWorkflows row, as generated). */
+type WorkflowRow = ListRow<'listWorkflows'>;
 
 /** Not retried: a 503 is waited out on the job log, and any other failure is final. */
 const NO_RETRY = { retries: 0, delayMs: 0 };
@@ -103,7 +104,7 @@ export function WorkflowArchiveButton() {
     const deps = gatewayJobWaitDeps(dataProvider);
     try {
       const match = await requestJob(deps, { jobName: JOB_DELETE_WORKFLOW, workflowId: record.id }, async () =>
-        (await dataProvider.callGateway<{ job_log_id?: string }>('archiveWorkflow', { path: { id: record.id } }, NO_RETRY)).job_log_id);
+        (await dataProvider.callGateway('archiveWorkflow', { path: { id: record.id } }, NO_RETRY)).job_log_id);
       const result = await waitForJob(deps, match, WORKFLOW_JOB_WAIT, signal);
       if (signal.aborted) return;
       if (result.status === 'succeeded') {

@@ -7,13 +7,17 @@
  * load. A template's saved `json` records which one made its design ({designer, design}), so it reopens in the same
  * one; {designer: 'html'} marks HTML written or imported as code.
  */
+import type { Schema } from '../../../data/apiTypes';
 
 /** The designers a design can come from. */
 export type DesignerKind = 'unlayer' | 'grapesjs';
 
-/** The template's saved `json` (openapi/template.yaml TemplateInput.json). */
+/**
+ * The template's saved `json` (openapi/template.yaml TemplateInput.json): the spec types its `designer` tag; the
+ * version and the design document are free-form there (described in its prose), so they are stated here.
+ */
 export interface SavedDesign {
-  designer: DesignerKind | 'html';
+  designer: NonNullable<NonNullable<Schema<'template', 'TemplateInput'>['json']>['designer']>;
   /** The designer's version, for Unlayer designs ('1.157.0'). */
   version?: string;
   /** The designer's own design document (Unlayer design JSON or GrapesJS project data). */
