@@ -61,9 +61,7 @@ export default defineConfig(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       'react-hooks/rules-of-hooks': 'error',
-      // One finding today (src/console/pages/NotificationsPage.tsx's ref in an effect's cleanup): make this 'error'
-      // once it is fixed.
-      'react-hooks/exhaustive-deps': 'warn',
+      'react-hooks/exhaustive-deps': 'error',
     },
   },
 );

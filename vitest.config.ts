@@ -16,13 +16,22 @@ export default defineConfig({
       { test: { name: 'unit', include: ['src/**/*.test.ts', 'tests/unit/**/*.test.ts'], environment: 'node' } },
       {
         test: {
-          name: 'api', include: ['tests/api/**/*.api.test.ts'], environment: 'node', globalSetup: ['tests/api/globalSetup.ts'],
-          testTimeout: 60_000, hookTimeout: 120_000, fileParallelism: false,
+          name: 'api',
+          include: ['tests/api/**/*.api.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/api/globalSetup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
         },
       },
       {
         test: {
-          name: 'e2e', include: ['tests/e2e/**/*.e2e.ts'], environment: 'node', testTimeout: 240_000, hookTimeout: 240_000,
+          name: 'e2e',
+          include: ['tests/e2e/**/*.e2e.ts'],
+          environment: 'node',
+          testTimeout: 240_000,
+          hookTimeout: 240_000,
           setupFiles: ['tests/e2e/setup.ts'],
           fileParallelism: false,
         },

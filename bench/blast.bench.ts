@@ -38,7 +38,8 @@ const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/t
 
 async function templateHtml(): Promise<string> {
   const html = readFixture('email-templates/leemunroe/email-inlined.html');
-  return html.replace('>Hi there<', '>Hi {{user.first_name}} {{user.last_name}} ({{user.json.plan}})<')
+  return html
+    .replace('>Hi there<', '>Hi {{user.first_name}} {{user.last_name}} ({{user.json.plan}})<')
     .replace(/href="[^"]*"([^>]*>Unsubscribe)/, 'href="{{unsubscribe_link}}"$1');
 }
 
@@ -57,12 +58,21 @@ async function rawRate(html: string): Promise<number> {
   const sink = newSink();
   const transport = new SmtpTransport(await sink.start());
   // The same shape the pipeline sends: HTML plus the text part made from it (every email is multipart/alternative).
-  const raw = await buildRawMessage({ from: { email: 'bench@example.com', name: 'Bench' }, to: 'r@example.com', subject: 'Bench', html, text: textFromHtml(html), messageId: `<${randomUUID()}@example.com>` });
+  const raw = await buildRawMessage({
+    from: { email: 'bench@example.com', name: 'Bench' },
+    to: 'r@example.com',
+    subject: 'Bench',
+    html,
+    text: textFromHtml(html),
+    messageId: `<${randomUUID()}@example.com>`,
+  });
   const sendAll = async (n: number) => {
     let next = 0;
-    await Promise.all(Array.from({ length: 10 }, async () => {
-      while (next++ < n) await transport.send({ from: 'bench@example.com', to: ['r@example.com'] }, raw);
-    }));
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        while (next++ < n) await transport.send({ from: 'bench@example.com', to: ['r@example.com'] }, raw);
+      }),
+    );
   };
   await sendAll(500); // warm-up: connections open, JIT warm, as the pipeline's are by the time it is timed
   const start = performance.now();
@@ -75,7 +85,16 @@ async function rawRate(html: string): Promise<number> {
 
 /** A database prepared for the pipeline runs: one account with N contacts, a persona and a template, workers running. */
 interface Prepared {
-  run(): Promise<{ rate: number; seconds: number; firstSeconds: number; mainBusy: number; cores: number; loopDelayP99: number; machineBusy: number; threads: number[] }>;
+  run(): Promise<{
+    rate: number;
+    seconds: number;
+    firstSeconds: number;
+    mainBusy: number;
+    cores: number;
+    loopDelayP99: number;
+    machineBusy: number;
+    threads: number[];
+  }>;
   sent(): Promise<number>;
   close(): Promise<void>;
 }
@@ -88,14 +107,27 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
   const config: Config = { ...loadConfig(process.env), databaseUrl: undefined, dataDir, storageUrl: path.join(dataDir, 'storage'), smtpUrl, sendPollMs: 100 };
   const runtime = await startRuntime(config, { database, transport: new SmtpTransport(smtpUrl), workers: false });
   const db = database.db;
-  const { apiKey } = await createAccount(db, { company: `Bench ${randomBytes(3).toString('hex')}`, project: 'bench', email: `bench-${randomBytes(3).toString('hex')}@example.com`, password: 'bench-password-1', activated: true });
+  const { apiKey } = await createAccount(db, {
+    company: `Bench ${randomBytes(3).toString('hex')}`,
+    project: 'bench',
+    email: `bench-${randomBytes(3).toString('hex')}@example.com`,
+    password: 'bench-password-1',
+    activated: true,
+  });
   const project = (await projectByApiKey(db, apiKey))!;
   const [persona] = await savePersonas(db, project.id, [{ email: 'news@bench.example.com', first_name: 'Bench', last_name: 'Sender' }]);
   await database.query('UPDATE sender_personas SET verified_at = now() WHERE id = $1', [persona.id]); // confirmed out of band
-  const [template] = await saveTemplates(db, project.id, [{ name: 'Bench', subject: 'Hello {{user.first_name}}', type: 'TEMPLATE_MARKETING', enabled: true, html_body: html }]);
+  const [template] = await saveTemplates(db, project.id, [
+    { name: 'Bench', subject: 'Hello {{user.first_name}}', type: 'TEMPLATE_MARKETING', enabled: true, html_body: html },
+  ]);
   const ids: string[] = [];
   for (let i = 0; i < N; i += 1000) {
-    const batch = Array.from({ length: Math.min(1000, N - i) }, (_, j) => ({ email: `r${i + j}@bench.example.com`, first_name: `First${i + j}`, last_name: 'Last', json: { plan: 'gold' } }));
+    const batch = Array.from({ length: Math.min(1000, N - i) }, (_, j) => ({
+      email: `r${i + j}@bench.example.com`,
+      first_name: `First${i + j}`,
+      last_name: 'Last',
+      json: { plan: 'gold' },
+    }));
     ids.push(...(await upsertContacts(db, project.id, batch)).map((c) => c.id));
   }
   const { startWorkers } = await import('../src/workers/index.ts');
@@ -113,8 +145,10 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
       let session: import('node:inspector/promises').Session | undefined;
       if (process.env.BENCH_PROFILE && runs === 1) {
         const { Session } = await import('node:inspector/promises');
-        session = new Session(); session.connect();
-        await session.post('Profiler.enable'); await session.post('Profiler.start');
+        session = new Session();
+        session.connect();
+        await session.post('Profiler.enable');
+        await session.post('Profiler.start');
       }
       const delay = monitorEventLoopDelay({ resolution: 5 });
       delay.enable();
@@ -124,8 +158,14 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
       const threads0 = threadTicks();
       const start = performance.now();
       await saveBlast(runtime.ctx, project, {
-        id: randomUUID(), name: `Bench ${runs}`, template_id: template.id, sender_persona_id: persona.id, to_user_ids: ids,
-        send_at: new Date().toISOString().slice(0, 16), timezone: 'UTC', send_in_users_timezone: false,
+        id: randomUUID(),
+        name: `Bench ${runs}`,
+        template_id: template.id,
+        sender_persona_id: persona.id,
+        to_user_ids: ids,
+        send_at: new Date().toISOString().slice(0, 16),
+        timezone: 'UTC',
+        send_in_users_timezone: false,
       });
       await sink.waitFor(() => sink.count > before, 60_000);
       const firstSeconds = (performance.now() - start) / 1000;
@@ -140,7 +180,10 @@ async function prepare(database: Database, html: string): Promise<Prepared> {
       const threads1 = threadTicks();
       // The busiest threads of this process (cores each: main, PGlite, render threads, libuv…), busiest first.
       const hz = 100;
-      const threads = [...threads1].map(([tid, t]) => (t - (threads0.get(tid) ?? 0)) / hz / seconds).sort((a, b) => b - a).slice(0, 4);
+      const threads = [...threads1]
+        .map(([tid, t]) => (t - (threads0.get(tid) ?? 0)) / hz / seconds)
+        .sort((a, b) => b - a)
+        .slice(0, 4);
       const machineBusy = (machine1.busy - machine0.busy) / Math.max(1, machine1.total - machine0.total);
       if (session) {
         const { profile } = await session.post('Profiler.stop');
@@ -169,9 +212,13 @@ function threadTicks(): Map<string, number> {
         const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         ticks.set(tid, Number(f[11]) + Number(f[12]));
-      } catch { /* the thread ended */ }
+      } catch {
+        /* the thread ended */
+      }
     }
-  } catch { /* not Linux */ }
+  } catch {
+    /* not Linux */
+  }
   return ticks;
 }
 
@@ -181,15 +228,21 @@ function machineTicks(): { busy: number; total: number } {
     const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
     const total = f.reduce((a, b) => a + b, 0);
     return { busy: total - f[3] - f[4], total };
-  } catch { return { busy: 0, total: 0 }; }
+  } catch {
+    return { busy: 0, total: 0 };
+  }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main(): Promise<void> {
   const html = await templateHtml();
-  console.log(`Blast benchmark: ${N} recipients, ${html.length} byte HTML template, SMTP sink on 127.0.0.1 ${process.env.BENCH_SINK === 'inline' ? 'in this process' : 'in a process of its own'}, node ${process.version}, ${os.cpus().length} cores`);
-  console.log(`Each database: ${ROUNDS} rounds of (raw nodemailer→sink, ${RAW_N} messages; then one ${N}-recipient blast), interleaved so both see the same machine; medians reported.`);
+  console.log(
+    `Blast benchmark: ${N} recipients, ${html.length} byte HTML template, SMTP sink on 127.0.0.1 ${process.env.BENCH_SINK === 'inline' ? 'in this process' : 'in a process of its own'}, node ${process.version}, ${os.cpus().length} cores`,
+  );
+  console.log(
+    `Each database: ${ROUNDS} rounds of (raw nodemailer→sink, ${RAW_N} messages; then one ${N}-recipient blast), interleaved so both see the same machine; medians reported.`,
+  );
   const rows: string[][] = [];
   for (const kind of (process.env.BENCH_DB ? [process.env.BENCH_DB] : ['pglite', 'postgres']) as Array<'pglite' | 'postgres'>) {
     const opened = await openBenchDatabase(kind, PG_URL, 'bench');
@@ -202,14 +255,24 @@ async function main(): Promise<void> {
     for (let r = 1; r <= ROUNDS; r++) {
       const raw = await rawRate(html);
       const p = await prepared.run();
-      raws.push(raw); pipes.push(p.rate); ratios.push(p.rate / raw);
-      console.log(`${kind} round ${r}: raw nodemailer→sink ${raw.toFixed(0)} msg/s; pipeline ${p.rate.toFixed(0)} msg/s (${p.seconds.toFixed(1)} s, first email after ${p.firstSeconds.toFixed(1)} s, main thread busy ${(p.mainBusy * 100).toFixed(0)}%, event-loop delay p99 ${p.loopDelayP99.toFixed(0)} ms, process CPU ${p.cores.toFixed(2)} cores = ${(p.cores * p.seconds / N * 1000).toFixed(2)} ms per email (busiest threads ${p.threads.map((t) => t.toFixed(2)).join(', ')}), machine ${(p.machineBusy * 100).toFixed(0)}% busy); ratio ${(p.rate / raw).toFixed(2)}`);
+      raws.push(raw);
+      pipes.push(p.rate);
+      ratios.push(p.rate / raw);
+      console.log(
+        `${kind} round ${r}: raw nodemailer→sink ${raw.toFixed(0)} msg/s; pipeline ${p.rate.toFixed(0)} msg/s (${p.seconds.toFixed(1)} s, first email after ${p.firstSeconds.toFixed(1)} s, main thread busy ${(p.mainBusy * 100).toFixed(0)}%, event-loop delay p99 ${p.loopDelayP99.toFixed(0)} ms, process CPU ${p.cores.toFixed(2)} cores = ${(((p.cores * p.seconds) / N) * 1000).toFixed(2)} ms per email (busiest threads ${p.threads.map((t) => t.toFixed(2)).join(', ')}), machine ${(p.machineBusy * 100).toFixed(0)}% busy); ratio ${(p.rate / raw).toFixed(2)}`,
+      );
     }
     const sent = await prepared.sent();
     await prepared.close();
     await cleanup();
-    rows.push([kind, median(raws).toFixed(0), median(pipes).toFixed(0), median(ratios).toFixed(2),
-      `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`, `${sent}/${ROUNDS * N}`]);
+    rows.push([
+      kind,
+      median(raws).toFixed(0),
+      median(pipes).toFixed(0),
+      median(ratios).toFixed(2),
+      `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`,
+      `${sent}/${ROUNDS * N}`,
+    ]);
   }
   console.log(`\n| database | raw msg/s (median) | pipeline msg/s (median) | ratio (median) | ratio range | sent |`);
   console.log('|---|---|---|---|---|---|');
@@ -217,4 +280,7 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-main().catch((err) => { console.error(err); process.exit(1); });
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -9,16 +9,26 @@ import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/server/db/client.ts';
 
-export async function openBenchDatabase(kind: 'pglite' | 'postgres', pgUrl: string, prefix: string): Promise<{ database: Database; cleanup: () => Promise<void>; url?: string } | undefined> {
+export async function openBenchDatabase(
+  kind: 'pglite' | 'postgres',
+  pgUrl: string,
+  prefix: string,
+): Promise<{ database: Database; cleanup: () => Promise<void>; url?: string } | undefined> {
   if (kind === 'pglite') {
     return { database: await openDatabase({ dataDir: await mkdtemp(path.join(os.tmpdir(), `mw-${prefix}-`)) }), cleanup: async () => {} };
   }
   const name = `${prefix.replace(/\W/g, '_')}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: pgUrl });
-  try { await admin.connect(); } catch (err) { console.log(`postgres: skipped (${(err as Error).message})`); return undefined; }
+  try {
+    await admin.connect();
+  } catch (err) {
+    console.log(`postgres: skipped (${(err as Error).message})`);
+    return undefined;
+  }
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const u = new URL(pgUrl); u.pathname = `/${name}`;
+  const u = new URL(pgUrl);
+  u.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: u.toString(), dataDir: 'memory://' });
   const cleanup = async () => {
     const c = new pg.Client({ connectionString: pgUrl });
@@ -36,7 +46,12 @@ export async function openBenchDatabase(kind: 'pglite' | 'postgres', pgUrl: stri
  * cannot be reached.
  */
 export async function openGeneratedDatabase(opts: {
-  reuseUrl?: string; pgUrl: string; prefix: string; keep: boolean; keepVariable: string; what: string;
+  reuseUrl?: string;
+  pgUrl: string;
+  prefix: string;
+  keep: boolean;
+  keepVariable: string;
+  what: string;
   generate: (database: Database, url: string) => Promise<void>;
 }): Promise<{ database: Database; url: string; cleanup: () => Promise<void> } | undefined> {
   if (opts.reuseUrl) return { database: await openDatabase({ databaseUrl: opts.reuseUrl, dataDir: 'memory://' }), url: opts.reuseUrl, cleanup: async () => {} };

@@ -52,8 +52,11 @@ const post = (body) => new Promise((resolve, reject) => {
 
 function batch(round: number, b: number) {
   return Array.from({ length: BATCH }, (_, i) => ({
-    name: i % 3 ? 'page_viewed' : 'order_placed', email: `user${(b * BATCH + i) % 5000}@bench.example.com`,
-    metric1: i, metric2: round, json: { path: `/products/${i}`, campaign: 'winter', round },
+    name: i % 3 ? 'page_viewed' : 'order_placed',
+    email: `user${(b * BATCH + i) % 5000}@bench.example.com`,
+    metric1: i,
+    metric2: round,
+    json: { path: `/products/${i}`, campaign: 'winter', round },
   }));
 }
 
@@ -89,9 +92,11 @@ async function measured(events: number, work: () => Promise<number>): Promise<{ 
 async function inParallel(batches: number, work: (b: number) => Promise<void>): Promise<number> {
   let next = 0;
   const start = performance.now();
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-    while (next < batches) await work(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < batches) await work(next++);
+    }),
+  );
   return (batches * BATCH) / ((performance.now() - start) / 1000);
 }
 
@@ -105,26 +110,43 @@ async function run(kind: 'pglite' | 'postgres'): Promise<string[] | undefined> {
   const app = await buildApp(runtime.ctx, { logLevel: 'silent' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/api/event/events`;
-  const { apiKey, projectId } = await createAccount(database.db, { company: `Bench ${randomBytes(3).toString('hex')}`, project: 'bench', email: `ev-${randomBytes(3).toString('hex')}@example.com`, password: 'bench-password-1', activated: true });
+  const { apiKey, projectId } = await createAccount(database.db, {
+    company: `Bench ${randomBytes(3).toString('hex')}`,
+    project: 'bench',
+    email: `ev-${randomBytes(3).toString('hex')}@example.com`,
+    password: 'bench-password-1',
+    activated: true,
+  });
   const batches = Math.ceil(TOTAL / BATCH);
   const bodies = Array.from({ length: batches }, (_, b) => JSON.stringify({ events: batch(0, b) }));
 
   // The API's client runs on its own thread, as a customer's client runs elsewhere: the server's thread only serves.
-  const api = () => new Promise<number>((resolve, reject) => {
-    const client = new Worker(CLIENT, { eval: true, workerData: { url, apiKey, bodies, inFlight: IN_FLIGHT, events: batches * BATCH } });
-    client.once('message', (m: { rate?: number; error?: string }) => (m.error ? reject(new Error(m.error)) : resolve(m.rate!)));
-    client.once('error', reject);
-  });
+  const api = () =>
+    new Promise<number>((resolve, reject) => {
+      const client = new Worker(CLIENT, { eval: true, workerData: { url, apiKey, bodies, inFlight: IN_FLIGHT, events: batches * BATCH } });
+      client.once('message', (m: { rate?: number; error?: string }) => (m.error ? reject(new Error(m.error)) : resolve(m.rate!)));
+      client.once('error', reject);
+    });
   // The same rows, one multi-row INSERT per batch, straight into the events table (no HTTP, no checks, no user_id).
-  const raw = async () => inParallel(batches, async (b) => {
-    const events = batch(0, b);
-    await database.query(
-      `INSERT INTO events (project_id, name, email, metric1, metric2, json)
+  const raw = async () =>
+    inParallel(batches, async (b) => {
+      const events = batch(0, b);
+      await database.query(
+        `INSERT INTO events (project_id, name, email, metric1, metric2, json)
        SELECT $1, u.name, u.email, u.metric1, u.metric2, u.json FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::jsonb[]) AS u(name, email, metric1, metric2, json)`,
-      [projectId, events.map((e) => e.name), events.map((e) => e.email), events.map((e) => e.metric1), events.map((e) => e.metric2), events.map((e) => JSON.stringify(e.json))]);
-  });
+        [
+          projectId,
+          events.map((e) => e.name),
+          events.map((e) => e.email),
+          events.map((e) => e.metric1),
+          events.map((e) => e.metric2),
+          events.map((e) => JSON.stringify(e.json)),
+        ],
+      );
+    });
 
-  await api(); await raw(); // warm-up: JIT, connections, plans
+  await api();
+  await raw(); // warm-up: JIT, connections, plans
   if (process.env.BENCH_PROFILE) {
     // A CPU profile of the server's thread during one API run (the client thread is not in it).
     const { Session } = await import('node:inspector/promises');
@@ -146,23 +168,42 @@ async function run(kind: 'pglite' | 'postgres'): Promise<string[] | undefined> {
     const n = batches * BATCH;
     let rawM: Awaited<ReturnType<typeof measured>>;
     let apiM: Awaited<ReturnType<typeof measured>>;
-    if (r % 2) { rawM = await measured(n, raw); apiM = await measured(n, api); } else { apiM = await measured(n, api); rawM = await measured(n, raw); }
+    if (r % 2) {
+      rawM = await measured(n, raw);
+      apiM = await measured(n, api);
+    } else {
+      apiM = await measured(n, api);
+      rawM = await measured(n, raw);
+    }
     const rawRate = rawM.rate;
     const apiRate = apiM.rate;
-    raws.push(rawRate); apis.push(apiRate); ratios.push(apiRate / rawRate);
+    raws.push(rawRate);
+    apis.push(apiRate);
+    ratios.push(apiRate / rawRate);
     const cpu = (m: typeof rawM) => `CPU/1,000 events: node ${m.nodeMs.toFixed(1)} ms${kind === 'postgres' ? `, postgres ${m.pgMs.toFixed(1)} ms` : ''}`;
-    console.log(`${kind} round ${r}: raw INSERT ${rawRate.toFixed(0)} events/s (${cpu(rawM)}); events API ${apiRate.toFixed(0)} events/s (${cpu(apiM)}); ratio ${(apiRate / rawRate).toFixed(2)}`);
+    console.log(
+      `${kind} round ${r}: raw INSERT ${rawRate.toFixed(0)} events/s (${cpu(rawM)}); events API ${apiRate.toFixed(0)} events/s (${cpu(apiM)}); ratio ${(apiRate / rawRate).toFixed(2)}`,
+    );
   }
   const [{ n }] = await database.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE project_id = $1', [projectId]);
   await app.close();
   await runtime.stop();
   await cleanup();
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return [kind, median(raws).toFixed(0), median(apis).toFixed(0), median(ratios).toFixed(2), `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`, String(n)];
+  return [
+    kind,
+    median(raws).toFixed(0),
+    median(apis).toFixed(0),
+    median(ratios).toFixed(2),
+    `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`,
+    String(n),
+  ];
 }
 
 async function main(): Promise<void> {
-  console.log(`\nEvents API benchmark: ${ROUNDS} rounds of ${TOTAL} events in ${BATCH}-event batches, ${IN_FLIGHT} in flight, node ${process.version}, ${os.cpus().length} cores`);
+  console.log(
+    `\nEvents API benchmark: ${ROUNDS} rounds of ${TOTAL} events in ${BATCH}-event batches, ${IN_FLIGHT} in flight, node ${process.version}, ${os.cpus().length} cores`,
+  );
   const rows: string[][] = [];
   for (const kind of (process.env.BENCH_DB ? [process.env.BENCH_DB] : ['pglite', 'postgres']) as Array<'pglite' | 'postgres'>) {
     const row = await run(kind);
@@ -174,4 +215,7 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-main().catch((err) => { console.error(err); process.exit(1); });
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

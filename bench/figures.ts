@@ -13,10 +13,14 @@ export async function machineFacts(database: Database): Promise<string> {
   const settings = await database.query<{ name: string; setting: string; unit: string | null }>(`SELECT name, setting, unit FROM pg_settings
     WHERE name IN ('shared_buffers', 'work_mem', 'max_parallel_workers_per_gather', 'effective_cache_size', 'jit', 'random_page_cost')`);
   const [{ version }] = await database.query<{ version: string }>('SELECT version()');
-  const show = (s: { name: string; setting: string; unit: string | null }) => s.unit === '8kB' ? `${s.name}=${Number(s.setting) * 8 / 1024} MB` : s.unit === 'kB' ? `${s.name}=${Number(s.setting) / 1024} MB` : `${s.name}=${s.setting}`;
+  const show = (s: { name: string; setting: string; unit: string | null }) =>
+    s.unit === '8kB'
+      ? `${s.name}=${(Number(s.setting) * 8) / 1024} MB`
+      : s.unit === 'kB'
+        ? `${s.name}=${Number(s.setting) / 1024} MB`
+        : `${s.name}=${s.setting}`;
   return `${os.cpus().length} × ${os.cpus()[0]?.model.trim()}, ${(os.totalmem() / 1024 ** 3).toFixed(0)} GB RAM, load average ${os.loadavg()[0].toFixed(2)}, Node ${process.version}; ${version.split(' on ')[0]}; ${settings.map(show).join(', ')}`;
 }
-
 
 /** unit is a uniform number in [0, 1) from a bigint SQL expression: the same every run. */
 export const unit = (x: string) => `((hashint8(${x}) & 1048575) / 1048576.0)`;

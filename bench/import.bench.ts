@@ -32,7 +32,10 @@ const ZONES = ['America/New_York', 'Europe/Paris', 'Asia/Tokyo', 'Australia/Sydn
 const HEADER = 'email,first_name,last_name,timezone,date_of_birth,json';
 
 const row = (i: number, tag: string) => [
-  `${tag}${i}@example${i % 97}.com`, `First${i}`, `Last${i}`, ZONES[i % ZONES.length],
+  `${tag}${i}@example${i % 97}.com`,
+  `First${i}`,
+  `Last${i}`,
+  ZONES[i % ZONES.length],
   `19${50 + (i % 50)}-${String(1 + (i % 12)).padStart(2, '0')}-${String(1 + (i % 28)).padStart(2, '0')}`,
   `{"plan":"${i % 3 ? 'pro' : 'free'}","score":${i % 1000}}`,
 ];
@@ -53,7 +56,11 @@ async function writeCsv(file: string, n: number, tag: string): Promise<number> {
 
 /** writeXlsxFile writes `n` rows with openpyxl in write-only mode (a real spreadsheet writer, not ours). */
 function writeXlsxFile(file: string, n: number, tag: string): void {
-  execFileSync('/usr/bin/python3', ['-c', `
+  execFileSync(
+    '/usr/bin/python3',
+    [
+      '-c',
+      `
 import sys
 from openpyxl import Workbook
 n, tag, zones = int(sys.argv[2]), sys.argv[3], ${JSON.stringify(ZONES)}
@@ -64,7 +71,13 @@ for i in range(n):
     ws.append([f"{tag}{i}@example{i % 97}.com", f"First{i}", f"Last{i}", zones[i % len(zones)],
                f"19{50 + i % 50}-{1 + i % 12:02d}-{1 + i % 28:02d}", '{"plan":"%s","score":%d}' % ('pro' if i % 3 else 'free', i % 1000)])
 wb.save(sys.argv[1])
-`, file, String(n), tag], { stdio: 'inherit' });
+`,
+      file,
+      String(n),
+      tag,
+    ],
+    { stdio: 'inherit' },
+  );
 }
 
 /**
@@ -79,7 +92,10 @@ async function rawCopy(url: string, projectId: string, file: string, rows: numbe
   await client.query(`ALTER TABLE ${table} ALTER COLUMN project_id SET DEFAULT '${projectId}'`);
   await client.query(`INSERT INTO ${table} SELECT * FROM contacts WHERE email NOT LIKE $1`, [`${importedTag}%`]);
   const start = performance.now();
-  await pipeline(createReadStream(file), client.query(copyFrom(`COPY ${table} (email, first_name, last_name, timezone, date_of_birth, json) FROM STDIN (FORMAT csv, HEADER true)`)));
+  await pipeline(
+    createReadStream(file),
+    client.query(copyFrom(`COPY ${table} (email, first_name, last_name, timezone, date_of_birth, json) FROM STDIN (FORMAT csv, HEADER true)`)),
+  );
   const rate = rows / ((performance.now() - start) / 1000);
   await client.query(`DROP TABLE ${table}`);
   await client.end();
@@ -89,7 +105,9 @@ async function rawCopy(url: string, projectId: string, file: string, rows: numbe
 /** peakRss samples the process's resident memory every 20 ms while `work` runs; resolves [result, peak MB]. */
 async function peakRss<T>(work: () => Promise<T>): Promise<[T, number]> {
   let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
   try {
     return [await work(), peak / 1024 ** 2];
   } finally {
@@ -104,26 +122,45 @@ async function main() {
   const config: Config = { ...loadConfig({}), dataDir: dir, storageUrl: path.join(dir, 'storage'), workers: false };
   const runtime = await startRuntime(config, { database: opened.database, transport: new CaptureTransport(), workers: false });
   const ctx = runtime.ctx;
-  const account = await createAccount(opened.database.db, { company: 'Bench', project: 'bench', email: 'bench@example.com', password: 'correct-horse-battery-9', activated: true });
+  const account = await createAccount(opened.database.db, {
+    company: 'Bench',
+    project: 'bench',
+    email: 'bench@example.com',
+    password: 'correct-horse-battery-9',
+    activated: true,
+  });
 
   /** importFile stores the file as an upload would and runs the import job; resolves rows/s, peak RSS and counts. */
   const importFile = async (file: string, key: string, rows: number) => {
-    const target = { projectId: account.projectId, bucket: CONTACT_UPLOADS_BUCKET, key: `${account.projectId}/${key}`, type: 'text/csv', expiresAt: Date.now() + 60_000 };
+    const target = {
+      projectId: account.projectId,
+      bucket: CONTACT_UPLOADS_BUCKET,
+      key: `${account.projectId}/${key}`,
+      type: 'text/csv',
+      expiresAt: Date.now() + 60_000,
+    };
     const bytes = await ctx.storage.putStream(target.bucket, target.key, createReadStream(file), MAX_CONTACT_FILE_BYTES);
     const jobLogId = await startContactImport(ctx, target, bytes);
     global.gc?.();
     const start = performance.now();
     const [, peak] = await peakRss(() => importContactFile(ctx, jobLogId));
     const seconds = (performance.now() - start) / 1000;
-    const [entry] = await opened.database.query<{ end_details: { rows_imported: number; rows_failed: number; errors: string[] } }>('SELECT end_details FROM job_log WHERE id = $1', [jobLogId]);
+    const [entry] = await opened.database.query<{ end_details: { rows_imported: number; rows_failed: number; errors: string[] } }>(
+      'SELECT end_details FROM job_log WHERE id = $1',
+      [jobLogId],
+    );
     return { rate: rows / seconds, seconds, peak, ...entry.end_details };
   };
 
   const csv = path.join(dir, 'contacts.csv');
   const csvBytes = await writeCsv(csv, CSV_ROWS, 'c');
-  console.log(`contact import on ${KIND}: CSV of ${CSV_ROWS.toLocaleString('en')} rows (${(csvBytes / 1024 ** 2).toFixed(0)} MB), rss before ${(process.memoryUsage().rss / 1024 ** 2).toFixed(0)} MB`);
+  console.log(
+    `contact import on ${KIND}: CSV of ${CSV_ROWS.toLocaleString('en')} rows (${(csvBytes / 1024 ** 2).toFixed(0)} MB), rss before ${(process.memoryUsage().rss / 1024 ** 2).toFixed(0)} MB`,
+  );
   const csvRun = await importFile(csv, 'contacts-bench.csv', CSV_ROWS);
-  console.log(`  import: ${csvRun.rate.toFixed(0)} rows/s (${csvRun.seconds.toFixed(1)} s; ${csvRun.rows_imported} imported, ${csvRun.rows_failed} refused${csvRun.errors.length ? `, errors ${csvRun.errors.join('; ')}` : ''}), peak rss ${csvRun.peak.toFixed(0)} MB`);
+  console.log(
+    `  import: ${csvRun.rate.toFixed(0)} rows/s (${csvRun.seconds.toFixed(1)} s; ${csvRun.rows_imported} imported, ${csvRun.rows_failed} refused${csvRun.errors.length ? `, errors ${csvRun.errors.join('; ')}` : ''}), peak rss ${csvRun.peak.toFixed(0)} MB`,
+  );
   if (opened.url) {
     const copy = await rawCopy(opened.url, account.projectId, csv, CSV_ROWS, 'c');
     console.log(`  raw COPY of the same file: ${copy.toFixed(0)} rows/s; import/COPY = ${(csvRun.rate / copy).toFixed(2)} (target ≥ 0.6)`);
@@ -135,7 +172,9 @@ async function main() {
   await writeCsv(xlsxCsv, XLSX_ROWS, 'x2');
   console.log(`contact import on ${KIND}: XLSX of ${XLSX_ROWS.toLocaleString('en')} rows (${((await stat(xlsx)).size / 1024 ** 2).toFixed(1)} MB, openpyxl)`);
   const xlsxRun = await importFile(xlsx, 'contacts-bench.xlsx', XLSX_ROWS);
-  console.log(`  import: ${xlsxRun.rate.toFixed(0)} rows/s (${xlsxRun.seconds.toFixed(1)} s; ${xlsxRun.rows_imported} imported, ${xlsxRun.rows_failed} refused${xlsxRun.errors.length ? `, errors ${xlsxRun.errors.join('; ')}` : ''}), peak rss ${xlsxRun.peak.toFixed(0)} MB`);
+  console.log(
+    `  import: ${xlsxRun.rate.toFixed(0)} rows/s (${xlsxRun.seconds.toFixed(1)} s; ${xlsxRun.rows_imported} imported, ${xlsxRun.rows_failed} refused${xlsxRun.errors.length ? `, errors ${xlsxRun.errors.join('; ')}` : ''}), peak rss ${xlsxRun.peak.toFixed(0)} MB`,
+  );
   if (opened.url) {
     const copy = await rawCopy(opened.url, account.projectId, xlsxCsv, XLSX_ROWS, 'x');
     console.log(`  raw COPY of the same rows as CSV: ${copy.toFixed(0)} rows/s; import/COPY = ${(xlsxRun.rate / copy).toFixed(2)} (target ≥ 0.6)`);

@@ -20,7 +20,13 @@ async function main(): Promise<void> {
   const opened = await openBenchDatabase(KIND, PG_URL, 'marks');
   if (!opened) return;
   const { database, cleanup } = opened;
-  const { apiKey } = await createAccount(database.db, { company: 'Marks', project: 'marks', email: 'marks@example.com', password: 'bench-password-1', activated: true });
+  const { apiKey } = await createAccount(database.db, {
+    company: 'Marks',
+    project: 'marks',
+    email: 'marks@example.com',
+    password: 'bench-password-1',
+    activated: true,
+  });
   const project = (await projectByApiKey(database.db, apiKey))!;
   const contactIds: string[] = [];
   for (let i = 0; i < ROWS; i += 1000) {
@@ -37,13 +43,31 @@ async function main(): Promise<void> {
     const rows = await database.query<{ id: string }>(
       `INSERT INTO outbox (project_id, blast_id, contact_id, email, template_id, send_at, status, claim_token, message_id)
        SELECT $1, $2, c, 'r' || n || '@marks.example.com', $3, now(), 'sending', $4, '<' || gen_random_uuid() || '@marks.example.com>'
-         FROM unnest($5::uuid[]) WITH ORDINALITY AS t(c, n) RETURNING id`, [project.id, blastId, templateId, token, contactIds]);
+         FROM unnest($5::uuid[]) WITH ORDINALITY AS t(c, n) RETURNING id`,
+      [project.id, blastId, templateId, token, contactIds],
+    );
     const start = performance.now();
     for (let i = 0; i < rows.length; i += size) {
       const batch = rows.slice(i, i + size);
-      await database.query(SentRecorder.STATEMENT, [batch.map((r) => r.id), batch.map(() => token), batch.map((r) => `loc-${r.id}`),
-        batch.map((r) => JSON.stringify({ bucket: 'sent-emails', key: `${project.id}/2026-11-24/${r.id}.eml`, location: `loc-${r.id}`, subject: 'Hello First',
-          message_id: `<${r.id}@marks.example.com>`, blast_id: blastId, template_id: templateId, is_test_email: false, transport: 'smtp', response: '250 OK: queued' }))]);
+      await database.query(SentRecorder.STATEMENT, [
+        batch.map((r) => r.id),
+        batch.map(() => token),
+        batch.map((r) => `loc-${r.id}`),
+        batch.map((r) =>
+          JSON.stringify({
+            bucket: 'sent-emails',
+            key: `${project.id}/2026-11-24/${r.id}.eml`,
+            location: `loc-${r.id}`,
+            subject: 'Hello First',
+            message_id: `<${r.id}@marks.example.com>`,
+            blast_id: blastId,
+            template_id: templateId,
+            is_test_email: false,
+            transport: 'smtp',
+            response: '250 OK: queued',
+          }),
+        ),
+      ]);
     }
     const ms = performance.now() - start;
     return { perMarkUs: (ms / rows.length) * 1000, perStatementMs: ms / Math.ceil(rows.length / size) };
@@ -61,4 +85,10 @@ async function main(): Promise<void> {
   await cleanup();
 }
 
-main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1); });
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

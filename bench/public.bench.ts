@@ -31,7 +31,11 @@ async function scriptBytes(url: string, encoding?: string): Promise<Map<string, 
     const pending: Promise<void>[] = [];
     page.on('requestfinished', (request) => {
       if (request.resourceType() !== 'script') return;
-      pending.push(request.sizes().then((s) => { sizes.set(new URL(request.url()).pathname, s.responseBodySize); }));
+      pending.push(
+        request.sizes().then((s) => {
+          sizes.set(new URL(request.url()).pathname, s.responseBodySize);
+        }),
+      );
     });
     await page.goto(url, { waitUntil: 'networkidle' });
     await Promise.all(pending);
@@ -47,7 +51,9 @@ async function performanceScore(url: string): Promise<number> {
     const result = await lighthouse(url, { port: chrome.port, onlyCategories: ['performance'], output: 'json', logLevel: 'error' });
     const lhr = result!.lhr;
     const metric = (id: string) => lhr.audits[id]?.displayValue ?? '?';
-    console.log(`    ${url.replace(/^http:\/\/[^/]+/, '') || '/'}: FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}`);
+    console.log(
+      `    ${url.replace(/^http:\/\/[^/]+/, '') || '/'}: FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}`,
+    );
     return Math.round((lhr.categories.performance.score ?? 0) * 100);
   } finally {
     chrome.kill();
@@ -62,7 +68,9 @@ try {
   const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
   const gzip = await scriptBytes(`${server.url}/`, 'gzip');
   const negotiated = await scriptBytes(`${server.url}/`);
-  console.log(`public site: JavaScript transferred for / — ${kb(total(gzip))} gzip (target < 150 kB), ${kb(total(negotiated))} as chromium negotiates (br); ${gzip.size} scripts:`);
+  console.log(
+    `public site: JavaScript transferred for / — ${kb(total(gzip))} gzip (target < 150 kB), ${kb(total(negotiated))} as chromium negotiates (br); ${gzip.size} scripts:`,
+  );
   for (const [file, bytes] of gzip) console.log(`    ${file}: ${kb(bytes)} gzip`);
   if (!/^(off|0|false)$/i.test(process.env.BENCH_LIGHTHOUSE ?? '')) {
     for (const p of ['/', '/pricing']) {

@@ -57,19 +57,29 @@ const agentOf = (x: string) => `(ARRAY[${AGENTS.map((a) => `'${a}'`).join(', ')}
 
 /** generateProject fills a project with `n` contacts, about `events` events, its templates, blasts and campaigns. */
 async function generateProject(client: pg.Client, projectId: string, p: string, n: number, events: number): Promise<void> {
-  await client.query(`INSERT INTO contacts (id, project_id, email, first_name, created_at, updated_at)
+  await client.query(
+    `INSERT INTO contacts (id, project_id, email, first_name, created_at, updated_at)
     SELECT ${genId(p, 'contact', 'k')}, $1, ${emailOf('k')}, 'Contact ' || k, now() - interval '1 year', now() - interval '1 year'
-      FROM generate_series(1, ${n}) k`, [projectId]);
-  await client.query(`INSERT INTO templates (id, project_id, name, subject, type, html_body)
+      FROM generate_series(1, ${n}) k`,
+    [projectId],
+  );
+  await client.query(
+    `INSERT INTO templates (id, project_id, name, subject, type, html_body)
     SELECT ${genId(p, 'template', 't')}, $1, 'Template ' || t, 'Subject of template ' || t || ' for {{user.first_name}}', 'TEMPLATE_MARKETING', '<p>{{unsubscribe_link}}</p>'
-      FROM generate_series(0, 11) t`, [projectId]);
+      FROM generate_series(0, 11) t`,
+    [projectId],
+  );
   const blastAt = (b: string) => `now() - interval '90 days' + ${b} * interval '36 hours'`;
-  await client.query(`INSERT INTO email_blasts (id, project_id, name, template_id, sender_persona_id, send_at, timezone, due_at, expanded_at)
+  await client.query(
+    `INSERT INTO email_blasts (id, project_id, name, template_id, sender_persona_id, send_at, timezone, due_at, expanded_at)
     SELECT ${genId(p, 'blast', 'b')}, $1, 'Blast ' || b, ${genId(p, 'template', 'b % 12')}, ${genId(p, 'persona', '0')}, '2026-01-01T12:30', 'UTC', ${blastAt('b')}, ${blastAt('b')}
-      FROM generate_series(0, ${BLASTS - 1}) b`, [projectId]);
+      FROM generate_series(0, ${BLASTS - 1}) b`,
+    [projectId],
+  );
   // Recipient j of blast b is contact 1 + (j·48271 + b·7919) mod n; r decides what happened to the email.
   const perBlast = Math.floor(n * 0.08);
-  await client.query(`INSERT INTO events (project_id, name, email, user_id, emitted_at, created_at, is_system, blast_id, template_id, json)
+  await client.query(
+    `INSERT INTO events (project_id, name, email, user_id, emitted_at, created_at, is_system, blast_id, template_id, json)
     SELECT $1, v.name, ${emailOf('g.k')}, ${genId(p, 'contact', 'g.k')}, g.at + v.delay, g.at + v.delay, true, g.blast_id, g.template_id,
            jsonb_strip_nulls(jsonb_build_object('message_id', g.mid, 'user_agent', v.agent, 'to_domain', split_part(${emailOf('g.k')}, '@', 2), 'link', v.link))
     FROM (SELECT 1 + (j * 48271 + b * 7919) % ${n} AS k, j, ${unit('b * 1000003 + j')} AS r, ${unit('b * 7777777 + j')} AS r2,
@@ -87,10 +97,13 @@ async function generateProject(client: pg.Client, projectId: string, p: string, 
          'https://shop.example.com/t' || (g.b % 12) || '/p' || (g.j % 20)),
       ('${EVENT.unsubscribed}', interval '4 hours', g.r >= 0.015 AND g.r > 0.997, NULL, NULL),
       ('${EVENT.complaint}', interval '5 hours', g.r >= 0.015 AND g.r BETWEEN 0.5 AND 0.501, NULL, NULL)) v(name, delay, keep, agent, link)
-    WHERE v.keep AND g.at + v.delay <= now()`, [projectId]);
+    WHERE v.keep AND g.at + v.delay <= now()`,
+    [projectId],
+  );
   // Workflows: each sends template 8 + w to 150,000 recipients (scaled) over the 90 days, the workflow id in the json.
   const perWorkflow = Math.floor(n * 0.15);
-  await client.query(`INSERT INTO events (project_id, name, email, user_id, emitted_at, created_at, is_system, template_id, json)
+  await client.query(
+    `INSERT INTO events (project_id, name, email, user_id, emitted_at, created_at, is_system, template_id, json)
     SELECT $1, v.name, ${emailOf('g.k')}, ${genId(p, 'contact', 'g.k')}, g.at + v.delay, g.at + v.delay, true, g.template_id,
            jsonb_strip_nulls(jsonb_build_object('message_id', g.mid, 'workflow_id', g.workflow_id, 'user_agent', v.agent,
              'to_domain', split_part(${emailOf('g.k')}, '@', 2), 'link', v.link))
@@ -101,32 +114,60 @@ async function generateProject(client: pg.Client, projectId: string, p: string, 
     LATERAL (VALUES ('${EVENT.sendSuccess}', interval '0', true, NULL, NULL),
                     ('${EVENT.open}', interval '1 hour', g.r < 0.3, ${agentOf('g.j')}, NULL),
                     ('${EVENT.click}', interval '2 hours', g.r < 0.05, ${agentOf('g.j')}, 'https://app.example.com/welcome/' || (g.j % 5))) v(name, delay, keep, agent, link)
-    WHERE v.keep AND g.at + v.delay <= now()`, [projectId]);
+    WHERE v.keep AND g.at + v.delay <= now()`,
+    [projectId],
+  );
   const [{ so_far: soFar }] = (await client.query<{ so_far: number }>('SELECT count(*)::int AS so_far FROM events WHERE project_id = $1', [projectId])).rows;
-  await client.query(`INSERT INTO events (project_id, name, email, user_id, emitted_at, created_at, metric1, json)
+  await client.query(
+    `INSERT INTO events (project_id, name, email, user_id, emitted_at, created_at, metric1, json)
     SELECT $1, (ARRAY['page_viewed', 'page_viewed', 'order_placed', 'signed_up'])[1 + i % 4], ${emailOf('k')}, ${genId(p, 'contact', 'k')}, t, t, i % 100,
            jsonb_build_object('path', '/products/' || (i % 500))
       FROM generate_series(1, ${Math.max(0, events - soFar)}) i,
-      LATERAL (SELECT 1 + floor(${unit('i + 555555555')} * ${n})::int AS k, now() - ${unit('i + 999999999')} * interval '90 days' AS t) x`, [projectId]);
+      LATERAL (SELECT 1 + floor(${unit('i + 555555555')} * ${n})::int AS k, now() - ${unit('i + 999999999')} * interval '90 days' AS t) x`,
+    [projectId],
+  );
   // Campaigns: c groups blasts 3c, 3c+1, 3c+2; one of the workflows; one of template 5.
-  await client.query(`INSERT INTO campaigns (id, project_id, name, type, scheduled_email_blast_group_ids, created_at)
+  await client.query(
+    `INSERT INTO campaigns (id, project_id, name, type, scheduled_email_blast_group_ids, created_at)
     SELECT ${genId(p, 'campaign', 'c')}, $1, 'Campaign ' || c, 'scheduled_email_group',
            ARRAY[${genId(p, 'blast', '3 * c')}, ${genId(p, 'blast', '3 * c + 1')}, ${genId(p, 'blast', '3 * c + 2')}], now() - (${CAMPAIGNS} - c) * interval '4 days'
-      FROM generate_series(0, ${CAMPAIGNS - 1}) c`, [projectId]);
-  await client.query(`INSERT INTO campaigns (id, project_id, name, type, workflow_ids) VALUES (${genId(p, 'campaign', "'drip'")}, $1, 'Drip', 'workflow', ARRAY[${genId(p, 'workflow', '0')}])`, [projectId]);
-  await client.query(`INSERT INTO campaigns (id, project_id, name, type, template_ids) VALUES (${genId(p, 'campaign', "'template'")}, $1, 'Template 5', 'template', ARRAY[${genId(p, 'template', '5')}])`, [projectId]);
+      FROM generate_series(0, ${CAMPAIGNS - 1}) c`,
+    [projectId],
+  );
+  await client.query(
+    `INSERT INTO campaigns (id, project_id, name, type, workflow_ids) VALUES (${genId(p, 'campaign', "'drip'")}, $1, 'Drip', 'workflow', ARRAY[${genId(p, 'workflow', '0')}])`,
+    [projectId],
+  );
+  await client.query(
+    `INSERT INTO campaigns (id, project_id, name, type, template_ids) VALUES (${genId(p, 'campaign', "'template'")}, $1, 'Template 5', 'template', ARRAY[${genId(p, 'template', '5')}])`,
+    [projectId],
+  );
 }
 
 /** generate makes both projects, the events indexes after the rows, the aggregates, and 20,000 live events as deltas. */
 async function generate(database: Database, url: string): Promise<void> {
   const start = performance.now();
-  const main = await createAccount(database.db, { company: 'Bench reports', project: MAIN, email: 'bench-reports@example.com', password: 'correct-horse-battery-9', activated: true });
-  const other = await createAccount(database.db, { company: 'Bench reports 2', project: 'bench-reports-other', email: 'bench-reports-2@example.com', password: 'correct-horse-battery-9', activated: true });
+  const main = await createAccount(database.db, {
+    company: 'Bench reports',
+    project: MAIN,
+    email: 'bench-reports@example.com',
+    password: 'correct-horse-battery-9',
+    activated: true,
+  });
+  const other = await createAccount(database.db, {
+    company: 'Bench reports 2',
+    project: 'bench-reports-other',
+    email: 'bench-reports-2@example.com',
+    password: 'correct-horse-battery-9',
+    activated: true,
+  });
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   await client.query(`SET session_replication_role = replica; SET maintenance_work_mem = '1GB'; SET work_mem = '256MB'`);
-  const indexes = (await client.query<{ name: string; def: string }>(`SELECT indexname AS name, indexdef AS def FROM pg_indexes
-    WHERE tablename = 'events' AND indexname NOT IN (SELECT conname FROM pg_constraint)`)).rows;
+  const indexes = (
+    await client.query<{ name: string; def: string }>(`SELECT indexname AS name, indexdef AS def FROM pg_indexes
+    WHERE tablename = 'events' AND indexname NOT IN (SELECT conname FROM pg_constraint)`)
+  ).rows;
   for (const ix of indexes) await client.query(`DROP INDEX ${ix.name}`);
   await client.query('ALTER TABLE events DROP CONSTRAINT events_pkey');
   await generateProject(client, main.projectId, 'main', CONTACTS, EVENTS);
@@ -140,26 +181,39 @@ async function generate(database: Database, url: string): Promise<void> {
   const rebuilt = performance.now();
   // Live traffic on top: 20,000 opens and clicks of the newest blast, 100 to a statement, through the triggers.
   for (let s = 0; s < 200; s++) {
-    await client.query(`INSERT INTO events (project_id, name, email, emitted_at, is_system, blast_id, template_id, json)
+    await client.query(
+      `INSERT INTO events (project_id, name, email, emitted_at, is_system, blast_id, template_id, json)
       SELECT $1, CASE WHEN i % 5 = 0 THEN '${EVENT.click}' ELSE '${EVENT.open}' END, 'live' || i || '@gmail.com', now() - (i % 600) * interval '1 second', true,
              ${genId('main', 'blast', String(BLASTS - 1))}, ${genId('main', 'template', String((BLASTS - 1) % 12))},
              jsonb_build_object('message_id', '<' || ${BLASTS - 1} || '.' || i || '@bench.mailwright.test>', 'user_agent', ${agentOf('i')}, 'to_domain', 'gmail.com',
                                 'link', 'https://shop.example.com/live/' || (i % 7))
-        FROM generate_series(${s * 100}, ${s * 100 + 99}) i`, [main.projectId]);
+        FROM generate_series(${s * 100}, ${s * 100 + 99}) i`,
+      [main.projectId],
+    );
   }
   await client.query('VACUUM (ANALYZE) contacts, events, campaigns, templates, report_counts, report_totals, report_links, report_sources, report_firsts');
-  const size = (await client.query<{ e: string; r: string }>(`SELECT pg_size_pretty(pg_total_relation_size('events')) AS e,
+  const size = (
+    await client.query<{ e: string; r: string }>(`SELECT pg_size_pretty(pg_total_relation_size('events')) AS e,
     pg_size_pretty(pg_total_relation_size('report_counts') + pg_total_relation_size('report_totals') + pg_total_relation_size('report_links')
-      + pg_total_relation_size('report_sources') + pg_total_relation_size('report_firsts')) AS r`)).rows[0];
+      + pg_total_relation_size('report_sources') + pg_total_relation_size('report_firsts')) AS r`)
+  ).rows[0];
   await client.end();
-  console.log(`generated in ${((loaded - start) / 1000).toFixed(0)} s, events indexes ${((indexed - loaded) / 1000).toFixed(0)} s, aggregates (report_rebuild) ${((rebuilt - indexed) / 1000).toFixed(0)} s; events ${size.e}, report tables ${size.r} (with indexes)`);
+  console.log(
+    `generated in ${((loaded - start) / 1000).toFixed(0)} s, events indexes ${((indexed - loaded) / 1000).toFixed(0)} s, aggregates (report_rebuild) ${((rebuilt - indexed) / 1000).toFixed(0)} s; events ${size.e}, report tables ${size.r} (with indexes)`,
+  );
 }
 
-interface Scope { blasts: string[]; templates: string[]; workflows: string[] }
+interface Scope {
+  blasts: string[];
+  templates: string[];
+  workflows: string[];
+}
 
 /** The plain GROUP BY over the raw events that answers each report's question (the comparison the issue asks for). */
 function rawQueries(s: Scope | undefined): Record<string, string> {
-  const where = s ? `AND (blast_id = ANY('{${s.blasts.join(',')}}'::uuid[]) OR template_id = ANY('{${s.templates.join(',')}}'::uuid[]) OR json->>'workflow_id' = ANY('{${s.workflows.join(',')}}'::text[]))` : '';
+  const where = s
+    ? `AND (blast_id = ANY('{${s.blasts.join(',')}}'::uuid[]) OR template_id = ANY('{${s.templates.join(',')}}'::uuid[]) OR json->>'workflow_id' = ANY('{${s.workflows.join(',')}}'::text[]))`
+    : '';
   const names = REPORT_EVENT_NAMES.map((n) => `'${n}'`).join(', ');
   const key = `coalesce(json->>'message_id', 'email:' || lower(email))`;
   return {
@@ -177,27 +231,45 @@ function rawQueries(s: Scope | undefined): Record<string, string> {
 
 async function main() {
   const opened = await openGeneratedDatabase({
-    reuseUrl: REUSE, pgUrl: PG_URL, prefix: 'reports', keep: KEEP, keepVariable: 'BENCH_REPORT_DATABASE', generate,
+    reuseUrl: REUSE,
+    pgUrl: PG_URL,
+    prefix: 'reports',
+    keep: KEEP,
+    keepVariable: 'BENCH_REPORT_DATABASE',
+    generate,
     what: `reports: ${CONTACTS.toLocaleString('en')} contacts and ${EVENTS.toLocaleString('en')} events (plus a second project a tenth the size)`,
   });
   if (!opened) return;
   const { database, url, cleanup } = opened;
   const query = database.query.bind(database) as QueryFn;
   const [project] = await query<{ id: string; api_key: string }>('SELECT id, api_key FROM projects WHERE name = $1', [MAIN]);
-  const [counts] = await query<{ contacts: number; events: number; all_events: number; deltas: number }>(`SELECT (SELECT count(*)::int FROM contacts WHERE project_id = $1) AS contacts,
+  const [counts] = await query<{ contacts: number; events: number; all_events: number; deltas: number }>(
+    `SELECT (SELECT count(*)::int FROM contacts WHERE project_id = $1) AS contacts,
     (SELECT count(*)::int FROM events WHERE project_id = $1) AS events, (SELECT count(*)::int FROM events) AS all_events,
-    (SELECT count(*)::int FROM report_counts WHERE NOT merged) AS deltas`, [project.id]);
-  console.log(`project: ${counts.contacts.toLocaleString('en')} contacts, ${counts.events.toLocaleString('en')} events (${counts.all_events.toLocaleString('en')} in all projects); ${counts.deltas} uncompacted report_counts deltas`);
+    (SELECT count(*)::int FROM report_counts WHERE NOT merged) AS deltas`,
+    [project.id],
+  );
+  console.log(
+    `project: ${counts.contacts.toLocaleString('en')} contacts, ${counts.events.toLocaleString('en')} events (${counts.all_events.toLocaleString('en')} in all projects); ${counts.deltas} uncompacted report_counts deltas`,
+  );
   console.log(`machine: ${await machineFacts(database)}`);
 
-  const runtime = await startRuntime({ ...loadConfig({}), databaseUrl: url, reportCacheMs: 0 }, { database, transport: new CaptureTransport(() => {}), workers: false });
+  const runtime = await startRuntime(
+    { ...loadConfig({}), databaseUrl: url, reportCacheMs: 0 },
+    { database, transport: new CaptureTransport(() => {}), workers: false },
+  );
   const app = await buildApp(runtime.ctx, { logLevel: 'silent' });
   const [busy] = await query<{ id: string; blasts: string[]; templates: string[]; workflows: string[] }>(
     `SELECT id, scheduled_email_blast_group_ids::text[] AS blasts, template_ids::text[] AS templates, workflow_ids::text[] AS workflows
-       FROM campaigns WHERE project_id = $1 AND name = 'Campaign ${CAMPAIGNS - 1}'`, [project.id]);
+       FROM campaigns WHERE project_id = $1 AND name = 'Campaign ${CAMPAIGNS - 1}'`,
+    [project.id],
+  );
 
   // The aggregates equal a count over the raw events (all campaigns and the campaign).
-  for (const [label, s, campaign] of [['all campaigns', undefined, 'all'], ['Campaign 19', busy, busy.id]] as const) {
+  for (const [label, s, campaign] of [
+    ['all campaigns', undefined, 'all'],
+    ['Campaign 19', busy, busy.id],
+  ] as const) {
     const raw = await query<{ name: string; num: string; num_unique: string }>(rawQueries(s).quickstats, [project.id]);
     const res = await app.inject({ method: 'GET', url: `/api/reporting/quickstats?campaign_id=${campaign}`, headers: { 'x-api-key': project.api_key } });
     const got = (res.json() as { data: Array<{ name: string; num: number; num_unique: number }> }).data;
@@ -206,16 +278,30 @@ async function main() {
       const g = got.find((x) => x.name === n)!;
       return Number(r?.num ?? 0) === g.num && Number(r?.num_unique ?? 0) === g.num_unique;
     });
-    console.log(`quickstats of ${label} equal to a count over the raw events: ${equal ? 'yes' : 'NO'} (${got.map((g) => `${g.name} ${g.num}/${g.num_unique}`).join(', ')})`);
+    console.log(
+      `quickstats of ${label} equal to a count over the raw events: ${equal ? 'yes' : 'NO'} (${got.map((g) => `${g.name} ${g.num}/${g.num_unique}`).join(', ')})`,
+    );
   }
 
-  const endpoints = ['quickstats', 'sendslast24hours', 'sendslast31days', 'mostclickedlinks', 'recentlyclickedlinks', 'opensbysource?by=user_agent',
-    'opensbysource?by=to_domain', 'mostopenedemails', 'recentlyopenedemails'];
+  const endpoints = [
+    'quickstats',
+    'sendslast24hours',
+    'sendslast31days',
+    'mostclickedlinks',
+    'recentlyclickedlinks',
+    'opensbysource?by=user_agent',
+    'opensbysource?by=to_domain',
+    'mostopenedemails',
+    'recentlyopenedemails',
+  ];
   console.log(`\nreporting endpoints through the app (x-api-key, validation, handler, SQL), ${RUNS} runs after one warm-up; target p95 < 100 ms.`);
   console.log('raw = the plain GROUP BY (or ORDER BY … LIMIT) over the events answering the same question, once, in the same run.\n');
   console.log('| endpoint | scope | p50 ms | p95 ms | raw GROUP BY ms |');
   console.log('|---|---|---:|---:|---:|');
-  for (const [label, s, campaign] of [['all', undefined, 'all'], ['one campaign', busy, busy.id]] as const) {
+  for (const [label, s, campaign] of [
+    ['all', undefined, 'all'],
+    ['one campaign', busy, busy.id],
+  ] as const) {
     const raw = rawQueries(s);
     for (const endpoint of endpoints) {
       const url = `/api/reporting/${endpoint}${endpoint.includes('?') ? '&' : '?'}campaign_id=${campaign}`;

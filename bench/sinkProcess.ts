@@ -49,7 +49,12 @@ if (process.argv.includes('--child') && process.send) {
   const url = await sink.start();
   process.send({ url });
   let reported = 0;
-  const timer = setInterval(() => { if (sink.count !== reported) { reported = sink.count; process.send!({ count: reported }); } }, 10);
+  const timer = setInterval(() => {
+    if (sink.count !== reported) {
+      reported = sink.count;
+      process.send!({ count: reported });
+    }
+  }, 10);
   process.on('message', async (m) => {
     if (m !== 'stop') return;
     clearInterval(timer);

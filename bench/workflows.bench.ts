@@ -42,17 +42,42 @@ async function main(): Promise<void> {
   sink.countOnly = true;
   const smtpUrl = await sink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-bench-wf-'));
-  const config: Config = { ...loadConfig(process.env), databaseUrl: undefined, dataDir, storageUrl: path.join(dataDir, 'storage'), smtpUrl, sendPollMs: 100, workflowPollMs: 1000 };
+  const config: Config = {
+    ...loadConfig(process.env),
+    databaseUrl: undefined,
+    dataDir,
+    storageUrl: path.join(dataDir, 'storage'),
+    smtpUrl,
+    sendPollMs: 100,
+    workflowPollMs: 1000,
+  };
   const runtime = await startRuntime(config, { database, transport: new SmtpTransport(smtpUrl), workers: true });
-  const { apiKey } = await createAccount(database.db, { company: 'Bench workflows', project: 'bench', email: 'bench-wf@example.com', password: 'bench-password-1', activated: true });
+  const { apiKey } = await createAccount(database.db, {
+    company: 'Bench workflows',
+    project: 'bench',
+    email: 'bench-wf@example.com',
+    password: 'bench-password-1',
+    activated: true,
+  });
   const project = (await projectByApiKey(database.db, apiKey))!;
   const [persona] = await savePersonas(database.db, project.id, [{ email: 'news@bench.example.com', first_name: 'Bench' }]);
   await query('UPDATE sender_personas SET verified_at = now() WHERE id = $1', [persona.id]);
-  const [template] = await saveTemplates(database.db, project.id, [{ name: 'Welcome', subject: 'Welcome {{user.first_name}}', type: 'TEMPLATE_TRANSACTIONAL', enabled: true, html_body: '<p>Hi {{user.first_name}}, you did {{event.name}}.</p>' }]);
+  const [template] = await saveTemplates(database.db, project.id, [
+    {
+      name: 'Welcome',
+      subject: 'Welcome {{user.first_name}}',
+      type: 'TEMPLATE_TRANSACTIONAL',
+      enabled: true,
+      html_body: '<p>Hi {{user.first_name}}, you did {{event.name}}.</p>',
+    },
+  ]);
   const emails: string[] = [];
   for (let i = 0; i < N; i += 1000) {
     // Addresses alternate between ones with an 'a' and ones without, so the filter sends about half.
-    const batch = Array.from({ length: Math.min(1000, N - i) }, (_, j) => ({ email: (i + j) % 2 ? `user${i + j}@bench.io` : `dana${i + j}@bench.io`, first_name: `F${i + j}` }));
+    const batch = Array.from({ length: Math.min(1000, N - i) }, (_, j) => ({
+      email: (i + j) % 2 ? `user${i + j}@bench.io` : `dana${i + j}@bench.io`,
+      first_name: `F${i + j}`,
+    }));
     await upsertContacts(database.db, project.id, batch);
     emails.push(...batch.map((b) => b.email));
   }
@@ -70,14 +95,25 @@ async function main(): Promise<void> {
     ],
   };
   const workflowId = randomUUID();
-  const [entry] = await query<{ id: string }>(`INSERT INTO job_log (project_id, job_name, start_details) VALUES ($1, 'JOB_CREATE_WORKFLOW', '{}') RETURNING id`, [project.id]);
-  await runWorkflowSave(query, { jobLogId: entry.id, projectId: project.id, input: { id: workflowId, name: 'Bench', display: JSON.parse(JSON.stringify(display)), tree: displayToTree(display).tree } });
+  const [entry] = await query<{ id: string }>(
+    `INSERT INTO job_log (project_id, job_name, start_details) VALUES ($1, 'JOB_CREATE_WORKFLOW', '{}') RETURNING id`,
+    [project.id],
+  );
+  await runWorkflowSave(query, {
+    jobLogId: entry.id,
+    projectId: project.id,
+    input: { id: workflowId, name: 'Bench', display: JSON.parse(JSON.stringify(display)), tree: displayToTree(display).tree },
+  });
 
   console.log(`Workflow benchmark on ${KIND}: ${N.toLocaleString('en')} contacts through event → delay 1 s → filter → send; ${await machineFacts(database)}`);
   const sentBefore = sink.count;
   const start = performance.now();
   for (let i = 0; i < N; i += 1000) {
-    const res = await ingestEvents(database, project.id, emails.slice(i, i + 1000).map((email) => ({ name: 'signed_up', email })));
+    const res = await ingestEvents(
+      database,
+      project.id,
+      emails.slice(i, i + 1000).map((email) => ({ name: 'signed_up', email })),
+    );
     if (res.status !== 200) throw new Error(JSON.stringify(res.result).slice(0, 500));
   }
   runtime.ctx.notifyWorkflows();
@@ -89,21 +125,35 @@ async function main(): Promise<void> {
     if (performance.now() - start > 30 * 60_000) throw new Error(`only ${done} of ${N} runs completed in 30 minutes`);
   }
   const completedAt = performance.now();
-  const [{ matched }] = await query<{ matched: number }>(`SELECT count(*)::int AS matched FROM workflow_steps WHERE workflow_id = $1 AND node_id = 's'`, [workflowId]);
+  const [{ matched }] = await query<{ matched: number }>(`SELECT count(*)::int AS matched FROM workflow_steps WHERE workflow_id = $1 AND node_id = 's'`, [
+    workflowId,
+  ]);
   await sink.waitFor(() => sink.count - sentBefore >= matched, 30 * 60_000);
   const deliveredAt = performance.now();
   // The lag of each step after a delay: when it ran against when it was due (the delay's due time + 1 s).
-  const lags = (await query<{ lag: number }>(
-    `SELECT extract(epoch FROM (executed_at - due_at)) * 1000 AS lag FROM workflow_steps WHERE workflow_id = $1 AND node_id = 'f'`, [workflowId])).map((r) => Number(r.lag)).sort((a, b) => a - b);
+  const lags = (
+    await query<{ lag: number }>(
+      `SELECT extract(epoch FROM (executed_at - due_at)) * 1000 AS lag FROM workflow_steps WHERE workflow_id = $1 AND node_id = 'f'`,
+      [workflowId],
+    )
+  )
+    .map((r) => Number(r.lag))
+    .sort((a, b) => a - b);
   const [check] = await query<{ runs: number; steps: number; done: number; dupes: number; outbox: number }>(
     `SELECT (SELECT count(*)::int FROM workflow_runs WHERE workflow_id = $1) AS runs,
             (SELECT count(*)::int FROM workflow_steps WHERE workflow_id = $1) AS steps,
             (SELECT count(*)::int FROM workflow_steps WHERE workflow_id = $1 AND status = 'done') AS done,
             (SELECT count(*)::int FROM (SELECT run_id, node_id FROM workflow_steps WHERE workflow_id = $1 GROUP BY 1, 2 HAVING count(*) > 1) d) AS dupes,
-            (SELECT count(*)::int FROM outbox WHERE workflow_id = $1) AS outbox`, [workflowId]);
+            (SELECT count(*)::int FROM outbox WHERE workflow_id = $1) AS outbox`,
+    [workflowId],
+  );
   const secs = (ms: number) => (ms / 1000).toFixed(1);
-  console.log(`events posted in ${secs(posted - start)} s; all ${N.toLocaleString('en')} runs completed after ${secs(completedAt - start)} s: ${(N / ((completedAt - start) / 1000)).toFixed(0)} completions/s (the 1 s delay included)`);
-  console.log(`delay → next step lag over ${lags.length.toLocaleString('en')} steps: p50 ${quantile(lags, 0.5).toFixed(0)} ms, p95 ${quantile(lags, 0.95).toFixed(0)} ms, max ${lags[lags.length - 1].toFixed(0)} ms`);
+  console.log(
+    `events posted in ${secs(posted - start)} s; all ${N.toLocaleString('en')} runs completed after ${secs(completedAt - start)} s: ${(N / ((completedAt - start) / 1000)).toFixed(0)} completions/s (the 1 s delay included)`,
+  );
+  console.log(
+    `delay → next step lag over ${lags.length.toLocaleString('en')} steps: p50 ${quantile(lags, 0.5).toFixed(0)} ms, p95 ${quantile(lags, 0.95).toFixed(0)} ms, max ${lags[lags.length - 1].toFixed(0)} ms`,
+  );
   console.log(`${matched.toLocaleString('en')} emails (the filter's matches) delivered to the sink after ${secs(deliveredAt - start)} s`);
   console.log(`check: ${check.runs} runs, ${check.steps} steps (${check.done} done), ${check.dupes} run/node pairs twice, ${check.outbox} emails queued`);
   await runtime.stop();
@@ -112,4 +162,7 @@ async function main(): Promise<void> {
   process.exit(0);
 }
 
-main().catch((err) => { console.error(err); process.exit(1); });
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -64,7 +64,10 @@ A step-by-step tutorial is on the [API documentation](/blog/api-documentation) p
 /** resolvePointer returns the node at a local `#/…` JSON pointer of `doc`, or undefined. */
 function resolvePointer(doc: Json, ref: string): Json {
   if (!ref.startsWith('#/')) return undefined;
-  return ref.slice(2).split('/').reduce((node: Json, key: string) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce((node: Json, key: string) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
 }
 
 /** refsIn lists every `#/components/<type>/<name>` key (as `<type>/<name>`) that `node` refers to, directly. */
@@ -85,9 +88,11 @@ function refsIn(node: Json, out = new Set<string>()): Set<string> {
 function rewriteRefs(node: Json, rename: (key: string) => string): Json {
   if (Array.isArray(node)) return node.map((n) => rewriteRefs(n, rename));
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).map(([k, v]) => (
-    k === '$ref' && typeof v === 'string' ? [k, REF_PREFIX + rename(v.slice(REF_PREFIX.length))] : [k, rewriteRefs(v, rename)]
-  )));
+  return Object.fromEntries(
+    Object.entries(node).map(([k, v]) =>
+      k === '$ref' && typeof v === 'string' ? [k, REF_PREFIX + rename(v.slice(REF_PREFIX.length))] : [k, rewriteRefs(v, rename)],
+    ),
+  );
 }
 
 const same = (a: Json, b: Json) => JSON.stringify(a) === JSON.stringify(b);
@@ -146,7 +151,10 @@ export function buildPublicApiDocument(options: BuildOptions = {}): Json {
       const effective = security ?? doc.security ?? [];
       return { o, item, op: { operationId: op.operationId, tags: [o.tag], ...rest, ...(same(effective, topSecurity) ? {} : { security: effective }) } };
     });
-    const keys = reachable(doc, copies.flatMap((c) => [c.op, c.item.parameters ?? []]));
+    const keys = reachable(
+      doc,
+      copies.flatMap((c) => [c.op, c.item.parameters ?? []]),
+    );
 
     // Keep a component under its own name unless another gateway already has that name with other content (after
     // this gateway's own renames); renaming one can change another that refers to it, so repeat until nothing changes.
@@ -160,7 +168,10 @@ export function buildPublicApiDocument(options: BuildOptions = {}): Json {
       changed = false;
       for (const key of keys) {
         if (renamed.has(key) || !components.has(key)) continue;
-        if (!same(components.get(key), rewriteRefs(keyTarget(doc, key), rename))) { renamed.add(key); changed = true; }
+        if (!same(components.get(key), rewriteRefs(keyTarget(doc, key), rename))) {
+          renamed.add(key);
+          changed = true;
+        }
       }
     }
     for (const key of keys) {

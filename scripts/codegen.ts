@@ -34,7 +34,10 @@ function deref(doc: Json, node: Json, seen: string[] = []): Json {
   if (typeof node.$ref === 'string') {
     const ref: string = node.$ref;
     if (seen.includes(ref)) throw new Error(`cyclic $ref ${ref}`);
-    const target = ref.slice(2).split('/').reduce((o: Json, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    const target = ref
+      .slice(2)
+      .split('/')
+      .reduce((o: Json, k: string) => o?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
     if (target === undefined) throw new Error(`unresolved $ref ${ref}`);
     const { $ref: _omit, ...rest } = node;
     return { ...deref(doc, target, [...seen, ref]), ...deref(doc, rest, seen) };
@@ -78,17 +81,22 @@ async function main(): Promise<void> {
     }
   }
 
-  out.set('operations.gen.ts', `${config.header}
+  out.set(
+    'operations.gen.ts',
+    `${config.header}
 /** Every gateway operation by operationId: the service it belongs to, its HTTP method and its path in the gateway. */
 export const operations = ${JSON.stringify(operations, null, 2)} as const;
 
 export type OperationId = keyof typeof operations;
-`);
+`,
+  );
 
   // The operation ids of each service, in spec order, for the type index below.
   const idsByService = new Map<string, string[]>(config.services.map((s) => [s, []]));
   for (const [id, op] of Object.entries(operations)) idsByService.get(op.service)!.push(id);
-  out.set('operationTypes.gen.ts', `${config.header}
+  out.set(
+    'operationTypes.gen.ts',
+    `${config.header}
 ${config.services.map((s) => `import type { components as ${pascal(s)}Components, operations as ${pascal(s)}Operations } from './types/${s}.gen';`).join('\n')}
 
 /**
@@ -103,10 +111,13 @@ ${config.services.flatMap((s) => idsByService.get(s)!.map((id) => `  ${id}: ${pa
 export interface ServiceSchemas {
 ${config.services.map((s) => `  ${s}: ${pascal(s)}Components['schemas'];`).join('\n')}
 }
-`);
+`,
+  );
 
   const imports = config.services.map((s) => `import type { paths as ${pascal(s)}Paths } from './types/${s}.gen';`).join('\n');
-  out.set('client.gen.ts', `${config.header}
+  out.set(
+    'client.gen.ts',
+    `${config.header}
 import createClient, { type Client } from 'openapi-fetch';
 ${imports}
 
@@ -133,9 +144,12 @@ export function createGatewayClient<S extends Service>(
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });
 }
-`);
+`,
+  );
 
-  out.set('resources.gen.ts', `${config.header}
+  out.set(
+    'resources.gen.ts',
+    `${config.header}
 import type { OperationId } from './operations.gen';
 
 /** One react-admin resource, as declared by an \`x-resource\` extension on its list operation. */
@@ -179,7 +193,8 @@ export interface ResourceDefinition {
 export const resources: ResourceDefinition[] = ${JSON.stringify(resources, null, 2)};
 
 export const resourcesByName: Record<string, ResourceDefinition> = Object.fromEntries(resources.map((r) => [r.name, r]));
-`);
+`,
+  );
 
   // Each form's validator, compiled ahead of time from exactly the schema the form renders (formSchema).
   const forms = resources.filter((r) => r.form);
@@ -190,24 +205,33 @@ export const resourcesByName: Record<string, ResourceDefinition> = Object.fromEn
     const ajv = createAjvInstance(undefined, undefined, { unicode: false, logger: false, code: { source: true, esm: true, lines: true }, schemas } as never);
     const names = schemas.map((schema, i) => [`v${i}`, String(schema.$id)] as const);
     const code = standaloneCode(ajv, Object.fromEntries(names));
-    out.set(`forms/${r.name}.validators.gen.js`, `${config.header}${code}
+    out.set(
+      `forms/${r.name}.validators.gen.js`,
+      `${config.header}${code}
 /** The validators by schema id, as @rjsf/validator-ajv8's createPrecompiledValidator looks them up. */
 export default { ${names.map(([name, id]) => `${JSON.stringify(id)}: ${name}`).join(', ')} };
-`);
-    out.set(`forms/${r.name}.validators.gen.d.ts`, `${config.header}import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
+`,
+    );
+    out.set(
+      `forms/${r.name}.validators.gen.d.ts`,
+      `${config.header}import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 
 declare const validators: ValidatorFunctions;
 export default validators;
-`);
+`,
+    );
   }
-  out.set('formValidators.gen.ts', `${config.header}import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
+  out.set(
+    'formValidators.gen.ts',
+    `${config.header}import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 ${forms.map((r, i) => `import form${i} from './forms/${r.name}.validators.gen';`).join('\n')}
 
 /** The precompiled validator functions of each resource form, by resource name (createPrecompiledValidator's input). */
 export const formValidators: Record<string, ValidatorFunctions> = {
 ${forms.map((r, i) => `  ${JSON.stringify(r.name)}: form${i},`).join('\n')}
 };
-`);
+`,
+  );
 
   const stale: string[] = [];
   for (const [rel, text] of out) {

@@ -32,12 +32,17 @@ export function precompress(outDir: string): Plugin {
       const jobs: Promise<void>[] = [];
       for await (const file of files(outDir)) {
         if (!COMPRESSIBLE.test(file)) continue;
-        jobs.push((async () => {
-          const data = await readFile(file);
-          if (data.length < MIN_BYTES) return;
-          await writeFile(`${file}.gz`, await gz(data, { level: 9 }));
-          await writeFile(`${file}.br`, await br(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
-        })());
+        jobs.push(
+          (async () => {
+            const data = await readFile(file);
+            if (data.length < MIN_BYTES) return;
+            await writeFile(`${file}.gz`, await gz(data, { level: 9 }));
+            await writeFile(
+              `${file}.br`,
+              await br(data, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }),
+            );
+          })(),
+        );
       }
       await Promise.all(jobs);
     },

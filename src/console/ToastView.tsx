@@ -7,17 +7,17 @@ import { Themed } from './public/Themed';
 export default function ToastView({ toast, onClose }: { toast: Toast; onClose: () => void }) {
   return (
     <Themed>
-    <Snackbar
-      key={toast.key}
-      open
-      autoHideDuration={6000}
-      onClose={(_, reason) => reason !== 'clickaway' && onClose()}
-      anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-    >
-      <Alert severity={toast.type} variant="filled" onClose={onClose} role="alert">
-        {toast.message}
-      </Alert>
-    </Snackbar>
+      <Snackbar
+        key={toast.key}
+        open
+        autoHideDuration={6000}
+        onClose={(_, reason) => reason !== 'clickaway' && onClose()}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+      >
+        <Alert severity={toast.type} variant="filled" onClose={onClose} role="alert">
+          {toast.message}
+        </Alert>
+      </Snackbar>
     </Themed>
   );
 }

@@ -67,13 +67,10 @@ export function clearSession(): void {
 
 /** useSession is the current session as React state; components re-render on login and logout. */
 export function useSession(): Session | null {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    getSession,
-  );
+  return useSyncExternalStore((listener) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }, getSession);
 }
 
 /** gatewayUrl returns the base URL of one service's gateway from the session, falling back to /api/<service>. */

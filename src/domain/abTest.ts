@@ -10,7 +10,13 @@ import { errorFunction } from 'simple-statistics';
 const normalCdf = (z: number) => 0.5 * (1 + errorFunction(z / Math.SQRT2));
 
 /** One variant's counts: distinct emails sent, opened and clicked (campaign_metrics split by template). */
-export interface VariantCounts { template_id: string; name?: string | null; sends: number; opens: number; clicks: number }
+export interface VariantCounts {
+  template_id: string;
+  name?: string | null;
+  sends: number;
+  opens: number;
+  clicks: number;
+}
 
 /** The smallest sample the test is called on: each variant needs this many sends… */
 export const MIN_SENDS_PER_VARIANT = 30;
@@ -83,10 +89,13 @@ export function compareVariants(variants: VariantCounts[]): VariantResult[] {
     const open = twoProportionTest(v.opens, v.sends, best.opens, best.sends);
     const click = twoProportionTest(v.clicks, v.sends, best.clicks, best.sends);
     let verdict: string;
-    if (open.reason === 'too small') verdict = `Too few emails to call yet (at least ${MIN_SENDS_PER_VARIANT} sent and ${MIN_EXPECTED} opens expected per variant are needed)`;
+    if (open.reason === 'too small')
+      verdict = `Too few emails to call yet (at least ${MIN_SENDS_PER_VARIANT} sent and ${MIN_EXPECTED} opens expected per variant are needed)`;
     else if (open.reason === 'no variation') verdict = 'No difference: neither variant has opens (or every email was opened)';
-    else if ((open.confidence ?? 0) >= CONFIDENCE_LEVEL) verdict = `Opened less than the best by ${points(open.difference)}, with ${confidencePct(open.confidence!)} confidence`;
-    else verdict = `No clear difference from the best yet (${points(open.difference)} lower, ${confidencePct(open.confidence ?? 0)} confidence; ${pct(CONFIDENCE_LEVEL)} is needed to call it)`;
+    else if ((open.confidence ?? 0) >= CONFIDENCE_LEVEL)
+      verdict = `Opened less than the best by ${points(open.difference)}, with ${confidencePct(open.confidence!)} confidence`;
+    else
+      verdict = `No clear difference from the best yet (${points(open.difference)} lower, ${confidencePct(open.confidence ?? 0)} confidence; ${pct(CONFIDENCE_LEVEL)} is needed to call it)`;
     return { ...base, best: false, vsBest: { open, click }, verdict };
   });
 }

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ARCHIVE_WAIT, CAMPAIGN_NAME_TAKEN, FORM_CAMPAIGN_TYPES, archiveSteps, campaignProblems, campaignTypeLabel, changeCampaignType,
-  runSteps, selectAssociations, type CampaignAssociations, type StepState,
+  ARCHIVE_WAIT,
+  CAMPAIGN_NAME_TAKEN,
+  FORM_CAMPAIGN_TYPES,
+  archiveSteps,
+  campaignProblems,
+  campaignTypeLabel,
+  changeCampaignType,
+  runSteps,
+  selectAssociations,
+  type CampaignAssociations,
+  type StepState,
 } from './campaigns.ts';
 
 const EMPTY: CampaignAssociations = { type: 'scheduled_email_group', scheduled_email_blast_group_ids: [], workflow_ids: [], template_ids: [] };
@@ -64,7 +73,13 @@ describe('campaign archive (spec part 2 §4 Campaign archive)', () => {
   it('runs the steps in order and reports every state change', async () => {
     const seen: StepState[][] = [];
     const ran: string[] = [];
-    const final = await runSteps(['a', 'b'], async (s) => { ran.push(s); }, (states) => seen.push(states));
+    const final = await runSteps(
+      ['a', 'b'],
+      async (s) => {
+        ran.push(s);
+      },
+      (states) => seen.push(states),
+    );
     expect(ran).toEqual(['a', 'b']);
     expect(final).toEqual([{ status: 'succeeded' }, { status: 'succeeded' }]);
     expect(seen[0]).toEqual([{ status: 'waiting' }, { status: 'waiting' }]);
@@ -73,16 +88,25 @@ describe('campaign archive (spec part 2 §4 Campaign archive)', () => {
 
   it('stops at a failure, keeping its error, and cancels the rest', async () => {
     const ran: string[] = [];
-    const final = await runSteps(['a', 'b', 'c'], async (s) => {
-      ran.push(s);
-      if (s === 'b') throw new Error('boom');
-    }, () => {});
+    const final = await runSteps(
+      ['a', 'b', 'c'],
+      async (s) => {
+        ran.push(s);
+        if (s === 'b') throw new Error('boom');
+      },
+      () => {},
+    );
     expect(ran).toEqual(['a', 'b']);
     expect(final).toEqual([{ status: 'succeeded' }, { status: 'failed', error: 'boom' }, { status: 'cancelled' }]);
   });
 
   it('shows a timed-out wait as failed and cancels the next step', async () => {
-    const final = await runSteps(['wait', 'archive'], async (s) => (s === 'wait' ? 'timed_out' : 'done'), () => {}, 'took too long');
+    const final = await runSteps(
+      ['wait', 'archive'],
+      async (s) => (s === 'wait' ? 'timed_out' : 'done'),
+      () => {},
+      'took too long',
+    );
     expect(final).toEqual([{ status: 'failed', error: 'took too long' }, { status: 'cancelled' }]);
   });
 });

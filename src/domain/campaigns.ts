@@ -14,12 +14,18 @@ export const FORM_CAMPAIGN_TYPES: CampaignType[] = ['', 'workflow', 'scheduled_e
 /** campaignTypeLabel is a type's label in lists and selects (part 2 §3 Type labels). */
 export function campaignTypeLabel(type: string): string {
   switch (type) {
-    case 'a_b_test': return 'A/B Test';
-    case 'scheduled_email_group': return 'Scheduled Email Blast / Newsletter';
-    case 'workflow': return 'Workflow / Drip';
-    case 'template': return 'Template';
-    case '': return 'None';
-    default: return type;
+    case 'a_b_test':
+      return 'A/B Test';
+    case 'scheduled_email_group':
+      return 'Scheduled Email Blast / Newsletter';
+    case 'workflow':
+      return 'Workflow / Drip';
+    case 'template':
+      return 'Template';
+    case '':
+      return 'None';
+    default:
+      return type;
   }
 }
 
@@ -46,7 +52,9 @@ export function changeCampaignType(c: CampaignAssociations, type: CampaignType):
  * templates and blast groups; selecting blasts clears workflows; selecting templates clears workflows.
  */
 export function selectAssociations(
-  c: CampaignAssociations, field: 'workflow_ids' | 'scheduled_email_blast_group_ids' | 'template_ids', ids: string[],
+  c: CampaignAssociations,
+  field: 'workflow_ids' | 'scheduled_email_blast_group_ids' | 'template_ids',
+  ids: string[],
 ): CampaignAssociations {
   const next = { ...c, [field]: [...new Set(ids)] };
   if (!ids.length) return next;
@@ -74,7 +82,8 @@ export function campaignProblems(c: { name?: string | null; type?: string | null
   if (workflows.length && (blasts.length || templates.length)) {
     problems.push('workflow_ids: a campaign of workflows cannot also hold email blasts or templates');
   }
-  if (type === '' && (workflows.length || blasts.length || templates.length)) problems.push('type: choose a type before adding workflows, email blasts or templates');
+  if (type === '' && (workflows.length || blasts.length || templates.length))
+    problems.push('type: choose a type before adding workflows, email blasts or templates');
   if (type === 'workflow' && (blasts.length || templates.length)) problems.push('type: a workflow campaign holds workflows only');
   if (type === 'template' && blasts.length) problems.push('scheduled_email_blast_group_ids: a template campaign holds templates only');
   if ((type === 'scheduled_email_group' || type === 'template' || type === 'a_b_test') && workflows.length) {
@@ -126,7 +135,10 @@ export const ARCHIVE_WAIT = { pollMs: 2000, entries: 100, attempts: 100 } as con
 export type StepOutcome = 'done' | 'timed_out';
 
 /** The state of a step list as it runs: each step's status and, for a failed one, its error. */
-export interface StepState { status: StepStatus; error?: string }
+export interface StepState {
+  status: StepStatus;
+  error?: string;
+}
 
 /**
  * runSteps runs `steps` in order with `run` (part 2 §4): each goes waiting → in_progress → succeeded or failed; a
@@ -135,7 +147,9 @@ export interface StepState { status: StepStatus; error?: string }
  * Resolves with the final states.
  */
 export async function runSteps<S>(
-  steps: S[], run: (step: S, index: number) => Promise<StepOutcome | void>, onChange: (states: StepState[]) => void,
+  steps: S[],
+  run: (step: S, index: number) => Promise<StepOutcome | void>,
+  onChange: (states: StepState[]) => void,
   timeoutMessage = 'timed out waiting; check the notifications tab',
 ): Promise<StepState[]> {
   const states: StepState[] = steps.map(() => ({ status: 'waiting' }));

@@ -10,7 +10,12 @@ const header = (cells: string[]): ContactHeader => {
 describe('readContactHeader', () => {
   it('reads the columns case-insensitively, with a BOM and json.<key> columns keeping the key as written', () => {
     const h = header(['\uFEFFEmail', 'First_Name', 'TIMEZONE', 'json.Plan']);
-    expect(h.columns).toEqual([{ kind: 'field', field: 'email' }, { kind: 'field', field: 'first_name' }, { kind: 'field', field: 'timezone' }, { kind: 'json_key', key: 'Plan' }]);
+    expect(h.columns).toEqual([
+      { kind: 'field', field: 'email' },
+      { kind: 'field', field: 'first_name' },
+      { kind: 'field', field: 'timezone' },
+      { kind: 'json_key', key: 'Plan' },
+    ]);
   });
   it('stops the file on an unknown column, a duplicate, an empty name or no email column', () => {
     expect(readContactHeader(['email', 'phone'])).toEqual({ error: expect.stringMatching(/^unknown column "phone"/) });
@@ -24,26 +29,36 @@ describe('readContactRow', () => {
   const h = header(['email', 'first_name', 'last_name', 'timezone', 'date_of_birth', 'json', 'json.score']);
   it('reads a full row; dates are stored at 11:59:59 UTC; metadata keys are parsed as JSON when they can be', () => {
     expect(readContactRow(h, ['Ann@Example.com', 'Ann', '', 'Europe/Paris', '1990-02-28', '{"plan":"pro"}', '42'], 2)).toEqual({
-      contact: { email: 'Ann@Example.com', first_name: 'Ann', timezone: 'Europe/Paris', date_of_birth: '1990-02-28T11:59:59.000Z', json: { plan: 'pro', score: 42 } },
+      contact: {
+        email: 'Ann@Example.com',
+        first_name: 'Ann',
+        timezone: 'Europe/Paris',
+        date_of_birth: '1990-02-28T11:59:59.000Z',
+        json: { plan: 'pro', score: 42 },
+      },
     });
   });
   it('leaves empty cells out, so an update keeps the existing values', () => {
     expect(readContactRow(h, ['a@b.co', '', '', '', '', '', ''], 3)).toEqual({ contact: { email: 'a@b.co' } });
   });
   it('reports every problem of a row with its line and column', () => {
-    expect(readContactRow(h, ['a@@b.co', 'x', 'y', 'Mars/Olympus', '1990-02-30', '[1]', '1'], 7)).toEqual({ errors: [
-      { line: 7, column: 'email', reason: 'Please don’t use confusing email addresses (e.g. with two @s)' },
-      { line: 7, column: 'timezone', reason: 'unknown time zone "Mars/Olympus": use an IANA name such as America/New_York' },
-      { line: 7, column: 'date_of_birth', reason: '"1990-02-30" is not a date: use YYYY-MM-DD' },
-      { line: 7, column: 'json', reason: 'must be a JSON object, e.g. {"plan": "pro"}' },
-    ] });
+    expect(readContactRow(h, ['a@@b.co', 'x', 'y', 'Mars/Olympus', '1990-02-30', '[1]', '1'], 7)).toEqual({
+      errors: [
+        { line: 7, column: 'email', reason: 'Please don’t use confusing email addresses (e.g. with two @s)' },
+        { line: 7, column: 'timezone', reason: 'unknown time zone "Mars/Olympus": use an IANA name such as America/New_York' },
+        { line: 7, column: 'date_of_birth', reason: '"1990-02-30" is not a date: use YYYY-MM-DD' },
+        { line: 7, column: 'json', reason: 'must be a JSON object, e.g. {"plan": "pro"}' },
+      ],
+    });
     expect(readContactRow(h, ['nobody', '', '', '', '', '', ''], 4)).toEqual({ errors: [{ line: 4, column: 'email', reason: 'Invalid email' }] });
     expect(readContactRow(h, ['a@nodot', '', '', '', '', '', ''], 5)).toEqual({ errors: [{ line: 5, column: 'email', reason: 'Must contain dot' }] });
     expect(readContactRow(h, ['', '', '', '', '', '', ''], 6)).toEqual({ errors: [{ line: 6, column: 'email', reason: 'Required field' }] });
   });
   it('refuses a row with the wrong number of columns and one with text that was not UTF-8', () => {
     expect(readContactRow(h, ['a@b.co', 'x'], 9)).toEqual({ errors: [{ line: 9, column: null, reason: 'expected 7 columns, found 2' }] });
-    expect(readContactRow(h, ['a@b.co', 'Ren\uFFFDe', '', '', '', '', ''], 10)).toEqual({ errors: [{ line: 10, column: 'first_name', reason: 'not valid UTF-8 text' }] });
+    expect(readContactRow(h, ['a@b.co', 'Ren\uFFFDe', '', '', '', '', ''], 10)).toEqual({
+      errors: [{ line: 10, column: 'first_name', reason: 'not valid UTF-8 text' }],
+    });
   });
   it('takes XLSX cells as they come: numbers, booleans and date cells', () => {
     expect(readContactRow(h, ['a@b.co', 'A', 'B', '', new Date(Date.UTC(1985, 6, 4)), '', 7], 2)).toEqual({

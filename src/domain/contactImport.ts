@@ -15,9 +15,7 @@ import { checkEmail } from './validation';
 
 /** One column of a contact file: a contact field, the whole metadata object, or one metadata key. */
 export type ContactColumn =
-  | { kind: 'field'; field: 'email' | 'first_name' | 'last_name' | 'timezone' | 'date_of_birth' }
-  | { kind: 'json' }
-  | { kind: 'json_key'; key: string };
+  { kind: 'field'; field: 'email' | 'first_name' | 'last_name' | 'timezone' | 'date_of_birth' } | { kind: 'json' } | { kind: 'json_key'; key: string };
 
 /** The header of a contact file, read: each position's column and its name as written. */
 export interface ContactHeader {
@@ -36,7 +34,9 @@ export function readContactHeader(cells: string[]): { header: ContactHeader } | 
   const names: string[] = [];
   const seen = new Set<string>();
   for (const raw of cells) {
-    const name = String(raw ?? '').replace(/^\uFEFF/, '').trim();
+    const name = String(raw ?? '')
+      .replace(/^\uFEFF/, '')
+      .trim();
     const lower = name.toLowerCase();
     if (seen.has(lower) && lower) return { error: `the column "${name}" appears twice in the header` };
     seen.add(lower);
@@ -146,9 +146,14 @@ export function readContactRow(header: ContactHeader, cells: Cell[], line: numbe
     if (col.kind === 'json') {
       if (value === '') return;
       let parsed: unknown;
-      try { parsed = JSON.parse(value); } catch { parsed = undefined; }
-      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) errors.push({ line, column: name, reason: 'must be a JSON object, e.g. {"plan": "pro"}' });
-      else contact.json = { ...parsed as Record<string, unknown>, ...contact.json };
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+        errors.push({ line, column: name, reason: 'must be a JSON object, e.g. {"plan": "pro"}' });
+      else contact.json = { ...(parsed as Record<string, unknown>), ...contact.json };
       return;
     }
     switch (col.field) {

@@ -3,10 +3,32 @@ import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import {
-  checkContactFile, contactFileKind, describeProcessingError, extensionMessage, formatBytes, isProcessingDone,
-  MAX_CONTACT_FILE_BYTES, newUploadItem, pollIntervalMs, processingProgress, rejectionMessage, s3KeyOfUploadUrl,
-  segmentNameForFile, sortContactFiles, statusFailedMessage, statusKey, statusSince, summariseProcessingErrors, uploadContentType,
-  uploadFailedMessage, uploadUrlMessage, withError, withStatus, withUploaded, withUploadProgress, XLSX_CONTENT_TYPE,
+  checkContactFile,
+  contactFileKind,
+  describeProcessingError,
+  extensionMessage,
+  formatBytes,
+  isProcessingDone,
+  MAX_CONTACT_FILE_BYTES,
+  newUploadItem,
+  pollIntervalMs,
+  processingProgress,
+  rejectionMessage,
+  s3KeyOfUploadUrl,
+  segmentNameForFile,
+  sortContactFiles,
+  statusFailedMessage,
+  statusKey,
+  statusSince,
+  summariseProcessingErrors,
+  uploadContentType,
+  uploadFailedMessage,
+  uploadUrlMessage,
+  withError,
+  withStatus,
+  withUploaded,
+  withUploadProgress,
+  XLSX_CONTENT_TYPE,
   type UploadStatus,
 } from './contactUpload';
 import { readContactHeader, readContactRow } from './contactImport';
@@ -21,7 +43,7 @@ describe('file acceptance', () => {
     expect(contactFileKind('csv')).toBeUndefined();
   });
 
-  it('refuses other extensions with the spec\'s message', () => {
+  it("refuses other extensions with the spec's message", () => {
     expect(checkContactFile({ name: 'notes.txt', size: 10 })).toBe('Incorrect or missing file extension: "notes.txt", please upload a csv or xslx file');
     expect(checkContactFile({ name: 'contacts', size: 10 })).toBe(extensionMessage('contacts'));
   });
@@ -33,8 +55,13 @@ describe('file acceptance', () => {
     expect(checkContactFile({ name: 'a.xlsx', size: MAX_CONTACT_FILE_BYTES + 1 })).toBe('"a.xlsx" is 2 GB: a file must be 1 byte to 2 GB');
   });
 
-  it('sorts files in order and lists the refused ones after the spec\'s words', () => {
-    const files = [{ name: 'a.csv', size: 5 }, { name: 'b.txt', size: 5 }, { name: 'c.xlsx', size: 9 }, { name: 'd.csv', size: 0 }];
+  it("sorts files in order and lists the refused ones after the spec's words", () => {
+    const files = [
+      { name: 'a.csv', size: 5 },
+      { name: 'b.txt', size: 5 },
+      { name: 'c.xlsx', size: 9 },
+      { name: 'd.csv', size: 0 },
+    ];
     const { accepted, rejected } = sortContactFiles(files);
     expect(accepted.map((f) => f.name)).toEqual(['a.csv', 'c.xlsx']);
     expect(rejected.map((r) => r.file.name)).toEqual(['b.txt', 'd.csv']);
@@ -54,7 +81,7 @@ describe('file acceptance', () => {
 });
 
 describe('content type and keys', () => {
-  it('sends the browser\'s type, or one by extension when the browser reports none', () => {
+  it("sends the browser's type, or one by extension when the browser reports none", () => {
     expect(uploadContentType({ name: 'a.csv', type: 'application/vnd.ms-excel' })).toBe('application/vnd.ms-excel');
     expect(uploadContentType({ name: 'a.csv', type: '' })).toBe('text/csv');
     expect(uploadContentType({ name: 'a.XLSX', type: '' })).toBe(XLSX_CONTENT_TYPE);
@@ -113,7 +140,7 @@ describe('processing progress and polling', () => {
 });
 
 describe('messages', () => {
-  it('are the spec\'s', () => {
+  it("are the spec's", () => {
     expect(uploadUrlMessage('a.csv')).toBe("couldn't get url to upload file a.csv");
     expect(uploadFailedMessage('a.csv', 413, 'The file is larger than 2 GB')).toBe('Upload of file a.csv failed with status 413: The file is larger than 2 GB');
     expect(statusFailedMessage('Unknown networking error')).toBe("Unable to determine processing status due to 'Unknown networking error'");
@@ -132,9 +159,17 @@ describe('messages', () => {
   });
 });
 
-describe('one file\'s lifecycle', () => {
+describe("one file's lifecycle", () => {
   const status = (over: Partial<UploadStatus>): UploadStatus => ({
-    errors: [], num_in_progress_jobs: 0, num_total_jobs: 0, s3_key: 'k.csv', processing_errors: [], rows_imported: 0, rows_failed: 0, segment_id: null, ...over,
+    errors: [],
+    num_in_progress_jobs: 0,
+    num_total_jobs: 0,
+    s3_key: 'k.csv',
+    processing_errors: [],
+    rows_imported: 0,
+    rows_failed: 0,
+    segment_id: null,
+    ...over,
   });
 
   it('goes waiting → uploading 0..1 → processing → success', () => {
@@ -144,15 +179,21 @@ describe('one file\'s lifecycle', () => {
     expect(item).toMatchObject({ phase: 'uploading', progress: 0.5 });
     item = withUploaded(item, 'k.csv');
     expect(item).toMatchObject({ phase: 'processing', progress: 1, s3Key: 'k.csv' });
-    item = withStatus(item, status({ num_total_jobs: 2, num_in_progress_jobs: 1, rows_imported: 4, processing_errors: [{ line: 2, column: 'email', reason: 'Invalid email' }] }));
+    item = withStatus(
+      item,
+      status({ num_total_jobs: 2, num_in_progress_jobs: 1, rows_imported: 4, processing_errors: [{ line: 2, column: 'email', reason: 'Invalid email' }] }),
+    );
     expect(item).toMatchObject({ phase: 'processing', numTotal: 2, numInProgress: 1, rowsImported: 4, processingErrors: [{ line: 2 }] });
     item = withStatus(item, status({ num_total_jobs: 2, rows_imported: 9, rows_failed: 1, segment_id: 's1' }));
     expect(item).toMatchObject({ phase: 'success', rowsImported: 9, rowsFailed: 1, segmentId: 's1', errors: [] });
   });
 
-  it('fails on the file\'s errors, and records other failures', () => {
+  it("fails on the file's errors, and records other failures", () => {
     const item = withUploaded(newUploadItem('1', { name: 'a.csv', size: 100 }), 'k.csv');
-    expect(withStatus(item, status({ errors: ['a.csv: the header has no email column'] }))).toMatchObject({ phase: 'failed', errors: ['a.csv: the header has no email column'] });
+    expect(withStatus(item, status({ errors: ['a.csv: the header has no email column'] }))).toMatchObject({
+      phase: 'failed',
+      errors: ['a.csv: the header has no email column'],
+    });
     expect(withError(item, ['x'])).toMatchObject({ phase: 'failed', errors: ['x'] });
     expect(withError(item, ['y'], 'unknown')).toMatchObject({ phase: 'unknown', errors: ['y'] });
   });

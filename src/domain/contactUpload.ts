@@ -212,7 +212,11 @@ export const MAX_SHOWN_PROCESSING_ERRORS = 100;
  * what is left: `more`, the recorded problems not listed, and `unrecordedRows`, refused rows (of `rowsFailed`, all of
  * them counted by the server) that have no recorded problem at all (the server keeps the first 1,000 problems).
  */
-export function summariseProcessingErrors(errors: readonly ProcessingError[], rowsFailed: number, cap = MAX_SHOWN_PROCESSING_ERRORS): { shown: ProcessingError[]; more: number; unrecordedRows: number } {
+export function summariseProcessingErrors(
+  errors: readonly ProcessingError[],
+  rowsFailed: number,
+  cap = MAX_SHOWN_PROCESSING_ERRORS,
+): { shown: ProcessingError[]; more: number; unrecordedRows: number } {
   const lines = new Set(errors.map((e) => e.line));
   return { shown: errors.slice(0, cap), more: Math.max(0, errors.length - cap), unrecordedRows: Math.max(0, rowsFailed - lines.size) };
 }
@@ -251,8 +255,18 @@ export interface UploadItem {
 /** newUploadItem is a file waiting for its turn to upload. */
 export function newUploadItem(id: string, file: { name: string; size: number }): UploadItem {
   return {
-    id, filename: file.name, totalBytes: file.size, phase: 'waiting', progress: 0, numTotal: 0, numInProgress: 0,
-    errors: [], processingErrors: [], rowsImported: 0, rowsFailed: 0, segmentId: null,
+    id,
+    filename: file.name,
+    totalBytes: file.size,
+    phase: 'waiting',
+    progress: 0,
+    numTotal: 0,
+    numInProgress: 0,
+    errors: [],
+    processingErrors: [],
+    rowsImported: 0,
+    rowsFailed: 0,
+    segmentId: null,
   };
 }
 

@@ -12,11 +12,13 @@ describe('stripActiveContent', () => {
   });
 
   it('removes event handlers and script URLs, keeping the other attributes and Handlebars variables', () => {
-    expect(stripActiveContent('<a href="{{unsubscribe_link}}" onclick="steal()" style="color:red">Unsubscribe</a>'))
-      .toBe('<a href="{{unsubscribe_link}}" style="color:red">Unsubscribe</a>');
+    expect(stripActiveContent('<a href="{{unsubscribe_link}}" onclick="steal()" style="color:red">Unsubscribe</a>')).toBe(
+      '<a href="{{unsubscribe_link}}" style="color:red">Unsubscribe</a>',
+    );
     expect(stripActiveContent('<img src="x.png" onerror="alert(1)" alt="{{user.first_name}}"/>')).toBe('<img src="x.png" alt="{{user.first_name}}" />');
-    expect(stripActiveContent('<a href=" JavaScript:alert(1)">x</a><a href="https://ok.example/?a=1&amp;b=2">y</a>'))
-      .toBe('<a>x</a><a href="https://ok.example/?a=1&amp;b=2">y</a>');
+    expect(stripActiveContent('<a href=" JavaScript:alert(1)">x</a><a href="https://ok.example/?a=1&amp;b=2">y</a>')).toBe(
+      '<a>x</a><a href="https://ok.example/?a=1&amp;b=2">y</a>',
+    );
     expect(stripActiveContent('<body ONLOAD="x()" bgcolor="#fff">')).toBe('<body bgcolor="#fff">');
   });
 
@@ -33,6 +35,8 @@ describe('textFromHtml', () => {
     const text = textFromHtml(`<html><head><style>p{color:red}</style></head><body><h1>Hi {{user.first_name}}</h1>
       <p>Your plan: {{user.json.plan}}.<br>Thanks.</p><img src="logo.png" alt="Logo">
       <p><a href="https://shop.example/sale">See the sale</a> or <a href="{{unsubscribe_link}}">unsubscribe</a>.</p></body></html>`);
-    expect(text).toBe('Hi {{user.first_name}}\n\nYour plan: {{user.json.plan}}.\nThanks.\n\nSee the sale [https://shop.example/sale] or unsubscribe\n[{{unsubscribe_link}}].');
+    expect(text).toBe(
+      'Hi {{user.first_name}}\n\nYour plan: {{user.json.plan}}.\nThanks.\n\nSee the sale [https://shop.example/sale] or unsubscribe\n[{{unsubscribe_link}}].',
+    );
   });
 });

@@ -27,26 +27,29 @@ function escapeAttribute(value: string): string {
 export function stripActiveContent(html: string): string {
   const cuts: Array<{ start: number; end: number; text: string }> = [];
   let scriptStart = -1;
-  const parser = new Parser({
-    onopentag(name, attributes, isImplied) {
-      if (isImplied) return;
-      if (name === 'script') {
-        if (scriptStart < 0) scriptStart = parser.startIndex;
-        return;
-      }
-      const kept = Object.entries(attributes).filter(([key, value]) => !/^on/i.test(key) && !(URL_ATTRIBUTES.has(key) && SCRIPT_URL.test(value)));
-      if (kept.length === Object.keys(attributes).length) return;
-      const source = html.slice(parser.startIndex, parser.endIndex + 1);
-      const selfClosing = /\/\s*>$/.test(source);
-      const attrs = kept.map(([key, value]) => ` ${key}="${escapeAttribute(value)}"`).join('');
-      cuts.push({ start: parser.startIndex, end: parser.endIndex + 1, text: `<${name}${attrs}${selfClosing ? ' /' : ''}>` });
+  const parser = new Parser(
+    {
+      onopentag(name, attributes, isImplied) {
+        if (isImplied) return;
+        if (name === 'script') {
+          if (scriptStart < 0) scriptStart = parser.startIndex;
+          return;
+        }
+        const kept = Object.entries(attributes).filter(([key, value]) => !/^on/i.test(key) && !(URL_ATTRIBUTES.has(key) && SCRIPT_URL.test(value)));
+        if (kept.length === Object.keys(attributes).length) return;
+        const source = html.slice(parser.startIndex, parser.endIndex + 1);
+        const selfClosing = /\/\s*>$/.test(source);
+        const attrs = kept.map(([key, value]) => ` ${key}="${escapeAttribute(value)}"`).join('');
+        cuts.push({ start: parser.startIndex, end: parser.endIndex + 1, text: `<${name}${attrs}${selfClosing ? ' /' : ''}>` });
+      },
+      onclosetag(name, isImplied) {
+        if (name !== 'script' || scriptStart < 0) return;
+        cuts.push({ start: scriptStart, end: isImplied ? html.length : parser.endIndex + 1, text: '' });
+        scriptStart = -1;
+      },
     },
-    onclosetag(name, isImplied) {
-      if (name !== 'script' || scriptStart < 0) return;
-      cuts.push({ start: scriptStart, end: isImplied ? html.length : parser.endIndex + 1, text: '' });
-      scriptStart = -1;
-    },
-  }, { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true, recognizeSelfClosing: true });
+    { lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true, recognizeSelfClosing: true },
+  );
   parser.write(html);
   parser.end();
   if (scriptStart >= 0) cuts.push({ start: scriptStart, end: html.length, text: '' });

@@ -56,17 +56,20 @@ describe('loginErrorText', () => {
 describe('signupFieldErrors', () => {
   it('routes captcha and password messages to their fields wherever they appear', () => {
     expect(signupFieldErrors(['captcha: verification failed; please try again', 'password: must be at least 8 characters'])).toEqual({
-      captcha: 'verification failed; please try again', password: 'must be at least 8 characters',
+      captcha: 'verification failed; please try again',
+      password: 'must be at least 8 characters',
     });
     expect(signupFieldErrors(['request: the captcha provider is down'])).toEqual({ captcha: 'the captcha provider is down' });
   });
   it('routes the other payload fields by their prefix and skips messages naming no field', () => {
-    expect(signupFieldErrors([
-      'company_user.email: Another user with that email already exists',
-      'company_user.json.business_website: must start with http:// or https://',
-      'company_display_name: a company named Acme already exists',
-      'body: something else',
-    ])).toEqual({
+    expect(
+      signupFieldErrors([
+        'company_user.email: Another user with that email already exists',
+        'company_user.json.business_website: must start with http:// or https://',
+        'company_display_name: a company named Acme already exists',
+        'body: something else',
+      ]),
+    ).toEqual({
       email: 'Another user with that email already exists',
       business_website: 'must start with http:// or https://',
       business_name: 'a company named Acme already exists',
@@ -76,11 +79,15 @@ describe('signupFieldErrors', () => {
 
 describe('signupErrorText and contactErrorText', () => {
   it('joins the errors after "Error: " and rewords an inner 401', () => {
-    expect(signupErrorText(['company_user.email: Invalid email', 'password: Required field'])).toBe('Error: company_user.email: Invalid email, password: Required field');
+    expect(signupErrorText(['company_user.email: Invalid email', 'password: Required field'])).toBe(
+      'Error: company_user.email: Invalid email, password: Required field',
+    );
     expect(signupErrorText(['inner call failed with 401 Unauthorized'])).toBe('Error: invalid username / password combo');
   });
   it('rewords a failed fetch of the contact form and names the support address', () => {
-    expect(contactErrorText(new TypeError('Failed to fetch'))).toBe(`Error: unable to send message, please check your inputs and try again, or email us at ${SUPPORT_EMAIL}`);
+    expect(contactErrorText(new TypeError('Failed to fetch'))).toBe(
+      `Error: unable to send message, please check your inputs and try again, or email us at ${SUPPORT_EMAIL}`,
+    );
     expect(contactErrorText(['details: Required field'])).toBe('Error: details: Required field');
   });
 });

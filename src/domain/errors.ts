@@ -9,7 +9,7 @@ export function normaliseErrorText(error: unknown): string {
   if (Array.isArray(error)) text = error.map(String).join(', ');
   else if (error instanceof Error) text = error.message;
   else if (error && typeof error === 'object' && Array.isArray((error as { errors?: unknown }).errors)) {
-    text = ((error as { errors: unknown[] }).errors).map(String).join(', ');
+    text = (error as { errors: unknown[] }).errors.map(String).join(', ');
   } else text = String(error ?? '');
   if (/failed to fetch/i.test(text)) return 'Unknown networking error';
   return text.replace(/[[\]{}"'`]/g, '').trim();

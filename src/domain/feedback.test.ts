@@ -24,7 +24,12 @@ describe('smtpBounce', () => {
   it('makes 5xx a permanent bounce, suppressing only for mailbox errors; ignores 4xx', () => {
     const rcpt = (responseCode: number, response: string) => ({ responseCode, response, command: 'RCPT TO' });
     expect(smtpBounce('a@x.com', rcpt(451, '451 4.3.0 try later'))).toBeUndefined();
-    expect(smtpBounce('a@x.com', rcpt(550, '550 5.1.1 <a@x.com>: user unknown'))).toMatchObject({ bounceType: 'Permanent', bounceSubType: 'NoEmail', suppress: true, diagnosticCode: 'smtp; 550 5.1.1 <a@x.com>: user unknown' });
+    expect(smtpBounce('a@x.com', rcpt(550, '550 5.1.1 <a@x.com>: user unknown'))).toMatchObject({
+      bounceType: 'Permanent',
+      bounceSubType: 'NoEmail',
+      suppress: true,
+      diagnosticCode: 'smtp; 550 5.1.1 <a@x.com>: user unknown',
+    });
     expect(smtpBounce('a@x.com', rcpt(550, '550 5.1.10 RESOLVER.ADR.RecipientNotFound; no MX'))).toMatchObject({ suppress: true });
     // Sender-side and policy refusals are bounces, but say nothing about the recipient's address.
     expect(smtpBounce('a@x.com', rcpt(550, '550 5.1.7 sender address has null MX'))).toMatchObject({ bounceType: 'Permanent', suppress: false });
@@ -44,17 +49,34 @@ describe('SES notifications', () => {
   const mail = { messageId: 'ses-id', headers: [{ name: 'Message-ID', value: '<abc@example.com>' }] };
   it('reads a bounce per recipient with our Message-ID and the diagnostic code', () => {
     const items = fromSesNotification({
-      notificationType: 'Bounce', mail,
-      bounce: { bounceType: 'Permanent', bounceSubType: 'General', timestamp: '2026-11-20T10:00:00.000Z', bouncedRecipients: [{ emailAddress: 'a@x.com', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }, { emailAddress: 'b@x.com' }] },
+      notificationType: 'Bounce',
+      mail,
+      bounce: {
+        bounceType: 'Permanent',
+        bounceSubType: 'General',
+        timestamp: '2026-11-20T10:00:00.000Z',
+        bouncedRecipients: [{ emailAddress: 'a@x.com', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }, { emailAddress: 'b@x.com' }],
+      },
     });
     expect(items).toHaveLength(2);
-    expect(items[0]).toMatchObject({ kind: 'bounce', email: 'a@x.com', bounceType: 'Permanent', messageId: '<abc@example.com>', diagnosticCode: 'smtp; 550 5.1.1 user unknown' });
-    expect(eventJson(items[0])).toMatchObject({ bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: 'a@x.com', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] } });
+    expect(items[0]).toMatchObject({
+      kind: 'bounce',
+      email: 'a@x.com',
+      bounceType: 'Permanent',
+      messageId: '<abc@example.com>',
+      diagnosticCode: 'smtp; 550 5.1.1 user unknown',
+    });
+    expect(eventJson(items[0])).toMatchObject({
+      bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: 'a@x.com', diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] },
+    });
   });
   it('reads complaints (also as eventType) and ignores deliveries; unknown bounce types are Undetermined', () => {
-    expect(fromSesNotification({ eventType: 'Complaint', mail, complaint: { complaintFeedbackType: 'abuse', complainedRecipients: [{ emailAddress: 'c@x.com' }] } }))
-      .toEqual([{ kind: 'complaint', email: 'c@x.com', feedbackType: 'abuse', messageId: '<abc@example.com>', timestamp: undefined }]);
+    expect(
+      fromSesNotification({ eventType: 'Complaint', mail, complaint: { complaintFeedbackType: 'abuse', complainedRecipients: [{ emailAddress: 'c@x.com' }] } }),
+    ).toEqual([{ kind: 'complaint', email: 'c@x.com', feedbackType: 'abuse', messageId: '<abc@example.com>', timestamp: undefined }]);
     expect(fromSesNotification({ notificationType: 'Delivery', mail })).toEqual([]);
-    expect(fromSesNotification({ notificationType: 'Bounce', bounce: { bounceType: 'Weird', bouncedRecipients: [{ emailAddress: 'd@x.com' }] } })[0].bounceType).toBe('Undetermined');
+    expect(
+      fromSesNotification({ notificationType: 'Bounce', bounce: { bounceType: 'Weird', bouncedRecipients: [{ emailAddress: 'd@x.com' }] } })[0].bounceType,
+    ).toBe('Undetermined');
   });
 });

@@ -58,7 +58,13 @@ export function simulatorFeedback(email: string): Feedback | undefined {
       // SES answers with an out-of-office auto-reply; here it is a soft bounce, which never suppresses.
       return { kind: 'bounce', email, bounceType: 'Transient', bounceSubType: 'General', diagnosticCode: 'smtp; 250 2.0.0 auto-reply: out of the office' };
     case SIMULATOR_ADDRESSES.suppressionlist:
-      return { kind: 'bounce', email, bounceType: 'Permanent', bounceSubType: 'OnSuppressionList', diagnosticCode: 'Amazon SES did not send the message to this address because it is on the suppression list for your account.' };
+      return {
+        kind: 'bounce',
+        email,
+        bounceType: 'Permanent',
+        bounceSubType: 'OnSuppressionList',
+        diagnosticCode: 'Amazon SES did not send the message to this address because it is on the suppression list for your account.',
+      };
     default:
       return { kind: 'bounce', email, bounceType: 'Permanent', bounceSubType: 'General', diagnosticCode: 'smtp; 550 5.1.1 user unknown' };
   }
@@ -71,7 +77,11 @@ export function isSimulatorAddress(email: string): boolean {
 }
 
 /** What a relay's refusal carries (nodemailer's error fields): the SMTP code, its text, and the command refused. */
-export interface SmtpRefusal { responseCode?: number; response?: string; command?: string }
+export interface SmtpRefusal {
+  responseCode?: number;
+  response?: string;
+  command?: string;
+}
 
 /** Enhanced status codes (RFC 3463) that say the recipient's address itself is bad: bad mailbox, bad system, bad syntax, moved, no MX. */
 const BAD_ADDRESS_CODES = new Set(['5.1.1', '5.1.2', '5.1.3', '5.1.6', '5.1.10']);
@@ -90,13 +100,20 @@ export function smtpBounce(email: string, refusal: SmtpRefusal): (Feedback & { s
   const text = (refusal.response ?? '').trim();
   const atRcpt = /^RCPT\b/i.test(refusal.command ?? '');
   const enhanced = /\b(5\.\d{1,3}\.\d{1,3})\b/.exec(text)?.[1];
-  const badAddress = atRcpt && (enhanced
-    ? BAD_ADDRESS_CODES.has(enhanced)
-    : [550, 551, 553].includes(code) && /\b(unknown|no such|does not exist|doesn't exist|not found|invalid (mailbox|recipient|address)|unrouteable|unroutable)\b/i.test(text)
-      && !/\brelay/i.test(text));
+  const badAddress =
+    atRcpt &&
+    (enhanced
+      ? BAD_ADDRESS_CODES.has(enhanced)
+      : [550, 551, 553].includes(code) &&
+        /\b(unknown|no such|does not exist|doesn't exist|not found|invalid (mailbox|recipient|address)|unrouteable|unroutable)\b/i.test(text) &&
+        !/\brelay/i.test(text));
   return {
-    kind: 'bounce', email, bounceType: 'Permanent', bounceSubType: badAddress ? 'NoEmail' : 'General',
-    diagnosticCode: `smtp; ${text || `${code}`}`, suppress: badAddress,
+    kind: 'bounce',
+    email,
+    bounceType: 'Permanent',
+    bounceSubType: badAddress ? 'NoEmail' : 'General',
+    diagnosticCode: `smtp; ${text || `${code}`}`,
+    suppress: badAddress,
   };
 }
 
@@ -126,13 +143,22 @@ export function fromSesNotification(n: SesNotification): Feedback[] {
   if (type === 'Bounce' && n.bounce) {
     const bounceType = (['Permanent', 'Transient', 'Undetermined'] as const).find((t) => t === n.bounce?.bounceType) ?? 'Undetermined';
     return recipients(n.bounce.bouncedRecipients).map((r) => ({
-      kind: 'bounce', email: r.emailAddress, bounceType, bounceSubType: n.bounce?.bounceSubType, diagnosticCode: r.diagnosticCode,
-      messageId: header, timestamp: n.bounce?.timestamp,
+      kind: 'bounce',
+      email: r.emailAddress,
+      bounceType,
+      bounceSubType: n.bounce?.bounceSubType,
+      diagnosticCode: r.diagnosticCode,
+      messageId: header,
+      timestamp: n.bounce?.timestamp,
     }));
   }
   if (type === 'Complaint' && n.complaint) {
     return recipients(n.complaint.complainedRecipients).map((r) => ({
-      kind: 'complaint', email: r.emailAddress, feedbackType: n.complaint?.complaintFeedbackType, messageId: header, timestamp: n.complaint?.timestamp,
+      kind: 'complaint',
+      email: r.emailAddress,
+      feedbackType: n.complaint?.complaintFeedbackType,
+      messageId: header,
+      timestamp: n.complaint?.timestamp,
     }));
   }
   return [];
@@ -145,7 +171,8 @@ export function eventJson(f: Feedback): Record<string, unknown> {
   }
   return {
     bounce: {
-      bounceType: f.bounceType ?? 'Undetermined', bounceSubType: f.bounceSubType ?? null,
+      bounceType: f.bounceType ?? 'Undetermined',
+      bounceSubType: f.bounceSubType ?? null,
       bouncedRecipients: [{ emailAddress: f.email, diagnosticCode: f.diagnosticCode ?? null }],
     },
     message_id: f.messageId ?? null,

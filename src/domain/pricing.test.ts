@@ -9,7 +9,11 @@ describe('pricing (spec part 1 §9)', () => {
       { perMonthDollars: 9, perThousandEmailsCents: 39 },
       { perMonthDollars: 26, perThousandEmailsCents: 36 },
     ]);
-    expect(PLANS.map((p) => [p.name, p.emailsPerMonth])).toEqual([['Starter', 10_000], ['Professional', 100_000], ['Enterprise', 1_000_000]]);
+    expect(PLANS.map((p) => [p.name, p.emailsPerMonth])).toEqual([
+      ['Starter', 10_000],
+      ['Professional', 100_000],
+      ['Enterprise', 1_000_000],
+    ]);
     expect(DEFAULT_PLAN).toBe('Professional');
     expect(COMPARISON_VOLUMES).toEqual([2_500, 50_000, 100_000, 500_000, 1_000_000, 10_000_000]);
   });

@@ -65,7 +65,9 @@ export interface Quote {
 export function quote(emails: number): Quote {
   const exact = PRICING_TIERS.map((t) => tierCostMillicents(t, emails));
   let cheapestTier = 0;
-  exact.forEach((c, i) => { if (c < exact[cheapestTier]) cheapestTier = i; });
+  exact.forEach((c, i) => {
+    if (c < exact[cheapestTier]) cheapestTier = i;
+  });
   return {
     emails,
     costs: exact.map((c) => c / 100_000),
@@ -75,7 +77,13 @@ export function quote(emails: number): Quote {
 }
 
 /** What one send adds to a month's bill: the bill before and after it and the difference, in dollars (exact, unrounded). */
-export interface SendCost { before: number; after: number; dollars: number; emailsAfter: number; freeLeft: number }
+export interface SendCost {
+  before: number;
+  after: number;
+  dollars: number;
+  emailsAfter: number;
+  freeLeft: number;
+}
 
 /**
  * sendCost is what sending `count` more emails adds to this month's bill when `monthSoFar` were sent already this
@@ -87,7 +95,10 @@ export function sendCost(monthSoFar: number, count: number): SendCost {
   const before = cheapest(monthSoFar);
   const after = cheapest(monthSoFar + count);
   return {
-    before: before / 100_000, after: after / 100_000, dollars: (after - before) / 100_000, emailsAfter: monthSoFar + count,
+    before: before / 100_000,
+    after: after / 100_000,
+    dollars: (after - before) / 100_000,
+    emailsAfter: monthSoFar + count,
     freeLeft: Math.max(0, FREE_EMAILS_PER_MONTH - monthSoFar),
   };
 }

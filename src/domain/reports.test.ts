@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ALL_SERIES_COLUMNS, COLUMN_LABELS, ISSUE_COLUMNS, QUICK_STAT_CARDS, REPORT_LIMITS, chartName, formatDeselected, formatRate,
-  groupByDevice, isIntegerTick, labelEvery, parseCampaignId, parseDeselected, quickStatRates, rate, toggleColumn,
+  ALL_SERIES_COLUMNS,
+  COLUMN_LABELS,
+  ISSUE_COLUMNS,
+  QUICK_STAT_CARDS,
+  REPORT_LIMITS,
+  chartName,
+  formatDeselected,
+  formatRate,
+  groupByDevice,
+  isIntegerTick,
+  labelEvery,
+  parseCampaignId,
+  parseDeselected,
+  quickStatRates,
+  rate,
+  toggleColumn,
 } from './reports.ts';
 import { deviceOf } from './devices.ts';
 
@@ -84,12 +98,19 @@ describe('devices and chart rules (spec part 1 §2 Chart details, §9)', () => {
   });
 
   it('sums by-user-agent rows into the three device groups, zeros included', () => {
-    const grouped = groupByDevice([
-      { user_agent: IPHONE, num_opens: 2, num_clicks: 1 },
-      { user_agent: DESKTOP, num_opens: 1, num_clicks: 0 },
-      { user_agent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36', num_opens: 3, num_clicks: 2 },
-      { user_agent: null, num_opens: 1, num_clicks: 1 },
-    ], deviceOf);
+    const grouped = groupByDevice(
+      [
+        { user_agent: IPHONE, num_opens: 2, num_clicks: 1 },
+        { user_agent: DESKTOP, num_opens: 1, num_clicks: 0 },
+        {
+          user_agent: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36',
+          num_opens: 3,
+          num_clicks: 2,
+        },
+        { user_agent: null, num_opens: 1, num_clicks: 1 },
+      ],
+      deviceOf,
+    );
     expect(grouped).toEqual([
       { device: 'Desktop / Other', num_opens: 2, num_clicks: 1 },
       { device: 'Tablet', num_opens: 0, num_clicks: 0 },

@@ -62,7 +62,14 @@ export function parseDeselected(value: string | null | undefined, defaults: Seri
   const v = value.trim();
   if (v === 'none' || v === '') return [];
   const known = new Set<string>(ALL_SERIES_COLUMNS);
-  return [...new Set(v.split(',').map((s) => s.trim()).filter((s): s is SeriesColumn => known.has(s)))];
+  return [
+    ...new Set(
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s): s is SeriesColumn => known.has(s)),
+    ),
+  ];
 }
 
 /** formatDeselected writes a deselected set back to its URL value ('none' when empty), in the spec's column order. */
@@ -82,7 +89,11 @@ export function toggleColumn(deselected: SeriesColumn[], column: SeriesColumn): 
  * (num_unique: an email is one message to one recipient, so a recipient who opens one email three times is one unique
  * open, and a recipient of two emails who opens both is two).
  */
-export interface QuickStat { name: string; num: number; num_unique: number }
+export interface QuickStat {
+  name: string;
+  num: number;
+  num_unique: number;
+}
 
 /** The quick-stat cards in the spec's order (part 1 §2): label, event name and report column. */
 export const QUICK_STAT_CARDS: Array<{ label: string; name: string; column: SeriesColumn }> = [
@@ -134,7 +145,8 @@ export type DeviceGroup = (typeof DEVICE_GROUPS)[number];
  * each agent's group with `deviceOf` (the user-agent library's reading; src/domain/devices.ts).
  */
 export function groupByDevice<R extends { user_agent?: string | null; num_opens: number; num_clicks: number }>(
-  rows: R[], deviceOf: (userAgent: string) => DeviceGroup,
+  rows: R[],
+  deviceOf: (userAgent: string) => DeviceGroup,
 ): Array<{ device: DeviceGroup; num_opens: number; num_clicks: number }> {
   const totals = new Map<DeviceGroup, { num_opens: number; num_clicks: number }>(DEVICE_GROUPS.map((d) => [d, { num_opens: 0, num_clicks: 0 }]));
   for (const r of rows) {

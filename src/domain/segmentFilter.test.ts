@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
-  BLANK_ROW, builderErrors, checkFilters, dayOf, FILTER_ATTRIBUTES, isBlankFilter, normalizeRows, operatorLabel, SEGMENT_EDIT_FILTER_ATTRIBUTES,
-  SEGMENT_FILTER_ATTRIBUTES, toUserFilters, valueTypes,
+  BLANK_ROW,
+  builderErrors,
+  checkFilters,
+  dayOf,
+  FILTER_ATTRIBUTES,
+  isBlankFilter,
+  normalizeRows,
+  operatorLabel,
+  SEGMENT_EDIT_FILTER_ATTRIBUTES,
+  SEGMENT_FILTER_ATTRIBUTES,
+  toUserFilters,
+  valueTypes,
 } from './segmentFilter.ts';
 
 const ID = '0b6c4bde-5d5e-4b9a-9a53-2f3f3f0c1a11';
@@ -67,11 +77,13 @@ describe('checkFilters', () => {
       { attribute: 'date_added', operator: 'less_than', values: ['2026-03-01T23:30:00Z'] },
       { attribute: 'contact_email', operator: 'is_missing', values: [] },
     ]);
-    expect(out).toEqual({ filters: [
-      { attribute: 'num_opens_with_template', spec: FILTER_ATTRIBUTES.num_opens_with_template, operator: 'greater_than', values: [ID, 3] },
-      { attribute: 'date_added', spec: FILTER_ATTRIBUTES.date_added, operator: 'less_than', values: ['2026-03-01'] },
-      { attribute: 'contact_email', spec: FILTER_ATTRIBUTES.contact_email, operator: 'is_missing', values: [] },
-    ] });
+    expect(out).toEqual({
+      filters: [
+        { attribute: 'num_opens_with_template', spec: FILTER_ATTRIBUTES.num_opens_with_template, operator: 'greater_than', values: [ID, 3] },
+        { attribute: 'date_added', spec: FILTER_ATTRIBUTES.date_added, operator: 'less_than', values: ['2026-03-01'] },
+        { attribute: 'contact_email', spec: FILTER_ATTRIBUTES.contact_email, operator: 'is_missing', values: [] },
+      ],
+    });
   });
 
   it('names each bad filter by number', () => {
@@ -85,22 +97,25 @@ describe('checkFilters', () => {
       { attribute: 'contact_email', values: ['a'] },
       { attribute: 'contact_email', operator: 'is_missing', values: ['extra'] },
     ]);
-    expect(out).toEqual({ errors: [
-      'filter 1: unknown attribute "contact_phone"',
-      'filter 2: the operator "contains" does not apply to num_sends (use equals, not_equals, less_than, greater_than)',
-      'filter 3 is not fully filled out',
-      'filter 4 is not fully filled out',
-      'filter 5 is not fully filled out',
-      'filter 6 is not fully filled out',
-      'filter 7 is not fully filled out',
-      'filter 8 is not fully filled out',
-    ] });
+    expect(out).toEqual({
+      errors: [
+        'filter 1: unknown attribute "contact_phone"',
+        'filter 2: the operator "contains" does not apply to num_sends (use equals, not_equals, less_than, greater_than)',
+        'filter 3 is not fully filled out',
+        'filter 4 is not fully filled out',
+        'filter 5 is not fully filled out',
+        'filter 6 is not fully filled out',
+        'filter 7 is not fully filled out',
+        'filter 8 is not fully filled out',
+      ],
+    });
   });
 
   it('keeps is_in_segment to the segment-edit set, which takes no operator', () => {
     expect(checkFilters([{ attribute: 'is_in_segment', values: [ID] }])).toEqual({ errors: ['filter 1: unknown attribute "is_in_segment"'] });
-    expect(checkFilters([{ attribute: 'is_in_segment', values: [ID] }], SEGMENT_EDIT_FILTER_ATTRIBUTES))
-      .toEqual({ filters: [{ attribute: 'is_in_segment', spec: FILTER_ATTRIBUTES.is_in_segment, operator: undefined, values: [ID] }] });
+    expect(checkFilters([{ attribute: 'is_in_segment', values: [ID] }], SEGMENT_EDIT_FILTER_ATTRIBUTES)).toEqual({
+      filters: [{ attribute: 'is_in_segment', spec: FILTER_ATTRIBUTES.is_in_segment, operator: undefined, values: [ID] }],
+    });
   });
 });
 
@@ -122,13 +137,15 @@ describe('the filter builder', () => {
   });
 
   it('sends numbers as numbers, dates cut to their UTC day, and segment membership as a count above 0', () => {
-    expect(toUserFilters([
-      { attribute: 'num_opens_with_template', operator: 'greater_than', values: [ID, '2'] },
-      { attribute: 'date_added', operator: 'less_than', values: ['2026-03-01T23:30:00-02:00'] },
-      { attribute: 'is_in_segment', operator: '', values: [ID] },
-      { attribute: 'contact_email', operator: 'is_missing', values: ['left over'] },
-      BLANK_ROW,
-    ])).toEqual([
+    expect(
+      toUserFilters([
+        { attribute: 'num_opens_with_template', operator: 'greater_than', values: [ID, '2'] },
+        { attribute: 'date_added', operator: 'less_than', values: ['2026-03-01T23:30:00-02:00'] },
+        { attribute: 'is_in_segment', operator: '', values: [ID] },
+        { attribute: 'contact_email', operator: 'is_missing', values: ['left over'] },
+        BLANK_ROW,
+      ]),
+    ).toEqual([
       { attribute: 'num_opens_with_template', operator: 'greater_than', values: [ID, 2] },
       { attribute: 'date_added', operator: 'less_than', values: ['2026-03-02'] },
       { attribute: 'num_in_segment', operator: 'greater_than', values: [ID, 0] },
@@ -138,8 +155,12 @@ describe('the filter builder', () => {
 
   it('reports what the server would refuse, numbered as sent', () => {
     expect(builderErrors([BLANK_ROW])).toEqual(['you must provide at least 1 filter']);
-    expect(builderErrors([{ attribute: 'contact_email', operator: 'contains', values: ['a'] }, { attribute: 'num_sends', operator: '', values: ['1'] }]))
-      .toEqual(['filter 2 is not fully filled out']);
+    expect(
+      builderErrors([
+        { attribute: 'contact_email', operator: 'contains', values: ['a'] },
+        { attribute: 'num_sends', operator: '', values: ['1'] },
+      ]),
+    ).toEqual(['filter 2 is not fully filled out']);
     expect(builderErrors([{ attribute: 'num_clicks', operator: 'equals', values: ['-1'] }])).toEqual(['filter 1 is not fully filled out']);
     expect(builderErrors([{ attribute: 'is_in_segment', operator: '', values: [ID] }], SEGMENT_EDIT_FILTER_ATTRIBUTES)).toEqual([]);
     expect(builderErrors([{ attribute: 'contact_email', operator: 'equals', values: ['a@b.co'] }, BLANK_ROW])).toEqual([]);

@@ -52,7 +52,10 @@ export function operatorLabel(op: FilterOperator, kind: AttributeKind): string {
 }
 
 const COUNT_VARIANTS: Array<[string, ValueType]> = [
-  ['via_campaign', 'campaign_id'], ['via_scheduled_email_blast', 'scheduled_email_blast_id'], ['via_workflow', 'workflow_id'], ['with_template', 'template_id'],
+  ['via_campaign', 'campaign_id'],
+  ['via_scheduled_email_blast', 'scheduled_email_blast_id'],
+  ['via_workflow', 'workflow_id'],
+  ['with_template', 'template_id'],
 ];
 
 /** Every attribute of the catalog (the full set of the Filter Contacts screen, plus is_in_segment). */
@@ -69,10 +72,12 @@ export const FILTER_ATTRIBUTES: Readonly<Record<string, AttributeSpec>> = {
   date_unsubscribed: { kind: 'date', keys: [], value: 'date' },
   date_workflow_started: { kind: 'date', keys: ['workflow_id'], value: 'date' },
   date_workflow_completed: { kind: 'date', keys: ['workflow_id'], value: 'date' },
-  ...Object.fromEntries(['num_sends', 'num_opens', 'num_clicks'].flatMap((base) => [
-    [base, { kind: 'count', keys: [], value: 'number' } satisfies AttributeSpec],
-    ...COUNT_VARIANTS.map(([suffix, key]) => [`${base}_${suffix}`, { kind: 'count', keys: [key], value: 'number' } satisfies AttributeSpec]),
-  ])),
+  ...Object.fromEntries(
+    ['num_sends', 'num_opens', 'num_clicks'].flatMap((base) => [
+      [base, { kind: 'count', keys: [], value: 'number' } satisfies AttributeSpec],
+      ...COUNT_VARIANTS.map(([suffix, key]) => [`${base}_${suffix}`, { kind: 'count', keys: [key], value: 'number' } satisfies AttributeSpec]),
+    ]),
+  ),
   num_in_segment: { kind: 'count', keys: ['segment_id'], value: 'number' },
   is_in_segment: { kind: 'membership', keys: ['segment_id'] },
 };
@@ -80,8 +85,9 @@ export const FILTER_ATTRIBUTES: Readonly<Record<string, AttributeSpec>> = {
 /** The attributes of the Filter Contacts screen (all but is_in_segment). */
 export const SEGMENT_FILTER_ATTRIBUTES = Object.keys(FILTER_ATTRIBUTES).filter((a) => a !== 'is_in_segment');
 /** The segment-edit set: drops num_in_segment, contact_state, contact_city, contact_json and the workflow dates; adds is_in_segment. */
-export const SEGMENT_EDIT_FILTER_ATTRIBUTES = Object.keys(FILTER_ATTRIBUTES).filter((a) =>
-  !['num_in_segment', 'contact_state', 'contact_city', 'contact_json', 'date_workflow_started', 'date_workflow_completed'].includes(a));
+export const SEGMENT_EDIT_FILTER_ATTRIBUTES = Object.keys(FILTER_ATTRIBUTES).filter(
+  (a) => !['num_in_segment', 'contact_state', 'contact_city', 'contact_json', 'date_workflow_started', 'date_workflow_completed'].includes(a),
+);
 
 /**
  * requestAttributes is what a request may carry for a screen's attribute set: the set itself plus num_in_segment when
@@ -126,7 +132,10 @@ export interface CheckedFilter {
  * naming them), or 'filter N is not fully filled out' (missing operator, missing or extra values, a value of the wrong
  * type: a number below 0 or not an integer, a date that is not a date, an id that is not a UUID).
  */
-export function checkFilters(filters: UserFilter[], allowed: readonly string[] = SEGMENT_FILTER_ATTRIBUTES): { filters: CheckedFilter[] } | { errors: string[] } {
+export function checkFilters(
+  filters: UserFilter[],
+  allowed: readonly string[] = SEGMENT_FILTER_ATTRIBUTES,
+): { filters: CheckedFilter[] } | { errors: string[] } {
   if (!filters.length) return { errors: ['you must provide at least 1 filter'] };
   const errors: string[] = [];
   const checked: CheckedFilter[] = [];
@@ -200,18 +209,20 @@ export function normalizeRows(rows: BuilderRow[]): BuilderRow[] {
  * membership (is_in_segment) sent as num_in_segment greater_than 0 (spec part 2 §5 Segment). Blank rows are dropped.
  */
 export function toUserFilters(rows: BuilderRow[]): UserFilter[] {
-  return rows.filter((r) => !isBlankFilter(r)).map((r) => {
-    const spec = FILTER_ATTRIBUTES[r.attribute];
-    if (r.attribute === 'is_in_segment') return { attribute: 'num_in_segment', operator: 'greater_than', values: [r.values[0] ?? '', 0] };
-    const types = spec ? valueTypes(spec, (r.operator || undefined) as FilterOperator | undefined) : [];
-    const values = types.map((t, i) => {
-      const v = (r.values[i] ?? '').trim();
-      if (t === 'number' && v !== '' && !Number.isNaN(Number(v))) return Number(v);
-      if (t === 'date' && v) return dayOf(v) ?? v;
-      return v;
+  return rows
+    .filter((r) => !isBlankFilter(r))
+    .map((r) => {
+      const spec = FILTER_ATTRIBUTES[r.attribute];
+      if (r.attribute === 'is_in_segment') return { attribute: 'num_in_segment', operator: 'greater_than', values: [r.values[0] ?? '', 0] };
+      const types = spec ? valueTypes(spec, (r.operator || undefined) as FilterOperator | undefined) : [];
+      const values = types.map((t, i) => {
+        const v = (r.values[i] ?? '').trim();
+        if (t === 'number' && v !== '' && !Number.isNaN(Number(v))) return Number(v);
+        if (t === 'date' && v) return dayOf(v) ?? v;
+        return v;
+      });
+      return { attribute: r.attribute, operator: r.operator || null, values };
     });
-    return { attribute: r.attribute, operator: r.operator || null, values };
-  });
 }
 
 /**

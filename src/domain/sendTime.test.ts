@@ -4,31 +4,60 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  blastDueInstant, CONTACT_LOCAL_TIMEZONE, defaultBlastSchedule, EARLIEST_TIMEZONE, FALLBACK_TIMEZONE, formatSendAt, isContactLocalTimezone,
-  isValidTimezone, parseWallClock, recipientSendInstant, recipientZone, timeOfDayOptions, timezoneOptions, wallClockToInstant,
+  blastDueInstant,
+  CONTACT_LOCAL_TIMEZONE,
+  defaultBlastSchedule,
+  EARLIEST_TIMEZONE,
+  FALLBACK_TIMEZONE,
+  formatSendAt,
+  isContactLocalTimezone,
+  isValidTimezone,
+  parseWallClock,
+  recipientSendInstant,
+  recipientZone,
+  timeOfDayOptions,
+  timezoneOptions,
+  wallClockToInstant,
 } from './sendTime.ts';
 
 /** wallClockIn renders an instant as `YYYY-MM-DDTHH:mm` on the wall clock of `zone`, using Intl only. */
 function wallClockIn(instant: Date, zone: string): string {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
-      .formatToParts(instant).map((p) => [p.type, p.value]),
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    })
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
   );
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
 }
 
 /** offsetIn is the zone's UTC offset at an instant as Intl names it, e.g. 'GMT-04:00' (zero as 'GMT+00:00'). */
 function offsetIn(instant: Date, zone: string): string {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(instant).find((p) => p.type === 'timeZoneName')!.value;
+  const name = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+    .formatToParts(instant)
+    .find((p) => p.type === 'timeZoneName')!.value;
   return name === 'GMT' ? 'GMT+00:00' : name;
 }
 
-afterEach(() => { vi.useRealTimers(); });
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('isContactLocalTimezone', () => {
   it.each([
-    ['Contact’s local timezone'], ['Contact\'s local timezone'], ['contacts local timezone'], ['CONTACTS LOCAL TIMEZONE'],
-    ['contact’S Local TimeZone'], ['  Contact\'s local timezone  '],
+    ['Contact’s local timezone'],
+    ["Contact's local timezone"],
+    ['contacts local timezone'],
+    ['CONTACTS LOCAL TIMEZONE'],
+    ['contact’S Local TimeZone'],
+    ["  Contact's local timezone  "],
   ])('accepts %j', (v) => {
     expect(isContactLocalTimezone(v)).toBe(true);
   });
@@ -61,8 +90,19 @@ describe('parseWallClock', () => {
   });
 
   it.each([
-    ['2026-02-30T12:00'], ['2027-02-29T12:00'], ['2026-04-31T08:00'], ['2026-13-01T00:00'], ['2026-11-22T24:00'], ['2026-11-22T12:60'],
-    ['2026-11-22 12:30'], ['2026-11-22'], ['2026-11-22T12:30Z'], ['2026-11-22T12:30+01:00'], ['26-11-22T12:30'], ['soon'], [''],
+    ['2026-02-30T12:00'],
+    ['2027-02-29T12:00'],
+    ['2026-04-31T08:00'],
+    ['2026-13-01T00:00'],
+    ['2026-11-22T24:00'],
+    ['2026-11-22T12:60'],
+    ['2026-11-22 12:30'],
+    ['2026-11-22'],
+    ['2026-11-22T12:30Z'],
+    ['2026-11-22T12:30+01:00'],
+    ['26-11-22T12:30'],
+    ['soon'],
+    [''],
   ])('rejects %j', (v) => {
     expect(parseWallClock(v)).toBeUndefined();
   });
@@ -192,7 +232,9 @@ describe('blastDueInstant', () => {
   });
 
   it('a fixed-zone blast is due at that zone’s instant', () => {
-    expect(blastDueInstant({ send_at: '2027-03-14T09:00', timezone: 'America/New_York', send_in_users_timezone: false }).toISOString()).toBe('2027-03-14T13:00:00.000Z');
+    expect(blastDueInstant({ send_at: '2027-03-14T09:00', timezone: 'America/New_York', send_in_users_timezone: false }).toISOString()).toBe(
+      '2027-03-14T13:00:00.000Z',
+    );
   });
 });
 
@@ -246,15 +288,20 @@ describe('defaultBlastSchedule', () => {
 
 describe('formatSendAt', () => {
   it('a fixed-zone blast shows the local date-time (am/pm) and the zone', () => {
-    expect(formatSendAt({ send_at: '2026-11-22T12:30', timezone: 'America/New_York', send_in_users_timezone: false })).toBe('2026-11-22 12:30 pm America/New_York');
+    expect(formatSendAt({ send_at: '2026-11-22T12:30', timezone: 'America/New_York', send_in_users_timezone: false })).toBe(
+      '2026-11-22 12:30 pm America/New_York',
+    );
     expect(formatSendAt({ send_at: '2027-01-05T09:05', timezone: 'UTC', send_in_users_timezone: false })).toBe('2027-01-05 9:05 am UTC');
     // A wall-clock time skipped by DST in the viewer's own zone is still shown as saved.
-    expect(formatSendAt({ send_at: '2027-03-14T02:30', timezone: 'America/New_York', send_in_users_timezone: false })).toBe('2027-03-14 2:30 am America/New_York');
+    expect(formatSendAt({ send_at: '2027-03-14T02:30', timezone: 'America/New_York', send_in_users_timezone: false })).toBe(
+      '2027-03-14 2:30 am America/New_York',
+    );
   });
 
   it('a contact-local blast shows the contact-local TZ label instead of a zone', () => {
-    expect(formatSendAt({ send_at: '2026-11-22T00:05', timezone: CONTACT_LOCAL_TIMEZONE, send_in_users_timezone: true }))
-      .toMatch(/^2026-11-22 12:05 am Contact['’]s local TZ$/);
+    expect(formatSendAt({ send_at: '2026-11-22T00:05', timezone: CONTACT_LOCAL_TIMEZONE, send_in_users_timezone: true })).toMatch(
+      /^2026-11-22 12:05 am Contact['’]s local TZ$/,
+    );
   });
 
   it('shows an unparseable send_at as it is', () => {

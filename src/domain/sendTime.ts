@@ -41,9 +41,7 @@ export function isValidTimezone(zone: string | null | undefined): boolean {
 const WALL_CLOCK_RE = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/;
 
 /** parseWallClock checks a `YYYY-MM-DDTHH:mm[:ss]` string; returns its parts, or undefined when malformed or impossible. */
-export function parseWallClock(wallClock: string):
-  | { year: number; month: number; day: number; hour: number; minute: number; second: number }
-  | undefined {
+export function parseWallClock(wallClock: string): { year: number; month: number; day: number; hour: number; minute: number; second: number } | undefined {
   const m = WALL_CLOCK_RE.exec(wallClock);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1).map((s) => (s === undefined ? 0 : Number(s)));
@@ -135,8 +133,6 @@ export function defaultBlastSchedule(now: Date = new Date()): { date: string; ti
 /** formatSendAt renders a blast's Send At cell (spec part 2 §2): the local date-time and zone, or "Contact's local TZ". */
 export function formatSendAt(blast: { send_at: string; timezone: string; send_in_users_timezone: boolean }): string {
   const parts = parseWallClock(blast.send_at);
-  const local = parts
-    ? DateTime.fromObject(parts, { zone: 'UTC' }).toFormat('yyyy-LL-dd h:mm a').replace('AM', 'am').replace('PM', 'pm')
-    : blast.send_at;
+  const local = parts ? DateTime.fromObject(parts, { zone: 'UTC' }).toFormat('yyyy-LL-dd h:mm a').replace('AM', 'am').replace('PM', 'pm') : blast.send_at;
   return `${local} ${blast.send_in_users_timezone ? "Contact's local TZ" : blast.timezone}`;
 }

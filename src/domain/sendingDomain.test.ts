@@ -1,7 +1,15 @@
 /** Sending domains: the host-name check, the records to publish, and matching DNS answers (issue 4 §5). */
 import { describe, expect, it } from 'vitest';
 import {
-  casingNotice, dkimStatus, dmarcStatus, domainRecords, normalizeDomain, parseTags, registeredCasing, sendingDomainError, spfStatus,
+  casingNotice,
+  dkimStatus,
+  dmarcStatus,
+  domainRecords,
+  normalizeDomain,
+  parseTags,
+  registeredCasing,
+  sendingDomainError,
+  spfStatus,
 } from './sendingDomain';
 
 describe('sendingDomainError', () => {
@@ -13,7 +21,16 @@ describe('sendingDomainError', () => {
     for (const d of ['example.com', 'Mail.Example.COM', 'a-b.c0.example.co.uk', 'example.com.']) expect(sendingDomainError(d)).toBeUndefined();
   });
   it('refuses what is not a host name', () => {
-    for (const d of ['exa mple.com', '-a.example.com', 'a-.example.com', 'a..b.com', 'http://example.com', '10.0.0.1', 'x@example.com', `${'a'.repeat(64)}.com`]) {
+    for (const d of [
+      'exa mple.com',
+      '-a.example.com',
+      'a-.example.com',
+      'a..b.com',
+      'http://example.com',
+      '10.0.0.1',
+      'x@example.com',
+      `${'a'.repeat(64)}.com`,
+    ]) {
       expect(sendingDomainError(d), d).toBe('Must be a domain name such as mail.example.com');
     }
   });
@@ -34,7 +51,11 @@ describe('domainRecords', () => {
 
 describe('matching DNS answers', () => {
   it('reads tag lists with any spacing and case of tag names', () => {
-    expect([...parseTags(' V=DKIM1 ;k = rsa; p=AB CD ')]).toEqual([['v', 'DKIM1'], ['k', 'rsa'], ['p', 'ABCD']]);
+    expect([...parseTags(' V=DKIM1 ;k = rsa; p=AB CD ')]).toEqual([
+      ['v', 'DKIM1'],
+      ['k', 'rsa'],
+      ['p', 'ABCD'],
+    ]);
   });
   it('DKIM: Success only for our public key', () => {
     expect(dkimStatus(['v=DKIM1; k=rsa; p=KEY'], 'KEY')).toBe('Success');
@@ -60,8 +81,14 @@ describe('matching DNS answers', () => {
 
 describe('registeredCasing', () => {
   it('rewrites a domain that differs from a registered one only in case, and says so', () => {
-    expect(registeredCasing('Ann@News.Example.com', ['other.com', 'news.example.com'])).toEqual({ email: 'Ann@news.example.com', provided: 'News.Example.com', registered: 'news.example.com' });
-    expect(casingNotice('News.Example.com', 'news.example.com')).toBe("You provided a domain of News.Example.com but have registered news.example.com. We've matched up the upper and lowercase characters in your sender persona for you, to help avoid any issues with domain-ownership verification.");
+    expect(registeredCasing('Ann@News.Example.com', ['other.com', 'news.example.com'])).toEqual({
+      email: 'Ann@news.example.com',
+      provided: 'News.Example.com',
+      registered: 'news.example.com',
+    });
+    expect(casingNotice('News.Example.com', 'news.example.com')).toBe(
+      "You provided a domain of News.Example.com but have registered news.example.com. We've matched up the upper and lowercase characters in your sender persona for you, to help avoid any issues with domain-ownership verification.",
+    );
   });
   it('leaves an exact match, another domain, or no domain alone', () => {
     expect(registeredCasing('ann@news.example.com', ['news.example.com'])).toEqual({ email: 'ann@news.example.com' });

@@ -36,7 +36,11 @@ export function normalizeDomain(value: string): string {
 }
 
 /** One TXT record to publish. */
-export interface TxtRecord { type: 'TXT'; name: string; value: string }
+export interface TxtRecord {
+  type: 'TXT';
+  name: string;
+  value: string;
+}
 
 /**
  * domainRecords returns the three TXT records of a sending domain:

@@ -38,8 +38,15 @@ describe('buildRenderContext', () => {
 
   it('keeps the contact’s other fields, including updated_at and version', () => {
     expect(ctx.user).toEqual({
-      email: 'ann@example.com', first_name: 'Ann', last_name: '', timezone: 'Europe/London', date_of_birth: '1990-05-17T11:59:59.000Z',
-      unsubscribed_at: '', updated_at: '2026-02-03T04:05:06.789Z', version: 3, json: { plan: 'gold', visits: 7, nested: { a: 1 }, flag: false },
+      email: 'ann@example.com',
+      first_name: 'Ann',
+      last_name: '',
+      timezone: 'Europe/London',
+      date_of_birth: '1990-05-17T11:59:59.000Z',
+      unsubscribed_at: '',
+      updated_at: '2026-02-03T04:05:06.789Z',
+      version: 3,
+      json: { plan: 'gold', visits: 7, nested: { a: 1 }, flag: false },
     });
   });
 
@@ -84,8 +91,6 @@ describe('buildRenderContext', () => {
     const render = Handlebars.compile(
       '[{{user.id}}][{{user.created_at}}][{{user.email}}][{{user.json.plan}}][{{user.json.missing}}][{{sender_persona.first_name}}][{{sender_persona.version}}][{{unsubscribe_link}}]',
     );
-    expect(render(buildRenderContext(user, persona, 'https://example.test/u/abc'))).toBe(
-      '[][][ann@example.com][gold][][Nora][][https://example.test/u/abc]',
-    );
+    expect(render(buildRenderContext(user, persona, 'https://example.test/u/abc'))).toBe('[][][ann@example.com][gold][][Nora][][https://example.test/u/abc]');
   });
 });

@@ -25,7 +25,7 @@ function pick(source: Record<string, unknown> | null | undefined, fields: readon
   const out: Record<string, unknown> = {};
   for (const f of fields) {
     const v = source?.[f];
-    out[f] = v instanceof Date ? v.toISOString() : v ?? '';
+    out[f] = v instanceof Date ? v.toISOString() : (v ?? '');
   }
   return out;
 }

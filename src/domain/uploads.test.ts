@@ -3,7 +3,7 @@ import { checkImageUpload, MAX_IMAGE_UPLOAD_BYTES, storedUploadName } from './up
 
 describe('storedUploadName', () => {
   const now = new Date('2026-11-23T23:59:59Z');
-  it('keeps the original name, adds the UTC date and the suffix, and uses the type\'s extension', () => {
+  it("keeps the original name, adds the UTC date and the suffix, and uses the type's extension", () => {
     expect(storedUploadName('Hero banner.PNG', now, 'k3j9x2', 'png')).toBe('Hero-banner-2026-11-23-k3j9x2.png');
   });
   it('keeps the original extension when none is given, lower-cased', () => {

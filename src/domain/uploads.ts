@@ -39,7 +39,11 @@ export function checkImageUpload(filename: string, type: string, size?: number):
 export function storedUploadName(filename: string, now: Date, suffix: string, ext?: string): string {
   const leaf = filename.split(/[\\/]/).pop() ?? '';
   const dot = leaf.lastIndexOf('.');
-  const base = (dot > 0 ? leaf.slice(0, dot) : leaf).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 80) || 'file';
+  const base =
+    (dot > 0 ? leaf.slice(0, dot) : leaf)
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[-.]+|-+$/g, '')
+      .slice(0, 80) || 'file';
   const extension = (ext ?? (dot > 0 ? leaf.slice(dot + 1) : '')).toLowerCase().replace(/[^a-z0-9]/g, '');
   return `${base}-${now.toISOString().slice(0, 10)}-${suffix}${extension ? `.${extension}` : ''}`;
 }

@@ -1,8 +1,20 @@
 /** Field checks and their messages (spec part 1 §5, part 2 §5 Shared, Email, Template, Email blast). */
 import { describe, expect, it } from 'vitest';
 import {
-  checkDomain, checkEmail, checkPassword, classifySearch, checkRequired, checkWebsite, checkTemplateContent, isBlank, MESSAGES, splitList, suspiciousVariables, UNSUBSCRIBE_VARIABLE,
-  UUID_RE, UUID_V4_RE,
+  checkDomain,
+  checkEmail,
+  checkPassword,
+  classifySearch,
+  checkRequired,
+  checkWebsite,
+  checkTemplateContent,
+  isBlank,
+  MESSAGES,
+  splitList,
+  suspiciousVariables,
+  UNSUBSCRIBE_VARIABLE,
+  UUID_RE,
+  UUID_V4_RE,
 } from './validation.ts';
 
 describe('MESSAGES', () => {
@@ -147,7 +159,8 @@ describe('suspiciousVariables', () => {
   });
 
   it('clean html with the product’s own variables → []', () => {
-    const html = '<p>Hello {{user.first_name}} {{user.json.plan}} from {{sender_persona.first_name}}</p><a href="{{unsubscribe_link}}">Unsubscribe</a><style>p{color:red}</style>';
+    const html =
+      '<p>Hello {{user.first_name}} {{user.json.plan}} from {{sender_persona.first_name}}</p><a href="{{unsubscribe_link}}">Unsubscribe</a><style>p{color:red}</style>';
     expect(suspiciousVariables(html)).toEqual([]);
     expect(suspiciousVariables('')).toEqual([]);
     expect(suspiciousVariables('<p>Hi {{ user.first_name }}</p>')).toEqual([]);

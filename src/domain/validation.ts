@@ -11,8 +11,7 @@ export const MESSAGES = {
   mustContainDot: 'Must contain dot',
   blastAudience: 'You must choose at least one segment or contact to send the email to',
   templateContent: 'You must add email contents',
-  marketingUnsubscribe:
-    'Marketing emails must include an unsubscribe link! Please see the instructions below the template editor',
+  marketingUnsubscribe: 'Marketing emails must include an unsubscribe link! Please see the instructions below the template editor',
   blastMissingId: 'Couldn’t archive email blast, missing email blast id',
 } as const;
 
@@ -124,14 +123,18 @@ export const UUID_V4_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{
 /** splitList splits a comma-separated query value into trimmed, non-empty, de-duplicated items. */
 export function splitList(value: string | undefined | null): string[] {
   if (!value) return [];
-  return [...new Set(value.split(',').map((s) => s.trim()).filter(Boolean))];
+  return [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** What a contact search text means (spec part 2 §5 Search; issue 3 §4). */
-export type ContactSearch =
-  | { kind: 'id'; id: string }
-  | { kind: 'date'; day: string }
-  | { kind: 'text'; text: string };
+export type ContactSearch = { kind: 'id'; id: string } | { kind: 'date'; day: string } | { kind: 'text'; text: string };
 
 /**
  * classifySearch reads the smart contact search: text matching a UUID looks up by id (or the metadata user_id); a

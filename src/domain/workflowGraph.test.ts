@@ -1,14 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import {
-  checkTree, delayUntilInstant, displayToTree, MAX_TREE_DEPTH, nodeErrors, splitDuration, type Display, type DisplayNode, type NodeType,
+  checkTree,
+  delayUntilInstant,
+  displayToTree,
+  MAX_TREE_DEPTH,
+  nodeErrors,
+  splitDuration,
+  type Display,
+  type DisplayNode,
+  type NodeType,
 } from './workflowGraph.ts';
 
 const T = '11111111-1111-4111-8111-111111111111';
 const P = '22222222-2222-4222-8222-222222222222';
 const S = '33333333-3333-4333-8333-333333333333';
 let seq = 0;
-const node = (id: string, type: NodeType, properties: DisplayNode['properties'] = {}): DisplayNode => ({ id, type, position: { x: 0, y: seq++ * 10 }, properties });
-const link = (from: string, to: string, port = 'output') => ({ id: `${from}->${to}:${port}`, from: { nodeId: from, portId: port }, to: { nodeId: to, portId: 'input' } });
+const node = (id: string, type: NodeType, properties: DisplayNode['properties'] = {}): DisplayNode => ({
+  id,
+  type,
+  position: { x: 0, y: seq++ * 10 },
+  properties,
+});
+const link = (from: string, to: string, port = 'output') => ({
+  id: `${from}->${to}:${port}`,
+  from: { nodeId: from, portId: port },
+  to: { nodeId: to, portId: 'input' },
+});
 
 /** The issue's example: event 'signed_up' → delay 2 s → filter (email contains 'a') → send. */
 function example(): Display {
@@ -28,15 +45,40 @@ describe('displayToTree', () => {
     const r = displayToTree(example());
     expect(r.errors).toEqual([]);
     expect(r.tree).toEqual({
-      id: 't', type: 'event', event_topic: 'signed_up', event_type: 'event', settings: { send_at_close_enough_ms: 0 },
-      children: [{
-        id: 'd', type: 'delay', event_topic: null, event_type: null, settings: { delay_ms: 2000, send_at_close_enough_ms: 0 },
-        children: [{
-          id: 'f', type: 'splitter', event_topic: null, event_type: null,
-          settings: { filters: [{ attribute: 'contact_email', operator: 'contains', values: ['a'] }], conjunction: 'and', send_at_close_enough_ms: 0 },
-          children: [{ id: 's', type: 'sender', event_topic: null, event_type: null, port: 'output1', children: [], settings: { template_id: T, sender_persona_id: P, send_at_close_enough_ms: 0 } }],
-        }],
-      }],
+      id: 't',
+      type: 'event',
+      event_topic: 'signed_up',
+      event_type: 'event',
+      settings: { send_at_close_enough_ms: 0 },
+      children: [
+        {
+          id: 'd',
+          type: 'delay',
+          event_topic: null,
+          event_type: null,
+          settings: { delay_ms: 2000, send_at_close_enough_ms: 0 },
+          children: [
+            {
+              id: 'f',
+              type: 'splitter',
+              event_topic: null,
+              event_type: null,
+              settings: { filters: [{ attribute: 'contact_email', operator: 'contains', values: ['a'] }], conjunction: 'and', send_at_close_enough_ms: 0 },
+              children: [
+                {
+                  id: 's',
+                  type: 'sender',
+                  event_topic: null,
+                  event_type: null,
+                  port: 'output1',
+                  children: [],
+                  settings: { template_id: T, sender_persona_id: P, send_at_close_enough_ms: 0 },
+                },
+              ],
+            },
+          ],
+        },
+      ],
     });
   });
 
@@ -45,14 +87,17 @@ describe('displayToTree', () => {
     d.nodes.push(node('u', 'unsubscriber'));
     d.links = [link('t', 'd'), link('d', 'f'), link('f', 'u', 'output2'), link('f', 's', 'output1')];
     const f = displayToTree(d).tree!.children[0].children[0];
-    expect(f.children.map((c) => [c.id, c.port])).toEqual([['s', 'output1'], ['u', 'output2']]);
+    expect(f.children.map((c) => [c.id, c.port])).toEqual([
+      ['s', 'output1'],
+      ['u', 'output2'],
+    ]);
     // Only 'no match' linked: the one child says so.
     d.nodes = d.nodes.filter((n) => n.id !== 's');
     d.links = [link('t', 'd'), link('d', 'f'), link('f', 'u', 'output2')];
     expect(displayToTree(d).tree!.children[0].children[0].children.map((c) => c.port)).toEqual(['output2']);
   });
 
-  it('writes every node type\'s settings (delay-until zones and modes, metadata, segments, workflows)', () => {
+  it("writes every node type's settings (delay-until zones and modes, metadata, segments, workflows)", () => {
     const d: Display = {
       nodes: [
         node('r', 'user_upserted'),
@@ -71,8 +116,21 @@ describe('displayToTree', () => {
       return find(r.tree!)!.settings;
     };
     expect(r.tree!.event_type).toBe('user_upserted');
-    expect(settings('du')).toEqual({ send_at_close_enough_ms: 0, delay_until: '2027-03-14T09:00', delay_until_timezone: 'America/New_York', delay_until_users_timezone: false, delay_until_any_date: false, delay_until_exclusive: true });
-    expect(settings('dl')).toEqual({ send_at_close_enough_ms: 0, delay_until: '2000-01-01T08:15', delay_until_users_timezone: true, delay_until_any_date: true, delay_until_exclusive: false });
+    expect(settings('du')).toEqual({
+      send_at_close_enough_ms: 0,
+      delay_until: '2027-03-14T09:00',
+      delay_until_timezone: 'America/New_York',
+      delay_until_users_timezone: false,
+      delay_until_any_date: false,
+      delay_until_exclusive: true,
+    });
+    expect(settings('dl')).toEqual({
+      send_at_close_enough_ms: 0,
+      delay_until: '2000-01-01T08:15',
+      delay_until_users_timezone: true,
+      delay_until_any_date: true,
+      delay_until_exclusive: false,
+    });
     expect(settings('uu')).toEqual({ send_at_close_enough_ms: 0, user_json: { plan: 'pro', n: 3 } });
     expect(settings('sg')).toEqual({ send_at_close_enough_ms: 0, segment_id: S, segment_operation: 'REMOVE' });
     expect(settings('w')).toEqual({ send_at_close_enough_ms: 0, workflow_id: T });
@@ -135,7 +193,7 @@ describe('displayToTree', () => {
 });
 
 describe('nodeErrors', () => {
-  it('checks each node type\'s settings (OK stays disabled while any)', () => {
+  it("checks each node type's settings (OK stays disabled while any)", () => {
     expect(nodeErrors({ type: 'event', properties: { eventName: '  ' } })).toEqual(['event name: Required field']);
     expect(nodeErrors({ type: 'delay', properties: { delayMS: 500 } })).toEqual(['delay: at least 1 second, in whole seconds']);
     expect(nodeErrors({ type: 'delay', properties: { delayMS: 60_000 } })).toEqual([]);
@@ -149,7 +207,7 @@ describe('nodeErrors', () => {
 describe('delayUntilInstant', () => {
   const at = (s: string) => new Date(s);
   const base = { send_at_close_enough_ms: 0 as const };
-  it('waits until the date and time in the node\'s zone, across a DST change', () => {
+  it("waits until the date and time in the node's zone, across a DST change", () => {
     const s = { ...base, delay_until: '2027-03-14T09:00', delay_until_timezone: 'America/New_York' };
     expect(delayUntilInstant(s, at('2027-03-01T00:00:00Z'))).toEqual(at('2027-03-14T13:00:00Z'));
   });
@@ -159,7 +217,7 @@ describe('delayUntilInstant', () => {
     expect(delayUntilInstant({ ...past, delay_until_exclusive: true }, now)).toBe('exclude');
     expect(delayUntilInstant({ ...past, delay_until_exclusive: false }, now)).toEqual(now);
   });
-  it('takes the next time of day in the contact\'s own zone, tomorrow when today\'s has passed', () => {
+  it("takes the next time of day in the contact's own zone, tomorrow when today's has passed", () => {
     const s = { ...base, delay_until: '2000-01-01T08:15', delay_until_users_timezone: true, delay_until_any_date: true };
     expect(delayUntilInstant(s, at('2027-06-10T05:00:00Z'), 'Europe/Paris')).toEqual(at('2027-06-10T06:15:00Z'));
     expect(delayUntilInstant(s, at('2027-06-10T07:00:00Z'), 'Europe/Paris')).toEqual(at('2027-06-11T06:15:00Z'));

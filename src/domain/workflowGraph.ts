@@ -9,8 +9,19 @@ import { checkFilters, type UserFilter } from './segmentFilter.ts';
 import { isValidTimezone, parseWallClock, recipientZone, wallClockToInstant } from './sendTime.ts';
 
 /** Every node type (part 2 §3). root, event and user_upserted are triggers: the one node a workflow starts from. */
-export const NODE_TYPES = ['root', 'event', 'user_upserted', 'delay', 'delay_until', 'splitter', 'unsubscriber', 'update_user',
-  'segmenter', 'send_to_workflow', 'sender'] as const;
+export const NODE_TYPES = [
+  'root',
+  'event',
+  'user_upserted',
+  'delay',
+  'delay_until',
+  'splitter',
+  'unsubscriber',
+  'update_user',
+  'segmenter',
+  'send_to_workflow',
+  'sender',
+] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
 /** The trigger types: a node with no input that a contact enters at (part 2 §4). */
@@ -24,12 +35,22 @@ export function isTrigger(type: string): boolean {
 /** The editor's toolbar (part 2 §2 Workflows): groups of node types with their labels. */
 export const TOOLBAR: Array<{ group: string; items: Array<{ type: NodeType; label: string }> }> = [
   { group: 'Triggers', items: [{ type: 'event', label: 'Event trigger' }] },
-  { group: 'Flow Control', items: [{ type: 'delay', label: 'Delay' }, { type: 'delay_until', label: 'Delay until' }, { type: 'splitter', label: 'Filter' }] },
+  {
+    group: 'Flow Control',
+    items: [
+      { type: 'delay', label: 'Delay' },
+      { type: 'delay_until', label: 'Delay until' },
+      { type: 'splitter', label: 'Filter' },
+    ],
+  },
   {
     group: 'Actions',
     items: [
-      { type: 'segmenter', label: 'Segmentation' }, { type: 'update_user', label: 'Update metadata' }, { type: 'unsubscriber', label: 'Unsubscribe' },
-      { type: 'send_to_workflow', label: 'To workflow' }, { type: 'sender', label: 'Send' },
+      { type: 'segmenter', label: 'Segmentation' },
+      { type: 'update_user', label: 'Update metadata' },
+      { type: 'unsubscriber', label: 'Unsubscribe' },
+      { type: 'send_to_workflow', label: 'To workflow' },
+      { type: 'sender', label: 'Send' },
     ],
   },
 ];
@@ -115,11 +136,24 @@ export interface NodeProperties {
 }
 
 /** A node of the editor's display graph (part 2 §3). */
-export interface DisplayNode { id: string; type: NodeType; position: { x: number; y: number }; properties: NodeProperties; data?: unknown }
+export interface DisplayNode {
+  id: string;
+  type: NodeType;
+  position: { x: number; y: number };
+  properties: NodeProperties;
+  data?: unknown;
+}
 /** A link of the display graph: from a node's output port to a node's input port. */
-export interface DisplayLink { id: string; from: { nodeId: string; portId: string }; to: { nodeId: string; portId: string } }
+export interface DisplayLink {
+  id: string;
+  from: { nodeId: string; portId: string };
+  to: { nodeId: string; portId: string };
+}
 /** The editor's graph, saved as the workflow's display. */
-export interface Display { nodes: DisplayNode[]; links: DisplayLink[] }
+export interface Display {
+  nodes: DisplayNode[];
+  links: DisplayLink[];
+}
 
 /** A node's settings in the tree (part 2 §3 settings), as the server stores and runs them. */
 export interface NodeSettings {
@@ -163,14 +197,19 @@ export interface TreeNode {
  * displayToTree as what it leaves (an unknown type, a link to no node).
  */
 export function displayOf(value: { nodes?: unknown[]; links?: unknown[] } | null | undefined): Display {
-  const obj = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? x as Record<string, unknown> : {});
+  const obj = (x: unknown): Record<string, unknown> => (x && typeof x === 'object' && !Array.isArray(x) ? (x as Record<string, unknown>) : {});
   const end = (x: unknown) => ({ nodeId: String(obj(x).nodeId ?? ''), portId: String(obj(x).portId ?? '') });
   return {
-    nodes: (value?.nodes ?? []).map(obj).filter((n) => typeof n.id === 'string' && typeof n.type === 'string').map((n) => ({
-      id: n.id as string, type: n.type as NodeType,
-      position: { x: Number(obj(n.position).x) || 0, y: Number(obj(n.position).y) || 0 },
-      properties: obj(n.properties) as NodeProperties, data: n.data,
-    })),
+    nodes: (value?.nodes ?? [])
+      .map(obj)
+      .filter((n) => typeof n.id === 'string' && typeof n.type === 'string')
+      .map((n) => ({
+        id: n.id as string,
+        type: n.type as NodeType,
+        position: { x: Number(obj(n.position).x) || 0, y: Number(obj(n.position).y) || 0 },
+        properties: obj(n.properties) as NodeProperties,
+        data: n.data,
+      })),
     links: (value?.links ?? []).map(obj).map((l) => ({ id: String(l.id ?? ''), from: end(l.from), to: end(l.to) })),
   };
 }
@@ -239,13 +278,24 @@ export function nodeErrors(node: Pick<DisplayNode, 'type' | 'properties'>): stri
 /** defaultProperties are a new node's properties (part 2 §5: 1 second; 12:30 UTC; ADD). `today` is YYYY-MM-DD. */
 export function defaultProperties(type: NodeType, today: string): NodeProperties {
   switch (type) {
-    case 'event': return { eventName: '' };
-    case 'delay': return { delayMS: DEFAULT_DELAY_MS };
-    case 'delay_until': return { timeHelper: { date: today, time: DEFAULT_DELAY_UNTIL.time, timezone: DEFAULT_DELAY_UNTIL.timezone }, delayUntilAnyDate: false, delayUntilExclusive: false };
-    case 'splitter': return { filters: [], filterConjunction: 'and' };
-    case 'update_user': return { jsonToUpdate: {} };
-    case 'segmenter': return { segmentOperation: 'ADD' };
-    default: return {};
+    case 'event':
+      return { eventName: '' };
+    case 'delay':
+      return { delayMS: DEFAULT_DELAY_MS };
+    case 'delay_until':
+      return {
+        timeHelper: { date: today, time: DEFAULT_DELAY_UNTIL.time, timezone: DEFAULT_DELAY_UNTIL.timezone },
+        delayUntilAnyDate: false,
+        delayUntilExclusive: false,
+      };
+    case 'splitter':
+      return { filters: [], filterConjunction: 'and' };
+    case 'update_user':
+      return { jsonToUpdate: {} };
+    case 'segmenter':
+      return { segmentOperation: 'ADD' };
+    default:
+      return {};
   }
 }
 
@@ -254,7 +304,9 @@ export function settingsOf(node: Pick<DisplayNode, 'type' | 'properties'>): Node
   const p = node.properties ?? {};
   const s: NodeSettings = { send_at_close_enough_ms: 0 };
   switch (node.type) {
-    case 'delay': s.delay_ms = p.delayMS; break;
+    case 'delay':
+      s.delay_ms = p.delayMS;
+      break;
     case 'delay_until': {
       const t = p.timeHelper ?? {};
       s.delay_until = `${p.delayUntilAnyDate ? '2000-01-01' : t.date}T${t.time}`;
@@ -264,14 +316,26 @@ export function settingsOf(node: Pick<DisplayNode, 'type' | 'properties'>): Node
       s.delay_until_exclusive = !!p.delayUntilExclusive;
       break;
     }
-    case 'splitter': s.filters = p.filters ?? []; s.conjunction = p.filterConjunction ?? 'and'; break;
+    case 'splitter':
+      s.filters = p.filters ?? [];
+      s.conjunction = p.filterConjunction ?? 'and';
+      break;
     case 'update_user':
       s.user_json = Object.fromEntries(Object.entries(p.jsonToUpdate ?? {}).filter(([k]) => k.trim()));
       break;
-    case 'segmenter': s.segment_id = p.segmentId; s.segment_operation = p.segmentOperation; break;
-    case 'send_to_workflow': s.workflow_id = p.workflowId; break;
-    case 'sender': s.template_id = p.templateId; s.sender_persona_id = p.senderPersonaId; break;
-    default: break;
+    case 'segmenter':
+      s.segment_id = p.segmentId;
+      s.segment_operation = p.segmentOperation;
+      break;
+    case 'send_to_workflow':
+      s.workflow_id = p.workflowId;
+      break;
+    case 'sender':
+      s.template_id = p.templateId;
+      s.sender_persona_id = p.senderPersonaId;
+      break;
+    default:
+      break;
   }
   return s;
 }
@@ -304,10 +368,22 @@ export function displayToTree(display: Display): TreeResult {
   for (const l of display.links ?? []) {
     const from = nodes.get(l.from?.nodeId);
     const to = nodes.get(l.to?.nodeId);
-    if (!from || !to) { errors.push(`link ${l.id}: it joins a node that does not exist`); continue; }
-    if (isTrigger(to.type)) { errors.push(`link ${l.id}: nothing may link into the trigger ${nodeName(to)}`); continue; }
-    if (!outputPorts(from.type).includes(l.from.portId)) { errors.push(`link ${l.id}: ${nodeName(from)} has no output ${l.from.portId}`); continue; }
-    if (!inputPorts(to.type).includes(l.to.portId)) { errors.push(`link ${l.id}: ${nodeName(to)} has no input ${l.to.portId}`); continue; }
+    if (!from || !to) {
+      errors.push(`link ${l.id}: it joins a node that does not exist`);
+      continue;
+    }
+    if (isTrigger(to.type)) {
+      errors.push(`link ${l.id}: nothing may link into the trigger ${nodeName(to)}`);
+      continue;
+    }
+    if (!outputPorts(from.type).includes(l.from.portId)) {
+      errors.push(`link ${l.id}: ${nodeName(from)} has no output ${l.from.portId}`);
+      continue;
+    }
+    if (!inputPorts(to.type).includes(l.to.portId)) {
+      errors.push(`link ${l.id}: ${nodeName(to)} has no input ${l.to.portId}`);
+      continue;
+    }
     out.set(from.id, [...(out.get(from.id) ?? []), l]);
     into.set(to.id, [...(into.get(to.id) ?? []), l]);
   }
@@ -331,7 +407,11 @@ export function displayToTree(display: Display): TreeResult {
       aborted = true;
       return undefined;
     }
-    if (onPath.has(n.id)) { errors.push(`${nodeName(n)} is part of a cycle`); aborted = true; return undefined; }
+    if (onPath.has(n.id)) {
+      errors.push(`${nodeName(n)} is part of a cycle`);
+      aborted = true;
+      return undefined;
+    }
     onPath.add(n.id);
     reached.add(n.id);
     const links = [...(out.get(n.id) ?? [])].sort((a, b) => portRank(a.from.portId) - portRank(b.from.portId));
@@ -343,8 +423,12 @@ export function displayToTree(display: Display): TreeResult {
     }
     onPath.delete(n.id);
     const node: TreeNode = {
-      id: n.id, type: n.type, event_topic: n.type === 'event' ? n.properties.eventName!.trim() : null,
-      event_type: isTrigger(n.type) ? n.type : null, children, settings: settingsOf(n),
+      id: n.id,
+      type: n.type,
+      event_topic: n.type === 'event' ? n.properties.eventName!.trim() : null,
+      event_type: isTrigger(n.type) ? n.type : null,
+      children,
+      settings: settingsOf(n),
     };
     if (port) node.port = port;
     return node;
@@ -380,9 +464,18 @@ export function checkTree(tree: TreeNode): string[] {
   if (!tree || !isTrigger(tree.type)) return ['root_node: the workflow must start with a trigger node (Please add a trigger node to the workflow)'];
   const seen = new Set<string>();
   const walk = (n: TreeNode, depth: number): void => {
-    if (depth > MAX_TREE_DEPTH) { errors.push(`the workflow is deeper than ${MAX_TREE_DEPTH} nodes (at node ${n.id})`); return; }
-    if (!(NODE_TYPES as readonly string[]).includes(n.type)) { errors.push(`node ${n.id}: unknown type ${JSON.stringify(n.type)}`); return; }
-    if (seen.has(n.id)) { errors.push(`node ${n.id}: appears twice (a cycle, or two links into one node)`); return; }
+    if (depth > MAX_TREE_DEPTH) {
+      errors.push(`the workflow is deeper than ${MAX_TREE_DEPTH} nodes (at node ${n.id})`);
+      return;
+    }
+    if (!(NODE_TYPES as readonly string[]).includes(n.type)) {
+      errors.push(`node ${n.id}: unknown type ${JSON.stringify(n.type)}`);
+      return;
+    }
+    if (seen.has(n.id)) {
+      errors.push(`node ${n.id}: appears twice (a cycle, or two links into one node)`);
+      return;
+    }
     seen.add(n.id);
     if (depth > 1 && isTrigger(n.type)) errors.push(`${nodeName(n)}: a trigger can only be the first node`);
     const props = propertiesOf(n);
@@ -392,7 +485,8 @@ export function checkTree(tree: TreeNode): string[] {
       for (const port of ['output1', 'output2']) {
         if (n.children.filter((c) => c.port === port).length > 1) errors.push(`${nodeName(n)}: its '${PORT_LABELS[port]}' output has more than one next node`);
       }
-      if (n.children.some((c) => c.port !== 'output1' && c.port !== 'output2')) errors.push(`${nodeName(n)}: each next node must say its port (output1 or output2)`);
+      if (n.children.some((c) => c.port !== 'output1' && c.port !== 'output2'))
+        errors.push(`${nodeName(n)}: each next node must say its port (output1 or output2)`);
     }
     for (const c of n.children) walk(c, depth + 1);
   };
@@ -404,21 +498,30 @@ export function checkTree(tree: TreeNode): string[] {
 export function propertiesOf(n: TreeNode): NodeProperties {
   const s = n.settings ?? ({} as NodeSettings);
   switch (n.type) {
-    case 'event': return { eventName: n.event_topic ?? '' };
-    case 'delay': return { delayMS: s.delay_ms };
+    case 'event':
+      return { eventName: n.event_topic ?? '' };
+    case 'delay':
+      return { delayMS: s.delay_ms };
     case 'delay_until': {
       const [date, time] = (s.delay_until ?? '').split('T');
       return {
         timeHelper: { date, time, timezone: s.delay_until_users_timezone ? CONTACT_ZONE : s.delay_until_timezone },
-        delayUntilAnyDate: s.delay_until_any_date, delayUntilExclusive: s.delay_until_exclusive,
+        delayUntilAnyDate: s.delay_until_any_date,
+        delayUntilExclusive: s.delay_until_exclusive,
       };
     }
-    case 'splitter': return { filters: s.filters, filterConjunction: s.conjunction };
-    case 'update_user': return { jsonToUpdate: s.user_json };
-    case 'segmenter': return { segmentId: s.segment_id, segmentOperation: s.segment_operation };
-    case 'send_to_workflow': return { workflowId: s.workflow_id };
-    case 'sender': return { templateId: s.template_id, senderPersonaId: s.sender_persona_id };
-    default: return {};
+    case 'splitter':
+      return { filters: s.filters, filterConjunction: s.conjunction };
+    case 'update_user':
+      return { jsonToUpdate: s.user_json };
+    case 'segmenter':
+      return { segmentId: s.segment_id, segmentOperation: s.segment_operation };
+    case 'send_to_workflow':
+      return { workflowId: s.workflow_id };
+    case 'sender':
+      return { templateId: s.template_id, senderPersonaId: s.sender_persona_id };
+    default:
+      return {};
   }
 }
 
@@ -430,7 +533,11 @@ export function propertiesOf(n: TreeNode): NodeProperties {
  * that time of day comes round in the zone (today if still ahead, else tomorrow).
  */
 export function delayUntilInstant(s: NodeSettings, now: Date, contactZone?: string | null): Date | 'exclude' {
-  const zone = s.delay_until_users_timezone ? recipientZone(contactZone) : (s.delay_until_timezone && isValidTimezone(s.delay_until_timezone) ? s.delay_until_timezone : 'UTC');
+  const zone = s.delay_until_users_timezone
+    ? recipientZone(contactZone)
+    : s.delay_until_timezone && isValidTimezone(s.delay_until_timezone)
+      ? s.delay_until_timezone
+      : 'UTC';
   const [date, time] = (s.delay_until ?? '').split('T');
   if (s.delay_until_any_date) {
     const today = DateTime.fromJSDate(now, { zone }).toFormat('yyyy-MM-dd');

@@ -35,17 +35,24 @@ const [command, ...rest] = process.argv.slice(2);
 const { values } = parseArgs({
   args: rest,
   options: {
-    company: { type: 'string' }, project: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' },
-    'first-name': { type: 'string' }, 'last-name': { type: 'string' }, limit: { type: 'string', default: '20' }, activated: { type: 'boolean', default: false },
+    company: { type: 'string' },
+    project: { type: 'string' },
+    email: { type: 'string' },
+    password: { type: 'string' },
+    'first-name': { type: 'string' },
+    'last-name': { type: 'string' },
+    limit: { type: 'string', default: '20' },
+    activated: { type: 'boolean', default: false },
   },
 });
 
-const USAGE = 'usage: npm run admin -- create-account --company NAME --project NAME --email EMAIL --password PASSWORD [--activated]\n'
-  + '       npm run admin -- activate --project NAME [--company NAME]\n'
-  + '       npm run admin -- verify-persona --email EMAIL [--project NAME]\n'
-  + '       npm run admin -- contact-messages [--limit N]\n'
-  + '       npm run admin -- reset-demo\n'
-  + '       npm run admin -- rebuild-reports [--project NAME]';
+const USAGE =
+  'usage: npm run admin -- create-account --company NAME --project NAME --email EMAIL --password PASSWORD [--activated]\n' +
+  '       npm run admin -- activate --project NAME [--company NAME]\n' +
+  '       npm run admin -- verify-persona --email EMAIL [--project NAME]\n' +
+  '       npm run admin -- contact-messages [--limit N]\n' +
+  '       npm run admin -- reset-demo\n' +
+  '       npm run admin -- rebuild-reports [--project NAME]';
 const COMMANDS = ['create-account', 'activate', 'verify-persona', 'contact-messages', 'reset-demo', 'rebuild-reports'];
 if (!COMMANDS.includes(command)) {
   console.error(USAGE);
@@ -65,8 +72,13 @@ let code = 0;
 try {
   if (command === 'create-account') {
     const { apiKey } = await createAccount(database.db, {
-      company: values.company ?? '', project: values.project ?? '', email: values.email ?? '', password: values.password ?? '',
-      firstName: values['first-name'], lastName: values['last-name'], activated: values.activated,
+      company: values.company ?? '',
+      project: values.project ?? '',
+      email: values.email ?? '',
+      password: values.password ?? '',
+      firstName: values['first-name'],
+      lastName: values['last-name'],
+      activated: values.activated,
     });
     console.log(`Created ${values.company} / ${values.project} (${values.activated ? 'activated' : 'in the sandbox'}), admin ${values.email}`);
     console.log(`api key: ${apiKey}`);
@@ -81,7 +93,11 @@ try {
     if (!n) throw new HttpError(404, [`email: no sender persona ${values.email}${values.project ? ` in project ${values.project}` : ''}`]);
     console.log(`Confirmed ${n} sender persona(s) ${values.email}: they may send now.`);
   } else if (command === 'contact-messages') {
-    const rows = await database.db.select().from(contactMessages).orderBy(desc(contactMessages.createdAt)).limit(Math.max(1, Number(values.limit) || 20));
+    const rows = await database.db
+      .select()
+      .from(contactMessages)
+      .orderBy(desc(contactMessages.createdAt))
+      .limit(Math.max(1, Number(values.limit) || 20));
     for (const m of rows) console.log(`${m.createdAt.toISOString()}  ${m.email}${m.name ? ` (${m.name})` : ''}\n  ${m.details.replace(/\n/g, '\n  ')}\n`);
     if (!rows.length) console.log('No contact messages.');
   } else if (command === 'reset-demo') {
@@ -89,13 +105,13 @@ try {
     console.log('The demo account is back to its known contents.');
   } else if (command === 'rebuild-reports') {
     // Project names are unique per company only: every project of that name is rebuilt.
-    const projects = values.project
-      ? await database.query<{ id: string | null }>('SELECT id FROM projects WHERE name = $1', [values.project])
-      : [{ id: null }];
+    const projects = values.project ? await database.query<{ id: string | null }>('SELECT id FROM projects WHERE name = $1', [values.project]) : [{ id: null }];
     if (!projects.length) throw new HttpError(404, [`project: no project named ${values.project}`]);
     const started = Date.now();
     for (const project of projects) await database.query('SELECT report_rebuild($1::uuid)', [project.id]);
-    console.log(`Rebuilt the report aggregates of ${values.project ?? 'every project'} from the raw events in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
+    console.log(
+      `Rebuilt the report aggregates of ${values.project ?? 'every project'} from the raw events in ${((Date.now() - started) / 1000).toFixed(1)} s.`,
+    );
   }
 } catch (err) {
   console.error(err instanceof HttpError ? err.errors.join('\n') : (err as Error).message);

@@ -101,7 +101,10 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
       const key = req.headers['x-api-key'];
       if (typeof key !== 'string' || !key) throw new Unauthorized();
       const known = knownKeys.get(key);
-      if (known && known.until > Date.now()) { req.project = known.project; return; }
+      if (known && known.until > Date.now()) {
+        req.project = known.project;
+        return;
+      }
       const project = await projectByApiKey(ctx.database.db, key);
       if (!project) throw new Unauthorized();
       if (knownKeys.size >= 10_000) knownKeys.clear();

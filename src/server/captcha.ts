@@ -27,7 +27,7 @@ export async function verifyCaptcha(captcha: Config['captcha'], answer: string |
       signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS),
     });
     if (!res.ok) return `could not be verified (the captcha provider answered ${res.status}); please try again`;
-    result = await res.json() as typeof result;
+    result = (await res.json()) as typeof result;
   } catch (err) {
     return `could not be verified (${(err as Error).message}); please try again`;
   }

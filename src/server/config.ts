@@ -123,33 +123,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderThreads: Math.floor(num('RENDER_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
     importWriters: Math.max(1, Math.min(8, Math.floor(num('IMPORT_WRITERS', 2)))),
     snsVerify: !/^(off|false|0|no)$/i.test(env.SNS_VERIFY ?? 'on'),
-    snsTopicArns: (env.SNS_TOPIC_ARNS ?? '').split(',').map((a) => a.trim()).filter(Boolean),
-    captcha: env.CAPTCHA_VERIFY_URL && env.CAPTCHA_SECRET
-      ? {
-        verifyUrl: env.CAPTCHA_VERIFY_URL, secret: env.CAPTCHA_SECRET, siteKey: env.CAPTCHA_SITE_KEY || undefined,
-        scriptUrl: env.CAPTCHA_SCRIPT_URL || undefined, minScore: num('CAPTCHA_MIN_SCORE', 0.5),
-      }
-      : undefined,
+    snsTopicArns: (env.SNS_TOPIC_ARNS ?? '')
+      .split(',')
+      .map((a) => a.trim())
+      .filter(Boolean),
+    captcha:
+      env.CAPTCHA_VERIFY_URL && env.CAPTCHA_SECRET
+        ? {
+            verifyUrl: env.CAPTCHA_VERIFY_URL,
+            secret: env.CAPTCHA_SECRET,
+            siteKey: env.CAPTCHA_SITE_KEY || undefined,
+            scriptUrl: env.CAPTCHA_SCRIPT_URL || undefined,
+            minScore: num('CAPTCHA_MIN_SCORE', 0.5),
+          }
+        : undefined,
     conversionTrackingUrl: env.CONVERSION_TRACKING_URL || undefined,
     assistant: {
       company: env.ASSISTANT_COMPANY || undefined,
       providerUrl: env.ASSISTANT_PROVIDER_URL?.replace(/\/+$/, '') || undefined,
       providerKey: env.ASSISTANT_PROVIDER_KEY || undefined,
     },
-    demoResetCron: /^(off|false|0|no)$/i.test(env.DEMO_RESET_CRON ?? '') ? undefined : (env.DEMO_RESET_CRON || '0 * * * *'),
+    demoResetCron: /^(off|false|0|no)$/i.test(env.DEMO_RESET_CRON ?? '') ? undefined : env.DEMO_RESET_CRON || '0 * * * *',
     loginMaxFailures: Math.max(1, Math.floor(num('LOGIN_MAX_FAILURES', 10))),
     loginMaxFailuresPerAccount: Math.max(1, Math.floor(num('LOGIN_MAX_FAILURES_PER_ACCOUNT', 10))),
     trustProxy: trustProxy(env.TRUST_PROXY),
     loginFailureWindowS: Math.max(1, num('LOGIN_FAILURE_WINDOW_S', 900)),
     systemFrom,
-    systemDkim: env.SYSTEM_DKIM_KEY_FILE ? {
-      domainName: systemFrom.split('@').pop()!.toLowerCase(),
-      keySelector: env.SYSTEM_DKIM_SELECTOR?.trim() || 'mw1',
-      privateKey: readKey(env.SYSTEM_DKIM_KEY_FILE),
-    } : undefined,
-    dnsResolvers: (env.DNS_RESOLVERS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    systemDkim: env.SYSTEM_DKIM_KEY_FILE
+      ? {
+          domainName: systemFrom.split('@').pop()!.toLowerCase(),
+          keySelector: env.SYSTEM_DKIM_SELECTOR?.trim() || 'mw1',
+          privateKey: readKey(env.SYSTEM_DKIM_KEY_FILE),
+        }
+      : undefined,
+    dnsResolvers: (env.DNS_RESOLVERS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     spfRecord: env.SPF_RECORD?.trim() || 'v=spf1 a mx ~all',
-    domainCheckCron: /^(off|false|0|no)$/i.test(env.DOMAIN_CHECK_CRON ?? '') ? undefined : (env.DOMAIN_CHECK_CRON || '*/10 * * * *'),
+    domainCheckCron: /^(off|false|0|no)$/i.test(env.DOMAIN_CHECK_CRON ?? '') ? undefined : env.DOMAIN_CHECK_CRON || '*/10 * * * *',
     reportCacheMs: num('REPORT_CACHE_MS', 15_000),
     workflowLeaseMs: Math.max(1000, num('WORKFLOW_LEASE_MS', 60_000)),
     workflowPollMs: Math.max(50, num('WORKFLOW_POLL_MS', 1000)),
@@ -169,7 +181,10 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
     const hops = Number(v);
     return (_address: string, hop: number) => hop < hops;
   }
-  return v.split(',').map((s) => s.trim()).filter(Boolean);
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** readKey reads a PEM private key file (SYSTEM_DKIM_KEY_FILE); throws naming the variable when it is unreadable or not a private key. */

@@ -21,7 +21,9 @@ export class KeyReused extends HttpError {
  * strings in one form), so the same batch sent again with its keys in another order is the same request.
  */
 export function requestFingerprint(body: unknown): string {
-  return createHash('sha256').update(canonicalize(body) ?? 'undefined').digest('hex');
+  return createHash('sha256')
+    .update(canonicalize(body) ?? 'undefined')
+    .digest('hex');
 }
 
 /**
@@ -32,15 +34,24 @@ export function requestFingerprint(body: unknown): string {
  * first commits, then replays it or is refused. Entries older than 24 hours are dropped first. Returns the answer
  * and whether it is a replay; errors from `work` roll the claim back with the transaction.
  */
-export async function oncePerKey<T>(run: QueryFn, projectId: string, key: string, work: () => Promise<T>, fingerprint?: string): Promise<{ result: T; replayed: boolean }> {
+export async function oncePerKey<T>(
+  run: QueryFn,
+  projectId: string,
+  key: string,
+  work: () => Promise<T>,
+  fingerprint?: string,
+): Promise<{ result: T; replayed: boolean }> {
   await run(`DELETE FROM event_batches WHERE project_id = $1 AND created_at < now() - interval '24 hours'`, [projectId]);
   const claimed = await run(
     `INSERT INTO event_batches (project_id, idempotency_key, request_hash, response) VALUES ($1, $2, $3, '{}')
      ON CONFLICT (project_id, idempotency_key) DO NOTHING RETURNING 1`,
-    [projectId, key, fingerprint ?? null]);
+    [projectId, key, fingerprint ?? null],
+  );
   if (!claimed.length) {
     const [prior] = await run<{ response: T; request_hash: string | null }>(
-      'SELECT response, request_hash FROM event_batches WHERE project_id = $1 AND idempotency_key = $2', [projectId, key]);
+      'SELECT response, request_hash FROM event_batches WHERE project_id = $1 AND idempotency_key = $2',
+      [projectId, key],
+    );
     if (fingerprint && prior.request_hash && prior.request_hash !== fingerprint) throw new KeyReused(key);
     return { result: prior.response, replayed: true };
   }

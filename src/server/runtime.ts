@@ -21,18 +21,26 @@ export interface Runtime {
 
 /** startRuntime opens the runtime; `transport` overrides the one SMTP_URL names, `database` an already open one. */
 export async function startRuntime(config: Config, opts: { transport?: MailTransport; workers?: boolean; database?: Database } = {}): Promise<Runtime> {
-  const database = opts.database ?? await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const queue = await openQueue(database);
   const transport = opts.transport ?? openTransport(config.smtpUrl);
   let workers: Workers | undefined;
   const ctx: AppContext = {
-    config, database, storage: openStorage(config.storageUrl), queue, transport,
+    config,
+    database,
+    storage: openStorage(config.storageUrl),
+    queue,
+    transport,
     notifySender: () => workers?.sender.poke(),
     notifyWorkflows: () => workers?.engine.poke(),
   };
   if (opts.workers ?? config.workers) workers = await startWorkers(ctx, queue, transport);
   return {
-    ctx, database, queue, transport, workers,
+    ctx,
+    database,
+    queue,
+    transport,
+    workers,
     async stop() {
       await workers?.stop();
       await queue.stop();

@@ -19,7 +19,8 @@ export async function claimUploadUrl(query: QueryFn, projectId: string, token: s
   await query(`DELETE FROM used_upload_urls WHERE expires_at < now() - interval '1 hour'`);
   const rows = await query(
     'INSERT INTO used_upload_urls (token_hash, project_id, expires_at) VALUES ($1, $2, $3) ON CONFLICT (token_hash) DO NOTHING RETURNING 1',
-    [hashOf(token), projectId, expiresAt.toISOString()]);
+    [hashOf(token), projectId, expiresAt.toISOString()],
+  );
   return rows.length === 1;
 }
 

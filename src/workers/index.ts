@@ -22,7 +22,11 @@ export interface Workers {
 /** startWorkers registers the job handlers on `queue` and starts the sender. */
 export async function startWorkers(ctx: AppContext, queue: Queue, transport: MailTransport): Promise<Workers> {
   const renderer = new RenderPool(ctx.config.renderThreads, ctx.config.storageUrl);
-  const sender = new Sender(ctx, transport, renderer, { leaseMs: ctx.config.sendLeaseMs, pollMs: ctx.config.sendPollMs, concurrency: ctx.config.sendConcurrency });
+  const sender = new Sender(ctx, transport, renderer, {
+    leaseMs: ctx.config.sendLeaseMs,
+    pollMs: ctx.config.sendPollMs,
+    concurrency: ctx.config.sendConcurrency,
+  });
   // Every queue of the registry (jobs.ts): its handler, and its schedule when the config gives one.
   const job: JobContext = { ctx, pokeSender: () => sender.poke() };
   for (const name of JOB_NAMES) {

@@ -60,16 +60,21 @@ const query = (ctx: AppContext) => ctx.database.query.bind(ctx.database) as Quer
 /** JOBS: every queue's definition, by name. */
 export const JOBS: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   'blast-expand': {
-    batchSize: 5, pollingIntervalSeconds: 1,
+    batchSize: 5,
+    pollingIntervalSeconds: 1,
     handle: ({ ctx, pokeSender }, { blastId }) => expandBlast(ctx, blastId, pokeSender).then(() => undefined),
   },
   // pg-boss runs each scheduled tick once across all worker processes.
   'demo-reset': {
-    batchSize: 1, pollingIntervalSeconds: 5, schedule: (config) => config.demoResetCron,
+    batchSize: 1,
+    pollingIntervalSeconds: 5,
+    schedule: (config) => config.demoResetCron,
     handle: ({ ctx }) => resetDemoAccount(ctx.database.db).then(() => undefined),
   },
   'domain-check': {
-    batchSize: 5, pollingIntervalSeconds: 2, schedule: (config) => config.domainCheckCron,
+    batchSize: 5,
+    pollingIntervalSeconds: 2,
+    schedule: (config) => config.domainCheckCron,
     handle: async ({ ctx }, { domainIds }) => {
       const { errors } = await checkDomains(query(ctx), ctx.config, domainIds);
       for (const e of errors) console.warn(`domain check: ${e}`);

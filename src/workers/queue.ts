@@ -10,7 +10,11 @@ import { JOB_NAMES, type JobName, type JobPayloads } from './jobs.ts';
 export interface Queue extends JobQueue {
   boss: PgBoss;
   /** work runs `handler` for jobs of `name` (batches of up to `batchSize`), polling every `pollingIntervalSeconds` (≥0.5); a job this process enqueues already due wakes it at once. */
-  work<N extends JobName>(name: N, opts: { batchSize?: number; pollingIntervalSeconds?: number }, handler: (data: JobPayloads[N]) => Promise<void>): Promise<void>;
+  work<N extends JobName>(
+    name: N,
+    opts: { batchSize?: number; pollingIntervalSeconds?: number },
+    handler: (data: JobPayloads[N]) => Promise<void>,
+  ): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -26,7 +30,11 @@ export async function openQueue(database: Database): Promise<Queue> {
     boss,
     async enqueue(name, data, opts = {}) {
       await boss.send(name, data, {
-        startAfter: opts.startAfter, singletonKey: opts.singletonKey, retryLimit: 10, retryDelay: 5, retryBackoff: true,
+        startAfter: opts.startAfter,
+        singletonKey: opts.singletonKey,
+        retryLimit: 10,
+        retryDelay: 5,
+        retryBackoff: true,
       });
       if (!opts.startAfter || opts.startAfter.getTime() <= Date.now()) for (const id of local.get(name) ?? []) boss.notifyWorker(id);
     },
@@ -36,6 +44,8 @@ export async function openQueue(database: Database): Promise<Queue> {
       });
       local.set(name, [...(local.get(name) ?? []), id]);
     },
-    async stop() { await boss.stop({ graceful: true, timeout: 10_000 }); },
+    async stop() {
+      await boss.stop({ graceful: true, timeout: 10_000 });
+    },
   };
 }

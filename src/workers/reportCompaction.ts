@@ -13,7 +13,8 @@ const TABLES: Array<{ table: string; keys: string[]; counters: string[] }> = [
   { table: 'report_totals', keys: ['project_id', 'name', 'blast_id', 'template_id', 'workflow_id'], counters: ['num', 'num_unique'] },
   { table: 'report_links', keys: ['project_id', 'link_hash', 'blast_id', 'template_id', 'workflow_id'], counters: ['num', 'num_unique'] },
   {
-    table: 'report_sources', keys: ['project_id', 'kind', 'value_hash', 'blast_id', 'template_id', 'workflow_id'],
+    table: 'report_sources',
+    keys: ['project_id', 'kind', 'value_hash', 'blast_id', 'template_id', 'workflow_id'],
     counters: ['num_opens', 'num_unique_opens', 'num_clicks', 'num_unique_clicks'],
   },
 ];
@@ -36,11 +37,15 @@ export async function compactReports(query: QueryFn, batch = 20_000): Promise<nu
          RETURNING ${cols.join(', ')}),
        m AS (
          INSERT INTO ${table} (${cols.join(', ')}, merged)
-         SELECT ${keys.join(', ')}, ${carried.map((c) => `min(${c})`).concat(counters.map((c) => `sum(${c})`)).join(', ')}, true
+         SELECT ${keys.join(', ')}, ${carried
+           .map((c) => `min(${c})`)
+           .concat(counters.map((c) => `sum(${c})`))
+           .join(', ')}, true
            FROM d GROUP BY ${keys.join(', ')} ORDER BY ${keys.join(', ')}
          ON CONFLICT (${keys.join(', ')}) WHERE merged
          DO UPDATE SET ${counters.map((c) => `${c} = ${table}.${c} + EXCLUDED.${c}`).join(', ')})
-       SELECT count(*)::int AS n FROM d`);
+       SELECT count(*)::int AS n FROM d`,
+    );
     merged += Number(rows[0]?.n ?? 0);
   }
   return merged;

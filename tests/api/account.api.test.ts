@@ -19,7 +19,9 @@ async function provider(answer: (path: string, body: string) => { status: number
   const seen: Array<{ path: string; body: string; auth?: string }> = [];
   const server = http.createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       seen.push({ path: req.url ?? '', body, auth: req.headers.authorization });
       const a = answer(req.url ?? '', body);
@@ -39,7 +41,15 @@ let companyName: string;
 beforeAll(async () => {
   captcha = await provider((_p, body) => {
     const token = new URLSearchParams(body).get('response');
-    return { status: 200, json: token === 'good-token' ? { success: true, score: 0.9, action: 'submit' } : token === 'bot-token' ? { success: true, score: 0.1 } : { success: false, 'error-codes': ['invalid-input-response'] } };
+    return {
+      status: 200,
+      json:
+        token === 'good-token'
+          ? { success: true, score: 0.9, action: 'submit' }
+          : token === 'bot-token'
+            ? { success: true, score: 0.1 }
+            : { success: false, 'error-codes': ['invalid-input-response'] },
+    };
   });
   assistant = await provider((path) => ({ status: 200, json: { client_secret: `secret-for-${path}` } }));
   h = await startHarness({ config: { loginMaxFailures: 3, loginMaxFailuresPerAccount: 5 } });
@@ -54,7 +64,13 @@ afterAll(async () => {
 });
 
 const signupBody = (over: Record<string, unknown> = {}, user: Record<string, unknown> = {}) => ({
-  company_user: { email: `owner-${Math.random().toString(36).slice(2, 8)}@acme.example.com`, first_name: 'Olive', last_name: 'Owner', json: { business_website: 'https://acme.example.com' }, ...user },
+  company_user: {
+    email: `owner-${Math.random().toString(36).slice(2, 8)}@acme.example.com`,
+    first_name: 'Olive',
+    last_name: 'Owner',
+    json: { business_website: 'https://acme.example.com' },
+    ...user,
+  },
   company_display_name: `Acme ${Math.random().toString(36).slice(2, 8)}`,
   password: 'a-good-passw0rd',
   product_package_id: 'Enterprise',
@@ -72,7 +88,12 @@ describe(`sign-up (${API_DB})`, () => {
     expect(login.body.project.name).toBe('Main project');
     expect(login.body.not_in_sandbox).toBe(false);
     const [company] = await h.runtime.database.db.select().from(companies).where(eq(companies.name, body.company_display_name));
-    expect(company.json).toMatchObject({ plan: 'Enterprise', business_website: 'https://acme.example.com', source: DEAL_MIRROR_SOURCE, promo_code: DEAL_MIRROR_PROMO_CODE });
+    expect(company.json).toMatchObject({
+      plan: 'Enterprise',
+      business_website: 'https://acme.example.com',
+      source: DEAL_MIRROR_SOURCE,
+      promo_code: DEAL_MIRROR_PROMO_CODE,
+    });
     // The new admin is the team's super-admin.
     const team = await h.call('GET', '/api/companyauthwrapper/company_users', { key: login.body.api_client_key });
     expect(team.body.data).toHaveLength(1);
@@ -94,7 +115,10 @@ describe(`sign-up (${API_DB})`, () => {
       [signupBody({ password: '' }), ['password: Required field']],
       [signupBody({ password: 'short1' }), ['password: must be at least 8 characters']],
       [signupBody({ password: 'onlyletters' }), ['password: must contain a letter and a digit']],
-      [signupBody({}, { json: { business_website: 'acme dot com' } }), ['company_user.json.business_website: must be a web address such as https://example.com']],
+      [
+        signupBody({}, { json: { business_website: 'acme dot com' } }),
+        ['company_user.json.business_website: must be a web address such as https://example.com'],
+      ],
       [signupBody({}, { email: 'owner.acme.example.com' }), ['company_user.email: Invalid email']],
       [signupBody({ company_display_name: companyName }), [`company_display_name: a company named ${companyName} already exists`]],
       [signupBody({ product_package_id: 'Gold' }), ['product_package_id: must be one of Starter, Professional, Enterprise']],
@@ -106,7 +130,8 @@ describe(`sign-up (${API_DB})`, () => {
       expect(res.body.errors).toEqual(errors);
     }
     expect((await h.call('POST', '/api/signup/signup', { body: { password: 'x' } })).body).toEqual({
-      code: 400, errors: ['company_user: Required field', 'company_display_name: Required field'],
+      code: 400,
+      errors: ['company_user: Required field', 'company_display_name: Required field'],
     });
     expect((await h.runtime.database.db.select({ n: count() }).from(companies))[0].n).toBe(before);
   });
@@ -118,7 +143,9 @@ describe(`sign-up (${API_DB})`, () => {
 
 describe(`contact form (${API_DB})`, () => {
   it('stores a message and answers code 200', async () => {
-    const res = await h.call('POST', '/api/contact_us/contact_us', { body: { email: 'visitor@example.org', name: 'Vera', details: 'We send 200,000 emails a month.', captcha_answer: '', captcha_id: '' } });
+    const res = await h.call('POST', '/api/contact_us/contact_us', {
+      body: { email: 'visitor@example.org', name: 'Vera', details: 'We send 200,000 emails a month.', captcha_answer: '', captcha_id: '' },
+    });
     expect(res).toEqual({ status: 200, body: { code: 200, errors: [] } });
     const rows = await h.runtime.database.db.select().from(contactMessages).where(eq(contactMessages.email, 'visitor@example.org'));
     expect(rows.map((r) => [r.name, r.details])).toEqual([['Vera', 'We send 200,000 emails a month.']]);
@@ -142,9 +169,13 @@ describe(`contact form (${API_DB})`, () => {
 describe(`captcha when configured (${API_DB})`, () => {
   let hc: Harness;
   beforeAll(async () => {
-    hc = await startHarness({ config: { captcha: { verifyUrl: `${captcha.url}/siteverify`, secret: 'server-secret', siteKey: 'site-key', scriptUrl: '/captcha.js', minScore: 0.5 } } });
+    hc = await startHarness({
+      config: { captcha: { verifyUrl: `${captcha.url}/siteverify`, secret: 'server-secret', siteKey: 'site-key', scriptUrl: '/captcha.js', minScore: 0.5 } },
+    });
   });
-  afterAll(async () => { await hc?.close(); });
+  afterAll(async () => {
+    await hc?.close();
+  });
 
   it('verifies the answer server-side with the provider and routes failures to the captcha field', async () => {
     expect((await hc.call('GET', '/api/signup/signup/config')).body.captcha).toEqual({ site_key: 'site-key', script_url: '/captcha.js' });
@@ -189,7 +220,7 @@ describe(`sign-in throttling (${API_DB})`, () => {
     expect((await attempt(own.email, own.password, '10.2.2.2')).statusCode).toBe(429);
   });
 
-  it('counts failures per account from any address; a success clears only that account\'s count', async () => {
+  it("counts failures per account from any address; a success clears only that account's count", async () => {
     const victim = await h.tenant();
     // Four failures from four addresses, then the owner signs in: the account's count starts again.
     for (let i = 0; i < 4; i++) expect((await attempt(victim.email, 'guess-1', `10.3.0.${i}`)).statusCode).toBe(401);
@@ -218,7 +249,9 @@ describe(`sign-in throttling (${API_DB})`, () => {
 
 describe(`demo login (${API_DB})`, () => {
   it('needs the terms accepted, records the visitor and signs in to the shared demo account', async () => {
-    expect((await h.call('POST', '/api/login/demo_login', { body: { email: 'curious@example.net', agreed: false } })).body.errors).toEqual(['agreed: must be equal to constant']);
+    expect((await h.call('POST', '/api/login/demo_login', { body: { email: 'curious@example.net', agreed: false } })).body.errors).toEqual([
+      'agreed: must be equal to constant',
+    ]);
     const res = await h.call('POST', '/api/login/demo_login', { body: { email: 'curious@example.net', agreed: true } });
     expect(res.status).toBe(200);
     expect(res.body.user.email).toBe(DEMO_ACCOUNT.email);
@@ -233,7 +266,10 @@ describe(`demo login (${API_DB})`, () => {
     const key = session.api_client_key;
     await h.call('POST', '/api/user/users', { key, body: { users: [{ email: 'graffiti@example.com' }] } });
     await h.call('DELETE', '/api/user/users', { key, query: { emails: 'ada@example.com' } });
-    await h.call('POST', '/api/companyauthwrapper/company_users', { key, body: { company_user: { email: 'intruder@example.com' }, password: 'intruder-pass-1' } });
+    await h.call('POST', '/api/companyauthwrapper/company_users', {
+      key,
+      body: { company_user: { email: 'intruder@example.com' }, password: 'intruder-pass-1' },
+    });
     expect((await h.call('GET', '/api/user/users/count', { key })).body.num_users).toBe(DEMO_CONTENT.contacts.length);
     await resetDemoAccount(h.runtime.database.db);
     const users = await h.call('GET', '/api/user/users', { key, query: { limit: 100, sort_columns: 'email' } });
@@ -242,24 +278,40 @@ describe(`demo login (${API_DB})`, () => {
     expect(team.body.data.map((m: { email: string }) => m.email)).toEqual([DEMO_ACCOUNT.email]);
     expect((await h.call('GET', '/api/template/templates', { key })).body.data.map((t: { name: string }) => t.name)).toEqual([DEMO_CONTENT.template.name]);
     expect((await h.call('GET', '/api/senderpersonawrapper/sender_personas', { key })).body.data).toHaveLength(1);
-    expect((await h.call('GET', '/api/segment/segments', { key })).body.data.map((s: { name: string; num_users: number }) => [s.name, s.num_users]))
-      .toEqual([[DEMO_CONTENT.segment, DEMO_CONTENT.contacts.length]]);
+    expect((await h.call('GET', '/api/segment/segments', { key })).body.data.map((s: { name: string; num_users: number }) => [s.name, s.num_users])).toEqual([
+      [DEMO_CONTENT.segment, DEMO_CONTENT.contacts.length],
+    ]);
   });
 });
 
 describe(`team (${API_DB})`, () => {
-  it('lists the project\'s admins with the earliest as super-admin, adds one and removes them', async () => {
+  it("lists the project's admins with the earliest as super-admin, adds one and removes them", async () => {
     const key = tenant.apiKey;
     const added = await h.call('POST', '/api/companyauthwrapper/company_users', {
-      key, body: { company_user: { email: 'second@tenant.example.com', first_name: 'Sam' }, company_name: companyName, password: 'second-pass-1', added_by: tenant.email },
+      key,
+      body: {
+        company_user: { email: 'second@tenant.example.com', first_name: 'Sam' },
+        company_name: companyName,
+        password: 'second-pass-1',
+        added_by: tenant.email,
+      },
     });
     expect(added.status).toBe(200);
-    expect(added.body.data).toMatchObject({ email: 'second@tenant.example.com', first_name: 'Sam', last_name: null, super_admin: false, json: { addedBy: tenant.email } });
+    expect(added.body.data).toMatchObject({
+      email: 'second@tenant.example.com',
+      first_name: 'Sam',
+      last_name: null,
+      super_admin: false,
+      json: { addedBy: tenant.email },
+    });
     // The new admin can sign in to the same project.
     const login = await h.call('POST', '/api/login/login', { body: { email: 'second@tenant.example.com', password: 'second-pass-1' } });
     expect(login.body.api_client_key).toBe(key);
     const team = await h.call('GET', '/api/companyauthwrapper/company_users', { key, query: { company_name: companyName } });
-    expect(team.body.data.map((m: { email: string; super_admin: boolean }) => [m.email, m.super_admin])).toEqual([[tenant.email, true], ['second@tenant.example.com', false]]);
+    expect(team.body.data.map((m: { email: string; super_admin: boolean }) => [m.email, m.super_admin])).toEqual([
+      [tenant.email, true],
+      ['second@tenant.example.com', false],
+    ]);
     const removed = await h.call('DELETE', '/api/companyauthwrapper/company_users', { key, body: { company_user: { id: added.body.data.id } } });
     expect(removed).toEqual({ status: 200, body: { data: { id: added.body.data.id } } });
     expect((await h.call('GET', '/api/companyauthwrapper/company_users', { key })).body.data).toHaveLength(1);
@@ -269,14 +321,23 @@ describe(`team (${API_DB})`, () => {
   it('refuses to remove the super-admin, with the contact-support hint', async () => {
     const team = await h.call('GET', '/api/companyauthwrapper/company_users', { key: tenant.apiKey });
     const res = await h.call('DELETE', '/api/companyauthwrapper/company_users', { key: tenant.apiKey, body: { company_user: { id: team.body.data[0].id } } });
-    expect(res).toEqual({ status: 400, body: { errors: ['company_user: the super-admin (the earliest-created admin) cannot be removed; contact support to change its email'] } });
+    expect(res).toEqual({
+      status: 400,
+      body: { errors: ['company_user: the super-admin (the earliest-created admin) cannot be removed; contact support to change its email'] },
+    });
   });
 
-  it('refuses a used email, a weak password, another company\'s names and another project\'s admins', async () => {
+  it("refuses a used email, a weak password, another company's names and another project's admins", async () => {
     const key = tenant.apiKey;
-    const dup = await h.call('POST', '/api/companyauthwrapper/company_users', { key, body: { company_user: { email: tenant.email.toUpperCase() }, password: 'another-pass-1' } });
+    const dup = await h.call('POST', '/api/companyauthwrapper/company_users', {
+      key,
+      body: { company_user: { email: tenant.email.toUpperCase() }, password: 'another-pass-1' },
+    });
     expect(dup).toEqual({ status: 400, body: { errors: ['company_user.email: Another user with that email already exists'] } });
-    const weak = await h.call('POST', '/api/companyauthwrapper/company_users', { key, body: { company_user: { email: 'weak@example.com' }, password: 'weak' } });
+    const weak = await h.call('POST', '/api/companyauthwrapper/company_users', {
+      key,
+      body: { company_user: { email: 'weak@example.com' }, password: 'weak' },
+    });
     expect(weak.body.errors).toEqual(['password: must be at least 8 characters']);
     const other = await h.tenant();
     const foreign = await h.call('GET', '/api/companyauthwrapper/company_users', { key, query: { company_name: 'Someone Else Inc' } });
@@ -302,10 +363,16 @@ describe(`sandbox activation (${API_DB})`, () => {
         { id: 'support_email', label: 'Email support with your expected monthly volume', done: false },
       ],
     });
-    await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{ name: 'T', subject: 'S', type: 'TEMPLATE_TRANSACTIONAL', enabled: true, html_body: '<p>Hi</p>' }] } });
+    await h.call('POST', '/api/template/templates', {
+      key: t.apiKey,
+      body: { templates: [{ name: 'T', subject: 'S', type: 'TEMPLATE_TRANSACTIONAL', enabled: true, html_body: '<p>Hi</p>' }] },
+    });
     await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: [{ email: 'c@example.com' }] } });
     expect((await steps()).steps.map((s: { done: boolean }) => s.done)).toEqual([true, true, false, false]);
-    await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey, body: { sender_personas: [{ first_name: 'S', email: 's@example.com' }] } });
+    await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
+      key: t.apiKey,
+      body: { sender_personas: [{ first_name: 'S', email: 's@example.com' }] },
+    });
     await h.call('POST', '/api/contact_us/contact_us', { body: { email: t.email.toUpperCase(), details: 'About 50,000 emails a month.' } });
     expect((await steps()).steps.map((s: { done: boolean }) => s.done)).toEqual([true, true, true, true]);
   });
@@ -321,7 +388,10 @@ describe(`assistant (${API_DB})`, () => {
     const bare = await startHarness({ config: { assistant: { company: DEMO_ACCOUNT.company } } });
     try {
       const { body: s } = await bare.call('POST', '/api/login/demo_login', { body: { email: 'a@example.net', agreed: true } });
-      expect((await bare.call('GET', '/api/companyauthwrapper/assistant/status', { key: s.api_client_key })).body).toEqual({ enabled: true, configured: false });
+      expect((await bare.call('GET', '/api/companyauthwrapper/assistant/status', { key: s.api_client_key })).body).toEqual({
+        enabled: true,
+        configured: false,
+      });
       const res = await bare.call('POST', '/api/companyauthwrapper/assistant/session', { key: s.api_client_key, body: { email: 'a@example.net' } });
       expect(res).toEqual({ status: 503, body: { errors: ['assistant: assistant not configured'] } });
     } finally {
@@ -330,11 +400,17 @@ describe(`assistant (${API_DB})`, () => {
     const full = await startHarness({ config: { assistant: { company: DEMO_ACCOUNT.company, providerUrl: assistant.url, providerKey: 'provider-key' } } });
     try {
       const { body: s } = await full.call('POST', '/api/login/demo_login', { body: { email: 'a@example.net', agreed: true } });
-      const created = await full.call('POST', '/api/companyauthwrapper/assistant/session', { key: s.api_client_key, body: { email: s.user.email, endpoints: s.endpoints, api_key: s.api_client_key } });
+      const created = await full.call('POST', '/api/companyauthwrapper/assistant/session', {
+        key: s.api_client_key,
+        body: { email: s.user.email, endpoints: s.endpoints, api_key: s.api_client_key },
+      });
       expect(created.body).toEqual({ client_secret: 'secret-for-/session' });
       expect(assistant.seen.at(-1)!.auth).toBe('Bearer provider-key');
       expect(JSON.parse(assistant.seen.at(-1)!.body)).toMatchObject({ email: DEMO_ACCOUNT.email, api_key: s.api_client_key });
-      const refreshed = await full.call('POST', '/api/companyauthwrapper/assistant/session/refresh', { key: s.api_client_key, body: { client_secret: 'secret-for-/session' } });
+      const refreshed = await full.call('POST', '/api/companyauthwrapper/assistant/session/refresh', {
+        key: s.api_client_key,
+        body: { client_secret: 'secret-for-/session' },
+      });
       expect(refreshed.body).toEqual({ client_secret: 'secret-for-/session/refresh' });
     } finally {
       await full.close();

@@ -17,7 +17,8 @@ const OWNER = { email: 'ops@lock.example.com', password: 'lock-password-1' };
 const CREATE = ['create-account', '--company', 'Lock Co', '--project', 'lock', '--email', OWNER.email, '--password', OWNER.password];
 const ACTIVATE = ['activate', '--project', 'lock'];
 /** What a refused command prints (runTs puts the exit code and stderr in its error). */
-const REFUSED = /exited 2: The embedded database in .*pglite is in use by the server \(pid \d+ on .*stop the server first, or run the server and operator commands on PostgreSQL with DATABASE_URL/s;
+const REFUSED =
+  /exited 2: The embedded database in .*pglite is in use by the server \(pid \d+ on .*stop the server first, or run the server and operator commands on PostgreSQL with DATABASE_URL/s;
 
 let sink: SmtpSink | undefined;
 let env: NodeJS.ProcessEnv;
@@ -38,7 +39,7 @@ const admin = (args: string[]) => runTs('src/server/admin.ts', args, env);
 /** login signs in as OWNER on the running server; resolves the status and the session's api key. */
 async function login(): Promise<{ status: number; key?: string }> {
   const res = await fetch(`${server!.url}/api/login/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) });
-  const body = await res.json() as { api_client_key?: string };
+  const body = (await res.json()) as { api_client_key?: string };
   return { status: res.status, key: body.api_client_key };
 }
 
@@ -50,32 +51,36 @@ async function inSandbox(key: string): Promise<boolean> {
 }
 
 describe(`operator commands against a running server's PGlite folder (${API_DB})`, () => {
-  it.skipIf(API_DB !== 'pglite')('refuse and change nothing while it runs, and work once it is gone (PGlite only: skipped with API_DB=postgres, where nothing is locked)', async () => {
-    const lockFile = path.join(env.DATA_DIR!, 'pglite.lock');
-    server = await startServer(env);
-    expect(existsSync(lockFile)).toBe(true);
+  it.skipIf(API_DB !== 'pglite')(
+    'refuse and change nothing while it runs, and work once it is gone (PGlite only: skipped with API_DB=postgres, where nothing is locked)',
+    async () => {
+      const lockFile = path.join(env.DATA_DIR!, 'pglite.lock');
+      server = await startServer(env);
+      expect(existsSync(lockFile)).toBe(true);
 
-    await expect(admin(CREATE)).rejects.toThrow(REFUSED);
-    expect((await login()).status).toBe(401); // the server knows no such admin
-    await expect(startServer(env)).rejects.toThrow(/server exited 1: .*The embedded database in .*pglite is in use by the server/s);
+      await expect(admin(CREATE)).rejects.toThrow(REFUSED);
+      expect((await login()).status).toBe(401); // the server knows no such admin
+      await expect(startServer(env)).rejects.toThrow(/server exited 1: .*The embedded database in .*pglite is in use by the server/s);
 
-    // SIGKILL: the server cannot release its lock; the command finds its holder dead and takes it over at once.
-    await server.kill('SIGKILL');
-    expect(existsSync(lockFile)).toBe(true);
-    expect(await admin(CREATE)).toMatch(/api key: \S+/);
-    expect(existsSync(lockFile)).toBe(false);
+      // SIGKILL: the server cannot release its lock; the command finds its holder dead and takes it over at once.
+      await server.kill('SIGKILL');
+      expect(existsSync(lockFile)).toBe(true);
+      expect(await admin(CREATE)).toMatch(/api key: \S+/);
+      expect(existsSync(lockFile)).toBe(false);
 
-    server = await startServer(env);
-    const session = await login();
-    expect(session.status).toBe(200); // the account the command created was kept
-    expect(await inSandbox(session.key!)).toBe(true);
-    await expect(admin(ACTIVATE)).rejects.toThrow(REFUSED);
-    expect(await inSandbox(session.key!)).toBe(true);
+      server = await startServer(env);
+      const session = await login();
+      expect(session.status).toBe(200); // the account the command created was kept
+      expect(await inSandbox(session.key!)).toBe(true);
+      await expect(admin(ACTIVATE)).rejects.toThrow(REFUSED);
+      expect(await inSandbox(session.key!)).toBe(true);
 
-    // SIGTERM: the server closes its database and releases the lock; the command runs (its change found the project).
-    await server.kill('SIGTERM');
-    server = undefined;
-    expect(existsSync(lockFile)).toBe(false);
-    expect(await admin(ACTIVATE)).toMatch(/Activated 1 project\(s\) named lock/);
-  }, 120_000); // about 35 s alone: three server starts (one refused) and four commands, each a process; more on a busy machine
+      // SIGTERM: the server closes its database and releases the lock; the command runs (its change found the project).
+      await server.kill('SIGTERM');
+      server = undefined;
+      expect(existsSync(lockFile)).toBe(false);
+      expect(await admin(ACTIVATE)).toMatch(/Activated 1 project\(s\) named lock/);
+    },
+    120_000,
+  ); // about 35 s alone: three server starts (one refused) and four commands, each a process; more on a busy machine
 });

@@ -6,8 +6,12 @@ import { seedDemoAccount } from '../../src/server/core/accounts/demo.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 /** A request path for an operation, with path parameters filled with a plausible id. */
 function urlOf(op: { service: string; path: string }): string {
@@ -31,7 +35,10 @@ describe(`login (${API_DB})`, () => {
   });
 
   it('gives 401 with "401: invalid username / password" for a wrong password or unknown email', async () => {
-    for (const body of [{ email: DEMO_ACCOUNT.email, password: 'nope-nope' }, { email: 'nobody@example.com', password: 'whatever1' }]) {
+    for (const body of [
+      { email: DEMO_ACCOUNT.email, password: 'nope-nope' },
+      { email: 'nobody@example.com', password: 'whatever1' },
+    ]) {
       const res = await h.call('POST', '/api/login/login', { body });
       expect(res.status).toBe(401);
       expect(res.body.errors).toEqual(['401: invalid username / password']);
@@ -57,7 +64,7 @@ describe(`x-api-key (${API_DB})`, () => {
     }
   });
 
-  it('accepts the session\'s integration_key and integration_key2 (the Make app\'s key) for the same project', async () => {
+  it("accepts the session's integration_key and integration_key2 (the Make app's key) for the same project", async () => {
     const t = await h.tenant();
     const login = await h.call('POST', '/api/login/login', { body: { email: t.email, password: t.password } });
     const { integration_key: ik, integration_key2: ik2 } = login.body;
@@ -84,23 +91,41 @@ describe(`tenant isolation (${API_DB})`, () => {
     b = await h.tenant({ activated: true });
     const contact = await h.call('POST', '/api/user/users', { key: a.apiKey, body: { users: [{ email: 'only-a@example.com', first_name: 'A' }] } });
     ids.contact = contact.body.data[0].id;
-    const persona = await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: a.apiKey, body: { sender_personas: [{ email: 'sender@a.example.com', first_name: 'Ann' }] } });
+    const persona = await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
+      key: a.apiKey,
+      body: { sender_personas: [{ email: 'sender@a.example.com', first_name: 'Ann' }] },
+    });
     ids.persona = persona.body.data[0].id;
-    const template = await h.call('POST', '/api/template/templates', { key: a.apiKey, body: { templates: [{ name: 'A news', subject: 'Hi', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>hi</p>' }] } });
+    const template = await h.call('POST', '/api/template/templates', {
+      key: a.apiKey,
+      body: { templates: [{ name: 'A news', subject: 'Hi', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>hi</p>' }] },
+    });
     ids.template = template.body.data[0].id;
     const segment = await h.call('POST', '/api/segment/segments', { key: a.apiKey, body: { segments: [{ name: 'A seg', user_ids: [ids.contact] }] } });
     ids.segment = segment.body.data[0].id;
     ids.blast = crypto.randomUUID();
-    const blast = await h.call('POST', '/api/scheduler/scheduler', { key: a.apiKey, body: {
-      id: ids.blast, name: 'A blast', template_id: ids.template, sender_persona_id: ids.persona, to_user_ids: [ids.contact], send_at: '2099-01-01T12:30', timezone: 'UTC',
-    } });
+    const blast = await h.call('POST', '/api/scheduler/scheduler', {
+      key: a.apiKey,
+      body: {
+        id: ids.blast,
+        name: 'A blast',
+        template_id: ids.template,
+        sender_persona_id: ids.persona,
+        to_user_ids: [ids.contact],
+        send_at: '2099-01-01T12:30',
+        timezone: 'UTC',
+      },
+    });
     expect(blast.status).toBe(200);
   });
 
   it('the second tenant lists and counts none of the first tenant’s data, even by id', async () => {
     const lists: Array<[string, string]> = [
-      ['/api/user/users', 'contact'], ['/api/senderpersonawrapper/sender_personas', 'persona'], ['/api/template/templates', 'template'],
-      ['/api/segment/segments', 'segment'], ['/api/scheduler/scheduler', 'blast'],
+      ['/api/user/users', 'contact'],
+      ['/api/senderpersonawrapper/sender_personas', 'persona'],
+      ['/api/template/templates', 'template'],
+      ['/api/segment/segments', 'segment'],
+      ['/api/scheduler/scheduler', 'blast'],
     ];
     for (const [url, kind] of lists) {
       const mine = await h.call('GET', url, { key: a.apiKey, query: { ids: ids[kind] } });
@@ -121,14 +146,26 @@ describe(`tenant isolation (${API_DB})`, () => {
     expect(s.body.ids).toEqual([]);
     const u = await h.call('DELETE', '/api/user/users', { key: b.apiKey, query: { emails: 'only-a@example.com' } });
     expect(u.body.archived_email_to_user_map['only-a@example.com']).toBeNull();
-    const blast = await h.call('POST', '/api/scheduler/scheduler', { key: b.apiKey, body: {
-      id: crypto.randomUUID(), name: 'steal', template_id: ids.template, sender_persona_id: ids.persona, to_user_ids: [ids.contact], send_at: '2099-01-01T12:30', timezone: 'UTC',
-    } });
+    const blast = await h.call('POST', '/api/scheduler/scheduler', {
+      key: b.apiKey,
+      body: {
+        id: crypto.randomUUID(),
+        name: 'steal',
+        template_id: ids.template,
+        sender_persona_id: ids.persona,
+        to_user_ids: [ids.contact],
+        send_at: '2099-01-01T12:30',
+        timezone: 'UTC',
+      },
+    });
     expect(blast.status).toBe(400);
-    expect(blast.body.errors).toEqual(expect.arrayContaining([
-      `template_id: no template ${ids.template} in this project`, `sender_persona_id: no sender persona ${ids.persona} in this project`,
-      `to_user_ids: no contact ${ids.contact} in this project`,
-    ]));
+    expect(blast.body.errors).toEqual(
+      expect.arrayContaining([
+        `template_id: no template ${ids.template} in this project`,
+        `sender_persona_id: no sender persona ${ids.persona} in this project`,
+        `to_user_ids: no contact ${ids.contact} in this project`,
+      ]),
+    );
     // The first tenant's rows are untouched.
     expect((await h.call('GET', '/api/template/templates', { key: a.apiKey, query: { ids: ids.template } })).body.data).toHaveLength(1);
     expect((await h.call('GET', '/api/scheduler/scheduler', { key: a.apiKey, query: { ids: ids.blast } })).body.data[0].enabled).toBe(true);

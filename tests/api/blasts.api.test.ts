@@ -30,17 +30,36 @@ async function contacts(users: Array<Record<string, unknown>>): Promise<string[]
 beforeAll(async () => {
   h = await startHarness({ workers: true });
   t = await h.tenant({ activated: true });
-  personaId = (await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: key(), body: { sender_personas: [{ email: 'news@sender.example.com', first_name: 'Nora', last_name: 'Sender' }] } })).body.data[0].id;
+  personaId = (
+    await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
+      key: key(),
+      body: { sender_personas: [{ email: 'news@sender.example.com', first_name: 'Nora', last_name: 'Sender' }] },
+    })
+  ).body.data[0].id;
   expect(await h.confirmPersonas()).toBe(1);
-  templateId = (await h.call('POST', '/api/template/templates', { key: key(), body: { templates: [{ name: 'Welcome', subject: 'Hi {{user.first_name}}', type: 'TEMPLATE_MARKETING', html_body: HTML }] } })).body.data[0].id;
+  templateId = (
+    await h.call('POST', '/api/template/templates', {
+      key: key(),
+      body: { templates: [{ name: 'Welcome', subject: 'Hi {{user.first_name}}', type: 'TEMPLATE_MARKETING', html_body: HTML }] },
+    })
+  ).body.data[0].id;
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 describe(`blast validation (${API_DB})`, () => {
   it('names every invalid field with the spec’s messages', async () => {
-    const res = await h.call('POST', '/api/scheduler/scheduler', { key: key(), body: {
-      id: '5f4b1f7e-1c1a-1c1e-9a51-0c2d3e4f5a6b', name: ' ', sender_persona_id: personaId, send_at: '2026-02-30T12:30', timezone: 'Mars/Olympus',
-    } });
+    const res = await h.call('POST', '/api/scheduler/scheduler', {
+      key: key(),
+      body: {
+        id: '5f4b1f7e-1c1a-1c1e-9a51-0c2d3e4f5a6b',
+        name: ' ',
+        sender_persona_id: personaId,
+        send_at: '2026-02-30T12:30',
+        timezone: 'Mars/Olympus',
+      },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([
       'id: must be a generated v4 UUID',
@@ -53,7 +72,10 @@ describe(`blast validation (${API_DB})`, () => {
   });
 
   it('rejects a malformed body at the schema with the field named', async () => {
-    const res = await h.call('POST', '/api/scheduler/scheduler', { key: key(), body: { id: crypto.randomUUID(), name: 'x', send_at: 'soon', timezone: 'UTC', colour: 'red' } });
+    const res = await h.call('POST', '/api/scheduler/scheduler', {
+      key: key(),
+      body: { id: crypto.randomUUID(), name: 'x', send_at: 'soon', timezone: 'UTC', colour: 'red' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual(expect.arrayContaining(['sender_persona_id: Required field', 'colour: unknown field']));
     expect(res.body.errors.some((e: string) => e.startsWith('send_at: '))).toBe(true);
@@ -61,7 +83,15 @@ describe(`blast validation (${API_DB})`, () => {
 
   it('refuses to save a blast id twice (a saved blast is read-only)', async () => {
     const [c] = await contacts([{ email: 'dup@example.com' }]);
-    const body = { id: crypto.randomUUID(), name: 'Once', template_id: templateId, sender_persona_id: personaId, to_user_ids: [c], send_at: '2099-05-01T12:30', timezone: 'UTC' };
+    const body = {
+      id: crypto.randomUUID(),
+      name: 'Once',
+      template_id: templateId,
+      sender_persona_id: personaId,
+      to_user_ids: [c],
+      send_at: '2099-05-01T12:30',
+      timezone: 'UTC',
+    };
     expect((await h.call('POST', '/api/scheduler/scheduler', { key: key(), body })).status).toBe(200);
     const again = await h.call('POST', '/api/scheduler/scheduler', { key: key(), body: { ...body, name: 'Twice' } });
     expect(again.status).toBe(400);
@@ -72,9 +102,18 @@ describe(`blast validation (${API_DB})`, () => {
 describe(`send-time maths (${API_DB})`, () => {
   it('a fixed-zone blast goes at that zone’s instant', async () => {
     const [c] = await contacts([{ email: 'fixed@example.com' }]);
-    const res = await h.call('POST', '/api/scheduler/scheduler', { key: key(), body: {
-      id: crypto.randomUUID(), name: 'NY', template_id: templateId, sender_persona_id: personaId, to_user_ids: [c], send_at: '2027-03-14T09:00', timezone: 'America/New_York',
-    } });
+    const res = await h.call('POST', '/api/scheduler/scheduler', {
+      key: key(),
+      body: {
+        id: crypto.randomUUID(),
+        name: 'NY',
+        template_id: templateId,
+        sender_persona_id: personaId,
+        to_user_ids: [c],
+        send_at: '2027-03-14T09:00',
+        timezone: 'America/New_York',
+      },
+    });
     expect(res.body.data.send_at_utc).toBe('2027-03-14T13:00:00.000Z');
   });
 
@@ -86,16 +125,28 @@ describe(`send-time maths (${API_DB})`, () => {
       { email: 'nozone@example.com' }, // no zone: the documented UTC fallback
     ]);
     const id = crypto.randomUUID();
-    const res = await h.call('POST', '/api/scheduler/scheduler', { key: key(), body: {
-      id, name: 'Local nine', template_id: templateId, sender_persona_id: personaId, to_user_ids: ids, send_at: '2027-03-14T09:00', timezone: 'contacts local timezone',
-    } });
+    const res = await h.call('POST', '/api/scheduler/scheduler', {
+      key: key(),
+      body: {
+        id,
+        name: 'Local nine',
+        template_id: templateId,
+        sender_persona_id: personaId,
+        to_user_ids: ids,
+        send_at: '2027-03-14T09:00',
+        timezone: 'contacts local timezone',
+      },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.send_in_users_timezone).toBe(true);
     expect(res.body.data.timezone).toBe('Contact’s local timezone');
     expect(res.body.data.send_at_utc).toBeNull();
     expect(await expandBlast(h.runtime.ctx, id)).toBe(4);
     expect(await expandBlast(h.runtime.ctx, id)).toBe(0); // expanding twice changes nothing
-    const rows = await h.runtime.database.query<{ email: string; send_at: Date; zone: string }>('SELECT email, send_at, zone FROM outbox WHERE blast_id = $1 ORDER BY email', [id]);
+    const rows = await h.runtime.database.query<{ email: string; send_at: Date; zone: string }>(
+      'SELECT email, send_at, zone FROM outbox WHERE blast_id = $1 ORDER BY email',
+      [id],
+    );
     expect(rows.map((r) => [r.email, r.zone, new Date(r.send_at).toISOString()])).toEqual([
       ['london@example.com', 'Europe/London', '2027-03-14T09:00:00.000Z'],
       ['nozone@example.com', 'UTC', '2027-03-14T09:00:00.000Z'],
@@ -104,7 +155,10 @@ describe(`send-time maths (${API_DB})`, () => {
     ]);
     const blast = (await h.call('GET', '/api/scheduler/scheduler', { key: key(), query: { ids: id } })).body.data[0];
     expect(blast.sent_at_per_timezone).toEqual({
-      'Europe/London': '2027-03-14T09:00:00.000Z', UTC: '2027-03-14T09:00:00.000Z', 'America/New_York': '2027-03-14T13:00:00.000Z', 'Asia/Tokyo': '2027-03-14T00:00:00.000Z',
+      'Europe/London': '2027-03-14T09:00:00.000Z',
+      UTC: '2027-03-14T09:00:00.000Z',
+      'America/New_York': '2027-03-14T13:00:00.000Z',
+      'Asia/Tokyo': '2027-03-14T00:00:00.000Z',
     });
     expect(blast.scheduled_emails).toBe(4);
     await h.call('DELETE', `/api/scheduler/scheduler/${id}`, { key: key() });
@@ -115,25 +169,42 @@ describe(`expansion in chunks (${API_DB})`, () => {
   it('a resumed or concurrent expansion adds only the missing rows: one row and Message-ID each, one job-log entry, not distributed early', async () => {
     const n = 1200; // more than the first chunk of 500, so the expansion writes several chunks
     const ids: string[] = [];
-    for (let i = 0; i < n; i += 400) ids.push(...await contacts(Array.from({ length: 400 }, (_, j) => ({ email: `chunk${i + j}@example.com` }))));
+    for (let i = 0; i < n; i += 400) ids.push(...(await contacts(Array.from({ length: 400 }, (_, j) => ({ email: `chunk${i + j}@example.com` })))));
     const id = crypto.randomUUID();
-    const res = await h.call('POST', '/api/scheduler/scheduler', { key: key(), body: {
-      id, name: 'Chunks', template_id: templateId, sender_persona_id: personaId, to_user_ids: ids, send_at: '2099-06-01T08:00', timezone: 'UTC',
-    } });
+    const res = await h.call('POST', '/api/scheduler/scheduler', {
+      key: key(),
+      body: {
+        id,
+        name: 'Chunks',
+        template_id: templateId,
+        sender_persona_id: personaId,
+        to_user_ids: ids,
+        send_at: '2099-06-01T08:00',
+        timezone: 'UTC',
+      },
+    });
     expect(res.status).toBe(200);
     const q = h.runtime.database.query.bind(h.runtime.database);
     expect(await expandBlast(h.runtime.ctx, id)).toBe(n);
-    const first = new Map((await q<{ contact_id: string; message_id: string }>('SELECT contact_id, message_id FROM outbox WHERE blast_id = $1', [id])).map((r) => [r.contact_id, r.message_id]));
+    const first = new Map(
+      (await q<{ contact_id: string; message_id: string }>('SELECT contact_id, message_id FROM outbox WHERE blast_id = $1', [id])).map((r) => [
+        r.contact_id,
+        r.message_id,
+      ]),
+    );
     expect(first.size).toBe(n);
 
     // As if the worker died after its first chunks: the last 700 rows, the expanded mark and its job-log entry are gone.
-    await q('DELETE FROM outbox WHERE blast_id = $1 AND contact_id IN (SELECT contact_id FROM outbox WHERE blast_id = $1 ORDER BY contact_id DESC LIMIT 700)', [id]);
+    await q('DELETE FROM outbox WHERE blast_id = $1 AND contact_id IN (SELECT contact_id FROM outbox WHERE blast_id = $1 ORDER BY contact_id DESC LIMIT 700)', [
+      id,
+    ]);
     await q('UPDATE email_blasts SET expanded_at = NULL WHERE id = $1', [id]);
     await q("DELETE FROM job_log WHERE job_name = 'JOB_PROCESS_EMAIL_BLAST' AND start_details->>'scheduled_email_group_id' = $1", [id]);
     // Every row in hand settled, but the blast is still being expanded: it is not reported as distributed.
     await q("UPDATE outbox SET status = 'cancelled' WHERE blast_id = $1", [id]);
     await logFinishedBlasts(q, [id]);
-    const distributed = async () => (await q("SELECT 1 FROM job_log WHERE job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND start_details->>'scheduled_email_group_id' = $1", [id])).length;
+    const distributed = async () =>
+      (await q("SELECT 1 FROM job_log WHERE job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND start_details->>'scheduled_email_group_id' = $1", [id])).length;
     expect(await distributed()).toBe(0);
     await q("UPDATE outbox SET status = 'pending' WHERE blast_id = $1", [id]);
 
@@ -145,7 +216,10 @@ describe(`expansion in chunks (${API_DB})`, () => {
     expect(new Set(rows.map((r) => r.contact_id)).size).toBe(n);
     const kept = rows.filter((r) => first.get(r.contact_id) === r.message_id).length;
     expect(kept).toBe(n - 700); // rows that survived keep their Message-ID; the re-made ones get new ones
-    const logged = await q<{ end_details: { num_recipients: number } }>("SELECT end_details FROM job_log WHERE job_name = 'JOB_PROCESS_EMAIL_BLAST' AND start_details->>'scheduled_email_group_id' = $1", [id]);
+    const logged = await q<{ end_details: { num_recipients: number } }>(
+      "SELECT end_details FROM job_log WHERE job_name = 'JOB_PROCESS_EMAIL_BLAST' AND start_details->>'scheduled_email_group_id' = $1",
+      [id],
+    );
     expect(logged.map((l) => l.end_details.num_recipients)).toEqual([n]);
     expect(await distributed()).toBe(0);
   });
@@ -160,12 +234,23 @@ describe(`sending (${API_DB})`, () => {
       { email: 'gone@example.com', first_name: 'Gone' },
     ]);
     await h.runtime.database.query('UPDATE contacts SET unsubscribed_at = now() WHERE id = $1', [unsub]);
-    const seg = (await h.call('POST', '/api/segment/segments', { key: key(), body: { segments: [{ name: 'Seg', user_ids: [bob, cy, unsub] }] } })).body.data[0].id;
+    const seg = (await h.call('POST', '/api/segment/segments', { key: key(), body: { segments: [{ name: 'Seg', user_ids: [bob, cy, unsub] }] } })).body.data[0]
+      .id;
     const before = h.sink.count;
     const id = crypto.randomUUID();
-    const res = await h.call('POST', '/api/scheduler/scheduler', { key: key(), body: {
-      id, name: 'Now', template_id: templateId, sender_persona_id: personaId, to_user_ids: [ann, bob], to_segment_ids: [seg], send_at: wallClockUtc(-1), timezone: 'UTC',
-    } });
+    const res = await h.call('POST', '/api/scheduler/scheduler', {
+      key: key(),
+      body: {
+        id,
+        name: 'Now',
+        template_id: templateId,
+        sender_persona_id: personaId,
+        to_user_ids: [ann, bob],
+        to_segment_ids: [seg],
+        send_at: wallClockUtc(-1),
+        timezone: 'UTC',
+      },
+    });
     expect(res.status).toBe(200);
     await h.sink.waitFor(() => h.sink.count >= before + 3);
     await new Promise((r) => setTimeout(r, 500)); // nothing more arrives
@@ -184,7 +269,10 @@ describe(`sending (${API_DB})`, () => {
     expect(annMail.from?.value[0]).toMatchObject({ name: 'Nora Sender', address: 'news@sender.example.com' });
     expect(byTo.get('bob@example.com')![0].html).toContain('Hello Bob () from Nora.');
 
-    const events = await h.call('GET', '/api/event/all_events', { key: key(), query: { include_system_events: true, search_field: 'name', search_value: EVENT.sendSuccess, limit: 50 } });
+    const events = await h.call('GET', '/api/event/all_events', {
+      key: key(),
+      query: { include_system_events: true, search_field: 'name', search_value: EVENT.sendSuccess, limit: 50 },
+    });
     const sent = events.body.data.filter((e: { json: { blast_id: string } }) => e.json.blast_id === id);
     expect(sent).toHaveLength(3);
     const annEvent = sent.find((e: { email: string }) => e.email === 'ann@example.com');
@@ -198,13 +286,19 @@ describe(`sending (${API_DB})`, () => {
     expect(history.status).toBe(200);
     expect(history.body.total).toBeGreaterThanOrEqual(1);
     expect(history.body.send_results.map((r: { location: string }) => r.location)).toContain(annEvent.json.location);
-    expect((await h.call('GET', '/api/reporting/email_send_results', { key: key(), query: { email: 'nobody@example.com' } })).body).toEqual({ send_results: [], errors: [], total: 0 });
+    expect((await h.call('GET', '/api/reporting/email_send_results', { key: key(), query: { email: 'nobody@example.com' } })).body).toEqual({
+      send_results: [],
+      errors: [],
+      total: 0,
+    });
     expect((await h.call('GET', '/api/reporting/email_send_results', { key: key() })).status).toBe(400);
     expect((await h.call('GET', '/api/event/all_events', { key: key() })).body.data).toEqual([]); // system events hidden by default
 
     const blast = (await h.call('GET', '/api/scheduler/scheduler', { key: key(), query: { ids: id } })).body.data[0];
     expect([blast.scheduled_emails, blast.sent_emails, blast.failed_emails]).toEqual([3, 3, 0]);
-    const jobs = (await h.call('GET', '/api/joblog/joblog', { key: key() })).body.data.filter((j: { start_details: { scheduled_email_group_id: string } }) => j.start_details.scheduled_email_group_id === id);
+    const jobs = (await h.call('GET', '/api/joblog/joblog', { key: key() })).body.data.filter(
+      (j: { start_details: { scheduled_email_group_id: string } }) => j.start_details.scheduled_email_group_id === id,
+    );
     expect(jobs.map((j: { job_name: string }) => j.job_name).sort()).toEqual(['JOB_DISTRIBUTE_EMAIL_BLAST', 'JOB_PROCESS_EMAIL_BLAST']);
     expect(jobs.every((j: { success: boolean; ended_at: string }) => j.success && j.ended_at)).toBe(true);
 
@@ -221,12 +315,24 @@ describe(`sending (${API_DB})`, () => {
   it('sends no script, event handler or script URL, and renders the rest of the template', async () => {
     const html = `<html><body><h1>Hi {{user.first_name}}</h1><script>document.cookie</script>
       <p onclick="steal()">Plan {{user.json.plan}}</p><a href="javascript:alert(1)">x</a><a href="{{unsubscribe_link}}">Unsubscribe</a></body></html>`;
-    const tpl = (await h.call('POST', '/api/template/templates', { key: key(), body: { templates: [{ name: 'Scripted', subject: 'Scripted', type: 'TEMPLATE_MARKETING', html_body: html }] } })).body.data[0];
+    const tpl = (
+      await h.call('POST', '/api/template/templates', {
+        key: key(),
+        body: { templates: [{ name: 'Scripted', subject: 'Scripted', type: 'TEMPLATE_MARKETING', html_body: html }] },
+      })
+    ).body.data[0];
     await contacts([{ email: 'textpart@example.com', first_name: 'Tex', json: { plan: 'silver' } }]);
     const before = h.sink.count;
-    const res = await h.call('POST', '/api/event/emit_send_single_email_event', { key: key(), body: { mailer_payload: {
-      template_id: tpl.id, from: { email: 'news@sender.example.com' }, to: [{ email: 'textpart@example.com' }],
-    } } });
+    const res = await h.call('POST', '/api/event/emit_send_single_email_event', {
+      key: key(),
+      body: {
+        mailer_payload: {
+          template_id: tpl.id,
+          from: { email: 'news@sender.example.com' },
+          to: [{ email: 'textpart@example.com' }],
+        },
+      },
+    });
     expect(res.status).toBe(200);
     await h.sink.waitFor(() => h.sink.count >= before + 1);
     const mail = (await h.sink.parsed()).find((m) => m.envelopeTo.includes('textpart@example.com'))!;
@@ -237,25 +343,48 @@ describe(`sending (${API_DB})`, () => {
   });
 
   it('a persona sends nothing until its address follows the verification link; the refusal is recorded', async () => {
-    const saved = await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: key(), body: { sender_personas: [{ email: 'unconfirmed@sender.example.com', first_name: 'Una' }] } });
+    const saved = await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
+      key: key(),
+      body: { sender_personas: [{ email: 'unconfirmed@sender.example.com', first_name: 'Una' }] },
+    });
     expect(saved.status).toBe(200);
     expect(saved.body.errors).toEqual([]);
     const persona = saved.body.data[0];
     expect(persona.verified_at).toBeNull();
     const verification = (await h.sink.parsed()).filter((m) => m.envelopeTo.includes('unconfirmed@sender.example.com'));
-    expect(verification.map((m) => [m.subject, m.from?.value[0].address])).toEqual([['Confirm unconfirmed@sender.example.com as a sender', 'no-reply@localhost']]);
+    expect(verification.map((m) => [m.subject, m.from?.value[0].address])).toEqual([
+      ['Confirm unconfirmed@sender.example.com as a sender', 'no-reply@localhost'],
+    ]);
     const link = (await h.sink.personaVerificationLinks()).at(-1)!;
     expect(link).toMatch(/^http:\/\/localhost:8080\/v\//);
 
     const send = async (to: string) => {
-      const res = await h.call('POST', '/api/event/emit_send_single_email_event', { key: key(), body: { mailer_payload: {
-        template_id: templateId, from: { user_id: persona.id }, to: [{ email: to }],
-      } } });
+      const res = await h.call('POST', '/api/event/emit_send_single_email_event', {
+        key: key(),
+        body: {
+          mailer_payload: {
+            template_id: templateId,
+            from: { user_id: persona.id },
+            to: [{ email: to }],
+          },
+        },
+      });
       expect(res.status).toBe(200);
     };
-    const failures = async (to: string) => (await h.call('GET', '/api/event/all_events', { key: key(), query: {
-      include_system_events: true, search_field: 'email', search_value: to, limit: 10,
-    } })).body.data.filter((e: { name: string }) => e.name === EVENT.sendFailure).map((e: { json: { error_string: string } }) => e.json.error_string);
+    const failures = async (to: string) =>
+      (
+        await h.call('GET', '/api/event/all_events', {
+          key: key(),
+          query: {
+            include_system_events: true,
+            search_field: 'email',
+            search_value: to,
+            limit: 10,
+          },
+        })
+      ).body.data
+        .filter((e: { name: string }) => e.name === EVENT.sendFailure)
+        .map((e: { json: { error_string: string } }) => e.json.error_string);
     await send('blocked@example.com');
     for (let i = 0; i < 100 && !(await failures('blocked@example.com')).length; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await failures('blocked@example.com')).toEqual([
@@ -281,14 +410,20 @@ describe(`sending (${API_DB})`, () => {
     expect(h.sink.messages.at(-1)!.envelopeTo).toEqual(['welcome@example.com']);
 
     // A new address must confirm itself again; the old link no longer confirms anything.
-    const moved = await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: key(), body: { sender_personas: [{ id: persona.id, email: 'moved@sender.example.com', first_name: 'Una' }] } });
+    const moved = await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
+      key: key(),
+      body: { sender_personas: [{ id: persona.id, email: 'moved@sender.example.com', first_name: 'Una' }] },
+    });
     expect(moved.body.data[0].verified_at).toBeNull();
     expect((await h.sink.personaVerificationLinks()).at(-1)).not.toBe(link);
     expect((await h.app.inject({ method: 'POST', url: path })).statusCode).toBe(404);
   });
 
   it('an operator can confirm a persona by address (admin verify-persona), in its project only', async () => {
-    await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: key(), body: { sender_personas: [{ email: 'Ops@Sender.example.com', first_name: 'Ops' }] } });
+    await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
+      key: key(),
+      body: { sender_personas: [{ email: 'Ops@Sender.example.com', first_name: 'Ops' }] },
+    });
     const q = h.runtime.database.query.bind(h.runtime.database);
     expect(await verifyPersonasByEmail(q, 'ops@sender.example.com', 'no-such-project')).toBe(0);
     expect(await verifyPersonasByEmail(q, 'ops@sender.example.com')).toBe(1);
@@ -297,24 +432,44 @@ describe(`sending (${API_DB})`, () => {
   });
 
   it('email_send_results reports unknown or foreign locations in errors', async () => {
-    const res = await h.call('GET', '/api/reporting/email_send_results', { key: key(), query: { locations: 'bm90LWEtbG9jYXRpb24,c2VudC1lbWFpbHMvb3RoZXItcHJvamVjdC94LmVtbA' } });
+    const res = await h.call('GET', '/api/reporting/email_send_results', {
+      key: key(),
+      query: { locations: 'bm90LWEtbG9jYXRpb24,c2VudC1lbWFpbHMvb3RoZXItcHJvamVjdC94LmVtbA' },
+    });
     expect(res.body.send_results).toEqual([]);
     expect(res.body.errors).toHaveLength(2);
   });
 
   it('a single send goes out at once; a disabled blast sends nothing', async () => {
     const before = h.sink.count;
-    const res = await h.call('POST', '/api/event/emit_send_single_email_event', { key: key(), body: { mailer_payload: {
-      is_test_email: true, template_id: templateId, from: { email: 'news@sender.example.com' }, to: [{ email: 'single@example.com' }],
-    } } });
+    const res = await h.call('POST', '/api/event/emit_send_single_email_event', {
+      key: key(),
+      body: {
+        mailer_payload: {
+          is_test_email: true,
+          template_id: templateId,
+          from: { email: 'news@sender.example.com' },
+          to: [{ email: 'single@example.com' }],
+        },
+      },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.queued).toBe(1);
     await h.sink.waitFor(() => h.sink.count >= before + 1);
     const [c] = await contacts([{ email: 'never@example.com' }]);
     const id = crypto.randomUUID();
-    await h.call('POST', '/api/scheduler/scheduler', { key: key(), body: {
-      id, name: 'Cancelled', template_id: templateId, sender_persona_id: personaId, to_user_ids: [c], send_at: '2099-01-01T00:00', timezone: 'UTC',
-    } });
+    await h.call('POST', '/api/scheduler/scheduler', {
+      key: key(),
+      body: {
+        id,
+        name: 'Cancelled',
+        template_id: templateId,
+        sender_persona_id: personaId,
+        to_user_ids: [c],
+        send_at: '2099-01-01T00:00',
+        timezone: 'UTC',
+      },
+    });
     const off = await h.call('DELETE', `/api/scheduler/scheduler/${id}`, { key: key() });
     expect(off.body).toEqual({ ids: [id], errors: [] });
     expect(await expandBlast(h.runtime.ctx, id)).toBe(0);
@@ -329,18 +484,46 @@ describe(`sending (${API_DB})`, () => {
 describe(`sandbox (${API_DB})`, () => {
   it('allows only the simulator address and the project’s sender personas, with a clear error otherwise', async () => {
     const s = await h.tenant();
-    const persona = (await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: s.apiKey, body: { sender_personas: [{ email: 'me@sandbox.example.com', first_name: 'Me' }] } })).body.data[0];
+    const persona = (
+      await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
+        key: s.apiKey,
+        body: { sender_personas: [{ email: 'me@sandbox.example.com', first_name: 'Me' }] },
+      })
+    ).body.data[0];
     await h.confirmPersonas();
-    const tpl = (await h.call('POST', '/api/template/templates', { key: s.apiKey, body: { templates: [{ name: 'T', subject: 'Sandbox {{user.email}}', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>hi</p>' }] } })).body.data[0];
-    const users = (await h.call('POST', '/api/user/users', { key: s.apiKey, body: { users: [{ email: SIMULATOR_SUCCESS_ADDRESS }, { email: 'me@sandbox.example.com' }, { email: 'stranger@example.com' }] } })).body.data;
-    const blast = (ids: string[]) => h.call('POST', '/api/scheduler/scheduler', { key: s.apiKey, body: {
-      id: crypto.randomUUID(), name: 'Sandboxed', template_id: tpl.id, sender_persona_id: persona.id, to_user_ids: ids, send_at: wallClockUtc(-1), timezone: 'UTC',
-    } });
+    const tpl = (
+      await h.call('POST', '/api/template/templates', {
+        key: s.apiKey,
+        body: { templates: [{ name: 'T', subject: 'Sandbox {{user.email}}', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>hi</p>' }] },
+      })
+    ).body.data[0];
+    const users = (
+      await h.call('POST', '/api/user/users', {
+        key: s.apiKey,
+        body: { users: [{ email: SIMULATOR_SUCCESS_ADDRESS }, { email: 'me@sandbox.example.com' }, { email: 'stranger@example.com' }] },
+      })
+    ).body.data;
+    const blast = (ids: string[]) =>
+      h.call('POST', '/api/scheduler/scheduler', {
+        key: s.apiKey,
+        body: {
+          id: crypto.randomUUID(),
+          name: 'Sandboxed',
+          template_id: tpl.id,
+          sender_persona_id: persona.id,
+          to_user_ids: ids,
+          send_at: wallClockUtc(-1),
+          timezone: 'UTC',
+        },
+      });
     const refused = await blast(users.map((u: { id: string }) => u.id));
     expect(refused.status).toBe(400);
     expect(refused.body.errors).toHaveLength(1);
     expect(refused.body.errors[0]).toMatch(/^to_user_ids: stranger@example.com: this project is in the sandbox/);
-    const single = await h.call('POST', '/api/event/emit_send_single_email_event', { key: s.apiKey, body: { mailer_payload: { template_id: tpl.id, from: { user_id: persona.id }, to: [{ email: 'stranger@example.com' }] } } });
+    const single = await h.call('POST', '/api/event/emit_send_single_email_event', {
+      key: s.apiKey,
+      body: { mailer_payload: { template_id: tpl.id, from: { user_id: persona.id }, to: [{ email: 'stranger@example.com' }] } },
+    });
     expect(single.status).toBe(400);
     expect(single.body.errors[0]).toMatch(/^mailer_payload.to: stranger@example.com: this project is in the sandbox/);
 
@@ -349,22 +532,49 @@ describe(`sandbox (${API_DB})`, () => {
     expect(ok.status).toBe(200);
     await h.sink.waitFor(() => h.sink.count >= before + 2);
     await new Promise((r) => setTimeout(r, 300));
-    const to = (await h.sink.parsed()).filter((m) => m.subject?.startsWith('Sandbox ')).map((m) => m.envelopeTo[0]).sort();
+    const to = (await h.sink.parsed())
+      .filter((m) => m.subject?.startsWith('Sandbox '))
+      .map((m) => m.envelopeTo[0])
+      .sort();
     expect(to).toEqual(['me@sandbox.example.com', SIMULATOR_SUCCESS_ADDRESS]);
   });
 
   it('checks at save time exactly the audience the expansion sends to (core/audience blastAudience), as the preview does', async () => {
     const s = await h.tenant();
-    const persona = (await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: s.apiKey, body: { sender_personas: [{ email: 'me@pinned.example.com', first_name: 'Me' }] } })).body.data[0];
+    const persona = (
+      await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
+        key: s.apiKey,
+        body: { sender_personas: [{ email: 'me@pinned.example.com', first_name: 'Me' }] },
+      })
+    ).body.data[0];
     await h.confirmPersonas();
-    const tpl = (await h.call('POST', '/api/template/templates', { key: s.apiKey, body: { templates: [{ name: 'T', subject: 'Pinned', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>hi</p>' }] } })).body.data[0];
-    const users = (await h.call('POST', '/api/user/users', { key: s.apiKey, body: { users: [{ email: 'unsub@stranger.example.com' }, { email: 'listed@stranger.example.com' }] } })).body.data;
+    const tpl = (
+      await h.call('POST', '/api/template/templates', {
+        key: s.apiKey,
+        body: { templates: [{ name: 'T', subject: 'Pinned', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>hi</p>' }] },
+      })
+    ).body.data[0];
+    const users = (
+      await h.call('POST', '/api/user/users', {
+        key: s.apiKey,
+        body: { users: [{ email: 'unsub@stranger.example.com' }, { email: 'listed@stranger.example.com' }] },
+      })
+    ).body.data;
     // An unsubscribed contact still gets transactional mail, so the sandbox check must refuse it; an address on the
     // suppression list gets no mail at all, so it is left out and nothing refuses it.
     await h.runtime.database.query('UPDATE contacts SET unsubscribed_at = now() WHERE id = $1', [users[0].id]);
     expect((await h.call('POST', '/api/event/suppressions', { key: s.apiKey, body: { emails: ['listed@stranger.example.com'] } })).status).toBe(200);
-    const body = (ids: string[]) => ({ id: crypto.randomUUID(), name: 'Pinned', template_id: tpl.id, sender_persona_id: persona.id, to_user_ids: ids, send_at: wallClockUtc(-1), timezone: 'UTC' });
-    const preview = (ids: string[]) => h.call('POST', '/api/scheduler/scheduler/preview', { key: s.apiKey, body: { template_id: tpl.id, sender_persona_id: persona.id, to_user_ids: ids } });
+    const body = (ids: string[]) => ({
+      id: crypto.randomUUID(),
+      name: 'Pinned',
+      template_id: tpl.id,
+      sender_persona_id: persona.id,
+      to_user_ids: ids,
+      send_at: wallClockUtc(-1),
+      timezone: 'UTC',
+    });
+    const preview = (ids: string[]) =>
+      h.call('POST', '/api/scheduler/scheduler/preview', { key: s.apiKey, body: { template_id: tpl.id, sender_persona_id: persona.id, to_user_ids: ids } });
 
     const unsub = await h.call('POST', '/api/scheduler/scheduler', { key: s.apiKey, body: body([users[0].id]) });
     expect(unsub.status).toBe(400);

@@ -24,8 +24,11 @@ const blastB = randomUUID();
 const save = (key: string, campaign: Record<string, unknown>) => h.call('POST', '/api/campaign/campaigns', { key, body: { campaign } });
 
 async function insertBlast(id: string, projectId: string, templateId: string, name: string) {
-  await query(`INSERT INTO email_blasts (id, project_id, name, template_id, sender_persona_id, send_at, timezone, due_at)
-               VALUES ($1, $2, $3, $4, $5, '2030-01-01T12:30', 'UTC', '2030-01-01T12:30:00Z')`, [id, projectId, name, templateId, randomUUID()]);
+  await query(
+    `INSERT INTO email_blasts (id, project_id, name, template_id, sender_persona_id, send_at, timezone, due_at)
+               VALUES ($1, $2, $3, $4, $5, '2030-01-01T12:30', 'UTC', '2030-01-01T12:30:00Z')`,
+    [id, projectId, name, templateId, randomUUID()],
+  );
 }
 
 beforeAll(async () => {
@@ -33,7 +36,13 @@ beforeAll(async () => {
   query = h.runtime.ctx.database.query.bind(h.runtime.ctx.database) as QueryFn;
   a = await h.tenant({ activated: true });
   b = await h.tenant({ activated: true });
-  const tpl = async (key: string) => (await h.call('POST', '/api/template/templates', { key, body: { templates: [{ name: 'T', subject: 'S', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>x</p>' }] } })).body.data[0].id;
+  const tpl = async (key: string) =>
+    (
+      await h.call('POST', '/api/template/templates', {
+        key,
+        body: { templates: [{ name: 'T', subject: 'S', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>x</p>' }] },
+      })
+    ).body.data[0].id;
   templateA = await tpl(a.apiKey);
   templateB = await tpl(b.apiKey);
   await insertBlast(blastA, a.projectId, templateA, 'Blast A');
@@ -41,23 +50,47 @@ beforeAll(async () => {
   await insertBlast(blastB, b.projectId, templateB, 'Blast B');
 });
 
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 describe(`campaign gateway (${API_DB})`, () => {
   it('creates a campaign with a new id, reads it back by id, exact name (any case) and name search, and updates it by id', async () => {
-    const made = await save(a.apiKey, { name: 'Autumn Newsletter', type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blastA], template_ids: [templateA] });
+    const made = await save(a.apiKey, {
+      name: 'Autumn Newsletter',
+      type: 'scheduled_email_group',
+      scheduled_email_blast_group_ids: [blastA],
+      template_ids: [templateA],
+    });
     expect(made.status, JSON.stringify(made.body)).toBe(200);
     const c = made.body.campaign;
-    expect(c).toMatchObject({ name: 'Autumn Newsletter', type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blastA], workflow_ids: [], template_ids: [templateA] });
+    expect(c).toMatchObject({
+      name: 'Autumn Newsletter',
+      type: 'scheduled_email_group',
+      scheduled_email_blast_group_ids: [blastA],
+      workflow_ids: [],
+      template_ids: [templateA],
+    });
     expect(c.id).toMatch(/^[0-9a-f-]{36}$/);
-    const list = async (q: Record<string, string | number>) => (await h.call('GET', '/api/campaign/campaigns', { key: a.apiKey, query: q })).body.campaigns.map((x: { id: string }) => x.id);
+    const list = async (q: Record<string, string | number>) =>
+      (await h.call('GET', '/api/campaign/campaigns', { key: a.apiKey, query: q })).body.campaigns.map((x: { id: string }) => x.id);
     expect(await list({ ids: c.id })).toEqual([c.id]);
     expect(await list({ names: 'autumn newsletter' })).toEqual([c.id]);
     expect(await list({ names: 'Autumn' })).toEqual([]); // names are exact
     expect(await list({ search_value: 'NEWS' })).toEqual([c.id]);
-    const changed = await save(a.apiKey, { id: c.id, name: 'Autumn Newsletter 2026', type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blastA, blastA2] });
+    const changed = await save(a.apiKey, {
+      id: c.id,
+      name: 'Autumn Newsletter 2026',
+      type: 'scheduled_email_group',
+      scheduled_email_blast_group_ids: [blastA, blastA2],
+    });
     expect(changed.status).toBe(200);
-    expect(changed.body.campaign).toMatchObject({ id: c.id, name: 'Autumn Newsletter 2026', scheduled_email_blast_group_ids: [blastA, blastA2], template_ids: [] });
+    expect(changed.body.campaign).toMatchObject({
+      id: c.id,
+      name: 'Autumn Newsletter 2026',
+      scheduled_email_blast_group_ids: [blastA, blastA2],
+      template_ids: [],
+    });
     expect(Date.parse(changed.body.campaign.updated_at)).toBeGreaterThanOrEqual(Date.parse(c.updated_at));
     // A client-chosen id (the wizard makes one before the blast exists) is kept.
     const id = randomUUID();
@@ -102,7 +135,7 @@ describe(`campaign gateway (${API_DB})`, () => {
     expect((await h.call('GET', '/api/campaign/campaigns', { key: b.apiKey, query: { ids: theirs.body.campaign.id } })).body.campaigns[0].name).toBe('Theirs');
   });
 
-  it('archives once (again answers the same), 404 for another tenant\'s, and an archived campaign leaves every list', async () => {
+  it("archives once (again answers the same), 404 for another tenant's, and an archived campaign leaves every list", async () => {
     const c = (await save(a.apiKey, { name: 'To archive', type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blastA] })).body.campaign;
     expect((await h.call('DELETE', `/api/campaign/campaigns/${c.id}`, { key: b.apiKey })).status).toBe(404);
     for (let i = 0; i < 2; i++) {
@@ -121,24 +154,40 @@ describe(`campaign gateway (${API_DB})`, () => {
 
   it('sorts and pages campaign_metrics by a metric, with the count of live campaigns', async () => {
     const t = await h.tenant({ activated: true });
-    const tpl = (await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{ name: 'T', subject: 'S', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>x</p>' }] } })).body.data[0].id;
+    const tpl = (
+      await h.call('POST', '/api/template/templates', {
+        key: t.apiKey,
+        body: { templates: [{ name: 'T', subject: 'S', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>x</p>' }] },
+      })
+    ).body.data[0].id;
     const blasts = [randomUUID(), randomUUID(), randomUUID()];
     const ids: string[] = [];
     for (const [i, blast] of blasts.entries()) {
       await insertBlast(blast, t.projectId, tpl, `B${i}`);
       // Blast i gets i + 1 sends (one email each) and, for blast 0 only, three opens of one email (one unique open).
       for (let k = 0; k <= i; k++) {
-        await query(`INSERT INTO events (project_id, name, email, is_system, blast_id, json) VALUES ($1, '${EVENT.sendSuccess}', $2, true, $3, $4)`,
-          [t.projectId, `r${k}@example.com`, blast, JSON.stringify({ message_id: `<${blast}-${k}>` })]);
+        await query(`INSERT INTO events (project_id, name, email, is_system, blast_id, json) VALUES ($1, '${EVENT.sendSuccess}', $2, true, $3, $4)`, [
+          t.projectId,
+          `r${k}@example.com`,
+          blast,
+          JSON.stringify({ message_id: `<${blast}-${k}>` }),
+        ]);
       }
       ids.push((await save(t.apiKey, { name: `C${i}`, type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blast] })).body.campaign.id);
     }
     for (let k = 0; k < 3; k++) {
-      await query(`INSERT INTO events (project_id, name, email, is_system, blast_id, json) VALUES ($1, '${EVENT.open}', 'r0@example.com', true, $2, $3)`,
-        [t.projectId, blasts[0], JSON.stringify({ message_id: `<${blasts[0]}-0>` })]);
+      await query(`INSERT INTO events (project_id, name, email, is_system, blast_id, json) VALUES ($1, '${EVENT.open}', 'r0@example.com', true, $2, $3)`, [
+        t.projectId,
+        blasts[0],
+        JSON.stringify({ message_id: `<${blasts[0]}-0>` }),
+      ]);
     }
-    const page = async (q: Record<string, string | number>) => (await h.call('GET', '/api/campaign/campaign_metrics', { key: t.apiKey, query: q })).body.campaigns_with_metrics;
-    expect((await page({ sort_columns: 'sends DESC', limit: 2 })).map((r: { name: string; sends: number }) => [r.name, r.sends])).toEqual([['C2', 3], ['C1', 2]]);
+    const page = async (q: Record<string, string | number>) =>
+      (await h.call('GET', '/api/campaign/campaign_metrics', { key: t.apiKey, query: q })).body.campaigns_with_metrics;
+    expect((await page({ sort_columns: 'sends DESC', limit: 2 })).map((r: { name: string; sends: number }) => [r.name, r.sends])).toEqual([
+      ['C2', 3],
+      ['C1', 2],
+    ]);
     expect((await page({ sort_columns: 'sends DESC', limit: 2, offset: 2 })).map((r: { name: string }) => r.name)).toEqual(['C0']);
     expect((await page({ sort_columns: 'opens DESC', limit: 1 }))[0]).toMatchObject({ name: 'C0', opens: 1, sends: 1 });
     expect((await page({ sort_columns: 'name ASC' })).map((r: { name: string }) => r.name)).toEqual(['C0', 'C1', 'C2']);

@@ -14,15 +14,36 @@ import { writeXlsx } from '../helpers/xlsx.ts';
 
 let h: Harness;
 let t: Tenant;
-beforeAll(async () => { h = await startHarness({ workers: true }); t = await h.tenant(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness({ workers: true });
+  t = await h.tenant();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
-type Status = { errors: string[]; num_in_progress_jobs: number; num_total_jobs: number; s3_key: string; processing_errors: Array<{ line: number; column: string | null; reason: string }>; rows_imported: number; rows_failed: number; segment_id: string | null };
+type Status = {
+  errors: string[];
+  num_in_progress_jobs: number;
+  num_total_jobs: number;
+  s3_key: string;
+  processing_errors: Array<{ line: number; column: string | null; reason: string }>;
+  rows_imported: number;
+  rows_failed: number;
+  segment_id: string | null;
+};
 
-async function upload(name: string, body: Buffer, opts: { type?: string; tenant?: Tenant; segment?: boolean } = {}): Promise<{ s3Key: string; put: { status: number; body: unknown } }> {
+async function upload(
+  name: string,
+  body: Buffer,
+  opts: { type?: string; tenant?: Tenant; segment?: boolean } = {},
+): Promise<{ s3Key: string; put: { status: number; body: unknown } }> {
   const who = opts.tenant ?? t;
   const type = opts.type ?? (name.endsWith('.xlsx') ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv');
-  const res = await h.call('GET', opts.segment ? '/api/segmentwrapper/segments/upload_url' : '/api/user/users/upload_url', { key: who.apiKey, query: { filename: name, type } });
+  const res = await h.call('GET', opts.segment ? '/api/segmentwrapper/segments/upload_url' : '/api/user/users/upload_url', {
+    key: who.apiKey,
+    query: { filename: name, type },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const url = new URL(res.body.data);
   const key = url.searchParams.get('s3_key')!;
@@ -31,7 +52,10 @@ async function upload(name: string, body: Buffer, opts: { type?: string; tenant?
 }
 
 async function status(s3Key: string, who = t): Promise<Status> {
-  const res = await h.call('GET', '/api/joblog/bulk_upload_status', { key: who.apiKey, query: { s3_key: s3Key, since: new Date(Date.now() - 12 * 3600_000).toISOString() } });
+  const res = await h.call('GET', '/api/joblog/bulk_upload_status', {
+    key: who.apiKey,
+    query: { s3_key: s3Key, since: new Date(Date.now() - 12 * 3600_000).toISOString() },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body;
 }
@@ -51,7 +75,7 @@ async function contact(email: string, who = t) {
 }
 
 describe(`contact file import (${API_DB})`, () => {
-  it('refuses an upload URL for a file that is not .csv or .xlsx, with the spec\'s message', async () => {
+  it("refuses an upload URL for a file that is not .csv or .xlsx, with the spec's message", async () => {
     const res = await h.call('GET', '/api/user/users/upload_url', { key: t.apiKey, query: { filename: 'contacts.txt', type: 'text/plain' } });
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual(['filename: Incorrect or missing file extension: "contacts.txt", please upload a csv or xslx file']);
@@ -60,23 +84,33 @@ describe(`contact file import (${API_DB})`, () => {
 
   it('imports the good rows of a CSV and reports each bad one by line, column and reason', async () => {
     // An existing contact: the file updates it, and its empty cells keep what it had.
-    const pre = await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: [{ email: 'keep@example.com', first_name: 'Kept', last_name: 'Name', timezone: 'Europe/Paris', json: { tier: 'gold' } }] } });
+    const pre = await h.call('POST', '/api/user/users', {
+      key: t.apiKey,
+      body: { users: [{ email: 'keep@example.com', first_name: 'Kept', last_name: 'Name', timezone: 'Europe/Paris', json: { tier: 'gold' } }] },
+    });
     expect(pre.status).toBe(200);
-    const csv = Buffer.concat([Buffer.from([
-      '\uFEFFEmail,first_name,last_name,timezone,date_of_birth,json.plan,json.score',
-      'ann@example.com,Ann,Lee,America/New_York,1990-02-28,pro,42',
-      'no-at.example.com,Bad,Row,,,,',
-      'two@@example.com,Bad,Row,,,,',
-      'nodot@example,Bad,Row,,,,',
-      'tz@example.com,Bad,Zone,Mars/Olympus,,,',
-      'short@example.com,Too,Few',
-      'date@example.com,Bad,Date,,1990-13-01,,',
-      '"multi@example.com","Multi ""Quoted""","Line',
-      'Name",,,,',
-      'KEEP@example.com,,,,,basic,',
-      'dup@example.com,First,Version,,,,1',
-      'dup@example.com,Second,Version,,,,2',
-    ].join('\n') + '\n'), Buffer.from('utf8@example.com,Ren'), Buffer.from([0xff, 0xfe]), Buffer.from('e,,,,,\n')]);
+    const csv = Buffer.concat([
+      Buffer.from(
+        [
+          '\uFEFFEmail,first_name,last_name,timezone,date_of_birth,json.plan,json.score',
+          'ann@example.com,Ann,Lee,America/New_York,1990-02-28,pro,42',
+          'no-at.example.com,Bad,Row,,,,',
+          'two@@example.com,Bad,Row,,,,',
+          'nodot@example,Bad,Row,,,,',
+          'tz@example.com,Bad,Zone,Mars/Olympus,,,',
+          'short@example.com,Too,Few',
+          'date@example.com,Bad,Date,,1990-13-01,,',
+          '"multi@example.com","Multi ""Quoted""","Line',
+          'Name",,,,',
+          'KEEP@example.com,,,,,basic,',
+          'dup@example.com,First,Version,,,,1',
+          'dup@example.com,Second,Version,,,,2',
+        ].join('\n') + '\n',
+      ),
+      Buffer.from('utf8@example.com,Ren'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('e,,,,,\n'),
+    ]);
     const { s3Key, put } = await upload('My contacts.csv', csv);
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(s3Key).toMatch(new RegExp(`^${t.projectId}/My-contacts-\\d{4}-\\d\\d-\\d\\d-[0-9a-f]{8}\\.csv$`));
@@ -94,14 +128,28 @@ describe(`contact file import (${API_DB})`, () => {
       { line: 8, column: 'date_of_birth', reason: '"1990-13-01" is not a date: use YYYY-MM-DD' },
       { line: 14, column: 'first_name', reason: 'not valid UTF-8 text' },
     ]);
-    expect(await contact('ann@example.com')).toMatchObject({ first_name: 'Ann', last_name: 'Lee', timezone: 'America/New_York', date_of_birth: '1990-02-28T11:59:59.000Z', json: { plan: 'pro', score: 42 } });
+    expect(await contact('ann@example.com')).toMatchObject({
+      first_name: 'Ann',
+      last_name: 'Lee',
+      timezone: 'America/New_York',
+      date_of_birth: '1990-02-28T11:59:59.000Z',
+      json: { plan: 'pro', score: 42 },
+    });
     expect(await contact('multi@example.com')).toMatchObject({ first_name: 'Multi "Quoted"', last_name: 'Line\nName' });
-    expect(await contact('keep@example.com')).toMatchObject({ first_name: 'Kept', last_name: 'Name', timezone: 'Europe/Paris', json: { tier: 'gold', plan: 'basic' } });
+    expect(await contact('keep@example.com')).toMatchObject({
+      first_name: 'Kept',
+      last_name: 'Name',
+      timezone: 'Europe/Paris',
+      json: { tier: 'gold', plan: 'basic' },
+    });
     expect(await contact('dup@example.com')).toMatchObject({ first_name: 'Second', last_name: 'Version', json: { score: 2 } });
     expect(await contact('tz@example.com')).toBeUndefined();
     // The job log lists the import.
     const log = await h.call('GET', '/api/joblog/joblog', { key: t.apiKey });
-    expect(log.body.data.find((j: { job_name: string; start_details: { s3_key: string } }) => j.start_details.s3_key === s3Key)).toMatchObject({ job_name: 'JOB_PARSE_CONTACT_FILE', success: true });
+    expect(log.body.data.find((j: { job_name: string; start_details: { s3_key: string } }) => j.start_details.s3_key === s3Key)).toMatchObject({
+      job_name: 'JOB_PARSE_CONTACT_FILE',
+      success: true,
+    });
   });
 
   it('imports an XLSX written by openpyxl, with date cells and numbers, reporting bad rows by row number', async () => {
@@ -130,14 +178,18 @@ describe(`contact file import (${API_DB})`, () => {
     const notXlsx = await upload('fake.xlsx', Buffer.from('email\na@b.co\n'));
     expect((await finished(notXlsx.s3Key)).errors[0]).toMatch(/^fake\.xlsx is not a readable XLSX file: /);
     const unknown = await upload('cols.csv', Buffer.from('email,phone\na@b.co,123\n'));
-    expect((await finished(unknown.s3Key)).errors).toEqual(['cols.csv: unknown column "phone": the columns are email, first_name, last_name, timezone, date_of_birth, json and json.<key> for metadata']);
+    expect((await finished(unknown.s3Key)).errors).toEqual([
+      'cols.csv: unknown column "phone": the columns are email, first_name, last_name, timezone, date_of_birth, json and json.<key> for metadata',
+    ]);
     expect(await contact('a@b.co')).toBeUndefined();
     const empty = await upload('empty.csv', Buffer.alloc(0));
     expect(empty.put).toEqual({ status: 400, body: { errors: ['The file is empty'] } });
   });
 
   it('makes a segment named after the file whose members are the imported contacts', async () => {
-    const { s3Key, put } = await upload('Spring leads.csv', Buffer.from('email,first_name\nlead1@example.com,L1\nlead2@example.com,L2\nbad,x\n'), { segment: true });
+    const { s3Key, put } = await upload('Spring leads.csv', Buffer.from('email,first_name\nlead1@example.com,L1\nlead2@example.com,L2\nbad,x\n'), {
+      segment: true,
+    });
     expect(put.status).toBe(200);
     const s = await finished(s3Key);
     expect(s).toMatchObject({ rows_imported: 2, rows_failed: 1 });
@@ -173,16 +225,26 @@ describe(`contact file import (${API_DB})`, () => {
     expect(s.rows_imported).toBe(1);
     expect(await contact('once-a@import.example.com')).toBeDefined();
     expect(await contact('once-b@import.example.com')).toBeUndefined();
-    const imports = (await h.call('GET', '/api/joblog/joblog', { key: t.apiKey, query: { limit: 1000 } })).body.data
-      .filter((j: { start_details?: { file_name?: string } }) => j.start_details?.file_name === 'once.csv');
+    const imports = (await h.call('GET', '/api/joblog/joblog', { key: t.apiKey, query: { limit: 1000 } })).body.data.filter(
+      (j: { start_details?: { file_name?: string } }) => j.start_details?.file_name === 'once.csv',
+    );
     expect(imports).toHaveLength(1);
   });
 
-  it('never shows one tenant\'s import to another, and answers zeros before an import exists', async () => {
+  it("never shows one tenant's import to another, and answers zeros before an import exists", async () => {
     const { s3Key } = await upload('mine.csv', Buffer.from('email\nmine@example.com\n'));
     await finished(s3Key);
     const other = await h.tenant();
-    expect(await status(s3Key, other)).toEqual({ errors: [], num_in_progress_jobs: 0, num_total_jobs: 0, s3_key: s3Key, processing_errors: [], rows_imported: 0, rows_failed: 0, segment_id: null });
+    expect(await status(s3Key, other)).toEqual({
+      errors: [],
+      num_in_progress_jobs: 0,
+      num_total_jobs: 0,
+      s3_key: s3Key,
+      processing_errors: [],
+      rows_imported: 0,
+      rows_failed: 0,
+      segment_id: null,
+    });
     expect(await contact('mine@example.com', other)).toBeUndefined();
   });
 });

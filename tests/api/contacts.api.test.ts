@@ -7,12 +7,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 interface Contact {
-  id: string; email: string; first_name: string | null; last_name: string | null; timezone: string | null; date_of_birth: string | null;
-  unsubscribed_at: string | null; json: Record<string, unknown>; version: number; created_at: string; updated_at: string;
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  timezone: string | null;
+  date_of_birth: string | null;
+  unsubscribed_at: string | null;
+  json: Record<string, unknown>;
+  version: number;
+  created_at: string;
+  updated_at: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -43,13 +56,21 @@ async function rejected(t: Tenant, body: unknown): Promise<string[]> {
 
 describe(`contact upsert (${API_DB})`, () => {
   let t: Tenant;
-  beforeAll(async () => { t = await h.tenant(); });
+  beforeAll(async () => {
+    t = await h.tenant();
+  });
 
   it('creates a contact with the given fields and version 1', async () => {
     const [c] = await upsert(t, [{ email: 'Ann@Example.com', first_name: 'Ann', timezone: 'Europe/London', json: { plan: 'gold', n: 2 } }]);
     expect(c).toMatchObject({
-      email: 'Ann@Example.com', first_name: 'Ann', last_name: null, timezone: 'Europe/London', date_of_birth: null, unsubscribed_at: null,
-      json: { plan: 'gold', n: 2 }, version: 1,
+      email: 'Ann@Example.com',
+      first_name: 'Ann',
+      last_name: null,
+      timezone: 'Europe/London',
+      date_of_birth: null,
+      unsubscribed_at: null,
+      json: { plan: 'gold', n: 2 },
+      version: 1,
     });
     expect(c.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(c.created_at).toBe(c.updated_at);
@@ -81,7 +102,10 @@ describe(`contact upsert (${API_DB})`, () => {
 
   it('creates and updates in one request, returning them in the order given', async () => {
     const out = await upsert(t, [{ email: 'zed@example.com' }, { email: 'ANN.LEE@example.org', first_name: 'Annie' }]);
-    expect(out.map((c) => [c.email, c.version])).toEqual([['zed@example.com', 1], ['ANN.LEE@example.org', 4]]);
+    expect(out.map((c) => [c.email, c.version])).toEqual([
+      ['zed@example.com', 1],
+      ['ANN.LEE@example.org', 4],
+    ]);
     expect(await count(t)).toBe(2);
   });
 
@@ -100,7 +124,9 @@ describe(`contact upsert (${API_DB})`, () => {
 
   it('refuses to give a contact, by id, an email another live contact has', async () => {
     const [zed] = await upsert(t, [{ email: 'zed@example.com' }]);
-    expect(await rejected(t, { users: [{ id: zed.id, email: 'Dob2@example.com' }] })).toEqual(['users[0].email: another contact already has the email Dob2@example.com']);
+    expect(await rejected(t, { users: [{ id: zed.id, email: 'Dob2@example.com' }] })).toEqual([
+      'users[0].email: another contact already has the email Dob2@example.com',
+    ]);
     expect((await h.call('GET', '/api/user/users', { key: t.apiKey, query: { ids: zed.id } })).body.data[0].email).toBe('zed@example.com');
   });
 
@@ -135,15 +161,21 @@ describe(`contact validation (${API_DB})`, () => {
   });
 
   it('names the item that failed', async () => {
-    expect(await rejected(t, { users: [{ email: 'ok1@example.com' }, { email: 'ok2@example.com' }, { email: 'bad' }] })).toEqual(['users[2].email: Invalid email']);
+    expect(await rejected(t, { users: [{ email: 'ok1@example.com' }, { email: 'ok2@example.com' }, { email: 'bad' }] })).toEqual([
+      'users[2].email: Invalid email',
+    ]);
   });
 
   it('an unknown time zone', async () => {
-    expect(await rejected(t, { users: [{ email: 'tz@example.com', timezone: 'Mars/Olympus' }] })).toEqual(['users[0].timezone: unknown time zone Mars/Olympus']);
+    expect(await rejected(t, { users: [{ email: 'tz@example.com', timezone: 'Mars/Olympus' }] })).toEqual([
+      'users[0].timezone: unknown time zone Mars/Olympus',
+    ]);
   });
 
   it('an unparseable date of birth', async () => {
-    expect(await rejected(t, { users: [{ email: 'dob@example.com', date_of_birth: 'last tuesday' }] })).toEqual(['users[0].date_of_birth: must be a date (YYYY-MM-DD)']);
+    expect(await rejected(t, { users: [{ email: 'dob@example.com', date_of_birth: 'last tuesday' }] })).toEqual([
+      'users[0].date_of_birth: must be a date (YYYY-MM-DD)',
+    ]);
   });
 
   it('the same email twice in one request (ignoring case)', async () => {
@@ -172,9 +204,16 @@ describe(`contact validation (${API_DB})`, () => {
   });
 
   it('reports every failing field at once', async () => {
-    const errors = await rejected(t, { users: [{ email: 'a@b', timezone: 'Nowhere/Land' }, { email: 'nope', date_of_birth: 'x' }] });
+    const errors = await rejected(t, {
+      users: [
+        { email: 'a@b', timezone: 'Nowhere/Land' },
+        { email: 'nope', date_of_birth: 'x' },
+      ],
+    });
     expect(errors).toEqual([
-      'users[0].email: Must contain dot', 'users[0].timezone: unknown time zone Nowhere/Land', 'users[1].email: Invalid email',
+      'users[0].email: Must contain dot',
+      'users[0].timezone: unknown time zone Nowhere/Land',
+      'users[1].email: Invalid email',
       'users[1].date_of_birth: must be a date (YYYY-MM-DD)',
     ]);
   });
@@ -191,7 +230,9 @@ describe(`contact validation (${API_DB})`, () => {
   it('writes nothing when one item of a batch names an id this project does not have', async () => {
     const before = await count(t);
     const missing = crypto.randomUUID();
-    const errors = await rejected(t, { users: [{ email: 'existing@example.com', first_name: 'Changed' }, { email: 'new2@example.com' }, { id: missing, email: 'ghost@example.com' }] });
+    const errors = await rejected(t, {
+      users: [{ email: 'existing@example.com', first_name: 'Changed' }, { email: 'new2@example.com' }, { id: missing, email: 'ghost@example.com' }],
+    });
     expect(errors).toEqual([`users[2].id: no contact ${missing} in this project`]);
     expect(await count(t)).toBe(before);
     expect(await emails(t, { search_value: 'new2' })).toEqual([]);
@@ -224,8 +265,15 @@ describe(`contact list and count (${API_DB})`, () => {
   });
 
   const ALL = [
-    'ann@example.com', 'bob@example.com', 'carla@example.net', 'dave@example.com', 'erin@example.org', 'promo_1@example.com', 'promox1@example.com',
-    'sale%50@example.com', 'salex50@example.com',
+    'ann@example.com',
+    'bob@example.com',
+    'carla@example.net',
+    'dave@example.com',
+    'erin@example.org',
+    'promo_1@example.com',
+    'promox1@example.com',
+    'sale%50@example.com',
+    'salex50@example.com',
   ];
 
   it('sorts by email ascending by default and pages 10 at a time', async () => {
@@ -257,7 +305,10 @@ describe(`contact list and count (${API_DB})`, () => {
     expect(await emails(t, { sort_columns: 'last_name ASC', limit: 3 })).toEqual(['bob@example.com', 'dave@example.com', 'carla@example.net']);
     expect(await emails(t, { sort_columns: 'email DESC', limit: 2 })).toEqual(['salex50@example.com', 'sale%50@example.com']);
     expect(await emails(t, { sort_columns: 'timezone desc,email asc', search_field: 'timezone', search_value: '/' })).toEqual([
-      'bob@example.com', 'ann@example.com', 'dave@example.com', 'carla@example.net',
+      'bob@example.com',
+      'ann@example.com',
+      'dave@example.com',
+      'carla@example.net',
     ]);
   });
 
@@ -336,7 +387,9 @@ describe(`contact list and count (${API_DB})`, () => {
     expect(await emails(t, { in_segment_ids: `${s1},${s2}` })).toEqual(['ann@example.com', 'bob@example.com', 'dave@example.com']);
     expect(await count(t, { in_segment_ids: `${s1},${s2}` })).toBe(3);
     expect(await emails(t, { in_segment_ids: empty })).toEqual([]);
-    expect(await emails(t, { not_in_segment_ids: `${s1},${s2}` })).toEqual(ALL.filter((e) => !['ann@example.com', 'bob@example.com', 'dave@example.com'].includes(e)).sort());
+    expect(await emails(t, { not_in_segment_ids: `${s1},${s2}` })).toEqual(
+      ALL.filter((e) => !['ann@example.com', 'bob@example.com', 'dave@example.com'].includes(e)).sort(),
+    );
     expect(await count(t, { not_in_segment_ids: s1 })).toBe(7);
     expect(await count(t, { not_in_segment_ids: empty })).toBe(9);
     expect(await emails(t, { in_segment_ids: s2, not_in_segment_ids: s1 })).toEqual(['dave@example.com']);
@@ -385,7 +438,10 @@ describe(`contact archive (${API_DB})`, () => {
   });
 
   it('re-creating an archived email makes a new contact; the archived one cannot be updated by id', async () => {
-    const [old] = await h.runtime.database.query<{ id: string }>('SELECT id FROM contacts WHERE project_id = $1 AND lower(email) = $2', [t.projectId, 'gone@example.com']);
+    const [old] = await h.runtime.database.query<{ id: string }>('SELECT id FROM contacts WHERE project_id = $1 AND lower(email) = $2', [
+      t.projectId,
+      'gone@example.com',
+    ]);
     const [fresh] = await upsert(t, [{ email: 'gone@example.com' }]);
     expect(fresh.id).not.toBe(old.id);
     expect(fresh).toMatchObject({ version: 1, first_name: null });
@@ -395,7 +451,8 @@ describe(`contact archive (${API_DB})`, () => {
 
   it('an archived member drops out of its segment’s contacts', async () => {
     const [a, b] = await upsert(t, [{ email: 'm1@example.com' }, { email: 'm2@example.com' }]);
-    const seg = (await h.call('POST', '/api/segment/segments', { key: t.apiKey, body: { segments: [{ name: 'Members', user_ids: [a.id, b.id] }] } })).body.data[0];
+    const seg = (await h.call('POST', '/api/segment/segments', { key: t.apiKey, body: { segments: [{ name: 'Members', user_ids: [a.id, b.id] }] } })).body
+      .data[0];
     expect(seg.num_users).toBe(2);
     expect(await count(t, { in_segment_ids: seg.id })).toBe(2);
     await h.call('DELETE', '/api/user/users', { key: t.apiKey, query: { emails: 'm2@example.com' } });
@@ -415,7 +472,10 @@ describe(`contact archive (${API_DB})`, () => {
 describe(`text the database cannot store (${API_DB})`, () => {
   it('a NUL character is a 400, not a 500, and nothing is written', async () => {
     const u = await h.tenant();
-    for (const user of [{ email: 'nul@example.com', first_name: 'a\u0000b' }, { email: 'nul@example.com', json: { a: 'x\u0000y' } }]) {
+    for (const user of [
+      { email: 'nul@example.com', first_name: 'a\u0000b' },
+      { email: 'nul@example.com', json: { a: 'x\u0000y' } },
+    ]) {
       const res = await h.call('POST', '/api/user/users', { key: u.apiKey, body: { users: [user] } });
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual(['body: text may not contain NUL (\\u0000) characters']);

@@ -9,8 +9,12 @@ import type { Json } from '../helpers/json.ts';
 import { EVENT } from '../../src/domain/events.ts';
 
 let h: Harness;
-beforeAll(async () => { h = await startHarness(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 type Q = Record<string, string | number | boolean>;
@@ -35,10 +39,16 @@ const EVENTS = '/api/event/all_events';
 describe(`sender personas (${API_DB})`, () => {
   let t: Tenant;
   const ids: string[] = [];
-  beforeAll(async () => { t = await h.tenant(); });
+  beforeAll(async () => {
+    t = await h.tenant();
+  });
 
   it('creates personas with version 1', async () => {
-    for (const [email, first_name] of [['news@sender.example.com', 'Nora'], ['ops@sender.example.com', 'Otto'], ['help@sender.example.com', 'Hana']]) {
+    for (const [email, first_name] of [
+      ['news@sender.example.com', 'Nora'],
+      ['ops@sender.example.com', 'Otto'],
+      ['help@sender.example.com', 'Hana'],
+    ]) {
       const { data } = await ok('POST', PERSONAS, t, { body: { sender_personas: [{ email, first_name, json: { team: first_name } }] } });
       expect(data).toHaveLength(1);
       expect(data[0]).toMatchObject({ email, first_name, last_name: null, json: { team: first_name }, version: 1 });
@@ -52,14 +62,20 @@ describe(`sender personas (${API_DB})`, () => {
     expect(data.map((p: { id: string }) => p.id)).toEqual([...ids].reverse());
     expect((await ok('GET', `${PERSONAS}/count`, t)).num_sender_personas).toBe(3);
     expect((await ok('GET', `${PERSONAS}/count`, t, { query: { ids: `${ids[0]},${ids[2]}` } })).num_sender_personas).toBe(2);
-    expect((await ok('GET', PERSONAS, t, { query: { sort_columns: 'first_name ASC' } })).data.map((p: { first_name: string }) => p.first_name)).toEqual(['Hana', 'Nora', 'Otto']);
+    expect((await ok('GET', PERSONAS, t, { query: { sort_columns: 'first_name ASC' } })).data.map((p: { first_name: string }) => p.first_name)).toEqual([
+      'Hana',
+      'Nora',
+      'Otto',
+    ]);
     expect((await ok('GET', PERSONAS, t, { query: { limit: 1, offset: 1 } })).data.map((p: { id: string }) => p.id)).toEqual([ids[1]]);
   });
 
   it('updates by id: same id, version+1, newer updated_at', async () => {
     const [before] = (await ok('GET', PERSONAS, t, { query: { ids: ids[0] } })).data;
     await sleep(5);
-    const { data } = await ok('POST', PERSONAS, t, { body: { sender_personas: [{ id: ids[0], email: 'news@sender.example.com', first_name: 'Nina', last_name: 'Lane' }] } });
+    const { data } = await ok('POST', PERSONAS, t, {
+      body: { sender_personas: [{ id: ids[0], email: 'news@sender.example.com', first_name: 'Nina', last_name: 'Lane' }] },
+    });
     expect(data[0]).toMatchObject({ id: ids[0], first_name: 'Nina', last_name: 'Lane', version: 2, created_at: before.created_at });
     expect(Date.parse(data[0].updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
     expect((await ok('GET', `${PERSONAS}/count`, t)).num_sender_personas).toBe(3);
@@ -69,8 +85,12 @@ describe(`sender personas (${API_DB})`, () => {
   });
 
   it('a missing first_name is "Required field" (schema), as is a blank one', async () => {
-    expect(await bad('POST', PERSONAS, t, { body: { sender_personas: [{ email: 'x@sender.example.com' }] } })).toContain('sender_personas[0].first_name: Required field');
-    expect(await bad('POST', PERSONAS, t, { body: { sender_personas: [{ email: 'x@sender.example.com', first_name: '  ' }] } })).toEqual(['sender_personas[0].first_name: Required field']);
+    expect(await bad('POST', PERSONAS, t, { body: { sender_personas: [{ email: 'x@sender.example.com' }] } })).toContain(
+      'sender_personas[0].first_name: Required field',
+    );
+    expect(await bad('POST', PERSONAS, t, { body: { sender_personas: [{ email: 'x@sender.example.com', first_name: '  ' }] } })).toEqual([
+      'sender_personas[0].first_name: Required field',
+    ]);
   });
 
   it.each([
@@ -83,7 +103,14 @@ describe(`sender personas (${API_DB})`, () => {
   });
 
   it('writes nothing when one persona of a batch is invalid', async () => {
-    const errors = await bad('POST', PERSONAS, t, { body: { sender_personas: [{ email: 'fine@sender.example.com', first_name: 'Fine' }, { email: 'nope', first_name: '' }] } });
+    const errors = await bad('POST', PERSONAS, t, {
+      body: {
+        sender_personas: [
+          { email: 'fine@sender.example.com', first_name: 'Fine' },
+          { email: 'nope', first_name: '' },
+        ],
+      },
+    });
     expect(errors).toEqual(['sender_personas[1].email: Invalid email', 'sender_personas[1].first_name: Required field']);
     expect((await ok('GET', `${PERSONAS}/count`, t)).num_sender_personas).toBe(3);
   });
@@ -106,22 +133,41 @@ describe(`templates (${API_DB})`, () => {
   let t: Tenant;
   const ids: string[] = [];
   const MARKETING = '<p>Hello {{user.first_name}}</p><a href="{{unsubscribe_link}}">Unsubscribe</a>';
-  const template = (over: Record<string, unknown> = {}) => ({ name: 'News', subject: 'Hi {{user.first_name}}', type: 'TEMPLATE_MARKETING', html_body: MARKETING, ...over });
+  const template = (over: Record<string, unknown> = {}) => ({
+    name: 'News',
+    subject: 'Hi {{user.first_name}}',
+    type: 'TEMPLATE_MARKETING',
+    html_body: MARKETING,
+    ...over,
+  });
   const count = async (tt: Tenant = t) => (await ok('GET', `${TEMPLATES}/count`, tt)).num_templates as number;
 
-  beforeAll(async () => { t = await h.tenant(); });
+  beforeAll(async () => {
+    t = await h.tenant();
+  });
 
   it('creates templates with defaults and version 1', async () => {
     for (const name of ['First', 'Second', 'Third']) {
       const { data } = await ok('POST', TEMPLATES, t, { body: { templates: [template({ name })] } });
       expect(data[0]).toMatchObject({
-        name, subject: 'Hi {{user.first_name}}', type: 'TEMPLATE_MARKETING', enabled: true, html_body: MARKETING, plain_text_body: null, channel_id: null,
-        json: null, version: 1,
+        name,
+        subject: 'Hi {{user.first_name}}',
+        type: 'TEMPLATE_MARKETING',
+        enabled: true,
+        html_body: MARKETING,
+        plain_text_body: null,
+        channel_id: null,
+        json: null,
+        version: 1,
       });
       ids.push(data[0].id);
       await sleep(3);
     }
-    const { data } = await ok('POST', TEMPLATES, t, { body: { templates: [{ name: 'Receipt', subject: 'Receipt', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Thanks</p>', enabled: false, json: { design: 1 } }] } });
+    const { data } = await ok('POST', TEMPLATES, t, {
+      body: {
+        templates: [{ name: 'Receipt', subject: 'Receipt', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Thanks</p>', enabled: false, json: { design: 1 } }],
+      },
+    });
     expect(data[0]).toMatchObject({ type: 'TEMPLATE_TRANSACTIONAL', enabled: false, json: { design: 1 } });
     ids.push(data[0].id);
   });
@@ -129,7 +175,12 @@ describe(`templates (${API_DB})`, () => {
   it('lists newest first by default, sorts by name, and counts', async () => {
     const { data } = await ok('GET', TEMPLATES, t);
     expect(data.map((x: { id: string }) => x.id)).toEqual([...ids].reverse());
-    expect((await ok('GET', TEMPLATES, t, { query: { sort_columns: 'name ASC' } })).data.map((x: { name: string }) => x.name)).toEqual(['First', 'Receipt', 'Second', 'Third']);
+    expect((await ok('GET', TEMPLATES, t, { query: { sort_columns: 'name ASC' } })).data.map((x: { name: string }) => x.name)).toEqual([
+      'First',
+      'Receipt',
+      'Second',
+      'Third',
+    ]);
     expect(await count()).toBe(4);
     expect((await ok('GET', TEMPLATES, t, { query: { ids: ids[1] } })).data.map((x: { name: string }) => x.name)).toEqual(['Second']);
   });
@@ -137,8 +188,17 @@ describe(`templates (${API_DB})`, () => {
   it('updates by id, bumping version and replacing the content', async () => {
     const [before] = (await ok('GET', TEMPLATES, t, { query: { ids: ids[0] } })).data;
     await sleep(5);
-    const { data } = await ok('POST', TEMPLATES, t, { body: { templates: [template({ id: ids[0], name: 'First v2', subject: 'New subject', plain_text_body: 'Hi {{user.first_name}}' })] } });
-    expect(data[0]).toMatchObject({ id: ids[0], name: 'First v2', subject: 'New subject', plain_text_body: 'Hi {{user.first_name}}', version: 2, created_at: before.created_at });
+    const { data } = await ok('POST', TEMPLATES, t, {
+      body: { templates: [template({ id: ids[0], name: 'First v2', subject: 'New subject', plain_text_body: 'Hi {{user.first_name}}' })] },
+    });
+    expect(data[0]).toMatchObject({
+      id: ids[0],
+      name: 'First v2',
+      subject: 'New subject',
+      plain_text_body: 'Hi {{user.first_name}}',
+      version: 2,
+      created_at: before.created_at,
+    });
     expect(Date.parse(data[0].updated_at)).toBeGreaterThan(Date.parse(before.updated_at));
     const again = await ok('POST', TEMPLATES, t, { body: { templates: [template({ id: ids[0], name: 'First v3' })] } });
     expect(again.data[0].version).toBe(3);
@@ -156,7 +216,9 @@ describe(`templates (${API_DB})`, () => {
 
   it('empty html, or html of exactly 4999 characters, is "You must add email contents"', async () => {
     for (const html_body of ['', '   ', `<a href="{{unsubscribe_link}}">u</a>${'x'.repeat(4999 - 36)}`]) {
-      expect(await bad('POST', TEMPLATES, t, { body: { templates: [template({ html_body })] } }), String(html_body.length)).toEqual(['templates[0].html_body: You must add email contents']);
+      expect(await bad('POST', TEMPLATES, t, { body: { templates: [template({ html_body })] } }), String(html_body.length)).toEqual([
+        'templates[0].html_body: You must add email contents',
+      ]);
     }
   });
 
@@ -181,8 +243,12 @@ describe(`templates (${API_DB})`, () => {
 
   it('writes nothing when one template of a batch is invalid', async () => {
     const before = await count();
-    const errors = await bad('POST', TEMPLATES, t, { body: { templates: [template({ name: 'Good' }), template({ name: 'Bad', html_body: '<p>no link</p>' })] } });
-    expect(errors).toEqual(['templates[1].html_body: Marketing emails must include an unsubscribe link! Please see the instructions below the template editor']);
+    const errors = await bad('POST', TEMPLATES, t, {
+      body: { templates: [template({ name: 'Good' }), template({ name: 'Bad', html_body: '<p>no link</p>' })] },
+    });
+    expect(errors).toEqual([
+      'templates[1].html_body: Marketing emails must include an unsubscribe link! Please see the instructions below the template editor',
+    ]);
     expect(await count()).toBe(before);
   });
 
@@ -224,12 +290,15 @@ describe(`segments (${API_DB})`, () => {
 
   beforeAll(async () => {
     t = await h.tenant();
-    contactIds = (await ok('POST', '/api/user/users', t, { body: { users: [{ email: 's1@example.com' }, { email: 's2@example.com' }, { email: 's3@example.com' }] } })).data
-      .map((c: { id: string }) => c.id);
+    contactIds = (
+      await ok('POST', '/api/user/users', t, { body: { users: [{ email: 's1@example.com' }, { email: 's2@example.com' }, { email: 's3@example.com' }] } })
+    ).data.map((c: { id: string }) => c.id);
   });
 
   it('creates a segment with members; num_users counts them (duplicates once)', async () => {
-    const { data } = await ok('POST', SEGMENTS, t, { body: { segments: [{ name: ' VIPs ', user_ids: [contactIds[0], contactIds[1], contactIds[0].toUpperCase()] }] } });
+    const { data } = await ok('POST', SEGMENTS, t, {
+      body: { segments: [{ name: ' VIPs ', user_ids: [contactIds[0], contactIds[1], contactIds[0].toUpperCase()] }] },
+    });
     expect(data[0]).toMatchObject({ name: 'VIPs', num_users: 2 });
     const listed = (await ok('GET', SEGMENTS, t)).data;
     expect(listed.map((s: { id: string; name: string }) => [s.id, s.name])).toEqual([[data[0].id, 'VIPs']]);
@@ -253,11 +322,19 @@ describe(`segments (${API_DB})`, () => {
   it('a failing segment later in the batch rolls back the ones before it', async () => {
     const before = await count();
     const missing = crypto.randomUUID();
-    const errors = await bad('POST', SEGMENTS, t, { body: { segments: [{ name: 'Fine', user_ids: [contactIds[2]] }, { name: 'Broken', user_ids: [missing] }] } });
+    const errors = await bad('POST', SEGMENTS, t, {
+      body: {
+        segments: [
+          { name: 'Fine', user_ids: [contactIds[2]] },
+          { name: 'Broken', user_ids: [missing] },
+        ],
+      },
+    });
     expect(errors).toEqual([`segments[1].user_ids: no such contacts in this project: ${missing}`]);
     expect(await count()).toBe(before);
     const members = await h.runtime.database.query<{ n: number | string }>(
-      'SELECT count(*) AS n FROM segment_members sm JOIN segments s ON s.id = sm.segment_id WHERE s.project_id = $1', [t.projectId],
+      'SELECT count(*) AS n FROM segment_members sm JOIN segments s ON s.id = sm.segment_id WHERE s.project_id = $1',
+      [t.projectId],
     );
     expect(Number(members[0].n)).toBe(2);
   });
@@ -275,14 +352,15 @@ describe(`segments (${API_DB})`, () => {
     expect((await ok('GET', SEGMENTS, t)).data.map((s: { name: string }) => s.name)).toEqual(['Empty', 'VIPs']);
   });
 
-  it('POST /segments/{id}/users adds live contacts once; a foreign or archived id adds nothing; another project\'s segment is 404', async () => {
+  it("POST /segments/{id}/users adds live contacts once; a foreign or archived id adds nothing; another project's segment is 404", async () => {
     const [empty] = (await ok('GET', SEGMENTS, t)).data.filter((s: { name: string }) => s.name === 'Empty');
     const added = await ok('POST', `${SEGMENTS}/${empty.id}/users`, t, { body: { user_ids: [contactIds[0], contactIds[0].toUpperCase()] } });
     expect(added.data).toMatchObject({ id: empty.id, name: 'Empty', num_users: 1 });
     expect((await ok('POST', `${SEGMENTS}/${empty.id}/users`, t, { body: { user_ids: [contactIds[0], contactIds[1]] } })).data.num_users).toBe(2);
     // contactIds[2] was archived above: nothing of this request is added.
-    expect(await bad('POST', `${SEGMENTS}/${empty.id}/users`, t, { body: { user_ids: [contactIds[2]] } }))
-      .toEqual([`user_ids: no such contacts in this project: ${contactIds[2]}`]);
+    expect(await bad('POST', `${SEGMENTS}/${empty.id}/users`, t, { body: { user_ids: [contactIds[2]] } })).toEqual([
+      `user_ids: no such contacts in this project: ${contactIds[2]}`,
+    ]);
     expect((await ok('GET', SEGMENTS, t, { query: { ids: empty.id } })).data[0].num_users).toBe(2);
     const other = await h.tenant();
     const res = await h.call('POST', `${SEGMENTS}/${empty.id}/users`, { key: other.apiKey, body: { user_ids: [contactIds[0]] } });
@@ -294,12 +372,13 @@ describe(`segments (${API_DB})`, () => {
     const added = await ok('POST', `${SEGMENTS}/${data[0].id}/users`, t, { body: { emails: ['S1@example.com'], user_ids: [contactIds[1]] } });
     expect(added).toMatchObject({ data: { num_users: 2 }, num_added: 2 });
     expect((await ok('POST', `${SEGMENTS}/${data[0].id}/users`, t, { body: { emails: ['s1@example.com'] } })).num_added).toBe(0);
-    expect(await bad('POST', `${SEGMENTS}/${data[0].id}/users`, t, { body: { emails: ['nobody@example.com', 's2@example.com'] } }))
-      .toEqual(['emails: no such contacts in this project: nobody@example.com']);
+    expect(await bad('POST', `${SEGMENTS}/${data[0].id}/users`, t, { body: { emails: ['nobody@example.com', 's2@example.com'] } })).toEqual([
+      'emails: no such contacts in this project: nobody@example.com',
+    ]);
     expect(await bad('POST', `${SEGMENTS}/${data[0].id}/users`, t, { body: { emails: [] } })).toEqual(['user_ids: Required field']);
   });
 
-  it('PATCH renames; a blank name is refused; a missing or foreign segment is the spec\'s 404', async () => {
+  it("PATCH renames; a blank name is refused; a missing or foreign segment is the spec's 404", async () => {
     const { data } = await ok('POST', SEGMENTS, t, { body: { segments: [{ name: 'Old name' }] } });
     expect((await ok('PATCH', `${SEGMENTS}/${data[0].id}`, t, { body: { name: ' New name ' } })).data).toMatchObject({ id: data[0].id, name: 'New name' });
     expect(await bad('PATCH', `${SEGMENTS}/${data[0].id}`, t, { body: { name: ' ' } })).toEqual(['name: Required field']);
@@ -327,7 +406,9 @@ describe(`segments (${API_DB})`, () => {
     expect(await names({ search_field: 'name', search_value: 'NAME' })).toEqual(['New name']);
     expect(await names({ names: 'vip' })).toEqual(['VIPs']);
     expect((await ok('GET', `${SEGMENTS}/count`, t, { query: { names: 'e' } })).num_segments).toBe((await names({ names: 'e' })).length);
-    const bySize = (await ok('GET', SEGMENTS, t, { query: { sort_columns: 'num_users DESC,name ASC', limit: 100 } })).data.map((s: { num_users: number }) => s.num_users);
+    const bySize = (await ok('GET', SEGMENTS, t, { query: { sort_columns: 'num_users DESC,name ASC', limit: 100 } })).data.map(
+      (s: { num_users: number }) => s.num_users,
+    );
     expect(bySize).toEqual([...bySize].sort((a, b) => b - a));
     const [vips] = (await ok('GET', SEGMENTS, t, { query: { names: 'VIPs', with_counts: false } })).data;
     expect(vips.num_users).toBe(0);
@@ -340,7 +421,8 @@ describe(`events (${API_DB})`, () => {
   const U1 = crypto.randomUUID();
   const U2 = crypto.randomUUID();
   const E: Record<string, string> = {};
-  const names = async (query: Q = {}, tt: Tenant = t) => (await ok('GET', EVENTS, tt, { query: { limit: 100, ...query } })).data.map((e: { id: string }) => key(e.id));
+  const names = async (query: Q = {}, tt: Tenant = t) =>
+    (await ok('GET', EVENTS, tt, { query: { limit: 100, ...query } })).data.map((e: { id: string }) => key(e.id));
   const num = async (query: Q = {}) => (await ok('GET', `${EVENTS}/count`, t, { query })).num_events as number;
   const key = (id: string) => Object.keys(E).find((k) => E[k] === id) ?? id;
 
@@ -362,13 +444,27 @@ describe(`events (${API_DB})`, () => {
     }
     // Another project's event on the same day, with the same name and email.
     other = await h.tenant();
-    await h.runtime.database.query('INSERT INTO events (project_id, name, email, user_id, emitted_at) VALUES ($1, $2, $3, $4, $5)', [other.projectId, 'purchase', 'ann@example.com', U1, '2026-11-20T12:00:00Z']);
+    await h.runtime.database.query('INSERT INTO events (project_id, name, email, user_id, emitted_at) VALUES ($1, $2, $3, $4, $5)', [
+      other.projectId,
+      'purchase',
+      'ann@example.com',
+      U1,
+      '2026-11-20T12:00:00Z',
+    ]);
   });
 
   it('lists customer events newest first, without system events by default', async () => {
     const { data } = await ok('GET', EVENTS, t);
     expect(data.map((e: { id: string }) => key(e.id))).toEqual(['E3', 'E2', 'E1']);
-    expect(data[1]).toMatchObject({ name: 'purchase', email: 'bob@example.com', user_id: U2, emitted_at: '2026-11-20T23:59:59.000Z', metric1: 19.99, metric2: null, json: { k: 'E2' } });
+    expect(data[1]).toMatchObject({
+      name: 'purchase',
+      email: 'bob@example.com',
+      user_id: U2,
+      emitted_at: '2026-11-20T23:59:59.000Z',
+      metric1: 19.99,
+      metric2: null,
+      json: { k: 'E2' },
+    });
     expect(await num()).toBe(3);
   });
 
@@ -430,8 +526,16 @@ describe(`events (${API_DB})`, () => {
 
   it('text with a number in it is not mistaken for a date', async () => {
     const u = await h.tenant();
-    for (const [name, at] of [['purchase 2', '2026-11-19T12:00:00Z'], ['signed_up', '2026-11-20T12:00:00Z']]) {
-      await h.runtime.database.query('INSERT INTO events (project_id, name, email, emitted_at) VALUES ($1, $2, $3, $4)', [u.projectId, name, 'x@example.com', at]);
+    for (const [name, at] of [
+      ['purchase 2', '2026-11-19T12:00:00Z'],
+      ['signed_up', '2026-11-20T12:00:00Z'],
+    ]) {
+      await h.runtime.database.query('INSERT INTO events (project_id, name, email, emitted_at) VALUES ($1, $2, $3, $4)', [
+        u.projectId,
+        name,
+        'x@example.com',
+        at,
+      ]);
     }
     const search = async (search_value: string, search_field?: string) =>
       h.call('GET', EVENTS, { key: u.apiKey, query: { search_value, ...(search_field ? { search_field } : {}) } });
@@ -484,13 +588,25 @@ describe(`job log (${API_DB})`, () => {
       );
     }
     const other = await h.tenant();
-    await h.runtime.database.query('INSERT INTO job_log (project_id, job_name, started_at) VALUES ($1, $2, $3)', [other.projectId, 'JOB_OTHER', '2026-11-22T00:00:00Z']);
+    await h.runtime.database.query('INSERT INTO job_log (project_id, job_name, started_at) VALUES ($1, $2, $3)', [
+      other.projectId,
+      'JOB_OTHER',
+      '2026-11-22T00:00:00Z',
+    ]);
   });
 
   it('lists the project’s entries newest first with their fields', async () => {
     const { data } = await ok('GET', '/api/joblog/joblog', t);
     expect(data.map((j: { id: string }) => key(j.id))).toEqual(['J2', 'J1', 'J3']);
-    expect(data[0]).toEqual({ id: J.J2, job_name: 'JOB_PARSE_CONTACT_FILE', started_at: '2026-11-21T09:00:00.000Z', ended_at: null, success: null, start_details: { filename: 'contacts.csv' }, end_details: null });
+    expect(data[0]).toEqual({
+      id: J.J2,
+      job_name: 'JOB_PARSE_CONTACT_FILE',
+      started_at: '2026-11-21T09:00:00.000Z',
+      ended_at: null,
+      success: null,
+      start_details: { filename: 'contacts.csv' },
+      end_details: null,
+    });
     expect(data[1]).toMatchObject({ ended_at: '2026-11-20T10:00:05.000Z', success: true, end_details: { num: 3 } });
     expect(data[2]).toMatchObject({ success: false, start_details: {}, end_details: { error: 'boom' } });
   });

@@ -23,7 +23,10 @@ let h: Harness;
 let a: Tenant;
 let b: Tenant;
 
-interface Answer { status: number; body: Json }
+interface Answer {
+  status: number;
+  body: Json;
+}
 
 /** A request to one operation; unset parts come from the spec's samples. */
 interface Request {
@@ -62,11 +65,17 @@ async function send(op: Operation, r: Request = {}): Promise<Answer> {
   const contentType = r.contentType === undefined ? (payload === undefined ? undefined : 'application/json') : r.contentType;
   const url = urlOf(op, r);
   const res = await h.app.inject({
-    method: op.method as never, url, payload,
+    method: op.method as never,
+    url,
+    payload,
     headers: { ...(key ? { 'x-api-key': key } : {}), ...(contentType ? { 'content-type': contentType } : {}) },
   });
   let parsed: unknown;
-  try { parsed = res.body ? JSON.parse(res.body) : undefined; } catch { parsed = res.body; }
+  try {
+    parsed = res.body ? JSON.parse(res.body) : undefined;
+  } catch {
+    parsed = res.body;
+  }
   const where = `${op.operationId} ${op.method} ${url} ${payload?.slice(0, 300) ?? ''} → ${res.statusCode} ${res.body.slice(0, 500)}`;
   expect(res.statusCode, where).toBeLessThan(500);
   if (res.statusCode >= 400) {
@@ -77,11 +86,18 @@ async function send(op: Operation, r: Request = {}): Promise<Answer> {
 }
 
 /** names tells whether one of the answer's errors is about `field` (the field itself or something inside it). */
-const names = (res: Answer, field: string) => (res.body?.errors ?? []).some((e: string) => e.startsWith(`${field}:`) || e.startsWith(`${field}.`) || e.startsWith(`${field}[`));
+const names = (res: Answer, field: string) =>
+  (res.body?.errors ?? []).some((e: string) => e.startsWith(`${field}:`) || e.startsWith(`${field}.`) || e.startsWith(`${field}[`));
 
 /** A value of a JSON type the schema does not allow (undefined when it allows every type we can send). */
 function wrongValue(types: string[]): unknown {
-  const candidates: Array<[string, unknown]> = [['boolean', true], ['number', 12345.5], ['string', 'not-a-valid-value'], ['object', { wrong: true }], ['array', []]];
+  const candidates: Array<[string, unknown]> = [
+    ['boolean', true],
+    ['number', 12345.5],
+    ['string', 'not-a-valid-value'],
+    ['object', { wrong: true }],
+    ['array', []],
+  ];
   return candidates.find(([t]) => !types.includes(t))?.[1];
 }
 
@@ -97,7 +113,9 @@ beforeAll(async () => {
   a = await h.tenant({ activated: true });
   b = await h.tenant({ activated: true });
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 describe(`every operation under bad input (${API_DB})`, () => {
   it('reads every operation of every gateway', () => {
@@ -187,24 +205,61 @@ type Kind = 'contact' | 'segment' | 'template' | 'persona' | 'blast' | 'campaign
 
 /** The record kind a field or parameter names, by its name; null for ids that name no record of a project. */
 const KIND_BY_NAME: Record<string, Kind | null> = {
-  user_ids: 'contact', to_user_ids: 'contact', cc_to_user_ids: 'contact', bcc_to_user_ids: 'contact', user_id: 'contact', contact_id: 'contact',
-  in_segment_ids: 'segment', not_in_segment_ids: 'segment', segment_id: 'segment', to_segment_ids: 'segment',
-  template_id: 'template', template_ids: 'template', sender_persona_id: 'persona', sender_persona_ids: 'persona',
-  workflow_id: 'workflow', workflow_ids: 'workflow', campaign_id: 'campaign',
-  scheduled_email_group_id: 'blast', scheduled_email_blast_group_ids: 'blast', job_log_id: 'joblog',
+  user_ids: 'contact',
+  to_user_ids: 'contact',
+  cc_to_user_ids: 'contact',
+  bcc_to_user_ids: 'contact',
+  user_id: 'contact',
+  contact_id: 'contact',
+  in_segment_ids: 'segment',
+  not_in_segment_ids: 'segment',
+  segment_id: 'segment',
+  to_segment_ids: 'segment',
+  template_id: 'template',
+  template_ids: 'template',
+  sender_persona_id: 'persona',
+  sender_persona_ids: 'persona',
+  workflow_id: 'workflow',
+  workflow_ids: 'workflow',
+  campaign_id: 'campaign',
+  scheduled_email_group_id: 'blast',
+  scheduled_email_blast_group_ids: 'blast',
+  job_log_id: 'joblog',
   // Not a record of a project: workflow node ids, message ids, the sign-up's and captcha's own ids.
-  root_node_id: null, message_id: null, channel_id: null, product_package_id: null, captcha_id: null, company_id: null, project_id: null,
+  root_node_id: null,
+  message_id: null,
+  channel_id: null,
+  product_package_id: null,
+  captcha_id: null,
+  company_id: null,
+  project_id: null,
 };
 
 /** What an `id` / `ids` names: by the list it sits in, else by the path's first segment. */
 const KIND_BY_COLLECTION: Record<string, Kind | null> = {
-  users: 'contact', segments: 'segment', sender_personas: 'persona', templates: 'template', scheduler: 'blast', campaign: 'campaign',
-  campaigns: 'campaign', campaign_metrics: 'campaign', workflows: 'workflow', all_events: 'event', joblog: 'joblog', company_user: 'admin',
-  tree: null, root_node: null, children: null,
+  users: 'contact',
+  segments: 'segment',
+  sender_personas: 'persona',
+  templates: 'template',
+  scheduler: 'blast',
+  campaign: 'campaign',
+  campaigns: 'campaign',
+  campaign_metrics: 'campaign',
+  workflows: 'workflow',
+  all_events: 'event',
+  joblog: 'joblog',
+  company_user: 'admin',
+  tree: null,
+  root_node: null,
+  children: null,
 };
 
 /** One place a request names a record: `request(id, base)` puts the id there, in the full or the minimal sample body. */
-interface Slot { where: string; kind: Kind; request(id: string, base: 'sample' | 'minimal'): Request }
+interface Slot {
+  where: string;
+  kind: Kind;
+  request(id: string, base: 'sample' | 'minimal'): Request;
+}
 
 /** baseBody is the body a slot's id goes into: the full sample (every field, most naming nothing) or only the required fields. */
 const baseBody = (op: Operation, base: 'sample' | 'minimal') => (base === 'sample' ? op.sampleBody : op.minimalBody);
@@ -221,9 +276,15 @@ function slotsOf(op: Operation): Slot[] {
   for (const p of op.parameters) {
     if (!/(^|_)ids?$/.test(p.name) && p.schema.format !== 'uuid') continue;
     const kind = kindOf(p.name, undefined, p.name);
-    if (kind) slots.push({ where: `${p.in} ${p.name}`, kind, request: (id, base) => ({
-      ...(p.in === 'path' ? { path: { [p.name]: id } } : { query: { [p.name]: id } }), body: baseBody(op, base),
-    }) });
+    if (kind)
+      slots.push({
+        where: `${p.in} ${p.name}`,
+        kind,
+        request: (id, base) => ({
+          ...(p.in === 'path' ? { path: { [p.name]: id } } : { query: { [p.name]: id } }),
+          body: baseBody(op, base),
+        }),
+      });
   }
   for (const f of bodyFields(op)) {
     const keys = f.path.filter((x): x is string => typeof x === 'string');
@@ -246,7 +307,6 @@ function slotsOf(op: Operation): Slot[] {
   return slots;
 }
 
-
 describe(`another project's ids (${API_DB})`, () => {
   const theirs = {} as Record<Kind, string>;
   let before: string;
@@ -255,8 +315,14 @@ describe(`another project's ids (${API_DB})`, () => {
   async function snapshot(): Promise<string> {
     const get = async (url: string) => (await h.call('GET', url, { key: b.apiKey, query: { limit: 1000 } })).body;
     const parts = await Promise.all([
-      get('/api/user/users'), get('/api/segment/segments'), get('/api/template/templates'), get('/api/senderpersonawrapper/sender_personas'),
-      get('/api/scheduler/scheduler'), get('/api/campaign/campaigns'), get('/api/workflowwrapper/workflows'), get('/api/event/all_events'),
+      get('/api/user/users'),
+      get('/api/segment/segments'),
+      get('/api/template/templates'),
+      get('/api/senderpersonawrapper/sender_personas'),
+      get('/api/scheduler/scheduler'),
+      get('/api/campaign/campaigns'),
+      get('/api/workflowwrapper/workflows'),
+      get('/api/event/all_events'),
       get('/api/joblog/joblog'),
       (async () => (await h.call('GET', '/api/companyauthwrapper/company_users', { key: b.apiKey })).body)(),
     ]);
@@ -271,15 +337,27 @@ describe(`another project's ids (${API_DB})`, () => {
     };
     theirs.contact = (await call('POST', '/api/user/users', { users: [{ email: `them-${randomUUID()}@b.example.com` }] })).data[0].id;
     theirs.segment = (await call('POST', '/api/segment/segments', { segments: [{ name: 'Theirs', user_ids: [theirs.contact] }] })).data[0].id;
-    theirs.template = (await call('POST', '/api/template/templates', { templates: [{ name: 'Theirs', subject: 'Hi', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Hi</p>' }] })).data[0].id;
+    theirs.template = (
+      await call('POST', '/api/template/templates', { templates: [{ name: 'Theirs', subject: 'Hi', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Hi</p>' }] })
+    ).data[0].id;
     theirs.persona = (await call('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: b.email, first_name: 'B' }] })).data[0].id;
     await h.confirmPersonas();
     theirs.blast = randomUUID();
     const later = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 16);
     await call('POST', '/api/scheduler/scheduler', {
-      id: theirs.blast, name: 'Theirs', template_id: theirs.template, sender_persona_id: theirs.persona, to_user_ids: [theirs.contact], send_at: later, timezone: 'UTC',
+      id: theirs.blast,
+      name: 'Theirs',
+      template_id: theirs.template,
+      sender_persona_id: theirs.persona,
+      to_user_ids: [theirs.contact],
+      send_at: later,
+      timezone: 'UTC',
     });
-    theirs.campaign = (await call('POST', '/api/campaign/campaigns', { campaign: { name: 'Theirs', type: 'scheduled_email_group', scheduled_email_blast_group_ids: [theirs.blast] } })).campaign.id;
+    theirs.campaign = (
+      await call('POST', '/api/campaign/campaigns', {
+        campaign: { name: 'Theirs', type: 'scheduled_email_group', scheduled_email_blast_group_ids: [theirs.blast] },
+      })
+    ).campaign.id;
     const display = { nodes: [{ id: 't', type: 'event' as const, position: { x: 0, y: 0 }, properties: { eventName: 'theirs' } }], links: [] };
     theirs.workflow = randomUUID();
     const saved = await call('POST', '/api/workflowwrapper/workflows', { id: theirs.workflow, name: 'Theirs', display, tree: displayToTree(display).tree });
@@ -289,7 +367,11 @@ describe(`another project's ids (${API_DB})`, () => {
     theirs.admin = (await h.call('GET', '/api/companyauthwrapper/company_users', { key: b.apiKey })).body.data[0].id;
     for (const [kind, id] of Object.entries(theirs)) expect(id, kind).toBeTruthy();
     // Wait for the workflow's save job, so the snapshot does not change under the test.
-    for (let i = 0; i < 100 && !(await h.call('GET', '/api/joblog/joblog', { key: b.apiKey })).body.data.every((j: { ended_at: string | null }) => j.ended_at); i++) {
+    for (
+      let i = 0;
+      i < 100 && !(await h.call('GET', '/api/joblog/joblog', { key: b.apiKey })).body.data.every((j: { ended_at: string | null }) => j.ended_at);
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 100));
     }
     before = await snapshot();
@@ -309,8 +391,14 @@ describe(`another project's ids (${API_DB})`, () => {
       if (first.status < 300 && withTheirs.status >= 400) continue; // an unknown id creates a record; theirs cannot
       expect(withTheirs.status, where).toBe(withUnknown.status);
       // Ids and instants the server makes (a job-log entry's id, created_at) differ between any two calls.
-      const text = (x: Answer) => JSON.stringify(x.body ?? null).split(foreign).join('<id>').split(unknown).join('<id>')
-        .replace(/"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"/g, '"<made>"').replace(/"\d{4}-\d\d-\d\dT[\d:.]+Z"/g, '"<instant>"');
+      const text = (x: Answer) =>
+        JSON.stringify(x.body ?? null)
+          .split(foreign)
+          .join('<id>')
+          .split(unknown)
+          .join('<id>')
+          .replace(/"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"/g, '"<made>"')
+          .replace(/"\d{4}-\d\d-\d\dT[\d:.]+Z"/g, '"<instant>"');
       expect(text(withTheirs), where).toBe(text(withUnknown));
     }
   });

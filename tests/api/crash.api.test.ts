@@ -28,21 +28,36 @@ const call = (key: string, method: string, url: string, body?: unknown) => callS
 
 describe(`worker killed mid-blast (${API_DB})`, () => {
   it('leaves every recipient with exactly one message after a restart', async () => {
-    const out = await runTs('src/server/admin.ts', ['create-account', '--company', 'Crash Co', '--project', 'crash', '--email', 'ops@crash.example.com', '--password', 'crash-password-1', '--activated'], env);
+    const out = await runTs(
+      'src/server/admin.ts',
+      ['create-account', '--company', 'Crash Co', '--project', 'crash', '--email', 'ops@crash.example.com', '--password', 'crash-password-1', '--activated'],
+      env,
+    );
     const key = /api key: (\S+)/.exec(out)![1];
     server = await startServer(env);
-    const persona = (await call(key, 'POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: 'ops@crash.example.com', first_name: 'Ops' }] })).body.data[0];
+    const persona = (
+      await call(key, 'POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: 'ops@crash.example.com', first_name: 'Ops' }] })
+    ).body.data[0];
     // The persona confirms its address through the verification email; the blast's messages are the ones after it.
     const [link] = await sink.personaVerificationLinks();
     expect((await fetch(link, { method: 'POST' })).status).toBe(200);
     const first = sink.count;
-    const template = (await call(key, 'POST', '/api/template/templates', { templates: [{ name: 'Crash', subject: 'Crash test', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>{{user.email}}</p>' }] })).body.data[0];
+    const template = (
+      await call(key, 'POST', '/api/template/templates', {
+        templates: [{ name: 'Crash', subject: 'Crash test', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>{{user.email}}</p>' }],
+      })
+    ).body.data[0];
     const users = Array.from({ length: RECIPIENTS }, (_, i) => ({ email: `r${i}@crash.example.com`, first_name: `R${i}` }));
     const contacts = (await call(key, 'POST', '/api/user/users', { users })).body.data;
     expect(contacts).toHaveLength(RECIPIENTS);
     const blast = await call(key, 'POST', '/api/scheduler/scheduler', {
-      id: crypto.randomUUID(), name: 'Crash', template_id: template.id, sender_persona_id: persona.id,
-      to_user_ids: contacts.map((c: { id: string }) => c.id), send_at: wallClockUtc(-1), timezone: 'UTC',
+      id: crypto.randomUUID(),
+      name: 'Crash',
+      template_id: template.id,
+      sender_persona_id: persona.id,
+      to_user_ids: contacts.map((c: { id: string }) => c.id),
+      send_at: wallClockUtc(-1),
+      timezone: 'UTC',
     });
     expect(blast.status).toBe(200);
 

@@ -36,16 +36,31 @@ const check = () => checkDomains(h.runtime.database.query.bind(h.runtime.databas
 async function dkimSettings(key = t.apiKey) {
   const res = await h.call('GET', '/api/domains/dkim', { key });
   expect(res.status).toBe(200);
-  return res.body.data as Array<{ id: string; domain: string; DkimVerificationStatus: string; checked_at: string | null; records: Record<'dkim' | 'spf' | 'dmarc', { name: string; value: string; status: string }> }>;
+  return res.body.data as Array<{
+    id: string;
+    domain: string;
+    DkimVerificationStatus: string;
+    checked_at: string | null;
+    records: Record<'dkim' | 'spf' | 'dmarc', { name: string; value: string; status: string }>;
+  }>;
 }
 
 async function sendFrom(persona: string, to: string, type = 'TEMPLATE_TRANSACTIONAL'): Promise<Buffer> {
   const before = h.sink.messages.length;
   const html = '<p>Hello {{user.email}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p>';
-  const template = (await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{ name: `T ${to}`, subject: 'Signed?', type, html_body: html }] } })).body.data[0];
-  const res = await h.call('POST', '/api/event/emit_send_single_email_event', { key: t.apiKey, body: { mailer_payload: {
-    template_id: template.id, from: { email: persona }, to: [{ email: to }],
-  } } });
+  const template = (
+    await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{ name: `T ${to}`, subject: 'Signed?', type, html_body: html }] } })
+  ).body.data[0];
+  const res = await h.call('POST', '/api/event/emit_send_single_email_event', {
+    key: t.apiKey,
+    body: {
+      mailer_payload: {
+        template_id: template.id,
+        from: { email: persona },
+        to: [{ email: to }],
+      },
+    },
+  });
   expect(res.status).toBe(200);
   await h.sink.waitFor(() => h.sink.messages.slice(before).some((m) => m.envelopeTo.includes(to)));
   return h.sink.messages.slice(before).find((m) => m.envelopeTo.includes(to))!.raw;
@@ -55,15 +70,23 @@ async function sendFrom(persona: string, to: string, type = 'TEMPLATE_TRANSACTIO
 async function verify(raw: Buffer, headers = false) {
   const resolver = new Resolver();
   resolver.setServers([dns.address]);
-  const result = await dkimVerify(raw, { resolver: async (name: string, rr: string) => (rr === 'TXT' ? resolver.resolveTxt(name) : resolver.resolve(name, rr) as Promise<string[]>) });
+  const result = await dkimVerify(raw, {
+    resolver: async (name: string, rr: string) => (rr === 'TXT' ? resolver.resolveTxt(name) : (resolver.resolve(name, rr) as Promise<string[]>)),
+  });
   return result.results.map((r: { signingDomain?: string; status: { result: string }; signingHeaders?: { keys: string } }) => ({
-    domain: r.signingDomain ?? null, result: r.status.result, ...(headers ? { signed: (r.signingHeaders?.keys ?? '').toLowerCase().split(': ').join(':').split(':') } : {}),
+    domain: r.signingDomain ?? null,
+    result: r.status.result,
+    ...(headers ? { signed: (r.signingHeaders?.keys ?? '').toLowerCase().split(': ').join(':').split(':') } : {}),
   }));
 }
 
 describe(`sending domains (${API_DB})`, () => {
   it('refuses a missing, dotless, malformed or repeated domain, naming the field', async () => {
-    for (const [domain, error] of [['', 'domain: Required field'], ['localhost', 'domain: Must contain dot'], ['bad domain.com', 'domain: Must be a domain name such as mail.example.com']]) {
+    for (const [domain, error] of [
+      ['', 'domain: Required field'],
+      ['localhost', 'domain: Must contain dot'],
+      ['bad domain.com', 'domain: Must be a domain name such as mail.example.com'],
+    ]) {
       const res = await h.call('POST', '/api/domains/domains', { key: t.apiKey, body: { domain } });
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([error]);
@@ -92,7 +115,10 @@ describe(`sending domains (${API_DB})`, () => {
 
     // Unverified: mail from the domain goes out unsigned.
     // Typed in another letter case, the persona's domain is saved as registered (spec part 2 §5 Sender persona).
-    const persona = await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey, body: { sender_personas: [{ email: 'hello@NEWS.Example.COM', first_name: 'Hal' }] } });
+    const persona = await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
+      key: t.apiKey,
+      body: { sender_personas: [{ email: 'hello@NEWS.Example.COM', first_name: 'Hal' }] },
+    });
     expect(persona.body.data[0].email).toBe('hello@news.example.com');
     expect(await h.confirmPersonas()).toBe(1);
     expect(await verify(await sendFrom('hello@news.example.com', 'before@example.org'))).toEqual([{ domain: null, result: 'none' }]);
@@ -112,7 +138,10 @@ describe(`sending domains (${API_DB})`, () => {
     // recorder's window plus one statement), so the sink can have the message before the event exists.
     let success: { json: { location: string } } | undefined;
     for (let i = 0; i < 100 && !success; i++) {
-      const events = await h.call('GET', '/api/event/all_events', { key: t.apiKey, query: { include_system_events: true, search_field: 'email', search_value: 'after@example.org', limit: 5 } });
+      const events = await h.call('GET', '/api/event/all_events', {
+        key: t.apiKey,
+        query: { include_system_events: true, search_field: 'email', search_value: 'after@example.org', limit: 5 },
+      });
       success = events.body.data.find((e: { name: string }) => e.name === EVENT.sendSuccess);
       if (!success) await new Promise((r) => setTimeout(r, 50));
     }
@@ -140,13 +169,22 @@ describe(`sending domains (${API_DB})`, () => {
 });
 
 describe(`the service's own mail (${API_DB})`, () => {
-  it('signs persona verification email with SYSTEM_FROM\'s key when one is configured, and mailauth passes it', async () => {
-    const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'der' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  it("signs persona verification email with SYSTEM_FROM's key when one is configured, and mailauth passes it", async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: 'spki', format: 'der' },
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    });
     dns.zone.set('sys1._domainkey.mail.mailwright.example', [`v=DKIM1; k=rsa; p=${publicKey.toString('base64')}`]);
-    const hs = await startHarness({ config: { systemFrom: 'no-reply@mail.mailwright.example', systemDkim: { domainName: 'mail.mailwright.example', keySelector: 'sys1', privateKey } } });
+    const hs = await startHarness({
+      config: { systemFrom: 'no-reply@mail.mailwright.example', systemDkim: { domainName: 'mail.mailwright.example', keySelector: 'sys1', privateKey } },
+    });
     try {
       const u = await hs.tenant();
-      const saved = await hs.call('POST', '/api/senderpersonawrapper/sender_personas', { key: u.apiKey, body: { sender_personas: [{ email: 'news@customer.example', first_name: 'News' }] } });
+      const saved = await hs.call('POST', '/api/senderpersonawrapper/sender_personas', {
+        key: u.apiKey,
+        body: { sender_personas: [{ email: 'news@customer.example', first_name: 'News' }] },
+      });
       expect(saved.status).toBe(200);
       await hs.sink.waitFor(() => hs.sink.messages.some((m) => m.envelopeTo.includes('news@customer.example')));
       const raw = hs.sink.messages.find((m) => m.envelopeTo.includes('news@customer.example'))!.raw;

@@ -33,12 +33,28 @@ async function contacts(emails: string[]): Promise<Array<{ id: string; email: st
 /** sendBlast schedules a blast due now to `ids` and waits until it has been distributed; returns the blast. */
 async function sendBlast(ids: string[], templateId = marketingId) {
   const id = randomUUID();
-  const res = await h.call('POST', '/api/scheduler/scheduler', { key: t.apiKey, body: {
-    id, name: `B ${id.slice(0, 6)}`, template_id: templateId, sender_persona_id: personaId, to_user_ids: ids, send_at: wallClockUtc(-1), timezone: 'UTC',
-  } });
+  const res = await h.call('POST', '/api/scheduler/scheduler', {
+    key: t.apiKey,
+    body: {
+      id,
+      name: `B ${id.slice(0, 6)}`,
+      template_id: templateId,
+      sender_persona_id: personaId,
+      to_user_ids: ids,
+      send_at: wallClockUtc(-1),
+      timezone: 'UTC',
+    },
+  });
   expect(res.status).toBe(200);
-  await until(async () => (await h.runtime.database.query(
-    "SELECT 1 FROM job_log WHERE job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND start_details->>'scheduled_email_group_id' = $1", [id])).length > 0);
+  await until(
+    async () =>
+      (
+        await h.runtime.database.query(
+          "SELECT 1 FROM job_log WHERE job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND start_details->>'scheduled_email_group_id' = $1",
+          [id],
+        )
+      ).length > 0,
+  );
   const list = await h.call('GET', '/api/scheduler/scheduler', { key: t.apiKey, query: { ids: id } });
   return list.body.data[0];
 }
@@ -54,7 +70,8 @@ async function until(check: () => Promise<boolean>, timeoutMs = 30_000): Promise
 async function eventsOf(name: string, email?: string) {
   return h.runtime.database.query<{ email: string; user_id: string | null; json: Record<string, Json>; blast_id: string | null }>(
     `SELECT email, user_id, json, blast_id FROM events WHERE project_id = $1 AND name = $2 ${email ? 'AND lower(email) = lower($3)' : ''} ORDER BY created_at`,
-    email ? [t.projectId, name, email] : [t.projectId, name]);
+    email ? [t.projectId, name, email] : [t.projectId, name],
+  );
 }
 
 /** header returns one raw header's value (mailparser folds List-* headers into an object). */
@@ -71,16 +88,33 @@ async function receivedBy(email: string) {
 beforeAll(async () => {
   h = await startHarness({ workers: true });
   t = await h.tenant({ activated: true });
-  personaId = (await h.call('POST', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey, body: { sender_personas: [{ email: 'news@shop.example.com', first_name: 'Shop' }] } })).body.data[0].id;
+  personaId = (
+    await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
+      key: t.apiKey,
+      body: { sender_personas: [{ email: 'news@shop.example.com', first_name: 'Shop' }] },
+    })
+  ).body.data[0].id;
   await h.confirmPersonas();
-  const tpl = await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [
-    { name: 'Marketing', subject: 'Sale for {{user.first_name}}', type: 'TEMPLATE_MARKETING', html_body: HTML },
-    { name: 'Receipt', subject: 'Your receipt', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Thanks <a href="https://shop.example.com/orders">orders</a> <a href="{{unsubscribe_link}}">u</a></p>' },
-  ] } });
+  const tpl = await h.call('POST', '/api/template/templates', {
+    key: t.apiKey,
+    body: {
+      templates: [
+        { name: 'Marketing', subject: 'Sale for {{user.first_name}}', type: 'TEMPLATE_MARKETING', html_body: HTML },
+        {
+          name: 'Receipt',
+          subject: 'Your receipt',
+          type: 'TEMPLATE_TRANSACTIONAL',
+          html_body: '<p>Thanks <a href="https://shop.example.com/orders">orders</a> <a href="{{unsubscribe_link}}">u</a></p>',
+        },
+      ],
+    },
+  });
   expect(tpl.status).toBe(200);
   [marketingId, transactionalId] = tpl.body.data.map((x: { id: string }) => x.id);
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
   let ann: { id: string; email: string };
@@ -140,11 +174,22 @@ describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
   });
 
   it('a link written with HTML entities (as Handlebars escapes variables) is signed and redirects as a browser reads it', async () => {
-    const tpl = await h.call('POST', '/api/template/templates', { key: t.apiKey, body: { templates: [{
-      name: 'Entities', subject: 'Links', type: 'TEMPLATE_TRANSACTIONAL',
-      html_body: '<p><a href="https://shop.example.com/p?{{user.json.q}}">Product</a></p>',
-    }] } });
-    const [eve] = (await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: [{ email: 'eve@clicks.example.com', json: { q: 'id=7&ref=mail' } }] } })).body.data;
+    const tpl = await h.call('POST', '/api/template/templates', {
+      key: t.apiKey,
+      body: {
+        templates: [
+          {
+            name: 'Entities',
+            subject: 'Links',
+            type: 'TEMPLATE_TRANSACTIONAL',
+            html_body: '<p><a href="https://shop.example.com/p?{{user.json.q}}">Product</a></p>',
+          },
+        ],
+      },
+    });
+    const [eve] = (
+      await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: [{ email: 'eve@clicks.example.com', json: { q: 'id=7&ref=mail' } }] } })
+    ).body.data;
     await sendBlast([eve.id], tpl.body.data[0].id);
     const [mail] = await receivedBy(eve.email);
     const link = /href="http:\/\/localhost:8080(\/t\/c\/[^"]+)"/.exec(String(mail.html))![1];
@@ -160,9 +205,19 @@ describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
     expect(page.body).toContain(ann.email);
     expect(page.body).toContain('<form method="post">');
     expect(await eventsOf('user_unsubscribed')).toHaveLength(0);
-    const post = await h.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+    const post = await h.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
     expect(post.statusCode).toBe(200);
-    const again = await h.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--\r\n' });
+    const again = await h.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      payload: '--x\r\nContent-Disposition: form-data; name="List-Unsubscribe"\r\n\r\nOne-Click\r\n--x--\r\n',
+    });
     expect(again.statusCode).toBe(200);
     expect(again.body).toBe('Unsubscribed'); // the multipart form of the one-click POST is recognised too
     const events = await eventsOf('user_unsubscribed');
@@ -174,29 +229,50 @@ describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
     expect((await h.app.inject({ method: 'POST', url: `${path.slice(0, -3)}zzz` })).statusCode).toBe(404);
   });
 
-  it('an operator\'s test email of the marketing template still reaches the unsubscribed contact', async () => {
+  it("an operator's test email of the marketing template still reaches the unsubscribed contact", async () => {
     const before = (await receivedBy(ann.email)).length;
-    const res = await h.call('POST', '/api/event/emit_send_single_email_event', { key: t.apiKey, body: { mailer_payload: {
-      is_test_email: true, template_id: marketingId, from: { user_id: personaId }, to: [{ email: ann.email }],
-    } } });
+    const res = await h.call('POST', '/api/event/emit_send_single_email_event', {
+      key: t.apiKey,
+      body: {
+        mailer_payload: {
+          is_test_email: true,
+          template_id: marketingId,
+          from: { user_id: personaId },
+          to: [{ email: ann.email }],
+        },
+      },
+    });
     expect(res.status).toBe(200);
     await until(async () => (await receivedBy(ann.email)).length === before + 1);
   });
 
   it('a recipient who is not a contact unsubscribes once, even with two clicks at the same moment', async () => {
     const walkIn = 'walk-in@clicks.example.com';
-    const send = () => h.call('POST', '/api/event/emit_send_single_email_event', { key: t.apiKey, body: { mailer_payload: {
-      to: [{ email: walkIn }], from: { user_id: personaId }, subject: 'Hello', body: '<p>Hi <a href="{{unsubscribe_link}}">unsubscribe</a></p>',
-    } } });
+    const send = () =>
+      h.call('POST', '/api/event/emit_send_single_email_event', {
+        key: t.apiKey,
+        body: {
+          mailer_payload: {
+            to: [{ email: walkIn }],
+            from: { user_id: personaId },
+            subject: 'Hello',
+            body: '<p>Hi <a href="{{unsubscribe_link}}">unsubscribe</a></p>',
+          },
+        },
+      });
     expect((await send()).status).toBe(200);
     await until(async () => (await receivedBy(walkIn)).length === 1);
     const path = /href="http:\/\/localhost:8080(\/u\/[^"]+)"/.exec(String((await receivedBy(walkIn))[0].html))![1];
     expect((await h.app.inject({ method: 'GET', url: path })).body).toContain('<form method="post">');
-    const both = await Promise.all([0, 1].map(() => h.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })));
+    const both = await Promise.all(
+      [0, 1].map(() => h.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' })),
+    );
     expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
     expect(await eventsOf(EVENT.unsubscribed, walkIn)).toHaveLength(1);
     expect((await eventsOf(EVENT.unsubscribed, walkIn))[0]).toMatchObject({ user_id: null, json: { via: 'page' } });
-    expect(await h.runtime.database.query('SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, walkIn])).toEqual([{ reason: 'unsubscribed' }]);
+    expect(await h.runtime.database.query('SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, walkIn])).toEqual([
+      { reason: 'unsubscribed' },
+    ]);
     expect((await h.app.inject({ method: 'GET', url: path })).body).toContain('You are unsubscribed');
     // Unsubscribing stops marketing mail only: a later single (transactional) send still goes out.
     expect((await send()).status).toBe(200);
@@ -231,11 +307,17 @@ describe(`bounces, complaints and suppression (${API_DB})`, () => {
     expect(h.sink.count).toBe(delivered);
     await until(async () => (await eventsOf(EVENT.bounce)).length + (await eventsOf(EVENT.complaint)).length >= 4);
     const bounce = (await eventsOf(EVENT.bounce, SIMULATOR_ADDRESSES.bounce))[0];
-    expect(bounce.json.bounce).toMatchObject({ bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: SIMULATOR_ADDRESSES.bounce, diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] });
+    expect(bounce.json.bounce).toMatchObject({
+      bounceType: 'Permanent',
+      bouncedRecipients: [{ emailAddress: SIMULATOR_ADDRESSES.bounce, diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+    });
     expect(bounce.blast_id).toBe(blast.id);
     expect((await eventsOf(EVENT.complaint, SIMULATOR_ADDRESSES.complaint))[0].json.complaint.complaintFeedbackType).toBe('abuse');
     expect((await eventsOf(EVENT.bounce, SIMULATOR_ADDRESSES.ooto))[0].json.bounce.bounceType).toBe('Transient');
-    const suppressed = await h.runtime.database.query<{ email: string; reason: string }>("SELECT email, reason FROM suppressions WHERE project_id = $1 AND reason <> 'unsubscribed' ORDER BY email", [t.projectId]);
+    const suppressed = await h.runtime.database.query<{ email: string; reason: string }>(
+      "SELECT email, reason FROM suppressions WHERE project_id = $1 AND reason <> 'unsubscribed' ORDER BY email",
+      [t.projectId],
+    );
     expect(suppressed.map((s) => s.email)).toEqual([SIMULATOR_ADDRESSES.bounce, SIMULATOR_ADDRESSES.complaint, SIMULATOR_ADDRESSES.suppressionlist].sort());
     const next = await sendBlast(sim.map((c) => c.id));
     expect(next.audience).toEqual({ targeted: 4, queued: 1, excluded: { unsubscribed: 0, bounced: 2, suppressed: 1, invalid: 0, not_a_contact: 0 } });
@@ -248,7 +330,10 @@ describe(`bounces, complaints and suppression (${API_DB})`, () => {
     expect(blast.failed_emails).toBe(1);
     expect(await eventsOf(EVENT.sendFailure, gone.email)).toHaveLength(1);
     const [bounce] = await eventsOf(EVENT.bounce, gone.email);
-    expect(bounce.json).toMatchObject({ source: 'smtp', bounce: { bounceType: 'Permanent', bouncedRecipients: [{ diagnosticCode: expect.stringContaining('550') }] } });
+    expect(bounce.json).toMatchObject({
+      source: 'smtp',
+      bounce: { bounceType: 'Permanent', bouncedRecipients: [{ diagnosticCode: expect.stringContaining('550') }] },
+    });
     const [s] = await h.runtime.database.query('SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, gone.email]);
     expect(s).toEqual({ reason: 'bounce' });
   });
@@ -265,9 +350,17 @@ describe(`bounces, complaints and suppression (${API_DB})`, () => {
   });
 
   it('a single send to a suppressed address fails visibly instead of going out', async () => {
-    const res = await h.call('POST', '/api/event/emit_send_single_email_event', { key: t.apiKey, body: { mailer_payload: {
-      to: [{ email: 'gone@bounce-relay.example.com' }], from: { user_id: personaId }, subject: 'Hello', body: '<p>Hello</p>',
-    } } });
+    const res = await h.call('POST', '/api/event/emit_send_single_email_event', {
+      key: t.apiKey,
+      body: {
+        mailer_payload: {
+          to: [{ email: 'gone@bounce-relay.example.com' }],
+          from: { user_id: personaId },
+          subject: 'Hello',
+          body: '<p>Hello</p>',
+        },
+      },
+    });
     expect(res.status).toBe(200);
     await until(async () => (await eventsOf(EVENT.sendFailure, 'gone@bounce-relay.example.com')).length === 2);
     const failures = await eventsOf(EVENT.sendFailure, 'gone@bounce-relay.example.com');
@@ -278,11 +371,16 @@ describe(`bounces, complaints and suppression (${API_DB})`, () => {
     const bad = await h.call('POST', '/api/event/feedback', { key: t.apiKey, body: { notifications: [{ type: 'bounced', email: 'x@example.com' }] } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors.join(' ')).toMatch(/notifications\/0\/type|notifications\[0\]\.type/);
-    const ok = await h.call('POST', '/api/event/feedback', { key: t.apiKey, body: { notifications: [
-      { type: 'bounce', email: 'Hard@Relay.example.com', bounce_type: 'Permanent', diagnostic_code: 'smtp; 550 no such user' },
-      { type: 'bounce', email: 'soft@relay.example.com', bounce_type: 'Transient' },
-      { type: 'complaint', email: 'angry@relay.example.com', feedback_type: 'abuse' },
-    ] } });
+    const ok = await h.call('POST', '/api/event/feedback', {
+      key: t.apiKey,
+      body: {
+        notifications: [
+          { type: 'bounce', email: 'Hard@Relay.example.com', bounce_type: 'Permanent', diagnostic_code: 'smtp; 550 no such user' },
+          { type: 'bounce', email: 'soft@relay.example.com', bounce_type: 'Transient' },
+          { type: 'complaint', email: 'angry@relay.example.com', feedback_type: 'abuse' },
+        ],
+      },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body).toEqual({ recorded: 3, suppressed: 2 });
     expect((await h.call('POST', '/api/event/feedback', { body: { notifications: [] } })).status).toBe(401);
@@ -294,29 +392,47 @@ describe(`SES notifications through SNS (${API_DB})`, () => {
   const certUrl = `https://sns.us-east-1.amazonaws.com/SimpleNotificationService-${'a'.repeat(32)}.pem`;
   let integrationKey: string;
 
-  const sesBounce = (email: string) => JSON.stringify({
-    notificationType: 'Bounce',
-    mail: { messageId: 'ses-1', headers: [{ name: 'Message-ID', value: '<nope@example.com>' }] },
-    bounce: { bounceType: 'Permanent', bounceSubType: 'General', timestamp: new Date().toISOString(), bouncedRecipients: [{ emailAddress: email, diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] },
-  });
+  const sesBounce = (email: string) =>
+    JSON.stringify({
+      notificationType: 'Bounce',
+      mail: { messageId: 'ses-1', headers: [{ name: 'Message-ID', value: '<nope@example.com>' }] },
+      bounce: {
+        bounceType: 'Permanent',
+        bounceSubType: 'General',
+        timestamp: new Date().toISOString(),
+        bouncedRecipients: [{ emailAddress: email, diagnosticCode: 'smtp; 550 5.1.1 user unknown' }],
+      },
+    });
   const signed = (fields: Record<string, string>) => {
     const keys = ['Message', 'MessageId', 'Subject', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'].filter((k) => k in fields);
     const sign = createSign('RSA-SHA256');
     sign.update(keys.map((k) => `${k}\n${fields[k]}\n`).join(''));
     return { ...fields, SignatureVersion: '2', SigningCertURL: certUrl, Signature: sign.sign(privateKey, 'base64') };
   };
-  const post = (body: unknown, key = integrationKey) => h.app.inject({
-    method: 'POST', url: `/api/event/feedback/ses/${key}`, headers: { 'content-type': 'text/plain; charset=UTF-8' }, payload: JSON.stringify(body),
-  });
+  const post = (body: unknown, key = integrationKey) =>
+    h.app.inject({
+      method: 'POST',
+      url: `/api/event/feedback/ses/${key}`,
+      headers: { 'content-type': 'text/plain; charset=UTF-8' },
+      payload: JSON.stringify(body),
+    });
 
   beforeAll(async () => {
-    [{ integration_key: integrationKey }] = await h.runtime.database.query<{ integration_key: string }>('SELECT integration_key FROM projects WHERE id = $1', [t.projectId]);
+    [{ integration_key: integrationKey }] = await h.runtime.database.query<{ integration_key: string }>('SELECT integration_key FROM projects WHERE id = $1', [
+      t.projectId,
+    ]);
     pinSnsCertificate(certUrl, publicKey.export({ type: 'spki', format: 'pem' }) as string);
   });
 
   it('with verification on, refuses unsigned and wrongly signed messages and accepts a signed bounce', async () => {
     h.runtime.ctx.config.snsVerify = true;
-    const base = { Type: 'Notification', MessageId: randomUUID(), TopicArn: 'arn:aws:sns:us-east-1:1:ses', Timestamp: new Date().toISOString(), Message: sesBounce('sns-hard@relay.example.com') };
+    const base = {
+      Type: 'Notification',
+      MessageId: randomUUID(),
+      TopicArn: 'arn:aws:sns:us-east-1:1:ses',
+      Timestamp: new Date().toISOString(),
+      Message: sesBounce('sns-hard@relay.example.com'),
+    };
     expect((await post(base)).statusCode).toBe(403);
     const forged = { ...signed(base), Message: sesBounce('someone-else@relay.example.com') };
     const refused = await post(forged);
@@ -327,7 +443,10 @@ describe(`SES notifications through SNS (${API_DB})`, () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toEqual({ type: 'Notification', recorded: 1, suppressed: 1 });
     const [e] = await eventsOf(EVENT.bounce, 'sns-hard@relay.example.com');
-    expect(e.json).toMatchObject({ source: 'sns', bounce: { bounceType: 'Permanent', bouncedRecipients: [{ diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] } });
+    expect(e.json).toMatchObject({
+      source: 'sns',
+      bounce: { bounceType: 'Permanent', bouncedRecipients: [{ diagnosticCode: 'smtp; 550 5.1.1 user unknown' }] },
+    });
     expect((await post(signed(base), 'not-a-real-integration-key')).statusCode).toBe(401);
   });
 
@@ -350,10 +469,20 @@ describe(`SES notifications through SNS (${API_DB})`, () => {
   it('a redelivered notification (same MessageId) records nothing twice; recipients without an address are skipped', async () => {
     h.runtime.ctx.config.snsVerify = true;
     const message = JSON.stringify({
-      notificationType: 'Bounce', mail: { messageId: 'ses-2' },
-      bounce: { bounceType: 'Permanent', bouncedRecipients: [{ emailAddress: 'sns-twice@relay.example.com' }, { diagnosticCode: 'no address' }, { emailAddress: 42 }] },
+      notificationType: 'Bounce',
+      mail: { messageId: 'ses-2' },
+      bounce: {
+        bounceType: 'Permanent',
+        bouncedRecipients: [{ emailAddress: 'sns-twice@relay.example.com' }, { diagnosticCode: 'no address' }, { emailAddress: 42 }],
+      },
     });
-    const note = signed({ Type: 'Notification', MessageId: randomUUID(), TopicArn: 'arn:aws:sns:us-east-1:1:ses', Timestamp: new Date().toISOString(), Message: message });
+    const note = signed({
+      Type: 'Notification',
+      MessageId: randomUUID(),
+      TopicArn: 'arn:aws:sns:us-east-1:1:ses',
+      Timestamp: new Date().toISOString(),
+      Message: message,
+    });
     const first = await post(note);
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ type: 'Notification', recorded: 1, suppressed: 1 });
@@ -365,7 +494,10 @@ describe(`SES notifications through SNS (${API_DB})`, () => {
   it('with verification off, confirms a subscription by visiting SubscribeURL and reads an SES complaint', async () => {
     h.runtime.ctx.config.snsVerify = false;
     let visited = '';
-    const server = createServer((req, res) => { visited = req.url ?? ''; res.end('<ConfirmSubscriptionResponse/>'); });
+    const server = createServer((req, res) => {
+      visited = req.url ?? '';
+      res.end('<ConfirmSubscriptionResponse/>');
+    });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/?Action=ConfirmSubscription&Token=abc`;
@@ -375,7 +507,11 @@ describe(`SES notifications through SNS (${API_DB})`, () => {
     } finally {
       server.close();
     }
-    const complaint = JSON.stringify({ notificationType: 'Complaint', mail: { messageId: 'x' }, complaint: { complaintFeedbackType: 'abuse', complainedRecipients: [{ emailAddress: 'sns-complaint@relay.example.com' }] } });
+    const complaint = JSON.stringify({
+      notificationType: 'Complaint',
+      mail: { messageId: 'x' },
+      complaint: { complaintFeedbackType: 'abuse', complainedRecipients: [{ emailAddress: 'sns-complaint@relay.example.com' }] },
+    });
     const res = await post({ Type: 'Notification', Message: complaint });
     expect(res.json()).toEqual({ type: 'Notification', recorded: 1, suppressed: 1 });
     expect((await post({ Type: 'Notification', Message: 'not json' })).statusCode).toBe(400);
@@ -385,7 +521,10 @@ describe(`SES notifications through SNS (${API_DB})`, () => {
 
 describe(`the suppression list API (${API_DB})`, () => {
   it('adds addresses by hand (reporting invalid ones), lists and filters them, and keeps tenants apart', async () => {
-    const add = await h.call('POST', '/api/event/suppressions', { key: t.apiKey, body: { emails: ['Manual-One@list.example.com', 'not-an-email', 'manual-two@list.example.com'] } });
+    const add = await h.call('POST', '/api/event/suppressions', {
+      key: t.apiKey,
+      body: { emails: ['Manual-One@list.example.com', 'not-an-email', 'manual-two@list.example.com'] },
+    });
     expect(add.status).toBe(200);
     expect(add.body).toEqual({ changed: 2, failed: [{ index: 1, errors: [expect.stringMatching(/^emails\[1\]: /)] }] });
     const again = await h.call('POST', '/api/event/suppressions', { key: t.apiKey, body: { emails: ['manual-one@list.example.com'] } });
@@ -415,7 +554,10 @@ describe(`the suppression list API (${API_DB})`, () => {
     expect(blocked.audience.excluded.suppressed).toBe(1);
     expect(blocked.audience.queued).toBe(0);
 
-    const removed = await h.call('POST', '/api/event/suppressions/remove', { key: t.apiKey, body: { emails: ['KIM@list.example.com', 'never-listed@list.example.com'] } });
+    const removed = await h.call('POST', '/api/event/suppressions/remove', {
+      key: t.apiKey,
+      body: { emails: ['KIM@list.example.com', 'never-listed@list.example.com'] },
+    });
     expect(removed.body).toEqual({ changed: 1, failed: [] });
     const sent = await sendBlast([kim.id], transactionalId);
     expect(sent.audience.queued).toBe(1);
@@ -425,7 +567,10 @@ describe(`the suppression list API (${API_DB})`, () => {
     const gone = 'gone@bounce-relay.example.com';
     h.sink.refuse.delete(gone);
     await h.call('POST', '/api/event/suppressions/remove', { key: t.apiKey, body: { emails: [gone] } });
-    const [row] = await h.runtime.database.query<{ id: string; bounced_at: Date | null }>('SELECT id, bounced_at FROM contacts WHERE project_id = $1 AND email = $2', [t.projectId, gone]);
+    const [row] = await h.runtime.database.query<{ id: string; bounced_at: Date | null }>(
+      'SELECT id, bounced_at FROM contacts WHERE project_id = $1 AND email = $2',
+      [t.projectId, gone],
+    );
     expect(row.bounced_at).toBeNull();
     const back = await sendBlast([row.id]);
     expect(back.audience.queued).toBe(1);
@@ -433,14 +578,19 @@ describe(`the suppression list API (${API_DB})`, () => {
 });
 
 describe(`public events API (${API_DB})`, () => {
-  it('stores valid events with the contact\'s user_id, reports bad ones by index and field, and keeps tenants apart', async () => {
+  it("stores valid events with the contact's user_id, reports bad ones by index and field, and keeps tenants apart", async () => {
     const [carol] = await contacts(['carol@events.example.com']);
-    const res = await h.call('POST', '/api/event/events', { key: t.apiKey, body: { events: [
-      { name: 'order_placed', email: 'carol@events.example.com', metric1: 42.5, json: { sku: 'A1' } },
-      { name: '', email: 'x@events.example.com' },
-      { name: 'viewed', email: 'nope', metric2: 'ten' },
-      { name: 'viewed', email: 'dan@events.example.com', json: [1, 2] },
-    ] } });
+    const res = await h.call('POST', '/api/event/events', {
+      key: t.apiKey,
+      body: {
+        events: [
+          { name: 'order_placed', email: 'carol@events.example.com', metric1: 42.5, json: { sku: 'A1' } },
+          { name: '', email: 'x@events.example.com' },
+          { name: 'viewed', email: 'nope', metric2: 'ten' },
+          { name: 'viewed', email: 'dan@events.example.com', json: [1, 2] },
+        ],
+      },
+    });
     expect(res.status).toBe(200);
     expect(res.body.stored).toBe(2);
     expect(res.body.failed).toEqual([
@@ -459,13 +609,24 @@ describe(`public events API (${API_DB})`, () => {
     const none = await h.call('POST', '/api/event/events', { key: t.apiKey, body: { events: [{ email: 'a@b.co' }] } });
     expect(none.status).toBe(400);
     expect(none.body.errors).toEqual(['events[0].name: Required field']);
-    const big = await h.call('POST', '/api/event/events', { key: t.apiKey, body: { events: Array.from({ length: 1001 }, () => ({ name: 'n', email: 'a@b.co' })) } });
+    const big = await h.call('POST', '/api/event/events', {
+      key: t.apiKey,
+      body: { events: Array.from({ length: 1001 }, () => ({ name: 'n', email: 'a@b.co' })) },
+    });
     expect(big.status).toBe(400);
     expect(big.body.errors.join(' ')).toMatch(/events/);
-    const bytes = await h.call('POST', '/api/event/events', { key: t.apiKey, body: { events: [{ name: 'n', email: 'a@b.co', json: { pad: 'x'.repeat(1_100_000) } }] } });
+    const bytes = await h.call('POST', '/api/event/events', {
+      key: t.apiKey,
+      body: { events: [{ name: 'n', email: 'a@b.co', json: { pad: 'x'.repeat(1_100_000) } }] },
+    });
     expect(bytes.status).toBe(400);
     expect(bytes.body.errors[0]).toMatch(/^events: the batch is \d+ bytes/);
-    const badJson = await h.app.inject({ method: 'POST', url: '/api/event/events', headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' }, payload: '{"events": [' });
+    const badJson = await h.app.inject({
+      method: 'POST',
+      url: '/api/event/events',
+      headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json' },
+      payload: '{"events": [',
+    });
     expect(badJson.statusCode).toBe(400);
     expect(badJson.json().errors.length).toBeGreaterThan(0);
     expect((await h.call('POST', '/api/event/events', { body: { events: [{ name: 'n', email: 'a@b.co' }] } })).status).toBe(401);
@@ -490,12 +651,20 @@ describe(`public events API (${API_DB})`, () => {
     const stop = await h.runtime.database.listen('events', (p) => payloads.push(p));
     try {
       const killed = await h.runtime.database.query<{ pid: number }>(
-        `SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN "events"' AND datname = current_database() AND pid <> pg_backend_pid()`);
+        `SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN "events"' AND datname = current_database() AND pid <> pg_backend_pid()`,
+      );
       expect(killed.length).toBeGreaterThan(0);
       await h.runtime.database.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [killed.map((k) => k.pid)]);
-      await until(async () => (await h.runtime.database.query(
-        `SELECT 1 FROM pg_stat_activity WHERE query = 'LISTEN "events"' AND datname = current_database() AND pid <> ALL($1::int[])`,
-        [killed.map((k) => k.pid)])).length > 0, 10_000);
+      await until(
+        async () =>
+          (
+            await h.runtime.database.query(
+              `SELECT 1 FROM pg_stat_activity WHERE query = 'LISTEN "events"' AND datname = current_database() AND pid <> ALL($1::int[])`,
+              [killed.map((k) => k.pid)],
+            )
+          ).length > 0,
+        10_000,
+      );
       const res = await h.call('POST', '/api/event/events', { key: t.apiKey, body: { events: [{ name: 'after_reconnect', email: 'r@events.example.com' }] } });
       expect(res.status).toBe(200);
       await until(async () => payloads.includes(t.projectId), 5000);
@@ -505,8 +674,18 @@ describe(`public events API (${API_DB})`, () => {
   });
 
   it('an Idempotency-Key makes a retried batch store nothing twice', async () => {
-    const send = () => h.app.inject({ method: 'POST', url: '/api/event/events', headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json', 'idempotency-key': 'batch-7' },
-      payload: JSON.stringify({ events: [{ name: 'idem', email: 'i@events.example.com' }, { name: 'idem', email: 'j@events.example.com' }] }) });
+    const send = () =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/event/events',
+        headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json', 'idempotency-key': 'batch-7' },
+        payload: JSON.stringify({
+          events: [
+            { name: 'idem', email: 'i@events.example.com' },
+            { name: 'idem', email: 'j@events.example.com' },
+          ],
+        }),
+      });
     const first = await send();
     const second = await send();
     expect(first.statusCode).toBe(200);
@@ -518,14 +697,21 @@ describe(`public events API (${API_DB})`, () => {
   });
 
   it('refuses a reused Idempotency-Key with a different batch (422 naming the key) and stores nothing of it', async () => {
-    const send = (events: unknown[], key = 'batch-8') => h.app.inject({ method: 'POST', url: '/api/event/events',
-      headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json', 'idempotency-key': key }, payload: JSON.stringify({ events }) });
+    const send = (events: unknown[], key = 'batch-8') =>
+      h.app.inject({
+        method: 'POST',
+        url: '/api/event/events',
+        headers: { 'x-api-key': t.apiKey, 'content-type': 'application/json', 'idempotency-key': key },
+        payload: JSON.stringify({ events }),
+      });
     const first = await send([{ name: 'idem2', email: 'k@events.example.com', json: { a: 1, b: 2 } }]);
     expect(first.statusCode).toBe(200);
     const other = await send([{ name: 'idem2', email: 'other@events.example.com' }]);
     expect(other.statusCode).toBe(422);
     expect(other.headers['idempotent-replayed']).toBeUndefined();
-    expect(other.json().errors).toEqual(['Idempotency-Key: "batch-8" was already used for a different request in the last 24 hours; use a new key for a new batch']);
+    expect(other.json().errors).toEqual([
+      'Idempotency-Key: "batch-8" was already used for a different request in the last 24 hours; use a new key for a new batch',
+    ]);
     // The same batch with its keys in another order is the same request: replayed.
     const same = await send([{ json: { b: 2, a: 1 }, email: 'k@events.example.com', name: 'idem2' }]);
     expect(same.statusCode).toBe(200);
@@ -535,8 +721,12 @@ describe(`public events API (${API_DB})`, () => {
     expect(stored.body.data.map((e: { email: string }) => e.email)).toEqual(['k@events.example.com']);
     // Keys are per project: another project may use the same key for its own batch.
     const u = await h.tenant();
-    const theirs = await h.app.inject({ method: 'POST', url: '/api/event/events',
-      headers: { 'x-api-key': u.apiKey, 'content-type': 'application/json', 'idempotency-key': 'batch-8' }, payload: JSON.stringify({ events: [{ name: 'idem2', email: 'u@events.example.com' }] }) });
+    const theirs = await h.app.inject({
+      method: 'POST',
+      url: '/api/event/events',
+      headers: { 'x-api-key': u.apiKey, 'content-type': 'application/json', 'idempotency-key': 'batch-8' },
+      payload: JSON.stringify({ events: [{ name: 'idem2', email: 'u@events.example.com' }] }),
+    });
     expect(theirs.statusCode).toBe(200);
     expect(theirs.headers['idempotent-replayed']).toBeUndefined();
   });

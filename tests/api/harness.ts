@@ -37,7 +37,8 @@ export async function freshDatabase(): Promise<{ database: Database; url?: strin
     u.pathname = `/${name}`;
     const database = await openDatabase({ databaseUrl: u.toString(), dataDir: 'memory://', poolSize: 5 });
     return {
-      database, url: u.toString(),
+      database,
+      url: u.toString(),
       async drop() {
         const c = new pg.Client({ connectionString: PG_URL });
         await c.connect();
@@ -51,7 +52,12 @@ export async function freshDatabase(): Promise<{ database: Database; url?: strin
   return { database, async drop() {} };
 }
 
-export interface Tenant { apiKey: string; projectId: string; email: string; password: string }
+export interface Tenant {
+  apiKey: string;
+  projectId: string;
+  email: string;
+  password: string;
+}
 
 export interface Harness {
   app: FastifyInstance;
@@ -59,7 +65,11 @@ export interface Harness {
   sink: SmtpSink;
   config: Config;
   /** call sends one request; `key` is the x-api-key (omit for none). Returns status and parsed JSON body. */
-  call<T = Json>(method: string, url: string, opts?: { key?: string; body?: unknown; query?: Record<string, string | number | boolean> }): Promise<{ status: number; body: T }>;
+  call<T = Json>(
+    method: string,
+    url: string,
+    opts?: { key?: string; body?: unknown; query?: Record<string, string | number | boolean> },
+  ): Promise<{ status: number; body: T }>;
   /**
    * confirmPersonas confirms every sender persona whose verification email reached the sink (POST to its link, as its
    * page's button does); each link is followed once, and one for an address the persona no longer has is skipped.
@@ -77,17 +87,29 @@ export async function startHarness(opts: { workers?: boolean; sendPollMs?: numbe
   const sink = new SmtpSink();
   const smtpUrl = await sink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-api-'));
-  const config: Config = { ...loadConfig({}), dataDir, storageUrl: path.join(dataDir, 'storage'), smtpUrl, publicUrl: 'http://localhost:8080', sendPollMs: opts.sendPollMs ?? 100, ...opts.config };
+  const config: Config = {
+    ...loadConfig({}),
+    dataDir,
+    storageUrl: path.join(dataDir, 'storage'),
+    smtpUrl,
+    publicUrl: 'http://localhost:8080',
+    sendPollMs: opts.sendPollMs ?? 100,
+    ...opts.config,
+  };
   const runtime = await startRuntime(config, { database: fresh.database, transport: new SmtpTransport(smtpUrl), workers: opts.workers ?? false });
   const app = await buildApp(runtime.ctx, { logLevel: 'silent', validateResponses: true });
   let n = 0;
   const followed = new Set<string>();
   return {
-    app, runtime, sink, config,
+    app,
+    runtime,
+    sink,
+    config,
     async call(method, url, o = {}) {
       const qs = o.query ? `?${new URLSearchParams(Object.entries(o.query).map(([k, v]) => [k, String(v)])).toString()}` : '';
       const res = await app.inject({
-        method: method as never, url: url + qs,
+        method: method as never,
+        url: url + qs,
         headers: { ...(o.key !== undefined ? { 'x-api-key': o.key } : {}), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) },
         payload: o.body === undefined ? undefined : JSON.stringify(o.body),
       });
@@ -150,7 +172,11 @@ export async function processFixture(prefix: string, env: NodeJS.ProcessEnv = {}
 
 /** callServer sends one JSON request with the x-api-key to a child-process server; resolves status and body. */
 export async function callServer(baseUrl: string, key: string, method: string, url: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const res = await fetch(`${baseUrl}${url}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${baseUrl}${url}`, {
+    method,
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -159,7 +185,12 @@ export async function callServer(baseUrl: string, key: string, method: string, u
  * of `emails`, saves a blast to them that was due a minute ago, and expands it (one outbox row per recipient) without
  * the workers, for tests that drive a Sender by hand. Resolves the blast's id.
  */
-export async function dueBlast(h: Harness, t: Tenant, emails: string[], opts: { from: string; type?: 'TEMPLATE_TRANSACTIONAL' | 'TEMPLATE_MARKETING' }): Promise<string> {
+export async function dueBlast(
+  h: Harness,
+  t: Tenant,
+  emails: string[],
+  opts: { from: string; type?: 'TEMPLATE_TRANSACTIONAL' | 'TEMPLATE_MARKETING' },
+): Promise<string> {
   const api = async (url: string, body: unknown) => {
     const res = await h.call('POST', url, { key: t.apiKey, body });
     if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(res.body)}`);
@@ -167,13 +198,28 @@ export async function dueBlast(h: Harness, t: Tenant, emails: string[], opts: { 
   };
   const persona = (await api('/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: opts.from, first_name: 'F' }] })).data[0];
   await h.confirmPersonas();
-  const template = (await api('/api/template/templates', { templates: [{
-    name: `T ${randomBytes(3).toString('hex')}`, subject: 'S', type: opts.type ?? 'TEMPLATE_TRANSACTIONAL', html_body: '<p>{{user.email}} <a href="{{unsubscribe_link}}">u</a></p>',
-  }] })).data[0];
+  const template = (
+    await api('/api/template/templates', {
+      templates: [
+        {
+          name: `T ${randomBytes(3).toString('hex')}`,
+          subject: 'S',
+          type: opts.type ?? 'TEMPLATE_TRANSACTIONAL',
+          html_body: '<p>{{user.email}} <a href="{{unsubscribe_link}}">u</a></p>',
+        },
+      ],
+    })
+  ).data[0];
   const users = (await api('/api/user/users', { users: emails.map((email) => ({ email })) })).data as Array<{ id: string }>;
   const id = crypto.randomUUID();
   await api('/api/scheduler/scheduler', {
-    id, name: 'Due', template_id: template.id, sender_persona_id: persona.id, to_user_ids: users.map((u) => u.id), send_at: wallClockUtc(-1), timezone: 'UTC',
+    id,
+    name: 'Due',
+    template_id: template.id,
+    sender_persona_id: persona.id,
+    to_user_ids: users.map((u) => u.id),
+    send_at: wallClockUtc(-1),
+    timezone: 'UTC',
   });
   const queued = await expandBlast(h.runtime.ctx, id);
   if (queued !== emails.length) throw new Error(`the blast queued ${queued} of ${emails.length} recipients`);

@@ -17,11 +17,20 @@ import { REPORT_EVENT_NAMES, SERIES_COLUMNS, ALL_SERIES_COLUMNS } from '../../sr
 import { EVENT } from '../../src/domain/events.ts';
 
 const rnd = seededRandom(20261124);
-const pick = <T,>(xs: readonly T[]): T => xs[rnd(xs.length)];
+const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)];
 
 interface Ev {
-  name: string; email: string; at: number; is_system: boolean; blast_id: string | null; template_id: string | null;
-  workflow_id: string | null; message_id: string | null; user_agent?: string; to_domain?: string; link?: string;
+  name: string;
+  email: string;
+  at: number;
+  is_system: boolean;
+  blast_id: string | null;
+  template_id: string | null;
+  workflow_id: string | null;
+  message_id: string | null;
+  user_agent?: string;
+  to_domain?: string;
+  link?: string;
 }
 
 const B1 = randomUUID();
@@ -71,7 +80,10 @@ function seedHistory(now: number) {
     const sent = rnd(3) === 0 ? now - rnd(30 * HOUR) : now - rnd(40 * DAY);
     const message_id = `<m${i}@reports.test>`;
     const base = { email, is_system: true, ...src, message_id, to_domain: email.split('@')[1] };
-    if (rnd(10) === 0) { events.push({ ...base, name: EVENT.sendFailure, at: sent }); continue; }
+    if (rnd(10) === 0) {
+      events.push({ ...base, name: EVENT.sendFailure, at: sent });
+      continue;
+    }
     events.push({ ...base, name: EVENT.sendSuccess, at: sent });
     const later = (max: number) => Math.min(now - 1000, sent + 1000 + rnd(max));
     for (let k = rnd(4); k > 0; k--) events.push({ ...base, name: EVENT.open, at: later(5 * DAY), user_agent: pick(UAS) });
@@ -82,7 +94,17 @@ function seedHistory(now: number) {
   }
   // Customer-posted events with report names and no Message-ID: an email is then the address.
   for (let i = 0; i < 6; i++) {
-    events.push({ name: EVENT.open, email: `cust${i % 3}@example.org`, at: now - rnd(20 * DAY), is_system: false, blast_id: null, template_id: null, workflow_id: null, message_id: null, user_agent: pick(UAS) });
+    events.push({
+      name: EVENT.open,
+      email: `cust${i % 3}@example.org`,
+      at: now - rnd(20 * DAY),
+      is_system: false,
+      blast_id: null,
+      template_id: null,
+      workflow_id: null,
+      message_id: null,
+      user_agent: pick(UAS),
+    });
   }
   events.sort((x, y) => x.at - y.at);
   // Distinct instants, so "newest" and "first" are never ties (clamped times would otherwise collide).
@@ -95,7 +117,10 @@ async function writeEvents(projectId: string, list: Ev[]) {
     const n = 1 + rnd(60);
     const batch = list.slice(i, i + n);
     i += n;
-    for (let j = batch.length - 1; j > 0; j--) { const k = rnd(j + 1); [batch[j], batch[k]] = [batch[k], batch[j]]; }
+    for (let j = batch.length - 1; j > 0; j--) {
+      const k = rnd(j + 1);
+      [batch[j], batch[k]] = [batch[k], batch[j]];
+    }
     const params: unknown[] = [];
     const rows = batch.map((e) => {
       const json: Record<string, unknown> = {};
@@ -103,7 +128,10 @@ async function writeEvents(projectId: string, list: Ev[]) {
       if (e.workflow_id) json.workflow_id = e.workflow_id;
       if (e.user_agent) json.user_agent = e.user_agent;
       if (e.name === EVENT.open || e.name === EVENT.click) json.to_domain = e.to_domain ?? e.email.split('@')[1];
-      if (e.link) { json.link = e.link; json.click = { link: e.link }; }
+      if (e.link) {
+        json.link = e.link;
+        json.click = { link: e.link };
+      }
       params.push(projectId, e.name, e.email, new Date(e.at).toISOString(), e.is_system, e.blast_id, e.template_id, JSON.stringify(json));
       const p = params.length - 8;
       return `($${p + 1}, $${p + 2}, $${p + 3}, $${p + 4}::timestamptz, $${p + 5}, $${p + 6}::uuid, $${p + 7}::uuid, $${p + 8}::jsonb)`;
@@ -116,7 +144,11 @@ async function writeEvents(projectId: string, list: Ev[]) {
 
 const keyOf = (e: Ev) => e.message_id ?? `email:${e.email.toLowerCase()}`;
 type Scope = { blasts: string[]; templates: string[]; workflows: string[] } | undefined;
-const inScope = (e: Ev, s: Scope) => !s || (!!e.blast_id && s.blasts.includes(e.blast_id)) || (!!e.template_id && s.templates.includes(e.template_id)) || (!!e.workflow_id && s.workflows.includes(e.workflow_id));
+const inScope = (e: Ev, s: Scope) =>
+  !s ||
+  (!!e.blast_id && s.blasts.includes(e.blast_id)) ||
+  (!!e.template_id && s.templates.includes(e.template_id)) ||
+  (!!e.workflow_id && s.workflows.includes(e.workflow_id));
 const scoped = (s: Scope) => events.filter((e) => inScope(e, s));
 const distinct = (xs: string[]) => new Set(xs).size;
 
@@ -133,7 +165,9 @@ function expectLinks(s: Scope) {
   return LINKS.map((link) => {
     const of = clicks.filter((e) => e.link === link);
     return { link_url: link, num_clicks: of.length, num_unique_clicks: distinct(of.map(keyOf)) };
-  }).filter((r) => r.num_clicks > 0).sort((x, y) => y.num_clicks - x.num_clicks || (x.link_url < y.link_url ? -1 : 1));
+  })
+    .filter((r) => r.num_clicks > 0)
+    .sort((x, y) => y.num_clicks - x.num_clicks || (x.link_url < y.link_url ? -1 : 1));
 }
 
 /** The first open (or click) of each email: where its unique open (click) is counted. */
@@ -145,18 +179,24 @@ function firstOf(list: Ev[], name: string): Map<string, Ev> {
 
 function expectSources(s: Scope, by: 'user_agent' | 'to_domain') {
   const list = scoped(s).filter((e) => e.name === EVENT.open || e.name === EVENT.click);
-  const value = (e: Ev) => (by === 'user_agent' ? e.user_agent ?? '' : e.to_domain ?? e.email.split('@')[1]);
+  const value = (e: Ev) => (by === 'user_agent' ? (e.user_agent ?? '') : (e.to_domain ?? e.email.split('@')[1]));
   const firstOpens = new Set(firstOf(list, EVENT.open).values());
   const firstClicks = new Set(firstOf(list, EVENT.click).values());
   const rows = new Map<string, { num_opens: number; num_unique_opens: number; num_clicks: number; num_unique_clicks: number }>();
   for (const e of list) {
     const r = rows.get(value(e)) ?? { num_opens: 0, num_unique_opens: 0, num_clicks: 0, num_unique_clicks: 0 };
-    if (e.name === EVENT.open) { r.num_opens++; if (firstOpens.has(e)) r.num_unique_opens++; }
-    else { r.num_clicks++; if (firstClicks.has(e)) r.num_unique_clicks++; }
+    if (e.name === EVENT.open) {
+      r.num_opens++;
+      if (firstOpens.has(e)) r.num_unique_opens++;
+    } else {
+      r.num_clicks++;
+      if (firstClicks.has(e)) r.num_unique_clicks++;
+    }
     rows.set(value(e), r);
   }
-  return [...rows].map(([v, r]): Record<string, string | number> => ({ [by]: v, ...r }))
-    .sort((x, y) => (Number(y.num_opens) + Number(y.num_clicks)) - (Number(x.num_opens) + Number(x.num_clicks)) || (String(x[by]) < String(y[by]) ? -1 : 1));
+  return [...rows]
+    .map(([v, r]): Record<string, string | number> => ({ [by]: v, ...r }))
+    .sort((x, y) => Number(y.num_opens) + Number(y.num_clicks) - (Number(x.num_opens) + Number(x.num_clicks)) || (String(x[by]) < String(y[by]) ? -1 : 1));
 }
 
 function expectMostOpened(s: Scope, subjects: Record<string, string>, names: Record<string, string>, by: 'template_id' | 'email_subject') {
@@ -164,16 +204,21 @@ function expectMostOpened(s: Scope, subjects: Record<string, string>, names: Rec
   const group = (e: Ev) => (by === 'template_id' ? e.template_id! : subjects[e.template_id!]);
   const rows = new Map<string, Ev[]>();
   for (const e of list) rows.set(group(e), [...(rows.get(group(e)) ?? []), e]);
-  return [...rows].map(([g, of]) => {
-    const named = (n: string) => of.filter((e) => e.name === n);
-    return {
-      template_id: by === 'template_id' ? g : null, template_name: by === 'template_id' ? names[g] : null,
-      email_subject: by === 'template_id' ? subjects[g] : g,
-      num_sends: named(EVENT.sendSuccess).length,
-      num_opens: named(EVENT.open).length, num_unique_opens: distinct(named(EVENT.open).map(keyOf)),
-      num_clicks: named(EVENT.click).length, num_unique_clicks: distinct(named(EVENT.click).map(keyOf)),
-    };
-  }).filter((r) => r.num_opens > 0)
+  return [...rows]
+    .map(([g, of]) => {
+      const named = (n: string) => of.filter((e) => e.name === n);
+      return {
+        template_id: by === 'template_id' ? g : null,
+        template_name: by === 'template_id' ? names[g] : null,
+        email_subject: by === 'template_id' ? subjects[g] : g,
+        num_sends: named(EVENT.sendSuccess).length,
+        num_opens: named(EVENT.open).length,
+        num_unique_opens: distinct(named(EVENT.open).map(keyOf)),
+        num_clicks: named(EVENT.click).length,
+        num_unique_clicks: distinct(named(EVENT.click).map(keyOf)),
+      };
+    })
+    .filter((r) => r.num_opens > 0)
     .sort((x, y) => y.num_unique_opens - x.num_unique_opens || y.num_opens - x.num_opens || (x.email_subject < y.email_subject ? -1 : 1))
     .slice(0, 10);
 }
@@ -189,7 +234,10 @@ function expectSeries(s: Scope, buckets: string[], unitMs: number) {
 }
 
 function expectRecent(s: Scope, name: string, limit: number) {
-  return scoped(s).filter((e) => e.name === name).sort((x, y) => y.at - x.at).slice(0, limit);
+  return scoped(s)
+    .filter((e) => e.name === name)
+    .sort((x, y) => y.at - x.at)
+    .slice(0, limit);
 }
 
 // --- The test ---------------------------------------------------------------------------------------------------
@@ -206,7 +254,8 @@ beforeAll(async () => {
   a = await h.tenant({ activated: true });
   b = await h.tenant({ activated: true });
   const tpl = await h.call('POST', '/api/template/templates', {
-    key: a.apiKey, body: {
+    key: a.apiKey,
+    body: {
       templates: [
         { name: 'Spring sale', subject: 'Spring {{user.first_name}}', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Spring</p>' },
         { name: 'Welcome', subject: 'Welcome aboard', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Welcome</p>' },
@@ -216,12 +265,21 @@ beforeAll(async () => {
   });
   expect(tpl.status, JSON.stringify(tpl.body)).toBe(200);
   [T1, T2, T3] = tpl.body.data.map((t: { id: string }) => t.id);
-  for (const [id, name] of [[B1, 'Blast one'], [B2, 'Blast two']]) {
-    await query(`INSERT INTO email_blasts (id, project_id, name, template_id, sender_persona_id, send_at, timezone, due_at)
-                 VALUES ($1, $2, $3, $4, $5, '2030-01-01T12:30', 'UTC', '2030-01-01T12:30:00Z')`, [id, a.projectId, name, T1, randomUUID()]);
+  for (const [id, name] of [
+    [B1, 'Blast one'],
+    [B2, 'Blast two'],
+  ]) {
+    await query(
+      `INSERT INTO email_blasts (id, project_id, name, template_id, sender_persona_id, send_at, timezone, due_at)
+                 VALUES ($1, $2, $3, $4, $5, '2030-01-01T12:30', 'UTC', '2030-01-01T12:30:00Z')`,
+      [id, a.projectId, name, T1, randomUUID()],
+    );
   }
   const save = async (name: string, type: string, blasts: string[], templates: string[], workflows: string[]) => {
-    const res = await h.call('POST', '/api/campaign/campaigns', { key: a.apiKey, body: { campaign: { name, type, scheduled_email_blast_group_ids: blasts, template_ids: templates, workflow_ids: workflows } } });
+    const res = await h.call('POST', '/api/campaign/campaigns', {
+      key: a.apiKey,
+      body: { campaign: { name, type, scheduled_email_blast_group_ids: blasts, template_ids: templates, workflow_ids: workflows } },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     campaigns[name] = { id: res.body.campaign.id, type, blasts, templates, workflows };
   };
@@ -234,14 +292,46 @@ beforeAll(async () => {
   await writeEvents(a.projectId, events);
   // Tenant B: the same kinds of events, which A must never see.
   const other: Ev[] = [
-    { name: EVENT.sendSuccess, email: 'x@gmail.com', at: Date.now() - HOUR, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<b1@other>' },
-    { name: EVENT.open, email: 'x@gmail.com', at: Date.now() - 1000, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<b1@other>', user_agent: UAS[0] },
-    { name: EVENT.click, email: 'x@gmail.com', at: Date.now() - 500, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<b1@other>', user_agent: UAS[0], link: 'https://other.example.com/' },
+    {
+      name: EVENT.sendSuccess,
+      email: 'x@gmail.com',
+      at: Date.now() - HOUR,
+      is_system: true,
+      blast_id: B1,
+      template_id: T1,
+      workflow_id: null,
+      message_id: '<b1@other>',
+    },
+    {
+      name: EVENT.open,
+      email: 'x@gmail.com',
+      at: Date.now() - 1000,
+      is_system: true,
+      blast_id: B1,
+      template_id: T1,
+      workflow_id: null,
+      message_id: '<b1@other>',
+      user_agent: UAS[0],
+    },
+    {
+      name: EVENT.click,
+      email: 'x@gmail.com',
+      at: Date.now() - 500,
+      is_system: true,
+      blast_id: B1,
+      template_id: T1,
+      workflow_id: null,
+      message_id: '<b1@other>',
+      user_agent: UAS[0],
+      link: 'https://other.example.com/',
+    },
   ];
   await writeEvents(b.projectId, other);
 }, 180_000);
 
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 const scopes = (): Array<[string, Scope]> => [
   ['all campaigns', undefined],
@@ -260,8 +350,13 @@ async function checkEveryReport() {
     expect(await get('opensbysource', { campaign_id, by: 'user_agent' }), `by user_agent ${label}`).toEqual(expectSources(s, 'user_agent'));
     expect(await get('opensbysource', { campaign_id, by: 'to_domain' }), `by to_domain ${label}`).toEqual(expectSources(s, 'to_domain'));
     expect(await get('mostopenedemails', { campaign_id }), `mostopenedemails ${label}`).toEqual(expectMostOpened(s, subjects, names, 'template_id'));
-    expect(await get('mostopenedemails', { campaign_id, by: 'email_subject' }), `by subject ${label}`).toEqual(expectMostOpened(s, subjects, names, 'email_subject'));
-    for (const [report, unit] of [['sendslast31days', DAY], ['sendslast24hours', HOUR]] as const) {
+    expect(await get('mostopenedemails', { campaign_id, by: 'email_subject' }), `by subject ${label}`).toEqual(
+      expectMostOpened(s, subjects, names, 'email_subject'),
+    );
+    for (const [report, unit] of [
+      ['sendslast31days', DAY],
+      ['sendslast24hours', HOUR],
+    ] as const) {
       const rows = await get(report, { campaign_id });
       expect(rows).toHaveLength(report === 'sendslast31days' ? 31 : 24);
       const buckets = rows.map((r: { emitted_at_trunc: string }) => r.emitted_at_trunc);
@@ -273,11 +368,20 @@ async function checkEveryReport() {
       if (s) expect(rows[0]).toMatchObject({ campaign_id, campaign_name: label });
     }
     const clicks = await get('recentlyclickedlinks', { campaign_id });
-    expect(clicks.map((r: { link_url: string; emitted_at: string; email: string }) => [r.link_url, Date.parse(r.emitted_at), r.email]), `recent clicks ${label}`)
-      .toEqual(expectRecent(s, EVENT.click, 5).map((e) => [e.link, e.at, e.email]));
+    expect(
+      clicks.map((r: { link_url: string; emitted_at: string; email: string }) => [r.link_url, Date.parse(r.emitted_at), r.email]),
+      `recent clicks ${label}`,
+    ).toEqual(expectRecent(s, EVENT.click, 5).map((e) => [e.link, e.at, e.email]));
     const opens = await get('recentlyopenedemails', { campaign_id, limit: 10 });
-    expect(opens.map((r: { emitted_at: string; email: string; template_id: string | null; email_subject: string | null }) => [Date.parse(r.emitted_at), r.email, r.template_id, r.email_subject]), `recent opens ${label}`)
-      .toEqual(expectRecent(s, EVENT.open, 10).map((e) => [e.at, e.email, e.template_id, e.template_id ? subjects[e.template_id] : null]));
+    expect(
+      opens.map((r: { emitted_at: string; email: string; template_id: string | null; email_subject: string | null }) => [
+        Date.parse(r.emitted_at),
+        r.email,
+        r.template_id,
+        r.email_subject,
+      ]),
+      `recent opens ${label}`,
+    ).toEqual(expectRecent(s, EVENT.open, 10).map((e) => [e.at, e.email, e.template_id, e.template_id ? subjects[e.template_id] : null]));
   }
   // Campaign metrics: distinct emails per event, per campaign (and per template for the A/B test).
   const metricsOf = (list: Ev[]) => ({
@@ -294,13 +398,30 @@ async function checkEveryReport() {
   for (const [name, c] of Object.entries(campaigns)) {
     expect(got[name], name).toMatchObject({ ...metricsOf(scoped({ blasts: c.blasts, templates: c.templates, workflows: c.workflows })), template_id: null });
   }
-  const split = await h.call('GET', '/api/campaign/campaign_metrics', { key: a.apiKey, query: { limit: 100, sort_columns: 'name ASC', split_templates: true } });
+  const split = await h.call('GET', '/api/campaign/campaign_metrics', {
+    key: a.apiKey,
+    query: { limit: 100, sort_columns: 'name ASC', split_templates: true },
+  });
   const ab = campaigns['A/B spring'];
   const abRows = split.body.campaigns_with_metrics.filter((r: { id: string }) => r.id === ab.id);
   const abEvents = scoped({ blasts: ab.blasts, templates: ab.templates, workflows: [] });
-  const expected = [...new Set(abEvents.map((e) => e.template_id).filter((t): t is string => !!t))].map((t) => ({ template_id: t, ...metricsOf(abEvents.filter((e) => e.template_id === t)) }));
-  expect(abRows.map((r: Record<string, unknown>) => ({ template_id: r.template_id, sends: r.sends, opens: r.opens, clicks: r.clicks, unsubscribes: r.unsubscribes, bounces: r.bounces, unsuccessful_sends: r.unsuccessful_sends })).sort((x: { template_id: string }, y: { template_id: string }) => x.template_id.localeCompare(y.template_id)))
-    .toEqual(expected.sort((x, y) => x.template_id.localeCompare(y.template_id)));
+  const expected = [...new Set(abEvents.map((e) => e.template_id).filter((t): t is string => !!t))].map((t) => ({
+    template_id: t,
+    ...metricsOf(abEvents.filter((e) => e.template_id === t)),
+  }));
+  expect(
+    abRows
+      .map((r: Record<string, unknown>) => ({
+        template_id: r.template_id,
+        sends: r.sends,
+        opens: r.opens,
+        clicks: r.clicks,
+        unsubscribes: r.unsubscribes,
+        bounces: r.bounces,
+        unsuccessful_sends: r.unsuccessful_sends,
+      }))
+      .sort((x: { template_id: string }, y: { template_id: string }) => x.template_id.localeCompare(y.template_id)),
+  ).toEqual(expected.sort((x, y) => x.template_id.localeCompare(y.template_id)));
 }
 
 describe(`reports against an independent count (${API_DB})`, () => {
@@ -313,7 +434,11 @@ describe(`reports against an independent count (${API_DB})`, () => {
       const stats = expectQuickStats({ blasts: c.blasts, templates: c.templates, workflows: c.workflows });
       const num = (n: string) => stats.find((r) => r.name === n)!.num;
       if (name === 'Nothing sent') expect(num(EVENT.sendSuccess)).toBe(0);
-      else expect([num(EVENT.sendSuccess), num(EVENT.open), num(EVENT.click)].every((x) => x > 0), name).toBe(true);
+      else
+        expect(
+          [num(EVENT.sendSuccess), num(EVENT.open), num(EVENT.click)].every((x) => x > 0),
+          name,
+        ).toBe(true);
     }
   });
 
@@ -336,9 +461,43 @@ describe(`reports against an independent count (${API_DB})`, () => {
   it('answers the same after new events arrive on top of merged rows, and after a rebuild from the raw events', async () => {
     const now = Date.now();
     const extra: Ev[] = [
-      { name: EVENT.open, email: 'r1@yahoo.com', at: now - 2000, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<late@reports.test>', user_agent: UAS[1], to_domain: 'yahoo.com' },
-      { name: EVENT.open, email: 'r1@yahoo.com', at: now - 1000, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<late@reports.test>', user_agent: UAS[0], to_domain: 'yahoo.com' },
-      { name: EVENT.click, email: 'r1@yahoo.com', at: now - 500, is_system: true, blast_id: B1, template_id: T1, workflow_id: null, message_id: '<late@reports.test>', user_agent: UAS[0], to_domain: 'yahoo.com', link: LINKS[0] },
+      {
+        name: EVENT.open,
+        email: 'r1@yahoo.com',
+        at: now - 2000,
+        is_system: true,
+        blast_id: B1,
+        template_id: T1,
+        workflow_id: null,
+        message_id: '<late@reports.test>',
+        user_agent: UAS[1],
+        to_domain: 'yahoo.com',
+      },
+      {
+        name: EVENT.open,
+        email: 'r1@yahoo.com',
+        at: now - 1000,
+        is_system: true,
+        blast_id: B1,
+        template_id: T1,
+        workflow_id: null,
+        message_id: '<late@reports.test>',
+        user_agent: UAS[0],
+        to_domain: 'yahoo.com',
+      },
+      {
+        name: EVENT.click,
+        email: 'r1@yahoo.com',
+        at: now - 500,
+        is_system: true,
+        blast_id: B1,
+        template_id: T1,
+        workflow_id: null,
+        message_id: '<late@reports.test>',
+        user_agent: UAS[0],
+        to_domain: 'yahoo.com',
+        link: LINKS[0],
+      },
     ];
     events.push(...extra);
     await writeEvents(a.projectId, extra);
@@ -362,7 +521,8 @@ describe(`reports against an independent count (${API_DB})`, () => {
   it('answers an empty state, not an error, for a campaign without events or an unknown one', async () => {
     for (const campaign_id of [campaigns['Nothing sent'].id, randomUUID()]) {
       expect((await get('quickstats', { campaign_id })).every((r: { num: number; num_unique: number }) => r.num === 0 && r.num_unique === 0)).toBe(true);
-      for (const report of ['mostclickedlinks', 'recentlyclickedlinks', 'opensbysource', 'mostopenedemails', 'recentlyopenedemails']) expect(await get(report, { campaign_id })).toEqual([]);
+      for (const report of ['mostclickedlinks', 'recentlyclickedlinks', 'opensbysource', 'mostopenedemails', 'recentlyopenedemails'])
+        expect(await get(report, { campaign_id })).toEqual([]);
       const days = await get('sendslast31days', { campaign_id });
       expect(days).toHaveLength(31);
       expect(days.every((r: Record<string, number>) => ALL_SERIES_COLUMNS.every((c) => r[c] === 0))).toBe(true);
@@ -397,12 +557,19 @@ describe(`the sends-report cache (${API_DB})`, () => {
     hc = await startHarness({ config: { reportCacheMs: 600_000 } });
     t = await hc.tenant({ activated: true });
   });
-  afterAll(async () => { await hc?.close(); });
+  afterAll(async () => {
+    await hc?.close();
+  });
 
   it('answers from the cache until clearcache_{report} empties it', async () => {
     const q = hc.runtime.ctx.database.query.bind(hc.runtime.ctx.database) as QueryFn;
-    const sends = async (report: string) => ((await hc.call('GET', `/api/reporting/${report}`, { key: t.apiKey })).body.data as Array<{ sends: number }>).reduce((s, r) => s + r.sends, 0);
-    const send = () => q(`INSERT INTO events (project_id, name, email, is_system, json) VALUES ($1, '${EVENT.sendSuccess}', 'c@example.com', true, $2)`, [t.projectId, JSON.stringify({ message_id: `<${randomUUID()}@cache>` })]);
+    const sends = async (report: string) =>
+      ((await hc.call('GET', `/api/reporting/${report}`, { key: t.apiKey })).body.data as Array<{ sends: number }>).reduce((s, r) => s + r.sends, 0);
+    const send = () =>
+      q(`INSERT INTO events (project_id, name, email, is_system, json) VALUES ($1, '${EVENT.sendSuccess}', 'c@example.com', true, $2)`, [
+        t.projectId,
+        JSON.stringify({ message_id: `<${randomUUID()}@cache>` }),
+      ]);
     await send();
     expect(await sends('sendslast24hours')).toBe(1);
     expect(await sends('sendslast31days')).toBe(1);

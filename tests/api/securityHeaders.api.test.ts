@@ -74,8 +74,14 @@ describe(`security headers (${API_DB})`, () => {
       await https.close();
     }
     const policy = contentSecurityPolicy({
-      publicUrl: 'http://localhost:8080', conversionTrackingUrl: 'https://track.example.com/conv?x=1',
-      captcha: { verifyUrl: 'https://www.google.com/recaptcha/api/siteverify', secret: 's', scriptUrl: 'https://www.google.com/recaptcha/api.js', minScore: 0.5 },
+      publicUrl: 'http://localhost:8080',
+      conversionTrackingUrl: 'https://track.example.com/conv?x=1',
+      captcha: {
+        verifyUrl: 'https://www.google.com/recaptcha/api/siteverify',
+        secret: 's',
+        scriptUrl: 'https://www.google.com/recaptcha/api.js',
+        minScore: 0.5,
+      },
     });
     expect(policy.scriptSrc).toContain('https://www.google.com');
     expect(policy.frameSrc).toContain('https://www.google.com');

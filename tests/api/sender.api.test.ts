@@ -23,7 +23,10 @@ class TestRelay implements MailTransport {
   readonly delivers = true;
   readonly sent: string[] = [];
   private attempts = new Map<string, number>();
-  constructor(private readonly delayMs: number, private readonly fail: (to: string, attempt: number) => Error | undefined = () => undefined) {}
+  constructor(
+    private readonly delayMs: number,
+    private readonly fail: (to: string, attempt: number) => Error | undefined = () => undefined,
+  ) {}
   async send(envelope: Envelope): Promise<{ response: string }> {
     await new Promise((r) => setTimeout(r, this.delayMs));
     const to = envelope.to[0];
@@ -43,7 +46,9 @@ function smtpError(code: number, message: string): Error {
 
 async function statuses(blastId: string) {
   return h.runtime.database.query<{ email: string; status: string; attempts: number; last_error: string | null }>(
-    'SELECT email, status, attempts, last_error FROM outbox WHERE blast_id = $1 ORDER BY email', [blastId]);
+    'SELECT email, status, attempts, last_error FROM outbox WHERE blast_id = $1 ORDER BY email',
+    [blastId],
+  );
 }
 
 beforeAll(async () => {
@@ -84,36 +89,57 @@ describe(`sender (${API_DB})`, () => {
     const sender = new Sender(h.runtime.ctx, relay, renderer, { leaseMs: 5000, pollMs: 50 });
     await sender.sendBatch();
     let rows = await statuses(blastId);
-    expect(rows.map((r) => [r.email, r.status, r.attempts])).toEqual([['perm@example.com', 'failed', 1], ['temp@example.com', 'pending', 1]]);
+    expect(rows.map((r) => [r.email, r.status, r.attempts])).toEqual([
+      ['perm@example.com', 'failed', 1],
+      ['temp@example.com', 'pending', 1],
+    ]);
     expect(rows[1].last_error).toBe('deliver: 451 4.3.0 try again later');
     const [{ wait }] = await h.runtime.database.query<{ wait: number }>(
-      "SELECT extract(epoch FROM next_attempt_at - now())::float AS wait FROM outbox WHERE blast_id = $1 AND email = 'temp@example.com'", [blastId]);
+      "SELECT extract(epoch FROM next_attempt_at - now())::float AS wait FROM outbox WHERE blast_id = $1 AND email = 'temp@example.com'",
+      [blastId],
+    );
     expect(wait).toBeGreaterThan(25);
     expect(wait).toBeLessThanOrEqual(30);
     expect(await sender.sendBatch()).toBe(0); // not due yet
     await h.runtime.database.query("UPDATE outbox SET next_attempt_at = now() WHERE blast_id = $1 AND status = 'pending'", [blastId]);
     await sender.sendBatch();
     rows = await statuses(blastId);
-    expect(rows.map((r) => [r.email, r.status, r.attempts])).toEqual([['perm@example.com', 'failed', 1], ['temp@example.com', 'sent', 2]]);
-    const failures = await h.call('GET', '/api/event/all_events', { key: t.apiKey, query: { include_system_events: true, search_field: 'name', search_value: EVENT.sendFailure } });
-    expect(failures.body.data.map((e: { email: string; json: { error_string: string } }) => [e.email, e.json.error_string]))
-      .toEqual([['perm@example.com', 'deliver: 550 5.1.1 mailbox unavailable']]);
+    expect(rows.map((r) => [r.email, r.status, r.attempts])).toEqual([
+      ['perm@example.com', 'failed', 1],
+      ['temp@example.com', 'sent', 2],
+    ]);
+    const failures = await h.call('GET', '/api/event/all_events', {
+      key: t.apiKey,
+      query: { include_system_events: true, search_field: 'name', search_value: EVENT.sendFailure },
+    });
+    expect(failures.body.data.map((e: { email: string; json: { error_string: string } }) => [e.email, e.json.error_string])).toEqual([
+      ['perm@example.com', 'deliver: 550 5.1.1 mailbox unavailable'],
+    ]);
   });
 
   it('checks again at send time: a contact who unsubscribed or was suppressed after expansion is not mailed', async () => {
-    const marketing = await dueBlast(h, t, ['late-unsub@example.com', 'late-bounce@example.com', 'late-optout@example.com', 'still-ok@example.com'], { from: FROM, type: 'TEMPLATE_MARKETING' });
+    const marketing = await dueBlast(h, t, ['late-unsub@example.com', 'late-bounce@example.com', 'late-optout@example.com', 'still-ok@example.com'], {
+      from: FROM,
+      type: 'TEMPLATE_MARKETING',
+    });
     const receipt = await dueBlast(h, t, ['late-optout@example.com'], { from: FROM });
     // After expansion: one contact unsubscribes, one address hard-bounces elsewhere, one is an 'unsubscribed' entry.
     await h.runtime.database.query(`UPDATE contacts SET unsubscribed_at = now() WHERE project_id = $1 AND email = 'late-unsub@example.com'`, [t.projectId]);
     await h.runtime.database.query(
-      `INSERT INTO suppressions (project_id, email, reason) VALUES ($1, 'late-bounce@example.com', 'bounce'), ($1, 'late-optout@example.com', 'unsubscribed')`, [t.projectId]);
+      `INSERT INTO suppressions (project_id, email, reason) VALUES ($1, 'late-bounce@example.com', 'bounce'), ($1, 'late-optout@example.com', 'unsubscribed')`,
+      [t.projectId],
+    );
     const relay = new TestRelay(0);
     const sender = new Sender(h.runtime.ctx, relay, renderer, { leaseMs: 5000, pollMs: 50 });
     await sender.sendBatch();
     await sender.sendBatch();
     const rows = await statuses(marketing);
     expect(rows.map((r) => [r.email, r.status])).toEqual([
-      ['late-bounce@example.com', 'failed'], ['late-optout@example.com', 'failed'], ['late-unsub@example.com', 'failed'], ['still-ok@example.com', 'sent']]);
+      ['late-bounce@example.com', 'failed'],
+      ['late-optout@example.com', 'failed'],
+      ['late-unsub@example.com', 'failed'],
+      ['still-ok@example.com', 'sent'],
+    ]);
     expect(rows[0].last_error).toMatch(/suppressed: .* \(bounce\)/);
     expect(rows[1].last_error).toMatch(/suppressed: .* \(unsubscribed\)/);
     expect(rows[2].last_error).toMatch(/unsubscribed: late-unsub@example.com/);

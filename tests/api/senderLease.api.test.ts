@@ -34,7 +34,9 @@ let smtp: SmtpTransport;
 /** busyWait blocks the event loop for `ms` (no timer, no I/O callback, no heartbeat runs meanwhile). */
 function busyWait(ms: number): void {
   const end = performance.now() + ms;
-  while (performance.now() < end) { /* blocked */ }
+  while (performance.now() < end) {
+    /* blocked */
+  }
 }
 
 /** A relay that delivers into the sink and, right after the `stallAt`th message was accepted, runs `onStall`. */
@@ -43,7 +45,11 @@ class StallingRelay implements MailTransport {
   readonly delivers = true;
   readonly delivered: string[] = [];
   stalled = false;
-  constructor(private readonly inner: MailTransport, private readonly stallAt: number, private readonly onStall: () => void | Promise<void>) {}
+  constructor(
+    private readonly inner: MailTransport,
+    private readonly stallAt: number,
+    private readonly onStall: () => void | Promise<void>,
+  ) {}
   async send(envelope: Envelope, raw: Buffer): Promise<{ response: string }> {
     const reply = await this.inner.send(envelope, raw);
     this.delivered.push(envelope.to[0]);
@@ -66,12 +72,20 @@ function received(emails: string[]): Map<string, number> {
 
 async function rows(blastId: string) {
   return h.runtime.database.query<{ id: string; email: string; status: string; attempts: number }>(
-    'SELECT id::text AS id, email, status, attempts FROM outbox WHERE blast_id = $1 ORDER BY email', [blastId]);
+    'SELECT id::text AS id, email, status, attempts FROM outbox WHERE blast_id = $1 ORDER BY email',
+    [blastId],
+  );
 }
 
 /** One sender like a worker's, with a batch that holds the whole blast, one slot (so rows wait in the queue) and no heartbeat. */
 function starvedSender(relay: MailTransport): Sender {
-  return new Sender(h.runtime.ctx, relay, renderer, { leaseMs: LEASE_MS, pollMs: 50, batchSize: RECIPIENTS, concurrency: 1, heartbeatMs: STARVED_HEARTBEAT_MS });
+  return new Sender(h.runtime.ctx, relay, renderer, {
+    leaseMs: LEASE_MS,
+    pollMs: 50,
+    batchSize: RECIPIENTS,
+    concurrency: 1,
+    heartbeatMs: STARVED_HEARTBEAT_MS,
+  });
 }
 
 beforeAll(async () => {
@@ -96,7 +110,9 @@ describe(`sender with a starved heartbeat (${API_DB})`, () => {
       sender.poke();
       // Sent before anything the sender does next: how many claimed rows have lost their lease by now.
       lapsed = h.runtime.database.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM outbox WHERE blast_id = $1 AND status = 'sending' AND lease_until < now()`, [blastId]);
+        `SELECT count(*)::int AS n FROM outbox WHERE blast_id = $1 AND status = 'sending' AND lease_until < now()`,
+        [blastId],
+      );
     });
     const sender = starvedSender(relay);
     sender.start();
@@ -109,7 +125,12 @@ describe(`sender with a starved heartbeat (${API_DB})`, () => {
     expect((await lapsed!)[0].n).toBeGreaterThanOrEqual(RECIPIENTS - STALL_AT + 1);
     expect(Object.fromEntries(received(emails))).toEqual(Object.fromEntries(emails.map((e) => [e, 1])));
     // Claimed once each: no row was taken over by its own sender.
-    expect((await rows(blastId)).map((r) => [r.email, r.status, r.attempts])).toEqual(emails.slice().sort().map((e) => [e, 'sent', 1]));
+    expect((await rows(blastId)).map((r) => [r.email, r.status, r.attempts])).toEqual(
+      emails
+        .slice()
+        .sort()
+        .map((e) => [e, 'sent', 1]),
+    );
   });
 
   it('drops the queued rows another sender took over while it was blocked; that sender sends them, once', async () => {
@@ -126,7 +147,8 @@ describe(`sender with a starved heartbeat (${API_DB})`, () => {
           WHERE id IN (SELECT id FROM outbox WHERE blast_id = $1 AND status = 'sending' AND lease_until < now() AND email <> ALL($3::text[])
                         ORDER BY email DESC LIMIT 2 FOR UPDATE SKIP LOCKED)
           RETURNING email`,
-        [blastId, foreignToken, relay.delivered]);
+        [blastId, foreignToken, relay.delivered],
+      );
     });
     let takenOver: string[] = [];
     const warn = vi.spyOn(console, 'warn');

@@ -13,8 +13,13 @@ import { MAX_IMAGE_UPLOAD_BYTES } from '../../src/domain/uploads.ts';
 
 let h: Harness;
 let t: Tenant;
-beforeAll(async () => { h = await startHarness(); t = await h.tenant(); });
-afterAll(async () => { await h?.close(); });
+beforeAll(async () => {
+  h = await startHarness();
+  t = await h.tenant();
+});
+afterAll(async () => {
+  await h?.close();
+});
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -62,7 +67,10 @@ describe(`template image upload (${API_DB})`, () => {
   it('refuses a body that is not the declared image, a different content type, an empty body and one over 5 MB, storing nothing', async () => {
     const before = await stored();
     const url = await uploadUrl('photo.png', 'image/png');
-    expect(await put(url, Buffer.from('name,email\nA,a@example.com\n'), 'image/png')).toEqual({ status: 415, body: { errors: ['The file is not a PNG image'] } });
+    expect(await put(url, Buffer.from('name,email\nA,a@example.com\n'), 'image/png')).toEqual({
+      status: 415,
+      body: { errors: ['The file is not a PNG image'] },
+    });
     expect(await put(url, PNG, 'image/jpeg')).toEqual({ status: 415, body: { errors: ['The upload must be sent as image/png, not image/jpeg'] } });
     expect(await put(url, Buffer.alloc(0), 'image/png')).toEqual({ status: 400, body: { errors: ['The image is empty'] } });
     const big = Buffer.concat([PNG, Buffer.alloc(MAX_IMAGE_UPLOAD_BYTES)]);
@@ -72,7 +80,7 @@ describe(`template image upload (${API_DB})`, () => {
     expect((await put(url, PNG, 'image/png')).status).toBe(200);
   });
 
-  it('refuses an altered link, another tenant\'s key material and an expired link', async () => {
+  it("refuses an altered link, another tenant's key material and an expired link", async () => {
     const url = await uploadUrl('a.png', 'image/png');
     const [payload, sig] = new URL(url).pathname.split('/').pop()!.split('.');
     const fields = Buffer.from(payload, 'base64url').toString().split('\n');

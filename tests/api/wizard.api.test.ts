@@ -31,7 +31,8 @@ beforeAll(async () => {
   h = await startHarness();
   query = h.runtime.ctx.database.query.bind(h.runtime.ctx.database) as QueryFn;
   t = await h.tenant({ activated: true });
-  persona = (await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: 'wiz@wizard.example.com', first_name: 'Wiz' }] })).body.data[0].id;
+  persona = (await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: 'wiz@wizard.example.com', first_name: 'Wiz' }] })).body
+    .data[0].id;
   const tpl = await api('POST', '/api/template/templates', {
     templates: [
       { name: 'News', subject: 'News', type: 'TEMPLATE_MARKETING', html_body: '<p>News</p><a href="{{unsubscribe_link}}">Unsubscribe</a>' },
@@ -41,29 +42,48 @@ beforeAll(async () => {
   [marketing, transactional] = tpl.body.data.map((x: { id: string }) => x.id);
 });
 
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 describe(`send wizard server side (${API_DB})`, () => {
   it('previews the audience: targeted, left out by reason, to be sent, and the cost of the send this month', async () => {
-    const people = (await api('POST', '/api/user/users', { users: Array.from({ length: 8 }, (_, i) => ({ email: `p${i}@preview.io` })) })).body.data as Array<{ id: string; email: string }>;
+    const people = (await api('POST', '/api/user/users', { users: Array.from({ length: 8 }, (_, i) => ({ email: `p${i}@preview.io` })) })).body.data as Array<{
+      id: string;
+      email: string;
+    }>;
     await query(`UPDATE contacts SET unsubscribed_at = now() WHERE id = $1`, [people[0].id]);
     await query(`UPDATE contacts SET bounced_at = now() WHERE id = $1`, [people[1].id]);
     await api('POST', '/api/event/suppressions', { emails: [people[2].email] });
     const seg = (await api('POST', '/api/segment/segments', { segments: [{ name: 'Half', user_ids: people.slice(0, 4).map((p) => p.id) }] })).body.data[0];
     // This month's sends so far: 9,900 (from the report aggregates).
-    await query(`INSERT INTO events (project_id, name, email, is_system, json) SELECT $1, '${EVENT.sendSuccess}', 'x' || i || '@old.io', true,
-                 jsonb_build_object('message_id', '<m' || i || '>') FROM generate_series(1, 9900) i`, [t.projectId]);
-    const body = { template_id: marketing, sender_persona_id: persona, to_segment_ids: [seg.id], to_user_ids: [people[4].id, people[5].id, randomUUID()], to_user_emails: ['nobody@preview.io'] };
+    await query(
+      `INSERT INTO events (project_id, name, email, is_system, json) SELECT $1, '${EVENT.sendSuccess}', 'x' || i || '@old.io', true,
+                 jsonb_build_object('message_id', '<m' || i || '>') FROM generate_series(1, 9900) i`,
+      [t.projectId],
+    );
+    const body = {
+      template_id: marketing,
+      sender_persona_id: persona,
+      to_segment_ids: [seg.id],
+      to_user_ids: [people[4].id, people[5].id, randomUUID()],
+      to_user_emails: ['nobody@preview.io'],
+    };
     const p = await preview(body);
     expect(p).toMatchObject({
       targeted: 8, // 6 contacts named + an unknown id + an unknown address
       excluded: { unsubscribed: 1, bounced: 1, suppressed: 1, invalid: 0, not_a_contact: 2 },
-      to_send: 3, sandbox_refused: 0, month_sends: 9900, emails: 3,
+      to_send: 3,
+      sandbox_refused: 0,
+      month_sends: 9900,
+      emails: 3,
     });
     expect(p.cost).toEqual({ dollars: 0, before: 0, after: 0, free_left: 100 });
     expect(p.cost_per_1000).toBeCloseTo(sendCost(9900, 1000).dollars, 10);
     // The persona is not verified yet: the launch is stopped with the reason.
-    expect(p.problems).toEqual(['sender persona wiz@wizard.example.com is not verified yet: follow the link in the verification email sent to it, then launch']);
+    expect(p.problems).toEqual([
+      'sender persona wiz@wizard.example.com is not verified yet: follow the link in the verification email sent to it, then launch',
+    ]);
     await h.confirmPersonas();
     expect((await preview(body)).problems).toEqual([]);
     // A transactional template does not leave out the unsubscribed contact; a drip of 100 emails each costs 100 times as many.
@@ -75,9 +95,20 @@ describe(`send wizard server side (${API_DB})`, () => {
   });
 
   it('stops a launch at review for a marketing template without an unsubscribe link and for sandbox recipients', async () => {
-    const [bad] = await query<{ id: string }>(`INSERT INTO templates (project_id, name, subject, type, html_body) VALUES ($1, 'No unsub', 'S', 'TEMPLATE_MARKETING', '<p>no link</p>') RETURNING id`, [t.projectId]);
-    const p = await preview({ template_ids_with_weights: [{ template_id: marketing, weight: 50 }, { template_id: bad.id, weight: 50 }], sender_persona_id: persona });
-    expect(p.problems).toEqual(["template 'No unsub': Marketing emails must include an unsubscribe link! Please see the instructions below the template editor"]);
+    const [bad] = await query<{ id: string }>(
+      `INSERT INTO templates (project_id, name, subject, type, html_body) VALUES ($1, 'No unsub', 'S', 'TEMPLATE_MARKETING', '<p>no link</p>') RETURNING id`,
+      [t.projectId],
+    );
+    const p = await preview({
+      template_ids_with_weights: [
+        { template_id: marketing, weight: 50 },
+        { template_id: bad.id, weight: 50 },
+      ],
+      sender_persona_id: persona,
+    });
+    expect(p.problems).toEqual([
+      "template 'No unsub': Marketing emails must include an unsubscribe link! Please see the instructions below the template editor",
+    ]);
     const sandboxed = await h.tenant();
     const who = (await api('POST', '/api/user/users', { users: [{ email: 'someone@else.io' }] }, sandboxed.apiKey)).body.data;
     const s = await preview({ to_user_ids: [who[0].id] }, sandboxed.apiKey);
@@ -90,12 +121,26 @@ describe(`send wizard server side (${API_DB})`, () => {
   it('splits an A/B blast of 1,000 recipients by weight within the documented tolerance, the same on a retried expansion', async () => {
     const users = Array.from({ length: 1000 }, (_, i) => ({ email: `ab${i}@split.io` }));
     const ids: string[] = [];
-    for (let i = 0; i < users.length; i += 500) ids.push(...(await api('POST', '/api/user/users', { users: users.slice(i, i + 500) })).body.data.map((c: { id: string }) => c.id));
-    const [other] = (await api('POST', '/api/template/templates', { templates: [{ name: 'News B', subject: 'News B', type: 'TEMPLATE_MARKETING', html_body: '<p>B</p><a href="{{unsubscribe_link}}">U</a>' }] })).body.data;
+    for (let i = 0; i < users.length; i += 500)
+      ids.push(...(await api('POST', '/api/user/users', { users: users.slice(i, i + 500) })).body.data.map((c: { id: string }) => c.id));
+    const [other] = (
+      await api('POST', '/api/template/templates', {
+        templates: [{ name: 'News B', subject: 'News B', type: 'TEMPLATE_MARKETING', html_body: '<p>B</p><a href="{{unsubscribe_link}}">U</a>' }],
+      })
+    ).body.data;
     const id = randomUUID();
-    const weights = [{ template_id: marketing, weight: 70 }, { template_id: other.id, weight: 30 }];
+    const weights = [
+      { template_id: marketing, weight: 70 },
+      { template_id: other.id, weight: 30 },
+    ];
     const res = await api('POST', '/api/scheduler/scheduler', {
-      id, name: 'A/B', template_ids_with_weights: weights, sender_persona_id: persona, to_user_ids: ids, send_at: '2030-01-01T12:30', timezone: 'UTC',
+      id,
+      name: 'A/B',
+      template_ids_with_weights: weights,
+      sender_persona_id: persona,
+      to_user_ids: ids,
+      send_at: '2030-01-01T12:30',
+      timezone: 'UTC',
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     await query('UPDATE email_blasts SET due_at = now() WHERE id = $1', [id]);
@@ -108,7 +153,10 @@ describe(`send wizard server side (${API_DB})`, () => {
     for (const r of rows.slice(0, 50)) expect(pickTemplate({ template_id: null, template_ids_with_weights: weights }, r.contact_id)).toBe(r.template_id);
     await query('UPDATE email_blasts SET expanded_at = NULL WHERE id = $1', [id]);
     await expandBlast(h.runtime.ctx, id);
-    const again = await query<{ contact_id: string; template_id: string }>('SELECT contact_id, template_id FROM outbox WHERE blast_id = $1 ORDER BY contact_id', [id]);
+    const again = await query<{ contact_id: string; template_id: string }>(
+      'SELECT contact_id, template_id FROM outbox WHERE blast_id = $1 ORDER BY contact_id',
+      [id],
+    );
     expect(again).toEqual([...rows].sort((a, b) => a.contact_id.localeCompare(b.contact_id)));
   });
 });

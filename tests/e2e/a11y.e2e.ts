@@ -40,13 +40,37 @@ async function seriousViolations(context: BrowserContext, route: string): Promis
 }
 
 const PUBLIC_PAGES = [
-  '/', '/pricing', '/about', '/about/contact-us', '/about/contact-us/2', '/contact-us', '/testimonials', '/signup',
-  '/signup?plan=Enterprise', '/demo-login', '/waiting-for-architecture', '/login', '/no-such-page',
-  '/blog', '/blog/how-to-send-an-email-campaign', '/blog/make-integration',
+  '/',
+  '/pricing',
+  '/about',
+  '/about/contact-us',
+  '/about/contact-us/2',
+  '/contact-us',
+  '/testimonials',
+  '/signup',
+  '/signup?plan=Enterprise',
+  '/demo-login',
+  '/waiting-for-architecture',
+  '/login',
+  '/no-such-page',
+  '/blog',
+  '/blog/how-to-send-an-email-campaign',
+  '/blog/make-integration',
 ];
 const CONSOLE_PAGES = [
-  '/insights', '/insights/stats', '/insights/issues', '/insights/analysis', '/campaigns', '/campaigns/new', '/people/users',
-  '/components/templates', '/components/workflows', '/components/workflows/new', '/account/team', '/account/settings', '/account/api',
+  '/insights',
+  '/insights/stats',
+  '/insights/issues',
+  '/insights/analysis',
+  '/campaigns',
+  '/campaigns/new',
+  '/people/users',
+  '/components/templates',
+  '/components/workflows',
+  '/components/workflows/new',
+  '/account/team',
+  '/account/settings',
+  '/account/api',
   '/account/domains',
 ];
 
@@ -54,7 +78,7 @@ describe('accessibility (axe-core, e2e)', () => {
   it('finds no serious or critical violations on the public pages', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const found: string[] = [];
-    for (const route of PUBLIC_PAGES) found.push(...await seriousViolations(context, route));
+    for (const route of PUBLIC_PAGES) found.push(...(await seriousViolations(context, route)));
     await context.close();
     expect(found).toEqual([]);
   });
@@ -62,7 +86,7 @@ describe('accessibility (axe-core, e2e)', () => {
   it('finds no serious or critical violations on the console screens', async () => {
     const { context } = await demoContext(browser, server.url, 'axe@example.net');
     const found: string[] = [];
-    for (const route of CONSOLE_PAGES) found.push(...await seriousViolations(context, route));
+    for (const route of CONSOLE_PAGES) found.push(...(await seriousViolations(context, route)));
     await context.close();
     expect(found).toEqual([]);
   });

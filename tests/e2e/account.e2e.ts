@@ -25,8 +25,20 @@ const TOTAL_EVENTS = SINGLE_SENDS + 1; // eleven single sends and one blast reci
 const BLAST = 'E2E events blast';
 const SECOND_BLAST = 'Second e2e blast';
 
-interface ApiEvent { id: string; name: string; email: string | null; emitted_at: string; json: Record<string, unknown> }
-interface ApiJob { id: string; job_name: string; ended_at: string | null; success: boolean | null; start_details: Record<string, unknown> }
+interface ApiEvent {
+  id: string;
+  name: string;
+  email: string | null;
+  emitted_at: string;
+  json: Record<string, unknown>;
+}
+interface ApiJob {
+  id: string;
+  job_name: string;
+  ended_at: string | null;
+  success: boolean | null;
+  start_details: Record<string, unknown>;
+}
 
 let sink: SmtpSink;
 let server: ServerProcess;
@@ -69,8 +81,13 @@ async function apiEvents(query: Record<string, string>): Promise<ApiEvent[]> {
 async function scheduleBlastNow(name: string): Promise<string> {
   const id = randomUUID();
   await api('POST', 'scheduler/scheduler', {
-    id, name, template_id: templateId, sender_persona_id: personaId, to_user_emails: [PERSONA],
-    send_at: DateTime.utc().toFormat("yyyy-MM-dd'T'HH:mm"), timezone: 'UTC',
+    id,
+    name,
+    template_id: templateId,
+    sender_persona_id: personaId,
+    to_user_emails: [PERSONA],
+    send_at: DateTime.utc().toFormat("yyyy-MM-dd'T'HH:mm"),
+    timezone: 'UTC',
   });
   return id;
 }
@@ -99,7 +116,9 @@ beforeAll(async () => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
-  page.on('console', (m) => { if (m.type() === 'error') pageErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') pageErrors.push(m.text());
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -116,33 +135,53 @@ describe('events and notifications screens (e2e)', () => {
     await page.waitForURL(/\/insights$/);
 
     const login = await fetch(`${server.url}/api/login/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password }),
     });
     apiKey = ((await login.json()) as { api_client_key: string }).api_client_key;
     expect(apiKey).toBeTruthy();
 
-    personaId = (await api<{ data: Array<{ id: string }> }>('POST', 'senderpersonawrapper/sender_personas', {
-      sender_personas: [{ email: PERSONA, first_name: 'Pat', last_name: 'Sender' }],
-    })).data[0].id;
+    personaId = (
+      await api<{ data: Array<{ id: string }> }>('POST', 'senderpersonawrapper/sender_personas', {
+        sender_personas: [{ email: PERSONA, first_name: 'Pat', last_name: 'Sender' }],
+      })
+    ).data[0].id;
     // The persona confirms its address: the one link of its verification email, POSTed as the page's button does.
     const links = await sink.personaVerificationLinks();
     expect(links).toHaveLength(1);
     expect((await fetch(links[0], { method: 'POST' })).status).toBe(200);
     await api('POST', 'user/users', { users: [{ email: PERSONA, first_name: 'Pat' }] });
-    templateId = (await api<{ data: Array<{ id: string }> }>('POST', 'template/templates', {
-      templates: [{ name: 'E2E events template', subject: 'Hello {{user.first_name}}', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Hello {{user.first_name}}, from the blast</p>' }],
-    })).data[0].id;
+    templateId = (
+      await api<{ data: Array<{ id: string }> }>('POST', 'template/templates', {
+        templates: [
+          {
+            name: 'E2E events template',
+            subject: 'Hello {{user.first_name}}',
+            type: 'TEMPLATE_TRANSACTIONAL',
+            html_body: '<p>Hello {{user.first_name}}, from the blast</p>',
+          },
+        ],
+      })
+    ).data[0].id;
 
     await api('POST', 'event/emit_send_single_email_event', {
-      mailer_payload: { from: { user_id: personaId }, to: Array.from({ length: SINGLE_SENDS }, () => ({ email: SIMULATOR_SUCCESS_ADDRESS })), subject: 'Single e2e send', body: '<p>A single send</p>' },
+      mailer_payload: {
+        from: { user_id: personaId },
+        to: Array.from({ length: SINGLE_SENDS }, () => ({ email: SIMULATOR_SUCCESS_ADDRESS })),
+        subject: 'Single e2e send',
+        body: '<p>A single send</p>',
+      },
     });
-    await until('the single sends\' success events', async () =>
-      (await apiEvents({ search_field: 'name', search_value: EVENT.sendSuccess, limit: '100' })).length >= SINGLE_SENDS);
+    await until(
+      "the single sends' success events",
+      async () => (await apiEvents({ search_field: 'name', search_value: EVENT.sendSuccess, limit: '100' })).length >= SINGLE_SENDS,
+    );
 
     const blastId = await scheduleBlastNow(BLAST);
     const job = await distributedJob(blastId);
     expect(job.success).toBe(true);
-    await until('the blast\'s success event', async () => (await apiEvents({ search_field: 'email', search_value: PERSONA })).length === 1);
+    await until("the blast's success event", async () => (await apiEvents({ search_field: 'email', search_value: PERSONA })).length === 1);
     expect(sink.count).toBe(TOTAL_EVENTS + 1); // and the persona's verification email
 
     // The page was loaded before the blast ended, so a later poll (at most 15 s on) reports it.
@@ -161,9 +200,9 @@ describe('events and notifications screens (e2e)', () => {
     // The grid renders new rows a frame after the range text changes, so row checks poll too.
     await expect.poll(gridRowIds).toEqual(newest.map((e) => e.id));
     const first = page.getByRole('row').filter({ hasText: newest[0].id });
-    expect(await first.getByRole('gridcell').allTextContents()).toEqual(expect.arrayContaining([
-      `${newest[0].emitted_at.slice(0, 19).replace('T', ' ')} UTC`, PERSONA, EVENT.sendSuccess,
-    ]));
+    expect(await first.getByRole('gridcell').allTextContents()).toEqual(
+      expect.arrayContaining([`${newest[0].emitted_at.slice(0, 19).replace('T', ' ')} UTC`, PERSONA, EVENT.sendSuccess]),
+    );
     expect(await page.getByRole('columnheader', { name: 'Occurred' }).getAttribute('aria-sort')).toBe('descending');
 
     // Previous on the first page wraps to the last page (spec part 1 §4); next stops there.
@@ -246,8 +285,22 @@ describe('events and notifications screens (e2e)', () => {
     const dialog = page.getByRole('dialog', { name: 'Event details' });
     await dialog.waitFor();
     const parsed = dialog.getByRole('table', { name: 'Parsed event' });
-    const value = async (field: string) => parsed.getByRole('row').filter({ has: page.getByRole('rowheader', { name: field, exact: true }) }).getByRole('cell').textContent();
-    expect(await parsed.getByRole('rowheader').allTextContents()).toEqual(['event_name', 'bounce_type', 'click_link', 'email', 'error', 'save_copy_error', 'bounce_code', 'occurred']);
+    const value = async (field: string) =>
+      parsed
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name: field, exact: true }) })
+        .getByRole('cell')
+        .textContent();
+    expect(await parsed.getByRole('rowheader').allTextContents()).toEqual([
+      'event_name',
+      'bounce_type',
+      'click_link',
+      'email',
+      'error',
+      'save_copy_error',
+      'bounce_code',
+      'occurred',
+    ]);
     expect(await value('event_name')).toBe(EVENT.sendSuccess);
     expect(await value('email')).toBe(PERSONA);
     expect(await value('occurred')).toBe(`${event.emitted_at.slice(0, 19).replace('T', ' ')} UTC`);
@@ -291,7 +344,9 @@ describe('events and notifications screens (e2e)', () => {
     const processed = table.getByRole('row').filter({ hasText: 'processed partial email blast' });
     expect(await processed.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining([BLAST, 'succeeded']));
 
-    await page.evaluate(() => { (window as unknown as { notReloaded: boolean }).notReloaded = true; });
+    await page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
     const second = await scheduleBlastNow(SECOND_BLAST);
     await distributedJob(second);
     expect(await table.getByRole('row').filter({ hasText: SECOND_BLAST }).count()).toBe(0);

@@ -62,7 +62,10 @@ describe('sign in, build a blast and send it (e2e)', () => {
 
   it('creates two contacts, a sender persona and a template, and schedules a blast a minute ahead that arrives once per recipient', async () => {
     const persona = 'sender@demo-company.example.com';
-    for (const [email, first] of [[SIMULATOR_SUCCESS_ADDRESS, 'Sim'], [persona, 'Pat']]) {
+    for (const [email, first] of [
+      [SIMULATOR_SUCCESS_ADDRESS, 'Sim'],
+      [persona, 'Pat'],
+    ]) {
       await page.goto(`${server.url}/people/users/new`);
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('First name').fill(first);
@@ -87,9 +90,7 @@ describe('sign in, build a blast and send it (e2e)', () => {
     const verificationMails = sink.count;
 
     const fixture = await readFile(FIXTURE, 'utf8');
-    const html = fixture
-      .replace('>Hi there</p>', '>Hi {{user.first_name}}</p>')
-      .replace('href="http://htmlemail.io/blog"', 'href="{{unsubscribe_link}}"');
+    const html = fixture.replace('>Hi there</p>', '>Hi {{user.first_name}}</p>').replace('href="http://htmlemail.io/blog"', 'href="{{unsubscribe_link}}"');
     expect(html).not.toBe(fixture);
     await page.goto(`${server.url}/components/templates/new`);
     await page.getByLabel('Name').fill('Lee Munroe welcome');

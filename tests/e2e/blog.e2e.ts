@@ -105,7 +105,10 @@ describe('the blog (e2e)', () => {
     const curls = await tutorial.getByRole('region').allTextContents();
     expect(curls.join('\n')).toContain(`export MAILWRIGHT='${server.url}/api'`);
     for (const p of ['user/users', 'template/templates', 'senderpersonawrapper/sender_personas', 'segment/segments', 'scheduler/scheduler', 'event/events']) {
-      expect(curls.some((c) => c.includes(`curl -X POST "$MAILWRIGHT/${p}`)), p).toBe(true);
+      expect(
+        curls.some((c) => c.includes(`curl -X POST "$MAILWRIGHT/${p}`)),
+        p,
+      ).toBe(true);
     }
     expect(await tutorial.getByRole('heading', { level: 3 }).count()).toBe(7);
     await hide.click();
@@ -116,7 +119,9 @@ describe('the blog (e2e)', () => {
 
   it('"Try it out" posts to the event gateway on this origin, and an authorised call stores the event', async () => {
     const res = await fetch(`${server.url}/api/login/demo_login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'blog@example.net', agreed: true }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'blog@example.net', agreed: true }),
     });
     expect(res.status).toBe(200);
     const { api_client_key: apiKey } = await res.json();
@@ -133,7 +138,10 @@ describe('the blog (e2e)', () => {
     expect((await call).url()).toBe(`${server.url}/api/event/events`);
     await events.locator('.live-responses-table .response-col_status').filter({ hasText: '401' }).waitFor();
 
-    await page.locator('.swagger-ui .auth-wrapper').getByRole('button', { name: /Authorize/ }).click();
+    await page
+      .locator('.swagger-ui .auth-wrapper')
+      .getByRole('button', { name: /Authorize/ })
+      .click();
     const dialog = page.locator('.swagger-ui .dialog-ux');
     await dialog.locator('input[type="text"], input[type="password"]').first().fill(apiKey);
     await dialog.getByRole('button', { name: 'Authorize', exact: true }).click();
@@ -196,7 +204,7 @@ describe('the blog (e2e)', () => {
     for (const route of ['/blog', '/blog/other-esps-guess', '/blog/how-to-send-an-email-campaign', '/blog/serverless', '/blog/no-such-post']) {
       const { page } = await open(route);
       await page.waitForLoadState('networkidle');
-      found.push(...await seriousViolations(page));
+      found.push(...(await seriousViolations(page)));
       await page.close();
     }
     for (const route of ['/blog/api-documentation', '/blog/make-integration-api-spec']) {
@@ -211,7 +219,7 @@ describe('the blog (e2e)', () => {
         await events.getByRole('button', { name: 'Execute' }).waitFor();
       }
       await page.waitForLoadState('networkidle');
-      found.push(...await seriousViolations(page));
+      found.push(...(await seriousViolations(page)));
       await page.close();
     }
     expect(found).toEqual([]);

@@ -42,7 +42,10 @@ let contactIds: string[];
 type JobRow = { id: string; job_name: string; ended_at: string | null; success: boolean | null; start_details: Record<string, unknown> };
 
 /** api calls the product's gateways with the signed-in project's key (throws on a non-2xx answer). */
-const api = apiCaller(() => server.url, () => apiKey);
+const api = apiCaller(
+  () => server.url,
+  () => apiKey,
+);
 
 beforeAll(async () => {
   sink = new SmtpSink();
@@ -55,18 +58,43 @@ beforeAll(async () => {
   page = await demo.context.newPage();
 
   // The demo account is in the sandbox: it may mail the simulator's success address and its own sender personas.
-  const persona = (await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'Campaigns' }] })).data[0];
+  const persona = (
+    await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'Campaigns' }] })
+  ).data[0];
   personaId = persona.id;
   const [link] = await sink.personaVerificationLinks();
   expect((await fetch(link, { method: 'POST' })).status).toBe(200);
-  const template = (await api('POST', '/api/template/templates', { templates: [{
-    name: 'Winter letter', subject: 'Winter letter', type: 'TEMPLATE_MARKETING',
-    html_body: '<html><body><p>Hi {{user.first_name}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>',
-  }] })).data[0];
-  const contacts = (await api('POST', '/api/user/users', { users: [{ email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' }, { email: PERSONA, first_name: 'Pat' }] })).data;
+  const template = (
+    await api('POST', '/api/template/templates', {
+      templates: [
+        {
+          name: 'Winter letter',
+          subject: 'Winter letter',
+          type: 'TEMPLATE_MARKETING',
+          html_body: '<html><body><p>Hi {{user.first_name}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>',
+        },
+      ],
+    })
+  ).data[0];
+  const contacts = (
+    await api('POST', '/api/user/users', {
+      users: [
+        { email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' },
+        { email: PERSONA, first_name: 'Pat' },
+      ],
+    })
+  ).data;
   contactIds = contacts.map((c: { id: string }) => c.id);
   blastId = crypto.randomUUID();
-  await api('POST', '/api/scheduler/scheduler', { id: blastId, name: BLAST, template_id: template.id, sender_persona_id: persona.id, to_user_ids: contacts.map((c: { id: string }) => c.id), send_at: wallClockUtc(-1), timezone: 'UTC' });
+  await api('POST', '/api/scheduler/scheduler', {
+    id: blastId,
+    name: BLAST,
+    template_id: template.id,
+    sender_persona_id: persona.id,
+    to_user_ids: contacts.map((c: { id: string }) => c.id),
+    send_at: wallClockUtc(-1),
+    timezone: 'UTC',
+  });
   const end = Date.now() + 60_000;
   for (;;) {
     const jobs = await api<{ data: Array<{ job_name: string; start_details: Record<string, unknown> }> }>('GET', '/api/joblog/joblog?limit=100');
@@ -113,7 +141,13 @@ describe('campaigns (e2e)', () => {
     expect(await page.getByLabel('Type').inputValue()).toBe('scheduled_email_group');
 
     const saved = (await api('GET', `/api/campaign/campaigns?ids=${campaignId}`)).campaigns[0];
-    expect(saved).toMatchObject({ name: CAMPAIGN, type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blastId], workflow_ids: [], template_ids: [] });
+    expect(saved).toMatchObject({
+      name: CAMPAIGN,
+      type: 'scheduled_email_group',
+      scheduled_email_blast_group_ids: [blastId],
+      workflow_ids: [],
+      template_ids: [],
+    });
   });
 
   it('refuses a taken name under the name field and in a toast', async () => {
@@ -121,7 +155,10 @@ describe('campaigns (e2e)', () => {
     await page.getByLabel('Name').fill(CAMPAIGN.toUpperCase());
     await page.getByLabel('Type').selectOption({ label: 'Template' });
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.locator('#campaign-name-helper-text').getByText('A campaign with this name already exists. Please choose a different name!', { exact: true }).waitFor();
+    await page
+      .locator('#campaign-name-helper-text')
+      .getByText('A campaign with this name already exists. Please choose a different name!', { exact: true })
+      .waitFor();
     await page.getByText("Couldn't save campaign: name: A campaign with this name already exists.").waitFor();
     expect(page.url()).toMatch(/\/campaigns\/new$/);
   });
@@ -176,7 +213,12 @@ describe('campaigns (e2e)', () => {
       ],
       links: [{ id: 'trigger-pause', from: { nodeId: 'trigger', portId: 'output' }, to: { nodeId: 'pause', portId: 'input' } }],
     };
-    const saved = await api<{ data: { job_log_entry_id: string } }>('POST', '/api/workflowwrapper/workflows', { id: flowId, name: FLOW, display, tree: displayToTree(display).tree });
+    const saved = await api<{ data: { job_log_entry_id: string } }>('POST', '/api/workflowwrapper/workflows', {
+      id: flowId,
+      name: FLOW,
+      display,
+      tree: displayToTree(display).tree,
+    });
     const end = Date.now() + 60_000;
     for (;;) {
       const [entry] = (await api<{ data: JobRow[] }>('GET', `/api/joblog/joblog?ids=${saved.data.job_log_entry_id}`)).data;
@@ -187,7 +229,8 @@ describe('campaigns (e2e)', () => {
       if (Date.now() > end) throw new Error('the workflow was not saved in time');
       await new Promise((r) => setTimeout(r, 250));
     }
-    const flowCampaign = (await api('POST', '/api/campaign/campaigns', { campaign: { name: FLOW_CAMPAIGN, type: 'workflow', workflow_ids: [flowId] } })).campaign;
+    const flowCampaign = (await api('POST', '/api/campaign/campaigns', { campaign: { name: FLOW_CAMPAIGN, type: 'workflow', workflow_ids: [flowId] } }))
+      .campaign;
 
     await page.goto(`${server.url}/campaigns`);
     await page.getByRole('button', { name: `Archive ${FLOW_CAMPAIGN}` }).click();
@@ -196,12 +239,16 @@ describe('campaigns (e2e)', () => {
     await dialog.waitFor();
     // The steps name the workflow (looked up through listWorkflows), not its id.
     expect(await steps.allTextContents()).toEqual([
-      `Archive workflow '${FLOW}': waiting`, `Wait for workflow '${FLOW}' to be archived: waiting`, `Archive campaign '${FLOW_CAMPAIGN}': waiting`,
+      `Archive workflow '${FLOW}': waiting`,
+      `Wait for workflow '${FLOW}' to be archived: waiting`,
+      `Archive campaign '${FLOW_CAMPAIGN}': waiting`,
     ]);
     await dialog.getByRole('button', { name: 'Archive', exact: true }).click();
     await steps.filter({ hasText: `Archive campaign '${FLOW_CAMPAIGN}': succeeded` }).waitFor({ timeout: 60_000 });
     expect(await steps.allTextContents()).toEqual([
-      `Archive workflow '${FLOW}': succeeded`, `Wait for workflow '${FLOW}' to be archived: succeeded`, `Archive campaign '${FLOW_CAMPAIGN}': succeeded`,
+      `Archive workflow '${FLOW}': succeeded`,
+      `Wait for workflow '${FLOW}' to be archived: succeeded`,
+      `Archive campaign '${FLOW_CAMPAIGN}': succeeded`,
     ]);
     await page.getByText('Successfully archived campaign').waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -210,19 +257,30 @@ describe('campaigns (e2e)', () => {
     expect((await api('GET', `/api/workflowwrapper/workflows?ids=${flowId}`)).data).toEqual([]);
     expect((await api('GET', `/api/campaign/campaigns?ids=${flowCampaign.id}`)).campaigns).toEqual([]);
     // One archive request, so one JOB_DELETE_WORKFLOW job, which ended with success.
-    const deletes = (await api<{ data: JobRow[] }>('GET', '/api/joblog/joblog?limit=100')).data
-      .filter((j) => j.job_name === 'JOB_DELETE_WORKFLOW' && j.start_details.workflow_id === flowId);
+    const deletes = (await api<{ data: JobRow[] }>('GET', '/api/joblog/joblog?limit=100')).data.filter(
+      (j) => j.job_name === 'JOB_DELETE_WORKFLOW' && j.start_details.workflow_id === flowId,
+    );
     expect(deletes.map((j) => [!!j.ended_at, j.success])).toEqual([[true, true]]);
   });
 
   it('splits an A/B campaign into one row per template it sent, each named by its template', async () => {
     const html = '<html><body><p>Hi {{user.first_name}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>';
-    const made = (await api<{ data: Array<{ id: string; name: string }> }>('POST', '/api/template/templates', { templates: ['Winter A', 'Winter B'].map((name) => ({
-      name, subject: name, type: 'TEMPLATE_MARKETING', html_body: html,
-    })) })).data;
+    const made = (
+      await api<{ data: Array<{ id: string; name: string }> }>('POST', '/api/template/templates', {
+        templates: ['Winter A', 'Winter B'].map((name) => ({
+          name,
+          subject: name,
+          type: 'TEMPLATE_MARKETING',
+          html_body: html,
+        })),
+      })
+    ).data;
     const templateA = made.find((t) => t.name === 'Winter A')!.id;
     const templateB = made.find((t) => t.name === 'Winter B')!.id;
-    const weights = [{ template_id: templateA, weight: 1 }, { template_id: templateB, weight: 1 }];
+    const weights = [
+      { template_id: templateA, weight: 1 },
+      { template_id: templateB, weight: 1 },
+    ];
     // The sandbox mails only the simulator and the project's sender personas: the two contacts of the first blast, then
     // more personas' addresses as contacts until each template has a recipient (the pick is a hash of the contact id).
     const sends: Record<string, number> = { [templateA]: 0, [templateB]: 0 };
@@ -240,13 +298,20 @@ describe('campaigns (e2e)', () => {
     }
     const abBlast = crypto.randomUUID();
     await api('POST', '/api/scheduler/scheduler', {
-      id: abBlast, name: 'Winter A/B blast', template_ids_with_weights: weights, sender_persona_id: personaId, to_user_ids: recipients,
-      send_at: wallClockUtc(-1), timezone: 'UTC',
+      id: abBlast,
+      name: 'Winter A/B blast',
+      template_ids_with_weights: weights,
+      sender_persona_id: personaId,
+      to_user_ids: recipients,
+      send_at: wallClockUtc(-1),
+      timezone: 'UTC',
     });
-    const ab = (await api('POST', '/api/campaign/campaigns', { campaign: { name: AB_CAMPAIGN, type: 'a_b_test', scheduled_email_blast_group_ids: [abBlast] } })).campaign;
+    const ab = (await api('POST', '/api/campaign/campaigns', { campaign: { name: AB_CAMPAIGN, type: 'a_b_test', scheduled_email_blast_group_ids: [abBlast] } }))
+      .campaign;
     const end = Date.now() + 60_000;
     for (;;) {
-      const rows = (await api<{ campaigns_with_metrics: Array<{ sends: number }> }>('GET', `/api/campaign/campaign_metrics?ids=${ab.id}&split_templates=true`)).campaigns_with_metrics;
+      const rows = (await api<{ campaigns_with_metrics: Array<{ sends: number }> }>('GET', `/api/campaign/campaign_metrics?ids=${ab.id}&split_templates=true`))
+        .campaigns_with_metrics;
       if (rows.length === 2 && rows.reduce((n, r) => n + r.sends, 0) === recipients.length) break;
       if (Date.now() > end) throw new Error(`the A/B blast's sends were not counted in time: ${JSON.stringify(rows)}`);
       await new Promise((r) => setTimeout(r, 250));
@@ -269,7 +334,10 @@ describe('campaigns (e2e)', () => {
     ]);
     // Each split row still opens its campaign's statistics.
     for (let i = 0; i < 2; i++) {
-      const href = await rows.nth(i).getByRole('link', { name: `Stats of ${AB_CAMPAIGN}` }).getAttribute('href');
+      const href = await rows
+        .nth(i)
+        .getByRole('link', { name: `Stats of ${AB_CAMPAIGN}` })
+        .getAttribute('href');
       expect(new URL(href!, server.url).searchParams.get('campaign_id')).toBe(ab.id);
     }
   });

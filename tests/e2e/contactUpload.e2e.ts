@@ -54,7 +54,10 @@ async function api<T = Json>(pathAndQuery: string): Promise<T> {
 
 /** refusedRows reads the listed refused rows of one uploaded file. */
 async function refusedRows(name: string): Promise<string[]> {
-  return page.getByRole('list', { name: `Refused rows of ${name}` }).getByRole('listitem').allTextContents();
+  return page
+    .getByRole('list', { name: `Refused rows of ${name}` })
+    .getByRole('listitem')
+    .allTextContents();
 }
 
 /** chooseWithKeyboard focuses the drop zone, opens the file picker with Enter and picks `files`. */
@@ -77,7 +80,7 @@ async function finished(name: string): Promise<string> {
 }
 
 describe('contact file upload (e2e)', () => {
-  it('refuses a .txt file and an empty file with the spec\'s messages before any upload', async () => {
+  it("refuses a .txt file and an empty file with the spec's messages before any upload", async () => {
     await page.goto(`${server.url}/people/users/new/bulk`);
     await page.getByRole('heading', { name: 'Upload Contacts', level: 1 }).waitFor();
     for (const column of ['File', 'Uploading', 'Processing']) expect(await page.getByRole('columnheader', { name: column }).count()).toBe(0);
@@ -94,13 +97,17 @@ describe('contact file upload (e2e)', () => {
     // On the page (the toast is an alert too, without the list).
     const alert = page.getByRole('alert').filter({ has: page.getByRole('list', { name: 'Refused files' }) });
     await alert.waitFor();
-    await alert.getByText('some files didn\'t meet the size or file-type requirements:', { exact: true }).waitFor();
+    await alert.getByText("some files didn't meet the size or file-type requirements:", { exact: true }).waitFor();
     expect(await alert.getByRole('list', { name: 'Refused files' }).getByRole('listitem').allTextContents()).toEqual([
       'Incorrect or missing file extension: "notes.txt", please upload a csv or xslx file',
       '"empty.csv" is empty (0 bytes): a file must be 1 byte to 2 GB',
     ]);
     // The toast says the same in one line.
-    await page.getByText('some files didn\'t meet the size or file-type requirements: Incorrect or missing file extension: "notes.txt", please upload a csv or xslx file; "empty.csv" is empty (0 bytes): a file must be 1 byte to 2 GB').waitFor();
+    await page
+      .getByText(
+        'some files didn\'t meet the size or file-type requirements: Incorrect or missing file extension: "notes.txt", please upload a csv or xslx file; "empty.csv" is empty (0 bytes): a file must be 1 byte to 2 GB',
+      )
+      .waitFor();
     expect(await page.getByRole('table', { name: 'Uploads' }).count()).toBe(0);
     expect(uploadRequests).toEqual([]);
     expect(await seriousViolations()).toEqual([]);
@@ -108,16 +115,19 @@ describe('contact file upload (e2e)', () => {
 
   it('uploads a CSV and an openpyxl XLSX chosen with the keyboard, lists their bad rows by line, and imports the good ones', async () => {
     const csv = path.join(dir, 'contacts-e2e.csv');
-    await writeFile(csv, [
-      'email,first_name,last_name,timezone,date_of_birth,json.plan',
-      'good.one@example.com,Good,One,Europe/Paris,1990-02-28,pro',
-      'no-at.example.com,Bad,At,,,',
-      'two@@example.com,Bad,Two,,,',
-      'zone@example.com,Bad,Zone,Mars/Olympus,,',
-      'date@example.com,Bad,Date,,28/02/1990,',
-      'short@example.com,Too,Few',
-      'good.two@example.com,Good,Two,,,basic',
-    ].join('\n') + '\n');
+    await writeFile(
+      csv,
+      [
+        'email,first_name,last_name,timezone,date_of_birth,json.plan',
+        'good.one@example.com,Good,One,Europe/Paris,1990-02-28,pro',
+        'no-at.example.com,Bad,At,,,',
+        'two@@example.com,Bad,Two,,,',
+        'zone@example.com,Bad,Zone,Mars/Olympus,,',
+        'date@example.com,Bad,Date,,28/02/1990,',
+        'short@example.com,Too,Few',
+        'good.two@example.com,Good,Two,,,basic',
+      ].join('\n') + '\n',
+    );
     const xlsx = path.join(dir, 'people-e2e.xlsx');
     writeXlsx(xlsx, [
       ['email', 'first_name', 'timezone', 'date_of_birth'],

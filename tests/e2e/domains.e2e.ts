@@ -24,7 +24,10 @@ beforeAll(async () => {
   dns = await startDnsServer();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-domains-'));
   server = await startServer({
-    DATA_DIR: dataDir, LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off', DOMAIN_CHECK_CRON: 'off',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'error',
+    DEMO_RESET_CRON: 'off',
+    DOMAIN_CHECK_CRON: 'off',
     DNS_RESOLVERS: dns.address,
   });
   browser = await launchChromium();
@@ -82,7 +85,11 @@ describe('Domain Settings (e2e)', () => {
     await page.getByLabel('First name').fill('Pat');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(/\/people\/sender-personas\/edit\/[0-9a-f-]{36}$/);
-    await page.getByText("You provided a domain of MAIL.Demo-Test.com but have registered mail.demo-test.com. We've matched up the upper and lowercase characters in your sender persona for you, to help avoid any issues with domain-ownership verification.").waitFor();
+    await page
+      .getByText(
+        "You provided a domain of MAIL.Demo-Test.com but have registered mail.demo-test.com. We've matched up the upper and lowercase characters in your sender persona for you, to help avoid any issues with domain-ownership verification.",
+      )
+      .waitFor();
     await expect.poll(() => page.getByLabel('Email').inputValue()).toBe('Pat@mail.demo-test.com');
   });
 

@@ -31,12 +31,23 @@ let page: Page;
 let apiKey: string;
 
 /** api calls the product's gateways with the signed-in project's key (throws on a non-2xx answer). */
-const api = apiCaller(() => server.url, () => apiKey);
+const api = apiCaller(
+  () => server.url,
+  () => apiKey,
+);
 
 /** blast schedules a marketing blast due now to `ids` and waits until the blast list shows it distributed. */
 async function blast(name: string, templateId: string, personaId: string, ids: string[]) {
   const id = crypto.randomUUID();
-  await api('POST', '/api/scheduler/scheduler', { id, name, template_id: templateId, sender_persona_id: personaId, to_user_ids: ids, send_at: wallClockUtc(-1), timezone: 'UTC' });
+  await api('POST', '/api/scheduler/scheduler', {
+    id,
+    name,
+    template_id: templateId,
+    sender_persona_id: personaId,
+    to_user_ids: ids,
+    send_at: wallClockUtc(-1),
+    timezone: 'UTC',
+  });
   const end = Date.now() + 60_000;
   for (;;) {
     const jobs = await api<{ data: Array<{ job_name: string; start_details: Record<string, unknown> }> }>('GET', '/api/joblog/joblog?limit=100');
@@ -48,14 +59,23 @@ async function blast(name: string, templateId: string, personaId: string, ids: s
 }
 
 beforeAll(async () => {
-  landing = createServer((_req, res) => { res.setHeader('content-type', 'text/html'); res.end('<!doctype html><title>Winter sale</title><h1>Winter sale landing page</h1>'); });
+  landing = createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end('<!doctype html><title>Winter sale</title><h1>Winter sale landing page</h1>');
+  });
   await new Promise<void>((r) => landing.listen(0, '127.0.0.1', r));
   landingUrl = `http://127.0.0.1:${(landing.address() as AddressInfo).port}/winter-sale?src=email`;
   sink = new SmtpSink();
   const smtpUrl = await sink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-fb-'));
   server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error' });
-  const login = await (await fetch(`${server.url}/api/login/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password }) })).json();
+  const login = await (
+    await fetch(`${server.url}/api/login/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password }),
+    })
+  ).json();
   apiKey = login.api_client_key ?? login.data?.api_client_key;
   expect(apiKey).toBeTruthy();
   browser = await launchChromium();
@@ -71,16 +91,38 @@ afterAll(async () => {
 describe('opens, clicks and one-click unsubscribe (e2e)', () => {
   it('tracks the open and the click, unsubscribes in one click, shows the events, and excludes the contact next time', async () => {
     // The demo account is in the sandbox: it may mail the simulator's success address and its own sender personas.
-    const persona = (await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'News' }] })).data[0];
+    const persona = (
+      await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'News' }] })
+    ).data[0];
     const [link] = await sink.personaVerificationLinks();
     expect((await fetch(link, { method: 'POST' })).status).toBe(200);
-    const template = (await api('POST', '/api/template/templates', { templates: [{
-      name: 'Winter sale', subject: 'Winter sale, {{user.first_name}}', type: 'TEMPLATE_MARKETING',
-      html_body: `<html><body><p>Hi {{user.first_name}}</p><p><a href="${landingUrl}">See the sale</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,
-    }] })).data[0];
-    const contacts = (await api('POST', '/api/user/users', { users: [{ email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' }, { email: PERSONA, first_name: 'Pat' }] })).data;
+    const template = (
+      await api('POST', '/api/template/templates', {
+        templates: [
+          {
+            name: 'Winter sale',
+            subject: 'Winter sale, {{user.first_name}}',
+            type: 'TEMPLATE_MARKETING',
+            html_body: `<html><body><p>Hi {{user.first_name}}</p><p><a href="${landingUrl}">See the sale</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,
+          },
+        ],
+      })
+    ).data[0];
+    const contacts = (
+      await api('POST', '/api/user/users', {
+        users: [
+          { email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' },
+          { email: PERSONA, first_name: 'Pat' },
+        ],
+      })
+    ).data;
     const sim = contacts.find((c: { email: string }) => c.email === SIMULATOR_SUCCESS_ADDRESS);
-    await blast('Winter sale 1', template.id, persona.id, contacts.map((c: { id: string }) => c.id));
+    await blast(
+      'Winter sale 1',
+      template.id,
+      persona.id,
+      contacts.map((c: { id: string }) => c.id),
+    );
 
     await sink.waitFor(() => sink.messages.some((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)), 60_000);
     const mail = (await sink.parsed()).find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!;
@@ -102,7 +144,11 @@ describe('opens, clicks and one-click unsubscribe (e2e)', () => {
     await page.getByRole('heading', { name: 'Winter sale landing page' }).waitFor();
 
     // RFC 8058: the mail client POSTs List-Unsubscribe=One-Click to the header's URL, with no cookies and no page.
-    const oneClick = await fetch(unsubscribeUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'List-Unsubscribe=One-Click' });
+    const oneClick = await fetch(unsubscribeUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
     expect(oneClick.status).toBe(200);
     const contact = (await api('GET', `/api/user/users?ids=${sim.id}`)).data[0];
     expect(contact.unsubscribed_at).toBeTruthy();
@@ -122,7 +168,12 @@ describe('opens, clicks and one-click unsubscribe (e2e)', () => {
 
     // The next marketing blast skips the unsubscribed contact and says so.
     const before = sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)).length;
-    const second = await blast('Winter sale 2', template.id, persona.id, contacts.map((c: { id: string }) => c.id));
+    const second = await blast(
+      'Winter sale 2',
+      template.id,
+      persona.id,
+      contacts.map((c: { id: string }) => c.id),
+    );
     const saved = (await api('GET', `/api/scheduler/scheduler?ids=${second}`)).data[0];
     expect(saved.audience).toEqual({ targeted: 2, queued: 1, excluded: { unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 } });
     expect(sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))).toHaveLength(before);
@@ -130,7 +181,7 @@ describe('opens, clicks and one-click unsubscribe (e2e)', () => {
     await page.getByRole('row').filter({ hasText: 'Winter sale 2' }).getByText('1 (1 unsubscribed)').waitFor();
   });
 
-  it('sends a test email of a template to the simulator from the editor, with the spec\'s toast', async () => {
+  it("sends a test email of a template to the simulator from the editor, with the spec's toast", async () => {
     const templates = await api<{ data: Array<{ id: string; name: string }> }>('GET', '/api/template/templates');
     const winter = templates.data.find((x) => x.name === 'Winter sale')!;
     const before = sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)).length;

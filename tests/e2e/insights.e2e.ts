@@ -38,12 +38,23 @@ let apiKey: string;
 let campaignId: string;
 
 /** api calls the product's gateways with the signed-in project's key (throws on a non-2xx answer). */
-const api = apiCaller(() => server.url, () => apiKey);
+const api = apiCaller(
+  () => server.url,
+  () => apiKey,
+);
 
 /** blast schedules a marketing blast due now to `ids` and waits until the job log shows it distributed. */
 async function blast(name: string, templateId: string, personaId: string, ids: string[]): Promise<string> {
   const id = crypto.randomUUID();
-  await api('POST', '/api/scheduler/scheduler', { id, name, template_id: templateId, sender_persona_id: personaId, to_user_ids: ids, send_at: wallClockUtc(-1), timezone: 'UTC' });
+  await api('POST', '/api/scheduler/scheduler', {
+    id,
+    name,
+    template_id: templateId,
+    sender_persona_id: personaId,
+    to_user_ids: ids,
+    send_at: wallClockUtc(-1),
+    timezone: 'UTC',
+  });
   const end = Date.now() + 60_000;
   for (;;) {
     const jobs = await api<{ data: Array<{ job_name: string; start_details: Record<string, unknown> }> }>('GET', '/api/joblog/joblog?limit=100');
@@ -58,7 +69,10 @@ const card = (label: string) => page.getByRole('region', { name: label, exact: t
 const section = (title: string) => page.getByRole('region', { name: title });
 
 beforeAll(async () => {
-  landing = createServer((_req, res) => { res.setHeader('content-type', 'text/html'); res.end('<!doctype html><title>Autumn</title><h1>Autumn landing page</h1>'); });
+  landing = createServer((_req, res) => {
+    res.setHeader('content-type', 'text/html');
+    res.end('<!doctype html><title>Autumn</title><h1>Autumn landing page</h1>');
+  });
   await new Promise<void>((r) => landing.listen(0, '127.0.0.1', r));
   landingUrl = `http://127.0.0.1:${(landing.address() as AddressInfo).port}/autumn?src=email`;
   sink = new SmtpSink();
@@ -72,15 +86,37 @@ beforeAll(async () => {
   page = await context.newPage();
 
   // The demo account is in the sandbox: it may mail the simulator's success address and its own sender personas.
-  const persona = (await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'Reports' }] })).data[0];
+  const persona = (
+    await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'Reports' }] })
+  ).data[0];
   const [link] = await sink.personaVerificationLinks();
   expect((await fetch(link, { method: 'POST' })).status).toBe(200);
-  const template = (await api('POST', '/api/template/templates', { templates: [{
-    name: 'Autumn news', subject: 'Autumn news', type: 'TEMPLATE_MARKETING',
-    html_body: `<html><body><p>Hi {{user.first_name}}</p><p><a href="${landingUrl}">See autumn</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,
-  }] })).data[0];
-  const contacts = (await api('POST', '/api/user/users', { users: [{ email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' }, { email: PERSONA, first_name: 'Pat' }] })).data;
-  const blastId = await blast('Autumn blast', template.id, persona.id, contacts.map((c: { id: string }) => c.id));
+  const template = (
+    await api('POST', '/api/template/templates', {
+      templates: [
+        {
+          name: 'Autumn news',
+          subject: 'Autumn news',
+          type: 'TEMPLATE_MARKETING',
+          html_body: `<html><body><p>Hi {{user.first_name}}</p><p><a href="${landingUrl}">See autumn</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,
+        },
+      ],
+    })
+  ).data[0];
+  const contacts = (
+    await api('POST', '/api/user/users', {
+      users: [
+        { email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' },
+        { email: PERSONA, first_name: 'Pat' },
+      ],
+    })
+  ).data;
+  const blastId = await blast(
+    'Autumn blast',
+    template.id,
+    persona.id,
+    contacts.map((c: { id: string }) => c.id),
+  );
   await sink.waitFor(() => sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS) || m.envelopeTo.includes(PERSONA)).length >= 2, 60_000);
 
   // One recipient opens the email twice (images shown twice) and clicks its link once.
@@ -95,7 +131,9 @@ beforeAll(async () => {
   expect(visitor.url()).toBe(landingUrl);
   await visitor.close();
 
-  campaignId = (await api('POST', '/api/campaign/campaigns', { campaign: { name: CAMPAIGN, type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blastId] } })).campaign.id;
+  campaignId = (
+    await api('POST', '/api/campaign/campaigns', { campaign: { name: CAMPAIGN, type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blastId] } })
+  ).campaign.id;
 });
 afterAll(async () => {
   await browser?.close();
@@ -105,7 +143,7 @@ afterAll(async () => {
 });
 
 describe('insights and reports (e2e)', () => {
-  it('shows a campaign\'s quick stats, rates, most-clicked link and charts on /insights/stats', async () => {
+  it("shows a campaign's quick stats, rates, most-clicked link and charts on /insights/stats", async () => {
     await page.goto(`${server.url}/insights/stats?campaign_id=${campaignId}`);
     await page.getByRole('heading', { level: 1, name: 'Statistics' }).waitFor();
     await expect.poll(() => page.getByLabel('Campaign', { exact: true }).inputValue()).toBe(CAMPAIGN);
@@ -138,7 +176,7 @@ describe('insights and reports (e2e)', () => {
     expect(await axeProblems(page)).toEqual([]);
   });
 
-  it('keeps the daily series\' deselected columns in the URL as deselected_columns1, across a reload', async () => {
+  it("keeps the daily series' deselected columns in the URL as deselected_columns1, across a reload", async () => {
     const daily = section('Daily sends, last 31 days (UTC)');
     // Defaults: the four issue columns are hidden.
     expect(await daily.getByRole('checkbox', { name: 'Bounces' }).isChecked()).toBe(false);
@@ -191,14 +229,20 @@ describe('insights and reports (e2e)', () => {
     expect(await section('Issues in the last month (UTC)').getByRole('checkbox', { name: 'Complaints' }).isChecked()).toBe(false);
   });
 
-  it('keeps each /insights chart\'s columns in its own URL parameter, and filters both charts by campaign_id', async () => {
+  it("keeps each /insights chart's columns in its own URL parameter, and filters both charts by campaign_id", async () => {
     await page.goto(`${server.url}/insights`);
     await page.getByRole('heading', { level: 1, name: 'Insights' }).waitFor();
     const month = section('Sends in the last 30 days (UTC)');
     const day = section('Sends in the last 24 hours (UTC)');
     const param = (name: string) => new URL(page.url()).searchParams.get(name);
-    const checked = async (chart: typeof month) => Object.fromEntries(await Promise.all(
-      ['Sends', 'Failures', 'Unsubscribes', 'Opens', 'Clicks', 'Complaints', 'Bounces'].map(async (label) => [label, await chart.getByRole('checkbox', { name: label }).isChecked()] as const)));
+    const checked = async (chart: typeof month) =>
+      Object.fromEntries(
+        await Promise.all(
+          ['Sends', 'Failures', 'Unsubscribes', 'Opens', 'Clicks', 'Complaints', 'Bounces'].map(
+            async (label) => [label, await chart.getByRole('checkbox', { name: label }).isChecked()] as const,
+          ),
+        ),
+      );
     const defaults = { Sends: true, Failures: false, Unsubscribes: false, Opens: true, Clicks: true, Complaints: false, Bounces: false };
 
     // Defaults: the four issue columns are hidden on both charts, and neither parameter is in the URL.
@@ -230,7 +274,8 @@ describe('insights and reports (e2e)', () => {
     expect(await month.getByText(/^Campaign: /).count()).toBe(0);
 
     // Choosing a campaign puts campaign_id in the URL and reads both charts for that campaign only.
-    const readFor = (report: string) => page.waitForRequest((r) => r.url().includes(`/${report}`) && new URL(r.url()).searchParams.get('campaign_id') === campaignId);
+    const readFor = (report: string) =>
+      page.waitForRequest((r) => r.url().includes(`/${report}`) && new URL(r.url()).searchParams.get('campaign_id') === campaignId);
     const reads = Promise.all([readFor('sendslast31days'), readFor('sendslast24hours')]);
     await page.getByLabel('Campaign', { exact: true }).fill('autumn');
     await page.getByRole('option', { name: CAMPAIGN }).click();
@@ -257,8 +302,16 @@ describe('insights and reports (e2e)', () => {
   it('shows the error state and the report toast for a malformed campaign_id', async () => {
     await page.goto(`${server.url}/insights/stats?campaign_id=not-a-campaign`);
     // Every report fails with the gateway's 400; the toasts (one at a time) name the report.
-    await page.getByText(/^Couldn't fetch .*report data: campaign_id/).first().waitFor();
-    await page.getByText(/^Unable to load data: campaign_id/).first().waitFor();
-    await section('Most-clicked links').getByText(/^Unable to load data: campaign_id/).waitFor();
+    await page
+      .getByText(/^Couldn't fetch .*report data: campaign_id/)
+      .first()
+      .waitFor();
+    await page
+      .getByText(/^Unable to load data: campaign_id/)
+      .first()
+      .waitFor();
+    await section('Most-clicked links')
+      .getByText(/^Unable to load data: campaign_id/)
+      .waitFor();
   });
 });

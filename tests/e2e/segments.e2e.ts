@@ -21,7 +21,9 @@ const pageErrors: string[] = [];
 
 async function api(method: string, url: string, body?: unknown) {
   const res = await fetch(`${server.url}${url}`, {
-    method, headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+    method,
+    headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
   });
   expect(res.status, url).toBe(200);
   return res.json();
@@ -35,12 +37,14 @@ beforeAll(async () => {
   apiKey = session.api_client_key;
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
-  await api('POST', '/api/user/users', { users: [
-    { email: 'quorra1@segtest.example', first_name: 'Quorra' },
-    { email: 'quorra2@segtest.example', first_name: 'Quorra' },
-    { email: 'flynn@segtest.example', first_name: 'Flynn' },
-    { email: 'quorra@elsewhere.example', first_name: 'Quorra' },
-  ] });
+  await api('POST', '/api/user/users', {
+    users: [
+      { email: 'quorra1@segtest.example', first_name: 'Quorra' },
+      { email: 'quorra2@segtest.example', first_name: 'Quorra' },
+      { email: 'flynn@segtest.example', first_name: 'Flynn' },
+      { email: 'quorra@elsewhere.example', first_name: 'Quorra' },
+    ],
+  });
 });
 afterAll(async () => {
   await browser?.close();
@@ -104,7 +108,11 @@ describe('Segments (e2e)', () => {
     for (let i = 0; i < 30; i++) {
       await page.goto(`${server.url}/people/segments`);
       await page.getByRole('heading', { name: 'Segments', level: 1 }).waitFor();
-      await page.getByRole('button', { name: /Upload File/ }).or(page.getByRole('link', { name: 'Upload File' })).first().waitFor();
+      await page
+        .getByRole('button', { name: /Upload File/ })
+        .or(page.getByRole('link', { name: 'Upload File' }))
+        .first()
+        .waitFor();
       if (await row.count()) break;
       await page.waitForTimeout(500);
     }

@@ -35,7 +35,9 @@ const offline: string[] = [];
 
 async function api<T = Json>(method: string, url: string, body?: unknown): Promise<T> {
   const res = await fetch(`${server.url}${url}`, {
-    method, headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
+    method,
+    headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
   });
   expect(res.status, `${method} ${url}`).toBe(200);
   return res.json() as Promise<T>;
@@ -45,14 +47,27 @@ beforeAll(async () => {
   sink = new SmtpSink();
   const smtpUrl = await sink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-templates-'));
-  server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '300', LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off', DOMAIN_CHECK_CRON: 'off' });
+  server = await startServer({
+    DATA_DIR: dataDir,
+    SMTP_URL: smtpUrl,
+    SEND_POLL_MS: '300',
+    LOG_LEVEL: 'error',
+    DEMO_RESET_CRON: 'off',
+    DOMAIN_CHECK_CRON: 'off',
+  });
   browser = await launchChromium();
   const signedIn = await demoContext(browser, server.url, 'templates@example.net', { width: 1400, height: 1000 });
   context = signedIn.context;
   apiKey = signedIn.session.api_client_key;
   // Offline: nothing but the test server answers.
   const own = new URL(server.url).origin;
-  await context.route((url) => url.origin !== own, (route) => { offline.push(route.request().url()); return route.abort('internetdisconnected'); });
+  await context.route(
+    (url) => url.origin !== own,
+    (route) => {
+      offline.push(route.request().url());
+      return route.abort('internetdisconnected');
+    },
+  );
   page = await context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
 });
@@ -168,11 +183,14 @@ describe('template editor offline (e2e)', () => {
     await page.getByText("Couldn't upload image fake.png: Unsupported Media Type: The file is not a PNG image").waitFor();
   });
 
-  it('falls back when Unlayer\'s host never answers, after the readiness window (40 tries at 200 ms)', async () => {
+  it("falls back when Unlayer's host never answers, after the readiness window (40 tries at 200 ms)", async () => {
     const hanging = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
     const own = new URL(server.url).origin;
     // Unlayer's requests hang (a host that accepts but never answers); everything else off this machine is refused.
-    await hanging.route((url) => url.origin !== own, (route) => (route.request().url().startsWith('https://editor.unlayer.com/') ? undefined : route.abort('internetdisconnected')));
+    await hanging.route(
+      (url) => url.origin !== own,
+      (route) => (route.request().url().startsWith('https://editor.unlayer.com/') ? undefined : route.abort('internetdisconnected')),
+    );
     await hanging.addCookies(await context.cookies());
     const p = await hanging.newPage();
     const started = Date.now();
@@ -184,7 +202,7 @@ describe('template editor offline (e2e)', () => {
     await hanging.close();
   });
 
-  it('imports Postmark\'s welcome email as a transactional template with the suspicious-variable warning', async () => {
+  it("imports Postmark's welcome email as a transactional template with the suspicious-variable warning", async () => {
     await page.goto(`${server.url}/components/templates/new`);
     await page.getByLabel('Import HTML file').setInputFiles(POSTMARK_WELCOME);
     await page.getByText('Imported content.html').waitFor();

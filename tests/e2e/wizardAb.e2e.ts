@@ -12,9 +12,7 @@ import { wallClockUtc } from '../helpers/time.ts';
 import { sendCost } from '../../src/domain/pricing.ts';
 import { AB_SPLIT_TOLERANCE } from '../../src/domain/campaigns.ts';
 import { formatDollars, templateTaken } from '../../src/console/wizard/wizardModel.ts';
-import {
-  Wizard, checkLinksOpen, createContacts, createSegment, createTemplates, createVerifiedPersona, startWorld, type WizardWorld,
-} from './wizardFlow.ts';
+import { Wizard, checkLinksOpen, createContacts, createSegment, createTemplates, createVerifiedPersona, startWorld, type WizardWorld } from './wizardFlow.ts';
 import { EVENT } from '../../src/domain/events.ts';
 
 const CAMPAIGN = 'Spring split';
@@ -33,7 +31,10 @@ beforeAll(async () => {
   w = await startWorld('wizab');
   wizard = new Wizard(w.page, w.server.url);
   personaId = await createVerifiedPersona(w, 'lab@split.example.com', 'Lab');
-  templates = await createTemplates(w, [{ name: 'Spring A', subject: 'Spring A' }, { name: 'Spring B', subject: 'Spring B' }]);
+  templates = await createTemplates(w, [
+    { name: 'Spring A', subject: 'Spring A' },
+    { name: 'Spring B', subject: 'Spring B' },
+  ]);
   const emails = Array.from({ length: RECIPIENTS }, (_, i) => `ab${String(i).padStart(4, '0')}@split.test`);
   contactIds = await createContacts(w, emails);
   segmentId = await createSegment(w, 'Split thousand', contactIds);
@@ -113,7 +114,10 @@ describe('send wizard: A/B test (e2e)', () => {
     expect(campaign).toMatchObject({ type: 'a_b_test', template_ids: [templates['Spring A'], templates['Spring B']] });
     const blastId = campaign.scheduled_email_blast_group_ids[0];
     const [blast] = (await w.api('GET', `/api/scheduler/scheduler?ids=${blastId}`)).data;
-    expect(blast.template_ids_with_weights).toEqual([{ template_id: templates['Spring A'], weight: 70 }, { template_id: templates['Spring B'], weight: 30 }]);
+    expect(blast.template_ids_with_weights).toEqual([
+      { template_id: templates['Spring A'], weight: 70 },
+      { template_id: templates['Spring B'], weight: 30 },
+    ]);
     expect(blast.to_segment_ids).toEqual([segmentId]);
 
     // 1,000 emails, one per contact, split by template within the documented tolerance of 70/30.
@@ -128,10 +132,15 @@ describe('send wizard: A/B test (e2e)', () => {
     for (const m of w.sink.messages) expect(m.receivedAt).toBeGreaterThanOrEqual(due);
 
     expect(links.map((l) => l.href)).toEqual([
-      '/campaigns', `/campaigns/edit/${campaign.id}`, `/components/email-blasts/edit/${blastId}`,
-      `/components/templates/edit/${templates['Spring A']}`, `/components/templates/new/${templates['Spring A']}`,
-      `/components/templates/edit/${templates['Spring B']}`, `/components/templates/new/${templates['Spring B']}`,
-      `/people/sender-personas/edit/${personaId}`, `/people/segments/edit/${segmentId}`,
+      '/campaigns',
+      `/campaigns/edit/${campaign.id}`,
+      `/components/email-blasts/edit/${blastId}`,
+      `/components/templates/edit/${templates['Spring A']}`,
+      `/components/templates/new/${templates['Spring A']}`,
+      `/components/templates/edit/${templates['Spring B']}`,
+      `/components/templates/new/${templates['Spring B']}`,
+      `/people/sender-personas/edit/${personaId}`,
+      `/people/segments/edit/${segmentId}`,
     ]);
     await checkLinksOpen(page, w.server.url, links, {
       '/campaigns': { text: CAMPAIGN },
@@ -149,12 +158,17 @@ describe('send wizard: A/B test (e2e)', () => {
     const pixel = (html: string) => /(https?:\/\/[^"'\s]+\/t\/o\/[^"'\s]+\.gif)/.exec(html)?.[1];
     const opened = { 'Spring A': Math.round(a * 0.4), 'Spring B': Math.round(b * 0.1) };
     for (const subject of ['Spring A', 'Spring B'] as const) {
-      const urls = mail.filter((m) => m.subject === subject).slice(0, opened[subject]).map((m) => pixel(String(m.html)));
+      const urls = mail
+        .filter((m) => m.subject === subject)
+        .slice(0, opened[subject])
+        .map((m) => pixel(String(m.html)));
       for (let i = 0; i < urls.length; i += 20) {
-        await Promise.all(urls.slice(i, i + 20).map(async (u) => {
-          expect(u).toBeDefined();
-          expect((await fetch(u!)).status).toBe(200);
-        }));
+        await Promise.all(
+          urls.slice(i, i + 20).map(async (u) => {
+            expect(u).toBeDefined();
+            expect((await fetch(u!)).status).toBe(200);
+          }),
+        );
       }
     }
 
@@ -166,9 +180,9 @@ describe('send wizard: A/B test (e2e)', () => {
     const rowB = variants.getByRole('row').filter({ hasText: 'Spring B' });
     await rowA.getByText('Best', { exact: true }).waitFor();
     expect(await rowB.getByText('Best', { exact: true }).count()).toBe(0);
-    await expect.poll(async () => rowA.textContent(), { timeout: 30_000 }).toContain(`${(opened['Spring A'] / a * 100).toFixed(1)}% (${opened['Spring A']})`);
+    await expect.poll(async () => rowA.textContent(), { timeout: 30_000 }).toContain(`${((opened['Spring A'] / a) * 100).toFixed(1)}% (${opened['Spring A']})`);
     expect(await rowA.textContent()).toContain(String(a));
-    expect(await rowB.textContent()).toContain(`${(opened['Spring B'] / b * 100).toFixed(1)}% (${opened['Spring B']})`);
+    expect(await rowB.textContent()).toContain(`${((opened['Spring B'] / b) * 100).toFixed(1)}% (${opened['Spring B']})`);
     expect(await rowB.textContent()).toMatch(/−(29|30)\.\d points \(>99\.9% confidence\)/);
     expect(await rowB.textContent()).toMatch(/Opened less than the best by (29|30)\.\d points, with >99\.9% confidence/);
   });

@@ -10,9 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wallClockUtc } from '../helpers/time.ts';
 import { timeLabel12 } from '../../src/console/wizard/wizardModel.ts';
-import {
-  Wizard, checkLinksOpen, createContacts, createSegment, createTemplates, startWorld, verifyPersonas, type WizardWorld,
-} from './wizardFlow.ts';
+import { Wizard, checkLinksOpen, createContacts, createSegment, createTemplates, startWorld, verifyPersonas, type WizardWorld } from './wizardFlow.ts';
 import { axeProblems } from '../helpers/axe.ts';
 
 const PERSONA = 'nia@garden.example.com';
@@ -143,7 +141,14 @@ describe('send wizard: one-time blast (e2e)', () => {
     expect(campaign).toMatchObject({ type: 'scheduled_email_group', template_ids: [] });
     const blastId = campaign.scheduled_email_blast_group_ids[0];
     const [blast] = (await w.api('GET', `/api/scheduler/scheduler?ids=${blastId}`)).data;
-    expect(blast).toMatchObject({ name: CAMPAIGN, template_id: templateId, to_segment_ids: [segmentId], to_user_ids: [contactIds[2]], send_at: sendAt, timezone: 'UTC' });
+    expect(blast).toMatchObject({
+      name: CAMPAIGN,
+      template_id: templateId,
+      to_segment_ids: [segmentId],
+      to_user_ids: [contactIds[2]],
+      send_at: sendAt,
+      timezone: 'UTC',
+    });
     const persona = (await w.api('GET', '/api/senderpersonawrapper/sender_personas')).data.find((p: { email: string }) => p.email === PERSONA);
     expect(blast.sender_persona_id).toBe(persona.id);
 
@@ -157,8 +162,13 @@ describe('send wizard: one-time blast (e2e)', () => {
 
     // Every success link opens the object it names, in a new tab.
     expect(links.map((l) => l.href)).toEqual([
-      '/campaigns', `/campaigns/edit/${campaign.id}`, `/components/email-blasts/edit/${blastId}`, `/components/templates/edit/${templateId}`,
-      `/components/templates/new/${templateId}`, `/people/sender-personas/edit/${persona.id}`, `/people/segments/edit/${segmentId}`,
+      '/campaigns',
+      `/campaigns/edit/${campaign.id}`,
+      `/components/email-blasts/edit/${blastId}`,
+      `/components/templates/edit/${templateId}`,
+      `/components/templates/new/${templateId}`,
+      `/people/sender-personas/edit/${persona.id}`,
+      `/people/segments/edit/${segmentId}`,
     ]);
     await checkLinksOpen(page, w.server.url, links, {
       '/campaigns': { text: CAMPAIGN },

@@ -29,19 +29,31 @@ export async function startWorld(slug: string): Promise<WizardWorld> {
   const smtpUrl = await sink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `mw-e2e-${slug}-`));
   const env = { DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' };
-  await runTs('src/server/admin.ts', ['create-account', '--company', `${slug} Co`, '--project', slug, '--email', owner.email, '--password', owner.password, '--activated'], env);
+  await runTs(
+    'src/server/admin.ts',
+    ['create-account', '--company', `${slug} Co`, '--project', slug, '--email', owner.email, '--password', owner.password, '--activated'],
+    env,
+  );
   const server = await startServer(env);
   const login = await fetch(`${server.url}/api/login/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(owner) });
   expect(login.status).toBe(200);
-  const session = await login.json() as { api_client_key: string };
+  const session = (await login.json()) as { api_client_key: string };
   const browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
   await context.addCookies([{ name: 'user_info', value: encodeURIComponent(JSON.stringify(session)), url: server.url, sameSite: 'Strict' }]);
   const page = await context.newPage();
   const apiKey = session.api_client_key;
-  const api = apiCaller(() => server.url, () => apiKey);
+  const api = apiCaller(
+    () => server.url,
+    () => apiKey,
+  );
   return {
-    sink, server, browser, page, apiKey, api,
+    sink,
+    server,
+    browser,
+    page,
+    apiKey,
+    api,
     async close() {
       await browser.close();
       await server.kill('SIGTERM');
@@ -72,10 +84,14 @@ export async function createVerifiedPersona(w: WizardWorld, email: string, first
 
 /** createTemplates makes marketing templates {name, subject} with an unsubscribe link; answers their ids by name. */
 export async function createTemplates(w: WizardWorld, templates: Array<{ name: string; subject: string }>): Promise<Record<string, string>> {
-  const { data } = await w.api('POST', '/api/template/templates', { templates: templates.map((t) => ({
-    name: t.name, subject: t.subject, type: 'TEMPLATE_MARKETING',
-    html_body: `<p>${t.subject} for {{user.email}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p>`,
-  })) });
+  const { data } = await w.api('POST', '/api/template/templates', {
+    templates: templates.map((t) => ({
+      name: t.name,
+      subject: t.subject,
+      type: 'TEMPLATE_MARKETING',
+      html_body: `<p>${t.subject} for {{user.email}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p>`,
+    })),
+  });
   return Object.fromEntries(data.map((t: { id: string; name: string }) => [t.name, t.id]));
 }
 
@@ -97,7 +113,10 @@ export async function createSegment(w: WizardWorld, name: string, userIds: strin
 
 /** The wizard's page driver. */
 export class Wizard {
-  constructor(private readonly page: Page, private readonly url: string) {}
+  constructor(
+    private readonly page: Page,
+    private readonly url: string,
+  ) {}
 
   /** open loads /email-send-wizard afresh (a reload restarts the wizard). */
   async open(): Promise<void> {
@@ -117,7 +136,7 @@ export class Wizard {
   /** message is the text that blocks Continue (empty when none). */
   async message(): Promise<string> {
     const m = this.page.getByTestId('wizard-page-message');
-    return (await m.count()) ? (await m.textContent()) ?? '' : '';
+    return (await m.count()) ? ((await m.textContent()) ?? '') : '';
   }
 
   /** next clicks Continue once it is enabled and waits for `title`. */
@@ -175,14 +194,19 @@ export class Wizard {
 
   /** stepStatuses lists the launch steps' statuses in order. */
   async stepStatuses(): Promise<Array<string | null>> {
-    return this.page.getByRole('list', { name: 'Launch steps' }).getByRole('listitem').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+    return this.page
+      .getByRole('list', { name: 'Launch steps' })
+      .getByRole('listitem')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
   }
 
   /** successLinks waits for the success page and answers its links (text, href, target). */
   async successLinks(): Promise<Array<{ text: string; href: string; target: string | null }>> {
     await this.page.getByRole('heading', { level: 2, name: 'Success' }).waitFor({ timeout: 120_000 });
-    return this.page.getByRole('list', { name: 'Created objects' }).getByRole('link').evaluateAll((els) =>
-      els.map((e) => ({ text: e.textContent ?? '', href: e.getAttribute('href') ?? '', target: e.getAttribute('target') })));
+    return this.page
+      .getByRole('list', { name: 'Created objects' })
+      .getByRole('link')
+      .evaluateAll((els) => els.map((e) => ({ text: e.textContent ?? '', href: e.getAttribute('href') ?? '', target: e.getAttribute('target') })));
   }
 }
 
@@ -195,7 +219,12 @@ export async function inputValues(page: Page): Promise<string[]> {
  * checkLinksOpen opens each success link (target _blank) in the page and checks it shows the created object:
  * `expect` maps an href to the text an input of its page holds (or that the page shows, for lists).
  */
-export async function checkLinksOpen(page: Page, base: string, links: Array<{ href: string; target: string | null }>, expected: Record<string, { input?: string; text?: string }>): Promise<void> {
+export async function checkLinksOpen(
+  page: Page,
+  base: string,
+  links: Array<{ href: string; target: string | null }>,
+  expected: Record<string, { input?: string; text?: string }>,
+): Promise<void> {
   for (const link of links) {
     expect(link.target).toBe('_blank');
     const want = expected[link.href];
@@ -206,4 +235,3 @@ export async function checkLinksOpen(page: Page, base: string, links: Array<{ hr
     expect(await page.getByText(/is coming in a later release/).count()).toBe(0);
   }
 }
-

@@ -12,9 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendCost } from '../../src/domain/pricing.ts';
 import { formatDollars } from '../../src/console/wizard/wizardModel.ts';
-import {
-  Wizard, checkLinksOpen, createContacts, createSegment, createTemplates, createVerifiedPersona, startWorld, type WizardWorld,
-} from './wizardFlow.ts';
+import { Wizard, checkLinksOpen, createContacts, createSegment, createTemplates, createVerifiedPersona, startWorld, type WizardWorld } from './wizardFlow.ts';
 
 const PERSONA = 'hi@flow.example.com';
 
@@ -29,7 +27,9 @@ beforeAll(async () => {
   wizard = new Wizard(w.page, w.server.url);
   personaId = await createVerifiedPersona(w, PERSONA, 'Hi');
   templates = await createTemplates(w, [
-    { name: 'Receipt', subject: 'Your receipt' }, { name: 'Welcome one', subject: 'Welcome one' }, { name: 'Welcome two', subject: 'Welcome two' },
+    { name: 'Receipt', subject: 'Your receipt' },
+    { name: 'Welcome one', subject: 'Welcome one' },
+    { name: 'Welcome two', subject: 'Welcome two' },
   ]);
   const ids = await createContacts(w, ['eve@flow.test', 'fay@flow.test', 'gus@flow.test', 'hal@flow.test']);
   segmentId = await createSegment(w, 'Drip pair', ids.slice(2));
@@ -110,7 +110,9 @@ describe('send wizard: event and drip types (e2e)', () => {
     const [workflow] = (await w.api('GET', `/api/workflowwrapper/workflows?ids=${workflowId}`)).data;
     expect(workflow).toMatchObject({ name: 'Order receipts', enabled: true });
     expect(workflow.root_node).toMatchObject({
-      type: 'event', event_topic: 'order_placed', children: [{ type: 'sender', settings: { template_id: templates.Receipt, sender_persona_id: personaId } }],
+      type: 'event',
+      event_topic: 'order_placed',
+      children: [{ type: 'sender', settings: { template_id: templates.Receipt, sender_persona_id: personaId } }],
     });
 
     expect((await w.api('POST', '/api/event/events', { events: [{ name: 'order_placed', email: 'eve@flow.test' }] })).stored).toBe(1);
@@ -118,8 +120,13 @@ describe('send wizard: event and drip types (e2e)', () => {
     expect((await mailTo('eve@flow.test')).map((m) => m.subject)).toEqual(['Your receipt']);
 
     expect(links.map((l) => l.href)).toEqual([
-      '/campaigns', `/campaigns/edit/${campaign.id}`, `/components/workflows/edit/${workflowId}`, `/components/templates/edit/${templates.Receipt}`,
-      `/components/templates/new/${templates.Receipt}`, `/people/sender-personas/edit/${personaId}`, '/account/api',
+      '/campaigns',
+      `/campaigns/edit/${campaign.id}`,
+      `/components/workflows/edit/${workflowId}`,
+      `/components/templates/edit/${templates.Receipt}`,
+      `/components/templates/new/${templates.Receipt}`,
+      `/people/sender-personas/edit/${personaId}`,
+      '/account/api',
     ]);
     await checkLinksOpen(page, w.server.url, links, {
       '/campaigns': { text: 'Order receipts' },
@@ -134,9 +141,11 @@ describe('send wizard: event and drip types (e2e)', () => {
 
   it('shows a failed workflow step’s error under it and cancels the later steps', async () => {
     const page = w.page;
-    await page.route('**/api/workflowwrapper/workflows', (route) => (route.request().method() === 'POST'
-      ? route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ errors: ['tree: refused by the test'] }) })
-      : route.continue()));
+    await page.route('**/api/workflowwrapper/workflows', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ errors: ['tree: refused by the test'] }) })
+        : route.continue(),
+    );
     try {
       await eventSetup('Broken flow', 'never_sent');
       await wizard.launch();
@@ -173,10 +182,15 @@ describe('send wizard: event and drip types (e2e)', () => {
     const onboarding = await campaignNamed('Onboarding drip');
     const [flow] = (await w.api('GET', `/api/workflowwrapper/workflows?ids=${onboarding.workflow_ids[0]}`)).data;
     expect(flow.root_node).toMatchObject({
-      type: 'event', event_topic: 'signed_up', children: [{
-        type: 'sender', settings: { template_id: templates['Welcome one'] },
-        children: [{ type: 'delay', settings: { delay_ms: 60_000 }, children: [{ type: 'sender', settings: { template_id: templates['Welcome two'] } }] }],
-      }],
+      type: 'event',
+      event_topic: 'signed_up',
+      children: [
+        {
+          type: 'sender',
+          settings: { template_id: templates['Welcome one'] },
+          children: [{ type: 'delay', settings: { delay_ms: 60_000 }, children: [{ type: 'sender', settings: { template_id: templates['Welcome two'] } }] }],
+        },
+      ],
     });
     const eventAt = Date.now();
     expect((await w.api('POST', '/api/event/events', { events: [{ name: 'signed_up', email: 'fay@flow.test' }] })).stored).toBe(1);
@@ -202,10 +216,15 @@ describe('send wizard: event and drip types (e2e)', () => {
     const garden = await campaignNamed('Garden drip');
     const gardenFlow = garden.workflow_ids[0];
     expect(links.map((l) => l.href)).toEqual([
-      '/campaigns', `/campaigns/edit/${garden.id}`, `/components/workflows/edit/${gardenFlow}`,
-      `/components/templates/edit/${templates['Welcome one']}`, `/components/templates/new/${templates['Welcome one']}`,
-      `/components/templates/edit/${templates['Welcome two']}`, `/components/templates/new/${templates['Welcome two']}`,
-      `/people/sender-personas/edit/${personaId}`, `/people/segments/edit/${segmentId}`,
+      '/campaigns',
+      `/campaigns/edit/${garden.id}`,
+      `/components/workflows/edit/${gardenFlow}`,
+      `/components/templates/edit/${templates['Welcome one']}`,
+      `/components/templates/new/${templates['Welcome one']}`,
+      `/components/templates/edit/${templates['Welcome two']}`,
+      `/components/templates/new/${templates['Welcome two']}`,
+      `/people/sender-personas/edit/${personaId}`,
+      `/people/segments/edit/${segmentId}`,
     ]);
     const [dripFlow] = (await w.api('GET', `/api/workflowwrapper/workflows?ids=${gardenFlow}`)).data;
     expect(dripFlow.root_node.type).toBe('root');

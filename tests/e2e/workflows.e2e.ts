@@ -35,7 +35,10 @@ let workflowId: string;
 const contactIds: Record<string, string> = {};
 
 /** api calls the product's gateways with the signed-in project's key (throws on a non-2xx answer). */
-const api = apiCaller(() => server.url, () => apiKey);
+const api = apiCaller(
+  () => server.url,
+  () => apiKey,
+);
 
 beforeAll(async () => {
   sink = new SmtpSink();
@@ -43,11 +46,15 @@ beforeAll(async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-workflows-'));
   const env = { DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' };
   // An activated account (not in the sandbox), so the workflow may mail any address and a wrong filter would show.
-  await runTs('src/server/admin.ts', ['create-account', '--company', 'Flow Co', '--project', 'flows', '--email', OWNER.email, '--password', OWNER.password, '--activated'], env);
+  await runTs(
+    'src/server/admin.ts',
+    ['create-account', '--company', 'Flow Co', '--project', 'flows', '--email', OWNER.email, '--password', OWNER.password, '--activated'],
+    env,
+  );
   server = await startServer(env);
   const login = await fetch(`${server.url}/api/login/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) });
   expect(login.status).toBe(200);
-  const session = await login.json() as { api_client_key: string };
+  const session = (await login.json()) as { api_client_key: string };
   apiKey = session.api_client_key;
   browser = await launchChromium();
   const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
@@ -59,12 +66,21 @@ beforeAll(async () => {
   const [link] = await sink.personaVerificationLinks();
   expect((await fetch(link, { method: 'POST' })).status).toBe(200);
   sink.messages.length = 0; // from here on the sink holds the workflow's emails only
-  await api('POST', '/api/template/templates', { templates: [{
-    name: TEMPLATE, subject: 'Welcome aboard', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Hi {{user.email}}, thanks for {{event.name}}.</p>',
-  }] });
-  const contacts = (await api<{ data: Array<{ id: string; email: string }> }>('POST', '/api/user/users', {
-    users: [...MATCHING, NOT_MATCHING].map((email) => ({ email })),
-  })).data;
+  await api('POST', '/api/template/templates', {
+    templates: [
+      {
+        name: TEMPLATE,
+        subject: 'Welcome aboard',
+        type: 'TEMPLATE_TRANSACTIONAL',
+        html_body: '<p>Hi {{user.email}}, thanks for {{event.name}}.</p>',
+      },
+    ],
+  });
+  const contacts = (
+    await api<{ data: Array<{ id: string; email: string }> }>('POST', '/api/user/users', {
+      users: [...MATCHING, NOT_MATCHING].map((email) => ({ email })),
+    })
+  ).data;
   for (const c of contacts) contactIds[c.email] = c.id;
 });
 afterAll(async () => {
@@ -98,7 +114,11 @@ async function dragLink(from: Locator, portId: string, to: Locator) {
 }
 
 /** nodeRow is the node's line in the editor's Nodes list (title: summary, then its links). */
-const nodeRow = (title: string) => page.getByRole('list', { name: 'Workflow nodes' }).getByRole('listitem').filter({ hasText: new RegExp(`^${title}:`) });
+const nodeRow = (title: string) =>
+  page
+    .getByRole('list', { name: 'Workflow nodes' })
+    .getByRole('listitem')
+    .filter({ hasText: new RegExp(`^${title}:`) });
 
 describe('workflows (e2e)', () => {
   it('shows an empty list that points to the send wizard, and says when a workflow cannot be loaded', async () => {
@@ -166,8 +186,17 @@ describe('workflows (e2e)', () => {
     await page.getByLabel('Name').fill(WORKFLOW);
     const toolbar = page.getByRole('navigation', { name: 'Node toolbar' });
     for (const group of ['Triggers', 'Flow Control', 'Actions']) await toolbar.getByRole('heading', { name: group }).waitFor();
-    expect(await toolbar.getByRole('button').allTextContents())
-      .toEqual(['Event trigger', 'Delay', 'Delay until', 'Filter', 'Segmentation', 'Update metadata', 'Unsubscribe', 'To workflow', 'Send']);
+    expect(await toolbar.getByRole('button').allTextContents()).toEqual([
+      'Event trigger',
+      'Delay',
+      'Delay until',
+      'Filter',
+      'Segmentation',
+      'Update metadata',
+      'Unsubscribe',
+      'To workflow',
+      'Send',
+    ]);
 
     await toolbar.getByRole('button', { name: 'Event trigger' }).click();
     await dialog('Event trigger settings').getByLabel('Event name').fill('signed_up');
@@ -203,7 +232,9 @@ describe('workflows (e2e)', () => {
     await dialog('Delay settings').getByLabel('Next node').selectOption({ label: 'Filter: email contains a' });
     await dialog('Delay settings').getByRole('button', { name: 'OK' }).click();
     await nodeRow('Filter').getByRole('button', { name: 'Settings of Filter' }).click();
-    await dialog('Filter settings').getByLabel('Next node on match').selectOption({ label: `Send: ${TEMPLATE}` });
+    await dialog('Filter settings')
+      .getByLabel('Next node on match')
+      .selectOption({ label: `Send: ${TEMPLATE}` });
     await dialog('Filter settings').getByRole('button', { name: 'OK' }).click();
     await nodeRow('Filter').getByText(`match → Send`).waitFor();
     expect(await page.locator('[data-testid="workflow-canvas"] g.joint-link').count()).toBe(3);
@@ -220,15 +251,30 @@ describe('workflows (e2e)', () => {
     const saved = (await api('GET', `/api/workflowwrapper/workflows?ids=${workflowId}`)).data[0];
     expect(saved.enabled).toBe(true);
     const types = new Map<string, string>(saved.display.nodes.map((n: { id: string; type: string }) => [n.id, n.type]));
-    expect(saved.display.links.map((l: { from: { nodeId: string; portId: string }; to: { nodeId: string; portId: string } }) =>
-      `${types.get(l.from.nodeId)}.${l.from.portId} → ${types.get(l.to.nodeId)}.${l.to.portId}`).sort())
-      .toEqual(['delay.output → splitter.input', 'event.output → delay.input', 'splitter.output1 → sender.input']);
+    expect(
+      saved.display.links
+        .map(
+          (l: { from: { nodeId: string; portId: string }; to: { nodeId: string; portId: string } }) =>
+            `${types.get(l.from.nodeId)}.${l.from.portId} → ${types.get(l.to.nodeId)}.${l.to.portId}`,
+        )
+        .sort(),
+    ).toEqual(['delay.output → splitter.input', 'event.output → delay.input', 'splitter.output1 → sender.input']);
     expect(saved.root_node).toMatchObject({
-      type: 'event', event_topic: 'signed_up',
-      children: [{ type: 'delay', settings: { delay_ms: 2000 }, children: [{
-        type: 'splitter', settings: { filters: [{ attribute: 'contact_email', operator: 'contains', values: ['a'] }] },
-        children: [{ type: 'sender', port: 'output1' }],
-      }] }],
+      type: 'event',
+      event_topic: 'signed_up',
+      children: [
+        {
+          type: 'delay',
+          settings: { delay_ms: 2000 },
+          children: [
+            {
+              type: 'splitter',
+              settings: { filters: [{ attribute: 'contact_email', operator: 'contains', values: ['a'] }] },
+              children: [{ type: 'sender', port: 'output1' }],
+            },
+          ],
+        },
+      ],
     });
   });
 
@@ -238,7 +284,9 @@ describe('workflows (e2e)', () => {
       expect(res.stored).toBe(1);
     }
     await sink.waitFor(() => sink.messages.length >= 2, 60_000);
-    const runs = async () => (await api<{ data: Array<{ email: string; status: string; created_at: string }> }>('GET', `/api/workflowwrapper/workflows/${workflowId}/runs?limit=10`)).data;
+    const runs = async () =>
+      (await api<{ data: Array<{ email: string; status: string; created_at: string }> }>('GET', `/api/workflowwrapper/workflows/${workflowId}/runs?limit=10`))
+        .data;
     const end = Date.now() + 60_000;
     while ((await runs()).filter((r) => r.status === 'completed').length < 3) {
       if (Date.now() > end) throw new Error(`the runs did not complete: ${JSON.stringify(await runs())}`);
@@ -340,7 +388,9 @@ describe('workflows (e2e)', () => {
     await page.getByText('Successfully archived workflow').waitFor({ timeout: 60_000 });
     await page.getByText(/^No workflows yet/).waitFor();
     expect((await api('GET', `/api/workflowwrapper/workflows?ids=${workflowId}`)).data).toEqual([]);
-    const jobs = (await api<{ data: Array<{ job_name: string; ended_at: string | null; start_details: { workflow_id?: string } }> }>('GET', '/api/joblog/joblog?limit=100')).data;
+    const jobs = (
+      await api<{ data: Array<{ job_name: string; ended_at: string | null; start_details: { workflow_id?: string } }> }>('GET', '/api/joblog/joblog?limit=100')
+    ).data;
     expect(jobs.some((j) => j.job_name === 'JOB_DELETE_WORKFLOW' && j.ended_at && j.start_details.workflow_id === workflowId)).toBe(true);
   });
 });

@@ -6,7 +6,16 @@
  */
 import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export async function launchChromium(): Promise<Browser> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -16,7 +25,11 @@ export async function launchChromium(): Promise<Browser> {
   browser.newPage = async (options) => {
     const context = await browser.newContext(options);
     const page = await context.newPage();
-    page.on('close', () => { context.close().catch(() => { /* the browser is closing too */ }); });
+    page.on('close', () => {
+      context.close().catch(() => {
+        /* the browser is closing too */
+      });
+    });
     return page;
   };
   return browser;
@@ -38,7 +51,9 @@ async function watchCsp(context: BrowserContext): Promise<BrowserContext> {
   context.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(`${message.location().url}: ${message.text()}`);
   });
-  await context.exposeBinding('__mwCspViolation', (_source, text: string) => { violations.push(text); });
+  await context.exposeBinding('__mwCspViolation', (_source, text: string) => {
+    violations.push(text);
+  });
   await context.addInitScript(`document.addEventListener('securitypolicyviolation', (e) => {
     window.__mwCspViolation(e.documentURI + ': ' + e.effectiveDirective + ' refused ' + (e.blockedURI || '(inline)') + ' at ' + e.sourceFile + ':' + e.lineNumber);
   });`);
@@ -46,19 +61,29 @@ async function watchCsp(context: BrowserContext): Promise<BrowserContext> {
 }
 
 /** The session the console keeps in its `user_info` cookie (only the fields tests use are typed). */
-export interface DemoSession { api_client_key: string; [key: string]: unknown }
+export interface DemoSession {
+  api_client_key: string;
+  [key: string]: unknown;
+}
 
 /**
  * demoContext signs in to the shared demo account of the product at `serverUrl` as `email` (POST
  * /api/login/demo_login) and returns a browser context carrying the session cookie, with the session itself.
  * Throws when the sign-in is refused.
  */
-export async function demoContext(browser: Browser, serverUrl: string, email: string, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; session: DemoSession }> {
+export async function demoContext(
+  browser: Browser,
+  serverUrl: string,
+  email: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<{ context: BrowserContext; session: DemoSession }> {
   const res = await fetch(`${serverUrl}/api/login/demo_login`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, agreed: true }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, agreed: true }),
   });
   if (!res.ok) throw new Error(`demo_login answered ${res.status}: ${await res.text()}`);
-  const session = await res.json() as DemoSession;
+  const session = (await res.json()) as DemoSession;
   const context = await browser.newContext({ viewport });
   await context.addCookies([{ name: 'user_info', value: encodeURIComponent(JSON.stringify(session)), url: serverUrl, sameSite: 'Strict' }]);
   return { context, session };

@@ -23,8 +23,12 @@ export async function runTs(entry: string, args: string[], env: NodeJS.ProcessEn
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout.on('data', (d) => { out += d; });
-  child.stderr.on('data', (d) => { err += d; });
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   if (code !== 0) throw new Error(`${entry} ${args.join(' ')} exited ${code}: ${err || out}`);
   return out;
@@ -47,23 +51,36 @@ export async function startServer(env: NodeJS.ProcessEnv, timeoutMs = 120_000): 
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: ROOT, env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DEMO_RESET_CRON: 'off', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: url, DEMO_RESET_CRON: 'off', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
-  child.stdout!.on('data', (d) => { log += d; });
-  child.stderr!.on('data', (d) => { log += d; });
+  child.stdout!.on('data', (d) => {
+    log += d;
+  });
+  child.stderr!.on('data', (d) => {
+    log += d;
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const end = Date.now() + timeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}: ${log}`);
     try {
       if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch { /* not listening yet */ }
-    if (Date.now() > end) { child.kill('SIGKILL'); throw new Error(`server did not start in ${timeoutMs} ms: ${log}`); }
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > end) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start in ${timeoutMs} ms: ${log}`);
+    }
     await new Promise((r) => setTimeout(r, 200));
   }
   return {
-    child, url, output: () => log,
+    child,
+    url,
+    output: () => log,
     async kill(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;

@@ -38,11 +38,14 @@ export class SmtpSink {
       },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => { if (!this.countOnly) chunks.push(c); });
+        stream.on('data', (c: Buffer) => {
+          if (!this.countOnly) chunks.push(c);
+        });
         stream.on('end', () => {
           const accept = () => {
             this.count++;
-            if (!this.countOnly) this.messages.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks), receivedAt: Date.now() });
+            if (!this.countOnly)
+              this.messages.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks), receivedAt: Date.now() });
             callback(null);
           };
           if (this.holding) this.held.push(accept);
@@ -59,8 +62,12 @@ export class SmtpSink {
   }
 
   /** hold stops accepting messages until release(); returns how many are held so far via heldCount. */
-  hold(): void { this.holding = true; }
-  get heldCount(): number { return this.held.length; }
+  hold(): void {
+    this.holding = true;
+  }
+  get heldCount(): number {
+    return this.held.length;
+  }
 
   /** release drops held messages (their clients are gone) and accepts new ones again. */
   release(opts: { acceptHeld?: boolean } = {}): void {

@@ -29,7 +29,12 @@ export interface Schema {
   additionalProperties?: boolean | Schema;
 }
 
-export interface Parameter { name: string; in: 'query' | 'path' | 'header' | 'cookie'; required?: boolean; schema: Schema }
+export interface Parameter {
+  name: string;
+  in: 'query' | 'path' | 'header' | 'cookie';
+  required?: boolean;
+  schema: Schema;
+}
 
 /** One operation of one gateway. */
 export interface Operation {
@@ -61,20 +66,36 @@ export function specOperations(): Operation[] {
     const spec = JSON.parse(readFileSync(path.join(ROOT, 'generated/openapi', `${service}.json`), 'utf8'));
     const resolve = (s: Schema | undefined): Schema | undefined => {
       let x = s;
-      for (let i = 0; x?.$ref && i < 20; i++) x = x.$ref.slice(2).split('/').reduce((o: Record<string, unknown>, k: string) => o[k] as never, spec) as Schema;
+      for (let i = 0; x?.$ref && i < 20; i++)
+        x = x.$ref
+          .slice(2)
+          .split('/')
+          .reduce((o: Record<string, unknown>, k: string) => o[k] as never, spec) as Schema;
       return x;
     };
     for (const [p, item] of Object.entries(spec.paths as Record<string, Record<string, unknown>>)) {
       for (const [method, raw] of Object.entries(item)) {
-        const op = raw as { operationId?: string; parameters?: Schema[]; requestBody?: Schema & { content?: Record<string, { schema: Schema }>; required?: boolean }; security?: unknown[] };
+        const op = raw as {
+          operationId?: string;
+          parameters?: Schema[];
+          requestBody?: Schema & { content?: Record<string, { schema: Schema }>; required?: boolean };
+          security?: unknown[];
+        };
         if (!op.operationId) continue;
         const parameters = [...((item.parameters as Schema[] | undefined) ?? []), ...(op.parameters ?? [])]
-          .map((x) => resolve(x) as unknown as Parameter).map((x) => ({ ...x, schema: resolve(x.schema)! }));
+          .map((x) => resolve(x) as unknown as Parameter)
+          .map((x) => ({ ...x, schema: resolve(x.schema)! }));
         const body = resolve(op.requestBody) as (Schema & { content?: Record<string, { schema: Schema }>; required?: boolean }) | undefined;
         const json = body?.content?.['application/json']?.schema;
         out.push({
-          service, operationId: op.operationId, method: method.toUpperCase(), path: p, parameters,
-          bodyTypes: Object.keys(body?.content ?? {}), bodySchema: resolve(json), bodyRequired: !!body?.required,
+          service,
+          operationId: op.operationId,
+          method: method.toUpperCase(),
+          path: p,
+          parameters,
+          bodyTypes: Object.keys(body?.content ?? {}),
+          bodySchema: resolve(json),
+          bodyRequired: !!body?.required,
           secured: (op.security ?? spec.security ?? []).length > 0,
           sampleBody: json ? sample(json as never, { skipReadOnly: true, quiet: true }, spec) : undefined,
           minimalBody: json ? sample(json as never, { skipReadOnly: true, skipNonRequired: true, quiet: true }, spec) : undefined,
@@ -87,7 +108,11 @@ export function specOperations(): Operation[] {
 }
 
 /** A field inside a sample body: its path (keys and array indexes), its schema, and whether its parent requires it. */
-export interface BodyField { path: Array<string | number>; schema: Schema; required: boolean }
+export interface BodyField {
+  path: Array<string | number>;
+  schema: Schema;
+  required: boolean;
+}
 
 /**
  * bodyFields lists the fields present in `value` (a sample body) with their schemas, depth first, at most `maxDepth`

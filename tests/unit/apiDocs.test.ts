@@ -28,12 +28,14 @@ function refs(node: unknown, at = '#', out: Array<[string, string]> = []): Array
 
 function resolve(doc: unknown, ref: string): unknown {
   if (!ref.startsWith('#/')) return undefined;
-  return ref.slice(2).split('/').reduce<unknown>((n, k) => (n as Record<string, unknown> | undefined)?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+  return ref
+    .slice(2)
+    .split('/')
+    .reduce<unknown>((n, k) => (n as Record<string, unknown> | undefined)?.[k.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
 }
 
 function operationsOf(doc: { paths: Record<string, Partial<Record<string, { operationId: string }>>> }): string[] {
-  return Object.entries(doc.paths).flatMap(([p, item]) =>
-    METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${p} ${item[m]!.operationId}`));
+  return Object.entries(doc.paths).flatMap(([p, item]) => METHODS.filter((m) => item[m]).map((m) => `${m.toUpperCase()} ${p} ${item[m]!.operationId}`));
 }
 
 describe('the public API document', () => {
@@ -62,11 +64,19 @@ describe('the public API document', () => {
 
   it('puts each operation on its own gateway', () => {
     const expected: Record<string, string> = {
-      '/users': '/api/user', '/templates': '/api/template', '/sender_personas': '/api/senderpersonawrapper',
-      '/segments': '/api/segment', '/segments/{id}/users': '/api/segment', '/scheduler': '/api/scheduler', '/events': '/api/event',
+      '/users': '/api/user',
+      '/templates': '/api/template',
+      '/sender_personas': '/api/senderpersonawrapper',
+      '/segments': '/api/segment',
+      '/segments/{id}/users': '/api/segment',
+      '/scheduler': '/api/scheduler',
+      '/events': '/api/event',
     };
     for (const [p, item] of Object.entries<Json>(doc.paths)) {
-      expect(item.servers?.map((s: { url: string }) => s.url), p).toEqual([expected[p]]);
+      expect(
+        item.servers?.map((s: { url: string }) => s.url),
+        p,
+      ).toEqual([expected[p]]);
       for (const m of METHODS) expect(item[m]?.servers, `${m} ${p}`).toBeUndefined();
     }
   });
@@ -105,7 +115,9 @@ describe('the public API document', () => {
 
 describe('buildPublicApiDocument with other inputs', () => {
   const errors = (description: string) => ({
-    description: 'Bad', content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } }, 'x-d': description,
+    description: 'Bad',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } },
+    'x-d': description,
   });
   const gateway = (p: string, operationId: string, errorsSchema: object) => ({
     openapi: '3.1.0',
@@ -122,7 +134,12 @@ describe('buildPublicApiDocument with other inputs', () => {
     },
     components: {
       securitySchemes: { ApiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' } },
-      schemas: { Item: { type: 'object', properties: { id: { $ref: '#/components/schemas/Uuid' } } }, Uuid: { type: 'string', format: 'uuid' }, Errors: errorsSchema, Unused: { type: 'string' } },
+      schemas: {
+        Item: { type: 'object', properties: { id: { $ref: '#/components/schemas/Uuid' } } },
+        Uuid: { type: 'string', format: 'uuid' },
+        Errors: errorsSchema,
+        Unused: { type: 'string' },
+      },
       responses: { BadRequest: errors('x') },
     },
   });

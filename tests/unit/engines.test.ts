@@ -17,7 +17,10 @@ function installedPackages(dir: string, out: Array<[string, string | undefined]>
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
     const at = path.join(dir, entry.name);
-    if (entry.name.startsWith('@')) { installedPackages(at, out); continue; }
+    if (entry.name.startsWith('@')) {
+      installedPackages(at, out);
+      continue;
+    }
     const manifest = path.join(at, 'package.json');
     if (existsSync(manifest)) {
       const pkg = JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string; version?: string; engines?: { node?: unknown } };
@@ -39,7 +42,8 @@ describe('installed packages and the Node runtime', () => {
   });
 
   it(`every engines.node range accepts this Node (${process.version})`, () => {
-    const refused = packages.filter(([, range]) => range && !semver.satisfies(process.version, range, { includePrerelease: true }))
+    const refused = packages
+      .filter(([, range]) => range && !semver.satisfies(process.version, range, { includePrerelease: true }))
       .map(([id, range]) => `${id} wants node ${range}`);
     expect(refused).toEqual([]);
   });

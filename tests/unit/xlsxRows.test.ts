@@ -16,7 +16,9 @@ import { columnIndex, readXlsxRows, serialDate, XlsxError, type XlsxRow } from '
 import type { Cell } from '../../src/domain/contactImport.ts';
 
 let dir: string;
-beforeAll(async () => { dir = await mkdtemp(path.join(os.tmpdir(), 'mw-xlsxrows-')); });
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'mw-xlsxrows-'));
+});
 
 /** python runs an openpyxl script with the output file as sys.argv[1]; resolves the file. */
 function python(name: string, script: string): string {
@@ -27,7 +29,9 @@ function python(name: string, script: string): string {
 
 async function ours(file: string): Promise<XlsxRow[]> {
   const rows: XlsxRow[] = [];
-  await readXlsxRows(file, async (chunk) => { rows.push(...chunk); });
+  await readXlsxRows(file, async (chunk) => {
+    rows.push(...chunk);
+  });
   return rows;
 }
 
@@ -47,7 +51,13 @@ function exceljsCell(v: ExcelJS.CellValue): Cell {
 /** theirs reads the first worksheet in zip order with exceljs's streaming reader. */
 async function theirs(file: string): Promise<XlsxRow[]> {
   const rows: XlsxRow[] = [];
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(createReadStream(file), { sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore', worksheets: 'emit', entries: 'emit' });
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(createReadStream(file), {
+    sharedStrings: 'cache',
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    worksheets: 'emit',
+    entries: 'emit',
+  });
   for await (const sheet of reader) {
     for await (const row of sheet as AsyncIterable<ExcelJS.Row>) {
       const cells = Array.from((row.values as ExcelJS.CellValue[]).slice(1), exceljsCell);
@@ -93,7 +103,9 @@ describe('readXlsxRows', () => {
   });
 
   it('reads inline strings (openpyxl write-only mode) and the 1904 date system as exceljs does', async () => {
-    const file = python('inline.xlsx', `
+    const file = python(
+      'inline.xlsx',
+      `
 from openpyxl.utils.datetime import CALENDAR_MAC_1904
 wb = Workbook(write_only=True)
 ws = wb.create_sheet('Contacts')
@@ -105,7 +117,8 @@ wb.save(sys.argv[1])
 wb2 = Workbook()
 wb2.epoch = CALENDAR_MAC_1904
 wb2.active.append(['born', datetime.datetime(2020, 2, 29)])
-wb2.save(sys.argv[1] + '.1904.xlsx')`);
+wb2.save(sys.argv[1] + '.1904.xlsx')`,
+    );
     const rows = await ours(file);
     expect(rows).toHaveLength(2002);
     expect(rows[2000]).toEqual({ line: 2001, cells: ['u1999@example.com', 'Name 1999 & <x>', 2998.5] });
@@ -126,7 +139,9 @@ wb2.save(sys.argv[1] + '.1904.xlsx')`);
     sheet.addRow(['s2@example.com', 'Ann & <Bo>', 0.25, 'PHONETIC']);
     sheet.addRow(['s1@example.com', 'repeat', null, 'x']);
     await book.xlsx.writeFile(plain);
-    const file = python('shared.xlsx', `
+    const file = python(
+      'shared.xlsx',
+      `
 import zipfile
 src = zipfile.ZipFile(sys.argv[1].replace('shared.xlsx', 'shared.plain.xlsx'))
 out = zipfile.ZipFile(sys.argv[1], 'w', zipfile.ZIP_DEFLATED)
@@ -136,7 +151,8 @@ for item in src.infolist():
         assert b'<t>PHONETIC</t>' in data
         data = data.replace(b'<t>PHONETIC</t>', b'<t>Kanji</t><rPh sb="0" eb="1"><t>kana</t></rPh>')
     out.writestr(item, data)
-out.close()`);
+out.close()`,
+    );
     const rows = await ours(plain);
     expect(rows).toEqual(await theirs(plain));
     expect(rows.map((r) => r.cells)).toEqual([
@@ -147,20 +163,27 @@ out.close()`);
     ]);
     expect((await ours(file))[2].cells[3]).toBe('Kanji');
     // A shared-string part over the limit is refused before it is read (it would be held in memory).
-    await expect(readXlsxRows(plain, async () => undefined, undefined, { maxSharedStringsBytes: 100 }))
-      .rejects.toThrow(/^its shared strings are too large to read \(1 MiB of XML; at most 0 MiB\)$/);
+    await expect(readXlsxRows(plain, async () => undefined, undefined, { maxSharedStringsBytes: 100 })).rejects.toThrow(
+      /^its shared strings are too large to read \(1 MiB of XML; at most 0 MiB\)$/,
+    );
   });
 
   it('reads the first sheet in tab order, whatever the order of the parts in the zip', async () => {
-    const file = python('order.xlsx', `
+    const file = python(
+      'order.xlsx',
+      `
 wb = Workbook()
 wb.active.title = 'Second'
 wb.active.append(['not this one'])
 first = wb.create_sheet('First', 0)
 first.append(['email'])
 first.append(['first@example.com'])
-wb.save(sys.argv[1])`);
-    expect(await ours(file)).toEqual([{ line: 1, cells: ['email'] }, { line: 2, cells: ['first@example.com'] }]);
+wb.save(sys.argv[1])`,
+    );
+    expect(await ours(file)).toEqual([
+      { line: 1, cells: ['email'] },
+      { line: 2, cells: ['first@example.com'] },
+    ]);
   });
 
   it('refuses a file that is not a zip, a zip with no workbook, and a sheet that is not well-formed XML', async () => {
@@ -169,14 +192,19 @@ wb.save(sys.argv[1])`);
     await expect(ours(notZip)).rejects.toThrow(XlsxError);
     await expect(ours(notZip)).rejects.toThrow(/^it is not a zip archive/);
 
-    const noBook = python('nobook.xlsx', `
+    const noBook = python(
+      'nobook.xlsx',
+      `
 import zipfile
 z = zipfile.ZipFile(sys.argv[1], 'w')
 z.writestr('hello.txt', 'hi')
-z.close()`);
+z.close()`,
+    );
     await expect(ours(noBook)).rejects.toThrow('it has no workbook part');
 
-    const broken = python('broken.xlsx', `
+    const broken = python(
+      'broken.xlsx',
+      `
 import zipfile
 wb = Workbook()
 wb.active.append(['email'])
@@ -188,11 +216,14 @@ for item in src.infolist():
     if item.filename == 'xl/worksheets/sheet1.xml':
         data = data.replace(b'</sheetData>', b'<row r="2"><c r="A2"><v>1</c></row></sheetData>')
     out.writestr(item, data)
-out.close()`);
+out.close()`,
+    );
     await expect(ours(broken)).rejects.toThrow(/^xl\/worksheets\/sheet1\.xml is not well-formed XML/);
 
     // Garbage in the middle of the sheet's compressed data (the sheet is most of the file).
-    const corrupt = python('corrupt.xlsx', `
+    const corrupt = python(
+      'corrupt.xlsx',
+      `
 wb = Workbook(write_only=True)
 ws = wb.create_sheet('s')
 for i in range(20000):
@@ -201,27 +232,38 @@ wb.save(sys.argv[1])
 data = bytearray(open(sys.argv[1], 'rb').read())
 middle = len(data) // 2
 data[middle:middle + 256] = bytes(range(256))
-open(sys.argv[1], 'wb').write(bytes(data))`);
+open(sys.argv[1], 'wb').write(bytes(data))`,
+    );
     await expect(ours(corrupt)).rejects.toThrow(/^xl\/worksheets\/sheet1\.xml (cannot be read|is not well-formed XML)/);
   });
 
   it('passes on an error thrown by the consumer and stops reading', async () => {
-    const file = python('stop.xlsx', `
+    const file = python(
+      'stop.xlsx',
+      `
 wb = Workbook(write_only=True)
 ws = wb.create_sheet('s')
 for i in range(50000):
     ws.append([f'u{i}@example.com'])
-wb.save(sys.argv[1])`);
+wb.save(sys.argv[1])`,
+    );
     let calls = 0;
     const stop = new Error('enough');
-    await expect(readXlsxRows(file, async () => { calls++; throw stop; })).rejects.toBe(stop);
+    await expect(
+      readXlsxRows(file, async () => {
+        calls++;
+        throw stop;
+      }),
+    ).rejects.toBe(stop);
     expect(calls).toBe(1);
   });
 });
 
 describe('cell references and serial dates', () => {
   it('turns column letters into 0-based indexes', () => {
-    expect([columnIndex('A1'), columnIndex('Z9'), columnIndex('AA10'), columnIndex('az3'), columnIndex('XFD1048576'), columnIndex('12')]).toEqual([0, 25, 26, 51, 16383, -1]);
+    expect([columnIndex('A1'), columnIndex('Z9'), columnIndex('AA10'), columnIndex('az3'), columnIndex('XFD1048576'), columnIndex('12')]).toEqual([
+      0, 25, 26, 51, 16383, -1,
+    ]);
   });
 
   it('converts serial dates in both systems, with the 1900 leap-year bug, to the second', () => {

@@ -34,8 +34,10 @@ export function AssistantWidget() {
   useEffect(() => {
     if (!secret) return;
     const timer = setInterval(() => {
-      callOperation('refreshAssistantSession', { body: { client_secret: secret } })
-        .then((r) => setSecret(r.client_secret), (e: Error) => setError(e.message));
+      callOperation('refreshAssistantSession', { body: { client_secret: secret } }).then(
+        (r) => setSecret(r.client_secret),
+        (e: Error) => setError(e.message),
+      );
     }, REFRESH_MS);
     return () => clearInterval(timer);
   }, [secret]);
@@ -47,9 +49,13 @@ export function AssistantWidget() {
     if (!session) return;
     setError('');
     try {
-      const r = await callOperation('createAssistantSession', {
-        body: { email: session.user.email, endpoints: session.endpoints, api_key: session.api_client_key },
-      }, SESSION_RETRY);
+      const r = await callOperation(
+        'createAssistantSession',
+        {
+          body: { email: session.user.email, endpoints: session.endpoints, api_key: session.api_client_key },
+        },
+        SESSION_RETRY,
+      );
       setSecret(r.client_secret);
     } catch (e) {
       setError((e as Error).message);
@@ -57,7 +63,12 @@ export function AssistantWidget() {
   };
 
   return (
-    <Card role="complementary" aria-label="Assistant" sx={{ position: 'fixed', right: 16, bottom: 16, width: 320, zIndex: 1300 }} data-testid="assistant-widget">
+    <Card
+      role="complementary"
+      aria-label="Assistant"
+      sx={{ position: 'fixed', right: 16, bottom: 16, width: 320, zIndex: 1300 }}
+      data-testid="assistant-widget"
+    >
       <CardContent>
         <Typography variant="h6" component="h2" gutterBottom>
           Sandbox assistant
@@ -71,7 +82,11 @@ export function AssistantWidget() {
             Start a chat
           </Button>
         )}
-        {error && <Alert severity="error" sx={{ mt: 1 }}>Couldn’t reach the assistant: {error}</Alert>}
+        {error && (
+          <Alert severity="error" sx={{ mt: 1 }}>
+            Couldn’t reach the assistant: {error}
+          </Alert>
+        )}
       </CardContent>
     </Card>
   );

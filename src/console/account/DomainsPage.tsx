@@ -6,9 +6,7 @@
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNotify } from 'react-admin';
-import {
-  Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Stack, TextField, Typography,
-} from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Stack, TextField, Typography } from '@mui/material';
 import type { components } from '../../../generated/types/domains.gen';
 import { callOperation } from '../data/gateway';
 import { getSession } from '../session';
@@ -58,7 +56,9 @@ export function DomainsPage() {
     }
   }, [notify, companyName, projectName]);
 
-  useEffect(() => { void load(); }, [load]);
+  useEffect(() => {
+    void load();
+  }, [load]);
 
   const invalid = sendingDomainError(domain);
   const add = async (event: FormEvent) => {
@@ -85,20 +85,29 @@ export function DomainsPage() {
 
   return (
     <Stack spacing={2}>
-      <Typography variant="h5" component="h1">Domain Settings</Typography>
+      <Typography variant="h5" component="h1">
+        Domain Settings
+      </Typography>
       <Alert severity="info">
-        Verify your domain before sending more than 100 emails: publish the DKIM, SPF and DMARC records below at your DNS
-        provider. Mail from a sender persona on a verified domain is signed with its DKIM key, which mailbox providers
-        need to trust it.
+        Verify your domain before sending more than 100 emails: publish the DKIM, SPF and DMARC records below at your DNS provider. Mail from a sender persona
+        on a verified domain is signed with its DKIM key, which mailbox providers need to trust it.
       </Alert>
       <Card>
         <CardContent>
-          <Typography variant="h6" component="h2" gutterBottom>Add a domain</Typography>
+          <Typography variant="h6" component="h2" gutterBottom>
+            Add a domain
+          </Typography>
           <Box component="form" onSubmit={add} noValidate sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap' }}>
             <TextField
-              id="domain-name" label="Domain" placeholder="mail.example.com" value={domain} required
-              onChange={(e) => setDomain(e.target.value)} onBlur={() => setTouched(true)}
-              error={touched && !!invalid} helperText={touched && invalid ? invalid : 'The part after the @ of your sender personas’ addresses'}
+              id="domain-name"
+              label="Domain"
+              placeholder="mail.example.com"
+              value={domain}
+              required
+              onChange={(e) => setDomain(e.target.value)}
+              onBlur={() => setTouched(true)}
+              error={touched && !!invalid}
+              helperText={touched && invalid ? invalid : 'The part after the @ of your sender personas’ addresses'}
             />
             <Button type="submit" variant="contained" disabled={adding} sx={{ mt: 1 }}>
               {adding ? 'Adding…' : 'Add domain'}
@@ -107,7 +116,16 @@ export function DomainsPage() {
         </CardContent>
       </Card>
       {loadError && (
-        <Alert severity="error" action={<Button color="inherit" onClick={() => void load()}>Retry</Button>}>{loadError}</Alert>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" onClick={() => void load()}>
+              Retry
+            </Button>
+          }
+        >
+          {loadError}
+        </Alert>
       )}
       {!domains && !loadError && <CircularProgress aria-label="Loading domains" />}
       {domains?.length === 0 && <Typography color="text.secondary">No domains yet. Add the domain your sender personas send from.</Typography>}
@@ -115,26 +133,34 @@ export function DomainsPage() {
         <Card key={d.id} data-testid={`domain-${d.domain}`}>
           <CardContent>
             <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
-              <Typography variant="h6" component="h2" sx={{ mr: 1 }}>{d.domain}</Typography>
+              <Typography variant="h6" component="h2" sx={{ mr: 1 }}>
+                {d.domain}
+              </Typography>
               <Chip size="small" color={COLOR[d.records.dkim.status]} label={statusLabel(d.records.dkim.status, 'DKIM')} />
               <Chip size="small" color={COLOR[d.records.spf.status]} label={statusLabel(d.records.spf.status, 'SPF')} />
               <Chip size="small" color={COLOR[d.records.dmarc.status]} label={statusLabel(d.records.dmarc.status, 'DMARC')} />
               <Typography variant="body2" color="text.secondary" sx={{ ml: 'auto' }}>
                 {d.checked_at ? `Checked ${d.checked_at.slice(0, 16).replace('T', ' ')} UTC` : 'Not checked yet'}
               </Typography>
-              <Button size="small" onClick={() => void load()}>Refresh</Button>
+              <Button size="small" onClick={() => void load()}>
+                Refresh
+              </Button>
             </Box>
             <Stack spacing={2}>
               {(['dkim', 'spf', 'dmarc'] as const).map((kind) => (
                 <Box key={kind} sx={{ display: 'grid', gap: 1, gridTemplateColumns: { md: '2fr 3fr' } }}>
                   <CopyField id={`${d.domain}-${kind}-name`} label={`${kind.toUpperCase()} TXT name`} value={d.records[kind].name} />
-                  <CopyField id={`${d.domain}-${kind}-value`} label={`${kind.toUpperCase()} TXT value`} value={d.records[kind].value} multiline={kind === 'dkim'} />
+                  <CopyField
+                    id={`${d.domain}-${kind}-value`}
+                    label={`${kind.toUpperCase()} TXT value`}
+                    value={d.records[kind].value}
+                    multiline={kind === 'dkim'}
+                  />
                 </Box>
               ))}
             </Stack>
             <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
-              DMARC: start with p=none and read the aggregate reports; once they show only your own mail, move to
-              p=quarantine, then to p=reject.
+              DMARC: start with p=none and read the aggregate reports; once they show only your own mail, move to p=quarantine, then to p=reject.
             </Typography>
           </CardContent>
         </Card>

@@ -24,9 +24,8 @@ export function IntegrationsPage() {
             Make (automation platform)
           </Typography>
           <Typography sx={{ mb: 2 }}>
-            Add contacts, templates and events from your Make scenarios. Paste this integration key into the app’s connection; it
-            sends it as the x-api-key header. The operations it offers are described in the{' '}
-            <RouterLink to="/blog/make-integration-api-spec">Make integration API spec</RouterLink>.
+            Add contacts, templates and events from your Make scenarios. Paste this integration key into the app’s connection; it sends it as the x-api-key
+            header. The operations it offers are described in the <RouterLink to="/blog/make-integration-api-spec">Make integration API spec</RouterLink>.
           </Typography>
           <CopyField id="integration-key" label="Integration key" value={session.integration_key} />
         </CardContent>
@@ -37,8 +36,8 @@ export function IntegrationsPage() {
             Second automation platform <Chip size="small" label="Invite only" sx={{ ml: 1 }} />
           </Typography>
           <Typography sx={{ mb: 2 }}>
-            Our second automation-platform integration is open by invitation while it is in beta. Tell us what you would like to
-            automate and we will send you an invitation with your key.
+            Our second automation-platform integration is open by invitation while it is in beta. Tell us what you would like to automate and we will send you
+            an invitation with your key.
           </Typography>
           <Button variant="outlined" component={RouterLink} to="/contact-us">
             Request an invitation
@@ -51,8 +50,8 @@ export function IntegrationsPage() {
             Direct API
           </Typography>
           <Typography sx={{ mb: 2 }}>
-            Call the gateways directly with your project’s API key in the x-api-key header: upsert contacts, save templates,
-            sender personas, segments and blasts, and post events for event-triggered campaigns.
+            Call the gateways directly with your project’s API key in the x-api-key header: upsert contacts, save templates, sender personas, segments and
+            blasts, and post events for event-triggered campaigns.
           </Typography>
           <Box sx={{ mb: 2 }}>
             <CopyField id="api-key" label="API key" value={session.api_client_key} />

@@ -41,17 +41,23 @@ export function SandboxActivation() {
   return (
     <Alert severity="info" sx={{ mb: 2 }} data-testid="sandbox-activation">
       <AlertTitle>Your account is in the sandbox</AlertTitle>
-      You can send only to {SIMULATOR_SUCCESS_ADDRESS} and to your own sender personas. Complete these steps and we will
-      activate your account{state ? ` (${done} of ${state.steps.length} done)` : ''}.
-      {error && <Box sx={{ mt: 1 }}>Couldn’t fetch the activation steps: {error}</Box>}
+      You can send only to {SIMULATOR_SUCCESS_ADDRESS} and to your own sender personas. Complete these steps and we will activate your account
+      {state ? ` (${done} of ${state.steps.length} done)` : ''}.{error && <Box sx={{ mt: 1 }}>Couldn’t fetch the activation steps: {error}</Box>}
       {state && (
         <List dense aria-label="Activation steps">
           {state.steps.map((s) => (
-            <ListItem key={s.id} data-testid={`activation-${s.id}`} data-done={s.done} secondaryAction={!s.done && (
-              <Button size="small" color="inherit" variant="outlined" component={RouterLink} to={STEP_LINKS[s.id].to}>
-                {STEP_LINKS[s.id].action}
-              </Button>
-            )}>
+            <ListItem
+              key={s.id}
+              data-testid={`activation-${s.id}`}
+              data-done={s.done}
+              secondaryAction={
+                !s.done && (
+                  <Button size="small" color="inherit" variant="outlined" component={RouterLink} to={STEP_LINKS[s.id].to}>
+                    {STEP_LINKS[s.id].action}
+                  </Button>
+                )
+              }
+            >
               <ListItemIcon sx={{ minWidth: 32 }}>
                 {s.done ? <CheckCircleIcon color="success" titleAccess="Done" /> : <RadioButtonUncheckedIcon titleAccess="Not done yet" />}
               </ListItemIcon>

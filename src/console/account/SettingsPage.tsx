@@ -25,8 +25,8 @@ export function SettingsPage() {
             Events API
           </Typography>
           <Typography sx={{ mb: 2 }}>
-            Post events for event-triggered campaigns and workflows to your account’s endpoint. Each event names a contact by
-            email; metric1 to metric3 are numbers and json may hold anything.
+            Post events for event-triggered campaigns and workflows to your account’s endpoint. Each event names a contact by email; metric1 to metric3 are
+            numbers and json may hold anything.
           </Typography>
           <Box sx={{ display: 'grid', gap: 2 }}>
             <CopyField id="settings-endpoint" label="Endpoint (POST)" value={eventsEndpoint(gateway)} />

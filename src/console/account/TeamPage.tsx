@@ -7,7 +7,19 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Confirm, useNotify } from 'react-admin';
 import {
-  Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Table, TableBody, TableCell, TableHead, TableRow, TextField,
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  CircularProgress,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
   Typography,
 } from '@mui/material';
 import type { components } from '../../../generated/types/companyauthwrapper.gen';
@@ -40,9 +52,13 @@ export function TeamPanel() {
   const load = useCallback(async () => {
     setLoadError('');
     try {
-      const res = await callOperation('listCompanyUsers', {
-        query: { company_name: session?.company.name, project_name: session?.project.name },
-      }, TEAM_READ_RETRY);
+      const res = await callOperation(
+        'listCompanyUsers',
+        {
+          query: { company_name: session?.company.name, project_name: session?.project.name },
+        },
+        TEAM_READ_RETRY,
+      );
       setMembers(res.data);
     } catch (e) {
       const text = `Couldn’t fetch team members: ${(e as Error).message}`;
@@ -51,7 +67,9 @@ export function TeamPanel() {
     }
   }, [notify, session?.company.name, session?.project.name]);
 
-  useEffect(() => { void load(); }, [load]);
+  useEffect(() => {
+    void load();
+  }, [load]);
 
   const add = async (event: FormEvent) => {
     event.preventDefault();
@@ -61,7 +79,9 @@ export function TeamPanel() {
       await callOperation('addCompanyUser', {
         body: {
           company_user: { email: form.email.trim(), first_name: form.first_name.trim() || null, last_name: form.last_name.trim() || null },
-          company_name: session?.company.name, project_name: session?.project.name, password: form.password,
+          company_name: session?.company.name,
+          project_name: session?.project.name,
+          password: form.password,
           added_by: session?.user.email ?? null,
         },
       });
@@ -93,7 +113,15 @@ export function TeamPanel() {
   return (
     <Box>
       {loadError && (
-        <Alert severity="error" action={<Button color="inherit" onClick={() => void load()}>Retry</Button>} sx={{ mb: 2 }}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" onClick={() => void load()}>
+              Retry
+            </Button>
+          }
+          sx={{ mb: 2 }}
+        >
           {loadError}
         </Alert>
       )}
@@ -139,8 +167,21 @@ export function TeamPanel() {
       </Typography>
       <Box component="form" onSubmit={add} sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' }, maxWidth: 640 }}>
         <TextField id="team-email" label="Email" type="email" required value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
-        <TextField id="team-password" label="Password" type="password" autoComplete="new-password" required value={form.password} onChange={(e) => setForm({ ...form, password: e.target.value })} />
-        <TextField id="team-first-name" label="First name (optional)" value={form.first_name} onChange={(e) => setForm({ ...form, first_name: e.target.value })} />
+        <TextField
+          id="team-password"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          value={form.password}
+          onChange={(e) => setForm({ ...form, password: e.target.value })}
+        />
+        <TextField
+          id="team-first-name"
+          label="First name (optional)"
+          value={form.first_name}
+          onChange={(e) => setForm({ ...form, first_name: e.target.value })}
+        />
         <TextField id="team-last-name" label="Last name (optional)" value={form.last_name} onChange={(e) => setForm({ ...form, last_name: e.target.value })} />
         <Box>
           <Button type="submit" variant="contained" disabled={adding || !form.email.trim() || !form.password}>

@@ -5,9 +5,17 @@ import { jobErrors, jobLabel, jobName, jobStatus, shortJobName, type JobLogEntry
 import { encodeLocation } from '../../domain/location';
 
 const event = (json: Record<string, unknown>, extra: Partial<EventRecord> = {}): EventRecord => ({
-  id: '6f1c1a52-3c55-4b55-9d1e-0d7e3b6f6a11', name: 'ses_event_bounce', email: 'a@b.example', user_id: null,
-  emitted_at: '2026-11-22T12:30:05.123Z', created_at: '2026-11-22T12:30:05.123Z', metric1: null, metric2: null, metric3: null,
-  json, ...extra,
+  id: '6f1c1a52-3c55-4b55-9d1e-0d7e3b6f6a11',
+  name: 'ses_event_bounce',
+  email: 'a@b.example',
+  user_id: null,
+  emitted_at: '2026-11-22T12:30:05.123Z',
+  created_at: '2026-11-22T12:30:05.123Z',
+  metric1: null,
+  metric2: null,
+  metric3: null,
+  json,
+  ...extra,
 });
 
 describe('events helpers', () => {
@@ -30,10 +38,14 @@ describe('events helpers', () => {
   });
 
   it('parses the details grid in the spec order', () => {
-    const rows = parsedEvent(event({
-      bounce: { bounceType: 'Permanent', bouncedRecipients: [{ diagnosticCode: 'smtp; 550 no such user' }] },
-      click: { link: 'https://example.com/a' }, error_string: 'boom', bucketing_error_string: 'disk full',
-    }));
+    const rows = parsedEvent(
+      event({
+        bounce: { bounceType: 'Permanent', bouncedRecipients: [{ diagnosticCode: 'smtp; 550 no such user' }] },
+        click: { link: 'https://example.com/a' },
+        error_string: 'boom',
+        bucketing_error_string: 'disk full',
+      }),
+    );
     expect(rows).toEqual([
       { field: 'event_name', value: 'ses_event_bounce' },
       { field: 'bounce_type', value: 'Permanent' },
@@ -49,8 +61,17 @@ describe('events helpers', () => {
 
   it('hides sensitive keys at any depth, in any case', () => {
     const raw = redactSensitive({
-      Company_Name: 'Acme', projectName: 'main', company: 'Acme', project: { id: 1 }, bucket: 'b', KEY: 'k', password: 'p',
-      smtp_password: 'q', location: 'YS9i', subject: 'Hi', nested: [{ bucket: 'b', keep: 1 }, { deeper: { key: 'k', ok: true } }],
+      Company_Name: 'Acme',
+      projectName: 'main',
+      company: 'Acme',
+      project: { id: 1 },
+      bucket: 'b',
+      KEY: 'k',
+      password: 'p',
+      smtp_password: 'q',
+      location: 'YS9i',
+      subject: 'Hi',
+      nested: [{ bucket: 'b', keep: 1 }, { deeper: { key: 'k', ok: true } }],
     });
     expect(raw).toEqual({ subject: 'Hi', nested: [{ keep: 1 }, { deeper: { ok: true } }] });
     const text = rawEventJson(event({ bucket: 'sent-emails', key: 'x.eml', subject: 'Hello' }));
@@ -61,8 +82,14 @@ describe('events helpers', () => {
 
 describe('notification helpers', () => {
   const entry = (e: Partial<JobLogEntry>): JobLogEntry => ({
-    id: '1', job_name: 'JOB_DISTRIBUTE_EMAIL_BLAST', started_at: '2026-11-22T12:30:00.000Z', ended_at: null, success: null,
-    start_details: {}, end_details: null, ...e,
+    id: '1',
+    job_name: 'JOB_DISTRIBUTE_EMAIL_BLAST',
+    started_at: '2026-11-22T12:30:00.000Z',
+    ended_at: null,
+    success: null,
+    start_details: {},
+    end_details: null,
+    ...e,
   });
 
   it('labels jobs and shows unknown names as they are', () => {
@@ -89,10 +116,16 @@ describe('notification helpers', () => {
   });
 
   it('gathers errors from every field whose name contains error', () => {
-    expect(jobErrors({
-      num_sent: 1, error: 'top', processing_errors: ['row 2: "bad email"', 'row 3'], nested: { parseError: { line: 4 } }, ok: null,
-      empty_error: '',
-    })).toEqual(['top', 'row 2: bad email', 'row 3', 'line:4']);
+    expect(
+      jobErrors({
+        num_sent: 1,
+        error: 'top',
+        processing_errors: ['row 2: "bad email"', 'row 3'],
+        nested: { parseError: { line: 4 } },
+        ok: null,
+        empty_error: '',
+      }),
+    ).toEqual(['top', 'row 2: bad email', 'row 3', 'line:4']);
     expect(jobErrors(null)).toEqual([]);
   });
 });

@@ -39,12 +39,14 @@ export type OperationPath<Id extends OperationId> = PathOf<OperationTypes[Id]>;
 /** One part of CallParams: absent when the operation has none, required when the spec requires it, else optional. */
 type Part<K extends string, T, Required extends boolean> = [T] extends [never]
   ? { [P in K]?: never }
-  : Required extends true ? { [P in K]: T } : { [P in K]?: T };
+  : Required extends true
+    ? { [P in K]: T }
+    : { [P in K]?: T };
 
 type ParamsOf<O> = O extends { parameters: infer Ps }
-  ? Part<'body', BodyOf<O>, O extends { requestBody: unknown } ? true : false>
-    & Part<'query', QueryOf<O>, Ps extends { query: unknown } ? true : false>
-    & Part<'path', PathOf<O>, Ps extends { path: unknown } ? true : false>
+  ? Part<'body', BodyOf<O>, O extends { requestBody: unknown } ? true : false> &
+      Part<'query', QueryOf<O>, Ps extends { query: unknown } ? true : false> &
+      Part<'path', PathOf<O>, Ps extends { path: unknown } ? true : false>
   : never;
 
 /**
@@ -57,9 +59,8 @@ export type CallParams<Id extends OperationId> = Id extends OperationId ? Params
 export type RetryPolicy = { retries: number; delayMs: number };
 
 /** The arguments after the operationId: the params (optional when the operation requires none of its parts) and a retry policy. */
-export type CallArgs<Id extends OperationId> = Record<never, never> extends CallParams<Id>
-  ? [params?: CallParams<Id>, retry?: RetryPolicy]
-  : [params: CallParams<Id>, retry?: RetryPolicy];
+export type CallArgs<Id extends OperationId> =
+  Record<never, never> extends CallParams<Id> ? [params?: CallParams<Id>, retry?: RetryPolicy] : [params: CallParams<Id>, retry?: RetryPolicy];
 
 /** One row of the array under `Key` (default `data`) of an operation's answer, e.g. ListRow<'listSegments'>. */
 export type ListRow<Id extends OperationId, Key extends string = 'data'> =

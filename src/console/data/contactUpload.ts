@@ -9,7 +9,13 @@ import { callOperation } from './gateway';
 import { withRetry } from '../retry';
 import { normaliseErrorText } from '../../domain/errors';
 import {
-  s3KeyOfUploadUrl, statusFailedMessage, statusKey, statusSince, uploadContentType, uploadFailedMessage, uploadUrlMessage,
+  s3KeyOfUploadUrl,
+  statusFailedMessage,
+  statusKey,
+  statusSince,
+  uploadContentType,
+  uploadFailedMessage,
+  uploadUrlMessage,
 } from '../../domain/contactUpload';
 
 /** The status call's answer, as generated from openapi/joblog.yaml. */
@@ -44,7 +50,11 @@ export async function getUploadUrl(mode: UploadMode, file: File): Promise<string
 }
 
 /** An answer of one PUT attempt: status 0 when there was none (a network failure). */
-interface PutAnswer { status: number; statusText: string; body: string }
+interface PutAnswer {
+  status: number;
+  statusText: string;
+  body: string;
+}
 
 function putOnce(url: string, file: File, type: string, onProgress: (loaded: number, total: number) => void): Promise<PutAnswer> {
   return new Promise((resolve) => {
@@ -75,7 +85,11 @@ export async function putFile(url: string, file: File, onProgress: (loaded: numb
   // Not a gateway operation: the pre-signed PUT target has no schema in openapi/ (getContactUploadUrl's description gives
   // its answer, {data: {s3_key}} or {errors}), so this one answer shape is stated here and read defensively.
   let body: { data?: { s3_key?: string }; errors?: unknown } = {};
-  try { body = answer.body ? JSON.parse(answer.body) : {}; } catch { /* not JSON: the status text is shown */ }
+  try {
+    body = answer.body ? JSON.parse(answer.body) : {};
+  } catch {
+    /* not JSON: the status text is shown */
+  }
   if (answer.status !== 200) {
     const reason = Array.isArray(body.errors) && body.errors.length ? normaliseErrorText(body.errors) : answer.statusText || 'no answer';
     throw new ContactUploadError([uploadFailedMessage(file.name, answer.status, reason)]);

@@ -52,9 +52,7 @@ const extraResources: DataResource[] = [
 ];
 
 /** The mapping table: resource name → its definition. */
-export const dataResources: Record<string, DataResource> = Object.fromEntries(
-  [...resources, ...extraResources].map((r) => [r.name, r]),
-);
+export const dataResources: Record<string, DataResource> = Object.fromEntries([...resources, ...extraResources].map((r) => [r.name, r]));
 
 function resourceOf(name: string): DataResource {
   const def = dataResources[name];
@@ -133,7 +131,10 @@ async function saveRecords(def: DataResource, records: Record<string, unknown>[]
 async function archiveRecords(def: DataResource, ids: Identifier[], previous: Array<RaRecord | undefined>): Promise<void> {
   const op = requireOp(def, 'archive');
   if (def.archiveBy === 'email') {
-    const emails = previous.map((r) => r?.email).filter(Boolean).join(',');
+    const emails = previous
+      .map((r) => r?.email)
+      .filter(Boolean)
+      .join(',');
     await callOperationUnchecked(op, { query: { emails } });
   } else {
     await callOperationUnchecked(op, { path: { ids: ids.join(',') } });
@@ -170,9 +171,7 @@ export const dataProvider: AppDataProvider = {
         offset: (page - 1) * perPage,
         sort_columns: `${sort.field} ${sort.order}`,
       }),
-      def.operations.count
-        ? callOperationUnchecked(def.operations.count, { query: filters })
-        : Promise.resolve({}),
+      def.operations.count ? callOperationUnchecked(def.operations.count, { query: filters }) : Promise.resolve({}),
     ]);
     const total = countOf(countBody) ?? (page - 1) * perPage + data.length;
     return { data: data as never[], total };
@@ -210,7 +209,10 @@ export const dataProvider: AppDataProvider = {
 
   async updateMany(resource, params) {
     const def = resourceOf(resource);
-    const saved = await saveRecords(def, params.ids.map((id) => withoutReadOnly({ ...(params.data as object), id })));
+    const saved = await saveRecords(
+      def,
+      params.ids.map((id) => withoutReadOnly({ ...(params.data as object), id })),
+    );
     return { data: saved.map((r) => r.id) };
   },
 

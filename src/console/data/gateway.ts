@@ -52,9 +52,7 @@ export function callOperation<Id extends OperationId>(operationId: Id, ...[param
  * resource's list, count, save and archive operations from generated/resources.gen.ts): the same request, retries and
  * HttpErrors, but its params are not checked against the spec and its answer is `unknown`, for the caller to narrow.
  */
-export async function callOperationUnchecked(
-  operationId: OperationId, params: UncheckedCallParams = {}, retry?: RetryPolicy,
-): Promise<unknown> {
+export async function callOperationUnchecked(operationId: OperationId, params: UncheckedCallParams = {}, retry?: RetryPolicy): Promise<unknown> {
   const op = operations[operationId];
   const session = getSession();
   refreshSession();

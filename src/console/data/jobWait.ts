@@ -16,8 +16,8 @@ import type { Schema } from './apiTypes';
 import type { AppDataProvider } from './dataProvider';
 
 /** The fields of a job-log entry a wait reads (openapi/joblog.yaml JobLogEntry, as generated; its id may be unknown). */
-export type JobEntry = Pick<Schema<'joblog', 'JobLogEntry'>, 'job_name' | 'ended_at' | 'success' | 'start_details' | 'end_details'>
-  & Partial<Pick<Schema<'joblog', 'JobLogEntry'>, 'id'>>;
+export type JobEntry = Pick<Schema<'joblog', 'JobLogEntry'>, 'job_name' | 'ended_at' | 'success' | 'start_details' | 'end_details'> &
+  Partial<Pick<Schema<'joblog', 'JobLogEntry'>, 'id'>>;
 
 /** The calls a wait needs: read job-log entries (those of `ids` when given, else the newest `limit`), and sleep `ms`. */
 export interface JobWaitDeps {
@@ -27,7 +27,11 @@ export interface JobWaitDeps {
 }
 
 /** How a wait polls: every pollMs, reading `entries` job-log entries, at most `attempts` times. */
-export interface WaitPolicy { pollMs: number; entries: number; attempts: number }
+export interface WaitPolicy {
+  pollMs: number;
+  entries: number;
+  attempts: number;
+}
 
 /** The workflow save and archive waits (part 2 §4, §9): every 2 s, 100 entries, up to 200 checks. */
 export const WORKFLOW_JOB_WAIT: WaitPolicy = { pollMs: 2000, entries: 100, attempts: 200 };
@@ -82,9 +86,7 @@ export function matchesJob(entry: JobEntry, match: JobMatch): boolean {
  * waitForJob polls the job log until the matching entry has ended (see the module comment), or times out; `signal`
  * aborts it (the promise then rejects with the signal's reason).
  */
-export async function waitForJob(
-  deps: JobWaitDeps, match: JobMatch, wait: WaitPolicy = WORKFLOW_JOB_WAIT, signal?: AbortSignal,
-): Promise<JobWaitResult> {
+export async function waitForJob(deps: JobWaitDeps, match: JobMatch, wait: WaitPolicy = WORKFLOW_JOB_WAIT, signal?: AbortSignal): Promise<JobWaitResult> {
   let readError: unknown;
   for (let attempt = 1; attempt <= wait.attempts; attempt++) {
     signal?.throwIfAborted();
@@ -106,9 +108,11 @@ export async function waitForJob(
 
 /** knownJobIds lists the ids of the entries of `jobName` for `workflowId` among `entries` (for JobMatch.ignore). */
 export function knownJobIds(entries: JobEntry[], jobName: string, workflowId: string): Set<string> {
-  return new Set(entries
-    .filter((j) => j.job_name === jobName && String(j.start_details?.workflow_id ?? '').toLowerCase() === workflowId.toLowerCase() && j.id)
-    .map((j) => j.id as string));
+  return new Set(
+    entries
+      .filter((j) => j.job_name === jobName && String(j.start_details?.workflow_id ?? '').toLowerCase() === workflowId.toLowerCase() && j.id)
+      .map((j) => j.id as string),
+  );
 }
 
 /** stillRunning is true for a request answered 503 or 504: the job it asked for probably runs on (part 2 §4). */
@@ -123,7 +127,10 @@ export function stillRunning(error: unknown): boolean {
  * entries instead; any other failure is thrown.
  */
 export async function requestJob(
-  deps: JobWaitDeps, job: { jobName: string; workflowId: string }, send: () => Promise<string | undefined>, wait: WaitPolicy = WORKFLOW_JOB_WAIT,
+  deps: JobWaitDeps,
+  job: { jobName: string; workflowId: string },
+  send: () => Promise<string | undefined>,
+  wait: WaitPolicy = WORKFLOW_JOB_WAIT,
 ): Promise<JobMatch> {
   const earlier = knownJobIds(await deps.listJobs(wait.entries).catch((): JobEntry[] => []), job.jobName, job.workflowId);
   let entryId: string | undefined;
@@ -157,9 +164,12 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
 /** gatewayJobWaitDeps binds a wait to the joblog gateway: listJobLog?ids=… for known entries, else ?limit=. */
 export function gatewayJobWaitDeps(dataProvider: Pick<AppDataProvider, 'callGateway'>): JobWaitDeps {
   return {
-    listJobs: async (limit, ids) => (await dataProvider.callGateway('listJobLog', {
-      query: { limit, ids: ids?.length ? ids.join(',') : undefined },
-    })).data,
+    listJobs: async (limit, ids) =>
+      (
+        await dataProvider.callGateway('listJobLog', {
+          query: { limit, ids: ids?.length ? ids.join(',') : undefined },
+        })
+      ).data,
     sleep: abortableSleep,
   };
 }

@@ -54,10 +54,7 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
       {wide ? (
-        <Drawer
-          variant="permanent"
-          sx={{ width: DRAWER_WIDTH, flexShrink: 0, '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' } }}
-        >
+        <Drawer variant="permanent" sx={{ width: DRAWER_WIDTH, flexShrink: 0, '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' } }}>
           <Brand />
           <NavTree />
         </Drawer>
@@ -73,12 +70,7 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
               </Typography>
             </Toolbar>
           </AppBar>
-          <Drawer
-            variant="temporary"
-            open={menuOpen}
-            onClose={() => setMenuOpen(false)}
-            sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}
-          >
+          <Drawer variant="temporary" open={menuOpen} onClose={() => setMenuOpen(false)} sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}>
             <Brand />
             <NavTree onNavigate={() => setMenuOpen(false)} />
           </Drawer>

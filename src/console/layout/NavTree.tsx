@@ -31,10 +31,7 @@ function NavNode({ item, depth, onNavigate }: { item: NavItem; depth: number; on
           }}
           sx={{ pl: 2 + depth * 2, py: 0.5 }}
         >
-          <ListItemText
-            primary={item.label}
-            slotProps={{ primary: { sx: { fontSize: depth === 0 ? 15 : 14, fontWeight: depth === 0 ? 600 : 400 } } }}
-          />
+          <ListItemText primary={item.label} slotProps={{ primary: { sx: { fontSize: depth === 0 ? 15 : 14, fontWeight: depth === 0 ? 600 : 400 } } }} />
         </ListItemButton>
         {hasChildren && (
           <IconButton

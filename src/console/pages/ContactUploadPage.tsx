@@ -15,14 +15,42 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useNotify } from 'react-admin';
 import { useDropzone } from 'react-dropzone';
 import {
-  Alert, AlertTitle, Box, Button, Card, CardContent, LinearProgress, Link, Stack, Table, TableBody, TableCell,
-  TableContainer, TableHead, TableRow, Typography,
+  Alert,
+  AlertTitle,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  LinearProgress,
+  Link,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
 } from '@mui/material';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
 import {
-  describeProcessingError, formatBytes, isProcessingDone, newUploadItem, pollIntervalMs, processingProgress, REQUIREMENTS_MESSAGE,
-  rejectionMessage, segmentNameForFile, sortContactFiles, summariseProcessingErrors, withError, withStatus, withUploaded,
-  withUploadProgress, type RejectedFile, type UploadItem,
+  describeProcessingError,
+  formatBytes,
+  isProcessingDone,
+  newUploadItem,
+  pollIntervalMs,
+  processingProgress,
+  REQUIREMENTS_MESSAGE,
+  rejectionMessage,
+  segmentNameForFile,
+  sortContactFiles,
+  summariseProcessingErrors,
+  withError,
+  withStatus,
+  withUploaded,
+  withUploadProgress,
+  type RejectedFile,
+  type UploadItem,
 } from '../../domain/contactUpload';
 import { ContactUploadError, getUploadStatus, getUploadUrl, putFile, type UploadMode } from '../data/contactUpload';
 import { ContactFileRules } from './ContactFileRules';
@@ -37,20 +65,35 @@ function ErrorLines({ errors }: { errors: string[] }) {
   return (
     <>
       {errors.map((e, i) => (
-        <Typography key={i} variant="body2" color="error" sx={{ overflowWrap: 'anywhere' }}>{e}</Typography>
+        <Typography key={i} variant="body2" color="error" sx={{ overflowWrap: 'anywhere' }}>
+          {e}
+        </Typography>
       ))}
     </>
   );
 }
 
 function UploadingCell({ item }: { item: UploadItem }) {
-  if (item.phase === 'waiting') return <Typography variant="body2" color="text.secondary">Waiting</Typography>;
+  if (item.phase === 'waiting')
+    return (
+      <Typography variant="body2" color="text.secondary">
+        Waiting
+      </Typography>
+    );
   const uploadFailed = !item.s3Key && item.phase === 'failed';
   return (
     <Stack spacing={0.5}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-        <LinearProgress variant="determinate" value={item.progress * 100} aria-label={`Upload of ${item.filename}`} color={uploadFailed ? 'error' : 'primary'} sx={{ flex: 1, minWidth: 80 }} />
-        <Typography variant="body2" sx={{ minWidth: 40, textAlign: 'right' }}>{percent(item.progress)}</Typography>
+        <LinearProgress
+          variant="determinate"
+          value={item.progress * 100}
+          aria-label={`Upload of ${item.filename}`}
+          color={uploadFailed ? 'error' : 'primary'}
+          sx={{ flex: 1, minWidth: 80 }}
+        />
+        <Typography variant="body2" sx={{ minWidth: 40, textAlign: 'right' }}>
+          {percent(item.progress)}
+        </Typography>
       </Stack>
       {uploadFailed && <ErrorLines errors={item.errors} />}
     </Stack>
@@ -58,16 +101,25 @@ function UploadingCell({ item }: { item: UploadItem }) {
 }
 
 function ProcessingCell({ item, mode, onRetry }: { item: UploadItem; mode: UploadMode; onRetry: () => void }) {
-  if (!item.s3Key) return <Typography variant="body2" color="text.secondary">—</Typography>;
+  if (!item.s3Key)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        —
+      </Typography>
+    );
   const counts = `${item.rowsImported} ${item.rowsImported === 1 ? 'row' : 'rows'} imported, ${item.rowsFailed} failed`;
   const segment = mode === 'segment' && item.segmentId && (
-    <Link component={RouterLink} to={`/people/segments/edit/${item.segmentId}`}>Open segment {segmentNameForFile(item.filename)}</Link>
+    <Link component={RouterLink} to={`/people/segments/edit/${item.segmentId}`}>
+      Open segment {segmentNameForFile(item.filename)}
+    </Link>
   );
   switch (item.phase) {
     case 'success':
       return (
         <Stack spacing={0.5}>
-          <Typography variant="body2" sx={{ color: 'success.dark', fontWeight: 'bold' }}>Success</Typography>
+          <Typography variant="body2" sx={{ color: 'success.dark', fontWeight: 'bold' }}>
+            Success
+          </Typography>
           <Typography variant="body2">{counts}</Typography>
           {segment}
         </Stack>
@@ -84,7 +136,9 @@ function ProcessingCell({ item, mode, onRetry }: { item: UploadItem; mode: Uploa
       return (
         <Stack spacing={0.5} sx={{ alignItems: 'flex-start' }}>
           <ErrorLines errors={item.errors} />
-          <Button size="small" onClick={onRetry}>Check again</Button>
+          <Button size="small" onClick={onRetry}>
+            Check again
+          </Button>
         </Stack>
       );
     default: {
@@ -93,9 +147,15 @@ function ProcessingCell({ item, mode, onRetry }: { item: UploadItem; mode: Uploa
         <Stack spacing={0.5}>
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
             <LinearProgress variant="determinate" value={share * 100} aria-label={`Processing of ${item.filename}`} sx={{ flex: 1, minWidth: 80 }} />
-            <Typography variant="body2" sx={{ minWidth: 40, textAlign: 'right' }}>{percent(share)}</Typography>
+            <Typography variant="body2" sx={{ minWidth: 40, textAlign: 'right' }}>
+              {percent(share)}
+            </Typography>
           </Stack>
-          {item.rowsImported > 0 && <Typography variant="body2" color="text.secondary">{item.rowsImported} rows imported so far</Typography>}
+          {item.rowsImported > 0 && (
+            <Typography variant="body2" color="text.secondary">
+              {item.rowsImported} rows imported so far
+            </Typography>
+          )}
         </Stack>
       );
     }
@@ -109,14 +169,25 @@ function RefusedRows({ item }: { item: UploadItem }) {
   return (
     <TableRow>
       <TableCell colSpan={3} sx={{ pt: 0 }}>
-        <Typography variant="body2" sx={{ fontWeight: 'bold' }}>{label}:</Typography>
+        <Typography variant="body2" sx={{ fontWeight: 'bold' }}>
+          {label}:
+        </Typography>
         <Box component="ul" aria-label={label} sx={{ m: 0, pl: 3, color: 'error.main', maxHeight: 320, overflowY: 'auto' }}>
-          {shown.map((e, i) => <Typography component="li" variant="body2" key={i}>{describeProcessingError(e)}</Typography>)}
-          {more > 0 && <Typography component="li" variant="body2">and {more} more</Typography>}
+          {shown.map((e, i) => (
+            <Typography component="li" variant="body2" key={i}>
+              {describeProcessingError(e)}
+            </Typography>
+          ))}
+          {more > 0 && (
+            <Typography component="li" variant="body2">
+              and {more} more
+            </Typography>
+          )}
         </Box>
         {unrecordedRows > 0 && (
           <Typography variant="body2" color="error">
-            {unrecordedRows} more refused {unrecordedRows === 1 ? 'row is' : 'rows are'} counted but not listed (the server keeps the first 1,000 problems of a file).
+            {unrecordedRows} more refused {unrecordedRows === 1 ? 'row is' : 'rows are'} counted but not listed (the server keeps the first 1,000 problems of a
+            file).
           </Typography>
         )}
       </TableCell>
@@ -136,67 +207,81 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
 
   useEffect(() => {
     alive.current = true;
-    return () => { alive.current = false; };
+    return () => {
+      alive.current = false;
+    };
   }, []);
 
   const update = useCallback((id: string, change: (item: UploadItem) => UploadItem) => {
     if (alive.current) setItems((list) => list.map((it) => (it.id === id ? change(it) : it)));
   }, []);
 
-  const fail = useCallback((id: string, err: unknown, phase: 'failed' | 'unknown' = 'failed') => {
-    const messages = messagesOf(err);
-    update(id, (it) => withError(it, messages, phase));
-    if (alive.current) notify(messages.join(': '), { type: 'error' });
-  }, [notify, update]);
+  const fail = useCallback(
+    (id: string, err: unknown, phase: 'failed' | 'unknown' = 'failed') => {
+      const messages = messagesOf(err);
+      update(id, (it) => withError(it, messages, phase));
+      if (alive.current) notify(messages.join(': '), { type: 'error' });
+    },
+    [notify, update],
+  );
 
   /** poll reads the import's status until it is done, failed, or the page is left. */
-  const poll = useCallback(async (id: string, s3Key: string, size: number) => {
-    while (alive.current) {
-      try {
-        const status = await getUploadStatus(s3Key);
-        if (!alive.current) return;
-        update(id, (it) => withStatus(it, status));
-        if (status.errors.length) notify(status.errors.join('; '), { type: 'error' });
-        if (isProcessingDone(status)) return;
-      } catch (err) {
-        fail(id, err, 'unknown');
-        return;
+  const poll = useCallback(
+    async (id: string, s3Key: string, size: number) => {
+      while (alive.current) {
+        try {
+          const status = await getUploadStatus(s3Key);
+          if (!alive.current) return;
+          update(id, (it) => withStatus(it, status));
+          if (status.errors.length) notify(status.errors.join('; '), { type: 'error' });
+          if (isProcessingDone(status)) return;
+        } catch (err) {
+          fail(id, err, 'unknown');
+          return;
+        }
+        await sleep(pollIntervalMs(size));
       }
-      await sleep(pollIntervalMs(size));
-    }
-  }, [fail, notify, update]);
+    },
+    [fail, notify, update],
+  );
 
   /** upload gets the URL and PUTs one file, then starts polling its import (without holding the queue). */
-  const upload = useCallback(async (id: string) => {
-    const file = files.current.get(id);
-    // A file still waiting when the page is left is not sent (one already being sent finishes and is imported).
-    if (!file || !alive.current) return;
-    update(id, (it) => withUploadProgress(it, 0, file.size));
-    try {
-      const url = await getUploadUrl(mode, file);
-      const s3Key = await putFile(url, file, (loaded, total) => update(id, (it) => withUploadProgress(it, loaded, total)));
-      update(id, (it) => withUploaded(it, s3Key));
-      files.current.delete(id);
-      void poll(id, s3Key, file.size);
-    } catch (err) {
-      files.current.delete(id);
-      fail(id, err);
-    }
-  }, [fail, mode, poll, update]);
+  const upload = useCallback(
+    async (id: string) => {
+      const file = files.current.get(id);
+      // A file still waiting when the page is left is not sent (one already being sent finishes and is imported).
+      if (!file || !alive.current) return;
+      update(id, (it) => withUploadProgress(it, 0, file.size));
+      try {
+        const url = await getUploadUrl(mode, file);
+        const s3Key = await putFile(url, file, (loaded, total) => update(id, (it) => withUploadProgress(it, loaded, total)));
+        update(id, (it) => withUploaded(it, s3Key));
+        files.current.delete(id);
+        void poll(id, s3Key, file.size);
+      } catch (err) {
+        files.current.delete(id);
+        fail(id, err);
+      }
+    },
+    [fail, mode, poll, update],
+  );
 
-  const onDrop = useCallback((dropped: File[]) => {
-    const { accepted, rejected: refused } = sortContactFiles(dropped);
-    setRejected(refused);
-    const message = rejectionMessage(refused);
-    if (message) notify(message, { type: 'error' });
-    const added = accepted.map((file) => {
-      const id = String(++nextId.current);
-      files.current.set(id, file);
-      return newUploadItem(id, file);
-    });
-    setItems((list) => [...list, ...added]);
-    for (const item of added) queue.current = queue.current.then(() => upload(item.id));
-  }, [notify, upload]);
+  const onDrop = useCallback(
+    (dropped: File[]) => {
+      const { accepted, rejected: refused } = sortContactFiles(dropped);
+      setRejected(refused);
+      const message = rejectionMessage(refused);
+      if (message) notify(message, { type: 'error' });
+      const added = accepted.map((file) => {
+        const id = String(++nextId.current);
+        files.current.set(id, file);
+        return newUploadItem(id, file);
+      });
+      setItems((list) => [...list, ...added]);
+      for (const item of added) queue.current = queue.current.then(() => upload(item.id));
+    },
+    [notify, upload],
+  );
 
   const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop, multiple: true });
 
@@ -204,7 +289,9 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
   const sending = items.some((it) => it.phase === 'waiting' || it.phase === 'uploading');
   useEffect(() => {
     if (!sending) return;
-    const warn = (e: BeforeUnloadEvent) => { e.preventDefault(); };
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+    };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
   }, [sending]);
@@ -217,19 +304,19 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
 
   return (
     <Stack spacing={2} sx={{ maxWidth: 1100 }}>
-      <Typography variant="h5" component="h1">{mode === 'segment' ? 'New Segment from File' : 'Upload Contacts'}</Typography>
+      <Typography variant="h5" component="h1">
+        {mode === 'segment' ? 'New Segment from File' : 'Upload Contacts'}
+      </Typography>
       {mode === 'segment' ? (
         <Typography>
-          Upload a CSV or XLSX file of contacts to make a segment of them. The segment is named after the file (its name
-          without .csv or .xlsx) and appears in the segments list once the file has been read; every valid row adds its
-          contact to it (a file refused as a whole makes no segment).
-          Each row also creates the contact, or updates the contact with that email, as a contact upload does.
+          Upload a CSV or XLSX file of contacts to make a segment of them. The segment is named after the file (its name without .csv or .xlsx) and appears in
+          the segments list once the file has been read; every valid row adds its contact to it (a file refused as a whole makes no segment). Each row also
+          creates the contact, or updates the contact with that email, as a contact upload does.
         </Typography>
       ) : (
         <Typography>
-          Upload a CSV or XLSX file of contacts: each valid row creates a contact, or updates the contact with that email.
-          The file is imported on the server; you can follow its progress here, and rows with a problem are listed with
-          their line numbers so you can correct and upload them again.
+          Upload a CSV or XLSX file of contacts: each valid row creates a contact, or updates the contact with that email. The file is imported on the server;
+          you can follow its progress here, and rows with a problem are listed with their line numbers so you can correct and upload them again.
         </Typography>
       )}
       <Card variant="outlined">
@@ -239,8 +326,13 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
           <Box
             {...getRootProps({ role: 'button' })}
             sx={{
-              border: '2px dashed', borderColor: isDragActive ? 'primary.main' : 'grey.500', borderRadius: 1, p: 4,
-              textAlign: 'center', cursor: 'pointer', bgcolor: isDragActive ? 'action.hover' : undefined,
+              border: '2px dashed',
+              borderColor: isDragActive ? 'primary.main' : 'grey.500',
+              borderRadius: 1,
+              p: 4,
+              textAlign: 'center',
+              cursor: 'pointer',
+              bgcolor: isDragActive ? 'action.hover' : undefined,
               '&:focus-visible': { outline: '3px solid', outlineColor: 'primary.main', outlineOffset: 2 },
             }}
           >
@@ -256,7 +348,9 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
         <Alert severity="error" onClose={() => setRejected([])}>
           <AlertTitle>{REQUIREMENTS_MESSAGE}:</AlertTitle>
           <Box component="ul" aria-label="Refused files" sx={{ m: 0, pl: 3 }}>
-            {rejected.map((r, i) => <li key={i}>{r.reason}</li>)}
+            {rejected.map((r, i) => (
+              <li key={i}>{r.reason}</li>
+            ))}
           </Box>
         </Alert>
       )}
@@ -265,9 +359,15 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
           <Table size="small" aria-label="Uploads">
             <TableHead>
               <TableRow>
-                <TableCell component="th" scope="col" sx={{ width: '35%' }}>File</TableCell>
-                <TableCell component="th" scope="col" sx={{ width: '25%' }}>Uploading</TableCell>
-                <TableCell component="th" scope="col">Processing</TableCell>
+                <TableCell component="th" scope="col" sx={{ width: '35%' }}>
+                  File
+                </TableCell>
+                <TableCell component="th" scope="col" sx={{ width: '25%' }}>
+                  Uploading
+                </TableCell>
+                <TableCell component="th" scope="col">
+                  Processing
+                </TableCell>
               </TableRow>
             </TableHead>
             <TableBody>
@@ -275,10 +375,16 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
                 <TableRow key={item.id} data-testid={`upload-${item.filename}`} sx={{ verticalAlign: 'top' }}>
                   <TableCell component="th" scope="row" sx={{ overflowWrap: 'anywhere' }}>
                     {item.filename}
-                    <Typography variant="body2" color="text.secondary">{formatBytes(item.totalBytes)}</Typography>
+                    <Typography variant="body2" color="text.secondary">
+                      {formatBytes(item.totalBytes)}
+                    </Typography>
                   </TableCell>
-                  <TableCell><UploadingCell item={item} /></TableCell>
-                  <TableCell><ProcessingCell item={item} mode={mode} onRetry={() => retry(item)} /></TableCell>
+                  <TableCell>
+                    <UploadingCell item={item} />
+                  </TableCell>
+                  <TableCell>
+                    <ProcessingCell item={item} mode={mode} onRetry={() => retry(item)} />
+                  </TableCell>
                 </TableRow>,
                 <RefusedRows key={`${item.id}-errors`} item={item} />,
               ])}

@@ -69,12 +69,7 @@ export function EmailViewer() {
       )}
       {payload?.body ? (
         <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
-          <iframe
-            title="Email body"
-            sandbox=""
-            srcDoc={payload.body}
-            style={{ width: '100%', height: '80vh', border: 0, background: '#fff' }}
-          />
+          <iframe title="Email body" sandbox="" srcDoc={payload.body} style={{ width: '100%', height: '80vh', border: 0, background: '#fff' }} />
         </Paper>
       ) : (
         <Typography variant="h6">No email body found</Typography>

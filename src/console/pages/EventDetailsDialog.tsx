@@ -5,20 +5,7 @@
  */
 import { useId, useMemo, useState } from 'react';
 import { useNotify } from 'react-admin';
-import {
-  Box,
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  Tab,
-  Table,
-  TableBody,
-  TableCell,
-  TableRow,
-  Tabs,
-} from '@mui/material';
+import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Tab, Table, TableBody, TableCell, TableRow, Tabs } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { parsedEvent, rawEventJson, type EventRecord } from '../account/eventDetails';
 

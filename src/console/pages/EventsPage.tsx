@@ -11,18 +11,7 @@
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
-import {
-  Alert,
-  Box,
-  Card,
-  CardContent,
-  FormControlLabel,
-  IconButton,
-  Stack,
-  Switch,
-  TextField,
-  Typography,
-} from '@mui/material';
+import { Alert, Box, Card, CardContent, FormControlLabel, IconButton, Stack, Switch, TextField, Typography } from '@mui/material';
 import { DataGrid, GridActionsCellItem, type GridColDef, type GridRenderCellParams, type GridSortModel } from '@mui/x-data-grid';
 import ChevronLeftIcon from '@mui/icons-material/ChevronLeft';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
@@ -149,10 +138,7 @@ export function EventsPage() {
     };
     const listQuery: ListQuery = { ...filters, limit: EVENTS_PAGE_SIZE, offset: page * EVENTS_PAGE_SIZE, sort_columns: sortColumns };
     setState((s) => ({ ...s, loading: true }));
-    Promise.all([
-      dataProvider.callGateway('listEvents', { query: listQuery }),
-      dataProvider.callGateway('countEvents', { query: filters }),
-    ])
+    Promise.all([dataProvider.callGateway('listEvents', { query: listQuery }), dataProvider.callGateway('countEvents', { query: filters })])
       .then(([list, count]) => {
         if (!live) return;
         const total = count.num_events ?? 0;
@@ -198,9 +184,7 @@ export function EventsPage() {
         headerName: 'Event Name',
         minWidth: 180,
         flex: 1.2,
-        renderCell: ({ row }) => (
-          <span title={row.name.length > EVENT_NAME_MAX ? row.name : undefined}>{truncateText(row.name, EVENT_NAME_MAX)}</span>
-        ),
+        renderCell: ({ row }) => <span title={row.name.length > EVENT_NAME_MAX ? row.name : undefined}>{truncateText(row.name, EVENT_NAME_MAX)}</span>,
       },
       {
         field: 'actions',
@@ -209,13 +193,9 @@ export function EventsPage() {
         width: 100,
         getActions: ({ row }) => {
           const location = emailLocation(row);
-          const actions = [
-            <GridActionsCellItem key="details" icon={<ZoomInIcon />} label="Details" onClick={() => setDetails(row)} />,
-          ];
+          const actions = [<GridActionsCellItem key="details" icon={<ZoomInIcon />} label="Details" onClick={() => setDetails(row)} />];
           if (location) {
-            actions.push(
-              <GridActionsCellItem key="email" icon={<OpenInNewIcon />} label="View email" onClick={() => openEmail(location)} />,
-            );
+            actions.push(<GridActionsCellItem key="email" icon={<OpenInNewIcon />} label="View email" onClick={() => openEmail(location)} />);
           }
           return actions;
         },

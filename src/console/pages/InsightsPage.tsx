@@ -29,11 +29,7 @@ function RecentEmailsTable() {
   if (error) return <Alert severity="error">Couldn’t fetch events: {(error as Error).message}</Alert>;
   return (
     <>
-      <Datagrid
-        bulkActionButtons={false}
-        rowClick={false}
-        empty={<Typography sx={{ p: 2 }}>No emails found for this search.</Typography>}
-      >
+      <Datagrid bulkActionButtons={false} rowClick={false} empty={<Typography sx={{ p: 2 }}>No emails found for this search.</Typography>}>
         <FunctionField source="emitted_at" label="Occurred" render={(r: RaRecord) => formatOccurred(r.emitted_at)} />
         <RaTextField source="email" label="Email" emptyText="" />
         <RaTextField source="name" label="Event Name" />
@@ -103,9 +99,15 @@ export function InsightsPage() {
           Insights
         </Typography>
         <Stack direction="row" spacing={1}>
-          <Button variant="outlined" size="small" component={RouterLink} to="/insights/stats">Statistics</Button>
-          <Button variant="outlined" size="small" component={RouterLink} to="/insights/issues">Issues</Button>
-          <Button variant="outlined" size="small" component={RouterLink} to="/insights/analysis">Campaign analysis</Button>
+          <Button variant="outlined" size="small" component={RouterLink} to="/insights/stats">
+            Statistics
+          </Button>
+          <Button variant="outlined" size="small" component={RouterLink} to="/insights/issues">
+            Issues
+          </Button>
+          <Button variant="outlined" size="small" component={RouterLink} to="/insights/analysis">
+            Campaign analysis
+          </Button>
         </Stack>
       </Stack>
       <SandboxActivation />

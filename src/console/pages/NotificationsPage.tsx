@@ -27,16 +27,7 @@ import {
 import RefreshIcon from '@mui/icons-material/Refresh';
 import type { AppDataProvider } from '../data/dataProvider';
 import { formatLocal, formatUtc } from '../account/eventDetails';
-import {
-  NOTIFICATIONS_LIMIT,
-  NOTIFICATION_NAME_MAX,
-  jobErrors,
-  jobLabel,
-  jobName,
-  jobStatus,
-  shortJobName,
-  type JobLogEntry,
-} from '../account/jobLog';
+import { NOTIFICATIONS_LIMIT, NOTIFICATION_NAME_MAX, jobErrors, jobLabel, jobName, jobStatus, shortJobName, type JobLogEntry } from '../account/jobLog';
 
 interface LoadState {
   loading: boolean;
@@ -86,9 +77,10 @@ export function NotificationsPage() {
   }, [dataProvider]);
 
   useEffect(() => {
+    const requests = request;
     void load();
     return () => {
-      request.current++; // ignore an answer arriving after unmount
+      requests.current++; // ignore an answer arriving after unmount
     };
   }, [load]);
 

@@ -15,10 +15,7 @@ export function SectionLanding({ path }: { path: string }) {
         <List>
           {(section?.children ?? []).map((child) => (
             <ListItemButton key={child.path} component={RouterLink} to={child.path}>
-              <ListItemText
-                primary={child.label}
-                secondary={child.children?.map((c) => c.label).join(' · ')}
-              />
+              <ListItemText primary={child.label} secondary={child.children?.map((c) => c.label).join(' · ')} />
             </ListItemButton>
           ))}
         </List>

@@ -78,30 +78,31 @@ export default function SendsChart({ period, campaignId, columns = ALL_SERIES_CO
   const peak = Math.max(0, ...shown.flatMap((c) => state.rows.map((r) => r[c])));
   let body: React.ReactNode = status;
   if (!status) {
-    body = shown.length === 0 ? (
-      <Typography color="text.secondary">Every column is hidden: tick one above to show it.</Typography>
-    ) : (
-      <LineChart
-        height={240}
-        skipAnimation
-        xAxis={[
-          {
-            scaleType: 'point',
-            data: state.rows.map((r) => chart.label(String(r.emitted_at_trunc))),
-            tickLabelInterval: (_value: unknown, index: number) => index % every === 0,
-          },
-        ]}
-        yAxis={[{ min: 0, max: peak === 0 ? 1 : undefined, tickMinStep: 1, tickLabelInterval: (value: number) => isIntegerTick(value) }]}
-        series={shown.map((column) => ({
-          id: column,
-          data: state.rows.map((r) => r[column]),
-          label: COLUMN_LABELS[column],
-          color: COLUMN_COLORS[column],
-          showMark: period === 'hour',
-        }))}
-        hideLegend
-      />
-    );
+    body =
+      shown.length === 0 ? (
+        <Typography color="text.secondary">Every column is hidden: tick one above to show it.</Typography>
+      ) : (
+        <LineChart
+          height={240}
+          skipAnimation
+          xAxis={[
+            {
+              scaleType: 'point',
+              data: state.rows.map((r) => chart.label(String(r.emitted_at_trunc))),
+              tickLabelInterval: (_value: unknown, index: number) => index % every === 0,
+            },
+          ]}
+          yAxis={[{ min: 0, max: peak === 0 ? 1 : undefined, tickMinStep: 1, tickLabelInterval: (value: number) => isIntegerTick(value) }]}
+          series={shown.map((column) => ({
+            id: column,
+            data: state.rows.map((r) => r[column]),
+            label: COLUMN_LABELS[column],
+            color: COLUMN_COLORS[column],
+            showMark: period === 'hour',
+          }))}
+          hideLegend
+        />
+      );
   }
   return (
     <Card variant="outlined" component="section" aria-labelledby={headingId} sx={{ flex: 1, minWidth: 0 }}>

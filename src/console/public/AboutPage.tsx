@@ -11,13 +11,12 @@ export function AboutPage() {
         About Mailwright
       </Typography>
       <Typography sx={{ mb: 2 }}>
-        Mailwright is a pay-as-you-go email service provider. Companies use it to manage contacts, segments, sender
-        personas and templates, schedule email blasts, run drip workflows and event-triggered campaigns, and read
-        reports on what was sent, opened and clicked.
+        Mailwright is a pay-as-you-go email service provider. Companies use it to manage contacts, segments, sender personas and templates, schedule email
+        blasts, run drip workflows and event-triggered campaigns, and read reports on what was sent, opened and clicked.
       </Typography>
       <Typography sx={{ mb: 2 }}>
-        Pricing is usage-based and prorated on actual sends with no markup. An exact copy of every sent email is kept
-        so you can always see what went out, and sends can follow each receiver’s own timezone.
+        Pricing is usage-based and prorated on actual sends with no markup. An exact copy of every sent email is kept so you can always see what went out, and
+        sends can follow each receiver’s own timezone.
       </Typography>
       <Typography sx={{ mb: 2 }}>Already have an account? Log in to open the console.</Typography>
       <Stack direction="row" spacing={2}>

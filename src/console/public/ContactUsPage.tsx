@@ -36,9 +36,13 @@ export function ContactUsPage({ variant = 'site' }: { variant?: 'site' | 'about'
     setCaptchaError('');
     try {
       const answer = await captchaAnswer('submit');
-      await retryWrite(async () => unwrap(await publicClient('contact_us').POST('/contact_us', {
-        body: { email: email.trim(), name: name.trim() || null, details, captcha_answer: answer, captcha_id: null },
-      })));
+      await retryWrite(async () =>
+        unwrap(
+          await publicClient('contact_us').POST('/contact_us', {
+            body: { email: email.trim(), name: name.trim() || null, details, captcha_answer: answer, captcha_id: null },
+          }),
+        ),
+      );
       showToast(CONTACT_SUCCESS, 'success');
       if (variant === 'about') navigate('/about/contact-us/2');
       else setSent(true);
@@ -56,36 +60,60 @@ export function ContactUsPage({ variant = 'site' }: { variant?: 'site' | 'about'
 
   return (
     <FormCard title={'Contact us'} maxWidth={600}>
-            {sent ? (
-              <Typography role="status" data-testid="contact-success">
-                {CONTACT_SUCCESS}
+      {sent ? (
+        <Typography role="status" data-testid="contact-success">
+          {CONTACT_SUCCESS}
+        </Typography>
+      ) : (
+        <>
+          <Typography sx={{ mb: 2 }}>
+            Questions about pricing, activation or the API? Tell us your expected monthly volume and we will reply by email. You can also write to{' '}
+            <Link href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</Link>.
+          </Typography>
+          <Box component="form" onSubmit={submit} noValidate sx={{ display: 'grid', gap: 2 }}>
+            <TextField
+              id="contact-email"
+              label="Email"
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              disabled={sending}
+            />
+            <TextField
+              id="contact-name"
+              label="Name (optional)"
+              autoComplete="name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              disabled={sending}
+            />
+            <TextField
+              id="contact-details"
+              label="Message"
+              multiline
+              minRows={5}
+              value={details}
+              onChange={(e) => setDetails(e.target.value)}
+              disabled={sending}
+              helperText={`${details.length} / 5,000 characters`}
+            />
+            {captchaError && (
+              <Typography color="error" data-testid="contact-captcha-error">
+                Captcha: {captchaError}
               </Typography>
-            ) : (
-              <>
-                <Typography sx={{ mb: 2 }}>
-                  Questions about pricing, activation or the API? Tell us your expected monthly volume and we will reply by
-                  email. You can also write to <Link href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</Link>.
-                </Typography>
-                <Box component="form" onSubmit={submit} noValidate sx={{ display: 'grid', gap: 2 }}>
-                  <TextField id="contact-email" label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} disabled={sending} />
-                  <TextField id="contact-name" label="Name (optional)" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} disabled={sending} />
-                  <TextField id="contact-details" label="Message" multiline minRows={5} value={details} onChange={(e) => setDetails(e.target.value)} disabled={sending} helperText={`${details.length} / 5,000 characters`} />
-                  {captchaError && (
-                    <Typography color="error" data-testid="contact-captcha-error">
-                      Captcha: {captchaError}
-                    </Typography>
-                  )}
-                  <Button type="submit" variant="contained" disabled={sending}>
-                    Send message
-                  </Button>
-                  {error && (
-                    <Typography color="error" role="alert" data-testid="contact-error">
-                      {error}
-                    </Typography>
-                  )}
-                </Box>
-              </>
             )}
+            <Button type="submit" variant="contained" disabled={sending}>
+              Send message
+            </Button>
+            {error && (
+              <Typography color="error" role="alert" data-testid="contact-error">
+                {error}
+              </Typography>
+            )}
+          </Box>
+        </>
+      )}
     </FormCard>
   );
 }

@@ -29,41 +29,57 @@ export function DemoLoginPage() {
     if (sending || !agreed) return;
     setSending(true);
     setError('');
-    const request = async () => retryWrite(async () => unwrap(await publicClient('login').POST('/demo_login', { body: { email: email.trim(), agreed: true } })));
-    await signIn(request, () => navigate('/insights', { replace: true }), (text) => {
-      setError(text);
-      setSending(false);
-    });
+    const request = async () =>
+      retryWrite(async () => unwrap(await publicClient('login').POST('/demo_login', { body: { email: email.trim(), agreed: true } })));
+    await signIn(
+      request,
+      () => navigate('/insights', { replace: true }),
+      (text) => {
+        setError(text);
+        setSending(false);
+      },
+    );
   };
 
   return (
     <FormCard title={'Try the demo'} maxWidth={520}>
-            <Typography sx={{ mb: 2 }}>
-              Explore a shared demo account with sample contacts, a sender persona and a template. Everyone uses the same
-              account, so its data is put back to a known state regularly.
-            </Typography>
-            <Box component="form" onSubmit={submit} noValidate sx={{ display: 'grid', gap: 2 }}>
-              <TextField id="demo-email" label="Your email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} disabled={sending} />
-              <Typography variant="h6" component="h2">
-                Terms
-              </Typography>
-              <List dense sx={{ listStyleType: 'disc', pl: 3, py: 0 }}>
-                {DEMO_TERMS.map((t) => (
-                  <ListItem key={t} sx={{ display: 'list-item', py: 0 }}>
-                    {t}
-                  </ListItem>
-                ))}
-              </List>
-              <FormControlLabel control={<Checkbox checked={agreed} onChange={(e) => setAgreed(e.target.checked)} disabled={sending} />} label="I agree to these terms" />
-              <Button type="submit" variant="contained" disabled={sending || !agreed || !email.trim()}>
-                Enter the demo
-              </Button>
-              {error && (
-                <Typography color="error" role="alert">
-                  {error}
-                </Typography>
-              )}
-            </Box>
+      <Typography sx={{ mb: 2 }}>
+        Explore a shared demo account with sample contacts, a sender persona and a template. Everyone uses the same account, so its data is put back to a known
+        state regularly.
+      </Typography>
+      <Box component="form" onSubmit={submit} noValidate sx={{ display: 'grid', gap: 2 }}>
+        <TextField
+          id="demo-email"
+          label="Your email"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          disabled={sending}
+        />
+        <Typography variant="h6" component="h2">
+          Terms
+        </Typography>
+        <List dense sx={{ listStyleType: 'disc', pl: 3, py: 0 }}>
+          {DEMO_TERMS.map((t) => (
+            <ListItem key={t} sx={{ display: 'list-item', py: 0 }}>
+              {t}
+            </ListItem>
+          ))}
+        </List>
+        <FormControlLabel
+          control={<Checkbox checked={agreed} onChange={(e) => setAgreed(e.target.checked)} disabled={sending} />}
+          label="I agree to these terms"
+        />
+        <Button type="submit" variant="contained" disabled={sending || !agreed || !email.trim()}>
+          Enter the demo
+        </Button>
+        {error && (
+          <Typography color="error" role="alert">
+            {error}
+          </Typography>
+        )}
+      </Box>
     </FormCard>
   );
 }

@@ -8,7 +8,10 @@ import { PublicLayout } from './PublicLayout';
 import { FREE_EMAILS_PER_MONTH } from '../../domain/pricing';
 
 const CARDS = [
-  { title: 'Usage-based cost', text: `Pay for what you send. The first ${FREE_EMAILS_PER_MONTH.toLocaleString('en-US')} emails a month are free; no charge for contacts, seats or logo removal.` },
+  {
+    title: 'Usage-based cost',
+    text: `Pay for what you send. The first ${FREE_EMAILS_PER_MONTH.toLocaleString('en-US')} emails a month are free; no charge for contacts, seats or logo removal.`,
+  },
   { title: 'Segmentation', text: 'Group contacts by hand, by file or by filters on their data and activity.' },
   { title: 'Contact maintenance', text: 'Upload contacts in bulk, keep metadata per contact and honour unsubscribes automatically.' },
   { title: 'Timezone targeting', text: 'Send at a time in your zone, another zone, or each receiver’s own zone.' },
@@ -23,8 +26,12 @@ export function HomePage() {
         <h1>Email marketing and transactional email, priced by the send</h1>
         <p className="mw-lead">Templates, scheduled blasts, drip workflows and event-triggered campaigns in one console.</p>
         <div className="mw-actions">
-          <Link to="/login" className="mw-button mw-contained">Log in</Link>
-          <Link to="/pricing" className="mw-button mw-outlined">See pricing</Link>
+          <Link to="/login" className="mw-button mw-contained">
+            Log in
+          </Link>
+          <Link to="/pricing" className="mw-button mw-outlined">
+            See pricing
+          </Link>
         </div>
       </section>
       <div className="mw-cards">
@@ -38,8 +45,12 @@ export function HomePage() {
       <section className="mw-cta">
         <h2>Ready to send?</h2>
         <div className="mw-actions">
-          <Link to="/signup" className="mw-button mw-contained">Sign up</Link>
-          <Link to="/demo-login" className="mw-button mw-outlined">Try the demo</Link>
+          <Link to="/signup" className="mw-button mw-contained">
+            Sign up
+          </Link>
+          <Link to="/demo-login" className="mw-button mw-outlined">
+            Try the demo
+          </Link>
         </div>
       </section>
     </PublicLayout>

@@ -31,47 +31,43 @@ export function LoginPage() {
     if (submitting) return;
     setSubmitting(true);
     setError('');
-    await signIn(() => logIn(email.trim(), password), () => navigate('/insights', { replace: true }), (text) => {
-      setError(text);
-      setSubmitting(false);
-    });
+    await signIn(
+      () => logIn(email.trim(), password),
+      () => navigate('/insights', { replace: true }),
+      (text) => {
+        setError(text);
+        setSubmitting(false);
+      },
+    );
   };
 
   return (
     <FormCard title={greeting} maxWidth={420}>
-            <Box component="form" onSubmit={submit} noValidate sx={{ display: 'grid', gap: 2 }}>
-              <TextField
-                id="login-email"
-                label="Email"
-                type="email"
-                autoComplete="username"
-                value={email}
-                onChange={(e) => setEmail(e.target.value)}
-                autoFocus
-              />
-              <TextField
-                id="login-password"
-                label="Password"
-                type="password"
-                autoComplete="current-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Enter') {
-                    e.preventDefault();
-                    void submit();
-                  }
-                }}
-              />
-              <Button type="submit" variant="contained" disabled={submitting}>
-                Log in
-              </Button>
-              {error && (
-                <Typography color="error" role="alert" data-testid="login-error">
-                  {error}
-                </Typography>
-              )}
-            </Box>
+      <Box component="form" onSubmit={submit} noValidate sx={{ display: 'grid', gap: 2 }}>
+        <TextField id="login-email" label="Email" type="email" autoComplete="username" value={email} onChange={(e) => setEmail(e.target.value)} autoFocus />
+        <TextField
+          id="login-password"
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              void submit();
+            }
+          }}
+        />
+        <Button type="submit" variant="contained" disabled={submitting}>
+          Log in
+        </Button>
+        {error && (
+          <Typography color="error" role="alert" data-testid="login-error">
+            {error}
+          </Typography>
+        )}
+      </Box>
     </FormCard>
   );
 }

@@ -8,8 +8,23 @@
 import { useMemo, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import {
-  Box, Button, Card, CardActionArea, CardContent, List, ListItem, ListItemIcon, ListItemText, Slider, Table, TableBody,
-  TableCell, TableContainer, TableHead, TableRow, Typography,
+  Box,
+  Button,
+  Card,
+  CardActionArea,
+  CardContent,
+  List,
+  ListItem,
+  ListItemIcon,
+  ListItemText,
+  Slider,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
 } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import { DEFAULT_PLAN, FREE_EMAILS_PER_MONTH, PLANS, PRICING_TIERS, COMPARISON_VOLUMES, quote, type PlanName } from '../../domain/pricing';
@@ -30,7 +45,17 @@ const FEATURES = [
 ];
 
 /** Read by screen readers, not shown (the highlight says it to sighted users). */
-const VISUALLY_HIDDEN = { border: 0, clip: 'rect(0 0 0 0)', height: '1px', width: '1px', margin: '-1px', overflow: 'hidden', padding: 0, position: 'absolute', whiteSpace: 'nowrap' } as const;
+const VISUALLY_HIDDEN = {
+  border: 0,
+  clip: 'rect(0 0 0 0)',
+  height: '1px',
+  width: '1px',
+  margin: '-1px',
+  overflow: 'hidden',
+  padding: 0,
+  position: 'absolute',
+  whiteSpace: 'nowrap',
+} as const;
 
 const count = (n: number) => n.toLocaleString('en-US');
 // Up to three decimals: a tier's cost can end in half a cent (e.g. $6.075), and it is shown exactly, never rounded down.
@@ -55,8 +80,8 @@ export function PricingPage() {
         Pricing
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 3 }}>
-        Usage-based: you pay for the emails you send, and the first {count(FREE_EMAILS_PER_MONTH)} every month are free.
-        Each price is the cheapest of our three rates at that volume.
+        Usage-based: you pay for the emails you send, and the first {count(FREE_EMAILS_PER_MONTH)} every month are free. Each price is the cheapest of our three
+        rates at that volume.
       </Typography>
 
       <Box role="radiogroup" aria-label="Plan" sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fit, minmax(220px, 1fr))', mb: 2 }}>
@@ -66,12 +91,20 @@ export function PricingPage() {
             <Card key={p.name} variant="outlined" sx={{ borderColor: selected ? 'primary.main' : undefined, borderWidth: selected ? 2 : 1 }}>
               <CardActionArea role="radio" aria-checked={selected} aria-label={p.name} onClick={() => setPlan(p.name)} sx={{ height: '100%' }}>
                 <CardContent>
-                  <Typography variant="h5" component="h2">{p.name}</Typography>
+                  <Typography variant="h5" component="h2">
+                    {p.name}
+                  </Typography>
                   <Typography variant="h4" component="p" data-testid={`price-${p.name}`} sx={{ my: 1 }}>
-                    ${count(quote(p.emailsPerMonth).monthlyDollars)}<Typography component="span" color="text.secondary"> / month</Typography>
+                    ${count(quote(p.emailsPerMonth).monthlyDollars)}
+                    <Typography component="span" color="text.secondary">
+                      {' '}
+                      / month
+                    </Typography>
                   </Typography>
                   <Typography color="text.secondary">
-                    {p.emailsPerMonth === FREE_EMAILS_PER_MONTH ? `Free up to ${count(p.emailsPerMonth)} emails a month` : `Up to ${count(p.emailsPerMonth)} emails a month`}
+                    {p.emailsPerMonth === FREE_EMAILS_PER_MONTH
+                      ? `Free up to ${count(p.emailsPerMonth)} emails a month`
+                      : `Up to ${count(p.emailsPerMonth)} emails a month`}
                   </Typography>
                 </CardContent>
               </CardActionArea>
@@ -83,17 +116,23 @@ export function PricingPage() {
         Sign up for {plan}
       </Button>
 
-      <Typography variant="h5" component="h2" gutterBottom>Every plan includes</Typography>
+      <Typography variant="h5" component="h2" gutterBottom>
+        Every plan includes
+      </Typography>
       <List dense aria-label="Features" sx={{ mb: 3 }}>
         {FEATURES.map((f) => (
           <ListItem key={f} disableGutters>
-            <ListItemIcon sx={{ minWidth: 32 }}><CheckIcon color="success" fontSize="small" /></ListItemIcon>
+            <ListItemIcon sx={{ minWidth: 32 }}>
+              <CheckIcon color="success" fontSize="small" />
+            </ListItemIcon>
             <ListItemText primary={f} />
           </ListItem>
         ))}
       </List>
 
-      <Typography variant="h5" component="h2" gutterBottom id="cost-slider-label">What would my month cost?</Typography>
+      <Typography variant="h5" component="h2" gutterBottom id="cost-slider-label">
+        What would my month cost?
+      </Typography>
       <Box sx={{ px: 2, maxWidth: 720 }}>
         <Slider
           aria-labelledby="cost-slider-label"
@@ -112,25 +151,43 @@ export function PricingPage() {
         {count(sliderQuote.emails)} emails a month: {dollars(sliderQuote.costs[sliderQuote.cheapestTier])} ({tierName(sliderQuote.cheapestTier)})
       </Typography>
 
-      <Typography variant="h5" component="h2" gutterBottom>The three rates compared</Typography>
+      <Typography variant="h5" component="h2" gutterBottom>
+        The three rates compared
+      </Typography>
       <TableContainer sx={{ mb: 4 }}>
         <Table size="small" aria-label="Rates compared">
           <TableHead>
             <TableRow>
               <TableCell>Emails a month</TableCell>
-              {PRICING_TIERS.map((_t, i) => <TableCell key={i} align="right">{tierName(i)}</TableCell>)}
+              {PRICING_TIERS.map((_t, i) => (
+                <TableCell key={i} align="right">
+                  {tierName(i)}
+                </TableCell>
+              ))}
             </TableRow>
           </TableHead>
           <TableBody>
             {table.map((q) => (
               <TableRow key={q.emails}>
-                <TableCell component="th" scope="row">{count(q.emails)}</TableCell>
+                <TableCell component="th" scope="row">
+                  {count(q.emails)}
+                </TableCell>
                 {q.costs.map((c, i) => {
                   const lowest = i === q.cheapestTier;
                   return (
-                    <TableCell key={i} align="right" aria-current={lowest ? 'true' : undefined}
-                      sx={lowest ? { fontWeight: 700, bgcolor: '#e8f5e9', color: '#1b5e20' } : undefined}>
-                      {dollars(c)}{lowest ? <Box component="span" sx={VISUALLY_HIDDEN}> (lowest)</Box> : null}
+                    <TableCell
+                      key={i}
+                      align="right"
+                      aria-current={lowest ? 'true' : undefined}
+                      sx={lowest ? { fontWeight: 700, bgcolor: '#e8f5e9', color: '#1b5e20' } : undefined}
+                    >
+                      {dollars(c)}
+                      {lowest ? (
+                        <Box component="span" sx={VISUALLY_HIDDEN}>
+                          {' '}
+                          (lowest)
+                        </Box>
+                      ) : null}
                     </TableCell>
                   );
                 })}

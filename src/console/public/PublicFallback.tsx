@@ -24,7 +24,9 @@ export function PublicFallback() {
     <PublicLayout>
       <h1 className="mw-page-title">Page not found</h1>
       <p>There is no page at {pathname}.</p>
-      <Link to="/" className="mw-button mw-contained">Back to the home page</Link>
+      <Link to="/" className="mw-button mw-contained">
+        Back to the home page
+      </Link>
     </PublicLayout>
   );
 }

@@ -10,8 +10,12 @@ import { useSession } from '../session';
 import './site.css';
 
 const FOOTER_LINKS: Array<[string, string]> = [
-  ['/about', 'About'], ['/contact-us', 'Contact us'], ['/testimonials', 'Accolades and partnerships'], ['/blog', 'Blog'],
-  ['/demo-login', 'Try the demo'], ['/pricing', 'Pricing'],
+  ['/about', 'About'],
+  ['/contact-us', 'Contact us'],
+  ['/testimonials', 'Accolades and partnerships'],
+  ['/blog', 'Blog'],
+  ['/demo-login', 'Try the demo'],
+  ['/pricing', 'Pricing'],
 ];
 
 /** PublicLayout wraps a public page with the site's top bar and footer. */
@@ -21,16 +25,30 @@ export function PublicLayout({ children }: { children: ReactNode }) {
     <div className="mw-site">
       <header className="mw-header">
         <nav className="mw-nav" aria-label="Site">
-          <Link to="/" className="mw-brand">Mailwright</Link>
-          <Link to="/pricing" className="mw-navlink">Pricing</Link>
-          <Link to="/blog" className="mw-navlink">Blog</Link>
-          <Link to="/about" className="mw-navlink">About</Link>
+          <Link to="/" className="mw-brand">
+            Mailwright
+          </Link>
+          <Link to="/pricing" className="mw-navlink">
+            Pricing
+          </Link>
+          <Link to="/blog" className="mw-navlink">
+            Blog
+          </Link>
+          <Link to="/about" className="mw-navlink">
+            About
+          </Link>
           {session ? (
-            <Link to="/insights" className="mw-navlink">Console</Link>
+            <Link to="/insights" className="mw-navlink">
+              Console
+            </Link>
           ) : (
             <>
-              <Link to="/login" className="mw-navlink">Log in</Link>
-              <Link to="/signup" className="mw-navlink mw-outlined">Sign up</Link>
+              <Link to="/login" className="mw-navlink">
+                Log in
+              </Link>
+              <Link to="/signup" className="mw-navlink mw-outlined">
+                Sign up
+              </Link>
             </>
           )}
         </nav>
@@ -38,7 +56,11 @@ export function PublicLayout({ children }: { children: ReactNode }) {
       <main className="mw-main">{children}</main>
       <footer className="mw-footer">
         <nav aria-label="Footer">
-          {FOOTER_LINKS.map(([to, label]) => <Link key={to} to={to}>{label}</Link>)}
+          {FOOTER_LINKS.map(([to, label]) => (
+            <Link key={to} to={to}>
+              {label}
+            </Link>
+          ))}
         </nav>
         Mailwright: pay-as-you-go email. The first {FREE_EMAILS_PER_MONTH.toLocaleString('en-US')} emails a month are free.
       </footer>

@@ -54,10 +54,16 @@ export function SignupPage() {
     const source = getSourceInfo();
     try {
       const captcha = await captchaAnswer('submit');
-      const { data, error: body, response } = await publicClient('signup').POST('/signup', {
+      const {
+        data,
+        error: body,
+        response,
+      } = await publicClient('signup').POST('/signup', {
         body: {
           company_user: {
-            email: values.email.trim(), first_name: values.first_name.trim() || null, last_name: values.last_name.trim() || null,
+            email: values.email.trim(),
+            first_name: values.first_name.trim() || null,
+            last_name: values.last_name.trim() || null,
             json: { business_website: values.business_website.trim() || null, source },
           },
           company_display_name: values.business_name.trim(),
@@ -75,7 +81,14 @@ export function SignupPage() {
       void trackConversion(values.email.trim());
       navigate(`/waiting-for-architecture${search}`);
     } catch (e) {
-      const errors = e instanceof ApiError ? e.errors : [e instanceof DOMException && e.name === 'TimeoutError' ? 'the sign-up server did not answer within 4 seconds; please try again' : normaliseErrorText(e)];
+      const errors =
+        e instanceof ApiError
+          ? e.errors
+          : [
+              e instanceof DOMException && e.name === 'TimeoutError'
+                ? 'the sign-up server did not answer within 4 seconds; please try again'
+                : normaliseErrorText(e),
+            ];
       setFieldErrors(signupFieldErrors(errors));
       const line = signupErrorText(errors);
       setError(line);
@@ -86,38 +99,55 @@ export function SignupPage() {
 
   return (
     <FormCard title={'Sign up'} maxWidth={560}>
-            <Typography color="text.secondary" sx={{ mb: 2 }} data-testid="signup-plan">
-              Plan: <strong>{plan}</strong> (<Link component={RouterLink} to={`/pricing?plan=${plan}`}>change</Link>). New accounts start in the
-              sandbox; the first 10,000 emails a month are free.
-            </Typography>
-            <Box component="form" onSubmit={submit} noValidate sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' } }}>
-              <TextField label="First name" autoComplete="given-name" {...field('first_name')} />
-              <TextField label="Last name" autoComplete="family-name" {...field('last_name')} />
-              <TextField label="Business name" autoComplete="organization" required {...field('business_name')} sx={{ gridColumn: '1 / -1' }} />
-              <TextField label="Business website" type="url" autoComplete="url" placeholder="https://example.com" {...field('business_website')} sx={{ gridColumn: '1 / -1' }} />
-              <TextField label="Business email" type="email" autoComplete="email" required {...field('email')} sx={{ gridColumn: '1 / -1' }} />
-              <TextField label="Password" type="password" autoComplete="new-password" required {...field('password')} sx={{ gridColumn: '1 / -1' }} />
-              {promoCode && (
-                <TextField id="signup-promo" label="Promo code" value={promoCode} slotProps={{ htmlInput: { readOnly: true } }} sx={{ gridColumn: '1 / -1' }} />
-              )}
-              {fieldErrors.captcha && (
-                <Typography color="error" data-testid="signup-captcha-error" sx={{ gridColumn: '1 / -1' }}>
-                  Captcha: {fieldErrors.captcha}
-                </Typography>
-              )}
-              <Button type="submit" variant="contained" size="large" disabled={submitting} sx={{ gridColumn: '1 / -1' }}>
-                Sign up
-              </Button>
-              {error && (
-                <Typography color="error" role="alert" data-testid="signup-error" sx={{ gridColumn: '1 / -1' }}>
-                  {error}
-                </Typography>
-              )}
-            </Box>
-            <Typography sx={{ mt: 2 }}>
-              Already have an account? <Link component={RouterLink} to="/login">Log in</Link>. Just looking?{' '}
-              <Link component={RouterLink} to="/demo-login">Try the demo</Link>.
-            </Typography>
+      <Typography color="text.secondary" sx={{ mb: 2 }} data-testid="signup-plan">
+        Plan: <strong>{plan}</strong> (
+        <Link component={RouterLink} to={`/pricing?plan=${plan}`}>
+          change
+        </Link>
+        ). New accounts start in the sandbox; the first 10,000 emails a month are free.
+      </Typography>
+      <Box component="form" onSubmit={submit} noValidate sx={{ display: 'grid', gap: 2, gridTemplateColumns: { sm: '1fr 1fr' } }}>
+        <TextField label="First name" autoComplete="given-name" {...field('first_name')} />
+        <TextField label="Last name" autoComplete="family-name" {...field('last_name')} />
+        <TextField label="Business name" autoComplete="organization" required {...field('business_name')} sx={{ gridColumn: '1 / -1' }} />
+        <TextField
+          label="Business website"
+          type="url"
+          autoComplete="url"
+          placeholder="https://example.com"
+          {...field('business_website')}
+          sx={{ gridColumn: '1 / -1' }}
+        />
+        <TextField label="Business email" type="email" autoComplete="email" required {...field('email')} sx={{ gridColumn: '1 / -1' }} />
+        <TextField label="Password" type="password" autoComplete="new-password" required {...field('password')} sx={{ gridColumn: '1 / -1' }} />
+        {promoCode && (
+          <TextField id="signup-promo" label="Promo code" value={promoCode} slotProps={{ htmlInput: { readOnly: true } }} sx={{ gridColumn: '1 / -1' }} />
+        )}
+        {fieldErrors.captcha && (
+          <Typography color="error" data-testid="signup-captcha-error" sx={{ gridColumn: '1 / -1' }}>
+            Captcha: {fieldErrors.captcha}
+          </Typography>
+        )}
+        <Button type="submit" variant="contained" size="large" disabled={submitting} sx={{ gridColumn: '1 / -1' }}>
+          Sign up
+        </Button>
+        {error && (
+          <Typography color="error" role="alert" data-testid="signup-error" sx={{ gridColumn: '1 / -1' }}>
+            {error}
+          </Typography>
+        )}
+      </Box>
+      <Typography sx={{ mt: 2 }}>
+        Already have an account?{' '}
+        <Link component={RouterLink} to="/login">
+          Log in
+        </Link>
+        . Just looking?{' '}
+        <Link component={RouterLink} to="/demo-login">
+          Try the demo
+        </Link>
+        .
+      </Typography>
     </FormCard>
   );
 }

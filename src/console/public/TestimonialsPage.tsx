@@ -6,9 +6,18 @@ import { Box, Card, CardContent, Typography } from '@mui/material';
 import { PublicLayout } from './PublicLayout';
 
 const QUOTES = [
-  { quote: 'We moved our weekly newsletter and our receipts to one account, and the bill went down because we only pay for what we send.', who: 'Head of growth, an online bookshop' },
-  { quote: 'Sending at nine in the morning in each reader’s own time zone lifted our opens more than any subject-line test.', who: 'Marketing lead, a travel start-up' },
-  { quote: 'Support asked for our expected volume, activated us the same day, and the events API had our drip campaign running by the afternoon.', who: 'CTO, a SaaS company' },
+  {
+    quote: 'We moved our weekly newsletter and our receipts to one account, and the bill went down because we only pay for what we send.',
+    who: 'Head of growth, an online bookshop',
+  },
+  {
+    quote: 'Sending at nine in the morning in each reader’s own time zone lifted our opens more than any subject-line test.',
+    who: 'Marketing lead, a travel start-up',
+  },
+  {
+    quote: 'Support asked for our expected volume, activated us the same day, and the events API had our drip campaign running by the afternoon.',
+    who: 'CTO, a SaaS company',
+  },
 ];
 
 const PARTNERS = [

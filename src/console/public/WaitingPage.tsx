@@ -10,9 +10,21 @@ import { PublicLayout } from './PublicLayout';
 
 /** The pictures (served from public/waiting/) and their captions, in the order the button shows them. */
 export const WAITING_PICTURES = [
-  { src: '/waiting/hamsters.svg', alt: 'A hamster running in a wheel that powers a server', caption: 'Our hamsters are warming up your servers. They asked for a raise; we said after your first blast.' },
-  { src: '/waiting/coffee.svg', alt: 'A large cup of coffee beside a progress bar', caption: 'Setup is 62% done. The other 38% is waiting for the coffee to kick in.' },
-  { src: '/waiting/rocket.svg', alt: 'An envelope strapped to a rocket on the launch pad', caption: 'Your first email is being fitted with a rocket. Strictly for deliverability reasons.' },
+  {
+    src: '/waiting/hamsters.svg',
+    alt: 'A hamster running in a wheel that powers a server',
+    caption: 'Our hamsters are warming up your servers. They asked for a raise; we said after your first blast.',
+  },
+  {
+    src: '/waiting/coffee.svg',
+    alt: 'A large cup of coffee beside a progress bar',
+    caption: 'Setup is 62% done. The other 38% is waiting for the coffee to kick in.',
+  },
+  {
+    src: '/waiting/rocket.svg',
+    alt: 'An envelope strapped to a rocket on the launch pad',
+    caption: 'Your first email is being fitted with a rocket. Strictly for deliverability reasons.',
+  },
 ] as const;
 
 /** WaitingPage tells a new customer what happens next and offers a picture to pass the time. */
@@ -25,12 +37,10 @@ export function WaitingPage() {
         <Typography variant="h4" component="h1" gutterBottom>
           Thanks for signing up!
         </Typography>
-        <Typography sx={{ mb: 1 }}>
-          We are setting up your account. Setup takes about 30 minutes, and an email follows when it is done.
-        </Typography>
+        <Typography sx={{ mb: 1 }}>We are setting up your account. Setup takes about 30 minutes, and an email follows when it is done.</Typography>
         <Typography color="text.secondary" sx={{ mb: 3 }}>
-          In the meantime you can log in and explore: your account starts in the sandbox, where you can add templates,
-          contacts and sender personas and send to the simulator address.
+          In the meantime you can log in and explore: your account starts in the sandbox, where you can add templates, contacts and sender personas and send to
+          the simulator address.
         </Typography>
         <Stack direction="row" spacing={2} sx={{ justifyContent: 'center', mb: 4 }}>
           <Button variant="contained" component={RouterLink} to="/login">

@@ -19,7 +19,9 @@ let config: Promise<PublicConfig> | undefined;
 
 /** publicConfig fetches the public configuration once per page load; off (nulls) when it cannot be read. */
 export function publicConfig(): Promise<PublicConfig> {
-  config ??= publicClient('signup').GET('/signup/config').then(unwrap)
+  config ??= publicClient('signup')
+    .GET('/signup/config')
+    .then(unwrap)
     .catch((): PublicConfig => ({ captcha: null, conversion_tracking_url: null }));
   return config;
 }

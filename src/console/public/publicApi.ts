@@ -10,7 +10,10 @@ import { showToast } from '../toast';
 
 /** ApiError: a gateway answered with an error status; `errors` is its errors list (spec part 1 §8). */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly errors: string[]) {
+  constructor(
+    readonly status: number,
+    readonly errors: string[],
+  ) {
     super(errors.join(', ') || `HTTP ${status}`);
   }
 }

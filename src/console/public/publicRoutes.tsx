@@ -14,7 +14,13 @@ export function page<K extends string, P extends object = object>(load: () => Pr
   return lazy(async () => {
     const [module, { Themed }] = await Promise.all([load(), import('./Themed')]);
     const Page = module[name] as ComponentType<object>;
-    return { default: (props: P) => <Themed><Page {...props} /></Themed> };
+    return {
+      default: (props: P) => (
+        <Themed>
+          <Page {...props} />
+        </Themed>
+      ),
+    };
   });
 }
 

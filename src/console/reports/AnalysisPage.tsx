@@ -8,8 +8,20 @@
 import { useMemo, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import {
-  Box, Button, Card, CardContent, Link, Table, TableBody, TableCell, TableContainer, TableHead, TablePagination, TableRow,
-  TableSortLabel, Typography,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Link,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TablePagination,
+  TableRow,
+  TableSortLabel,
+  Typography,
 } from '@mui/material';
 import { campaignTypeLabel } from '../../domain/campaigns';
 import { formatRate } from '../../domain/reports';
@@ -30,17 +42,21 @@ const NAME_MAX = 60;
 
 /** useCampaignMetrics reads every live campaign's metrics, page by page (reads retried 2/250 ms). */
 function useCampaignMetrics(): ReportState<CampaignMetrics> {
-  return useLoaded<CampaignMetrics>('analysis', async (dataProvider) => {
-    const rows: CampaignMetrics[] = [];
-    for (let page = 0; page < FETCH_PAGES; page++) {
-      const body = await dataProvider.callGateway(
-        'listCampaignMetrics', { query: { limit: FETCH_PAGE, offset: page * FETCH_PAGE, sort_columns: 'created_at DESC' } },
-      );
-      rows.push(...body.campaigns_with_metrics);
-      if (body.campaigns_with_metrics.length < FETCH_PAGE) break;
-    }
-    return rows;
-  }, "Couldn't fetch campaigns");
+  return useLoaded<CampaignMetrics>(
+    'analysis',
+    async (dataProvider) => {
+      const rows: CampaignMetrics[] = [];
+      for (let page = 0; page < FETCH_PAGES; page++) {
+        const body = await dataProvider.callGateway('listCampaignMetrics', {
+          query: { limit: FETCH_PAGE, offset: page * FETCH_PAGE, sort_columns: 'created_at DESC' },
+        });
+        rows.push(...body.campaigns_with_metrics);
+        if (body.campaigns_with_metrics.length < FETCH_PAGE) break;
+      }
+      return rows;
+    },
+    "Couldn't fetch campaigns",
+  );
 }
 
 function cell(row: AnalysisRow, key: AnalysisKey) {
@@ -48,7 +64,11 @@ function cell(row: AnalysisRow, key: AnalysisKey) {
     case 'name':
       return (
         <Box component="span" sx={{ display: 'block', minWidth: '12rem' }}>
-          <Link component={RouterLink} to={`/insights/stats?campaign_id=${encodeURIComponent(row.id)}`} title={row.name.length > NAME_MAX ? row.name : undefined}>
+          <Link
+            component={RouterLink}
+            to={`/insights/stats?campaign_id=${encodeURIComponent(row.id)}`}
+            title={row.name.length > NAME_MAX ? row.name : undefined}
+          >
             {truncate(row.name, NAME_MAX)}
           </Link>
         </Box>
@@ -83,9 +103,8 @@ export function AnalysisPage() {
         Campaign analysis
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>
-        Every campaign side by side, all time. Rates count emails (one message to one recipient): open, click,
-        unsubscribe and bounce rates per send, click-to-open as clicks per open, and failures per attempted send.
-        N/A means there is nothing to divide by.
+        Every campaign side by side, all time. Rates count emails (one message to one recipient): open, click, unsubscribe and bounce rates per send,
+        click-to-open as clicks per open, and failures per attempted send. N/A means there is nothing to divide by.
       </Typography>
       <Card variant="outlined">
         {status ? (

@@ -28,7 +28,12 @@ export function IssuesPage() {
         <Typography variant="h5" component="h1">
           Issues
         </Typography>
-        <Button variant="outlined" size="small" component={RouterLink} to={campaignId ? `/insights/stats?campaign_id=${encodeURIComponent(campaignId)}` : '/insights/stats'}>
+        <Button
+          variant="outlined"
+          size="small"
+          component={RouterLink}
+          to={campaignId ? `/insights/stats?campaign_id=${encodeURIComponent(campaignId)}` : '/insights/stats'}
+        >
           Statistics
         </Button>
       </Stack>

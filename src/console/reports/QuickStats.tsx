@@ -10,7 +10,11 @@ import { QUICK_STAT_CARDS, formatRate, quickStatRates } from '../../domain/repor
 import { ReportStatus } from './ReportSection';
 import { useReport } from './useReport';
 
-const GRID = { display: 'grid', gap: 2, gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' } };
+const GRID = {
+  display: 'grid',
+  gap: 2,
+  gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(3, minmax(0, 1fr))', lg: 'repeat(4, minmax(0, 1fr))' },
+};
 
 /** StatCard is one quick-stat card: a region named by its label, with the figures under it. */
 function StatCard({ label, value, lines }: { label: string; value: string; lines: string[] }) {

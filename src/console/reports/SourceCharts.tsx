@@ -62,10 +62,12 @@ export function SubjectPie({ rows }: { rows: OpenedEmailRow[] }) {
     <PieChart
       height={200}
       skipAnimation
-      series={[{
-        data: top.map((r, i) => ({ id: i, value: r.num_unique_opens, label: chartName(r.email_subject), color: TEMPLATE_COLORS[i] })),
-        innerRadius: 30,
-      }]}
+      series={[
+        {
+          data: top.map((r, i) => ({ id: i, value: r.num_unique_opens, label: chartName(r.email_subject), color: TEMPLATE_COLORS[i] })),
+          innerRadius: 30,
+        },
+      ]}
     />
   );
 }

@@ -36,15 +36,23 @@ function ChartFallback() {
 
 /** MostClickedLinks lists the links clicked most, with clicks and unique clicks. */
 function MostClickedLinks({ campaignId }: { campaignId?: string }) {
-  const state = useReport('getMostClickedLinks', { campaign_id: campaignId, limit: REPORT_LIMITS.mostClickedLinks }, "Couldn't fetch most-clicked-links report data");
+  const state = useReport(
+    'getMostClickedLinks',
+    { campaign_id: campaignId, limit: REPORT_LIMITS.mostClickedLinks },
+    "Couldn't fetch most-clicked-links report data",
+  );
   return (
     <ReportSection title="Most-clicked links" state={state} empty="No links have been clicked for the given filters">
       {(rows) => (
-        <ReportTable label="Most-clicked links" rows={rows} columns={[
-          { label: 'Link', render: (r) => <ReportLink url={r.link_url} /> },
-          { label: 'Clicks', render: (r) => r.num_clicks, numeric: true },
-          { label: 'Unique clicks', render: (r) => r.num_unique_clicks, numeric: true },
-        ]} />
+        <ReportTable
+          label="Most-clicked links"
+          rows={rows}
+          columns={[
+            { label: 'Link', render: (r) => <ReportLink url={r.link_url} /> },
+            { label: 'Clicks', render: (r) => r.num_clicks, numeric: true },
+            { label: 'Unique clicks', render: (r) => r.num_unique_clicks, numeric: true },
+          ]}
+        />
       )}
     </ReportSection>
   );
@@ -52,15 +60,23 @@ function MostClickedLinks({ campaignId }: { campaignId?: string }) {
 
 /** RecentlyClickedLinks lists the 5 newest clicks. */
 function RecentlyClickedLinks({ campaignId }: { campaignId?: string }) {
-  const state = useReport('getRecentlyClickedLinks', { campaign_id: campaignId, limit: REPORT_LIMITS.recentlyClickedLinks }, "Couldn't fetch recently-clicked-links report data");
+  const state = useReport(
+    'getRecentlyClickedLinks',
+    { campaign_id: campaignId, limit: REPORT_LIMITS.recentlyClickedLinks },
+    "Couldn't fetch recently-clicked-links report data",
+  );
   return (
     <ReportSection title="Recently clicked links" state={state} empty="No links have been clicked recently for the given filters">
       {(rows) => (
-        <ReportTable label="Recently clicked links" rows={rows} columns={[
-          { label: 'Link', render: (r) => <ReportLink url={r.link_url} /> },
-          { label: 'Email', render: (r) => r.email ?? '' },
-          { label: 'Occurred', render: (r) => formatOccurred(r.emitted_at) },
-        ]} />
+        <ReportTable
+          label="Recently clicked links"
+          rows={rows}
+          columns={[
+            { label: 'Link', render: (r) => <ReportLink url={r.link_url} /> },
+            { label: 'Email', render: (r) => r.email ?? '' },
+            { label: 'Occurred', render: (r) => formatOccurred(r.emitted_at) },
+          ]}
+        />
       )}
     </ReportSection>
   );
@@ -76,13 +92,17 @@ function MostOpenedEmails({ campaignId }: { campaignId?: string }) {
           <Suspense fallback={<ChartFallback />}>
             <SubjectPie rows={rows} />
           </Suspense>
-          <ReportTable label="Most-opened templates by subject" rows={rows} columns={[
-            { label: 'Subject', render: (r) => r.email_subject },
-            { label: 'Sends', render: (r) => r.num_sends, numeric: true },
-            { label: 'Opens', render: (r) => r.num_opens, numeric: true },
-            { label: 'Unique opens', render: (r) => r.num_unique_opens, numeric: true },
-            { label: 'Clicks', render: (r) => r.num_clicks, numeric: true },
-          ]} />
+          <ReportTable
+            label="Most-opened templates by subject"
+            rows={rows}
+            columns={[
+              { label: 'Subject', render: (r) => r.email_subject },
+              { label: 'Sends', render: (r) => r.num_sends, numeric: true },
+              { label: 'Opens', render: (r) => r.num_opens, numeric: true },
+              { label: 'Unique opens', render: (r) => r.num_unique_opens, numeric: true },
+              { label: 'Clicks', render: (r) => r.num_clicks, numeric: true },
+            ]}
+          />
         </>
       )}
     </ReportSection>
@@ -95,11 +115,15 @@ function RecentlyOpenedEmails({ campaignId }: { campaignId?: string }) {
   return (
     <ReportSection title="Recently opened emails" state={state} empty="No emails have been opened for the given filters">
       {(rows) => (
-        <ReportTable label="Recently opened emails" rows={rows} columns={[
-          { label: 'Email', render: (r) => r.email ?? '' },
-          { label: 'Subject', render: (r) => r.email_subject ?? '' },
-          { label: 'Occurred', render: (r) => formatOccurred(r.emitted_at) },
-        ]} />
+        <ReportTable
+          label="Recently opened emails"
+          rows={rows}
+          columns={[
+            { label: 'Email', render: (r) => r.email ?? '' },
+            { label: 'Subject', render: (r) => r.email_subject ?? '' },
+            { label: 'Occurred', render: (r) => formatOccurred(r.emitted_at) },
+          ]}
+        />
       )}
     </ReportSection>
   );
@@ -140,7 +164,12 @@ export function StatsPage() {
           Statistics
         </Typography>
         <Stack direction="row" spacing={1}>
-          <Button variant="outlined" size="small" component={RouterLink} to={campaignId ? `/insights/issues?campaign_id=${encodeURIComponent(campaignId)}` : '/insights/issues'}>
+          <Button
+            variant="outlined"
+            size="small"
+            component={RouterLink}
+            to={campaignId ? `/insights/issues?campaign_id=${encodeURIComponent(campaignId)}` : '/insights/issues'}
+          >
             Issues
           </Button>
           <Button variant="outlined" size="small" component={RouterLink} to="/insights/analysis">

@@ -8,7 +8,10 @@ describe('A/B results on the Statistics page (issue 9 §3)', () => {
       { template_id: 'a', template_name: 'Spring A', sends: 500, opens: 150, clicks: 40 },
       { template_id: null, template_name: null, sends: 3, opens: 0, clicks: 0 },
     ]);
-    expect(lines.map((l) => [l.name, l.best])).toEqual([['Spring A', true], ['Spring B', false]]);
+    expect(lines.map((l) => [l.name, l.best])).toEqual([
+      ['Spring A', true],
+      ['Spring B', false],
+    ]);
     expect(lines[0]).toMatchObject({ openRate: '30.0% (150)', clickRate: '8.0% (40)', openVsBest: 'best', sends: '500' });
     expect(lines[1].openVsBest).toBe('−10.0 points (>99.9% confidence)');
     expect(lines[1].verdict).toMatch(/^Opened less than the best by 10\.0 points, with >99\.9% confidence$/);

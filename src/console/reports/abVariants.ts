@@ -35,9 +35,15 @@ export function comparisonText(c: Comparison | undefined): string {
 
 /** variantLines compares the split rows of one A/B campaign (rows without a template are left out) and formats each variant, best first. */
 export function variantLines(rows: SplitRow[]): VariantLine[] {
-  const variants: VariantCounts[] = rows.filter((r) => r.template_id).map((r) => ({
-    template_id: r.template_id as string, name: r.template_name, sends: r.sends, opens: r.opens, clicks: r.clicks,
-  }));
+  const variants: VariantCounts[] = rows
+    .filter((r) => r.template_id)
+    .map((r) => ({
+      template_id: r.template_id as string,
+      name: r.template_name,
+      sends: r.sends,
+      opens: r.opens,
+      clicks: r.clicks,
+    }));
   return compareVariants(variants).map((v) => ({
     templateId: v.template_id,
     name: v.name ?? v.template_id,

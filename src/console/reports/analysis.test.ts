@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { analysisRow, sortAnalysis, type CampaignMetrics } from './analysis.ts';
 
 const base: CampaignMetrics = {
-  id: 'c', name: 'C', type: 'scheduled_email_group', sends: 0, opens: 0, clicks: 0, unsubscribes: 0, bounces: 0, unsuccessful_sends: 0,
+  id: 'c',
+  name: 'C',
+  type: 'scheduled_email_group',
+  sends: 0,
+  opens: 0,
+  clicks: 0,
+  unsubscribes: 0,
+  bounces: 0,
+  unsuccessful_sends: 0,
   created_at: '2026-01-01T00:00:00Z',
 };
 

@@ -21,14 +21,20 @@ export function useCampaignParam(): [string | undefined, (id: string | undefined
   const raw = params.get('campaign_id') ?? '';
   const scope = parseCampaignId(raw);
   const campaignId = 'error' in scope ? raw : scope.all ? undefined : scope.id;
-  const set = useCallback((id: string | undefined) => {
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      if (id) next.set('campaign_id', id);
-      else next.delete('campaign_id');
-      return next;
-    }, { replace: true });
-  }, [setParams]);
+  const set = useCallback(
+    (id: string | undefined) => {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (id) next.set('campaign_id', id);
+          else next.delete('campaign_id');
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
   return [campaignId, set];
 }
 
@@ -39,12 +45,18 @@ export function useCampaignParam(): [string | undefined, (id: string | undefined
 export function useDeselectedParam(param: DeselectedParam, defaults?: SeriesColumn[]): [SeriesColumn[], (columns: SeriesColumn[]) => void] {
   const [params, setParams] = useSearchParams();
   const deselected = parseDeselected(params.get(param), defaults);
-  const set = useCallback((columns: SeriesColumn[]) => {
-    setParams((prev) => {
-      const next = new URLSearchParams(prev);
-      next.set(param, formatDeselected(columns));
-      return next;
-    }, { replace: true });
-  }, [param, setParams]);
+  const set = useCallback(
+    (columns: SeriesColumn[]) => {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          next.set(param, formatDeselected(columns));
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [param, setParams],
+  );
   return [deselected, set];
 }

@@ -31,7 +31,8 @@ export function useLoaded<T>(key: string, load: (dataProvider: AppDataProvider) 
   useEffect(() => {
     let live = true;
     setState({ loading: true, rows: [], key });
-    loadRef.current(dataProvider)
+    loadRef
+      .current(dataProvider)
       .then((rows) => live && setState({ loading: false, rows, key }))
       .catch((error: Error) => {
         if (!live) return;
@@ -54,9 +55,13 @@ export function useLoaded<T>(key: string, load: (dataProvider: AppDataProvider) 
  */
 export function useReport<Id extends OperationId>(operationId: Id, query: OperationQuery<Id>, failure: string): ReportState<ListRow<Id>> {
   const key = JSON.stringify([operationId, query]);
-  return useLoaded<ListRow<Id>>(key, async (dataProvider) => {
-    // Id is generic here, so its params and answer are not resolved yet: both are the operation's (see the signature).
-    const answer = await dataProvider.callGateway(operationId, ...([{ query }, RETRY.reports] as unknown as CallArgs<Id>));
-    return (answer as { data?: Array<ListRow<Id>> }).data ?? [];
-  }, failure);
+  return useLoaded<ListRow<Id>>(
+    key,
+    async (dataProvider) => {
+      // Id is generic here, so its params and answer are not resolved yet: both are the operation's (see the signature).
+      const answer = await dataProvider.callGateway(operationId, ...([{ query }, RETRY.reports] as unknown as CallArgs<Id>));
+      return (answer as { data?: Array<ListRow<Id>> }).data ?? [];
+    },
+    failure,
+  );
 }

@@ -21,8 +21,19 @@ import { CACHED_REPORTS, cacheClearError } from '../resources/campaigns/campaign
 import { StepList } from '../resources/shared/StepList';
 import { planLaunch, runLaunch, type LaunchDeps, type LaunchPlan } from './launch';
 import {
-  WIZARD_TYPE_INFO, chosenPersonaIds, chosenSegmentIds, chosenUserIds, describeTiming, isBlastType, isDripType, isEventType, previewRequest,
-  reviewCost, type LaunchIds, type Preview, type WizardState,
+  WIZARD_TYPE_INFO,
+  chosenPersonaIds,
+  chosenSegmentIds,
+  chosenUserIds,
+  describeTiming,
+  isBlastType,
+  isDripType,
+  isEventType,
+  previewRequest,
+  reviewCost,
+  type LaunchIds,
+  type Preview,
+  type WizardState,
 } from './wizardModel';
 
 /** Not retried: a re-sent workflow save would queue another JOB_CREATE_WORKFLOW job; a 503 is waited out on the job log. */
@@ -32,32 +43,35 @@ const NO_RETRY = { retries: 0, delayMs: 0 };
 function useLaunchDeps(): LaunchDeps {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
-  return useMemo(() => ({
-    ...gatewayJobWaitDeps(dataProvider),
-    async saveCampaign(body) {
-      // Part 2 §7: the two sends reports' caches are cleared before a campaign save; if either fails the save stops.
-      for (const { report, name } of CACHED_REPORTS) {
-        try {
-          await dataProvider.callGateway('clearReportCache', { path: { report }, body: { campaign_id: body.id } }, RETRY.reportCacheClear);
-        } catch (error) {
-          throw new Error(cacheClearError(name, (error as Error).message));
+  return useMemo(
+    () => ({
+      ...gatewayJobWaitDeps(dataProvider),
+      async saveCampaign(body) {
+        // Part 2 §7: the two sends reports' caches are cleared before a campaign save; if either fails the save stops.
+        for (const { report, name } of CACHED_REPORTS) {
+          try {
+            await dataProvider.callGateway('clearReportCache', { path: { report }, body: { campaign_id: body.id } }, RETRY.reportCacheClear);
+          } catch (error) {
+            throw new Error(cacheClearError(name, (error as Error).message));
+          }
         }
-      }
-      await dataProvider.callGateway('saveCampaign', { body: { campaign: body } }, RETRY.write);
-    },
-    async saveBlast(body) {
-      await dataProvider.callGateway('saveEmailBlast', { body }, RETRY.write);
-    },
-    async saveWorkflow(body) {
-      const answer = await dataProvider.callGateway('saveWorkflow', { body: workflowInput(body) }, NO_RETRY);
-      return answer.data;
-    },
-    async sendSegment(body) {
-      const answer = await dataProvider.callGateway('sendSegmentToWorkflow', { body }, RETRY.write);
-      if (answer.errors?.length) throw new Error(answer.errors.join(', '));
-    },
-    onBehind: () => notify('Another workflow job of this project is still running: the workflow is created when it has finished.', { type: 'info' }),
-  }), [dataProvider, notify]);
+        await dataProvider.callGateway('saveCampaign', { body: { campaign: body } }, RETRY.write);
+      },
+      async saveBlast(body) {
+        await dataProvider.callGateway('saveEmailBlast', { body }, RETRY.write);
+      },
+      async saveWorkflow(body) {
+        const answer = await dataProvider.callGateway('saveWorkflow', { body: workflowInput(body) }, NO_RETRY);
+        return answer.data;
+      },
+      async sendSegment(body) {
+        const answer = await dataProvider.callGateway('sendSegmentToWorkflow', { body }, RETRY.write);
+        if (answer.errors?.length) throw new Error(answer.errors.join(', '));
+      },
+      onBehind: () => notify('Another workflow job of this project is still running: the workflow is created when it has finished.', { type: 'info' }),
+    }),
+    [dataProvider, notify],
+  );
 }
 
 /** Summary lists what was chosen, one row per choice. */
@@ -71,7 +85,9 @@ function Summary({ state, labels }: { state: WizardState; labels: Record<string,
   if (!isDripType(state.type)) rows.push(['Sender persona', name(state.personaId)]);
   if (state.type === 'a_b_test') {
     const total = state.weights.reduce((s, w) => s + w, 0) || 1;
-    state.abTemplateIds.forEach((id, i) => rows.push([`Template ${String.fromCharCode(65 + i)}`, `${name(id)}: weight ${state.weights[i]} (${Math.round((state.weights[i] / total) * 100)}%)`]));
+    state.abTemplateIds.forEach((id, i) =>
+      rows.push([`Template ${String.fromCharCode(65 + i)}`, `${name(id)}: weight ${state.weights[i]} (${Math.round((state.weights[i] / total) * 100)}%)`]),
+    );
   } else if (!isDripType(state.type)) rows.push(['Template', name(state.templateId)]);
   if (isDripType(state.type)) {
     state.emails.forEach((e, i) => rows.push([`Email ${i + 1}`, `${name(e.templateId)} from ${name(e.personaId)}, ${describeTiming(e.timing, i)}`]));
@@ -86,7 +102,9 @@ function Summary({ state, labels }: { state: WizardState; labels: Record<string,
       <TableBody>
         {rows.map(([k, v]) => (
           <TableRow key={k}>
-            <TableCell component="th" scope="row" sx={{ width: 200, fontWeight: 500 }}>{k}</TableCell>
+            <TableCell component="th" scope="row" sx={{ width: 200, fontWeight: 500 }}>
+              {k}
+            </TableCell>
             <TableCell>{v}</TableCell>
           </TableRow>
         ))}
@@ -120,7 +138,9 @@ function Audience({ state, preview }: { state: WizardState; preview: Preview }) 
       <TableBody>
         {rows.map(([k, v]) => (
           <TableRow key={k}>
-            <TableCell component="th" scope="row" sx={{ width: 260, fontWeight: 500 }}>{k}</TableCell>
+            <TableCell component="th" scope="row" sx={{ width: 260, fontWeight: 500 }}>
+              {k}
+            </TableCell>
             <TableCell data-testid={k === cost.label ? 'estimated-cost' : undefined}>{v}</TableCell>
           </TableRow>
         ))}
@@ -130,10 +150,20 @@ function Audience({ state, preview }: { state: WizardState; preview: Preview }) 
 }
 
 /** The steps of a finished launch: their labels and final states (the success page lists them). */
-export interface LaunchRecord { labels: string[]; states: StepState[] }
+export interface LaunchRecord {
+  labels: string[];
+  states: StepState[];
+}
 
 /** ReviewLaunch is the review page; `onLaunched` gets the ids and the steps once every step has succeeded. */
-export function ReviewLaunch({ state, labels, today, onBack, onCancel, onLaunched }: {
+export function ReviewLaunch({
+  state,
+  labels,
+  today,
+  onBack,
+  onCancel,
+  onLaunched,
+}: {
   state: WizardState;
   labels: Record<string, string>;
   today: string;
@@ -156,7 +186,8 @@ export function ReviewLaunch({ state, labels, today, onBack, onCancel, onLaunche
     let live = true;
     setPreview(undefined);
     setPreviewError(undefined);
-    dataProvider.callGateway('previewEmailBlast', { body: JSON.parse(request) })
+    dataProvider
+      .callGateway('previewEmailBlast', { body: JSON.parse(request) })
       .then((answer) => live && setPreview(answer.data))
       .catch((error: Error) => live && setPreviewError(error.message));
     return () => {
@@ -205,11 +236,15 @@ export function ReviewLaunch({ state, labels, today, onBack, onCancel, onLaunche
   return (
     <Stack spacing={3}>
       <Box>
-        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>Your choices</Typography>
+        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+          Your choices
+        </Typography>
         <Summary state={state} labels={labels} />
       </Box>
       <Box>
-        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>{isEventType(state.type) ? 'Cost' : 'Audience and cost'}</Typography>
+        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+          {isEventType(state.type) ? 'Cost' : 'Audience and cost'}
+        </Typography>
         {!preview && !previewError && (
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
             <CircularProgress size={20} aria-label="Loading the preview" />
@@ -223,14 +258,22 @@ export function ReviewLaunch({ state, labels, today, onBack, onCancel, onLaunche
         <Alert severity="error" role="alert" aria-label="Launch problems">
           <Typography sx={{ fontWeight: 500 }}>This campaign cannot be launched yet:</Typography>
           <ul style={{ margin: 0, paddingLeft: 20 }}>
-            {problems.map((p) => <li key={p}>{p}</li>)}
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
           </ul>
-          {personas.length > 0 && <Typography variant="body2" sx={{ mt: 1 }}>After fixing it, come back to this page: it checks again when it opens.</Typography>}
+          {personas.length > 0 && (
+            <Typography variant="body2" sx={{ mt: 1 }}>
+              After fixing it, come back to this page: it checks again when it opens.
+            </Typography>
+          )}
         </Alert>
       )}
       {planError && <Alert severity="error">{planError}</Alert>}
       <Box>
-        <Typography variant="h6" component="h2">Launch steps</Typography>
+        <Typography variant="h6" component="h2">
+          Launch steps
+        </Typography>
         {running && (
           <Alert severity="warning" role="status" sx={{ mt: 1 }}>
             Launching: please do not close this tab until every step has finished.
@@ -238,16 +281,22 @@ export function ReviewLaunch({ state, labels, today, onBack, onCancel, onLaunche
         )}
         {phase === 'failed' && (
           <Alert severity="error" sx={{ mt: 1 }}>
-            The launch stopped at a failed step and the later steps were cancelled. What the earlier steps created is on the
-            campaigns, email blasts and workflows pages.
+            The launch stopped at a failed step and the later steps were cancelled. What the earlier steps created is on the campaigns, email blasts and
+            workflows pages.
           </Alert>
         )}
         <StepList label="Launch steps" steps={(plan?.steps ?? []).map((s, i) => ({ key: `${s.kind}-${i}`, label: s.label }))} states={states} />
       </Box>
       <Stack direction="row" spacing={1}>
-        <Button onClick={onBack} disabled={running}>Back</Button>
-        <Button onClick={onCancel} disabled={running}>Cancel</Button>
-        <Button variant="contained" onClick={launch} disabled={!canLaunch || running}>Launch</Button>
+        <Button onClick={onBack} disabled={running}>
+          Back
+        </Button>
+        <Button onClick={onCancel} disabled={running}>
+          Cancel
+        </Button>
+        <Button variant="contained" onClick={launch} disabled={!canLaunch || running}>
+          Launch
+        </Button>
       </Stack>
     </Stack>
   );

@@ -6,9 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
-import {
-  Box, Button, Checkbox, Chip, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography,
-} from '@mui/material';
+import { Box, Button, Checkbox, Chip, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import type { AppDataProvider } from '../data/dataProvider';
 import { SEARCH_DEBOUNCE_MS } from '../resources/shared/SearchBox';
 import { WIZARD_PICKER_PAGE_SIZE } from './wizardModel';
@@ -16,10 +14,20 @@ import { WIZARD_PICKER_PAGE_SIZE } from './wizardModel';
 /** How long after the last keystroke the segment search runs (ms); the contact search waits SEARCH_DEBOUNCE_MS (1000). */
 const SEGMENT_SEARCH_DEBOUNCE_MS = 300;
 
-interface Row { id: string; label: string; detail: string }
+interface Row {
+  id: string;
+  label: string;
+  detail: string;
+}
 
 /** SelectionPicker picks several segments or contacts; `labels` and `onLabels` keep the chosen ones' names for the review. */
-export function SelectionPicker({ kind, value, onChange, labels, onLabels }: {
+export function SelectionPicker({
+  kind,
+  value,
+  onChange,
+  labels,
+  onLabels,
+}: {
   kind: 'segments' | 'contacts';
   value: string[];
   onChange: (ids: string[]) => void;
@@ -37,10 +45,13 @@ export function SelectionPicker({ kind, value, onChange, labels, onLabels }: {
   const noun = kind === 'segments' ? 'segments' : 'contacts';
 
   useEffect(() => {
-    const timer = setTimeout(() => {
-      setSearch(text.trim());
-      setPage(1);
-    }, kind === 'contacts' ? SEARCH_DEBOUNCE_MS : SEGMENT_SEARCH_DEBOUNCE_MS);
+    const timer = setTimeout(
+      () => {
+        setSearch(text.trim());
+        setPage(1);
+      },
+      kind === 'contacts' ? SEARCH_DEBOUNCE_MS : SEGMENT_SEARCH_DEBOUNCE_MS,
+    );
     return () => clearTimeout(timer);
   }, [text, kind]);
 
@@ -127,9 +138,13 @@ export function SelectionPicker({ kind, value, onChange, labels, onLabels }: {
         </TableBody>
       </Table>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-        <Button size="small" onClick={() => setPage((p) => p - 1)} disabled={page <= 1 || loading}>Previous page</Button>
+        <Button size="small" onClick={() => setPage((p) => p - 1)} disabled={page <= 1 || loading}>
+          Previous page
+        </Button>
         <Typography variant="body2">{`Page ${page} of ${pages} (${total} ${noun})`}</Typography>
-        <Button size="small" onClick={() => setPage((p) => p + 1)} disabled={page >= pages || loading}>Next page</Button>
+        <Button size="small" onClick={() => setPage((p) => p + 1)} disabled={page >= pages || loading}>
+          Next page
+        </Button>
       </Stack>
       <Box aria-label={`Chosen ${noun}`} role="group">
         <Typography variant="subtitle2" component="p">{`${value.length} chosen`}</Typography>

@@ -8,7 +8,22 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useDataProvider } from 'react-admin';
 import {
-  Alert, Box, Button, Card, CardContent, FormControl, FormControlLabel, FormLabel, Link, List, ListItem, Radio, RadioGroup, Stack, TextField, Typography,
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  FormControl,
+  FormControlLabel,
+  FormLabel,
+  Link,
+  List,
+  ListItem,
+  Radio,
+  RadioGroup,
+  Stack,
+  TextField,
+  Typography,
 } from '@mui/material';
 import { DateTime } from 'luxon';
 import type { AppDataProvider } from '../data/dataProvider';
@@ -18,9 +33,27 @@ import { CountField, PersonaChoice, TemplateChoice, TimingFields, TypeChoice, We
 import { ReviewLaunch, type LaunchRecord } from './ReviewLaunch';
 import { StepList } from '../resources/shared/StepList';
 import {
-  BLAST_SEND_AT_TYPES, DRIP_SEND_AT_TYPES, NAME_CHECK_DEBOUNCE_MS, WIZARD_TYPE_INFO, chosenPersonaIds, chosenTemplateIds, initialState, pageError,
-  pageKey, setEmail, setNumEmails, setNumTemplates, setRecipientType, setType, successLinks, wizardPages,
-  type LaunchIds, type PageContext, type RecipientType, type WizardPage, type WizardState,
+  BLAST_SEND_AT_TYPES,
+  DRIP_SEND_AT_TYPES,
+  NAME_CHECK_DEBOUNCE_MS,
+  WIZARD_TYPE_INFO,
+  chosenPersonaIds,
+  chosenTemplateIds,
+  initialState,
+  pageError,
+  pageKey,
+  setEmail,
+  setNumEmails,
+  setNumTemplates,
+  setRecipientType,
+  setType,
+  successLinks,
+  wizardPages,
+  type LaunchIds,
+  type PageContext,
+  type RecipientType,
+  type WizardPage,
+  type WizardState,
 } from './wizardModel';
 
 type NameCheck = NonNullable<PageContext['nameCheck']>;
@@ -59,9 +92,12 @@ function useLabels(source: PickSource, ids: string[], labels: Record<string, str
   useEffect(() => {
     if (!missing) return;
     let live = true;
-    source.byIds(missing.split(','))
+    source
+      .byIds(missing.split(','))
       .then((found) => live && addLabels(Object.fromEntries(found.map((o) => [o.id, o.label]))))
-      .catch(() => { /* the ids stay as their own labels */ });
+      .catch(() => {
+        /* the ids stay as their own labels */
+      });
     return () => {
       live = false;
     };
@@ -72,28 +108,57 @@ function useLabels(source: PickSource, ids: string[], labels: Record<string, str
 function pageTitle(p: WizardPage, s: WizardState): string {
   const email = 'index' in p ? ` ${p.index + 1}` : '';
   switch (p.kind) {
-    case 'type': return 'Campaign type';
-    case 'name': return 'Campaign name';
-    case 'event_name': return 'Event name';
-    case 'persona': return 'Sender persona';
-    case 'template': return 'Template';
-    case 'num_templates': return 'Number of templates';
-    case 'ab_template': return `Template ${String.fromCharCode(65 + p.index)}`;
-    case 'weights': return 'Weights';
-    case 'recipient_type': return 'Recipients';
-    case 'segments': return s.type === 'drip_campaign' ? 'Segments to enter into the drip campaign' : 'Segments';
-    case 'contacts': return 'Contacts';
-    case 'timing': return 'When to send';
-    case 'num_emails': return 'Number of emails';
-    case 'email_persona': return `Sender persona of email${email}`;
-    case 'email_template': return `Template of email${email}`;
-    case 'email_timing': return `When to send email${email}`;
-    case 'review': return 'Review and launch';
+    case 'type':
+      return 'Campaign type';
+    case 'name':
+      return 'Campaign name';
+    case 'event_name':
+      return 'Event name';
+    case 'persona':
+      return 'Sender persona';
+    case 'template':
+      return 'Template';
+    case 'num_templates':
+      return 'Number of templates';
+    case 'ab_template':
+      return `Template ${String.fromCharCode(65 + p.index)}`;
+    case 'weights':
+      return 'Weights';
+    case 'recipient_type':
+      return 'Recipients';
+    case 'segments':
+      return s.type === 'drip_campaign' ? 'Segments to enter into the drip campaign' : 'Segments';
+    case 'contacts':
+      return 'Contacts';
+    case 'timing':
+      return 'When to send';
+    case 'num_emails':
+      return 'Number of emails';
+    case 'email_persona':
+      return `Sender persona of email${email}`;
+    case 'email_template':
+      return `Template of email${email}`;
+    case 'email_timing':
+      return `When to send email${email}`;
+    case 'review':
+      return 'Review and launch';
   }
 }
 
 /** Success lists everything the launch created, each link opening in a new tab. */
-function Success({ state, ids, steps, labels, onRestart }: { state: WizardState; ids: LaunchIds; steps: LaunchRecord; labels: Record<string, string>; onRestart: () => void }) {
+function Success({
+  state,
+  ids,
+  steps,
+  labels,
+  onRestart,
+}: {
+  state: WizardState;
+  ids: LaunchIds;
+  steps: LaunchRecord;
+  labels: Record<string, string>;
+  onRestart: () => void;
+}) {
   const links = successLinks(state, ids, labels);
   return (
     <Stack spacing={2}>
@@ -104,16 +169,22 @@ function Success({ state, ids, steps, labels, onRestart }: { state: WizardState;
         </Typography>
       )}
       <StepList label="Launch steps" steps={steps.labels.map((label, i) => ({ key: String(i), label }))} states={steps.states} />
-      <Typography variant="h6" component="h2">What was created</Typography>
+      <Typography variant="h6" component="h2">
+        What was created
+      </Typography>
       <List aria-label="Created objects">
         {links.map((l) => (
           <ListItem key={l.href} disableGutters>
-            <Link href={l.href} target="_blank" rel="noopener noreferrer">{l.label}</Link>
+            <Link href={l.href} target="_blank" rel="noopener noreferrer">
+              {l.label}
+            </Link>
           </ListItem>
         ))}
       </List>
       <Box>
-        <Button variant="outlined" onClick={onRestart}>Start another campaign</Button>
+        <Button variant="outlined" onClick={onRestart}>
+          Start another campaign
+        </Button>
       </Box>
     </Stack>
   );
@@ -151,32 +222,70 @@ export function SendWizardPage() {
         return <TypeChoice value={state.type} onChange={(t) => setState((s) => setType(s, t))} />;
       case 'name':
         return (
-          <TextField id={id} label="Campaign name" required value={state.name} onChange={(e) => update({ name: e.target.value })} sx={{ maxWidth: 520 }} fullWidth
-            slotProps={{ htmlInput: { maxLength: 500 } }} />
+          <TextField
+            id={id}
+            label="Campaign name"
+            required
+            value={state.name}
+            onChange={(e) => update({ name: e.target.value })}
+            sx={{ maxWidth: 520 }}
+            fullWidth
+            slotProps={{ htmlInput: { maxLength: 500 } }}
+          />
         );
       case 'event_name':
         return (
-          <TextField id={id} label="Event name" required value={state.eventName} onChange={(e) => update({ eventName: e.target.value })} sx={{ maxWidth: 520 }} fullWidth
-            helperText="Contacts get the email when you post an event with this name for them to the events API (see Account → Integrations)." />
+          <TextField
+            id={id}
+            label="Event name"
+            required
+            value={state.eventName}
+            onChange={(e) => update({ eventName: e.target.value })}
+            sx={{ maxWidth: 520 }}
+            fullWidth
+            helperText="Contacts get the email when you post an event with this name for them to the events API (see Account → Integrations)."
+          />
         );
       case 'persona':
         return <PersonaChoice id={id} value={state.personaId} onChange={(personaId) => update({ personaId })} />;
       case 'template':
         return <TemplateChoice id={id} value={state.templateId} onChange={(templateId) => update({ templateId })} />;
       case 'num_templates':
-        return <CountField id={id} label="Number of templates" value={state.numTemplates} onChange={(t) => setState((s) => setNumTemplates(s, t))} helperText="Each recipient gets one of them, chosen by weight." />;
+        return (
+          <CountField
+            id={id}
+            label="Number of templates"
+            value={state.numTemplates}
+            onChange={(t) => setState((s) => setNumTemplates(s, t))}
+            helperText="Each recipient gets one of them, chosen by weight."
+          />
+        );
       case 'ab_template':
         return (
-          <TemplateChoice id={id} label={`Template ${String.fromCharCode(65 + page.index)}`} value={state.abTemplateIds[page.index] ?? ''}
-            onChange={(t) => update({ abTemplateIds: state.abTemplateIds.map((x, i) => (i === page.index ? t : x)) })} />
+          <TemplateChoice
+            id={id}
+            label={`Template ${String.fromCharCode(65 + page.index)}`}
+            value={state.abTemplateIds[page.index] ?? ''}
+            onChange={(t) => update({ abTemplateIds: state.abTemplateIds.map((x, i) => (i === page.index ? t : x)) })}
+          />
         );
       case 'weights':
-        return <WeightSliders names={state.abTemplateIds.map((t, i) => `template ${String.fromCharCode(65 + i)} (${labels[t] ?? t})`)} weights={state.weights} onChange={(weights) => update({ weights })} />;
+        return (
+          <WeightSliders
+            names={state.abTemplateIds.map((t, i) => `template ${String.fromCharCode(65 + i)} (${labels[t] ?? t})`)}
+            weights={state.weights}
+            onChange={(weights) => update({ weights })}
+          />
+        );
       case 'recipient_type':
         return (
           <FormControl>
             <FormLabel id="wizard-recipient-type-label">Send to</FormLabel>
-            <RadioGroup aria-labelledby="wizard-recipient-type-label" value={state.recipientType} onChange={(e) => setState((s) => setRecipientType(s, e.target.value as RecipientType))}>
+            <RadioGroup
+              aria-labelledby="wizard-recipient-type-label"
+              value={state.recipientType}
+              onChange={(e) => setState((s) => setRecipientType(s, e.target.value as RecipientType))}
+            >
               <FormControlLabel value="segments" control={<Radio />} label="Segments" />
               <FormControlLabel value="users" control={<Radio />} label="Contacts" />
               <FormControlLabel value="both" control={<Radio />} label="Segments and contacts" />
@@ -184,19 +293,52 @@ export function SendWizardPage() {
           </FormControl>
         );
       case 'segments':
-        return <SelectionPicker kind="segments" value={state.segmentIds} onChange={(segmentIds) => update({ segmentIds })} labels={labels} onLabels={addLabels} />;
+        return (
+          <SelectionPicker kind="segments" value={state.segmentIds} onChange={(segmentIds) => update({ segmentIds })} labels={labels} onLabels={addLabels} />
+        );
       case 'contacts':
         return <SelectionPicker kind="contacts" value={state.userIds} onChange={(userIds) => update({ userIds })} labels={labels} onLabels={addLabels} />;
       case 'timing':
         return <TimingFields id={id} timing={state.timing} types={BLAST_SEND_AT_TYPES} index={0} onChange={(timing) => update({ timing })} />;
       case 'num_emails':
-        return <CountField id={id} label="Number of emails" value={state.numEmails} onChange={(t) => setState((s) => setNumEmails(s, t, today))} helperText="Each contact gets these emails one after the other." />;
+        return (
+          <CountField
+            id={id}
+            label="Number of emails"
+            value={state.numEmails}
+            onChange={(t) => setState((s) => setNumEmails(s, t, today))}
+            helperText="Each contact gets these emails one after the other."
+          />
+        );
       case 'email_persona':
-        return <PersonaChoice key={id} id={id} value={state.emails[page.index].personaId} onChange={(personaId) => setState((s) => setEmail(s, page.index, { personaId }))} />;
+        return (
+          <PersonaChoice
+            key={id}
+            id={id}
+            value={state.emails[page.index].personaId}
+            onChange={(personaId) => setState((s) => setEmail(s, page.index, { personaId }))}
+          />
+        );
       case 'email_template':
-        return <TemplateChoice key={id} id={id} value={state.emails[page.index].templateId} onChange={(templateId) => setState((s) => setEmail(s, page.index, { templateId }))} />;
+        return (
+          <TemplateChoice
+            key={id}
+            id={id}
+            value={state.emails[page.index].templateId}
+            onChange={(templateId) => setState((s) => setEmail(s, page.index, { templateId }))}
+          />
+        );
       case 'email_timing':
-        return <TimingFields key={id} id={id} timing={state.emails[page.index].timing} types={DRIP_SEND_AT_TYPES} index={page.index} onChange={(timing) => setState((s) => setEmail(s, page.index, { timing }))} />;
+        return (
+          <TimingFields
+            key={id}
+            id={id}
+            timing={state.emails[page.index].timing}
+            types={DRIP_SEND_AT_TYPES}
+            index={page.index}
+            onChange={(timing) => setState((s) => setEmail(s, page.index, { timing }))}
+          />
+        );
       case 'review':
         return null;
     }
@@ -204,12 +346,16 @@ export function SendWizardPage() {
 
   return (
     <Box sx={{ maxWidth: 900 }}>
-      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>Send wizard</Typography>
+      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+        Send wizard
+      </Typography>
       <Card variant="outlined">
         <CardContent>
           {launched ? (
             <>
-              <Typography variant="h6" component="h2" sx={{ mb: 2 }}>Success</Typography>
+              <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
+                Success
+              </Typography>
               <Success state={state} ids={launched.ids} steps={launched.steps} labels={labels} onRestart={restart} />
             </>
           ) : (
@@ -217,9 +363,18 @@ export function SendWizardPage() {
               <Typography variant="overline" component="p">
                 {`Step ${index + 1} of ${pages.length}${state.type ? ` · ${WIZARD_TYPE_INFO[state.type].label}` : ''}`}
               </Typography>
-              <Typography variant="h6" component="h2">{pageTitle(page, state)}</Typography>
+              <Typography variant="h6" component="h2">
+                {pageTitle(page, state)}
+              </Typography>
               {page.kind === 'review' ? (
-                <ReviewLaunch state={state} labels={labels} today={today} onBack={() => setIndex((i) => i - 1)} onCancel={restart} onLaunched={(ids, steps) => setLaunched({ ids, steps })} />
+                <ReviewLaunch
+                  state={state}
+                  labels={labels}
+                  today={today}
+                  onBack={() => setIndex((i) => i - 1)}
+                  onCancel={restart}
+                  onLaunched={(ids, steps) => setLaunched({ ids, steps })}
+                />
               ) : (
                 <>
                   {body}
@@ -229,8 +384,12 @@ export function SendWizardPage() {
                     </Alert>
                   )}
                   <Stack direction="row" spacing={1}>
-                    <Button onClick={() => setIndex((i) => i - 1)} disabled={index === 0}>Back</Button>
-                    <Button variant="contained" onClick={() => setIndex((i) => i + 1)} disabled={!!error}>Continue</Button>
+                    <Button onClick={() => setIndex((i) => i - 1)} disabled={index === 0}>
+                      Back
+                    </Button>
+                    <Button variant="contained" onClick={() => setIndex((i) => i + 1)} disabled={!!error}>
+                      Continue
+                    </Button>
                   </Stack>
                 </>
               )}

@@ -6,15 +6,41 @@
 import { useMemo, useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
 import {
-  Alert, Autocomplete, Box, Button, FormControl, FormControlLabel, FormLabel, MenuItem, Radio, RadioGroup, Slider, Stack, TextField, Typography,
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  FormControl,
+  FormControlLabel,
+  FormLabel,
+  MenuItem,
+  Radio,
+  RadioGroup,
+  Slider,
+  Stack,
+  TextField,
+  Typography,
 } from '@mui/material';
 import { CONTACT_LOCAL_TIMEZONE, timezoneOptions } from '../../domain/sendTime';
 import type { AppDataProvider } from '../data/dataProvider';
 import { PickList, usePickSource } from '../resources/shared/PickList';
 import { TIME_OPTIONS, parseTimeOfDay, timeLabel } from '../resources/email-blasts/timeInput';
 import {
-  DELAY_UNITS, SEND_AT_LABELS, WEIGHT_MAX, WEIGHT_MIN, WIZARD_TYPES, WIZARD_TYPE_INFO, delayWarning, newPersonaBody, newPersonaErrors,
-  personaSavedToast, type DelayUnit, type NewPersona, type SendAtType, type Timing, type WizardType,
+  DELAY_UNITS,
+  SEND_AT_LABELS,
+  WEIGHT_MAX,
+  WEIGHT_MIN,
+  WIZARD_TYPES,
+  WIZARD_TYPE_INFO,
+  delayWarning,
+  newPersonaBody,
+  newPersonaErrors,
+  personaSavedToast,
+  type DelayUnit,
+  type NewPersona,
+  type SendAtType,
+  type Timing,
+  type WizardType,
 } from './wizardModel';
 
 /** TypeChoice is page 1: the five campaign types. */
@@ -30,8 +56,12 @@ export function TypeChoice({ value, onChange }: { value?: WizardType; onChange: 
             control={<Radio />}
             label={
               <Box sx={{ py: 0.5 }}>
-                <Typography component="span" sx={{ fontWeight: 500 }}>{WIZARD_TYPE_INFO[t].label}</Typography>
-                <Typography component="span" variant="body2" sx={{ display: 'block', color: 'text.secondary' }}>{WIZARD_TYPE_INFO[t].description}</Typography>
+                <Typography component="span" sx={{ fontWeight: 500 }}>
+                  {WIZARD_TYPE_INFO[t].label}
+                </Typography>
+                <Typography component="span" variant="body2" sx={{ display: 'block', color: 'text.secondary' }}>
+                  {WIZARD_TYPE_INFO[t].description}
+                </Typography>
               </Box>
             }
           />
@@ -79,18 +109,49 @@ export function PersonaChoice({ id, value, onChange, error }: { id: string; valu
       <PickList id={id} label="Sender persona" source={source} value={value ? [value] : []} onChange={(ids) => onChange(ids[0] ?? '')} error={error} />
       {!creating ? (
         <Box>
-          <Button variant="outlined" size="small" onClick={() => setCreating(true)}>Create a new sender persona</Button>
+          <Button variant="outlined" size="small" onClick={() => setCreating(true)}>
+            Create a new sender persona
+          </Button>
         </Box>
       ) : (
         <Stack component="section" aria-label="New sender persona" spacing={1.5} sx={{ p: 2, border: 1, borderColor: 'divider', borderRadius: 1 }}>
-          <Typography variant="subtitle1" component="h3">New sender persona</Typography>
-          <Alert severity="warning">Make sure you can read this address's inbox: the email provider sends it a verification link, and nothing is sent from it until it is clicked.</Alert>
-          <TextField id={`${id}-first-name`} label="First name" required value={persona.first_name} onChange={(e) => setPersona({ ...persona, first_name: e.target.value })} error={!!shown.first_name} helperText={shown.first_name} />
-          <TextField id={`${id}-last-name`} label="Last name" value={persona.last_name} onChange={(e) => setPersona({ ...persona, last_name: e.target.value })} />
-          <TextField id={`${id}-email`} label="Email" required value={persona.email} onChange={(e) => setPersona({ ...persona, email: e.target.value })} error={!!shown.email} helperText={shown.email} />
+          <Typography variant="subtitle1" component="h3">
+            New sender persona
+          </Typography>
+          <Alert severity="warning">
+            Make sure you can read this address's inbox: the email provider sends it a verification link, and nothing is sent from it until it is clicked.
+          </Alert>
+          <TextField
+            id={`${id}-first-name`}
+            label="First name"
+            required
+            value={persona.first_name}
+            onChange={(e) => setPersona({ ...persona, first_name: e.target.value })}
+            error={!!shown.first_name}
+            helperText={shown.first_name}
+          />
+          <TextField
+            id={`${id}-last-name`}
+            label="Last name"
+            value={persona.last_name}
+            onChange={(e) => setPersona({ ...persona, last_name: e.target.value })}
+          />
+          <TextField
+            id={`${id}-email`}
+            label="Email"
+            required
+            value={persona.email}
+            onChange={(e) => setPersona({ ...persona, email: e.target.value })}
+            error={!!shown.email}
+            helperText={shown.email}
+          />
           <Stack direction="row" spacing={1}>
-            <Button variant="contained" size="small" onClick={save} disabled={saving}>Save sender persona</Button>
-            <Button size="small" onClick={() => setCreating(false)} disabled={saving}>Cancel</Button>
+            <Button variant="contained" size="small" onClick={save} disabled={saving}>
+              Save sender persona
+            </Button>
+            <Button size="small" onClick={() => setCreating(false)} disabled={saving}>
+              Cancel
+            </Button>
           </Stack>
         </Stack>
       )}
@@ -99,7 +160,19 @@ export function PersonaChoice({ id, value, onChange, error }: { id: string; valu
 }
 
 /** TemplateChoice picks one template. */
-export function TemplateChoice({ id, label = 'Template', value, onChange, error }: { id: string; label?: string; value: string; onChange: (id: string) => void; error?: string }) {
+export function TemplateChoice({
+  id,
+  label = 'Template',
+  value,
+  onChange,
+  error,
+}: {
+  id: string;
+  label?: string;
+  value: string;
+  onChange: (id: string) => void;
+  error?: string;
+}) {
   const source = usePickSource('templates');
   return <PickList id={id} label={label} source={source} value={value ? [value] : []} onChange={(ids) => onChange(ids[0] ?? '')} error={error} />;
 }
@@ -126,7 +199,19 @@ function TimeOfDayInput({ id, value, onChange }: { id: string; value: string; on
 }
 
 /** TimingFields edits one send moment: its send-at type and the fields that type needs. */
-export function TimingFields({ id, timing, types, index, onChange }: { id: string; timing: Timing; types: SendAtType[]; index: number; onChange: (t: Timing) => void }) {
+export function TimingFields({
+  id,
+  timing,
+  types,
+  index,
+  onChange,
+}: {
+  id: string;
+  timing: Timing;
+  types: SendAtType[];
+  index: number;
+  onChange: (t: Timing) => void;
+}) {
   const zones = useMemo(() => timezoneOptions().filter((z) => z !== CONTACT_LOCAL_TIMEZONE), []);
   const set = (change: Partial<Timing>) => onChange({ ...timing, ...change });
   const warning = delayWarning(timing, index);
@@ -136,7 +221,9 @@ export function TimingFields({ id, timing, types, index, onChange }: { id: strin
       <FormControl>
         <FormLabel id={`${id}-type-label`}>When is it sent?</FormLabel>
         <RadioGroup aria-labelledby={`${id}-type-label`} name={`${id}-type`} value={timing.type} onChange={(e) => set({ type: e.target.value as SendAtType })}>
-          {types.map((t) => <FormControlLabel key={t} value={t} control={<Radio />} label={SEND_AT_LABELS[t]} />)}
+          {types.map((t) => (
+            <FormControlLabel key={t} value={t} control={<Radio />} label={SEND_AT_LABELS[t]} />
+          ))}
         </RadioGroup>
       </FormControl>
       {timing.type === 'delay' ? (
@@ -149,14 +236,32 @@ export function TimingFields({ id, timing, types, index, onChange }: { id: strin
             slotProps={{ htmlInput: { inputMode: 'numeric' } }}
             sx={{ maxWidth: 260 }}
           />
-          <TextField id={`${id}-unit`} select label="Unit" value={timing.delayUnit} onChange={(e) => set({ delayUnit: e.target.value as DelayUnit })} sx={{ minWidth: 140 }}>
-            {(Object.keys(DELAY_UNITS) as DelayUnit[]).map((u) => <MenuItem key={u} value={u}>{`${u}s`}</MenuItem>)}
+          <TextField
+            id={`${id}-unit`}
+            select
+            label="Unit"
+            value={timing.delayUnit}
+            onChange={(e) => set({ delayUnit: e.target.value as DelayUnit })}
+            sx={{ minWidth: 140 }}
+          >
+            {(Object.keys(DELAY_UNITS) as DelayUnit[]).map((u) => (
+              <MenuItem key={u} value={u}>{`${u}s`}</MenuItem>
+            ))}
           </TextField>
         </Stack>
       ) : (
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           {(timing.type === 'specific_timezone' || timing.type === 'users_timezone') && (
-            <TextField id={`${id}-date`} label="Send date" type="date" required value={timing.date} onChange={(e) => set({ date: e.target.value })} slotProps={{ inputLabel: { shrink: true } }} sx={{ minWidth: 180 }} />
+            <TextField
+              id={`${id}-date`}
+              label="Send date"
+              type="date"
+              required
+              value={timing.date}
+              onChange={(e) => set({ date: e.target.value })}
+              slotProps={{ inputLabel: { shrink: true } }}
+              sx={{ minWidth: 180 }}
+            />
           )}
           <TimeOfDayInput key={`${id}-${timing.type}`} id={`${id}-time`} value={timing.time} onChange={(time) => set({ time })} />
           {needsZone && (
@@ -177,7 +282,19 @@ export function TimingFields({ id, timing, types, index, onChange }: { id: strin
 }
 
 /** CountField is a typed count (A/B templates, drip emails). */
-export function CountField({ id, label, value, onChange, helperText }: { id: string; label: string; value: string; onChange: (text: string) => void; helperText?: string }) {
+export function CountField({
+  id,
+  label,
+  value,
+  onChange,
+  helperText,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (text: string) => void;
+  helperText?: string;
+}) {
   return (
     <TextField
       id={id}
@@ -211,7 +328,11 @@ export function WeightSliders({ names, weights, onChange }: { names: string[]; w
                 onChange={(_, v) => onChange(weights.map((x, j) => (j === i ? (v as number) : x)))}
                 aria-labelledby={labelId}
               />
-              <Typography variant="body2" sx={{ minWidth: 150 }} data-testid={`weight-${i}`}>{`${w} (${Math.round((w / total) * 100)}% of recipients)`}</Typography>
+              <Typography
+                variant="body2"
+                sx={{ minWidth: 150 }}
+                data-testid={`weight-${i}`}
+              >{`${w} (${Math.round((w / total) * 100)}% of recipients)`}</Typography>
             </Stack>
           </Box>
         );

@@ -28,25 +28,37 @@ function fakeDeps(opts: { polls?: number; failSave?: unknown; jobFails?: boolean
   const asked: string[] = [];
   let reads = 0;
   const entry = (): JobEntry => ({
-    id: 'j-1', job_name: 'JOB_CREATE_WORKFLOW', ended_at: '2030-03-04T00:00:00Z', success: !opts.jobFails,
-    start_details: { workflow_id: W }, end_details: opts.jobFails ? { error: 'template x is archived' } : {},
+    id: 'j-1',
+    job_name: 'JOB_CREATE_WORKFLOW',
+    ended_at: '2030-03-04T00:00:00Z',
+    success: !opts.jobFails,
+    start_details: { workflow_id: W },
+    end_details: opts.jobFails ? { error: 'template x is archived' } : {},
   });
   const deps: LaunchDeps = {
-    async saveCampaign(body) { calls.push(`campaign ${body.workflow_ids.join(',') || body.scheduled_email_blast_group_ids.join(',') || '-'}`); },
-    async saveBlast(body) { calls.push(`blast ${body.id}`); },
+    async saveCampaign(body) {
+      calls.push(`campaign ${body.workflow_ids.join(',') || body.scheduled_email_blast_group_ids.join(',') || '-'}`);
+    },
+    async saveBlast(body) {
+      calls.push(`blast ${body.id}`);
+    },
     async saveWorkflow(body) {
       calls.push(`workflow ${body.id}`);
       if (opts.failSave) throw opts.failSave;
       return { job_log_entry_id: 'j-1', behind_another_job: false };
     },
-    async sendSegment(body) { calls.push(`segment ${body.segment_id} root ${body.root_node_id}`); },
+    async sendSegment(body) {
+      calls.push(`segment ${body.segment_id} root ${body.root_node_id}`);
+    },
     async listJobs(limit, ids) {
       reads++;
       asked.push(ids ? `ids=${ids.join(',')}` : `limit=${limit}`);
       if (opts.readFails) throw new Error('Unknown networking error');
       return reads > (opts.polls ?? 0) ? [entry()] : [];
     },
-    async sleep(ms) { calls.push(`sleep ${ms}`); },
+    async sleep(ms) {
+      calls.push(`sleep ${ms}`);
+    },
   };
   return { deps, calls, asked, reads: () => reads };
 }
@@ -59,8 +71,13 @@ describe('wizard launch (part 2 §4 Wizard launch)', () => {
     const final = await runLaunch(deps, plan, (s) => seen.push(s));
     expect(final.map((s) => s.status)).toEqual(Array(6).fill('succeeded'));
     expect(calls).toEqual([
-      'campaign -', `workflow ${W}`, 'sleep 2000', 'sleep 2000', `campaign ${W}`,
-      `segment ${S1} root ${plan.rootId}`, `segment ${S2} root ${plan.rootId}`,
+      'campaign -',
+      `workflow ${W}`,
+      'sleep 2000',
+      'sleep 2000',
+      `campaign ${W}`,
+      `segment ${S1} root ${plan.rootId}`,
+      `segment ${S2} root ${plan.rootId}`,
     ]);
     expect(asked).toEqual(['ids=j-1', 'ids=j-1', 'ids=j-1']); // the save's entry, read by its id
     expect(seen[0].map((s) => s.status)).toEqual(Array(6).fill('waiting'));
@@ -72,7 +89,7 @@ describe('wizard launch (part 2 §4 Wizard launch)', () => {
     const { deps, calls } = fakeDeps({ failSave: Object.assign(new Error("Couldn't save: template_id: no template"), { status: 400 }) });
     const final = await runLaunch(deps, plan, () => {});
     expect(final.map((s) => s.status)).toEqual(['succeeded', 'failed', 'cancelled', 'cancelled', 'cancelled', 'cancelled']);
-    expect(final[1].error).toBe("Couldnt save: template_id: no template");
+    expect(final[1].error).toBe('Couldnt save: template_id: no template');
     expect(calls.some((c) => c.startsWith('segment'))).toBe(false);
   });
 
@@ -90,7 +107,8 @@ describe('wizard launch (part 2 §4 Wizard launch)', () => {
     expect(reads()).toBe(3);
     expect(final[2]).toEqual({
       status: 'failed',
-      error: "the job log could not be read (Unknown networking error); please check the notifications tab and campaign details to make sure the workflow was created",
+      error:
+        'the job log could not be read (Unknown networking error); please check the notifications tab and campaign details to make sure the workflow was created',
     });
   });
 
@@ -99,7 +117,11 @@ describe('wizard launch (part 2 §4 Wizard launch)', () => {
     const controller = new AbortController();
     const { deps, calls } = fakeDeps({ polls: 1 });
     const saveWorkflow = deps.saveWorkflow;
-    deps.saveWorkflow = async (body) => { const answer = await saveWorkflow(body); controller.abort(new Error('left the wizard')); return answer; };
+    deps.saveWorkflow = async (body) => {
+      const answer = await saveWorkflow(body);
+      controller.abort(new Error('left the wizard'));
+      return answer;
+    };
     const final = await runLaunch(deps, plan, () => {}, WIZARD_WORKFLOW_WAIT, controller.signal);
     expect(final.map((s) => s.status)).toEqual(['succeeded', 'succeeded', 'failed', 'cancelled', 'cancelled', 'cancelled']);
     expect(calls).toEqual(['campaign -', `workflow ${W}`]);

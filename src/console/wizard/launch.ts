@@ -14,8 +14,18 @@ import { JOB_CREATE_WORKFLOW, stillRunning, waitForJob, type JobWaitDeps, type W
 import type { OperationBody } from '../data/apiTypes';
 import type { QueuedSave } from '../workflows/saveFlow';
 import {
-  WIZARD_MESSAGES, WIZARD_WORKFLOW_WAIT, blastBody, campaignBody, launchSteps, workflowBody,
-  type BlastBody, type CampaignBody, type LaunchIds, type LaunchStep, type WizardState, type WorkflowBody,
+  WIZARD_MESSAGES,
+  WIZARD_WORKFLOW_WAIT,
+  blastBody,
+  campaignBody,
+  launchSteps,
+  workflowBody,
+  type BlastBody,
+  type CampaignBody,
+  type LaunchIds,
+  type LaunchStep,
+  type WizardState,
+  type WorkflowBody,
 } from './wizardModel';
 
 /** The gateway calls a launch needs; each throws with the gateway's error text when it fails (an HttpError carries `status`). */
@@ -41,7 +51,9 @@ export interface LaunchPlan {
 /** planLaunch builds every body of the launch up front (so a broken workflow graph is found before any step runs). */
 export function planLaunch(s: WizardState, ids: LaunchIds, today: string, segmentNames: Record<string, string> = {}): LaunchPlan {
   const plan: LaunchPlan = {
-    steps: launchSteps(s, segmentNames), campaign: campaignBody(s, ids), linkedCampaign: campaignBody(s, ids, true),
+    steps: launchSteps(s, segmentNames),
+    campaign: campaignBody(s, ids),
+    linkedCampaign: campaignBody(s, ids, true),
   };
   if (plan.steps.some((st) => st.kind === 'schedule_blast')) plan.blast = blastBody(s, ids.blastId);
   if (plan.steps.some((st) => st.kind === 'create_workflow')) {
@@ -62,7 +74,10 @@ export const jobLogUnreadable = (error: string) =>
  * before any further step.
  */
 export function launchStepRunner(
-  deps: LaunchDeps, plan: LaunchPlan, wait: WaitPolicy = WIZARD_WORKFLOW_WAIT, signal?: AbortSignal,
+  deps: LaunchDeps,
+  plan: LaunchPlan,
+  wait: WaitPolicy = WIZARD_WORKFLOW_WAIT,
+  signal?: AbortSignal,
 ): (step: LaunchStep) => Promise<StepOutcome> {
   let entryId: string | undefined;
   return async (step) => {
@@ -105,14 +120,23 @@ export function launchStepRunner(
  * spec's message; `signal` stops the run (the step it stops shows failed, the rest cancelled).
  */
 export function runLaunch(
-  deps: LaunchDeps, plan: LaunchPlan, onChange: (states: StepState[]) => void, wait: WaitPolicy = WIZARD_WORKFLOW_WAIT, signal?: AbortSignal,
+  deps: LaunchDeps,
+  plan: LaunchPlan,
+  onChange: (states: StepState[]) => void,
+  wait: WaitPolicy = WIZARD_WORKFLOW_WAIT,
+  signal?: AbortSignal,
 ): Promise<StepState[]> {
   const run = launchStepRunner(deps, plan, wait, signal);
-  return runSteps(plan.steps, async (step) => {
-    try {
-      return await run(step);
-    } catch (error) {
-      throw new Error(normaliseErrorText(error));
-    }
-  }, onChange, WIZARD_MESSAGES.workflowTimeout);
+  return runSteps(
+    plan.steps,
+    async (step) => {
+      try {
+        return await run(step);
+      } catch (error) {
+        throw new Error(normaliseErrorText(error));
+      }
+    },
+    onChange,
+    WIZARD_MESSAGES.workflowTimeout,
+  );
 }

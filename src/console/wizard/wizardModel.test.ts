@@ -2,10 +2,35 @@ import { describe, expect, it } from 'vitest';
 import { sendCost } from '../../domain/pricing.ts';
 import { CONTACT_LOCAL_TIMEZONE } from '../../domain/sendTime.ts';
 import {
-  WIZARD_MESSAGES, blastBody, campaignBody, defaultWeights, describeTiming, delaySeconds, delayWarning, firstInvalidPage, formatDollars, initialState,
-  launchSteps, newPersonaBody, newPersonaErrors, pageError, pageKey, personaSavedToast, previewRequest, reviewCost, setEmail,
-  setNumEmails, setNumTemplates, setRecipientType, setType, successLinks, templateTaken, wizardPages, workflowBody,
-  type WizardState, type WizardType,
+  WIZARD_MESSAGES,
+  blastBody,
+  campaignBody,
+  defaultWeights,
+  describeTiming,
+  delaySeconds,
+  delayWarning,
+  firstInvalidPage,
+  formatDollars,
+  initialState,
+  launchSteps,
+  newPersonaBody,
+  newPersonaErrors,
+  pageError,
+  pageKey,
+  personaSavedToast,
+  previewRequest,
+  reviewCost,
+  setEmail,
+  setNumEmails,
+  setNumTemplates,
+  setRecipientType,
+  setType,
+  successLinks,
+  templateTaken,
+  wizardPages,
+  workflowBody,
+  type WizardState,
+  type WizardType,
 } from './wizardModel.ts';
 
 const TODAY = '2030-03-04';
@@ -33,16 +58,44 @@ describe('wizard pages per type (part 2 §2)', () => {
     expect(kinds(initialState(TODAY))).toEqual(['type', 'name']);
     expect(kinds(state('scheduled_email_blast'))).toEqual(['type', 'name', 'persona', 'template', 'recipient_type', 'segments', 'timing', 'review']);
     expect(kinds(state('a_b_test'))).toEqual([
-      'type', 'name', 'num_templates', 'ab_template:0', 'ab_template:1', 'weights', 'persona', 'recipient_type', 'segments', 'timing', 'review',
+      'type',
+      'name',
+      'num_templates',
+      'ab_template:0',
+      'ab_template:1',
+      'weights',
+      'persona',
+      'recipient_type',
+      'segments',
+      'timing',
+      'review',
     ]);
     expect(kinds(state('event_trigger_campaign'))).toEqual(['type', 'name', 'event_name', 'persona', 'template', 'review']);
     expect(kinds(state('event_triggered_drip_campaign'))).toEqual([
-      'type', 'name', 'event_name', 'num_emails', 'email_persona:0', 'email_persona:1', 'email_template:0', 'email_template:1',
-      'email_timing:0', 'email_timing:1', 'review',
+      'type',
+      'name',
+      'event_name',
+      'num_emails',
+      'email_persona:0',
+      'email_persona:1',
+      'email_template:0',
+      'email_template:1',
+      'email_timing:0',
+      'email_timing:1',
+      'review',
     ]);
     expect(kinds(state('drip_campaign'))).toEqual([
-      'type', 'name', 'num_emails', 'email_persona:0', 'email_persona:1', 'email_template:0', 'email_template:1',
-      'email_timing:0', 'email_timing:1', 'segments', 'review',
+      'type',
+      'name',
+      'num_emails',
+      'email_persona:0',
+      'email_persona:1',
+      'email_template:0',
+      'email_template:1',
+      'email_timing:0',
+      'email_timing:1',
+      'segments',
+      'review',
     ]);
   });
 
@@ -75,8 +128,9 @@ describe('page checks (part 2 §5)', () => {
     expect(pageError(named, { kind: 'name' })).toMatch(/^Checking/);
     expect(pageError(named, { kind: 'name' }, { nameCheck: { name: 'Other', status: 'free' } })).toMatch(/^Checking/);
     expect(pageError(named, { kind: 'name' }, { nameCheck: { name: 'Spring', status: 'checking' } })).toMatch(/^Checking/);
-    expect(pageError(named, { kind: 'name' }, { nameCheck: { name: 'Spring', status: 'taken' } }))
-      .toBe('A campaign with this name already exists. Please choose a different name!');
+    expect(pageError(named, { kind: 'name' }, { nameCheck: { name: 'Spring', status: 'taken' } })).toBe(
+      'A campaign with this name already exists. Please choose a different name!',
+    );
     expect(pageError(named, { kind: 'name' }, { nameCheck: { name: 'Spring', status: 'free' } })).toBeUndefined();
   });
 
@@ -123,8 +177,9 @@ describe('A/B rules (part 2 §5)', () => {
   it('refuses a template chosen twice, naming it', () => {
     const s = state('a_b_test', { abTemplateIds: [T1, T1] });
     expect(pageError(s, { kind: 'ab_template', index: 0 })).toBeUndefined();
-    expect(pageError(s, { kind: 'ab_template', index: 1 }, { templateNames: { [T1]: 'Spring A' } }))
-      .toBe("Template 'Spring A' has already been selected for this campaign! You can only select each template once.");
+    expect(pageError(s, { kind: 'ab_template', index: 1 }, { templateNames: { [T1]: 'Spring A' } })).toBe(
+      "Template 'Spring A' has already been selected for this campaign! You can only select each template once.",
+    );
     expect(templateTaken('X')).toMatch(/^Template 'X' has already been selected/);
   });
 
@@ -169,7 +224,9 @@ describe('the inline sender persona (part 2 §5, §8)', () => {
   it('needs a first name and a valid email; the last name is optional', () => {
     expect(newPersonaErrors({ first_name: '', last_name: '', email: 'a@b' })).toEqual({ first_name: 'Required field', email: 'Must contain dot' });
     expect(newPersonaErrors({ first_name: 'Ann', last_name: '', email: 'ann@shop.example' })).toEqual({});
-    expect(newPersonaBody({ first_name: ' Ann ', last_name: '', email: 'ann@shop.example' })).toEqual({ sender_personas: [{ first_name: 'Ann', email: 'ann@shop.example' }] });
+    expect(newPersonaBody({ first_name: ' Ann ', last_name: '', email: 'ann@shop.example' })).toEqual({
+      sender_personas: [{ first_name: 'Ann', email: 'ann@shop.example' }],
+    });
     expect(personaSavedToast('ann@shop.example')).toBe('Successfully saved sender persona, please log in to ann@shop.example and verify the account.');
   });
 });
@@ -180,7 +237,13 @@ describe('review: preview request and cost (issue 9 §2)', () => {
     expect(previewRequest(blast)).toEqual({ template_id: T1, sender_persona_id: P1, to_segment_ids: [S1], to_user_ids: [] });
     const ab = state('a_b_test', { personaId: P1, abTemplateIds: [T1, T2], weights: [70, 30], userIds: [U1], recipientType: 'users' });
     expect(previewRequest(ab)).toEqual({
-      template_ids_with_weights: [{ template_id: T1, weight: 70 }, { template_id: T2, weight: 30 }], sender_persona_id: P1, to_segment_ids: [], to_user_ids: [U1],
+      template_ids_with_weights: [
+        { template_id: T1, weight: 70 },
+        { template_id: T2, weight: 30 },
+      ],
+      sender_persona_id: P1,
+      to_segment_ids: [],
+      to_user_ids: [U1],
     });
     expect(previewRequest(state('event_trigger_campaign', { personaId: P1, templateId: T1 }))).toEqual({ template_id: T1, sender_persona_id: P1 });
     let drip = state('drip_campaign', { segmentIds: [S1] });
@@ -194,7 +257,12 @@ describe('review: preview request and cost (issue 9 §2)', () => {
     expect(cost.dollars).toBe(sendCost(9500, 1000).dollars);
     expect(cost.text).toBe(formatDollars(sendCost(9500, 1000).dollars));
     expect(cost.text).toBe('$0.255');
-    for (const [month, emails] of [[0, 10], [9_999, 2], [120_000, 3_000], [2_000_000, 1_000_000]]) {
+    for (const [month, emails] of [
+      [0, 10],
+      [9_999, 2],
+      [120_000, 3_000],
+      [2_000_000, 1_000_000],
+    ]) {
       expect(reviewCost('scheduled_email_blast', { month_sends: month, emails }).dollars).toBe(sendCost(month, emails).dollars);
     }
     // Event-triggered types: the price of 1,000 more emails this month.
@@ -207,22 +275,49 @@ describe('review: preview request and cost (issue 9 §2)', () => {
 
 describe('launch payloads and steps (part 2 §4 Wizard launch)', () => {
   it('schedules a blast in the chosen zone or each contact’s own, and an A/B blast with its weights', () => {
-    const s = state('scheduled_email_blast', { personaId: P1, templateId: T1, userIds: [U1], recipientType: 'users', timing: { ...initialState(TODAY).timing, time: '09:15', timezone: 'Europe/Paris' } });
+    const s = state('scheduled_email_blast', {
+      personaId: P1,
+      templateId: T1,
+      userIds: [U1],
+      recipientType: 'users',
+      timing: { ...initialState(TODAY).timing, time: '09:15', timezone: 'Europe/Paris' },
+    });
     expect(blastBody(s, 'b-1')).toEqual({
-      id: 'b-1', name: 'Spring', template_id: T1, sender_persona_id: P1, to_segment_ids: [], to_user_ids: [U1],
-      send_at: `${TODAY}T09:15`, timezone: 'Europe/Paris', send_in_users_timezone: false,
+      id: 'b-1',
+      name: 'Spring',
+      template_id: T1,
+      sender_persona_id: P1,
+      to_segment_ids: [],
+      to_user_ids: [U1],
+      send_at: `${TODAY}T09:15`,
+      timezone: 'Europe/Paris',
+      send_in_users_timezone: false,
     });
     const local = blastBody({ ...s, timing: { ...s.timing, type: 'users_timezone' } }, 'b-1');
     expect(local).toMatchObject({ timezone: CONTACT_LOCAL_TIMEZONE, send_in_users_timezone: true });
     const ab = blastBody(state('a_b_test', { personaId: P1, abTemplateIds: [T1, T2], weights: [70, 30], segmentIds: [S1] }), 'b-2');
-    expect(ab.template_ids_with_weights).toEqual([{ template_id: T1, weight: 70 }, { template_id: T2, weight: 30 }]);
+    expect(ab.template_ids_with_weights).toEqual([
+      { template_id: T1, weight: 70 },
+      { template_id: T2, weight: 30 },
+    ]);
     expect(ab.template_id).toBeUndefined();
   });
 
   it('creates the campaign of each type and links it once the blast or workflow exists', () => {
-    expect(campaignBody(state('scheduled_email_blast'), IDS)).toEqual({ id: 'c-1', name: 'Spring', type: 'scheduled_email_group', scheduled_email_blast_group_ids: [], workflow_ids: [], template_ids: [] });
+    expect(campaignBody(state('scheduled_email_blast'), IDS)).toEqual({
+      id: 'c-1',
+      name: 'Spring',
+      type: 'scheduled_email_group',
+      scheduled_email_blast_group_ids: [],
+      workflow_ids: [],
+      template_ids: [],
+    });
     expect(campaignBody(state('scheduled_email_blast'), IDS, true).scheduled_email_blast_group_ids).toEqual(['b-1']);
-    expect(campaignBody(state('a_b_test', { abTemplateIds: [T1, T2] }), IDS, true)).toMatchObject({ type: 'a_b_test', scheduled_email_blast_group_ids: ['b-1'], template_ids: [T1, T2] });
+    expect(campaignBody(state('a_b_test', { abTemplateIds: [T1, T2] }), IDS, true)).toMatchObject({
+      type: 'a_b_test',
+      scheduled_email_blast_group_ids: ['b-1'],
+      template_ids: [T1, T2],
+    });
     expect(campaignBody(state('drip_campaign'), IDS, true)).toMatchObject({ type: 'workflow', workflow_ids: ['w-1'], scheduled_email_blast_group_ids: [] });
   });
 
@@ -232,10 +327,22 @@ describe('launch payloads and steps (part 2 §4 Wizard launch)', () => {
     s = setEmail(s, 1, { personaId: P2, templateId: T2, timing: { ...s.emails[1].timing, delayAmount: '2', delayUnit: 'hour' } });
     const { body, rootId } = workflowBody(s, { workflowId: 'w-1', nodeId: counter() }, TODAY);
     expect(body.tree).toMatchObject({
-      id: rootId, type: 'event', event_topic: 'signed_up', children: [{
-        type: 'sender', settings: { template_id: T1, sender_persona_id: P1 },
-        children: [{ type: 'delay', settings: { delay_ms: 7_200_000 }, children: [{ type: 'sender', settings: { template_id: T2, sender_persona_id: P2 }, children: [] }] }],
-      }],
+      id: rootId,
+      type: 'event',
+      event_topic: 'signed_up',
+      children: [
+        {
+          type: 'sender',
+          settings: { template_id: T1, sender_persona_id: P1 },
+          children: [
+            {
+              type: 'delay',
+              settings: { delay_ms: 7_200_000 },
+              children: [{ type: 'sender', settings: { template_id: T2, sender_persona_id: P2 }, children: [] }],
+            },
+          ],
+        },
+      ],
     });
     expect(body.display.nodes.map((n) => n.type)).toEqual(['event', 'sender', 'delay', 'sender']);
   });
@@ -248,7 +355,10 @@ describe('launch payloads and steps (part 2 §4 Wizard launch)', () => {
     expect(body.tree.type).toBe('root');
     const wait = body.tree.children[0].children[0].children[0];
     expect(body.tree.children[0]).toMatchObject({ type: 'delay', settings: { delay_ms: 60_000 } });
-    expect(wait).toMatchObject({ type: 'delay_until', settings: { delay_until: '2000-01-01T08:30', delay_until_users_timezone: true, delay_until_any_date: true, delay_until_exclusive: false } });
+    expect(wait).toMatchObject({
+      type: 'delay_until',
+      settings: { delay_until: '2000-01-01T08:30', delay_until_users_timezone: true, delay_until_any_date: true, delay_until_exclusive: false },
+    });
   });
 
   it('sends an event-triggered email at once: event → sender', () => {
@@ -268,13 +378,23 @@ describe('launch payloads and steps (part 2 §4 Wizard launch)', () => {
   it('links the success page to every created object, and /account/api for event types', () => {
     const blast = successLinks(state('scheduled_email_blast', { personaId: P1, templateId: T1, segmentIds: [S1] }), IDS).map((l) => l.href);
     expect(blast).toEqual([
-      '/campaigns', '/campaigns/edit/c-1', '/components/email-blasts/edit/b-1', `/components/templates/edit/${T1}`, `/components/templates/new/${T1}`,
-      `/people/sender-personas/edit/${P1}`, `/people/segments/edit/${S1}`,
+      '/campaigns',
+      '/campaigns/edit/c-1',
+      '/components/email-blasts/edit/b-1',
+      `/components/templates/edit/${T1}`,
+      `/components/templates/new/${T1}`,
+      `/people/sender-personas/edit/${P1}`,
+      `/people/segments/edit/${S1}`,
     ]);
     const event = successLinks(state('event_trigger_campaign', { personaId: P1, templateId: T1 }), IDS).map((l) => l.href);
     expect(event).toEqual([
-      '/campaigns', '/campaigns/edit/c-1', '/components/workflows/edit/w-1', `/components/templates/edit/${T1}`, `/components/templates/new/${T1}`,
-      `/people/sender-personas/edit/${P1}`, '/account/api',
+      '/campaigns',
+      '/campaigns/edit/c-1',
+      '/components/workflows/edit/w-1',
+      `/components/templates/edit/${T1}`,
+      `/components/templates/new/${T1}`,
+      `/people/sender-personas/edit/${P1}`,
+      '/account/api',
     ]);
     const named = successLinks(state('event_trigger_campaign', { personaId: P1, templateId: T1 }), IDS, { [T1]: 'Receipt' });
     expect(named.filter((l) => l.href.includes('/templates/')).map((l) => l.label)).toEqual(["Template 'Receipt'", "Make a copy of template 'Receipt'"]);

@@ -101,8 +101,7 @@ export const WIZARD_MESSAGES = {
 } as const;
 
 /** templateTaken is the A/B duplicate-template message (part 2 §5). */
-export const templateTaken = (name: string) =>
-  `Template '${name}' has already been selected for this campaign! You can only select each template once.`;
+export const templateTaken = (name: string) => `Template '${name}' has already been selected for this campaign! You can only select each template once.`;
 /** personaSavedToast is the wizard's persona toast (part 2 §8). */
 export const personaSavedToast = (email: string) => `Successfully saved sender persona, please log in to ${email} and verify the account.`;
 /** usingZeroDelay is the warning of a drip delay that is not a whole number (part 2 §5: 'Using 0 delay'). */
@@ -123,7 +122,11 @@ export interface Timing {
 }
 
 /** One drip email: who sends it, what, and when (after the previous one). */
-export interface DripEmail { personaId: string; templateId: string; timing: Timing }
+export interface DripEmail {
+  personaId: string;
+  templateId: string;
+  timing: Timing;
+}
 
 /** Everything the wizard has chosen (kept in memory only: a refresh starts again, part 2 §2). */
 export interface WizardState {
@@ -148,8 +151,12 @@ export interface WizardState {
 /** defaultTiming is a new send moment: 12:00 today in the default zone, or for a drip email a delay (1 day after the previous, none for the first). */
 export function defaultTiming(today: string, drip = false, first = true): Timing {
   return {
-    type: drip ? 'delay' : 'specific_timezone', date: today, time: WIZARD_DEFAULTS.time, timezone: WIZARD_DEFAULTS.timezone,
-    delayAmount: drip && !first ? '1' : '0', delayUnit: 'day',
+    type: drip ? 'delay' : 'specific_timezone',
+    date: today,
+    time: WIZARD_DEFAULTS.time,
+    timezone: WIZARD_DEFAULTS.timezone,
+    delayAmount: drip && !first ? '1' : '0',
+    delayUnit: 'day',
   };
 }
 
@@ -162,9 +169,17 @@ export function defaultWeights(n: number): number[] {
 /** initialState is the wizard before any choice; `today` is YYYY-MM-DD. */
 export function initialState(today: string): WizardState {
   return {
-    name: '', eventName: '', personaId: '', templateId: '', numTemplates: String(WIZARD_DEFAULTS.templates),
-    abTemplateIds: Array(WIZARD_DEFAULTS.templates).fill(''), weights: defaultWeights(WIZARD_DEFAULTS.templates),
-    recipientType: 'segments', segmentIds: [], userIds: [], timing: defaultTiming(today),
+    name: '',
+    eventName: '',
+    personaId: '',
+    templateId: '',
+    numTemplates: String(WIZARD_DEFAULTS.templates),
+    abTemplateIds: Array(WIZARD_DEFAULTS.templates).fill(''),
+    weights: defaultWeights(WIZARD_DEFAULTS.templates),
+    recipientType: 'segments',
+    segmentIds: [],
+    userIds: [],
+    timing: defaultTiming(today),
     numEmails: String(WIZARD_DEFAULTS.emails),
     emails: Array.from({ length: WIZARD_DEFAULTS.emails }, (_, i) => ({ personaId: '', templateId: '', timing: defaultTiming(today, true, i === 0) })),
   };
@@ -215,7 +230,10 @@ export function setNumTemplates(s: WizardState, text: string): WizardState {
   if (n === undefined || n < 2 || n > MAX_AB_TEMPLATES) return { ...s, numTemplates: text };
   if (n === s.abTemplateIds.length) return { ...s, numTemplates: String(n) };
   return {
-    ...s, numTemplates: String(n), abTemplateIds: Array.from({ length: n }, (_, i) => s.abTemplateIds[i] ?? ''), weights: defaultWeights(n),
+    ...s,
+    numTemplates: String(n),
+    abTemplateIds: Array.from({ length: n }, (_, i) => s.abTemplateIds[i] ?? ''),
+    weights: defaultWeights(n),
   };
 }
 
@@ -267,8 +285,12 @@ export function wizardPages(s: WizardState): WizardPage[] {
       break;
     case 'a_b_test':
       pages.push(
-        { kind: 'num_templates' }, ...s.abTemplateIds.map((_, index): WizardPage => ({ kind: 'ab_template', index })), { kind: 'weights' },
-        { kind: 'persona' }, ...audiencePages(s), { kind: 'timing' },
+        { kind: 'num_templates' },
+        ...s.abTemplateIds.map((_, index): WizardPage => ({ kind: 'ab_template', index })),
+        { kind: 'weights' },
+        { kind: 'persona' },
+        ...audiencePages(s),
+        { kind: 'timing' },
       );
       break;
     case 'event_trigger_campaign':
@@ -306,7 +328,8 @@ export interface PageContext {
 export function timingError(t: Timing): string | undefined {
   if (t.type === 'delay') return undefined;
   if (!/^\d{2}:\d{2}$/.test(t.time) || !parseWallClock(`2000-01-01T${t.time}`)) return WIZARD_MESSAGES.invalidTime;
-  if ((t.type === 'specific_timezone' || t.type === 'users_timezone') && (!t.date || !parseWallClock(`${t.date}T${t.time}`))) return WIZARD_MESSAGES.invalidDate;
+  if ((t.type === 'specific_timezone' || t.type === 'users_timezone') && (!t.date || !parseWallClock(`${t.date}T${t.time}`)))
+    return WIZARD_MESSAGES.invalidDate;
   if ((t.type === 'specific_timezone' || t.type === 'time_of_day_specific_timezone') && !isValidTimezone(t.timezone)) return WIZARD_MESSAGES.invalidTimezone;
   return undefined;
 }
@@ -396,7 +419,11 @@ export function firstInvalidPage(s: WizardState, pages: WizardPage[], upTo: numb
 }
 
 /** A new persona typed on the persona page (part 2 §5 Wizard sender step: first name and email, last name optional). */
-export interface NewPersona { first_name: string; last_name: string; email: string }
+export interface NewPersona {
+  first_name: string;
+  last_name: string;
+  email: string;
+}
 
 /** newPersonaErrors checks the inline persona form: first name required, email valid (validation.ts's messages). */
 export function newPersonaErrors(p: NewPersona): { first_name?: string; email?: string } {
@@ -444,8 +471,8 @@ export function templateWeights(s: WizardState): Array<Schema<'scheduler', 'Temp
  * The preview request of the review (openapi scheduler PreviewRequest, as generated), emails_per_recipient left out
  * unless a drip sets it: the spec defaults it to 1, which the generated type lists as always set.
  */
-export type PreviewRequest = Omit<Schema<'scheduler', 'PreviewRequest'>, 'emails_per_recipient'>
-  & Partial<Pick<Schema<'scheduler', 'PreviewRequest'>, 'emails_per_recipient'>>;
+export type PreviewRequest = Omit<Schema<'scheduler', 'PreviewRequest'>, 'emails_per_recipient'> &
+  Partial<Pick<Schema<'scheduler', 'PreviewRequest'>, 'emails_per_recipient'>>;
 
 /**
  * previewRequest is what the review asks the preview: a blast's template (or weights), persona and audience; an
@@ -457,14 +484,21 @@ export function previewRequest(s: WizardState): PreviewRequest {
     case 'scheduled_email_blast':
       return { template_id: s.templateId, sender_persona_id: s.personaId, to_segment_ids: chosenSegmentIds(s), to_user_ids: chosenUserIds(s) };
     case 'a_b_test':
-      return { template_ids_with_weights: templateWeights(s), sender_persona_id: s.personaId, to_segment_ids: chosenSegmentIds(s), to_user_ids: chosenUserIds(s) };
+      return {
+        template_ids_with_weights: templateWeights(s),
+        sender_persona_id: s.personaId,
+        to_segment_ids: chosenSegmentIds(s),
+        to_user_ids: chosenUserIds(s),
+      };
     case 'event_trigger_campaign':
       return { template_id: s.templateId, sender_persona_id: s.personaId };
     case 'event_triggered_drip_campaign':
       return { template_ids: chosenTemplateIds(s), sender_persona_ids: chosenPersonaIds(s) };
     case 'drip_campaign':
       return {
-        template_ids: chosenTemplateIds(s), sender_persona_ids: chosenPersonaIds(s), to_segment_ids: s.segmentIds,
+        template_ids: chosenTemplateIds(s),
+        sender_persona_ids: chosenPersonaIds(s),
+        to_segment_ids: s.segmentIds,
         emails_per_recipient: Math.min(MAX_DRIP_EMAILS, s.emails.length),
       };
     default:
@@ -477,7 +511,9 @@ export type Preview = Schema<'scheduler', 'BlastPreview'>;
 
 /** formatDollars shows an amount in dollars with at least 2 decimals and up to 5 (the pricing's exact thousandths of a cent), e.g. $0.255. */
 export function formatDollars(dollars: number): string {
-  const fixed = Math.abs(dollars).toFixed(5).replace(/0{1,3}$/, '');
+  const fixed = Math.abs(dollars)
+    .toFixed(5)
+    .replace(/0{1,3}$/, '');
   const [whole, frac] = fixed.split('.');
   return `${dollars < 0 ? '-' : ''}$${Number(whole).toLocaleString('en-US')}.${frac}`;
 }
@@ -487,7 +523,10 @@ export function formatDollars(dollars: number): string {
  * far: for a known audience (blasts, A/B, drip_campaign), what its emails add to this month's bill; for the
  * event-triggered types, whose audience is not known, what 1,000 more emails would add this month.
  */
-export function reviewCost(type: WizardType | undefined, p: Pick<Preview, 'month_sends' | 'emails'>): { label: string; dollars: number; text: string; emails: number } {
+export function reviewCost(
+  type: WizardType | undefined,
+  p: Pick<Preview, 'month_sends' | 'emails'>,
+): { label: string; dollars: number; text: string; emails: number } {
   if (isEventType(type)) {
     const dollars = sendCost(p.month_sends, 1000).dollars;
     return { label: 'Price per 1,000 emails this month', dollars, text: formatDollars(dollars), emails: 1000 };
@@ -507,15 +546,24 @@ export interface LaunchIds {
 
 type BlastInput = Schema<'scheduler', 'EmailBlastInput'>;
 /** The blast body (openapi scheduler EmailBlastInput, as generated): the fields the wizard sends, its audience always given. */
-export type BlastBody = Pick<BlastInput, 'id' | 'name' | 'template_id' | 'template_ids_with_weights' | 'sender_persona_id' | 'send_at' | 'timezone' | 'send_in_users_timezone'>
-  & Required<Pick<BlastInput, 'to_segment_ids' | 'to_user_ids'>>;
+export type BlastBody = Pick<
+  BlastInput,
+  'id' | 'name' | 'template_id' | 'template_ids_with_weights' | 'sender_persona_id' | 'send_at' | 'timezone' | 'send_in_users_timezone'
+> &
+  Required<Pick<BlastInput, 'to_segment_ids' | 'to_user_ids'>>;
 
 /** blastBody is the email blast a blast or A/B launch schedules: wall-clock send_at in the chosen zone, or in each contact's own. */
 export function blastBody(s: WizardState, id: string): BlastBody {
   const users = s.timing.type === 'users_timezone';
   const body: BlastBody = {
-    id, name: s.name.trim(), sender_persona_id: s.personaId, to_segment_ids: chosenSegmentIds(s), to_user_ids: chosenUserIds(s),
-    send_at: `${s.timing.date}T${s.timing.time}`, timezone: users ? CONTACT_LOCAL_TIMEZONE : s.timing.timezone, send_in_users_timezone: users,
+    id,
+    name: s.name.trim(),
+    sender_persona_id: s.personaId,
+    to_segment_ids: chosenSegmentIds(s),
+    to_user_ids: chosenUserIds(s),
+    send_at: `${s.timing.date}T${s.timing.time}`,
+    timezone: users ? CONTACT_LOCAL_TIMEZONE : s.timing.timezone,
+    send_in_users_timezone: users,
   };
   if (s.type === 'a_b_test') body.template_ids_with_weights = templateWeights(s);
   else body.template_id = s.templateId;
@@ -532,7 +580,9 @@ export type CampaignBody = Required<Schema<'campaign', 'CampaignInput'>>;
 export function campaignBody(s: WizardState, ids: Pick<LaunchIds, 'campaignId' | 'blastId' | 'workflowId'>, linked = false): CampaignBody {
   const type = campaignTypeOf(s.type!);
   return {
-    id: ids.campaignId, name: s.name.trim(), type,
+    id: ids.campaignId,
+    name: s.name.trim(),
+    type,
     scheduled_email_blast_group_ids: linked && isBlastType(s.type) ? [ids.blastId] : [],
     workflow_ids: linked && !isBlastType(s.type) ? [ids.workflowId] : [],
     template_ids: type === 'a_b_test' ? chosenTemplateIds(s) : [],
@@ -564,9 +614,7 @@ export function workflowDisplay(s: WizardState, nodeId: () => string, today: str
     if (prev) links.push({ id: nodeId(), from: { nodeId: prev.id, portId: 'output' }, to: { nodeId: id, portId: 'input' } });
     return id;
   };
-  const rootId = s.type === 'drip_campaign'
-    ? add({ type: 'root', properties: {} })
-    : add({ type: 'event', properties: { eventName: s.eventName.trim() } });
+  const rootId = s.type === 'drip_campaign' ? add({ type: 'root', properties: {} }) : add({ type: 'event', properties: { eventName: s.eventName.trim() } });
   for (const email of workflowEmails(s)) {
     const t = email.timing;
     if (t.type === 'delay') {
@@ -577,7 +625,8 @@ export function workflowDisplay(s: WizardState, nodeId: () => string, today: str
         type: 'delay_until',
         properties: {
           timeHelper: { date: today, time: t.time, timezone: t.type === 'time_of_day_users_timezone' ? CONTACT_ZONE : t.timezone },
-          delayUntilAnyDate: true, delayUntilExclusive: false,
+          delayUntilAnyDate: true,
+          delayUntilExclusive: false,
         },
       });
     }
@@ -587,7 +636,12 @@ export function workflowDisplay(s: WizardState, nodeId: () => string, today: str
 }
 
 /** The workflow body (openapi workflowwrapper WorkflowInput: the editor's id, name, display, tree). */
-export interface WorkflowBody { id: string; name: string; display: Display; tree: TreeNode }
+export interface WorkflowBody {
+  id: string;
+  name: string;
+  display: Display;
+  tree: TreeNode;
+}
 
 /** workflowBody turns the wizard's workflow into the save body through displayToTree; throws with its errors if the graph breaks a rule. */
 export function workflowBody(s: WizardState, ids: Pick<LaunchIds, 'workflowId' | 'nodeId'>, today: string): { body: WorkflowBody; rootId: string } {
@@ -625,13 +679,17 @@ export function launchSteps(s: WizardState, segmentNames: Record<string, string>
   steps.push({ kind: 'wait_workflow', label: 'Wait for the workflow to be created' });
   steps.push({ kind: 'link_workflow', label: 'Link the campaign to the workflow' });
   if (s.type === 'drip_campaign') {
-    for (const segmentId of s.segmentIds) steps.push({ kind: 'send_segment', segmentId, label: `Send segment '${segmentNames[segmentId] ?? segmentId}' to the workflow` });
+    for (const segmentId of s.segmentIds)
+      steps.push({ kind: 'send_segment', segmentId, label: `Send segment '${segmentNames[segmentId] ?? segmentId}' to the workflow` });
   }
   return steps;
 }
 
 /** The created objects the success page links to (part 2 §2 Send wizard), each opening in a new tab. */
-export interface SuccessLink { label: string; href: string }
+export interface SuccessLink {
+  label: string;
+  href: string;
+}
 
 /**
  * successLinks lists the success page's links (part 2 §2 Send wizard): the campaigns list, the campaign, the email
@@ -667,10 +725,14 @@ export function timeLabel12(value: string): string {
 /** describeTiming says when an email goes, for the review: a date and time in a zone or the contact's own, a delay after the previous step, or a time of day. */
 export function describeTiming(t: Timing, index = 0): string {
   switch (t.type) {
-    case 'specific_timezone': return `${t.date} at ${timeLabel12(t.time)} (${t.timezone})`;
-    case 'users_timezone': return `${t.date} at ${timeLabel12(t.time)} in each contact's own timezone`;
-    case 'time_of_day_specific_timezone': return `the next ${timeLabel12(t.time)} (${t.timezone})`;
-    case 'time_of_day_users_timezone': return `the next ${timeLabel12(t.time)} in each contact's own timezone`;
+    case 'specific_timezone':
+      return `${t.date} at ${timeLabel12(t.time)} (${t.timezone})`;
+    case 'users_timezone':
+      return `${t.date} at ${timeLabel12(t.time)} in each contact's own timezone`;
+    case 'time_of_day_specific_timezone':
+      return `the next ${timeLabel12(t.time)} (${t.timezone})`;
+    case 'time_of_day_users_timezone':
+      return `the next ${timeLabel12(t.time)} in each contact's own timezone`;
     case 'delay': {
       const n = parseCount(t.delayAmount);
       const after = index === 0 ? 'after the contact enters' : 'after the previous email';

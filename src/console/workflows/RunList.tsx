@@ -11,7 +11,21 @@ import { useCallback, useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useDataProvider } from 'react-admin';
 import {
-  Alert, Box, Button, Card, CardContent, Chip, LinearProgress, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography,
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Chip,
+  LinearProgress,
+  Link,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  Typography,
 } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import type { components } from '../../../generated/types/workflowwrapper.gen';
@@ -31,7 +45,10 @@ export function utc(iso: string | null | undefined): string {
 }
 
 const RUN_STATUS_COLOR: Record<Run['status'], 'default' | 'primary' | 'success' | 'warning'> = {
-  active: 'primary', completed: 'success', excluded: 'warning', ended: 'default',
+  active: 'primary',
+  completed: 'success',
+  excluded: 'warning',
+  ended: 'default',
 };
 
 /** RunPath lists one run's steps in the order they were due; `titles` names the nodes of the workflow on screen. */
@@ -88,8 +105,8 @@ export function RunList({ workflowId, contactId, titles, heading, reloadKey }: R
     const query = { limit: RUNS_PAGE, offset: page * RUNS_PAGE };
     return workflowId
       ? dataProvider.callGateway('listWorkflowRuns', { path: { id: workflowId }, query })
-      // One of workflowId and contactId is always given; '' is left out of the URL (the gateway then names contact_id).
-      : dataProvider.callGateway('listContactRuns', { query: { ...query, contact_id: contactId ?? '' } });
+      : // One of workflowId and contactId is always given; '' is left out of the URL (the gateway then names contact_id).
+        dataProvider.callGateway('listContactRuns', { query: { ...query, contact_id: contactId ?? '' } });
   }, [dataProvider, workflowId, contactId, page]);
 
   useEffect(() => {
@@ -97,10 +114,21 @@ export function RunList({ workflowId, contactId, titles, heading, reloadKey }: R
     setError('');
     setLoading(true);
     load()
-      .then((r) => { if (live) setState({ runs: r.data, total: r.total }); })
-      .catch((e: Error) => { if (live) { setState(null); setError(e.message); } })
-      .finally(() => { if (live) setLoading(false); });
-    return () => { live = false; };
+      .then((r) => {
+        if (live) setState({ runs: r.data, total: r.total });
+      })
+      .catch((e: Error) => {
+        if (live) {
+          setState(null);
+          setError(e.message);
+        }
+      })
+      .finally(() => {
+        if (live) setLoading(false);
+      });
+    return () => {
+      live = false;
+    };
   }, [load, tick, reloadKey]);
 
   const headingId = `runs-${workflowId ?? contactId}`;
@@ -108,38 +136,63 @@ export function RunList({ workflowId, contactId, titles, heading, reloadKey }: R
     <Card variant="outlined" component="section" aria-labelledby={headingId} aria-busy={loading}>
       <CardContent>
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
-          <Typography variant="h6" component="h2" id={headingId}>{heading}</Typography>
-          <Button size="small" startIcon={<RefreshIcon />} onClick={() => setTick((t) => t + 1)} disabled={loading}>Refresh</Button>
+          <Typography variant="h6" component="h2" id={headingId}>
+            {heading}
+          </Typography>
+          <Button size="small" startIcon={<RefreshIcon />} onClick={() => setTick((t) => t + 1)} disabled={loading}>
+            Refresh
+          </Button>
         </Stack>
         <Box sx={{ height: 4, mb: 1 }}>{loading && <LinearProgress aria-label="Loading runs" />}</Box>
         {error && <Alert severity="error">Unable to load data: {error}</Alert>}
         {state && state.total === 0 && (
           <Typography>{workflowId ? 'No contact has entered this workflow yet.' : 'This contact has not entered any workflow yet.'}</Typography>
         )}
-        {state && state.runs.map((run) => (
-          <Box key={run.id} component="article" aria-label={`Run of ${run.email ?? 'a contact'} through ${run.workflow_name}`} sx={{ mb: 2 }} data-testid="workflow-run">
-            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 0.5 }}>
-              {workflowId ? (
-                run.contact_id
-                  ? <Link component={RouterLink} to={`/people/users/edit/${run.contact_id}`}>{run.email ?? run.contact_id}</Link>
-                  : <Typography component="span">{run.email ?? '(no contact)'}</Typography>
-              ) : (
-                <Link component={RouterLink} to={`/components/workflows/edit/${run.workflow_id}`}>{run.workflow_name}</Link>
-              )}
-              <Chip size="small" label={run.status} color={RUN_STATUS_COLOR[run.status]} />
-              <Typography variant="body2" color="text.secondary">
-                {run.trigger_event ? `entered on event ${run.trigger_event}` : 'entered'} at {utc(run.created_at)}
-                {run.ended_at ? `, ended ${utc(run.ended_at)}` : ''}
-              </Typography>
-            </Stack>
-            <Box sx={{ overflowX: 'auto' }}><RunPath run={run} titles={titles} /></Box>
-          </Box>
-        ))}
+        {state &&
+          state.runs.map((run) => (
+            <Box
+              key={run.id}
+              component="article"
+              aria-label={`Run of ${run.email ?? 'a contact'} through ${run.workflow_name}`}
+              sx={{ mb: 2 }}
+              data-testid="workflow-run"
+            >
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 0.5 }}>
+                {workflowId ? (
+                  run.contact_id ? (
+                    <Link component={RouterLink} to={`/people/users/edit/${run.contact_id}`}>
+                      {run.email ?? run.contact_id}
+                    </Link>
+                  ) : (
+                    <Typography component="span">{run.email ?? '(no contact)'}</Typography>
+                  )
+                ) : (
+                  <Link component={RouterLink} to={`/components/workflows/edit/${run.workflow_id}`}>
+                    {run.workflow_name}
+                  </Link>
+                )}
+                <Chip size="small" label={run.status} color={RUN_STATUS_COLOR[run.status]} />
+                <Typography variant="body2" color="text.secondary">
+                  {run.trigger_event ? `entered on event ${run.trigger_event}` : 'entered'} at {utc(run.created_at)}
+                  {run.ended_at ? `, ended ${utc(run.ended_at)}` : ''}
+                </Typography>
+              </Stack>
+              <Box sx={{ overflowX: 'auto' }}>
+                <RunPath run={run} titles={titles} />
+              </Box>
+            </Box>
+          ))}
         {state && state.total > RUNS_PAGE && (
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-            <Button size="small" disabled={loading || page === 0} onClick={() => setPage(page - 1)}>Newer</Button>
-            <Typography variant="body2">{page * RUNS_PAGE + 1}–{Math.min(state.total, (page + 1) * RUNS_PAGE)} of {state.total}</Typography>
-            <Button size="small" disabled={loading || (page + 1) * RUNS_PAGE >= state.total} onClick={() => setPage(page + 1)}>Older</Button>
+            <Button size="small" disabled={loading || page === 0} onClick={() => setPage(page - 1)}>
+              Newer
+            </Button>
+            <Typography variant="body2">
+              {page * RUNS_PAGE + 1}–{Math.min(state.total, (page + 1) * RUNS_PAGE)} of {state.total}
+            </Typography>
+            <Button size="small" disabled={loading || (page + 1) * RUNS_PAGE >= state.total} onClick={() => setPage(page + 1)}>
+              Older
+            </Button>
           </Stack>
         )}
       </CardContent>

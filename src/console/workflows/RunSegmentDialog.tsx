@@ -31,7 +31,12 @@ export function enteredText(n: number): string {
  * The modal's props: the saved workflow, the trigger node's id of its last-saved graph (undefined when it has none),
  * and what to do after a segment was submitted (e.g. reload the runs) and on close.
  */
-export interface RunSegmentDialogProps { workflowId: string; triggerId: string | undefined; onSubmitted?: (entered: number) => void; onClose: () => void }
+export interface RunSegmentDialogProps {
+  workflowId: string;
+  triggerId: string | undefined;
+  onSubmitted?: (entered: number) => void;
+  onClose: () => void;
+}
 
 /** RunSegmentDialog enters a segment's contacts into the workflow. */
 export function RunSegmentDialog({ workflowId, triggerId, onSubmitted, onClose }: RunSegmentDialogProps) {
@@ -49,9 +54,13 @@ export function RunSegmentDialog({ workflowId, triggerId, onSubmitted, onClose }
     setBusy(true);
     setError('');
     try {
-      const res = await dataProvider.callGateway('sendSegmentToWorkflow', {
-        body: { segment_id: segmentId, workflow_id: workflowId, root_node_id: triggerId },
-      }, NO_RETRY);
+      const res = await dataProvider.callGateway(
+        'sendSegmentToWorkflow',
+        {
+          body: { segment_id: segmentId, workflow_id: workflowId, root_node_id: triggerId },
+        },
+        NO_RETRY,
+      );
       notify(RUN_SEGMENT_MESSAGES.success, { type: 'success' });
       setEntered(res.data.num_users);
       onSubmitted?.(res.data.num_users);
@@ -72,16 +81,33 @@ export function RunSegmentDialog({ workflowId, triggerId, onSubmitted, onClose }
             workflow is the one that runs.
           </DialogContentText>
           <PickList
-            id="run-segment-segment" label="Segment" source={segments} value={segmentId ? [segmentId] : []} disabled={entered !== undefined}
-            onChange={(ids) => { setSegmentId(ids[0]); setError(''); }}
+            id="run-segment-segment"
+            label="Segment"
+            source={segments}
+            value={segmentId ? [segmentId] : []}
+            disabled={entered !== undefined}
+            onChange={(ids) => {
+              setSegmentId(ids[0]);
+              setError('');
+            }}
           />
           {error && <Alert severity="error">{error}</Alert>}
-          {entered !== undefined && <Alert severity="success" role="status">{enteredText(entered)}</Alert>}
+          {entered !== undefined && (
+            <Alert severity="success" role="status">
+              {enteredText(entered)}
+            </Alert>
+          )}
         </Stack>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose} disabled={busy}>{entered === undefined ? 'Cancel' : 'Close'}</Button>
-        {entered === undefined && <Button variant="contained" onClick={submit} disabled={busy}>Submit</Button>}
+        <Button onClick={onClose} disabled={busy}>
+          {entered === undefined ? 'Cancel' : 'Close'}
+        </Button>
+        {entered === undefined && (
+          <Button variant="contained" onClick={submit} disabled={busy}>
+            Submit
+          </Button>
+        )}
       </DialogActions>
     </Dialog>
   );

@@ -19,42 +19,54 @@ export const NODE_SIZE = { width: 200, height: 64 } as const;
 const BLUE = '#1565c0';
 const SELECTED = '#e65100';
 /** Material's "settings" gear (24×24), drawn at 0.75 scale. */
-const GEAR = 'M19.14 12.94c.04-.3.06-.61.06-.94 0-.32-.02-.64-.07-.94l2.03-1.58c.18-.14.23-.41.12-.61l-1.92-3.32c-.12-.22-.37-.29-.59-.22l-2.39.96c-.5-.38-1.03-.7-1.62-.94l-.36-2.54c-.04-.24-.24-.41-.48-.41h-3.84c-.24 0-.43.17-.47.41l-.36 2.54c-.59.24-1.13.57-1.62.94l-2.39-.96c-.22-.08-.47 0-.59.22L2.74 8.87c-.12.21-.08.47.12.61l2.03 1.58c-.05.3-.09.63-.09.94s.02.64.07.94l-2.03 1.58c-.18.14-.23.41-.12.61l1.92 3.32c.12.22.37.29.59.22l2.39-.96c.5.38 1.03.7 1.62.94l.36 2.54c.05.24.24.41.48.41h3.84c.24 0 .44-.17.47-.41l.36-2.54c.59-.24 1.13-.56 1.62-.94l2.39.96c.22.08.47 0 .59-.22l1.92-3.32c.12-.22.07-.47-.12-.61l-2.01-1.58zM12 15.6c-1.98 0-3.6-1.62-3.6-3.6s1.62-3.6 3.6-3.6 3.6 1.62 3.6 3.6-1.62 3.6-3.6 3.6z';
+const GEAR =
+  'M19.14 12.94c.04-.3.06-.61.06-.94 0-.32-.02-.64-.07-.94l2.03-1.58c.18-.14.23-.41.12-.61l-1.92-3.32c-.12-.22-.37-.29-.59-.22l-2.39.96c-.5-.38-1.03-.7-1.62-.94l-.36-2.54c-.04-.24-.24-.41-.48-.41h-3.84c-.24 0-.43.17-.47.41l-.36 2.54c-.59.24-1.13.57-1.62.94l-2.39-.96c-.22-.08-.47 0-.59.22L2.74 8.87c-.12.21-.08.47.12.61l2.03 1.58c-.05.3-.09.63-.09.94s.02.64.07.94l-2.03 1.58c-.18.14-.23.41-.12.61l1.92 3.32c.12.22.37.29.59.22l2.39-.96c.5.38 1.03.7 1.62.94l.36 2.54c.05.24.24.41.48.41h3.84c.24 0 .44-.17.47-.41l.36-2.54c.59-.24 1.13-.56 1.62-.94l2.39.96c.22.08.47 0 .59-.22l1.92-3.32c.12-.22.07-.47-.12-.61l-2.01-1.58zM12 15.6c-1.98 0-3.6-1.62-3.6-3.6s1.62-3.6 3.6-3.6 3.6 1.62 3.6 3.6-1.62 3.6-3.6 3.6z';
 const FONT = 'Roboto, Helvetica, Arial, sans-serif';
 
-const WorkflowNode = dia.Element.define('mw.WorkflowNode', {
-  size: { ...NODE_SIZE },
-  attrs: {
-    body: { width: 'calc(w)', height: 'calc(h)', rx: 6, ry: 6, fill: '#ffffff', stroke: BLUE, strokeWidth: 1.5 },
-    title: { x: 10, y: 22, fontSize: 13, fontWeight: 'bold', fontFamily: FONT, fill: '#1a1a1a', text: '' },
-    summary: { x: 10, y: 44, fontSize: 12, fontFamily: FONT, fill: '#424242', text: '' },
-    settings: { transform: 'translate(calc(w - 26), 5)', cursor: 'pointer', event: 'element:settings:pointerdown' },
-    settingsHit: { width: 20, height: 20, fill: 'transparent' },
-    settingsIcon: { d: GEAR, fill: '#555555', transform: 'translate(1, 1) scale(0.75)' },
-  },
-  ports: {
-    groups: {
-      in: {
-        position: { name: 'left' },
-        attrs: { portBody: { magnet: 'passive', r: 7, fill: '#ffffff', stroke: BLUE, strokeWidth: 2 } },
-        markup: [{ tagName: 'circle', selector: 'portBody' }],
-      },
-      out: {
-        position: { name: 'right' },
-        attrs: { portBody: { magnet: true, r: 7, fill: BLUE, stroke: '#ffffff', strokeWidth: 2, cursor: 'crosshair' } },
-        markup: [{ tagName: 'circle', selector: 'portBody' }],
-        label: { position: { name: 'right', args: { x: 10, y: -10 } }, markup: [{ tagName: 'text', selector: 'label' }] },
+const WorkflowNode = dia.Element.define(
+  'mw.WorkflowNode',
+  {
+    size: { ...NODE_SIZE },
+    attrs: {
+      body: { width: 'calc(w)', height: 'calc(h)', rx: 6, ry: 6, fill: '#ffffff', stroke: BLUE, strokeWidth: 1.5 },
+      title: { x: 10, y: 22, fontSize: 13, fontWeight: 'bold', fontFamily: FONT, fill: '#1a1a1a', text: '' },
+      summary: { x: 10, y: 44, fontSize: 12, fontFamily: FONT, fill: '#424242', text: '' },
+      settings: { transform: 'translate(calc(w - 26), 5)', cursor: 'pointer', event: 'element:settings:pointerdown' },
+      settingsHit: { width: 20, height: 20, fill: 'transparent' },
+      settingsIcon: { d: GEAR, fill: '#555555', transform: 'translate(1, 1) scale(0.75)' },
+    },
+    ports: {
+      groups: {
+        in: {
+          position: { name: 'left' },
+          attrs: { portBody: { magnet: 'passive', r: 7, fill: '#ffffff', stroke: BLUE, strokeWidth: 2 } },
+          markup: [{ tagName: 'circle', selector: 'portBody' }],
+        },
+        out: {
+          position: { name: 'right' },
+          attrs: { portBody: { magnet: true, r: 7, fill: BLUE, stroke: '#ffffff', strokeWidth: 2, cursor: 'crosshair' } },
+          markup: [{ tagName: 'circle', selector: 'portBody' }],
+          label: { position: { name: 'right', args: { x: 10, y: -10 } }, markup: [{ tagName: 'text', selector: 'label' }] },
+        },
       },
     },
   },
-}, {
-  markup: [
-    { tagName: 'rect', selector: 'body' },
-    { tagName: 'text', selector: 'title' },
-    { tagName: 'text', selector: 'summary' },
-    { tagName: 'g', selector: 'settings', children: [{ tagName: 'rect', selector: 'settingsHit' }, { tagName: 'path', selector: 'settingsIcon' }] },
-  ],
-});
+  {
+    markup: [
+      { tagName: 'rect', selector: 'body' },
+      { tagName: 'text', selector: 'title' },
+      { tagName: 'text', selector: 'summary' },
+      {
+        tagName: 'g',
+        selector: 'settings',
+        children: [
+          { tagName: 'rect', selector: 'settingsHit' },
+          { tagName: 'path', selector: 'settingsIcon' },
+        ],
+      },
+    ],
+  },
+);
 
 const cellNamespace = { ...shapes, mw: { WorkflowNode } };
 
@@ -63,7 +75,11 @@ const LINK_ATTRS = { line: { stroke: '#546e7a', strokeWidth: 2, targetMarker: { 
 function portItems(type: string) {
   return [
     ...inputPorts(type).map((id) => ({ id, group: 'in' })),
-    ...outputPorts(type).map((id) => ({ id, group: 'out', attrs: { label: { text: PORT_LABELS[id] ?? '', fontSize: 11, fontFamily: FONT, fill: '#333333' } } })),
+    ...outputPorts(type).map((id) => ({
+      id,
+      group: 'out',
+      attrs: { label: { text: PORT_LABELS[id] ?? '', fontSize: 11, fontFamily: FONT, fill: '#333333' } },
+    })),
   ];
 }
 
@@ -154,9 +170,10 @@ export default function WorkflowCanvas(props: WorkflowCanvasProps) {
       defaultRouter: { name: 'rightAngle', args: { margin: 20 } },
       defaultConnector: { name: 'rounded' },
       restrictTranslate: () => new g.Rect(0, 0, 4000, 4000),
-      interactive: (view) => (view.model.isLink()
-        ? { linkMove: false, labelMove: false, arrowheadMove: false, vertexAdd: false, vertexMove: false, vertexRemove: false }
-        : { elementMove: true, addLinkFromMagnet: true }),
+      interactive: (view) =>
+        view.model.isLink()
+          ? { linkMove: false, labelMove: false, arrowheadMove: false, vertexAdd: false, vertexMove: false, vertexRemove: false }
+          : { elementMove: true, addLinkFromMagnet: true },
       validateMagnet: (view, magnet) => view.findAttribute('port-group', magnet) === 'out',
       validateConnection: (viewS, magnetS, viewT, magnetT, end) => {
         if (end !== 'target' || !magnetS || !magnetT || viewT.model.isLink()) return false;
@@ -189,9 +206,11 @@ export default function WorkflowCanvas(props: WorkflowCanvasProps) {
       live.current.onToggleSelect(String(view.model.id));
     });
     paper.on('link:mouseenter', (view: dia.LinkView) => {
-      view.addTools(new dia.ToolsView({
-        tools: [new linkTools.Remove({ distance: '50%', action: (_evt, v) => live.current.onRemoveLink(String(v.model.id)) })],
-      }));
+      view.addTools(
+        new dia.ToolsView({
+          tools: [new linkTools.Remove({ distance: '50%', action: (_evt, v) => live.current.onRemoveLink(String(v.model.id)) })],
+        }),
+      );
     });
     paper.on('link:mouseleave', (view: dia.LinkView) => view.removeTools());
 

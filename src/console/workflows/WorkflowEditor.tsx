@@ -14,12 +14,23 @@ import { Component, useCallback, useEffect, useMemo, useState, type ReactNode } 
 import { useNavigate, useParams } from 'react-router-dom';
 import { useDataProvider, useNotify } from 'react-admin';
 import {
-  Alert, Box, Button, ButtonGroup, Card, CardContent, CircularProgress, List, ListItem, ListItemText, Paper, Stack, TextField, Typography,
+  Alert,
+  Box,
+  Button,
+  ButtonGroup,
+  Card,
+  CardContent,
+  CircularProgress,
+  List,
+  ListItem,
+  ListItemText,
+  Paper,
+  Stack,
+  TextField,
+  Typography,
 } from '@mui/material';
 import SettingsIcon from '@mui/icons-material/Settings';
-import {
-  TOOLBAR, defaultProperties, displayOf, nodeErrors, nodeLabel, type Display, type DisplayNode, type NodeType,
-} from '../../domain/workflowGraph';
+import { TOOLBAR, defaultProperties, displayOf, nodeErrors, nodeLabel, type Display, type DisplayNode, type NodeType } from '../../domain/workflowGraph';
 import type { ListRow } from '../data/apiTypes';
 import type { AppDataProvider } from '../data/dataProvider';
 import { uuidv4 } from '../uuid';
@@ -32,16 +43,22 @@ import { WORKFLOW_JOB_WAIT, gatewayJobWaitDeps } from '../data/jobWait';
 import { useUnmountSignal } from '../data/useUnmountSignal';
 import WorkflowCanvas from './WorkflowCanvas';
 
-
 /** The spec's text of a workflow that cannot be drawn (part 2 §2 Workflows). */
 export const LOAD_ERROR = 'an error occurred while loading your workflow';
 
 /** WorkflowErrorBoundary shows LOAD_ERROR and the message instead of an editor that threw while rendering. */
 export class WorkflowErrorBoundary extends Component<{ children: ReactNode }, { error?: Error }> {
   state: { error?: Error } = {};
-  static getDerivedStateFromError(error: Error) { return { error }; }
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
   render() {
-    if (this.state.error) return <Alert severity="error">{LOAD_ERROR}: {this.state.error.message}</Alert>;
+    if (this.state.error)
+      return (
+        <Alert severity="error">
+          {LOAD_ERROR}: {this.state.error.message}
+        </Alert>
+      );
     return this.props.children;
   }
 }
@@ -66,13 +83,18 @@ function useReferenceNames(display: Display): Record<string, string> {
     return ids;
   }, [display]);
   useEffect(() => {
-    const ops = [['templates', 'listTemplates'], ['segments', 'listSegments'], ['workflows', 'listWorkflows']] as const;
+    const ops = [
+      ['templates', 'listTemplates'],
+      ['segments', 'listSegments'],
+      ['workflows', 'listWorkflows'],
+    ] as const;
     for (const [kind, op] of ops) {
       const missing = [...wanted[kind]].filter((id) => !(id in names) && /^[0-9a-f-]{36}$/i.test(id));
       if (!missing.length) continue;
       // Mark them asked for at once, so a failed or slow look-up is not repeated on every render.
       setNames((prev) => ({ ...prev, ...Object.fromEntries(missing.map((id) => [id, prev[id] ?? `…${id.slice(-6)}`])) }));
-      dataProvider.callGateway(op, { query: { ids: missing.join(','), limit: missing.length, ...(op === 'listSegments' ? { with_counts: false } : {}) } })
+      dataProvider
+        .callGateway(op, { query: { ids: missing.join(','), limit: missing.length, ...(op === 'listSegments' ? { with_counts: false } : {}) } })
         .then(({ data }) => setNames((prev) => ({ ...prev, ...Object.fromEntries(data.map((r) => [String(r.id), r.name])) })))
         .catch(() => undefined);
     }
@@ -85,7 +107,9 @@ function today(): string {
 }
 
 /** The editor's props: a new workflow, or the one whose id is in the route. */
-export interface WorkflowEditorProps { mode: 'create' | 'edit' }
+export interface WorkflowEditorProps {
+  mode: 'create' | 'edit';
+}
 
 /** WorkflowEditor is the page; it loads the workflow in edit mode and renders the editor inside the error boundary. */
 export default function WorkflowEditor({ mode }: WorkflowEditorProps) {
@@ -98,17 +122,30 @@ export default function WorkflowEditor({ mode }: WorkflowEditorProps) {
     if (!routeId) return;
     let live = true;
     setLoaded({});
-    dataProvider.callGateway('listWorkflows', { query: { ids: routeId, limit: 1 } })
-      .then(({ data }) => { if (live) setLoaded(data[0] ? { workflow: data[0] } : { error: `no workflow with id ${routeId}` }); })
-      .catch((e: Error) => { if (live) setLoaded({ error: e.message }); });
-    return () => { live = false; };
+    dataProvider
+      .callGateway('listWorkflows', { query: { ids: routeId, limit: 1 } })
+      .then(({ data }) => {
+        if (live) setLoaded(data[0] ? { workflow: data[0] } : { error: `no workflow with id ${routeId}` });
+      })
+      .catch((e: Error) => {
+        if (live) setLoaded({ error: e.message });
+      });
+    return () => {
+      live = false;
+    };
   }, [routeId, dataProvider]);
 
   return (
     <Box>
-      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>{mode === 'create' ? 'New Workflow' : 'Edit Workflow'}</Typography>
+      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+        {mode === 'create' ? 'New Workflow' : 'Edit Workflow'}
+      </Typography>
       <WorkflowErrorBoundary key={routeId ?? 'new'}>
-        {mode === 'edit' && loaded.error && <Alert severity="error">{LOAD_ERROR}: {loaded.error}</Alert>}
+        {mode === 'edit' && loaded.error && (
+          <Alert severity="error">
+            {LOAD_ERROR}: {loaded.error}
+          </Alert>
+        )}
         {mode === 'edit' && !loaded.error && !loaded.workflow && <CircularProgress aria-label="Loading the workflow" />}
         {mode === 'edit' && loaded.workflow && <EditorBody key={loaded.workflow.id} workflow={loaded.workflow} />}
         {mode === 'create' && <EditorBody />}
@@ -126,7 +163,9 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
   const [id] = useState(() => workflow?.id ?? uuidv4());
   const [name, setName] = useState(workflow?.name ?? '');
   // displayOf reads what was saved; anything it cannot read throws here and the boundary shows it.
-  const [loadedDisplay] = useState<Display>(() => (workflow ? displayOf(workflow.display as { nodes?: unknown[]; links?: unknown[] }) : { nodes: [], links: [] }));
+  const [loadedDisplay] = useState<Display>(() =>
+    workflow ? displayOf(workflow.display as { nodes?: unknown[]; links?: unknown[] }) : { nodes: [], links: [] },
+  );
   const [display, setDisplay] = useState<Display>(loadedDisplay);
   // The name and graph as last saved (undefined until a new workflow's first save): Run segment uses its trigger.
   const [saved, setSaved] = useState<{ name: string; display: Display } | undefined>(workflow ? { name: workflow.name, display: loadedDisplay } : undefined);
@@ -147,10 +186,7 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
   const names = useReferenceNames(display);
   const titles = useMemo(() => nodeTitles(display), [display]);
   const trigger = triggerOf(display);
-  const unsaved = useMemo(
-    () => !saved || saved.name !== name.trim() || JSON.stringify(saved.display) !== JSON.stringify(display),
-    [saved, name, display],
-  );
+  const unsaved = useMemo(() => !saved || saved.name !== name.trim() || JSON.stringify(saved.display) !== JSON.stringify(display), [saved, name, display]);
 
   const add = (type: NodeType) => {
     const nodeId = uuidv4();
@@ -163,16 +199,19 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
     setSettingsFor(nodeId);
   };
 
-  const onConnect = useCallback((from: PortRef, toNodeId: string) => {
-    setDisplay((d) => {
-      const r = connect(d, from, toNodeId, uuidv4());
-      if ('error' in r) {
-        notify(`That link is not allowed: ${r.error}`, { type: 'warning' });
-        return d;
-      }
-      return r.display;
-    });
-  }, [notify]);
+  const onConnect = useCallback(
+    (from: PortRef, toNodeId: string) => {
+      setDisplay((d) => {
+        const r = connect(d, from, toNodeId, uuidv4());
+        if ('error' in r) {
+          notify(`That link is not allowed: ${r.error}`, { type: 'warning' });
+          return d;
+        }
+        return r.display;
+      });
+    },
+    [notify],
+  );
 
   const applySettings = (nodeId: string, result: NodeSettingsResult) => {
     let d = updateNode(display, nodeId, result.properties);
@@ -198,9 +237,14 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
     const signal = unmountSignal();
     const deps: SaveDeps = {
       ...gatewayJobWaitDeps(dataProvider),
-      validate: async (body) => { await dataProvider.callGateway('validateWorkflow', { body: workflowInput(body) }, NO_RETRY); },
+      validate: async (body) => {
+        await dataProvider.callGateway('validateWorkflow', { body: workflowInput(body) }, NO_RETRY);
+      },
       save: async (body) => (await dataProvider.callGateway('saveWorkflow', { body: workflowInput(body) }, NO_RETRY)).data,
-      onBehind: () => { setNotice(BEHIND_ANOTHER_JOB); notify(BEHIND_ANOTHER_JOB, { type: 'info', autoHideDuration: 10_000 }); },
+      onBehind: () => {
+        setNotice(BEHIND_ANOTHER_JOB);
+        notify(BEHIND_ANOTHER_JOB, { type: 'info', autoHideDuration: 10_000 });
+      },
     };
     const sent = { name: name.trim(), display };
     try {
@@ -236,13 +280,24 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
     <Stack spacing={2}>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' } }}>
         <TextField
-          id="workflow-name" label="Name" value={name} onChange={(e) => setName(e.target.value)} error={!!nameError} helperText={nameError}
-          sx={{ width: { xs: '100%', sm: 420 } }} slotProps={{ htmlInput: { maxLength: 500 } }}
+          id="workflow-name"
+          label="Name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          error={!!nameError}
+          helperText={nameError}
+          sx={{ width: { xs: '100%', sm: 420 } }}
+          slotProps={{ htmlInput: { maxLength: 500 } }}
         />
-        <Button variant="contained" onClick={save} disabled={saving} sx={{ height: 56 }}>Save</Button>
+        <Button variant="contained" onClick={save} disabled={saving} sx={{ height: 56 }}>
+          Save
+        </Button>
         {saved && (
           <Button
-            variant="outlined" onClick={() => setRunSegment(true)} disabled={saving || unsaved} sx={{ height: 56 }}
+            variant="outlined"
+            onClick={() => setRunSegment(true)}
+            disabled={saving || unsaved}
+            sx={{ height: 56 }}
             aria-describedby={unsaved ? 'run-segment-unsaved' : undefined}
           >
             Run segment
@@ -261,27 +316,44 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
       )}
       {problem && (
         <Alert severity="error" aria-label="Save problems">
-          <Typography variant="body2" sx={{ fontWeight: 'bold' }}>{problem.message}</Typography>
-          {problem.errors.length > 0 && <Box component="ul" sx={{ m: 0, pl: 2 }}>{problem.errors.map((e) => <li key={e}>{e}</li>)}</Box>}
+          <Typography variant="body2" sx={{ fontWeight: 'bold' }}>
+            {problem.message}
+          </Typography>
+          {problem.errors.length > 0 && (
+            <Box component="ul" sx={{ m: 0, pl: 2 }}>
+              {problem.errors.map((e) => (
+                <li key={e}>{e}</li>
+              ))}
+            </Box>
+          )}
         </Alert>
       )}
-      {!enabled && (
-        <Alert severity="warning">This workflow is disabled: it takes no new contacts. Saving it enables it again.</Alert>
-      )}
+      {!enabled && <Alert severity="warning">This workflow is disabled: it takes no new contacts. Saving it enables it again.</Alert>}
 
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ alignItems: 'stretch' }}>
         <Paper variant="outlined" component="nav" aria-label="Node toolbar" sx={{ p: 1.5, width: { md: 190 }, flexShrink: 0 }}>
           {TOOLBAR.map((group) => (
             <Box key={group.group} sx={{ mb: 1.5 }}>
-              <Typography variant="subtitle2" component="h2">{group.group}</Typography>
+              <Typography variant="subtitle2" component="h2">
+                {group.group}
+              </Typography>
               <ButtonGroup orientation="vertical" size="small" variant="text" aria-label={group.group} fullWidth>
                 {group.items.map((item) => (
-                  <Button key={item.type} onClick={() => add(item.type)} disabled={group.group === 'Triggers' && !!trigger} sx={{ justifyContent: 'flex-start', textTransform: 'none' }}>
+                  <Button
+                    key={item.type}
+                    onClick={() => add(item.type)}
+                    disabled={group.group === 'Triggers' && !!trigger}
+                    sx={{ justifyContent: 'flex-start', textTransform: 'none' }}
+                  >
                     {item.label}
                   </Button>
                 ))}
               </ButtonGroup>
-              {group.group === 'Triggers' && trigger && <Typography variant="caption" color="text.secondary">{ONE_TRIGGER}</Typography>}
+              {group.group === 'Triggers' && trigger && (
+                <Typography variant="caption" color="text.secondary">
+                  {ONE_TRIGGER}
+                </Typography>
+              )}
             </Box>
           ))}
         </Paper>
@@ -322,24 +394,42 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
         />
       )}
       {runSegment && saved && (
-        <RunSegmentDialog workflowId={id} triggerId={triggerOf(saved.display)?.id} onSubmitted={() => setRunsKey((k) => k + 1)} onClose={() => setRunSegment(false)} />
+        <RunSegmentDialog
+          workflowId={id}
+          triggerId={triggerOf(saved.display)?.id}
+          onSubmitted={() => setRunsKey((k) => k + 1)}
+          onClose={() => setRunSegment(false)}
+        />
       )}
     </Stack>
   );
 }
 
 /** NodeList lists the nodes with their summaries, what they still need, and a settings button each (keyboard access). */
-function NodeList({ display, titles, names, selectedId, onOpen }: {
-  display: Display; titles: Map<string, string>; names: Record<string, string>; selectedId: string | null; onOpen: (id: string) => void;
+function NodeList({
+  display,
+  titles,
+  names,
+  selectedId,
+  onOpen,
+}: {
+  display: Display;
+  titles: Map<string, string>;
+  names: Record<string, string>;
+  selectedId: string | null;
+  onOpen: (id: string) => void;
 }) {
-  const next = (n: DisplayNode) => display.links
-    .filter((l) => l.from.nodeId === n.id)
-    .map((l) => `${l.from.portId === 'output1' ? 'match → ' : l.from.portId === 'output2' ? 'no match → ' : '→ '}${titles.get(l.to.nodeId) ?? l.to.nodeId}`)
-    .join(', ');
+  const next = (n: DisplayNode) =>
+    display.links
+      .filter((l) => l.from.nodeId === n.id)
+      .map((l) => `${l.from.portId === 'output1' ? 'match → ' : l.from.portId === 'output2' ? 'no match → ' : '→ '}${titles.get(l.to.nodeId) ?? l.to.nodeId}`)
+      .join(', ');
   return (
     <Card variant="outlined" component="section" aria-labelledby="workflow-nodes-heading">
       <CardContent>
-        <Typography variant="h6" component="h2" id="workflow-nodes-heading">Nodes</Typography>
+        <Typography variant="h6" component="h2" id="workflow-nodes-heading">
+          Nodes
+        </Typography>
         {!display.nodes.length && <Typography>Add a trigger from the toolbar to start, then the steps that follow it.</Typography>}
         <List dense aria-label="Workflow nodes">
           {display.nodes.map((n) => {
@@ -350,7 +440,11 @@ function NodeList({ display, titles, names, selectedId, onOpen }: {
                 key={n.id}
                 sx={n.id === selectedId ? { bgcolor: 'action.selected' } : undefined}
                 aria-current={n.id === selectedId ? 'true' : undefined}
-                secondaryAction={<Button size="small" startIcon={<SettingsIcon />} onClick={() => onOpen(n.id)} aria-label={`Settings of ${title}`}>Settings</Button>}
+                secondaryAction={
+                  <Button size="small" startIcon={<SettingsIcon />} onClick={() => onOpen(n.id)} aria-label={`Settings of ${title}`}>
+                    Settings
+                  </Button>
+                }
               >
                 <ListItemText
                   primary={`${title}: ${nodeSummary(n, names)}`}

@@ -34,7 +34,9 @@ describe('editing a workflow graph (spec part 2 §4 Workflow graph rules)', () =
     const result = displayToTree(displayOf(JSON.parse(JSON.stringify(d))));
     expect(result.errors).toEqual([]);
     expect(result.tree).toMatchObject({
-      id: 'e', type: 'event', event_topic: 'signed_up',
+      id: 'e',
+      type: 'event',
+      event_topic: 'signed_up',
       children: [{ id: 'd', settings: { delay_ms: 2000 }, children: [{ id: 'f', children: [{ id: 's', port: 'output1' }] }] }],
     });
     expect(displayOf(JSON.parse(JSON.stringify(d)))).toEqual(d);
@@ -54,7 +56,9 @@ describe('editing a workflow graph (spec part 2 §4 Workflow graph rules)', () =
   it('replaces the link of an output with a new one, and removes it with null', () => {
     let d = add(sample(), 'u', 'unsubscriber');
     d = link(d, 'f', 'output1', 'u', 'new');
-    expect(d.links.filter((l) => l.from.nodeId === 'f')).toEqual([{ id: 'new', from: { nodeId: 'f', portId: 'output1' }, to: { nodeId: 'u', portId: 'input' } }]);
+    expect(d.links.filter((l) => l.from.nodeId === 'f')).toEqual([
+      { id: 'new', from: { nodeId: 'f', portId: 'output1' }, to: { nodeId: 'u', portId: 'input' } },
+    ]);
     d = link(d, 'f', 'output2', 's');
     d = link(d, 'f', 'output1', null);
     expect(d.links.filter((l) => l.from.nodeId === 'f').map((l) => [l.from.portId, l.to.nodeId])).toEqual([['output2', 's']]);
@@ -69,11 +73,20 @@ describe('editing a workflow graph (spec part 2 §4 Workflow graph rules)', () =
   it('summarises each node and numbers repeated types', () => {
     expect(formatDuration(2000)).toBe('2 seconds');
     expect(formatDuration(3_600_000)).toBe('1 hour');
-    expect(filterSummary([{ attribute: 'contact_email', operator: 'contains', values: ['a'] }, { attribute: 'date_added', operator: 'less_than', values: ['2030-01-01'] }], 'or'))
-      .toBe('email contains a or date added before 2030-01-01');
+    expect(
+      filterSummary(
+        [
+          { attribute: 'contact_email', operator: 'contains', values: ['a'] },
+          { attribute: 'date_added', operator: 'less_than', values: ['2030-01-01'] },
+        ],
+        'or',
+      ),
+    ).toBe('email contains a or date added before 2030-01-01');
     expect(nodeSummary({ type: 'event', properties: { eventName: 'signed_up' } })).toBe('signed_up');
     expect(nodeSummary({ type: 'sender', properties: { templateId: T } }, { [T]: 'Welcome' })).toBe('Welcome');
-    expect(nodeSummary({ type: 'delay_until', properties: { timeHelper: { time: '12:30', timezone: 'UTC' }, delayUntilAnyDate: true } })).toBe('next 12:30 UTC');
+    expect(nodeSummary({ type: 'delay_until', properties: { timeHelper: { time: '12:30', timezone: 'UTC' }, delayUntilAnyDate: true } })).toBe(
+      'next 12:30 UTC',
+    );
     const d = add(sample(), 'd2', 'delay');
     expect([...nodeTitles(d).values()]).toEqual(['Event trigger', 'Delay 1', 'Filter', 'Send', 'Delay 2']);
   });

@@ -5,13 +5,28 @@
  * shows. The graph's rules and the tree come from src/domain/workflowGraph.ts; this module only edits. Pure.
  */
 import {
-  DELAY_UNTIL_MODES, INPUT_PORT, PORT_LABELS, CONTACT_ZONE, delayUntilMode, inputPorts, isTrigger, nodeLabel, outputPorts, splitDuration,
-  type Display, type DisplayLink, type DisplayNode, type NodeType,
+  DELAY_UNTIL_MODES,
+  INPUT_PORT,
+  PORT_LABELS,
+  CONTACT_ZONE,
+  delayUntilMode,
+  inputPorts,
+  isTrigger,
+  nodeLabel,
+  outputPorts,
+  splitDuration,
+  type Display,
+  type DisplayLink,
+  type DisplayNode,
+  type NodeType,
 } from '../../domain/workflowGraph';
 import { operatorLabel, FILTER_ATTRIBUTES, type UserFilter } from '../../domain/segmentFilter';
 
 /** Where a link starts: a node's output port. */
-export interface PortRef { nodeId: string; portId: string }
+export interface PortRef {
+  nodeId: string;
+  portId: string;
+}
 
 /** formatDuration shows a delay in ms as its amount and unit, e.g. "2 seconds", "1 hour". */
 export function formatDuration(ms: number | undefined): string {
@@ -22,12 +37,14 @@ export function formatDuration(ms: number | undefined): string {
 
 /** filterSummary shows a filter list the way a person would say it, e.g. "email contains a and first name equals Ann". */
 export function filterSummary(filters: UserFilter[] | undefined, conjunction: 'and' | 'or' = 'and'): string {
-  return (filters ?? []).map((f) => {
-    const spec = FILTER_ATTRIBUTES[f.attribute];
-    const attribute = f.attribute.replace(/^contact_/, '').replace(/_/g, ' ');
-    const op = f.operator && spec ? operatorLabel(f.operator as never, spec.kind) : (f.operator ?? '');
-    return [attribute, op, ...(f.values ?? []).map((v) => String(v ?? ''))].filter(Boolean).join(' ');
-  }).join(` ${conjunction} `);
+  return (filters ?? [])
+    .map((f) => {
+      const spec = FILTER_ATTRIBUTES[f.attribute];
+      const attribute = f.attribute.replace(/^contact_/, '').replace(/_/g, ' ');
+      const op = f.operator && spec ? operatorLabel(f.operator as never, spec.kind) : (f.operator ?? '');
+      return [attribute, op, ...(f.values ?? []).map((v) => String(v ?? ''))].filter(Boolean).join(' ');
+    })
+    .join(` ${conjunction} `);
 }
 
 /**
@@ -36,11 +53,14 @@ export function filterSummary(filters: UserFilter[] | undefined, conjunction: 'a
  */
 export function nodeSummary(node: Pick<DisplayNode, 'type' | 'properties'>, names: Record<string, string> = {}): string {
   const p = node.properties ?? {};
-  const named = (id: string | undefined) => (id ? names[id] ?? `…${id.slice(-6)}` : '');
+  const named = (id: string | undefined) => (id ? (names[id] ?? `…${id.slice(-6)}`) : '');
   switch (node.type) {
-    case 'event': return p.eventName?.trim() || '(no event name)';
-    case 'user_upserted': return 'contact created or updated';
-    case 'delay': return formatDuration(p.delayMS);
+    case 'event':
+      return p.eventName?.trim() || '(no event name)';
+    case 'user_upserted':
+      return 'contact created or updated';
+    case 'delay':
+      return formatDuration(p.delayMS);
     case 'delay_until': {
       const t = p.timeHelper ?? {};
       const zone = t.timezone === CONTACT_ZONE ? 'contact’s zone' : (t.timezone ?? '');
@@ -48,17 +68,22 @@ export function nodeSummary(node: Pick<DisplayNode, 'type' | 'properties'>, name
       if (mode === 'time_of_day') return `next ${t.time ?? ''} ${zone}`.trim();
       return `${t.date ?? ''} ${t.time ?? ''} ${zone}${mode === 'exclude_tardy' ? ', exclude tardy' : ''}`.trim();
     }
-    case 'splitter': return filterSummary(p.filters, p.filterConjunction) || '(no filters)';
+    case 'splitter':
+      return filterSummary(p.filters, p.filterConjunction) || '(no filters)';
     case 'update_user': {
       const keys = Object.keys(p.jsonToUpdate ?? {}).filter((k) => k.trim());
       return keys.length ? `set ${keys.join(', ')}` : '(no keys)';
     }
     case 'segmenter':
       return p.segmentId ? `${p.segmentOperation === 'REMOVE' ? 'remove from' : 'add to'} ${named(p.segmentId)}` : '(no segment)';
-    case 'send_to_workflow': return p.workflowId ? `to ${named(p.workflowId)}` : '(no workflow)';
-    case 'sender': return p.templateId ? named(p.templateId) : '(no template)';
-    case 'unsubscriber': return 'unsubscribe the contact';
-    default: return '';
+    case 'send_to_workflow':
+      return p.workflowId ? `to ${named(p.workflowId)}` : '(no workflow)';
+    case 'sender':
+      return p.templateId ? named(p.templateId) : '(no template)';
+    case 'unsubscriber':
+      return 'unsubscribe the contact';
+    default:
+      return '';
   }
 }
 

@@ -29,7 +29,11 @@ export const saveUnconfirmed = (name: string, error: string) =>
   `Couldn’t read the job log to confirm that workflow ‘${name}’ was saved (${error}). Please check the notifications tab to make sure it was saved.`;
 
 /** An error thrown by a gateway call: its message, HTTP status (0 for a network failure) and the body's errors. */
-export interface CallError { message: string; status?: number; body?: { errors?: unknown } }
+export interface CallError {
+  message: string;
+  status?: number;
+  body?: { errors?: unknown };
+}
 
 /** The gateway calls a save needs; each throws a CallError when it fails. */
 export interface SaveDeps extends JobWaitDeps {
@@ -40,7 +44,12 @@ export interface SaveDeps extends JobWaitDeps {
 }
 
 /** The body validate and save receive (part 2 §7: the editor sends id, name, display, tree). */
-export interface SaveBody { id: string; name: string; display: Display; tree: NonNullable<ReturnType<typeof displayToTree>['tree']> }
+export interface SaveBody {
+  id: string;
+  name: string;
+  display: Display;
+  tree: NonNullable<ReturnType<typeof displayToTree>['tree']>;
+}
 
 /** What a queued save answers that the save reads (saveWorkflow's `data`, as generated from openapi/workflowwrapper.yaml). */
 export type QueuedSave = Pick<OperationResponse<'saveWorkflow'>['data'], 'behind_another_job' | 'job_log_entry_id'>;
@@ -71,7 +80,10 @@ function errorsOf(error: unknown): string[] {
  * this save's. `signal` aborts the wait (the promise then rejects with its reason) and keeps onBehind quiet.
  */
 export async function saveWorkflow(
-  deps: SaveDeps, input: { id: string; name: string; display: Display }, wait: WaitPolicy = WORKFLOW_JOB_WAIT, signal?: AbortSignal,
+  deps: SaveDeps,
+  input: { id: string; name: string; display: Display },
+  wait: WaitPolicy = WORKFLOW_JOB_WAIT,
+  signal?: AbortSignal,
 ): Promise<SaveResult> {
   const name = input.name.trim();
   if (!name) return { ok: false, stage: 'name', message: WORKFLOW_NAME_REQUIRED, errors: [WORKFLOW_NAME_REQUIRED] };
@@ -90,11 +102,16 @@ export async function saveWorkflow(
   signal?.throwIfAborted();
   let match: JobMatch;
   try {
-    match = await requestJob(deps, { jobName: JOB_CREATE_WORKFLOW, workflowId: input.id }, async () => {
-      const queued = await deps.save(body);
-      if (queued.behind_another_job && !signal?.aborted) deps.onBehind?.();
-      return queued.job_log_entry_id;
-    }, wait);
+    match = await requestJob(
+      deps,
+      { jobName: JOB_CREATE_WORKFLOW, workflowId: input.id },
+      async () => {
+        const queued = await deps.save(body);
+        if (queued.behind_another_job && !signal?.aborted) deps.onBehind?.();
+        return queued.job_log_entry_id;
+      },
+      wait,
+    );
   } catch (error) {
     return { ok: false, stage: 'save', message: saveFailed(name, normaliseErrorText(error)), errors: errorsOf(error) };
   }

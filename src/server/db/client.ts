@@ -70,7 +70,13 @@ async function applyFunctions(pool: pg.Pool): Promise<void> {
  * read or written, when another live process (or this one) holds it; a lock left by a process that no longer runs is
  * taken over. In-memory databases and PostgreSQL take no lock.
  */
-export async function openDatabase(opts: { databaseUrl?: string; dataDir: string; poolSize?: number; loadDataDir?: Blob; lockHolder?: string }): Promise<Database> {
+export async function openDatabase(opts: {
+  databaseUrl?: string;
+  dataDir: string;
+  poolSize?: number;
+  loadDataDir?: Blob;
+  lockHolder?: string;
+}): Promise<Database> {
   return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize ?? 10) : openPglite(opts);
 }
 
@@ -81,19 +87,23 @@ export async function openDatabase(opts: { databaseUrl?: string; dataDir: string
  */
 async function openPostgres(databaseUrl: string, poolSize: number): Promise<Database> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
-  pool.on('error', () => { /* an idle client dropped; the pool replaces it */ });
+  pool.on('error', () => {
+    /* an idle client dropped; the pool replaces it */
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   await migratePg(drizzlePg(pool, { schema }), { migrationsFolder });
   await applyFunctions(pool);
   return {
     kind: 'postgres',
     db,
-    async query<T>(text: string, params?: unknown[]) { return (await pool.query(text, params)).rows as T[]; },
+    async query<T>(text: string, params?: unknown[]) {
+      return (await pool.query(text, params)).rows as T[];
+    },
     async transaction(fn) {
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await fn(async <T,>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[]);
+        const result = await fn(async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[]);
         await client.query('COMMIT');
         return result;
       } catch (err) {
@@ -113,22 +123,37 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
       /** connect opens a new connection and LISTENs on it; rejects when either fails. */
       const connect = async (): Promise<void> => {
         const c = new pg.Client({ connectionString: databaseUrl });
-        c.on('notification', (n) => { if (n.channel === channel) onPayload(n.payload ?? ''); });
-        c.on('error', () => { /* reported through 'end' */ });
+        c.on('notification', (n) => {
+          if (n.channel === channel) onPayload(n.payload ?? '');
+        });
+        c.on('error', () => {
+          /* reported through 'end' */
+        });
         c.on('end', () => {
           if (stopped || client !== c) return;
           client = undefined;
           reconnect(0);
         });
         await c.connect();
-        await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`).catch(async (err) => { await c.end().catch(() => undefined); throw err; });
-        if (stopped) { await c.end().catch(() => undefined); return; }
+        await c.query(`LISTEN "${channel.replace(/"/g, '""')}"`).catch(async (err) => {
+          await c.end().catch(() => undefined);
+          throw err;
+        });
+        if (stopped) {
+          await c.end().catch(() => undefined);
+          return;
+        }
         client = c;
       };
       /** reconnect tries again after 1 s, 2 s, 4 s … (at most 30 s) until a connection LISTENs or listening stops. */
       const reconnect = (attempt: number) => {
         if (stopped) return;
-        retry = setTimeout(() => { connect().catch(() => reconnect(attempt + 1)); }, Math.min(30_000, 1000 * 2 ** attempt));
+        retry = setTimeout(
+          () => {
+            connect().catch(() => reconnect(attempt + 1));
+          },
+          Math.min(30_000, 1000 * 2 ** attempt),
+        );
       };
       await connect(); // the first connection: a failure reaches the caller
       return async () => {
@@ -138,7 +163,9 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
       };
     },
     bossOptions: { connectionString: databaseUrl, max: 4 },
-    async close() { await pool.end(); },
+    async close() {
+      await pool.end();
+    },
   };
 }
 
@@ -170,9 +197,11 @@ async function openPglite(opts: { dataDir: string; loadDataDir?: Blob; lockHolde
   return {
     kind: 'pglite',
     db: liteDb as unknown as Db,
-    async query<T>(text: string, params?: unknown[]) { return (await lite.query<T>(text, params)).rows; },
+    async query<T>(text: string, params?: unknown[]) {
+      return (await lite.query<T>(text, params)).rows;
+    },
     async transaction(fn) {
-      return lite.transaction(async (tx) => fn(async <T,>(text: string, params?: unknown[]) => (await tx.query<T>(text, params)).rows));
+      return lite.transaction(async (tx) => fn(async <T>(text: string, params?: unknown[]) => (await tx.query<T>(text, params)).rows));
     },
     bossOptions: {
       db: {
@@ -187,7 +216,9 @@ async function openPglite(opts: { dataDir: string; loadDataDir?: Blob; lockHolde
     async listen(channel, onPayload) {
       return lite.listen(channel, onPayload);
     },
-    async dump() { return lite.dumpDataDir(); },
+    async dump() {
+      return lite.dumpDataDir();
+    },
     async close() {
       try {
         await lite.close();

@@ -21,7 +21,10 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   const readFile = (async (file: string, ...rest: unknown[]) => {
     const text = await (fs.readFile as (...a: unknown[]) => Promise<unknown>)(file, ...rest);
     const ms = slowReads.get(String(file));
-    if (ms !== undefined) { slowReads.delete(String(file)); await new Promise((r) => setTimeout(r, ms)); }
+    if (ms !== undefined) {
+      slowReads.delete(String(file));
+      await new Promise((r) => setTimeout(r, ms));
+    }
     return text;
   }) as typeof fs.readFile;
   return { ...fs, default: { ...fs, readFile }, readFile };
@@ -73,11 +76,16 @@ async function child(dir: string, command: string, then: 'hold' | 'exit', go = f
   const lines = createInterface({ input: proc.stdout! });
   const seen: string[] = [];
   const waiters: Array<() => void> = [];
-  lines.on('line', (l) => { seen.push(l); for (const w of waiters.splice(0)) w(); });
-  const nth = (n: number) => new Promise<string>((resolve, reject) => {
-    const check = () => (seen.length > n ? resolve(seen[n]) : proc.exitCode !== null ? reject(new Error(`child exited ${proc.exitCode}`)) : waiters.push(check));
-    check();
+  lines.on('line', (l) => {
+    seen.push(l);
+    for (const w of waiters.splice(0)) w();
   });
+  const nth = (n: number) =>
+    new Promise<string>((resolve, reject) => {
+      const check = () =>
+        seen.length > n ? resolve(seen[n]) : proc.exitCode !== null ? reject(new Error(`child exited ${proc.exitCode}`)) : waiters.push(check);
+      check();
+    });
   await nth(0);
   return { proc, result: nth(1), go: () => proc.stdin!.write('go\n') };
 }
@@ -130,7 +138,11 @@ describe('lockDataDir', () => {
     const err = await lockDataDir(dir, 'admin create-account').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DataDirLocked);
     expect((err as DataDirLocked).holder.pid).toBe(holder.proc.pid);
-    expect((err as Error).message).toMatch(new RegExp(`in use by the server \\(pid ${holder.proc.pid} on .*stop the server first, or run the server and operator commands on PostgreSQL with DATABASE_URL`));
+    expect((err as Error).message).toMatch(
+      new RegExp(
+        `in use by the server \\(pid ${holder.proc.pid} on .*stop the server first, or run the server and operator commands on PostgreSQL with DATABASE_URL`,
+      ),
+    );
     holder.proc.kill('SIGKILL');
     await exited(holder.proc);
     const lock = await take(dir, 'admin create-account');
@@ -152,19 +164,22 @@ describe('lockDataDir', () => {
     await take(dir);
   });
 
-  it('takes over a lock that bears this process\'s pid but was not taken by it (a restarted container reuses pids)', async () => {
+  it("takes over a lock that bears this process's pid but was not taken by it (a restarted container reuses pids)", async () => {
     const dir = await newDir();
     await holderFile(dir, process.pid, { nonce: 'left-by-an-earlier-process' });
     await take(dir);
   });
 
-  it.skipIf(!existsSync('/proc/self/stat'))('refuses a lock that bears this process\'s pid and start time (another thread of this process took it)', async () => {
-    const dir = await newDir();
-    const stat = await readFile('/proc/self/stat', 'utf8');
-    const procStart = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]; // field 22: start time after boot
-    await holderFile(dir, process.pid, { nonce: 'taken-by-another-thread', procStart });
-    await expect(lockDataDir(dir, 'test')).rejects.toThrow(/in use by this process/);
-  });
+  it.skipIf(!existsSync('/proc/self/stat'))(
+    "refuses a lock that bears this process's pid and start time (another thread of this process took it)",
+    async () => {
+      const dir = await newDir();
+      const stat = await readFile('/proc/self/stat', 'utf8');
+      const procStart = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]; // field 22: start time after boot
+      await holderFile(dir, process.pid, { nonce: 'taken-by-another-thread', procStart });
+      await expect(lockDataDir(dir, 'test')).rejects.toThrow(/in use by this process/);
+    },
+  );
 
   it.skipIf(!existsSync('/proc/self/stat'))('takes over the lock of a pid that now belongs to another process (Linux: start times differ)', async () => {
     const dir = await newDir();

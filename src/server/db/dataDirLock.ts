@@ -57,15 +57,17 @@ export class DataDirLocked extends Error {
   readonly holder: LockHolder;
   constructor(dir: string, lockPath: string, holder: LockHolder, where: 'this process' | 'running' | 'elsewhere') {
     const since = `since ${holder.startedAt}`;
-    const who = where === 'this process'
-      ? `this process (${holder.command}, pid ${holder.pid})`
-      : `${holder.command === 'server' ? 'the server' : `\`${holder.command}\``} (pid ${holder.pid} on ${holder.hostname}, ${since})`;
-    const check = where === 'elsewhere'
-      ? ` That host's processes cannot be checked from ${os.hostname()}: once that process is known to be gone, delete ${lockPath}.`
-      : '';
-    super(`The embedded database in ${dir} is in use by ${who}.${check} One process at a time may open an embedded (PGlite) `
-      + `database: stop ${holder.command === 'server' ? 'the server' : 'that process'} first, or run the server and operator `
-      + 'commands on PostgreSQL with DATABASE_URL.');
+    const who =
+      where === 'this process'
+        ? `this process (${holder.command}, pid ${holder.pid})`
+        : `${holder.command === 'server' ? 'the server' : `\`${holder.command}\``} (pid ${holder.pid} on ${holder.hostname}, ${since})`;
+    const check =
+      where === 'elsewhere' ? ` That host's processes cannot be checked from ${os.hostname()}: once that process is known to be gone, delete ${lockPath}.` : '';
+    super(
+      `The embedded database in ${dir} is in use by ${who}.${check} One process at a time may open an embedded (PGlite) ` +
+        `database: stop ${holder.command === 'server' ? 'the server' : 'that process'} first, or run the server and operator ` +
+        'commands on PostgreSQL with DATABASE_URL.',
+    );
     this.name = 'DataDirLocked';
     this.lockPath = lockPath;
     this.holder = holder;
@@ -104,8 +106,12 @@ const TAKEOVER_WAIT_MS = 5000;
 export async function lockDataDir(dir: string, command: string): Promise<DataDirLock> {
   const lockPath = `${dir}.lock`;
   const me: LockHolder = {
-    pid: process.pid, hostname: os.hostname(), startedAt: new Date(Date.now() - process.uptime() * 1000).toISOString(),
-    procStart: procStat(process.pid)?.start, command, nonce: randomBytes(12).toString('hex'),
+    pid: process.pid,
+    hostname: os.hostname(),
+    startedAt: new Date(Date.now() - process.uptime() * 1000).toISOString(),
+    procStart: procStat(process.pid)?.start,
+    command,
+    nonce: randomBytes(12).toString('hex'),
   };
   const body = `${JSON.stringify(me)}\n`;
   ownNonces.add(me.nonce);
@@ -144,22 +150,23 @@ export async function lockDataDir(dir: string, command: string): Promise<DataDir
       held.delete(lock);
       try {
         if (readFileSync(lockPath, 'utf8') === body) unlinkSync(lockPath);
-      } catch { /* already gone, or unreadable: nothing of ours to remove */ }
+      } catch {
+        /* already gone, or unreadable: nothing of ours to remove */
+      }
       ownNonces.delete(me.nonce);
     },
   };
   held.add(lock);
   if (!exitHandlerInstalled) {
     exitHandlerInstalled = true;
-    process.on('exit', () => { for (const l of [...held]) l.releaseSync(); });
+    process.on('exit', () => {
+      for (const l of [...held]) l.releaseSync();
+    });
   }
   return lock;
 }
 
-type Judgement =
-  | { state: 'gone' }
-  | { state: 'held'; holder: LockHolder; where: 'this process' | 'running' | 'elsewhere' }
-  | { state: 'stale'; raw: string };
+type Judgement = { state: 'gone' } | { state: 'held'; holder: LockHolder; where: 'this process' | 'running' | 'elsewhere' } | { state: 'stale'; raw: string };
 
 /** judge reads the lock file at `file` and tells whether it is gone, held (by whom) or stale (with the text judged). */
 async function judge(file: string): Promise<Judgement> {
@@ -171,7 +178,10 @@ async function judge(file: string): Promise<Judgement> {
     await new Promise((r) => setTimeout(r, GARBAGE_RECHECK_MS));
     const again = await readText(file);
     if (again === undefined) return { state: 'gone' };
-    if (again !== raw) { raw = again; holder = parseHolder(raw); }
+    if (again !== raw) {
+      raw = again;
+      holder = parseHolder(raw);
+    }
     if (!holder) return { state: 'stale', raw };
   }
   if (holder.hostname !== os.hostname()) return { state: 'held', holder, where: 'elsewhere' };
@@ -215,11 +225,23 @@ function procStat(pid: number): { state: string; start: string } | undefined {
 function parseHolder(raw: string): LockHolder | undefined {
   try {
     const h = JSON.parse(raw) as Partial<LockHolder>;
-    if (!h || typeof h !== 'object' || !Number.isSafeInteger(h.pid) || (h.pid as number) <= 0 || typeof h.hostname !== 'string'
-      || typeof h.nonce !== 'string' || typeof h.command !== 'string') return undefined;
+    if (
+      !h ||
+      typeof h !== 'object' ||
+      !Number.isSafeInteger(h.pid) ||
+      (h.pid as number) <= 0 ||
+      typeof h.hostname !== 'string' ||
+      typeof h.nonce !== 'string' ||
+      typeof h.command !== 'string'
+    )
+      return undefined;
     return {
-      pid: h.pid as number, hostname: h.hostname, startedAt: String(h.startedAt ?? 'an unknown time'),
-      procStart: typeof h.procStart === 'string' ? h.procStart : undefined, command: h.command, nonce: h.nonce,
+      pid: h.pid as number,
+      hostname: h.hostname,
+      startedAt: String(h.startedAt ?? 'an unknown time'),
+      procStart: typeof h.procStart === 'string' ? h.procStart : undefined,
+      command: h.command,
+      nonce: h.nonce,
     };
   } catch {
     return undefined;
@@ -290,5 +312,7 @@ async function readText(file: string): Promise<string | undefined> {
 
 /** unlinkIfThere removes a file; one already gone is fine. */
 async function unlinkIfThere(file: string): Promise<void> {
-  await unlink(file).catch((err: NodeJS.ErrnoException) => { if (err.code !== 'ENOENT') throw err; });
+  await unlink(file).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err;
+  });
 }

@@ -14,11 +14,17 @@ export const FUNCTIONS_LOCK_KEY = 7_020_020;
 
 /** functionFiles lists every definition file, `core/<feature>/sql/<name>.sql`, in path order (absolute paths). */
 export function functionFiles(): string[] {
-  return readdirSync(CORE, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort()
+  return readdirSync(CORE, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort()
     .flatMap((feature) => {
       const dir = path.join(CORE, feature, 'sql');
       try {
-        return readdirSync(dir).filter((f) => f.endsWith('.sql')).sort().map((f) => path.join(dir, f));
+        return readdirSync(dir)
+          .filter((f) => f.endsWith('.sql'))
+          .sort()
+          .map((f) => path.join(dir, f));
       } catch {
         return [];
       }
@@ -27,5 +33,7 @@ export function functionFiles(): string[] {
 
 /** functionsSql returns every definition as one script (simple-query protocol: several statements, no parameters). */
 export function functionsSql(): string {
-  return functionFiles().map((f) => readFileSync(f, 'utf8')).join('\n');
+  return functionFiles()
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
 }

@@ -8,10 +8,20 @@
  */
 import { Worker } from 'node:worker_threads';
 
-interface Pending { resolve: (v: unknown) => void; reject: (e: Error) => void }
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
 /** The result shape drizzle and pg-boss read. */
-export interface ThreadResult { rows: unknown[]; affectedRows?: number; fields: Array<{ name: string; dataTypeID: number }> }
-interface QueryOptions { rowMode?: 'array' | 'object'; parsers?: Record<number, unknown> }
+export interface ThreadResult {
+  rows: unknown[];
+  affectedRows?: number;
+  fields: Array<{ name: string; dataTypeID: number }>;
+}
+interface QueryOptions {
+  rowMode?: 'array' | 'object';
+  parsers?: Record<number, unknown>;
+}
 
 /** A transaction's handle: the same query/exec, bound to the transaction. */
 export interface ThreadTransaction {
@@ -31,24 +41,36 @@ export class PGliteThread {
 
   private constructor(opts: { dataDir?: string; loadDataDir?: ArrayBuffer }) {
     this.worker = new Worker(new URL('./pgliteWorker.mjs', import.meta.url), {
-      workerData: opts, transferList: opts.loadDataDir ? [opts.loadDataDir] : [],
+      workerData: opts,
+      transferList: opts.loadDataDir ? [opts.loadDataDir] : [],
       execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')),
     });
     this.ready = new Promise((resolve, reject) => {
-      const onReady = (m: { ready?: boolean }) => { if (m.ready) { this.worker.off('message', onReady); resolve(); } };
+      const onReady = (m: { ready?: boolean }) => {
+        if (m.ready) {
+          this.worker.off('message', onReady);
+          resolve();
+        }
+      };
       this.worker.on('message', onReady);
       this.worker.once('error', reject);
       this.worker.once('exit', (code) => reject(new Error(`PGlite thread exited with code ${code} before it was ready`)));
     });
-    this.worker.on('message', (m: { id?: number; result?: unknown; error?: { message: string; fields: Record<string, unknown> }; notify?: number; payload?: string }) => {
-      if (m.notify !== undefined) { this.listeners.get(m.notify)?.(m.payload ?? ''); return; }
-      if (m.id === undefined) return;
-      const p = this.pending.get(m.id);
-      if (!p) return;
-      this.pending.delete(m.id);
-      if (m.error) p.reject(Object.assign(new Error(m.error.message), m.error.fields));
-      else p.resolve(m.result);
-    });
+    this.worker.on(
+      'message',
+      (m: { id?: number; result?: unknown; error?: { message: string; fields: Record<string, unknown> }; notify?: number; payload?: string }) => {
+        if (m.notify !== undefined) {
+          this.listeners.get(m.notify)?.(m.payload ?? '');
+          return;
+        }
+        if (m.id === undefined) return;
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        this.pending.delete(m.id);
+        if (m.error) p.reject(Object.assign(new Error(m.error.message), m.error.fields));
+        else p.resolve(m.result);
+      },
+    );
     const dead = (err: Error) => {
       this.failed = err;
       for (const p of this.pending.values()) p.reject(err);
@@ -95,7 +117,9 @@ export class PGliteThread {
     const handle: ThreadTransaction = {
       query: (sql, params, options) => this.query(sql, params, options, tx),
       exec: (sql) => this.exec(sql, tx),
-      rollback: async () => { rolledBack = true; },
+      rollback: async () => {
+        rolledBack = true;
+      },
     };
     let result: T;
     try {
@@ -113,7 +137,10 @@ export class PGliteThread {
     const id = this.seq + 1;
     this.listeners.set(id, onPayload);
     await this.call({ op: 'listen', channel });
-    return async () => { this.listeners.delete(id); await this.call({ op: 'unlisten', channel: String(id) }); };
+    return async () => {
+      this.listeners.delete(id);
+      await this.call({ op: 'unlisten', channel: String(id) });
+    };
   }
 
   /** dumpDataDir returns a tarball of the database (for test fixtures). */

@@ -16,7 +16,9 @@ const { dataDir, loadDataDir } = workerData as { dataDir?: string; loadDataDir?:
 
 /** drizzle's own parsers: date and time values come back as the text PostgreSQL sent (drizzle maps them itself). */
 const identity = (value: string) => value;
-const DRIZZLE_PARSERS = Object.fromEntries([types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, identity]));
+const DRIZZLE_PARSERS = Object.fromEntries(
+  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, identity]),
+);
 
 interface Request {
   id: number;
@@ -58,33 +60,59 @@ function openTransaction(begin: Request): void {
   let wake: (() => void) | undefined;
   let ending: Request | undefined;
   let begun = false;
-  transactions.set(begin.tx!, { push(r) { queue.push(r); wake?.(); } });
+  transactions.set(begin.tx!, {
+    push(r) {
+      queue.push(r);
+      wake?.();
+    },
+  });
   // Once commit or rollback is taken the transaction is closed to new work: it leaves the map (a later request for
   // it fails as "not open"), and anything queued behind the ending fails instead of running outside the transaction.
   const close = (why: string) => {
     transactions.delete(begin.tx!);
     for (const r of queue.splice(0)) fail(r.id, new Error(`transaction ${begin.tx} ${why}`));
   };
-  lite.transaction(async (tx) => {
-    begun = true;
-    reply(begin.id, null);
-    for (;;) {
-      while (!queue.length) await new Promise<void>((resolve) => { wake = resolve; });
-      wake = undefined;
-      const r = queue.shift()!;
-      if (r.op === 'commit') { ending = r; close('has ended'); return; }
-      if (r.op === 'rollback') { ending = r; close('has ended'); await tx.rollback(); return; }
-      try { reply(r.id, await run(tx, r)); } catch (err) { fail(r.id, err); }
-    }
-  }).then(
-    () => { close('has ended'); if (ending) reply(ending.id, null); },
-    (err) => {
-      close('failed');
-      // BEGIN itself failed: the caller is still waiting for the begin answer.
-      if (!begun) fail(begin.id, err);
-      else if (ending) fail(ending.id, err);
-    },
-  );
+  lite
+    .transaction(async (tx) => {
+      begun = true;
+      reply(begin.id, null);
+      for (;;) {
+        while (!queue.length)
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+          });
+        wake = undefined;
+        const r = queue.shift()!;
+        if (r.op === 'commit') {
+          ending = r;
+          close('has ended');
+          return;
+        }
+        if (r.op === 'rollback') {
+          ending = r;
+          close('has ended');
+          await tx.rollback();
+          return;
+        }
+        try {
+          reply(r.id, await run(tx, r));
+        } catch (err) {
+          fail(r.id, err);
+        }
+      }
+    })
+    .then(
+      () => {
+        close('has ended');
+        if (ending) reply(ending.id, null);
+      },
+      (err) => {
+        close('failed');
+        // BEGIN itself failed: the caller is still waiting for the begin answer.
+        if (!begun) fail(begin.id, err);
+        else if (ending) fail(ending.id, err);
+      },
+    );
 }
 
 port.on('message', async (r: Request) => {
@@ -96,23 +124,36 @@ port.on('message', async (r: Request) => {
       return;
     }
     switch (r.op) {
-      case 'begin': openTransaction(r); return;
-      case 'query': case 'exec': reply(r.id, await run(lite, r)); return;
+      case 'begin':
+        openTransaction(r);
+        return;
+      case 'query':
+      case 'exec':
+        reply(r.id, await run(lite, r));
+        return;
       case 'listen': {
         const unlisten = await lite.listen(r.channel!, (payload) => port.postMessage({ notify: r.id, payload }));
         listeners.set(r.id, unlisten);
         reply(r.id, null);
         return;
       }
-      case 'unlisten': await listeners.get(Number(r.channel))?.(); listeners.delete(Number(r.channel)); reply(r.id, null); return;
+      case 'unlisten':
+        await listeners.get(Number(r.channel))?.();
+        listeners.delete(Number(r.channel));
+        reply(r.id, null);
+        return;
       case 'dump': {
         const blob = await lite.dumpDataDir('none');
         const bytes = await blob.arrayBuffer();
         port.postMessage({ id: r.id, result: bytes }, [bytes]);
         return;
       }
-      case 'close': await lite.close(); reply(r.id, null); return;
-      default: throw new Error(`unknown request ${String(r.op)}`);
+      case 'close':
+        await lite.close();
+        reply(r.id, null);
+        return;
+      default:
+        throw new Error(`unknown request ${String(r.op)}`);
     }
   } catch (err) {
     fail(r.id, err);

@@ -5,74 +5,116 @@
  */
 import { sql } from 'drizzle-orm';
 import {
-  bigint, bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
+  bigint,
+  bigserial,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
 } from 'drizzle-orm/pg-core';
 import { EVENT } from '../../domain/events.ts';
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const created = () => ts('created_at').notNull().defaultNow();
 
-export const companies = pgTable('companies', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  name: text('name').notNull(),
-  /** From sign-up (issue 7 §4): plan (product_package_id), business_website, source, promo_code. */
-  json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
-  createdAt: created(),
-}, (t) => [uniqueIndex('companies_name_idx').on(t.name)]);
+export const companies = pgTable(
+  'companies',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    /** From sign-up (issue 7 §4): plan (product_package_id), business_website, source, promo_code. */
+    json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('companies_name_idx').on(t.name)],
+);
 
-export const projects = pgTable('projects', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  companyId: uuid('company_id').notNull().references(() => companies.id),
-  name: text('name').notNull(),
-  /** The x-api-key of the project (session api_client_key). */
-  apiKey: text('api_key').notNull(),
-  integrationKey: text('integration_key').notNull(),
-  integrationKey2: text('integration_key2').notNull(),
-  /**
-   * The HMAC key of the project's signed email links (/u/, /t/o/, /t/c/; src/server/mail/links.ts): 64 hex chars of
-   * server-side randomness, never shown to anyone, so links neither depend on nor reveal anything about the api key.
-   */
-  linkSecret: text('link_secret').notNull().default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
-  notInSandbox: boolean('not_in_sandbox').notNull().default(false),
-  createdAt: created(),
-}, (t) => [
-  uniqueIndex('projects_api_key_idx').on(t.apiKey), uniqueIndex('projects_company_name_idx').on(t.companyId, t.name),
-  // Integration keys are x-api-keys too (src/server/core/accounts/index.ts projectByApiKey): unique and looked up by index.
-  uniqueIndex('projects_integration_key_idx').on(t.integrationKey), uniqueIndex('projects_integration_key2_idx').on(t.integrationKey2),
-]);
+export const projects = pgTable(
+  'projects',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    name: text('name').notNull(),
+    /** The x-api-key of the project (session api_client_key). */
+    apiKey: text('api_key').notNull(),
+    integrationKey: text('integration_key').notNull(),
+    integrationKey2: text('integration_key2').notNull(),
+    /**
+     * The HMAC key of the project's signed email links (/u/, /t/o/, /t/c/; src/server/mail/links.ts): 64 hex chars of
+     * server-side randomness, never shown to anyone, so links neither depend on nor reveal anything about the api key.
+     */
+    linkSecret: text('link_secret')
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
+    notInSandbox: boolean('not_in_sandbox').notNull().default(false),
+    createdAt: created(),
+  },
+  (t) => [
+    uniqueIndex('projects_api_key_idx').on(t.apiKey),
+    uniqueIndex('projects_company_name_idx').on(t.companyId, t.name),
+    // Integration keys are x-api-keys too (src/server/core/accounts/index.ts projectByApiKey): unique and looked up by index.
+    uniqueIndex('projects_integration_key_idx').on(t.integrationKey),
+    uniqueIndex('projects_integration_key2_idx').on(t.integrationKey2),
+  ],
+);
 
-export const companyUsers = pgTable('company_users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  companyId: uuid('company_id').notNull().references(() => companies.id),
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  email: text('email').notNull(),
-  firstName: text('first_name'),
-  lastName: text('last_name'),
-  passwordHash: text('password_hash').notNull(),
-  json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
-  createdAt: created(),
-}, (t) => [uniqueIndex('cu_le_idx').on(sql`lower(${t.email})`)]);
+export const companyUsers = pgTable(
+  'company_users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    companyId: uuid('company_id')
+      .notNull()
+      .references(() => companies.id),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    passwordHash: text('password_hash').notNull(),
+    json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('cu_le_idx').on(sql`lower(${t.email})`)],
+);
 
-export const contacts = pgTable('contacts', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  email: text('email').notNull(),
-  firstName: text('first_name'),
-  lastName: text('last_name'),
-  timezone: text('timezone'),
-  dateOfBirth: ts('date_of_birth'),
-  unsubscribedAt: ts('unsubscribed_at'),
-  bouncedAt: ts('bounced_at'),
-  complainedAt: ts('complained_at'),
-  json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
-  version: integer('version').notNull().default(1),
-  createdAt: created(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-  archivedAt: ts('archived_at'),
-}, (t) => [
-  uniqueIndex('contacts_project_email_idx').on(t.projectId, sql`lower(${t.email})`).where(sql`archived_at IS NULL`),
-  index('contacts_project_created_idx').on(t.projectId, t.createdAt),
-]);
+export const contacts = pgTable(
+  'contacts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    timezone: text('timezone'),
+    dateOfBirth: ts('date_of_birth'),
+    unsubscribedAt: ts('unsubscribed_at'),
+    bouncedAt: ts('bounced_at'),
+    complainedAt: ts('complained_at'),
+    json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
+    version: integer('version').notNull().default(1),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    archivedAt: ts('archived_at'),
+  },
+  (t) => [
+    uniqueIndex('contacts_project_email_idx')
+      .on(t.projectId, sql`lower(${t.email})`)
+      .where(sql`archived_at IS NULL`),
+    index('contacts_project_created_idx').on(t.projectId, t.createdAt),
+  ],
+);
 
 /**
  * Each contact's events of its project by name (email_send_result_success, ses_event_open, ses_event_click), kept by
@@ -90,149 +132,198 @@ export const contactEventCounts = pgTable('contact_event_counts', {
   numClicks: integer('num_clicks').notNull().default(0),
 });
 
-export const segments = pgTable('segments', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  name: text('name').notNull(),
-  invisible: boolean('invisible').notNull().default(false),
-  createdAt: created(),
-  archivedAt: ts('archived_at'),
-}, (t) => [index('segments_project_idx').on(t.projectId, t.createdAt)]);
+export const segments = pgTable(
+  'segments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    name: text('name').notNull(),
+    invisible: boolean('invisible').notNull().default(false),
+    createdAt: created(),
+    archivedAt: ts('archived_at'),
+  },
+  (t) => [index('segments_project_idx').on(t.projectId, t.createdAt)],
+);
 
-export const segmentMembers = pgTable('segment_members', {
-  segmentId: uuid('segment_id').notNull().references(() => segments.id),
-  contactId: uuid('contact_id').notNull().references(() => contacts.id),
-  createdAt: created(),
-}, (t) => [uniqueIndex('segment_members_pk').on(t.segmentId, t.contactId), index('segment_members_contact_idx').on(t.contactId)]);
+export const segmentMembers = pgTable(
+  'segment_members',
+  {
+    segmentId: uuid('segment_id')
+      .notNull()
+      .references(() => segments.id),
+    contactId: uuid('contact_id')
+      .notNull()
+      .references(() => contacts.id),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('segment_members_pk').on(t.segmentId, t.contactId), index('segment_members_contact_idx').on(t.contactId)],
+);
 
-export const senderPersonas = pgTable('sender_personas', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  email: text('email').notNull(),
-  firstName: text('first_name').notNull(),
-  lastName: text('last_name'),
-  json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
-  version: integer('version').notNull().default(1),
-  /**
-   * When the address confirmed it is the persona's (the link of the verification email was followed; issue 4 §4).
-   * Null until then, and again after the email changes; sends from the persona fail while it is null.
-   */
-  verifiedAt: ts('verified_at'),
-  createdAt: created(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-  archivedAt: ts('archived_at'),
-}, (t) => [index('sender_personas_project_idx').on(t.projectId)]);
+export const senderPersonas = pgTable(
+  'sender_personas',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name'),
+    json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
+    version: integer('version').notNull().default(1),
+    /**
+     * When the address confirmed it is the persona's (the link of the verification email was followed; issue 4 §4).
+     * Null until then, and again after the email changes; sends from the persona fail while it is null.
+     */
+    verifiedAt: ts('verified_at'),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    archivedAt: ts('archived_at'),
+  },
+  (t) => [index('sender_personas_project_idx').on(t.projectId)],
+);
 
 /**
  * A project's sending domain (issue 4 §5): its DKIM key pair (2048-bit RSA; the private key PEM never leaves the
  * server) and the verification status of its DKIM, SPF and DMARC records, set by the DNS check (src/server/core/domains/index.ts).
  */
-export const sendingDomains = pgTable('sending_domains', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  /** Lower case. */
-  domain: text('domain').notNull(),
-  dkimSelector: text('dkim_selector').notNull(),
-  dkimPrivateKey: text('dkim_private_key').notNull(),
-  /** Base64 DER (SubjectPublicKeyInfo), the p= of the DKIM record. */
-  dkimPublicKey: text('dkim_public_key').notNull(),
-  /** Success | Failed | Pending, for each record. */
-  dkimStatus: text('dkim_status').notNull().default('Pending'),
-  spfStatus: text('spf_status').notNull().default('Pending'),
-  dmarcStatus: text('dmarc_status').notNull().default('Pending'),
-  checkedAt: ts('checked_at'),
-  createdAt: created(),
-}, (t) => [uniqueIndex('sending_domains_project_domain_idx').on(t.projectId, t.domain)]);
+export const sendingDomains = pgTable(
+  'sending_domains',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    /** Lower case. */
+    domain: text('domain').notNull(),
+    dkimSelector: text('dkim_selector').notNull(),
+    dkimPrivateKey: text('dkim_private_key').notNull(),
+    /** Base64 DER (SubjectPublicKeyInfo), the p= of the DKIM record. */
+    dkimPublicKey: text('dkim_public_key').notNull(),
+    /** Success | Failed | Pending, for each record. */
+    dkimStatus: text('dkim_status').notNull().default('Pending'),
+    spfStatus: text('spf_status').notNull().default('Pending'),
+    dmarcStatus: text('dmarc_status').notNull().default('Pending'),
+    checkedAt: ts('checked_at'),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('sending_domains_project_domain_idx').on(t.projectId, t.domain)],
+);
 
-export const templates = pgTable('templates', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  name: text('name').notNull(),
-  subject: text('subject').notNull(),
-  type: text('type').notNull(),
-  enabled: boolean('enabled').notNull().default(true),
-  htmlBody: text('html_body').notNull(),
-  plainTextBody: text('plain_text_body'),
-  channelId: text('channel_id'),
-  json: jsonb('json').$type<Record<string, unknown> | null>(),
-  version: integer('version').notNull().default(1),
-  createdAt: created(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-  archivedAt: ts('archived_at'),
-}, (t) => [index('templates_project_idx').on(t.projectId, t.createdAt)]);
+export const templates = pgTable(
+  'templates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    name: text('name').notNull(),
+    subject: text('subject').notNull(),
+    type: text('type').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    htmlBody: text('html_body').notNull(),
+    plainTextBody: text('plain_text_body'),
+    channelId: text('channel_id'),
+    json: jsonb('json').$type<Record<string, unknown> | null>(),
+    version: integer('version').notNull().default(1),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    archivedAt: ts('archived_at'),
+  },
+  (t) => [index('templates_project_idx').on(t.projectId, t.createdAt)],
+);
 
 /** A scheduled email blast (the spec's "scheduled email group"). send_at is a wall-clock string; see domain/sendTime. */
-export const emailBlasts = pgTable('email_blasts', {
-  id: uuid('id').primaryKey(),
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  name: text('name').notNull(),
-  enabled: boolean('enabled').notNull().default(true),
-  templateId: uuid('template_id'),
-  templateIdsWithWeights: jsonb('template_ids_with_weights').$type<Array<{ template_id: string; weight: number }>>().notNull().default([]),
-  senderPersonaId: uuid('sender_persona_id').notNull(),
-  toSegmentIds: jsonb('to_segment_ids').$type<string[]>().notNull().default([]),
-  toUserIds: jsonb('to_user_ids').$type<string[]>().notNull().default([]),
-  toUserEmails: jsonb('to_user_emails').$type<string[]>().notNull().default([]),
-  ccToUserIds: jsonb('cc_to_user_ids').$type<string[]>().notNull().default([]),
-  bccToUserIds: jsonb('bcc_to_user_ids').$type<string[]>().notNull().default([]),
-  sendAt: text('send_at').notNull(),
-  sendAtUtc: ts('send_at_utc'),
-  sendInUsersTimezone: boolean('send_in_users_timezone').notNull().default(false),
-  timezone: text('timezone').notNull(),
-  /** When the blast must be expanded into recipient rows (its instant, or the UTC+14 instant for contact-local). */
-  dueAt: ts('due_at').notNull(),
-  expandedAt: ts('expanded_at'),
-  sentAtPerTimezone: jsonb('sent_at_per_timezone').$type<Record<string, string>>().notNull().default({}),
-  /** Audience accounting written at expansion: recipients targeted and excluded by reason (see server/core/blasts/expand.ts). */
-  audience: jsonb('audience').$type<{
-    targeted: number; queued: number;
-    excluded: { unsubscribed: number; bounced: number; suppressed: number; invalid: number; not_a_contact: number };
-  } | null>(),
-  createdAt: created(),
-  disabledAt: ts('disabled_at'),
-}, (t) => [index('email_blasts_project_idx').on(t.projectId, t.createdAt)]);
+export const emailBlasts = pgTable(
+  'email_blasts',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    name: text('name').notNull(),
+    enabled: boolean('enabled').notNull().default(true),
+    templateId: uuid('template_id'),
+    templateIdsWithWeights: jsonb('template_ids_with_weights').$type<Array<{ template_id: string; weight: number }>>().notNull().default([]),
+    senderPersonaId: uuid('sender_persona_id').notNull(),
+    toSegmentIds: jsonb('to_segment_ids').$type<string[]>().notNull().default([]),
+    toUserIds: jsonb('to_user_ids').$type<string[]>().notNull().default([]),
+    toUserEmails: jsonb('to_user_emails').$type<string[]>().notNull().default([]),
+    ccToUserIds: jsonb('cc_to_user_ids').$type<string[]>().notNull().default([]),
+    bccToUserIds: jsonb('bcc_to_user_ids').$type<string[]>().notNull().default([]),
+    sendAt: text('send_at').notNull(),
+    sendAtUtc: ts('send_at_utc'),
+    sendInUsersTimezone: boolean('send_in_users_timezone').notNull().default(false),
+    timezone: text('timezone').notNull(),
+    /** When the blast must be expanded into recipient rows (its instant, or the UTC+14 instant for contact-local). */
+    dueAt: ts('due_at').notNull(),
+    expandedAt: ts('expanded_at'),
+    sentAtPerTimezone: jsonb('sent_at_per_timezone').$type<Record<string, string>>().notNull().default({}),
+    /** Audience accounting written at expansion: recipients targeted and excluded by reason (see server/core/blasts/expand.ts). */
+    audience: jsonb('audience').$type<{
+      targeted: number;
+      queued: number;
+      excluded: { unsubscribed: number; bounced: number; suppressed: number; invalid: number; not_a_contact: number };
+    } | null>(),
+    createdAt: created(),
+    disabledAt: ts('disabled_at'),
+  },
+  (t) => [index('email_blasts_project_idx').on(t.projectId, t.createdAt)],
+);
 
 /**
  * One email to one recipient: from a blast (blast_id) or a single send. status moves pending → sending → sent|failed
  * once (or → cancelled when its blast is disabled). claim_token/lease_until fence a sender's claim; message_id is
  * fixed per row so a resend after a crash carries the same Message-ID.
  */
-export const outbox = pgTable('outbox', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  blastId: uuid('blast_id'),
-  contactId: uuid('contact_id'),
-  email: text('email').notNull(),
-  templateId: uuid('template_id'),
-  senderPersonaId: uuid('sender_persona_id'),
-  /** For single sends without a template: subject and body given directly. */
-  subject: text('subject'),
-  body: text('body'),
-  isTest: boolean('is_test').notNull().default(false),
-  zone: text('zone'),
-  sendAt: ts('send_at').notNull(),
-  status: text('status').notNull().default('pending'),
-  attempts: integer('attempts').notNull().default(0),
-  nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
-  claimToken: uuid('claim_token'),
-  leaseUntil: ts('lease_until'),
-  messageId: text('message_id').notNull(),
-  location: text('location'),
-  lastError: text('last_error'),
-  sentAt: ts('sent_at'),
-  /** For an email a workflow's sender node queued (issue 8): the workflow, the step (one email per step) and hops. */
-  workflowId: uuid('workflow_id'),
-  workflowStepId: bigint('workflow_step_id', { mode: 'number' }),
-  workflowHops: integer('workflow_hops'),
-  /** The triggering event of an event-triggered workflow ({{event.<field>}}, {{event.json.<key>}}), else null. */
-  event: jsonb('event').$type<Record<string, unknown> | null>(),
-  createdAt: created(),
-}, (t) => [
-  uniqueIndex('outbox_blast_contact_idx').on(t.blastId, t.contactId),
-  uniqueIndex('outbox_workflow_step_idx').on(t.workflowStepId).where(sql`workflow_step_id IS NOT NULL`),
-  index('outbox_due_idx').on(t.status, t.nextAttemptAt).where(sql`status IN ('pending', 'sending')`),
-  index('outbox_blast_idx').on(t.blastId, t.status),
-]);
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    blastId: uuid('blast_id'),
+    contactId: uuid('contact_id'),
+    email: text('email').notNull(),
+    templateId: uuid('template_id'),
+    senderPersonaId: uuid('sender_persona_id'),
+    /** For single sends without a template: subject and body given directly. */
+    subject: text('subject'),
+    body: text('body'),
+    isTest: boolean('is_test').notNull().default(false),
+    zone: text('zone'),
+    sendAt: ts('send_at').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    claimToken: uuid('claim_token'),
+    leaseUntil: ts('lease_until'),
+    messageId: text('message_id').notNull(),
+    location: text('location'),
+    lastError: text('last_error'),
+    sentAt: ts('sent_at'),
+    /** For an email a workflow's sender node queued (issue 8): the workflow, the step (one email per step) and hops. */
+    workflowId: uuid('workflow_id'),
+    workflowStepId: bigint('workflow_step_id', { mode: 'number' }),
+    workflowHops: integer('workflow_hops'),
+    /** The triggering event of an event-triggered workflow ({{event.<field>}}, {{event.json.<key>}}), else null. */
+    event: jsonb('event').$type<Record<string, unknown> | null>(),
+    createdAt: created(),
+  },
+  (t) => [
+    uniqueIndex('outbox_blast_contact_idx').on(t.blastId, t.contactId),
+    uniqueIndex('outbox_workflow_step_idx')
+      .on(t.workflowStepId)
+      .where(sql`workflow_step_id IS NOT NULL`),
+    index('outbox_due_idx')
+      .on(t.status, t.nextAttemptAt)
+      .where(sql`status IN ('pending', 'sending')`),
+    index('outbox_blast_idx').on(t.blastId, t.status),
+  ],
+);
 
 /** The event names the segment filters count (as SQL text for the partial indexes below). */
 const COUNTED_EVENTS = sql.raw(`'${EVENT.sendSuccess}', '${EVENT.open}', '${EVENT.click}'`);
@@ -240,60 +331,93 @@ const COUNTED_EVENTS = sql.raw(`'${EVENT.sendSuccess}', '${EVENT.open}', '${EVEN
 const ENGAGEMENT_EVENTS = sql.raw(`'${EVENT.open}', '${EVENT.click}'`);
 const WORKFLOW_EVENTS = sql.raw(`'${EVENT.workflowStarted}', '${EVENT.workflowCompleted}'`);
 
-export const events = pgTable('events', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  name: text('name').notNull(),
-  email: text('email'),
-  userId: uuid('user_id'),
-  emittedAt: ts('emitted_at').notNull().defaultNow(),
-  createdAt: created(),
-  metric1: doublePrecision('metric1'),
-  metric2: doublePrecision('metric2'),
-  metric3: doublePrecision('metric3'),
-  isSystem: boolean('is_system').notNull().default(false),
-  blastId: uuid('blast_id'),
-  templateId: uuid('template_id'),
-  json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
-}, (t) => [
-  index('events_project_emitted_idx').on(t.projectId, t.emittedAt),
-  index('events_project_name_idx').on(t.projectId, t.name, t.emittedAt),
-  // The segment filters counted per blast, template or workflow (src/server/core/segments/filter.ts; a campaign's through
-  // its associations): the events of one of them by name, in contact order, answered from the index alone.
-  index('events_blast_contact_idx').on(t.blastId, t.name, t.userId, t.projectId).where(sql`blast_id IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
-  index('events_template_contact_idx').on(t.templateId, t.name, t.userId, t.projectId).where(sql`template_id IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
-  index('events_workflow_contact_idx').on(sql`(json->>'workflow_id')`, t.name, t.userId, t.projectId, t.emittedAt)
-    .where(sql`(json->>'workflow_id') IS NOT NULL AND name IN (${COUNTED_EVENTS}, ${WORKFLOW_EVENTS})`),
-  // The recently opened / clicked reports of one campaign (issue 6): the newest opens and clicks of a blast, template
-  // or workflow, read backwards. Opens and clicks only, so the sender's writes (sends) do not pay for them.
-  index('events_blast_recent_idx').on(t.blastId, t.name, t.emittedAt).where(sql`blast_id IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),
-  index('events_template_recent_idx').on(t.templateId, t.name, t.emittedAt).where(sql`template_id IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),
-  index('events_workflow_recent_idx').on(sql`(json->>'workflow_id')`, t.name, t.emittedAt)
-    .where(sql`(json->>'workflow_id') IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),
-]);
+export const events = pgTable(
+  'events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    name: text('name').notNull(),
+    email: text('email'),
+    userId: uuid('user_id'),
+    emittedAt: ts('emitted_at').notNull().defaultNow(),
+    createdAt: created(),
+    metric1: doublePrecision('metric1'),
+    metric2: doublePrecision('metric2'),
+    metric3: doublePrecision('metric3'),
+    isSystem: boolean('is_system').notNull().default(false),
+    blastId: uuid('blast_id'),
+    templateId: uuid('template_id'),
+    json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [
+    index('events_project_emitted_idx').on(t.projectId, t.emittedAt),
+    index('events_project_name_idx').on(t.projectId, t.name, t.emittedAt),
+    // The segment filters counted per blast, template or workflow (src/server/core/segments/filter.ts; a campaign's through
+    // its associations): the events of one of them by name, in contact order, answered from the index alone.
+    index('events_blast_contact_idx')
+      .on(t.blastId, t.name, t.userId, t.projectId)
+      .where(sql`blast_id IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
+    index('events_template_contact_idx')
+      .on(t.templateId, t.name, t.userId, t.projectId)
+      .where(sql`template_id IS NOT NULL AND name IN (${COUNTED_EVENTS})`),
+    index('events_workflow_contact_idx')
+      .on(sql`(json->>'workflow_id')`, t.name, t.userId, t.projectId, t.emittedAt)
+      .where(sql`(json->>'workflow_id') IS NOT NULL AND name IN (${COUNTED_EVENTS}, ${WORKFLOW_EVENTS})`),
+    // The recently opened / clicked reports of one campaign (issue 6): the newest opens and clicks of a blast, template
+    // or workflow, read backwards. Opens and clicks only, so the sender's writes (sends) do not pay for them.
+    index('events_blast_recent_idx')
+      .on(t.blastId, t.name, t.emittedAt)
+      .where(sql`blast_id IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),
+    index('events_template_recent_idx')
+      .on(t.templateId, t.name, t.emittedAt)
+      .where(sql`template_id IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),
+    index('events_workflow_recent_idx')
+      .on(sql`(json->>'workflow_id')`, t.name, t.emittedAt)
+      .where(sql`(json->>'workflow_id') IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),
+  ],
+);
 
 /**
  * A campaign (spec part 2 §3 Campaign): a name and type over email blasts (scheduled email groups), workflows or
  * templates. Its reports are the events of those blasts, workflows and templates, read through these associations at
  * report time, so a campaign made after its blasts were sent still counts their events.
  */
-export const campaigns = pgTable('campaigns', {
-  id: uuid('id').primaryKey(),
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  name: text('name').notNull(),
-  /** '' | workflow | scheduled_email_group | template | a_b_test (src/domain/campaigns.ts). */
-  type: text('type').notNull().default(''),
-  blastIds: uuid('scheduled_email_blast_group_ids').array().notNull().default(sql`'{}'::uuid[]`),
-  workflowIds: uuid('workflow_ids').array().notNull().default(sql`'{}'::uuid[]`),
-  templateIds: uuid('template_ids').array().notNull().default(sql`'{}'::uuid[]`),
-  createdAt: created(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-  archivedAt: ts('archived_at'),
-}, (t) => [
-  index('campaigns_project_idx').on(t.projectId, t.createdAt),
-  // Names are unique among a project's live campaigns (the wizard's 'A campaign with this name already exists').
-  uniqueIndex('campaigns_project_name_idx').on(t.projectId, sql`lower(${t.name})`).where(sql`archived_at IS NULL`),
-]);
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    name: text('name').notNull(),
+    /** '' | workflow | scheduled_email_group | template | a_b_test (src/domain/campaigns.ts). */
+    type: text('type').notNull().default(''),
+    blastIds: uuid('scheduled_email_blast_group_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    workflowIds: uuid('workflow_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    templateIds: uuid('template_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    archivedAt: ts('archived_at'),
+  },
+  (t) => [
+    index('campaigns_project_idx').on(t.projectId, t.createdAt),
+    // Names are unique among a project's live campaigns (the wizard's 'A campaign with this name already exists').
+    uniqueIndex('campaigns_project_name_idx')
+      .on(t.projectId, sql`lower(${t.name})`)
+      .where(sql`archived_at IS NULL`),
+  ],
+);
 
 /*
  * Report aggregates (issue 6; docs/architecture.md §14). The triggers on events (migration 0007) add one row per
@@ -313,191 +437,269 @@ const reportKeys = () => ({
 });
 
 /** Event counts per UTC hour and name: the sends reports' series. */
-export const reportCounts = pgTable('report_counts', {
-  ...reportKeys(),
-  hour: ts('hour').notNull(),
-  name: text('name').notNull(),
-  num: bigint('num', { mode: 'number' }).notNull(),
-  numUnique: bigint('num_unique', { mode: 'number' }).notNull(),
-}, (t) => [
-  uniqueIndex('report_counts_key_idx').on(t.projectId, t.hour, t.name, t.blastId, t.templateId, t.workflowId).where(sql`merged`),
-  index('report_counts_delta_idx').on(t.projectId, t.hour).where(sql`NOT merged`),
-]);
+export const reportCounts = pgTable(
+  'report_counts',
+  {
+    ...reportKeys(),
+    hour: ts('hour').notNull(),
+    name: text('name').notNull(),
+    num: bigint('num', { mode: 'number' }).notNull(),
+    numUnique: bigint('num_unique', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('report_counts_key_idx')
+      .on(t.projectId, t.hour, t.name, t.blastId, t.templateId, t.workflowId)
+      .where(sql`merged`),
+    index('report_counts_delta_idx')
+      .on(t.projectId, t.hour)
+      .where(sql`NOT merged`),
+  ],
+);
 
 /** Event counts per name over all time: quickstats, campaign metrics, most-opened emails. */
-export const reportTotals = pgTable('report_totals', {
-  ...reportKeys(),
-  name: text('name').notNull(),
-  num: bigint('num', { mode: 'number' }).notNull(),
-  numUnique: bigint('num_unique', { mode: 'number' }).notNull(),
-}, (t) => [
-  uniqueIndex('report_totals_key_idx').on(t.projectId, t.name, t.blastId, t.templateId, t.workflowId).where(sql`merged`),
-  index('report_totals_delta_idx').on(t.projectId).where(sql`NOT merged`),
-]);
+export const reportTotals = pgTable(
+  'report_totals',
+  {
+    ...reportKeys(),
+    name: text('name').notNull(),
+    num: bigint('num', { mode: 'number' }).notNull(),
+    numUnique: bigint('num_unique', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('report_totals_key_idx')
+      .on(t.projectId, t.name, t.blastId, t.templateId, t.workflowId)
+      .where(sql`merged`),
+    index('report_totals_delta_idx')
+      .on(t.projectId)
+      .where(sql`NOT merged`),
+  ],
+);
 
 /** Clicks per link: the most-clicked links report. link_hash is md5(link) as a UUID (links can be long). */
-export const reportLinks = pgTable('report_links', {
-  ...reportKeys(),
-  linkHash: uuid('link_hash').notNull(),
-  link: text('link').notNull(),
-  num: bigint('num', { mode: 'number' }).notNull(),
-  numUnique: bigint('num_unique', { mode: 'number' }).notNull(),
-}, (t) => [
-  uniqueIndex('report_links_key_idx').on(t.projectId, t.linkHash, t.blastId, t.templateId, t.workflowId).where(sql`merged`),
-  index('report_links_delta_idx').on(t.projectId).where(sql`NOT merged`),
-]);
+export const reportLinks = pgTable(
+  'report_links',
+  {
+    ...reportKeys(),
+    linkHash: uuid('link_hash').notNull(),
+    link: text('link').notNull(),
+    num: bigint('num', { mode: 'number' }).notNull(),
+    numUnique: bigint('num_unique', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('report_links_key_idx')
+      .on(t.projectId, t.linkHash, t.blastId, t.templateId, t.workflowId)
+      .where(sql`merged`),
+    index('report_links_delta_idx')
+      .on(t.projectId)
+      .where(sql`NOT merged`),
+  ],
+);
 
 /**
  * Opens and clicks per source (kind 'user_agent' or 'to_domain'): the opens-by-source report. The unique counts go
  * to the source of each email's first open (or click), so they sum to the report's unique totals.
  */
-export const reportSources = pgTable('report_sources', {
-  ...reportKeys(),
-  kind: text('kind').notNull(),
-  valueHash: uuid('value_hash').notNull(),
-  value: text('value').notNull(),
-  numOpens: bigint('num_opens', { mode: 'number' }).notNull(),
-  numUniqueOpens: bigint('num_unique_opens', { mode: 'number' }).notNull(),
-  numClicks: bigint('num_clicks', { mode: 'number' }).notNull(),
-  numUniqueClicks: bigint('num_unique_clicks', { mode: 'number' }).notNull(),
-}, (t) => [
-  uniqueIndex('report_sources_key_idx').on(t.projectId, t.kind, t.valueHash, t.blastId, t.templateId, t.workflowId).where(sql`merged`),
-  index('report_sources_delta_idx').on(t.projectId, t.kind).where(sql`NOT merged`),
-]);
+export const reportSources = pgTable(
+  'report_sources',
+  {
+    ...reportKeys(),
+    kind: text('kind').notNull(),
+    valueHash: uuid('value_hash').notNull(),
+    value: text('value').notNull(),
+    numOpens: bigint('num_opens', { mode: 'number' }).notNull(),
+    numUniqueOpens: bigint('num_unique_opens', { mode: 'number' }).notNull(),
+    numClicks: bigint('num_clicks', { mode: 'number' }).notNull(),
+    numUniqueClicks: bigint('num_unique_clicks', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('report_sources_key_idx')
+      .on(t.projectId, t.kind, t.valueHash, t.blastId, t.templateId, t.workflowId)
+      .where(sql`merged`),
+    index('report_sources_delta_idx')
+      .on(t.projectId, t.kind)
+      .where(sql`NOT merged`),
+  ],
+);
 
 /**
  * The first occurrences already counted as unique: one row per (email, kind), kind being an event name or
  * 'link:' || md5(link). An insert that conflicts means the event is a repeat.
  */
-export const reportFirsts = pgTable('report_firsts', {
-  projectId: uuid('project_id').notNull(),
-  messageKey: text('message_key').notNull(),
-  kind: text('kind').notNull(),
-}, (t) => [primaryKey({ columns: [t.projectId, t.messageKey, t.kind] })]);
+export const reportFirsts = pgTable(
+  'report_firsts',
+  {
+    projectId: uuid('project_id').notNull(),
+    messageKey: text('message_key').notNull(),
+    kind: text('kind').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.messageKey, t.kind] })],
+);
 
 /**
  * A workflow (spec part 2 §3 Workflow; issue 8): the editor's display graph and the tree it runs (root_node). The
  * trigger is copied out of the tree (trigger_type, trigger_event) so the events trigger finds the workflows an event
  * enters by index. A disabled workflow takes no new contacts; an archived one also ends its runs.
  */
-export const workflows = pgTable('workflows', {
-  id: uuid('id').primaryKey(),
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  name: text('name').notNull(),
-  display: jsonb('display').$type<Record<string, unknown>>().notNull().default({}),
-  rootNode: jsonb('root_node').$type<Record<string, unknown> | null>(),
-  /** root | event | user_upserted. */
-  triggerType: text('trigger_type').notNull(),
-  triggerEvent: text('trigger_event'),
-  enabled: boolean('enabled').notNull().default(true),
-  version: integer('version').notNull().default(1),
-  jobLogId: uuid('job_log_id'),
-  createdAt: created(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-  disabledAt: ts('disabled_at'),
-  archivedAt: ts('archived_at'),
-}, (t) => [
-  index('workflows_project_idx').on(t.projectId, t.createdAt),
-  index('workflows_trigger_idx').on(t.projectId, t.triggerType, t.triggerEvent).where(sql`enabled AND archived_at IS NULL`),
-]);
+export const workflows = pgTable(
+  'workflows',
+  {
+    id: uuid('id').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    name: text('name').notNull(),
+    display: jsonb('display').$type<Record<string, unknown>>().notNull().default({}),
+    rootNode: jsonb('root_node').$type<Record<string, unknown> | null>(),
+    /** root | event | user_upserted. */
+    triggerType: text('trigger_type').notNull(),
+    triggerEvent: text('trigger_event'),
+    enabled: boolean('enabled').notNull().default(true),
+    version: integer('version').notNull().default(1),
+    jobLogId: uuid('job_log_id'),
+    createdAt: created(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+    disabledAt: ts('disabled_at'),
+    archivedAt: ts('archived_at'),
+  },
+  (t) => [
+    index('workflows_project_idx').on(t.projectId, t.createdAt),
+    index('workflows_trigger_idx')
+      .on(t.projectId, t.triggerType, t.triggerEvent)
+      .where(sql`enabled AND archived_at IS NULL`),
+  ],
+);
 
 /**
  * One contact's pass through a workflow (issue 8 §5): who, entered by which event (unique per workflow: an event
  * enters a workflow once), the event itself for {{event.*}}, how many workflow hand-offs led here, and its state
  * (active, completed, excluded by a delay-until, ended by an archive or a missing node).
  */
-export const workflowRuns = pgTable('workflow_runs', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  projectId: uuid('project_id').notNull(),
-  workflowId: uuid('workflow_id').notNull(),
-  contactId: uuid('contact_id'),
-  email: text('email'),
-  triggerEventId: uuid('trigger_event_id'),
-  event: jsonb('event').$type<Record<string, unknown> | null>(),
-  hops: integer('hops').notNull().default(0),
-  status: text('status').notNull().default('active'),
-  createdAt: created(),
-  endedAt: ts('ended_at'),
-}, (t) => [
-  uniqueIndex('workflow_runs_event_idx').on(t.workflowId, t.triggerEventId).where(sql`trigger_event_id IS NOT NULL`),
-  index('workflow_runs_workflow_idx').on(t.workflowId, t.createdAt),
-  index('workflow_runs_contact_idx').on(t.contactId, t.createdAt),
-]);
+export const workflowRuns = pgTable(
+  'workflow_runs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id').notNull(),
+    workflowId: uuid('workflow_id').notNull(),
+    contactId: uuid('contact_id'),
+    email: text('email'),
+    triggerEventId: uuid('trigger_event_id'),
+    event: jsonb('event').$type<Record<string, unknown> | null>(),
+    hops: integer('hops').notNull().default(0),
+    status: text('status').notNull().default('active'),
+    createdAt: created(),
+    endedAt: ts('ended_at'),
+  },
+  (t) => [
+    uniqueIndex('workflow_runs_event_idx')
+      .on(t.workflowId, t.triggerEventId)
+      .where(sql`trigger_event_id IS NOT NULL`),
+    index('workflow_runs_workflow_idx').on(t.workflowId, t.createdAt),
+    index('workflow_runs_contact_idx').on(t.contactId, t.createdAt),
+  ],
+);
 
 /**
  * The steps of runs: the engine's queue and each contact's recorded path. A step runs one node for one run, once
  * (unique on run and node; pending → running → done | failed | cancelled, claimed with a token and a lease like the
  * outbox). `outcome` records what it did (e.g. match, no match, queued email 42, excluded).
  */
-export const workflowSteps = pgTable('workflow_steps', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  projectId: uuid('project_id').notNull(),
-  runId: uuid('run_id').notNull(),
-  workflowId: uuid('workflow_id').notNull(),
-  nodeId: text('node_id').notNull(),
-  dueAt: ts('due_at').notNull(),
-  status: text('status').notNull().default('pending'),
-  attempts: integer('attempts').notNull().default(0),
-  claimToken: uuid('claim_token'),
-  leaseUntil: ts('lease_until'),
-  outcome: text('outcome'),
-  executedAt: ts('executed_at'),
-  createdAt: created(),
-}, (t) => [
-  uniqueIndex('workflow_steps_run_node_idx').on(t.runId, t.nodeId),
-  index('workflow_steps_due_idx').on(t.dueAt).where(sql`status IN ('pending', 'running')`),
-  index('workflow_steps_workflow_idx').on(t.workflowId, t.status),
-]);
+export const workflowSteps = pgTable(
+  'workflow_steps',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    projectId: uuid('project_id').notNull(),
+    runId: uuid('run_id').notNull(),
+    workflowId: uuid('workflow_id').notNull(),
+    nodeId: text('node_id').notNull(),
+    dueAt: ts('due_at').notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    claimToken: uuid('claim_token'),
+    leaseUntil: ts('lease_until'),
+    outcome: text('outcome'),
+    executedAt: ts('executed_at'),
+    createdAt: created(),
+  },
+  (t) => [
+    uniqueIndex('workflow_steps_run_node_idx').on(t.runId, t.nodeId),
+    index('workflow_steps_due_idx')
+      .on(t.dueAt)
+      .where(sql`status IN ('pending', 'running')`),
+    index('workflow_steps_workflow_idx').on(t.workflowId, t.status),
+  ],
+);
 
-export const jobLog = pgTable('job_log', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  jobName: text('job_name').notNull(),
-  startedAt: ts('started_at').notNull().defaultNow(),
-  endedAt: ts('ended_at'),
-  success: boolean('success'),
-  startDetails: jsonb('start_details').$type<Record<string, unknown>>().notNull().default({}),
-  endDetails: jsonb('end_details').$type<Record<string, unknown> | null>(),
-}, (t) => [index('job_log_project_idx').on(t.projectId, t.startedAt)]);
+export const jobLog = pgTable(
+  'job_log',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    jobName: text('job_name').notNull(),
+    startedAt: ts('started_at').notNull().defaultNow(),
+    endedAt: ts('ended_at'),
+    success: boolean('success'),
+    startDetails: jsonb('start_details').$type<Record<string, unknown>>().notNull().default({}),
+    endDetails: jsonb('end_details').$type<Record<string, unknown> | null>(),
+  },
+  (t) => [index('job_log_project_idx').on(t.projectId, t.startedAt)],
+);
 
 /**
  * The project's suppression list (issue 5): addresses that hard-bounced or complained are never mailed again. `email`
  * is stored lower-case; `reason` is 'bounce' or 'complaint'; `detail` the diagnostic code or feedback type.
  */
-export const suppressions = pgTable('suppressions', {
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  email: text('email').notNull(),
-  reason: text('reason').notNull(),
-  detail: text('detail'),
-  createdAt: created(),
-}, (t) => [uniqueIndex('suppressions_project_email_idx').on(t.projectId, t.email)]);
+export const suppressions = pgTable(
+  'suppressions',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    email: text('email').notNull(),
+    reason: text('reason').notNull(),
+    detail: text('detail'),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('suppressions_project_email_idx').on(t.projectId, t.email)],
+);
 
 /**
  * Idempotency keys of the public events API: a retried batch with the same key returns the stored response and
  * stores nothing again. Kept 24 hours.
  */
-export const eventBatches = pgTable('event_batches', {
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  idempotencyKey: text('idempotency_key').notNull(),
-  /** SHA-256 (hex) of the request the key was first used for (RFC 8785 canonical JSON); null where any request with the key is the same one (SNS MessageIds). */
-  requestHash: text('request_hash'),
-  response: jsonb('response').$type<Record<string, unknown>>().notNull(),
-  createdAt: created(),
-}, (t) => [uniqueIndex('event_batches_project_key_idx').on(t.projectId, t.idempotencyKey)]);
+export const eventBatches = pgTable(
+  'event_batches',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** SHA-256 (hex) of the request the key was first used for (RFC 8785 canonical JSON); null where any request with the key is the same one (SNS MessageIds). */
+    requestHash: text('request_hash'),
+    response: jsonb('response').$type<Record<string, unknown>>().notNull(),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('event_batches_project_key_idx').on(t.projectId, t.idempotencyKey)],
+);
 
 /**
  * Messages from the public contact form (spec part 1 §3 Contact message; issue 7 §1). Not tenant data: visitors are
  * not signed in. Operators read them with `npm run admin -- contact-messages`.
  */
-export const contactMessages = pgTable('contact_messages', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  email: text('email').notNull(),
-  name: text('name'),
-  details: text('details').notNull(),
-  /** The sender's IP address as the server saw it. */
-  ip: text('ip'),
-  createdAt: created(),
-}, (t) => [index('contact_messages_email_idx').on(sql`lower(${t.email})`), index('contact_messages_created_idx').on(t.createdAt)]);
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    name: text('name'),
+    details: text('details').notNull(),
+    /** The sender's IP address as the server saw it. */
+    ip: text('ip'),
+    createdAt: created(),
+  },
+  (t) => [index('contact_messages_email_idx').on(sql`lower(${t.email})`), index('contact_messages_created_idx').on(t.createdAt)],
+);
 
 /** Visitors who signed in to the shared demo account (issue 7 §4): their email and consent to the terms, with when. */
 export const demoLogins = pgTable('demo_logins', {
@@ -513,14 +715,20 @@ export const demoLogins = pgTable('demo_logins', {
  * refused upload (wrong type, too large, empty) releases its claim so the same URL can be tried again; a stored one
  * keeps it, and every later PUT answers 410. Rows are kept until the URL has expired (expires_at), then deleted.
  */
-export const usedUploadUrls = pgTable('used_upload_urls', {
-  /** SHA-256 (hex) of the upload token. */
-  tokenHash: text('token_hash').primaryKey(),
-  projectId: uuid('project_id').notNull().references(() => projects.id),
-  /** When the URL stops being valid anyway; the row is not needed after it. */
-  expiresAt: ts('expires_at').notNull(),
-  usedAt: ts('used_at').notNull().defaultNow(),
-}, (t) => [index('used_upload_urls_expires_idx').on(t.expiresAt)]);
+export const usedUploadUrls = pgTable(
+  'used_upload_urls',
+  {
+    /** SHA-256 (hex) of the upload token. */
+    tokenHash: text('token_hash').primaryKey(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    /** When the URL stops being valid anyway; the row is not needed after it. */
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at').notNull().defaultNow(),
+  },
+  (t) => [index('used_upload_urls_expires_idx').on(t.expiresAt)],
+);
 
 /**
  * Counters of rate-limiter-flexible's drizzle store (RateLimiterDrizzle; issue 19 §4): failed sign-ins per client

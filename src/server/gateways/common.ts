@@ -28,12 +28,14 @@ export function orderBy(sortColumns: string | undefined, allowed: Record<string,
  * sort_columns for an unknown column.
  */
 export function orderSql(sortColumns: string | undefined, allowed: Record<string, string>, fallback: string): string {
-  return splitList(sortColumns || fallback).map((part) => {
-    const [col, dir = 'ASC'] = part.split(/\s+/);
-    const expr = allowed[col];
-    if (!expr) throw new BadRequest([`sort_columns: unknown column ${col}`]);
-    return `${expr} ${dir.toUpperCase() === 'DESC' ? 'DESC' : 'ASC'}`;
-  }).join(', ');
+  return splitList(sortColumns || fallback)
+    .map((part) => {
+      const [col, dir = 'ASC'] = part.split(/\s+/);
+      const expr = allowed[col];
+      if (!expr) throw new BadRequest([`sort_columns: unknown column ${col}`]);
+      return `${expr} ${dir.toUpperCase() === 'DESC' ? 'DESC' : 'ASC'}`;
+    })
+    .join(', ');
 }
 
 /** uuidList splits a comma-separated id list; throws BadRequest naming `field` for a value that is not a UUID. */

@@ -40,7 +40,11 @@ function verify(token: string, secret: string, kind: string): string[] | undefin
 }
 
 /** The parts every token names: the project, the contact (null for a recipient who is not a contact), the outbox row. */
-export interface LinkTarget { projectId: string; contactId: string | null; outboxId: number }
+export interface LinkTarget {
+  projectId: string;
+  contactId: string | null;
+  outboxId: number;
+}
 
 /** unsubscribeLink returns `{publicUrl}/u/{token}` for one recipient row. */
 export function unsubscribeLink(publicUrl: string, secret: string, projectId: string, contactId: string | null, outboxId: number): string {
@@ -78,7 +82,11 @@ export function verifyClickToken(token: string, secret: string): (LinkTarget & {
 }
 
 /** A sender persona's verification: whose, in which project, for which address (issue 4 §4). */
-export interface PersonaTarget { projectId: string; personaId: string; email: string }
+export interface PersonaTarget {
+  projectId: string;
+  personaId: string;
+  email: string;
+}
 
 /**
  * personaVerificationLink returns `{publicUrl}/v/{token}`, the link of a persona's verification email. The token

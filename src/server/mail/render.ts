@@ -46,14 +46,43 @@ export function compileTemplate(t: { subject: string; html_body: string; plain_t
  * not offer one-click unsubscribe (Gmail and Yahoo require it of bulk senders). A field the message lacks is left out.
  */
 export const DKIM_SIGNED_HEADERS = [
-  'From', 'Sender', 'Reply-To', 'Subject', 'Date', 'Message-ID', 'To', 'Cc', 'MIME-Version', 'Content-Type',
-  'Content-Transfer-Encoding', 'Content-ID', 'Content-Description', 'Resent-Date', 'Resent-From', 'Resent-Sender',
-  'Resent-To', 'Resent-Cc', 'Resent-Message-ID', 'In-Reply-To', 'References', 'List-Id', 'List-Help', 'List-Unsubscribe',
-  'List-Unsubscribe-Post', 'List-Subscribe', 'List-Post', 'List-Owner', 'List-Archive',
+  'From',
+  'Sender',
+  'Reply-To',
+  'Subject',
+  'Date',
+  'Message-ID',
+  'To',
+  'Cc',
+  'MIME-Version',
+  'Content-Type',
+  'Content-Transfer-Encoding',
+  'Content-ID',
+  'Content-Description',
+  'Resent-Date',
+  'Resent-From',
+  'Resent-Sender',
+  'Resent-To',
+  'Resent-Cc',
+  'Resent-Message-ID',
+  'In-Reply-To',
+  'References',
+  'List-Id',
+  'List-Help',
+  'List-Unsubscribe',
+  'List-Unsubscribe-Post',
+  'List-Subscribe',
+  'List-Post',
+  'List-Owner',
+  'List-Archive',
 ].join(':');
 
 /** A DKIM signing key (relaxed/relaxed, rsa-sha256): the d= domain, the s= selector and the PEM private key. */
-export interface DkimKey { domainName: string; keySelector: string; privateKey: string }
+export interface DkimKey {
+  domainName: string;
+  keySelector: string;
+  privateKey: string;
+}
 
 /** dkimSigner returns nodemailer's signer for `key`, covering DKIM_SIGNED_HEADERS. */
 function dkimSigner(key: DkimKey): DKIM {
@@ -136,7 +165,9 @@ const compiledCache = new Map<string, CompiledTemplate>();
 
 /** TemplateNotCompiled: a request without its template text named a template this renderer has not compiled (or dropped). */
 export class TemplateNotCompiled extends Error {
-  constructor(readonly templateKey: string) { super(`template ${templateKey} is not compiled here`); }
+  constructor(readonly templateKey: string) {
+    super(`template ${templateKey} is not compiled here`);
+  }
 }
 
 /**

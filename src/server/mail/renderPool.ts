@@ -8,7 +8,11 @@ import { Worker } from 'node:worker_threads';
 import { renderMessage, type RenderRequest } from './render.ts';
 import { openStorage, type Storage } from '../storage/storage.ts';
 
-interface Pending { resolve: (r: { subject: string; raw: Buffer }) => void; reject: (err: Error) => void; request: RenderRequest }
+interface Pending {
+  resolve: (r: { subject: string; raw: Buffer }) => void;
+  reject: (err: Error) => void;
+  request: RenderRequest;
+}
 
 export class RenderPool {
   private readonly workers: Worker[] = [];
@@ -23,7 +27,10 @@ export class RenderPool {
   private readonly sentTemplates = new Map<Worker, Set<string>>();
 
   /** `threads`: render threads to start (0 renders on the calling thread); `storageUrl`: where copies are stored. */
-  constructor(private readonly threads: number, private readonly storageUrl: string) {
+  constructor(
+    private readonly threads: number,
+    private readonly storageUrl: string,
+  ) {
     this.storage = openStorage(storageUrl);
     for (let i = 0; i < threads; i++) this.workers.push(this.spawn());
   }
@@ -31,14 +38,22 @@ export class RenderPool {
   private spawn(): Worker {
     // The worker body is TypeScript; the .mjs bootstrap registers tsx in the new thread first.
     const worker = new Worker(new URL('./renderWorker.mjs', import.meta.url), {
-      execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')), workerData: { storageUrl: this.storageUrl },
+      execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')),
+      workerData: { storageUrl: this.storageUrl },
     });
     worker.unref();
-    this.readiness.push(new Promise((resolve) => {
-      const onReady = (msg: { ready?: boolean }) => { if (msg.ready) { worker.off('message', onReady); resolve(); } };
-      worker.on('message', onReady);
-      worker.once('exit', () => resolve());
-    }));
+    this.readiness.push(
+      new Promise((resolve) => {
+        const onReady = (msg: { ready?: boolean }) => {
+          if (msg.ready) {
+            worker.off('message', onReady);
+            resolve();
+          }
+        };
+        worker.on('message', onReady);
+        worker.once('exit', () => resolve());
+      }),
+    );
     worker.on('message', (msg: { id: number; subject?: string; raw?: Uint8Array; error?: string; stage?: string; missingTemplate?: boolean }) => {
       const p = this.pending.get(msg.id);
       if (!p) return;
@@ -62,7 +77,9 @@ export class RenderPool {
       if (i >= 0 && !this.closed) this.workers[i] = this.spawn();
     };
     worker.on('error', fail);
-    worker.on('exit', (code) => { if (!this.closed) fail(new Error(`render thread exited with code ${code}`)); });
+    worker.on('exit', (code) => {
+      if (!this.closed) fail(new Error(`render thread exited with code ${code}`));
+    });
     return worker;
   }
 
@@ -95,7 +112,10 @@ export class RenderPool {
   /** close stops the threads; requests still pending are rejected. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const [id, p] of this.pending) { this.pending.delete(id); p.reject(new Error('render pool closed')); }
+    for (const [id, p] of this.pending) {
+      this.pending.delete(id);
+      p.reject(new Error('render pool closed'));
+    }
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }

@@ -16,7 +16,12 @@ port.on('message', async (msg: { id: number; request: RenderRequest }) => {
     const bytes = new Uint8Array(raw); // a fresh buffer of its own, safe to transfer
     port.postMessage({ id: msg.id, subject, raw: bytes }, [bytes.buffer]);
   } catch (err) {
-    port.postMessage({ id: msg.id, error: (err as Error).message ?? String(err), stage: (err as { stage?: string }).stage, missingTemplate: err instanceof TemplateNotCompiled });
+    port.postMessage({
+      id: msg.id,
+      error: (err as Error).message ?? String(err),
+      stage: (err as { stage?: string }).stage,
+      missingTemplate: err instanceof TemplateNotCompiled,
+    });
   }
 });
 

@@ -11,8 +11,14 @@ async function full(shape: SkeletonShape, v: SkeletonValues): Promise<Buffer> {
 const html = readFixture('email-templates/leemunroe/email-inlined.html');
 
 const subjects = [
-  'Hello', '', 'Ünïcödé subject with ümlauts', 'Émoji 🎉 launch day', 'A very long plain ASCII subject line that goes well past seventy-six characters and must fold somewhere',
-  'Long unicode: ' + 'ß'.repeat(60), 'Subject with "quotes" and =?utf-8?q?fake?= words', 'tab\tand  spaces',
+  'Hello',
+  '',
+  'Ünïcödé subject with ümlauts',
+  'Émoji 🎉 launch day',
+  'A very long plain ASCII subject line that goes well past seventy-six characters and must fold somewhere',
+  'Long unicode: ' + 'ß'.repeat(60),
+  'Subject with "quotes" and =?utf-8?q?fake?= words',
+  'tab\tand  spaces',
 ];
 const recipients = ['ann@example.com', 'Very.Long.Local.Part.That.Is.Quite.Long.Indeed+tag@sub.domain.example.org', 'user@bücher.example', 'x@y.co'];
 // Bodies MailComposer writes in base64 (the fixture, non-ASCII, a line over 76 characters) and ones it does not.
@@ -29,8 +35,12 @@ describe('MessageSkeleton', () => {
           const skeleton = await MessageSkeleton.build(shape);
           for (let i = 0; i < subjects.length; i++) {
             const v: SkeletonValues = {
-              to: recipients[i % recipients.length], subject: subjects[i], messageId: `<id-${i}@mail.example.com>`, date: new Date(Date.UTC(2027, 2, 14, 9, 0, i)),
-              html: bodies[i % bodies.length], text: hasText ? bodies[(i + 1) % bodies.length] : undefined,
+              to: recipients[i % recipients.length],
+              subject: subjects[i],
+              messageId: `<id-${i}@mail.example.com>`,
+              date: new Date(Date.UTC(2027, 2, 14, 9, 0, i)),
+              html: bodies[i % bodies.length],
+              text: hasText ? bodies[(i + 1) % bodies.length] : undefined,
               listUnsubscribe: listUnsubscribe ? `https://mw.example.com/u/${'t'.repeat(i * 20)}` : undefined,
             };
             const expected = await full(shape, v);

@@ -95,7 +95,10 @@ function body(content: string): Buffer {
   const out = Buffer.allocUnsafe(encoded.length + 2 * (lines - 1));
   let to = 0;
   for (let from = 0; from < encoded.length; from += BASE64_LINE) {
-    if (from > 0) { out[to++] = 0x0d; out[to++] = 0x0a; }
+    if (from > 0) {
+      out[to++] = 0x0d;
+      out[to++] = 0x0a;
+    }
     to += encoded.copy(out, to, from, Math.min(from + BASE64_LINE, encoded.length));
   }
   return out;
@@ -105,7 +108,10 @@ type Slot = (v: SkeletonValues) => string | Buffer;
 
 /** MessageSkeleton fills one shape's raw message for each recipient (see the module comment). */
 export class MessageSkeleton {
-  private constructor(private readonly statics: Buffer[], private readonly slots: Slot[]) {}
+  private constructor(
+    private readonly statics: Buffer[],
+    private readonly slots: Slot[],
+  ) {}
 
   /** build makes the skeleton of `shape` with MailComposer. Throws when a placeholder cannot be found in its output. */
   static async build(shape: SkeletonShape): Promise<MessageSkeleton> {
@@ -119,12 +125,18 @@ export class MessageSkeleton {
       { text: body(PLACEHOLDER.html).toString('latin1'), slot: (v) => body(v.html) },
     ];
     if (shape.hasText) parts.push({ text: body(PLACEHOLDER.text).toString('latin1'), slot: (v) => body(v.text ?? '') });
-    if (shape.listUnsubscribe) parts.push({ text: headerLine('List-Unsubscribe', `<${PLACEHOLDER.listUnsubscribe}>`), slot: (v) => headerLine('List-Unsubscribe', `<${v.listUnsubscribe}>`) });
-    const found = parts.map((p) => {
-      const at = raw.indexOf(p.text);
-      if (at < 0 || raw.indexOf(p.text, at + 1) >= 0) throw new Error(`message skeleton: placeholder ${JSON.stringify(p.text.slice(0, 40))} not found once`);
-      return { ...p, at };
-    }).sort((a, b) => a.at - b.at);
+    if (shape.listUnsubscribe)
+      parts.push({
+        text: headerLine('List-Unsubscribe', `<${PLACEHOLDER.listUnsubscribe}>`),
+        slot: (v) => headerLine('List-Unsubscribe', `<${v.listUnsubscribe}>`),
+      });
+    const found = parts
+      .map((p) => {
+        const at = raw.indexOf(p.text);
+        if (at < 0 || raw.indexOf(p.text, at + 1) >= 0) throw new Error(`message skeleton: placeholder ${JSON.stringify(p.text.slice(0, 40))} not found once`);
+        return { ...p, at };
+      })
+      .sort((a, b) => a.at - b.at);
     const statics: Buffer[] = [];
     let pos = 0;
     for (const p of found) {
@@ -132,7 +144,10 @@ export class MessageSkeleton {
       pos = p.at + p.text.length;
     }
     statics.push(Buffer.from(raw.slice(pos), 'latin1'));
-    return new MessageSkeleton(statics, found.map((p) => p.slot));
+    return new MessageSkeleton(
+      statics,
+      found.map((p) => p.slot),
+    );
   }
 
   /**

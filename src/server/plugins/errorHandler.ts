@@ -5,12 +5,20 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from '../errors.ts';
 
-interface AjvError { instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }
+interface AjvError {
+  instancePath: string;
+  message?: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
 
 /** fieldPath turns an ajv instancePath (/users/0/email) into users[0].email. */
 export function fieldPath(instancePath: string): string {
-  return instancePath.split('/').filter(Boolean)
-    .map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : `${i ? '.' : ''}${p.replace(/~1/g, '/').replace(/~0/g, '~')}`)).join('');
+  return instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : `${i ? '.' : ''}${p.replace(/~1/g, '/').replace(/~0/g, '~')}`))
+    .join('');
 }
 
 /** validationMessages renders ajv errors as "field: message" lines, one per field problem. */
@@ -28,7 +36,7 @@ export function validationMessages(errors: AjvError[], context?: string): string
     } else if (e.keyword === 'enum') {
       message = `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
     }
-    if (!field) field = context === 'body' ? 'body' : context ?? 'request';
+    if (!field) field = context === 'body' ? 'body' : (context ?? 'request');
     out.add(`${field}: ${message}`);
   }
   return [...out];
@@ -58,8 +66,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (pgCode === '22021' || pgCode === '22P05') return reply.code(400).send({ errors: ['body: text may not contain NUL (\\u0000) characters'] });
     if (err.statusCode === 401) return reply.code(401).send({ errors: ['x-api-key: missing or unknown API key'] });
     if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
-      const msg = err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-        ? `body: ${err.message}` : err.message;
+      const msg =
+        err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? `body: ${err.message}`
+          : err.message;
       return reply.code(err.statusCode).send({ errors: [msg.includes(':') ? msg : `request: ${msg}`] });
     }
     req.log.error({ err }, 'unhandled error');

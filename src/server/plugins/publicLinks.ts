@@ -71,34 +71,42 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
 
     scope.get<{ Params: { token: string } }>('/t/c/:token', async (req, reply) => {
       const target = await check(req.params.token, verifyClickToken);
-      if (!target || (counted(req) && !(await recordEngagement(query, target, 'click', userAgent(req.headers['user-agent']), target.url)))) return notFound(reply);
+      if (!target || (counted(req) && !(await recordEngagement(query, target, 'click', userAgent(req.headers['user-agent']), target.url))))
+        return notFound(reply);
       return reply.header('cache-control', 'no-store').redirect(target.url, 302);
     });
 
     scope.get<{ Params: { token: string } }>('/u/:token', async (req, reply) => {
       const target = await check(req.params.token, verifyUnsubscribeToken);
-      const who = target && await unsubscribeRecipient(query, target);
+      const who = target && (await unsubscribeRecipient(query, target));
       if (!who) return notFound(reply);
       reply.type('text/html').header('cache-control', 'no-store');
       if (who.unsubscribed) {
         return page('You are unsubscribed', `<p>${escapeHtml(who.email)} no longer receives marketing email from ${escapeHtml(who.company)}.</p>`);
       }
-      return page('Unsubscribe', `<p>Stop marketing email from ${escapeHtml(who.company)} to <strong>${escapeHtml(who.email)}</strong>?</p>
+      return page(
+        'Unsubscribe',
+        `<p>Stop marketing email from ${escapeHtml(who.company)} to <strong>${escapeHtml(who.email)}</strong>?</p>
 <form method="post"><button type="submit">Unsubscribe</button></form>
-<p><small>You will still receive messages about your account and orders.</small></p>`);
+<p><small>You will still receive messages about your account and orders.</small></p>`,
+      );
     });
 
     scope.post<{ Params: { token: string }; Body: string }>('/u/:token', async (req, reply) => {
       const target = await check(req.params.token, verifyUnsubscribeToken);
       // RFC 8058: the body carries List-Unsubscribe=One-Click, form-encoded or as a multipart/form-data field.
-      const oneClick = typeof req.body === 'string'
-        && (/(^|&)List-Unsubscribe=One-Click(&|$)/i.test(req.body.trim()) || /name="?List-Unsubscribe"?[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\nOne-Click\r?\n/i.test(req.body));
-      const done = target && await unsubscribeByLink(query, target, oneClick ? 'one-click' : 'page');
+      const oneClick =
+        typeof req.body === 'string' &&
+        (/(^|&)List-Unsubscribe=One-Click(&|$)/i.test(req.body.trim()) ||
+          /name="?List-Unsubscribe"?[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\nOne-Click\r?\n/i.test(req.body));
+      const done = target && (await unsubscribeByLink(query, target, oneClick ? 'one-click' : 'page'));
       if (!done) return notFound(reply);
       reply.header('cache-control', 'no-store');
       if (oneClick) return reply.type('text/plain').send('Unsubscribed');
       const who = await unsubscribeRecipient(query, target);
-      return reply.type('text/html').send(page('You are unsubscribed', `<p>${escapeHtml(done.email)} no longer receives marketing email from ${escapeHtml(who?.company ?? '')}.</p>`));
+      return reply
+        .type('text/html')
+        .send(page('You are unsubscribed', `<p>${escapeHtml(done.email)} no longer receives marketing email from ${escapeHtml(who?.company ?? '')}.</p>`));
     });
 
     // Sender persona verification (issue 4 §4): the page asks, its button confirms.
@@ -108,18 +116,24 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
     };
     scope.get<{ Params: { token: string } }>('/v/:token', async (req, reply) => {
       const target = await personaOf(req.params.token);
-      const persona = target && await personaToVerify(query, target);
+      const persona = target && (await personaToVerify(query, target));
       if (!persona) return notFound(reply);
       reply.type('text/html').header('cache-control', 'no-store');
       if (persona.verified) return page('Sender confirmed', `<p>${escapeHtml(persona.email)} is confirmed as a sender.</p>`);
-      return page('Confirm sender', `<p>Confirm <strong>${escapeHtml(persona.email)}</strong> as a sender? Email is sent from it only once it is confirmed.</p>
-<form method="post"><button type="submit">Confirm sender</button></form>`);
+      return page(
+        'Confirm sender',
+        `<p>Confirm <strong>${escapeHtml(persona.email)}</strong> as a sender? Email is sent from it only once it is confirmed.</p>
+<form method="post"><button type="submit">Confirm sender</button></form>`,
+      );
     });
     scope.post<{ Params: { token: string } }>('/v/:token', async (req, reply) => {
       const target = await personaOf(req.params.token);
-      const email = target && await verifyPersona(query, target);
+      const email = target && (await verifyPersona(query, target));
       if (!email) return notFound(reply);
-      return reply.type('text/html').header('cache-control', 'no-store').send(page('Sender confirmed', `<p>${escapeHtml(email)} is confirmed as a sender.</p>`));
+      return reply
+        .type('text/html')
+        .header('cache-control', 'no-store')
+        .send(page('Sender confirmed', `<p>${escapeHtml(email)} is confirmed as a sender.</p>`));
     });
   });
 }

@@ -66,7 +66,10 @@ export function registerRequestGuards(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body.toString();
-    if (text.trim() === '') { done(null, undefined); return; }
+    if (text.trim() === '') {
+      done(null, undefined);
+      return;
+    }
     json(req, text, done);
   });
 
@@ -95,5 +98,8 @@ export function registerRequestGuards(app: FastifyInstance): void {
  */
 export function badUrlHandler(error: Error & { code?: string }, _req: FastifyRequest, reply: FastifyReply): void {
   const message = error.code === 'FST_ERR_BAD_URL' ? 'request: the URL is not valid (malformed percent-encoding)' : `request: ${error.message}`;
-  void reply.code(400).header('cache-control', 'no-store').send({ errors: [message] });
+  void reply
+    .code(400)
+    .header('cache-control', 'no-store')
+    .send({ errors: [message] });
 }

@@ -47,7 +47,11 @@ export async function templateImageUploadUrl(ctx: AppContext, projectId: string,
   const mime = type.toLowerCase();
   const name = storedUploadName(filename, now, randomBytes(4).toString('hex'), IMAGE_UPLOAD_TYPES[mime]);
   return uploadLink(ctx.config.publicUrl, secret, {
-    projectId, bucket: TEMPLATE_IMAGES_BUCKET, key: `${projectId}/${name}`, type: mime, expiresAt: now.getTime() + UPLOAD_URL_TTL_MS,
+    projectId,
+    bucket: TEMPLATE_IMAGES_BUCKET,
+    key: `${projectId}/${name}`,
+    type: mime,
+    expiresAt: now.getTime() + UPLOAD_URL_TTL_MS,
   });
 }
 
@@ -58,7 +62,10 @@ export async function registerUploads(app: FastifyInstance, ctx: AppContext): Pr
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
   const secretOf = projectSecrets(query);
   const refuse = (reply: FastifyReply, code: number, message: string) =>
-    reply.code(code).header('cache-control', 'no-store').send({ errors: [message] });
+    reply
+      .code(code)
+      .header('cache-control', 'no-store')
+      .send({ errors: [message] });
 
   await app.register(async (scope) => {
     // Bodies are handed over as the raw stream: an image is read into memory up to its limit, a contact file is
@@ -73,10 +80,14 @@ export async function registerUploads(app: FastifyInstance, ctx: AppContext): Pr
       const contactFile = target?.bucket === CONTACT_UPLOADS_BUCKET || target?.bucket === SEGMENT_UPLOADS_BUCKET;
       if (!target || (target.bucket !== TEMPLATE_IMAGES_BUCKET && !contactFile)) return refuse(reply, 403, 'This upload link is not valid');
       if (Date.now() > target.expiresAt) return refuse(reply, 403, 'This upload link has expired: start the upload again');
-      const declared = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-      if (declared !== target.type) return refuse(reply, 415, `The upload must be sent as ${target.type || 'no content type'}, not ${declared || 'no content type'}`);
+      const declared = String(req.headers['content-type'] ?? '')
+        .split(';')[0]
+        .trim()
+        .toLowerCase();
+      if (declared !== target.type)
+        return refuse(reply, 415, `The upload must be sent as ${target.type || 'no content type'}, not ${declared || 'no content type'}`);
       // One upload per URL: claimed before anything is read or stored, given back when nothing was stored.
-      if (!await claimUploadUrl(query, target.projectId, req.params.token, new Date(target.expiresAt))) {
+      if (!(await claimUploadUrl(query, target.projectId, req.params.token, new Date(target.expiresAt)))) {
         return refuse(reply, 410, 'This upload link has already been used: start a new upload');
       }
       let stored = false;
@@ -122,7 +133,8 @@ export async function registerUploads(app: FastifyInstance, ctx: AppContext): Pr
     scope.get<{ Params: { projectId: string; name: string } }>(`/${TEMPLATE_IMAGES_BUCKET}/:projectId/:name`, async (req, reply) => {
       const { projectId, name } = req.params;
       const type = CONTENT_TYPES[name.split('.').pop() ?? ''];
-      const body = type && /^[0-9a-f-]{36}$/.test(projectId) && !name.startsWith('.') ? await ctx.storage.get(TEMPLATE_IMAGES_BUCKET, `${projectId}/${name}`) : undefined;
+      const body =
+        type && /^[0-9a-f-]{36}$/.test(projectId) && !name.startsWith('.') ? await ctx.storage.get(TEMPLATE_IMAGES_BUCKET, `${projectId}/${name}`) : undefined;
       if (!body) return reply.code(404).type('text/plain').header('cache-control', 'no-store').send('Not found');
       return reply.type(type).header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').send(body);
     });

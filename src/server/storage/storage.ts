@@ -64,7 +64,13 @@ export class ObjectTooLarge extends Error {
 
 /** createdInPlace runs an exclusive create ('wx'): true when it made the file, false when one was there (EEXIST). */
 async function createdInPlace(write: () => void | Promise<void>): Promise<boolean> {
-  try { await write(); return true; } catch (err) { if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false; throw err; }
+  try {
+    await write();
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
 }
 
 /** FileStorage stores objects in a folder on disk. */
@@ -76,7 +82,10 @@ export class FileStorage implements Storage {
    * `sync` writes with blocking calls: right on a thread of its own (the render threads), where one blocking write of a
    * few kB costs far less than the four thread-pool round trips of the async calls.
    */
-  constructor(private readonly root: string, private readonly sync = false) {}
+  constructor(
+    private readonly root: string,
+    private readonly sync = false,
+  ) {}
 
   private file(bucket: string, key: string): string {
     const full = path.resolve(this.root, bucket, key);
@@ -91,13 +100,13 @@ export class FileStorage implements Storage {
     if (this.sync) {
       if (!this.folders.has(folder)) mkdirSync(folder, { recursive: true });
       this.folders.add(folder);
-      if (opts.unseen && await createdInPlace(() => writeFileSync(file, body, { flag: 'wx' }))) return;
+      if (opts.unseen && (await createdInPlace(() => writeFileSync(file, body, { flag: 'wx' })))) return;
       writeFileSync(tmp, body);
       renameSync(tmp, file);
     } else {
       if (!this.folders.has(folder)) await mkdir(folder, { recursive: true });
       this.folders.add(folder);
-      if (opts.unseen && await createdInPlace(() => writeFile(file, body, { flag: 'wx' }))) return;
+      if (opts.unseen && (await createdInPlace(() => writeFile(file, body, { flag: 'wx' })))) return;
       await writeFile(tmp, body);
       await rename(tmp, file);
     }

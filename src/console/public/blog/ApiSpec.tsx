@@ -16,7 +16,11 @@ export function ApiSpec({ url, title }: { url: string; title: string }) {
         {title}
       </Typography>
       <Typography sx={{ mb: 1 }}>
-        The document is also available as a file: <Link href={url} underline="always">{url}</Link> (OpenAPI 3.1, YAML).
+        The document is also available as a file:{' '}
+        <Link href={url} underline="always">
+          {url}
+        </Link>{' '}
+        (OpenAPI 3.1, YAML).
       </Typography>
       <Suspense
         fallback={

@@ -16,8 +16,7 @@ export function BlogIndexPage() {
         Blog
       </Typography>
       <Typography color="text.secondary" sx={{ mb: 3, maxWidth: '75ch' }}>
-        How to get the most from pay-as-you-go email: timezone-aware sending, event-triggered and drip campaigns, the API
-        and integrations.
+        How to get the most from pay-as-you-go email: timezone-aware sending, event-triggered and drip campaigns, the API and integrations.
       </Typography>
       <Box component="ol" aria-label="Posts, newest first" sx={{ listStyle: 'none', p: 0, m: 0, display: 'grid', gap: 2 }}>
         {INDEX_POSTS.map((post) => (

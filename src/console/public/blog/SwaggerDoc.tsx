@@ -22,26 +22,27 @@ interface SwaggerSystem {
 /** infoPlugin replaces swagger-ui's info block (title as h1, version stamps) with the title, version and description. */
 const infoPlugin = () => ({
   wrapComponents: {
-    InfoContainer: (_original: unknown, system: SwaggerSystem) => function Info() {
-      const info = system.specSelectors.info();
-      const Markdown = system.getComponent('Markdown', true);
-      if (!info) return null;
-      const description = info.get('description');
-      return (
-        <div className="information-container wrapper">
-          <div className="info">
-            <p className="mw-swagger-title">
-              <strong>{String(info.get('title') ?? '')}</strong>, version {String(info.get('version') ?? '')}
-            </p>
-            {typeof description === 'string' && (
-              <div className="info__description description">
-                <Markdown source={description} />
-              </div>
-            )}
+    InfoContainer: (_original: unknown, system: SwaggerSystem) =>
+      function Info() {
+        const info = system.specSelectors.info();
+        const Markdown = system.getComponent('Markdown', true);
+        if (!info) return null;
+        const description = info.get('description');
+        return (
+          <div className="information-container wrapper">
+            <div className="info">
+              <p className="mw-swagger-title">
+                <strong>{String(info.get('title') ?? '')}</strong>, version {String(info.get('version') ?? '')}
+              </p>
+              {typeof description === 'string' && (
+                <div className="info__description description">
+                  <Markdown source={description} />
+                </div>
+              )}
+            </div>
           </div>
-        </div>
-      );
-    },
+        );
+      },
   },
 });
 
@@ -53,8 +54,7 @@ const PLUGINS = [infoPlugin];
  * credentials" while it reads "Authorize"); and its <main> of operations, which would be the page's second main.
  */
 function nameControls(root: HTMLElement) {
-  const name = (selector: string, label: string) =>
-    root.querySelectorAll(`${selector}:not([aria-label])`).forEach((e) => e.setAttribute('aria-label', label));
+  const name = (selector: string, label: string) => root.querySelectorAll(`${selector}:not([aria-label])`).forEach((e) => e.setAttribute('aria-label', label));
   name('.servers select', 'Server');
   name('textarea.body-param__text', 'Request body');
   name('button.close-modal', 'Close');

@@ -26,7 +26,11 @@ export function P({ children }: { children: ReactNode }) {
 
 /** To links to a page of this site (client-side navigation). */
 export function To({ to, children }: { to: string; children: ReactNode }) {
-  return <Link component={RouterLink} to={to} underline="always">{children}</Link>;
+  return (
+    <Link component={RouterLink} to={to} underline="always">
+      {children}
+    </Link>
+  );
 }
 
 /** C is inline code (a field, a header, a value). */
@@ -50,8 +54,17 @@ export function Code({ label, children }: { label: string; children: string }) {
       aria-label={label}
       tabIndex={0}
       sx={{
-        fontFamily: 'monospace', fontSize: '0.875rem', bgcolor: 'grey.100', color: 'text.primary', p: 2, borderRadius: 1,
-        overflowX: 'auto', mt: 0, mb: 2, maxWidth: '100%', '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main' },
+        fontFamily: 'monospace',
+        fontSize: '0.875rem',
+        bgcolor: 'grey.100',
+        color: 'text.primary',
+        p: 2,
+        borderRadius: 1,
+        overflowX: 'auto',
+        mt: 0,
+        mb: 2,
+        maxWidth: '100%',
+        '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main' },
       }}
     >
       <code>{children}</code>

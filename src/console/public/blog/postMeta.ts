@@ -25,7 +25,8 @@ const LISTED = [
     slug: 'api-documentation',
     title: 'Mailwright API documentation',
     date: '2026-09-15',
-    summary: 'The reference for the public API (contacts, templates, sender personas, segments, blasts and events) with a step-by-step tutorial and curl examples.',
+    summary:
+      'The reference for the public API (contacts, templates, sender personas, segments, blasts and events) with a step-by-step tutorial and curl examples.',
   },
   {
     slug: 'make-integration',
@@ -37,7 +38,8 @@ const LISTED = [
     slug: 'how-to-send-an-email-campaign',
     title: 'How to send an email campaign (video)',
     date: '2026-02-10',
-    summary: 'A walkthrough from sign-up to a sent campaign: contacts, a segment, a template with an unsubscribe link, a sender persona, a scheduled blast and the reports.',
+    summary:
+      'A walkthrough from sign-up to a sent campaign: contacts, a segment, a template with an unsubscribe link, a sender persona, a scheduled blast and the reports.',
   },
   {
     slug: 'send-event-based-transactional-or-drip-campaign-emails',

@@ -6,9 +6,7 @@
  */
 import type { ComponentType } from 'react';
 import { ApiDocumentationPost } from './ApiDocumentationPost';
-import {
-  EventEmailPost, HowToSendCampaignPost, MakeIntegrationPost, OtherEspsGuessPost, ServerlessPost, TimezonePost,
-} from './articles';
+import { EventEmailPost, HowToSendCampaignPost, MakeIntegrationPost, OtherEspsGuessPost, ServerlessPost, TimezonePost } from './articles';
 import { MakeSpecPost } from './MakeSpecPost';
 import { findPostMeta, type PostMeta, type PostSlug } from './postMeta';
 

@@ -40,22 +40,32 @@ const namesOf = (rows: Array<ListRow<'listEmailBlasts' | 'listWorkflows'>>) => O
 /** usePlanDeps binds the archive's look-ups to the gateways: the campaign, its blasts' and its workflows' names. */
 function usePlanDeps(): PlanDeps<Campaign> {
   const dataProvider = useDataProvider<AppDataProvider>();
-  return useMemo(() => ({
-    async findCampaign(id) {
-      return (await dataProvider.callGateway('listCampaigns', { query: { ids: id, limit: 1 } })).campaigns
-        .find((c) => String(c.id) === id);
-    },
-    async blastNames(ids) {
-      return namesOf((await dataProvider.callGateway('listEmailBlasts', {
-        query: { ids: ids.join(','), limit: Math.min(ids.length, 1000) },
-      })).data);
-    },
-    async workflowNames(ids) {
-      return namesOf((await dataProvider.callGateway('listWorkflows', {
-        query: { ids: ids.join(','), limit: Math.min(ids.length, 1000) },
-      })).data);
-    },
-  }), [dataProvider]);
+  return useMemo(
+    () => ({
+      async findCampaign(id) {
+        return (await dataProvider.callGateway('listCampaigns', { query: { ids: id, limit: 1 } })).campaigns.find((c) => String(c.id) === id);
+      },
+      async blastNames(ids) {
+        return namesOf(
+          (
+            await dataProvider.callGateway('listEmailBlasts', {
+              query: { ids: ids.join(','), limit: Math.min(ids.length, 1000) },
+            })
+          ).data,
+        );
+      },
+      async workflowNames(ids) {
+        return namesOf(
+          (
+            await dataProvider.callGateway('listWorkflows', {
+              query: { ids: ids.join(','), limit: Math.min(ids.length, 1000) },
+            })
+          ).data,
+        );
+      },
+    }),
+    [dataProvider],
+  );
 }
 
 /** useArchiveDeps binds the archive steps to the gateways (blasts, workflows, the job log, campaigns). */
@@ -103,18 +113,21 @@ export function CampaignArchiveProvider({ children }: { children: ReactNode }) {
   const [states, setStates] = useState<StepState[]>([]);
   const [phase, setPhase] = useState<'ready' | 'running' | 'done'>('ready');
 
-  const open = useCallback(async (campaignId: string) => {
-    const signal = unmountSignal();
-    const planned = await planArchive(planDeps, campaignId);
-    if (signal.aborted) return;
-    if (planned.kind !== 'ready') {
-      notify(planned.message, { type: 'error' });
-      return;
-    }
-    setPlan({ campaign: planned.campaign, steps: planned.steps });
-    setStates(planned.steps.map(() => ({ status: 'waiting' })));
-    setPhase('ready');
-  }, [planDeps, notify, unmountSignal]);
+  const open = useCallback(
+    async (campaignId: string) => {
+      const signal = unmountSignal();
+      const planned = await planArchive(planDeps, campaignId);
+      if (signal.aborted) return;
+      if (planned.kind !== 'ready') {
+        notify(planned.message, { type: 'error' });
+        return;
+      }
+      setPlan({ campaign: planned.campaign, steps: planned.steps });
+      setStates(planned.steps.map(() => ({ status: 'waiting' })));
+      setPhase('ready');
+    },
+    [planDeps, notify, unmountSignal],
+  );
 
   const run = async () => {
     if (!plan) return;
@@ -145,11 +158,7 @@ export function CampaignArchiveProvider({ children }: { children: ReactNode }) {
               ? 'Archiving: please keep this window open until every step has finished.'
               : 'These steps run in order and cannot be undone; a failed step stops the rest.'}
           </DialogContentText>
-          <StepList
-            label="Archive steps"
-            steps={(plan?.steps ?? []).map((step) => ({ key: `${step.kind}-${step.id}`, label: step.label }))}
-            states={states}
-          />
+          <StepList label="Archive steps" steps={(plan?.steps ?? []).map((step) => ({ key: `${step.kind}-${step.id}`, label: step.label }))} states={states} />
         </DialogContent>
         <DialogActions>
           <Button onClick={close} disabled={phase === 'running'}>

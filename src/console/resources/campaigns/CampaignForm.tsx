@@ -14,8 +14,13 @@ import { HttpError, useDataProvider, useNotify } from 'react-admin';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Link, Stack, TextField, Typography } from '@mui/material';
 import type { components } from '../../../../generated/types/campaign.gen';
 import {
-  FORM_CAMPAIGN_TYPES, campaignProblems, campaignTypeLabel, changeCampaignType, selectAssociations,
-  type CampaignAssociations, type CampaignType,
+  FORM_CAMPAIGN_TYPES,
+  campaignProblems,
+  campaignTypeLabel,
+  changeCampaignType,
+  selectAssociations,
+  type CampaignAssociations,
+  type CampaignType,
 } from '../../../domain/campaigns';
 import type { AppDataProvider } from '../../data/dataProvider';
 import { RETRY } from '../../retry';
@@ -66,7 +71,12 @@ function CampaignForm({ id }: { id?: string }) {
         }
         setExisting(found);
         setName(found.name);
-        setAssoc({ type: found.type, scheduled_email_blast_group_ids: found.scheduled_email_blast_group_ids, workflow_ids: found.workflow_ids, template_ids: found.template_ids });
+        setAssoc({
+          type: found.type,
+          scheduled_email_blast_group_ids: found.scheduled_email_blast_group_ids,
+          workflow_ids: found.workflow_ids,
+          template_ids: found.template_ids,
+        });
       })
       .catch((error: Error) => {
         if (!live) return;
@@ -108,7 +118,7 @@ function CampaignForm({ id }: { id?: string }) {
         if (!existing) navigate(`/campaigns/edit/${campaign.id}`);
         else setExisting(campaign);
       } catch (error) {
-        const errors = (error instanceof HttpError ? (error.body as { errors?: unknown })?.errors : undefined);
+        const errors = error instanceof HttpError ? (error.body as { errors?: unknown })?.errors : undefined;
         setServerErrors(fieldErrors(Array.isArray(errors) ? errors.map(String) : []).fields);
         notify(`Couldn't save campaign: ${(error as Error).message}`, { type: 'error' });
       }
@@ -120,7 +130,9 @@ function CampaignForm({ id }: { id?: string }) {
   if (id && loadError) {
     return (
       <Box sx={{ maxWidth: 760 }}>
-        <Typography variant="h5" component="h1" sx={{ mb: 2 }}>Edit Campaign Associations</Typography>
+        <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+          Edit Campaign Associations
+        </Typography>
         <Alert severity="error">Couldn't fetch campaign: {loadError}</Alert>
       </Box>
     );
@@ -140,9 +152,15 @@ function CampaignForm({ id }: { id?: string }) {
       </Typography>
       {existing && (
         <Alert severity="warning" sx={{ mb: 2 }}>
-          Changing how this campaign works means archiving it from <Link component={RouterLink} to="/campaigns">Campaigns</Link> and
-          creating a new one with the <Link component={RouterLink} to="/email-send-wizard">send wizard</Link>. Here you can
-          rename it and change which email blasts, workflows or templates its reports cover.
+          Changing how this campaign works means archiving it from{' '}
+          <Link component={RouterLink} to="/campaigns">
+            Campaigns
+          </Link>{' '}
+          and creating a new one with the{' '}
+          <Link component={RouterLink} to="/email-send-wizard">
+            send wizard
+          </Link>
+          . Here you can rename it and change which email blasts, workflows or templates its reports cover.
         </Alert>
       )}
       <Card variant="outlined">

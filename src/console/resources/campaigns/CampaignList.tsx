@@ -43,7 +43,12 @@ function StatsButton() {
   const record = useRecordContext();
   if (!record) return null;
   return (
-    <Button size="small" component={RouterLink} to={`/insights/stats?campaign_id=${encodeURIComponent(campaignIdOf(record))}`} aria-label={`Stats of ${record.name}`}>
+    <Button
+      size="small"
+      component={RouterLink}
+      to={`/insights/stats?campaign_id=${encodeURIComponent(campaignIdOf(record))}`}
+      aria-label={`Stats of ${record.name}`}
+    >
       Stats
     </Button>
   );

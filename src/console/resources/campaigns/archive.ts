@@ -47,9 +47,7 @@ export interface PlanDeps<C extends ArchivedCampaign> {
 
 /** What an archive click comes to: the planned steps, a campaign that is gone, or a campaign that could not be read. */
 export type ArchivePlan<C extends ArchivedCampaign> =
-  | { kind: 'ready'; campaign: C; steps: ArchiveStep[] }
-  | { kind: 'gone'; message: string }
-  | { kind: 'unreadable'; message: string };
+  { kind: 'ready'; campaign: C; steps: ArchiveStep[] } | { kind: 'gone'; message: string } | { kind: 'unreadable'; message: string };
 
 /**
  * planArchive reads campaign `campaignId` and plans its steps (archiveSteps), labelled with its blasts' and workflows'

@@ -11,7 +11,9 @@ describe('campaign form rules (spec part 2 §2, §4, §7, §8)', () => {
 
   it('clears the 24-hour cache, then the 31-day cache, and words a failure as the spec does', () => {
     expect(CACHED_REPORTS.map((r) => r.report)).toEqual(['sendslast24hours', 'sendslast31days']);
-    expect(cacheClearError('24-hours', 'Unknown networking error')).toBe('unable to clear 24-hours-report cache, Unknown networking error. Please contact support!');
+    expect(cacheClearError('24-hours', 'Unknown networking error')).toBe(
+      'unable to clear 24-hours-report cache, Unknown networking error. Please contact support!',
+    );
     expect(cacheClearError('31-days', '503')).toBe('unable to clear 31-days-report cache, 503. Please contact support!');
   });
 

@@ -18,11 +18,15 @@ export type AssociationField = Exclude<CampaignField, 'name' | 'type'>;
  */
 export function selectsFor(type: CampaignType | string): AssociationField[] {
   switch (type) {
-    case 'workflow': return ['workflow_ids'];
-    case 'scheduled_email_group': return ['scheduled_email_blast_group_ids', 'template_ids'];
+    case 'workflow':
+      return ['workflow_ids'];
+    case 'scheduled_email_group':
+      return ['scheduled_email_blast_group_ids', 'template_ids'];
     case 'template':
-    case 'a_b_test': return ['template_ids'];
-    default: return [];
+    case 'a_b_test':
+      return ['template_ids'];
+    default:
+      return [];
   }
 }
 

@@ -27,18 +27,29 @@ export function ContactEmailHistory() {
     setState(null);
     setError('');
     callOperation(
-      'getEmailSendResults', { query: { email, limit: PAGE, offset: page * PAGE } }, RETRY.read,
-    // total is answered whenever email is given (openapi/reporting.yaml), which it always is here.
-    ).then((r) => { if (live) setState({ results: r.send_results, total: r.total ?? r.send_results.length }); })
-      .catch((e: Error) => { if (live) setError(e.message); });
-    return () => { live = false; };
+      'getEmailSendResults',
+      { query: { email, limit: PAGE, offset: page * PAGE } },
+      RETRY.read,
+      // total is answered whenever email is given (openapi/reporting.yaml), which it always is here.
+    )
+      .then((r) => {
+        if (live) setState({ results: r.send_results, total: r.total ?? r.send_results.length });
+      })
+      .catch((e: Error) => {
+        if (live) setError(e.message);
+      });
+    return () => {
+      live = false;
+    };
   }, [email, page]);
 
   if (!id) return null;
   return (
     <Card variant="outlined" sx={{ mt: 2 }} component="section" aria-label="Email history">
       <CardContent>
-        <Typography variant="h6" component="h2">Email history</Typography>
+        <Typography variant="h6" component="h2">
+          Email history
+        </Typography>
         {error && <Alert severity="error">Unable to load data: {error}</Alert>}
         {!error && !state && <CircularProgress size={24} aria-label="Loading email history" />}
         {state && state.total === 0 && <Typography sx={{ mt: 1 }}>No emails have been sent to this contact yet.</Typography>}
@@ -48,7 +59,11 @@ export function ContactEmailHistory() {
               {state.results.map((r) => (
                 <ListItem key={r.location} disableGutters>
                   <ListItemText
-                    primary={<Link href={`/email/${encodeURIComponent(r.location)}`} target="_blank" rel="noopener">{r.mailer_payload.subject || '(no subject)'}</Link>}
+                    primary={
+                      <Link href={`/email/${encodeURIComponent(r.location)}`} target="_blank" rel="noopener">
+                        {r.mailer_payload.subject || '(no subject)'}
+                      </Link>
+                    }
                     secondary={`${r.mailer_payload.sent_at ? `${r.mailer_payload.sent_at.slice(0, 16).replace('T', ' ')} UTC` : ''} · from ${r.mailer_payload.from}`}
                   />
                 </ListItem>
@@ -56,9 +71,15 @@ export function ContactEmailHistory() {
             </List>
             {state.total > PAGE && (
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-                <Button size="small" disabled={page === 0} onClick={() => setPage(page - 1)}>Newer</Button>
-                <Typography variant="body2">{page * PAGE + 1}–{Math.min(state.total, (page + 1) * PAGE)} of {state.total}</Typography>
-                <Button size="small" disabled={(page + 1) * PAGE >= state.total} onClick={() => setPage(page + 1)}>Older</Button>
+                <Button size="small" disabled={page === 0} onClick={() => setPage(page - 1)}>
+                  Newer
+                </Button>
+                <Typography variant="body2">
+                  {page * PAGE + 1}–{Math.min(state.total, (page + 1) * PAGE)} of {state.total}
+                </Typography>
+                <Button size="small" disabled={(page + 1) * PAGE >= state.total} onClick={() => setPage(page + 1)}>
+                  Older
+                </Button>
               </Stack>
             )}
           </>

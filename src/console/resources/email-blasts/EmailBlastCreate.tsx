@@ -51,9 +51,7 @@ function ContactPicker({ value, onChange, error }: { value: RaRecord[]; onChange
       inputValue={input}
       onInputChange={(_, v, reason) => reason !== 'reset' && setInput(v)}
       onChange={(_, v) => onChange(v)}
-      renderInput={(params) => (
-        <TextField {...params} label="Contacts" placeholder="Search by email, name, id or date" error={!!error} helperText={error} />
-      )}
+      renderInput={(params) => <TextField {...params} label="Contacts" placeholder="Search by email, name, id or date" error={!!error} helperText={error} />}
     />
   );
 }
@@ -109,13 +107,17 @@ export function EmailBlastCreate() {
       timezone,
       send_in_users_timezone: isContactLocalTimezone(timezone),
     };
-    create('email-blasts', { data: body }, {
-      onSuccess: (saved: RaRecord) => {
-        notify('Successfully saved email blast', { type: 'success' });
-        navigate(`/components/email-blasts/edit/${saved?.id ?? id}`);
+    create(
+      'email-blasts',
+      { data: body },
+      {
+        onSuccess: (saved: RaRecord) => {
+          notify('Successfully saved email blast', { type: 'success' });
+          navigate(`/components/email-blasts/edit/${saved?.id ?? id}`);
+        },
+        onError: (error) => notify(`Couldn't save email blast: ${(error as Error)?.message ?? error}`, { type: 'error' }),
       },
-      onError: (error) => notify(`Couldn't save email blast: ${(error as Error)?.message ?? error}`, { type: 'error' }),
-    });
+    );
   };
 
   return (
@@ -126,7 +128,15 @@ export function EmailBlastCreate() {
       <Card variant="outlined">
         <CardContent>
           <Stack component="form" spacing={2} onSubmit={submit} noValidate>
-            <TextField id="blast-name" label="Name" value={name} onChange={(e) => setName(e.target.value)} required error={!!shown.name} helperText={shown.name} />
+            <TextField
+              id="blast-name"
+              label="Name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              required
+              error={!!shown.name}
+              helperText={shown.name}
+            />
             <TextField
               id="blast-template"
               select
@@ -183,9 +193,7 @@ export function EmailBlastCreate() {
                 inputValue={timeText}
                 onInputChange={(_, v) => setTimeText(v)}
                 sx={{ minWidth: 180 }}
-                renderInput={(params) => (
-                  <TextField {...params} label="Send time" required error={!!shown.time} helperText={shown.time} />
-                )}
+                renderInput={(params) => <TextField {...params} label="Send time" required error={!!shown.time} helperText={shown.time} />}
               />
               <Autocomplete
                 id="blast-timezone"
@@ -193,9 +201,7 @@ export function EmailBlastCreate() {
                 value={timezone}
                 onChange={(_, v) => setTimezone(v)}
                 sx={{ flexGrow: 1, minWidth: 240 }}
-                renderInput={(params) => (
-                  <TextField {...params} label="Timezone" required error={!!shown.timezone} helperText={shown.timezone} />
-                )}
+                renderInput={(params) => <TextField {...params} label="Timezone" required error={!!shown.timezone} helperText={shown.timezone} />}
               />
             </Stack>
             <Autocomplete

@@ -9,23 +9,43 @@ import { useEffect, useState } from 'react';
 import { Autocomplete, Box, IconButton, MenuItem, Stack, TextField, Tooltip } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
 import {
-  FILTER_ATTRIBUTES, OPERATORS, normalizeRows, operatorLabel, valueTypes, type BuilderRow, type Conjunction, type FilterOperator, type ValueType,
+  FILTER_ATTRIBUTES,
+  OPERATORS,
+  normalizeRows,
+  operatorLabel,
+  valueTypes,
+  type BuilderRow,
+  type Conjunction,
+  type FilterOperator,
+  type ValueType,
 } from '../../../domain/segmentFilter';
 import { callOperation } from '../../data/gateway';
 
 /** The words shown for each attribute. */
 export const ATTRIBUTE_LABELS: Record<string, string> = {
-  contact_email: 'Email', contact_first_name: 'First name', contact_last_name: 'Last name', contact_city: 'City', contact_state: 'State',
-  contact_json: 'Metadata (json) key', contact_date_of_birth: 'Date of birth', date_added: 'Date added', date_bounced: 'Date bounced',
-  date_unsubscribed: 'Date unsubscribed', date_workflow_started: 'Date workflow started', date_workflow_completed: 'Date workflow completed',
-  num_in_segment: 'Number of times in segment', is_in_segment: 'Is in segment',
-  ...Object.fromEntries(['sends', 'opens', 'clicks'].flatMap((n) => [
-    [`num_${n}`, `Number of ${n}`],
-    [`num_${n}_via_campaign`, `Number of ${n} via campaign`],
-    [`num_${n}_via_scheduled_email_blast`, `Number of ${n} via email blast`],
-    [`num_${n}_via_workflow`, `Number of ${n} via workflow`],
-    [`num_${n}_with_template`, `Number of ${n} with template`],
-  ])),
+  contact_email: 'Email',
+  contact_first_name: 'First name',
+  contact_last_name: 'Last name',
+  contact_city: 'City',
+  contact_state: 'State',
+  contact_json: 'Metadata (json) key',
+  contact_date_of_birth: 'Date of birth',
+  date_added: 'Date added',
+  date_bounced: 'Date bounced',
+  date_unsubscribed: 'Date unsubscribed',
+  date_workflow_started: 'Date workflow started',
+  date_workflow_completed: 'Date workflow completed',
+  num_in_segment: 'Number of times in segment',
+  is_in_segment: 'Is in segment',
+  ...Object.fromEntries(
+    ['sends', 'opens', 'clicks'].flatMap((n) => [
+      [`num_${n}`, `Number of ${n}`],
+      [`num_${n}_via_campaign`, `Number of ${n} via campaign`],
+      [`num_${n}_via_scheduled_email_blast`, `Number of ${n} via email blast`],
+      [`num_${n}_via_workflow`, `Number of ${n} via workflow`],
+      [`num_${n}_with_template`, `Number of ${n} with template`],
+    ]),
+  ),
 };
 
 const PICKERS: Partial<Record<ValueType, { op: 'listTemplates' | 'listEmailBlasts' | 'listSegments'; label: string }>> = {
@@ -38,7 +58,10 @@ const ID_LABELS: Record<string, string> = { campaign_id: 'Campaign id', workflow
 /** The spec's text for a picker whose options could not be fetched (part 2 §5 Segment). */
 export const FILTER_INPUT_TROUBLE = "We're having trouble loading this filter input";
 
-interface Option { id: string; name: string }
+interface Option {
+  id: string;
+  name: string;
+}
 
 function IdPicker({ type, value, onChange, label }: { type: ValueType; value: string; onChange: (v: string) => void; label: string }) {
   const picker = PICKERS[type]!;
@@ -48,9 +71,15 @@ function IdPicker({ type, value, onChange, label }: { type: ValueType; value: st
     let live = true;
     const query = picker.op === 'listSegments' ? { limit: 100, with_counts: false } : { limit: 100 };
     callOperation(picker.op, { query })
-      .then((b) => { if (live) setOptions(b.data.map((r) => ({ id: String(r.id), name: r.name || String(r.id) }))); })
-      .catch(() => { if (live) setFailed(true); });
-    return () => { live = false; };
+      .then((b) => {
+        if (live) setOptions(b.data.map((r) => ({ id: String(r.id), name: r.name || String(r.id) })));
+      })
+      .catch(() => {
+        if (live) setFailed(true);
+      });
+    return () => {
+      live = false;
+    };
   }, [picker.op]);
   if (failed) return <TextField size="small" label={label} value={value} onChange={(e) => onChange(e.target.value)} error helperText={FILTER_INPUT_TROUBLE} />;
   const selected = options?.find((o) => o.id === value) ?? null;
@@ -69,13 +98,37 @@ function IdPicker({ type, value, onChange, label }: { type: ValueType; value: st
   );
 }
 
-function ValueInput({ type, value, onChange, attribute, index }: { type: ValueType; value: string; onChange: (v: string) => void; attribute: string; index: number }) {
+function ValueInput({
+  type,
+  value,
+  onChange,
+  attribute,
+  index,
+}: {
+  type: ValueType;
+  value: string;
+  onChange: (v: string) => void;
+  attribute: string;
+  index: number;
+}) {
   if (PICKERS[type]) return <IdPicker type={type} value={value} onChange={onChange} label={PICKERS[type]!.label} />;
   if (type === 'date') {
-    return <TextField size="small" type="date" label="Date" value={value} onChange={(e) => onChange(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />;
+    return (
+      <TextField size="small" type="date" label="Date" value={value} onChange={(e) => onChange(e.target.value)} slotProps={{ inputLabel: { shrink: true } }} />
+    );
   }
   if (type === 'number') {
-    return <TextField size="small" type="number" label="Number" value={value} onChange={(e) => onChange(e.target.value)} slotProps={{ htmlInput: { min: 0, step: 1 } }} sx={{ width: 120 }} />;
+    return (
+      <TextField
+        size="small"
+        type="number"
+        label="Number"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        slotProps={{ htmlInput: { min: 0, step: 1 } }}
+        sx={{ width: 120 }}
+      />
+    );
   }
   const label = ID_LABELS[type] ?? (attribute === 'contact_json' && index === 0 ? 'Key' : 'Value');
   return <TextField size="small" label={label} value={value} onChange={(e) => onChange(e.target.value)} />;
@@ -102,27 +155,59 @@ export function FilterBuilder({ rows, onChange, attributes }: { rows: BuilderRow
         const types = spec ? valueTypes(spec, (row.operator || undefined) as FilterOperator | undefined) : [];
         const blank = i === rows.length - 1;
         return (
-          <Stack key={i} role="listitem" direction={{ xs: 'column', md: 'row' }} spacing={1} sx={{ alignItems: { md: 'center' } }} data-testid={`filter-row-${i + 1}`}>
+          <Stack
+            key={i}
+            role="listitem"
+            direction={{ xs: 'column', md: 'row' }}
+            spacing={1}
+            sx={{ alignItems: { md: 'center' } }}
+            data-testid={`filter-row-${i + 1}`}
+          >
             <TextField
-              select size="small" label={`Filter ${i + 1}`} value={row.attribute} sx={{ minWidth: 260 }}
+              select
+              size="small"
+              label={`Filter ${i + 1}`}
+              value={row.attribute}
+              sx={{ minWidth: 260 }}
               onChange={(e) => set(i, { attribute: e.target.value, operator: '', values: [] })}
             >
-              {attributes.map((a) => <MenuItem key={a} value={a}>{ATTRIBUTE_LABELS[a] ?? a}</MenuItem>)}
+              {attributes.map((a) => (
+                <MenuItem key={a} value={a}>
+                  {ATTRIBUTE_LABELS[a] ?? a}
+                </MenuItem>
+              ))}
             </TextField>
             {spec && spec.kind !== 'membership' && (
               <TextField
-                select size="small" label="Operator" value={row.operator} sx={{ minWidth: 170 }}
+                select
+                size="small"
+                label="Operator"
+                value={row.operator}
+                sx={{ minWidth: 170 }}
                 onChange={(e) => set(i, { ...row, operator: e.target.value, values: row.values.slice(0, spec.keys.length) })}
               >
-                {ops.map((op) => <MenuItem key={op} value={op}>{operatorLabel(op, spec.kind)}</MenuItem>)}
+                {ops.map((op) => (
+                  <MenuItem key={op} value={op}>
+                    {operatorLabel(op, spec.kind)}
+                  </MenuItem>
+                ))}
               </TextField>
             )}
-            {spec && types.map((type, k) => (
-              <ValueInput
-                key={`${row.attribute}-${k}`} type={type} value={row.values[k] ?? ''} attribute={row.attribute} index={k}
-                onChange={(v) => { const values = [...row.values]; values[k] = v; set(i, { ...row, values }); }}
-              />
-            ))}
+            {spec &&
+              types.map((type, k) => (
+                <ValueInput
+                  key={`${row.attribute}-${k}`}
+                  type={type}
+                  value={row.values[k] ?? ''}
+                  attribute={row.attribute}
+                  index={k}
+                  onChange={(v) => {
+                    const values = [...row.values];
+                    values[k] = v;
+                    set(i, { ...row, values });
+                  }}
+                />
+              ))}
             {!blank && (
               <Box>
                 <Tooltip title={`Remove filter ${i + 1}`}>

@@ -62,7 +62,9 @@ function MemberList({ segmentId, inSegment, onChanged }: { segmentId: string; in
   return (
     <Card variant="outlined" component="section" aria-label={title}>
       <CardContent>
-        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>{title}</Typography>
+        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+          {title}
+        </Typography>
         <ListBase
           resource="contacts"
           storeKey={false}
@@ -99,7 +101,10 @@ export function SegmentEdit() {
   const load = async (segmentId: string) => {
     try {
       const res = await callOperation('listSegments', { query: { ids: segmentId, limit: 1 } }, RETRY.segments);
-      if (!res.data.length) { setLoadError(`Couldn't find segment with id ${segmentId}`); return; }
+      if (!res.data.length) {
+        setLoadError(`Couldn't find segment with id ${segmentId}`);
+        return;
+      }
       setSegment(res.data[0]);
       return res.data[0];
     } catch (e) {
@@ -107,10 +112,11 @@ export function SegmentEdit() {
     }
   };
   useEffect(() => {
-    setSegment(null); setLoadError('');
+    setSegment(null);
+    setLoadError('');
     if (id) void load(id).then((s) => s && setName(s.name));
     else setName('');
-  }, [id]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [id]);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -138,18 +144,30 @@ export function SegmentEdit() {
   return (
     <Box>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2, flexWrap: 'wrap', gap: 1 }}>
-        <Typography variant="h5" component="h1">{id ? 'Edit Segment' : 'New Segment'}</Typography>
+        <Typography variant="h5" component="h1">
+          {id ? 'Edit Segment' : 'New Segment'}
+        </Typography>
         <Stack direction="row" spacing={1}>
-          <Button variant="outlined" size="small" component={RouterLink} to="/people/segments/new/filter">From Filters</Button>
-          <Button variant="outlined" size="small" component={RouterLink} to="/people/segments">All segments</Button>
+          <Button variant="outlined" size="small" component={RouterLink} to="/people/segments/new/filter">
+            From Filters
+          </Button>
+          <Button variant="outlined" size="small" component={RouterLink} to="/people/segments">
+            All segments
+          </Button>
         </Stack>
       </Stack>
       <Card variant="outlined" sx={{ mb: 2 }}>
         <CardContent>
           <Stack component="form" onSubmit={submit} noValidate direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' } }}>
             <TextField
-              size="small" label="Name" required value={name} onChange={(e) => setName(e.target.value)} sx={{ minWidth: 320 }}
-              error={isBlank(name) && (id !== undefined || name !== '')} helperText={isBlank(name) ? 'Required field' : ' '}
+              size="small"
+              label="Name"
+              required
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              sx={{ minWidth: 320 }}
+              error={isBlank(name) && (id !== undefined || name !== '')}
+              helperText={isBlank(name) ? 'Required field' : ' '}
             />
             <Button type="submit" variant="contained" disabled={saving || isBlank(name) || (segment !== null && name.trim() === segment.name)}>
               {id ? 'Rename' : 'Save'}
@@ -160,15 +178,29 @@ export function SegmentEdit() {
               {segment.num_users === 1 ? '1 contact' : `${segment.num_users.toLocaleString()} contacts`} in this segment.
             </Typography>
           ) : (
-            <Typography variant="body2" color="text.secondary">Save the segment with a name, then add contacts to it.</Typography>
+            <Typography variant="body2" color="text.secondary">
+              Save the segment with a name, then add contacts to it.
+            </Typography>
           )}
         </CardContent>
       </Card>
-      {id && segment && <SegmentFilterAdd segmentId={id} onAdded={() => { void load(id); refresh(); }} />}
+      {id && segment && (
+        <SegmentFilterAdd
+          segmentId={id}
+          onAdded={() => {
+            void load(id);
+            refresh();
+          }}
+        />
+      )}
       {id && segment && (
         <Grid container spacing={2}>
-          <Grid size={{ xs: 12, lg: 6 }}><MemberList segmentId={id} inSegment onChanged={() => void load(id)} /></Grid>
-          <Grid size={{ xs: 12, lg: 6 }}><MemberList segmentId={id} inSegment={false} onChanged={() => void load(id)} /></Grid>
+          <Grid size={{ xs: 12, lg: 6 }}>
+            <MemberList segmentId={id} inSegment onChanged={() => void load(id)} />
+          </Grid>
+          <Grid size={{ xs: 12, lg: 6 }}>
+            <MemberList segmentId={id} inSegment={false} onChanged={() => void load(id)} />
+          </Grid>
         </Grid>
       )}
     </Box>

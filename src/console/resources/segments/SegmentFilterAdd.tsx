@@ -28,7 +28,10 @@ export function SegmentFilterAdd({ segmentId, onAdded }: { segmentId: string; on
     try {
       // offset is the spec's default, sent since the generated body type lists defaulted fields as set.
       const res = await callOperation(
-        'filterUsers', { body: { conjunction, user_filters: toUserFilters(rows), segment_edit: true, limit: 100, offset: 0 } }, RETRY.segments);
+        'filterUsers',
+        { body: { conjunction, user_filters: toUserFilters(rows), segment_edit: true, limit: 100, offset: 0 } },
+        RETRY.segments,
+      );
       setFound({ users: res.users, total: res.total_users });
     } catch (e) {
       notify(`Couldn't filter users: ${(e as Error).message}`, { type: 'error' });
@@ -55,13 +58,29 @@ export function SegmentFilterAdd({ segmentId, onAdded }: { segmentId: string; on
   return (
     <Card variant="outlined" sx={{ mb: 2 }} component="section" aria-label="Add contacts by filter">
       <CardContent>
-        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>Add contacts by filter</Typography>
+        <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
+          Add contacts by filter
+        </Typography>
         <Stack spacing={1.5}>
           <JoinSelect value={conjunction} onChange={setConjunction} />
-          <FilterBuilder rows={rows} onChange={(r) => { setRows(r); setErrors([]); setFound(null); }} attributes={SEGMENT_EDIT_FILTER_ATTRIBUTES} />
-          {errors.length > 0 && <Alert severity="error" role="alert">Filter errors: {errors.join('; ')}</Alert>}
+          <FilterBuilder
+            rows={rows}
+            onChange={(r) => {
+              setRows(r);
+              setErrors([]);
+              setFound(null);
+            }}
+            attributes={SEGMENT_EDIT_FILTER_ATTRIBUTES}
+          />
+          {errors.length > 0 && (
+            <Alert severity="error" role="alert">
+              Filter errors: {errors.join('; ')}
+            </Alert>
+          )}
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-            <Button variant="outlined" onClick={preview} disabled={busy}>{busy && !found ? <CircularProgress size={20} /> : 'Find contacts'}</Button>
+            <Button variant="outlined" onClick={preview} disabled={busy}>
+              {busy && !found ? <CircularProgress size={20} /> : 'Find contacts'}
+            </Button>
             {found && (
               <>
                 <Typography aria-live="polite">

@@ -9,7 +9,21 @@ import { useState, type FormEvent } from 'react';
 import { useNotify } from 'react-admin';
 import { Link as RouterLink } from 'react-router-dom';
 import {
-  Alert, Box, Button, Card, CardContent, CircularProgress, Link, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography,
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  CircularProgress,
+  Link,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
 } from '@mui/material';
 import { BLANK_ROW, builderErrors, SEGMENT_FILTER_ATTRIBUTES, toUserFilters, type BuilderRow, type Conjunction } from '../../../domain/segmentFilter';
 import { isBlank } from '../../../domain/validation';
@@ -29,7 +43,10 @@ export function SegmentFilterPage() {
   const [busy, setBusy] = useState<'' | 'preview' | 'save'>('');
   const [nameTouched, setNameTouched] = useState(false);
 
-  const change = (next: BuilderRow[]) => { setRows(next); setShownErrors([]); };
+  const change = (next: BuilderRow[]) => {
+    setRows(next);
+    setShownErrors([]);
+  };
   const body = () => ({ conjunction, user_filters: toUserFilters(rows) });
   const check = () => {
     const errors = builderErrors(rows, SEGMENT_FILTER_ATTRIBUTES);
@@ -69,23 +86,44 @@ export function SegmentFilterPage() {
   return (
     <Box component="form" onSubmit={save} noValidate>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2, flexWrap: 'wrap', gap: 1 }}>
-        <Typography variant="h5" component="h1">Filter Contacts</Typography>
-        <Button variant="outlined" size="small" component={RouterLink} to="/people/segments">All segments</Button>
+        <Typography variant="h5" component="h1">
+          Filter Contacts
+        </Typography>
+        <Button variant="outlined" size="small" component={RouterLink} to="/people/segments">
+          All segments
+        </Button>
       </Stack>
       <Card variant="outlined" sx={{ mb: 2 }}>
         <CardContent>
           <Stack spacing={2}>
             <Typography variant="body2" color="text.secondary">
-              Pick what to match: each filter names a contact field, an operator and a value. Dates compare by the UTC day.
-              Save the filters as a segment to send to the contacts that match when the segment is built.
+              Pick what to match: each filter names a contact field, an operator and a value. Dates compare by the UTC day. Save the filters as a segment to
+              send to the contacts that match when the segment is built.
             </Typography>
-            <JoinSelect value={conjunction} onChange={(v) => { setConjunction(v); setShownErrors([]); }} />
+            <JoinSelect
+              value={conjunction}
+              onChange={(v) => {
+                setConjunction(v);
+                setShownErrors([]);
+              }}
+            />
             <FilterBuilder rows={rows} onChange={change} attributes={SEGMENT_FILTER_ATTRIBUTES} />
-            {shownErrors.length > 0 && <Alert severity="error" role="alert">Filter errors: {shownErrors.join('; ')}</Alert>}
+            {shownErrors.length > 0 && (
+              <Alert severity="error" role="alert">
+                Filter errors: {shownErrors.join('; ')}
+              </Alert>
+            )}
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' } }}>
               <TextField
-                size="small" label="Segment name" required value={name} onChange={(e) => setName(e.target.value)} onBlur={() => setNameTouched(true)}
-                error={nameTouched && isBlank(name)} helperText={nameTouched && isBlank(name) ? 'Required field' : ' '} sx={{ minWidth: 280 }}
+                size="small"
+                label="Segment name"
+                required
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                onBlur={() => setNameTouched(true)}
+                error={nameTouched && isBlank(name)}
+                helperText={nameTouched && isBlank(name) ? 'Required field' : ' '}
+                sx={{ minWidth: 280 }}
               />
               <Button type="submit" variant="contained" disabled={busy !== '' || isBlank(name)}>
                 {busy === 'save' ? <CircularProgress size={20} /> : 'Save as segment'}
@@ -109,12 +147,21 @@ export function SegmentFilterPage() {
             ) : (
               <Table size="small" aria-label="Preview">
                 <TableHead>
-                  <TableRow><TableCell>Email</TableCell><TableCell>First Name</TableCell><TableCell>Last Name</TableCell><TableCell>Added</TableCell></TableRow>
+                  <TableRow>
+                    <TableCell>Email</TableCell>
+                    <TableCell>First Name</TableCell>
+                    <TableCell>Last Name</TableCell>
+                    <TableCell>Added</TableCell>
+                  </TableRow>
                 </TableHead>
                 <TableBody>
                   {preview.users.map((u) => (
                     <TableRow key={u.id}>
-                      <TableCell><Link href={`/people/users/edit/${u.id}`} target="_blank" rel="noopener">{u.email}</Link></TableCell>
+                      <TableCell>
+                        <Link href={`/people/users/edit/${u.id}`} target="_blank" rel="noopener">
+                          {u.email}
+                        </Link>
+                      </TableCell>
                       <TableCell>{u.first_name}</TableCell>
                       <TableCell>{u.last_name}</TableCell>
                       <TableCell>{formatDate(u.created_at)}</TableCell>

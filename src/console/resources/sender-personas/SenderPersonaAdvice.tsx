@@ -7,8 +7,7 @@ export function SenderPersonaAdvice() {
     <Stack spacing={1} sx={{ mt: 2 }}>
       <Alert severity="warning">Make sure you have access to this persona’s inbox before saving.</Alert>
       <Alert severity="info">
-        After saving, click the verification link in the email from the email provider; until then emails from this
-        persona are blocked.
+        After saving, click the verification link in the email from the email provider; until then emails from this persona are blocked.
       </Alert>
     </Stack>
   );

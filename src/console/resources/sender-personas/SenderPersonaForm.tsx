@@ -16,9 +16,13 @@ const CASING_NOTICE_MS = 30_000;
 export function SenderPersonaForm({ mode }: { mode: 'create' | 'edit' }) {
   const notify = useNotify();
   const explainRewrite = (submitted: Record<string, unknown>, saved: RaRecord) => {
-    const savedDomain = String(saved.email ?? '').split('@').pop() ?? '';
+    const savedDomain =
+      String(saved.email ?? '')
+        .split('@')
+        .pop() ?? '';
     const rewrite = registeredCasing(String(submitted.email ?? '').trim(), [savedDomain]);
-    if (rewrite.provided && rewrite.registered) notify(casingNotice(rewrite.provided, rewrite.registered), { type: 'info', autoHideDuration: CASING_NOTICE_MS });
+    if (rewrite.provided && rewrite.registered)
+      notify(casingNotice(rewrite.provided, rewrite.registered), { type: 'info', autoHideDuration: CASING_NOTICE_MS });
   };
   return (
     <ResourceForm

@@ -66,53 +66,94 @@ export function usePickSource(kind: PickKind): PickSource {
       case 'templates':
         return {
           entity: 'templates',
-          search: async (text) => toOptions((await dataProvider.callGateway('listTemplates', {
-            query: { search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
-          })).data),
+          search: async (text) =>
+            toOptions(
+              (
+                await dataProvider.callGateway('listTemplates', {
+                  query: { search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
+                })
+              ).data,
+            ),
           byIds: async (ids) => toOptions((await dataProvider.callGateway('listTemplates', { query: { ids: ids.join(','), limit: ids.length } })).data),
         };
       case 'email-blasts':
         return {
           entity: 'email blasts',
-          search: async (text) => toOptions((await dataProvider.callGateway('listEmailBlasts', {
-            query: { enabled_only: true, search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
-          })).data),
+          search: async (text) =>
+            toOptions(
+              (
+                await dataProvider.callGateway('listEmailBlasts', {
+                  query: {
+                    enabled_only: true,
+                    search_field: text ? 'name' : undefined,
+                    search_value: text || undefined,
+                    limit: PICK_LIMIT,
+                    sort_columns: sort,
+                  },
+                })
+              ).data,
+            ),
           byIds: async (ids) => toOptions((await dataProvider.callGateway('listEmailBlasts', { query: { ids: ids.join(','), limit: ids.length } })).data),
         };
       case 'workflows':
         return {
           entity: 'workflows',
-          search: async (text) => toOptions((await dataProvider.callGateway('listWorkflows', {
-            query: { search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
-          })).data),
+          search: async (text) =>
+            toOptions(
+              (
+                await dataProvider.callGateway('listWorkflows', {
+                  query: { search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
+                })
+              ).data,
+            ),
           byIds: async (ids) => toOptions((await dataProvider.callGateway('listWorkflows', { query: { ids: ids.join(','), limit: ids.length } })).data),
         };
       case 'segments':
         return {
           entity: 'segments',
-          search: async (text) => toOptions((await dataProvider.callGateway('listSegments', {
-            query: { search_field: text ? 'name' : undefined, search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort, with_counts: false },
-          })).data),
-          byIds: async (ids) => toOptions((await dataProvider.callGateway('listSegments', { query: { ids: ids.join(','), limit: ids.length, with_counts: false } })).data),
+          search: async (text) =>
+            toOptions(
+              (
+                await dataProvider.callGateway('listSegments', {
+                  query: {
+                    search_field: text ? 'name' : undefined,
+                    search_value: text || undefined,
+                    limit: PICK_LIMIT,
+                    sort_columns: sort,
+                    with_counts: false,
+                  },
+                })
+              ).data,
+            ),
+          byIds: async (ids) =>
+            toOptions((await dataProvider.callGateway('listSegments', { query: { ids: ids.join(','), limit: ids.length, with_counts: false } })).data),
         };
       case 'sender-personas': {
-        const opening = () => searchWithin(
-          async () => (await dataProvider.callGateway('listSenderPersonas', { query: { limit: PERSONA_SEARCH_LIMIT, sort_columns: 'email ASC' } })).data,
-          personaOption, PICK_LIMIT,
-        );
+        const opening = () =>
+          searchWithin(
+            async () => (await dataProvider.callGateway('listSenderPersonas', { query: { limit: PERSONA_SEARCH_LIMIT, sort_columns: 'email ASC' } })).data,
+            personaOption,
+            PICK_LIMIT,
+          );
         return {
           entity: 'sender personas',
           search: (text) => opening()(text),
           opening,
-          byIds: async (ids) => (await dataProvider.callGateway('listSenderPersonas', { query: { ids: ids.join(','), limit: ids.length } })).data.map(personaOption),
+          byIds: async (ids) =>
+            (await dataProvider.callGateway('listSenderPersonas', { query: { ids: ids.join(','), limit: ids.length } })).data.map(personaOption),
         };
       }
       case 'campaigns':
         return {
           entity: 'campaigns',
-          search: async (text) => toOptions((await dataProvider.callGateway('listCampaigns', {
-            query: { search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
-          })).campaigns),
+          search: async (text) =>
+            toOptions(
+              (
+                await dataProvider.callGateway('listCampaigns', {
+                  query: { search_value: text || undefined, limit: PICK_LIMIT, sort_columns: sort },
+                })
+              ).campaigns,
+            ),
           byIds: async (ids) => toOptions((await dataProvider.callGateway('listCampaigns', { query: { ids: ids.join(','), limit: ids.length } })).campaigns),
         };
     }
@@ -151,23 +192,26 @@ export function PickList({ id, label, source, multiple = false, value, onChange,
   const requested = useRef(new Set<string>());
 
   // One search per opening of the list (a source may read its rows once per opening).
-  const search = useMemo(() => (open && source ? source.opening?.() ?? source.search : undefined), [open, source]);
+  const search = useMemo(() => (open && source ? (source.opening?.() ?? source.search) : undefined), [open, source]);
 
   // Search while the list is open: at once on opening, then PICK_SEARCH_DEBOUNCE_MS after the last keystroke.
   useEffect(() => {
     if (!search || !source) return;
     let live = true;
-    const timer = setTimeout(() => {
-      setLoading(true);
-      search(input.trim())
-        .then((found) => {
-          if (!live) return;
-          setOptions(found);
-          setLabels((prev) => ({ ...prev, ...Object.fromEntries(found.map((o) => [o.id, o.label])) }));
-        })
-        .catch((e: Error) => live && notify(`Couldn't fetch ${source.entity}: ${e.message}`, { type: 'error' }))
-        .finally(() => live && setLoading(false));
-    }, input ? PICK_SEARCH_DEBOUNCE_MS : 0);
+    const timer = setTimeout(
+      () => {
+        setLoading(true);
+        search(input.trim())
+          .then((found) => {
+            if (!live) return;
+            setOptions(found);
+            setLabels((prev) => ({ ...prev, ...Object.fromEntries(found.map((o) => [o.id, o.label])) }));
+          })
+          .catch((e: Error) => live && notify(`Couldn't fetch ${source.entity}: ${e.message}`, { type: 'error' }))
+          .finally(() => live && setLoading(false));
+      },
+      input ? PICK_SEARCH_DEBOUNCE_MS : 0,
+    );
     return () => {
       live = false;
       clearTimeout(timer);
@@ -180,7 +224,8 @@ export function PickList({ id, label, source, multiple = false, value, onChange,
     const unknown = value.filter((v) => !(v in labels) && !requested.current.has(v));
     if (!unknown.length) return;
     unknown.forEach((v) => requested.current.add(v));
-    source.byIds(unknown)
+    source
+      .byIds(unknown)
       .then((found) => setLabels((prev) => ({ ...prev, ...Object.fromEntries(found.map((o) => [o.id, o.label])) })))
       .catch((e: Error) => notify(`Couldn't fetch ${source.entity}: ${e.message}`, { type: 'error' }));
   }, [value, labels, source, notify]);
@@ -202,26 +247,10 @@ export function PickList({ id, label, source, multiple = false, value, onChange,
     // The text is Autocomplete's own (it shows a single choice's label); only typed text is searched.
     onInputChange: (_: unknown, v: string, reason: string) => setInput(reason === 'input' ? v : ''),
     noOptionsText: noOptionsText ?? `No ${source?.entity ?? 'choices'} found`,
-    renderInput: (params: object) => (
-      <TextField {...params} label={label} placeholder={placeholder} error={!!error} helperText={error ?? helperText} />
-    ),
+    renderInput: (params: object) => <TextField {...params} label={label} placeholder={placeholder} error={!!error} helperText={error ?? helperText} />,
   };
   if (multiple) {
-    return (
-      <Autocomplete<PickOption, true>
-        {...common}
-        multiple
-        filterSelectedOptions
-        value={chosen}
-        onChange={(_, v) => onChange(v.map((o) => o.id))}
-      />
-    );
+    return <Autocomplete<PickOption, true> {...common} multiple filterSelectedOptions value={chosen} onChange={(_, v) => onChange(v.map((o) => o.id))} />;
   }
-  return (
-    <Autocomplete<PickOption, false>
-      {...common}
-      value={chosen[0] ?? null}
-      onChange={(_, v) => onChange(v ? [v.id] : [])}
-    />
-  );
+  return <Autocomplete<PickOption, false> {...common} value={chosen[0] ?? null} onChange={(_, v) => onChange(v ? [v.id] : [])} />;
 }

@@ -47,7 +47,16 @@ export function pickSchemaFields(record: FormData, schema: Record<string, unknow
   return out;
 }
 
-function EditorForm({ definition, entity, mode, emailFields = [], requiredFields = [], disableSaveWhileEmailInvalid, afterSave, initial }: ResourceFormProps & { initial: FormData }) {
+function EditorForm({
+  definition,
+  entity,
+  mode,
+  emailFields = [],
+  requiredFields = [],
+  disableSaveWhileEmailInvalid,
+  afterSave,
+  initial,
+}: ResourceFormProps & { initial: FormData }) {
   const form = definition.form!;
   const navigate = useNavigate();
   const notify = useNotify();
@@ -104,18 +113,21 @@ function EditorForm({ definition, entity, mode, emailFields = [], requiredFields
     const target = (form.redirectAfterSave ?? `${definition.route}/edit/{id}`).replace('{id}', String(saved.id));
     navigate(target, { replace: mode === 'edit' });
   };
-  const onFailed = (error: unknown) =>
-    notify(`Couldn't save ${entity}: ${(error as Error)?.message ?? error}`, { type: 'error' });
+  const onFailed = (error: unknown) => notify(`Couldn't save ${entity}: ${(error as Error)?.message ?? error}`, { type: 'error' });
 
   const submit = (data: FormData) => {
     setAttempted(true);
     const payload = pickSchemaFields(data, form.jsonSchema);
     if (mode === 'edit') {
-      update(definition.name, { id: initial.id as string, data: payload, previousData: initial as RaRecord }, {
-        mutationMode: 'pessimistic',
-        onSuccess: onSaved(payload),
-        onError: onFailed,
-      });
+      update(
+        definition.name,
+        { id: initial.id as string, data: payload, previousData: initial as RaRecord },
+        {
+          mutationMode: 'pessimistic',
+          onSuccess: onSaved(payload),
+          onError: onFailed,
+        },
+      );
     } else {
       create(definition.name, { data: payload }, { onSuccess: onSaved(payload), onError: onFailed });
     }
@@ -160,15 +172,16 @@ export function ResourceForm(props: ResourceFormProps) {
   const { definition, entity, mode, children } = props;
   const { id } = useParams();
   const { data, isPending, error } = useGetOne(definition.name, { id: id ?? '' }, { enabled: mode === 'edit' && !!id });
-  const title =
-    mode === 'edit'
-      ? (definition.form?.titleEdit ?? `Edit ${capitalise(entity)}`)
-      : (definition.form?.titleNew ?? `New ${capitalise(entity)}`);
+  const title = mode === 'edit' ? (definition.form?.titleEdit ?? `Edit ${capitalise(entity)}`) : (definition.form?.titleNew ?? `New ${capitalise(entity)}`);
 
   let body: React.ReactNode;
   if (mode === 'edit' && isPending) body = <Loading />;
   else if (mode === 'edit' && (error || !data)) {
-    body = <Alert severity="error">Couldn't fetch {entity}: {(error as Error | null)?.message ?? 'not found'}</Alert>;
+    body = (
+      <Alert severity="error">
+        Couldn't fetch {entity}: {(error as Error | null)?.message ?? 'not found'}
+      </Alert>
+    );
   } else {
     body = <EditorForm key={String(data?.id ?? 'new')} {...props} initial={mode === 'edit' ? initialFormData(definition, data as FormData) : {}} />;
   }

@@ -5,15 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import {
-  Datagrid,
-  FunctionField,
-  ListBase,
-  Pagination,
-  useListContext,
-  useNotify,
-  type RaRecord,
-} from 'react-admin';
+import { Datagrid, FunctionField, ListBase, Pagination, useListContext, useNotify, type RaRecord } from 'react-admin';
 import { Alert, Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
@@ -45,11 +37,7 @@ function renderCell(column: Column, record: RaRecord, truncateAt?: number): Reac
     case 'date':
       return formatDate(value);
     case 'boolean':
-      return value ? (
-        <CheckIcon color="success" titleAccess="Yes" fontSize="small" />
-      ) : (
-        <CloseIcon color="error" titleAccess="No" fontSize="small" />
-      );
+      return value ? <CheckIcon color="success" titleAccess="Yes" fontSize="small" /> : <CloseIcon color="error" titleAccess="No" fontSize="small" />;
     case 'count':
       return Array.isArray(value) ? value.length : 0;
     case 'sendAt':
@@ -67,11 +55,7 @@ function renderCell(column: Column, record: RaRecord, truncateAt?: number): Reac
       return <span title={`${a.targeted} targeted${detail ? `; excluded: ${detail}` : ''}`}>{total ? `${total} (${detail})` : '0'}</span>;
     }
     default:
-      return (
-        <span title={truncateAt && String(value ?? '').length > truncateAt ? String(value) : undefined}>
-          {truncate(value, truncateAt)}
-        </span>
-      );
+      return <span title={truncateAt && String(value ?? '').length > truncateAt ? String(value) : undefined}>{truncate(value, truncateAt)}</span>;
   }
 }
 
@@ -150,7 +134,11 @@ function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, row
   ));
 
   if (error) {
-    return <Alert severity="error">Couldn't fetch {definition.label.toLowerCase()}: {(error as Error).message}</Alert>;
+    return (
+      <Alert severity="error">
+        Couldn't fetch {definition.label.toLowerCase()}: {(error as Error).message}
+      </Alert>
+    );
   }
   if (!isPending && total === 0 && !filterValues.q) {
     return (
@@ -167,11 +155,7 @@ function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, row
   }
   return (
     <Card variant="outlined" sx={{ overflowX: 'auto' }}>
-      <Datagrid
-        bulkActionButtons={false}
-        rowClick={false}
-        empty={<Typography sx={{ p: 2 }}>No {definition.label.toLowerCase()} match the search.</Typography>}
-      >
+      <Datagrid bulkActionButtons={false} rowClick={false} empty={<Typography sx={{ p: 2 }}>No {definition.label.toLowerCase()} match the search.</Typography>}>
         {actionsFirst ? [actions, ...columns] : [...columns, actions]}
       </Datagrid>
       <Pagination rowsPerPageOptions={[definition.list.pageSize]} />

@@ -31,11 +31,7 @@ export function StepList({ label, steps, states }: { label: string; steps: Array
         return (
           <ListItem key={step.key} data-status={state.status} alignItems="flex-start">
             <ListItemIcon sx={{ minWidth: 36, mt: 0.5 }}>{STEP_STATUS[state.status].icon}</ListItemIcon>
-            <ListItemText
-              primary={`${step.label}: ${STEP_STATUS[state.status].text}`}
-              secondary={state.error}
-              slotProps={{ secondary: { color: 'error' } }}
-            />
+            <ListItemText primary={`${step.label}: ${STEP_STATUS[state.status].text}`} secondary={state.error} slotProps={{ secondary: { color: 'error' } }} />
           </ListItem>
         );
       })}

@@ -24,15 +24,7 @@ export function TimezoneWidget(props: WidgetProps) {
       value={value ?? null}
       disabled={disabled || readonly}
       onChange={(_, v) => onChange(v ?? undefined)}
-      renderInput={(params) => (
-        <TextField
-          {...params}
-          label={label}
-          required={required}
-          error={!!rawErrors?.length}
-          helperText={rawErrors?.[0]}
-        />
-      )}
+      renderInput={(params) => <TextField {...params} label={label} required={required} error={!!rawErrors?.length} helperText={rawErrors?.[0]} />}
     />
   );
 }

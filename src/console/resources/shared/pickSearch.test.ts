@@ -6,7 +6,14 @@ const rows = ['Ann <ann@x.test>', 'Bob <bob@x.test>', 'Anna <anna@y.test>'].map(
 describe('searching a pick list read once per opening (part 2 §2 Pick lists)', () => {
   it('reads the list on the first search only, and filters it on every keystroke', async () => {
     let reads = 0;
-    const search = searchWithin(async () => { reads++; return rows; }, (r) => r, 10);
+    const search = searchWithin(
+      async () => {
+        reads++;
+        return rows;
+      },
+      (r) => r,
+      10,
+    );
     expect((await search('')).map((o) => o.id)).toEqual(['0', '1', '2']);
     expect((await search('AN')).map((o) => o.id)).toEqual(['0', '2']);
     expect((await search('y.test')).map((o) => o.id)).toEqual(['2']);
@@ -15,7 +22,14 @@ describe('searching a pick list read once per opening (part 2 §2 Pick lists)', 
 
   it('shares one read between searches made while it is under way, and shows at most `limit`', async () => {
     let reads = 0;
-    const search = searchWithin(async () => { reads++; return rows; }, (r) => r, 2);
+    const search = searchWithin(
+      async () => {
+        reads++;
+        return rows;
+      },
+      (r) => r,
+      2,
+    );
     const [a, b] = await Promise.all([search('a'), search('')]);
     expect(reads).toBe(1);
     expect(a).toHaveLength(2);
@@ -24,7 +38,14 @@ describe('searching a pick list read once per opening (part 2 §2 Pick lists)', 
 
   it('reads again after a failed read', async () => {
     let reads = 0;
-    const search = searchWithin(async () => { if (reads++ === 0) throw new Error('down'); return rows; }, (r) => r, 10);
+    const search = searchWithin(
+      async () => {
+        if (reads++ === 0) throw new Error('down');
+        return rows;
+      },
+      (r) => r,
+      10,
+    );
     await expect(search('a')).rejects.toThrow('down');
     expect(await search('bob')).toEqual([rows[1]]);
     expect(reads).toBe(2);

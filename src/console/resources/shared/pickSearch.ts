@@ -5,7 +5,10 @@
  */
 
 /** One choice of a pick list: the record's id and its label. */
-export interface SearchOption { id: string; label: string }
+export interface SearchOption {
+  id: string;
+  label: string;
+}
 
 /**
  * searchWithin returns a search over the rows `load` reads: the first call reads them, later calls (and calls made
@@ -17,7 +20,9 @@ export function searchWithin<T>(load: () => Promise<T[]>, toOption: (row: T) => 
   return async (text) => {
     if (!read) {
       read = load().then((rows) => rows.map(toOption));
-      read.catch(() => { read = undefined; });
+      read.catch(() => {
+        read = undefined;
+      });
     }
     const needle = text.trim().toLowerCase();
     return (await read).filter((o) => o.label.toLowerCase().includes(needle)).slice(0, limit);

@@ -5,9 +5,7 @@
  * also type any address. The sender is a persona. The email is sent with is_test_email, so it is not tracked.
  */
 import { useEffect, useState } from 'react';
-import {
-  Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField, ToggleButton, ToggleButtonGroup,
-} from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
 import { useNotify } from 'react-admin';
 import type { Schema } from '../../data/apiTypes';
 import { callOperation } from '../../data/gateway';
@@ -42,23 +40,46 @@ export function SendTestEmailDialog({ open, onClose, templateId, templateType }:
   useEffect(() => {
     if (!open || personas) return;
     callOperation('listSenderPersonas', { query: { limit: 100 } })
-      .then((r) => { setPersonas(r.data); if (r.data[0]) { setFrom(r.data[0].id); setToPersona(r.data[0].email); } })
-      .catch((err) => { setPersonas([]); notify(`Couldn’t send email: ${normaliseErrorText(err)}`, { type: 'error' }); });
+      .then((r) => {
+        setPersonas(r.data);
+        if (r.data[0]) {
+          setFrom(r.data[0].id);
+          setToPersona(r.data[0].email);
+        }
+      })
+      .catch((err) => {
+        setPersonas([]);
+        notify(`Couldn’t send email: ${normaliseErrorText(err)}`, { type: 'error' });
+      });
   }, [open, personas, notify]);
 
   const sender = personas?.find((p) => p.id === from);
   const to = type === 'simulator' ? SIMULATOR_SUCCESS_ADDRESS : type === 'sender persona' ? toPersona : address.trim();
-  const problem = !templateId ? 'missing template: save the template first'
-    : !from ? 'missing sender: create a sender persona first'
-    : !to ? 'missing recipient' : type === 'address' ? checkEmail(to) : undefined;
+  const problem = !templateId
+    ? 'missing template: save the template first'
+    : !from
+      ? 'missing sender: create a sender persona first'
+      : !to
+        ? 'missing recipient'
+        : type === 'address'
+          ? checkEmail(to)
+          : undefined;
 
   const send = async () => {
     if (problem) return;
     setSending(true);
     try {
-      await callOperation('sendSingleEmail', { body: { mailer_payload: {
-        is_test_email: true, template_id: templateId, template_type: templateType ?? null, from: { user_id: from }, to: [{ email: to }],
-      } } });
+      await callOperation('sendSingleEmail', {
+        body: {
+          mailer_payload: {
+            is_test_email: true,
+            template_id: templateId,
+            template_type: templateType ?? null,
+            from: { user_id: from },
+            to: [{ email: to }],
+          },
+        },
+      });
       notify(`Successfully sent email to ${to}`, { type: 'success' });
       onClose();
     } catch (err) {
@@ -79,28 +100,60 @@ export function SendTestEmailDialog({ open, onClose, templateId, templateType }:
             <ToggleButton value="sender persona">sender persona</ToggleButton>
             {session?.not_in_sandbox ? <ToggleButton value="address">address</ToggleButton> : null}
           </ToggleButtonGroup>
-          {type === 'simulator' ? <TextField label="To" value={SIMULATOR_SUCCESS_ADDRESS} slotProps={{ input: { readOnly: true } }} helperText="Delivered by the mailbox simulator, never to a real inbox" /> : null}
+          {type === 'simulator' ? (
+            <TextField
+              label="To"
+              value={SIMULATOR_SUCCESS_ADDRESS}
+              slotProps={{ input: { readOnly: true } }}
+              helperText="Delivered by the mailbox simulator, never to a real inbox"
+            />
+          ) : null}
           {type === 'sender persona' ? (
             <TextField select label="To" value={toPersona} onChange={(e) => setToPersona(e.target.value)}>
-              {(personas ?? []).map((p) => <MenuItem key={p.id} value={p.email}>{name(p)}</MenuItem>)}
+              {(personas ?? []).map((p) => (
+                <MenuItem key={p.id} value={p.email}>
+                  {name(p)}
+                </MenuItem>
+              ))}
             </TextField>
           ) : null}
           {type === 'address' ? (
-            <TextField label="To" type="email" value={address} onChange={(e) => setAddress(e.target.value)}
-              error={!!address && !!checkEmail(address)} helperText={address ? checkEmail(address) : undefined} />
+            <TextField
+              label="To"
+              type="email"
+              value={address}
+              onChange={(e) => setAddress(e.target.value)}
+              error={!!address && !!checkEmail(address)}
+              helperText={address ? checkEmail(address) : undefined}
+            />
           ) : null}
           <TextField
-            select label="From" value={from} onChange={(e) => setFrom(e.target.value)} disabled={!personas?.length}
-            helperText={sender && !sender.verified_at ? `${sender.email} has not confirmed its verification email yet: the email will not be sent until it does` : undefined}
+            select
+            label="From"
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+            disabled={!personas?.length}
+            helperText={
+              sender && !sender.verified_at
+                ? `${sender.email} has not confirmed its verification email yet: the email will not be sent until it does`
+                : undefined
+            }
           >
-            {(personas ?? []).map((p) => <MenuItem key={p.id} value={p.id}>{name(p)}{p.verified_at ? '' : ' (not verified)'}</MenuItem>)}
+            {(personas ?? []).map((p) => (
+              <MenuItem key={p.id} value={p.id}>
+                {name(p)}
+                {p.verified_at ? '' : ' (not verified)'}
+              </MenuItem>
+            ))}
           </TextField>
           {!session?.not_in_sandbox ? <span>In the sandbox a test email may only go to the simulator or to one of your sender personas.</span> : null}
         </Stack>
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" onClick={send} disabled={!!problem || sending} title={problem}>Send</Button>
+        <Button variant="contained" onClick={send} disabled={!!problem || sending} title={problem}>
+          Send
+        </Button>
       </DialogActions>
     </Dialog>
   );

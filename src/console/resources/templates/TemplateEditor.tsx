@@ -132,32 +132,35 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
   }, [refresh]);
   useEffect(() => () => clearTimeout(changeTimer.current), []);
 
-  const onReady = useCallback((d: EmailDesigner) => {
-    designerRef.current = d;
-    setDesigner(d);
-    void refresh();
-  }, [refresh]);
+  const onReady = useCallback(
+    (d: EmailDesigner) => {
+      designerRef.current = d;
+      setDesigner(d);
+      void refresh();
+    },
+    [refresh],
+  );
   const onUnavailable = useCallback((reason: string) => {
     setNotice(`${reason}. Using the built-in designer, which works offline.`);
     setContent((c) => (c.from === 'designer' && c.kind === 'unlayer' ? { from: 'designer', kind: 'grapesjs' } : c));
   }, []);
-  const uploadImage = useCallback(async (file: File) => {
-    try {
-      const url = await uploadTemplateImage(file);
-      notify(`Successfully uploaded image ${file.name}`, { type: 'success' });
-      setUploaded((list) => [url, ...list]);
-      return url;
-    } catch (err) {
-      notify(`Couldn't upload image ${file.name}: ${(err as Error).message}`, { type: 'error' });
-      throw err;
-    }
-  }, [notify]);
+  const uploadImage = useCallback(
+    async (file: File) => {
+      try {
+        const url = await uploadTemplateImage(file);
+        notify(`Successfully uploaded image ${file.name}`, { type: 'success' });
+        setUploaded((list) => [url, ...list]);
+        return url;
+      } catch (err) {
+        notify(`Couldn't upload image ${file.name}: ${(err as Error).message}`, { type: 'error' });
+        throw err;
+      }
+    },
+    [notify],
+  );
 
   const errors = attempted ? draftErrors(draft) : {};
-  const preview = useMemo(
-    () => (renderVariables ? renderSample(draft.html_body) : draft.html_body),
-    [renderVariables, draft.html_body],
-  );
+  const preview = useMemo(() => (renderVariables ? renderSample(draft.html_body) : draft.html_body), [renderVariables, draft.html_body]);
   const set = (key: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => setDraft({ ...draft, [key]: e.target.value });
 
   const toggleRender = async () => {
@@ -242,8 +245,15 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
     }
   };
 
-  const startHtml = content.from === 'designer' && !content.design ? (draft.html_body || DEFAULT_DESIGN_HTML) : DEFAULT_DESIGN_HTML;
-  const designerProps = { design: content.from === 'designer' ? content.design : undefined, html: startHtml, onReady, onChange: onDesignChange, onUnavailable, uploadImage };
+  const startHtml = content.from === 'designer' && !content.design ? draft.html_body || DEFAULT_DESIGN_HTML : DEFAULT_DESIGN_HTML;
+  const designerProps = {
+    design: content.from === 'designer' ? content.design : undefined,
+    html: startHtml,
+    onReady,
+    onChange: onDesignChange,
+    onUnavailable,
+    uploadImage,
+  };
   const loadingDesigner = (
     <Box sx={{ p: 3 }} role="status">
       <Typography sx={{ mb: 1 }}>Loading the designer…</Typography>
@@ -262,9 +272,38 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
         <CardContent>
           <Stack spacing={2}>
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-              <TextField id="template-name" label="Name" value={draft.name} onChange={set('name')} required error={!!errors.name} helperText={errors.name} fullWidth />
-              <TextField id="template-subject" label="Subject" value={draft.subject} onChange={set('subject')} required error={!!errors.subject} helperText={errors.subject} fullWidth />
-              <TextField id="template-type" select label="Type" value={draft.type} onChange={set('type')} required error={!!errors.type} helperText={errors.type} sx={{ minWidth: 200 }} slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}>
+              <TextField
+                id="template-name"
+                label="Name"
+                value={draft.name}
+                onChange={set('name')}
+                required
+                error={!!errors.name}
+                helperText={errors.name}
+                fullWidth
+              />
+              <TextField
+                id="template-subject"
+                label="Subject"
+                value={draft.subject}
+                onChange={set('subject')}
+                required
+                error={!!errors.subject}
+                helperText={errors.subject}
+                fullWidth
+              />
+              <TextField
+                id="template-type"
+                select
+                label="Type"
+                value={draft.type}
+                onChange={set('type')}
+                required
+                error={!!errors.type}
+                helperText={errors.type}
+                sx={{ minWidth: 200 }}
+                slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+              >
                 {TEMPLATE_TYPES.map((t) => (
                   <option key={t.value} value={t.value}>
                     {t.label}
@@ -274,35 +313,75 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
             </Stack>
             {suspicious.length > 0 && (
               <Alert severity="warning" role="status">
-                This template contains variable formats that will not be filled in: {suspicious.join(', ')}. Use{' '}
-                <code>{'{{user.first_name}}'}</code> style variables (see the instructions below).
+                This template contains variable formats that will not be filled in: {suspicious.join(', ')}. Use <code>{'{{user.first_name}}'}</code> style
+                variables (see the instructions below).
               </Alert>
             )}
-            {notice && <Alert severity="info" onClose={() => setNotice(undefined)}>{notice}</Alert>}
+            {notice && (
+              <Alert severity="info" onClose={() => setNotice(undefined)}>
+                {notice}
+              </Alert>
+            )}
             {errors.html_body && <Alert severity="error">{errors.html_body}</Alert>}
             <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
-              <Tabs value={view} onChange={(_e, v: 'design' | 'html') => { if (v === 'html' && content.from === 'designer') void refresh(); setView(v); }} aria-label="Editor view" sx={{ flex: 1, minWidth: 200 }}>
+              <Tabs
+                value={view}
+                onChange={(_e, v: 'design' | 'html') => {
+                  if (v === 'html' && content.from === 'designer') void refresh();
+                  setView(v);
+                }}
+                aria-label="Editor view"
+                sx={{ flex: 1, minWidth: 200 }}
+              >
                 <Tab value="design" label="Design" disabled={renderVariables} />
                 <Tab value="html" label="HTML" disabled={renderVariables} />
               </Tabs>
               <Button component="label" variant="outlined" size="small">
                 Import HTML
-                <input hidden type="file" accept=".html,.htm,text/html" aria-label="Import HTML file" onChange={(e) => { void importHtml(e.target.files?.[0]); e.target.value = ''; }} />
+                <input
+                  hidden
+                  type="file"
+                  accept=".html,.htm,text/html"
+                  aria-label="Import HTML file"
+                  onChange={(e) => {
+                    void importHtml(e.target.files?.[0]);
+                    e.target.value = '';
+                  }}
+                />
               </Button>
               <Button component="label" variant="outlined" size="small">
                 Upload image
-                <input hidden type="file" accept="image/png,image/jpeg,image/gif,image/webp" aria-label="Upload image file" onChange={(e) => { const f = e.target.files?.[0]; if (f) void uploadImage(f).catch(() => undefined); e.target.value = ''; }} />
+                <input
+                  hidden
+                  type="file"
+                  accept="image/png,image/jpeg,image/gif,image/webp"
+                  aria-label="Upload image file"
+                  onChange={(e) => {
+                    const f = e.target.files?.[0];
+                    if (f) void uploadImage(f).catch(() => undefined);
+                    e.target.value = '';
+                  }}
+                />
               </Button>
             </Stack>
             {uploaded.length > 0 && (
               <Alert severity="success" onClose={() => setUploaded([])}>
                 Uploaded images (public URLs to use in the template):
-                {uploaded.map((url) => <Box key={url} component="code" sx={{ display: 'block', wordBreak: 'break-all' }}>{url}</Box>)}
+                {uploaded.map((url) => (
+                  <Box key={url} component="code" sx={{ display: 'block', wordBreak: 'break-all' }}>
+                    {url}
+                  </Box>
+                ))}
               </Alert>
             )}
             {renderVariables && (
               <Box sx={{ minHeight: 640, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
-                <iframe title="Template preview" sandbox="" srcDoc={preview} style={{ width: '100%', height: '100%', minHeight: 640, border: 0, background: '#fff' }} />
+                <iframe
+                  title="Template preview"
+                  sandbox=""
+                  srcDoc={preview}
+                  style={{ width: '100%', height: '100%', minHeight: 640, border: 0, background: '#fff' }}
+                />
               </Box>
             )}
             {/* The designer stays mounted (hidden) during the preview and on the HTML view, so its design is loaded once. */}
@@ -342,7 +421,12 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
                     sx={{ flex: 1 }}
                   />
                   <Box sx={{ flex: 1, minHeight: 420, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
-                    <iframe title="HTML preview" sandbox="" srcDoc={draft.html_body} style={{ width: '100%', height: '100%', minHeight: 420, border: 0, background: '#fff' }} />
+                    <iframe
+                      title="HTML preview"
+                      sandbox=""
+                      srcDoc={draft.html_body}
+                      style={{ width: '100%', height: '100%', minHeight: 420, border: 0, background: '#fff' }}
+                    />
                   </Box>
                 </Stack>
               </Stack>
@@ -354,8 +438,12 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
               <Button variant="contained" onClick={() => void save()} disabled={saving}>
                 {saving ? 'Saving…' : 'Save'}
               </Button>
-              <Button variant="outlined" onClick={() => setTestOpen(true)} disabled={mode !== 'edit' || !source}
-                title={mode !== 'edit' ? 'Save the template first' : undefined}>
+              <Button
+                variant="outlined"
+                onClick={() => setTestOpen(true)}
+                disabled={mode !== 'edit' || !source}
+                title={mode !== 'edit' ? 'Save the template first' : undefined}
+              >
                 Send test email
               </Button>
             </Stack>
@@ -363,7 +451,12 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
         </CardContent>
       </Card>
       <TemplateInstructions />
-      <SendTestEmailDialog open={testOpen} onClose={() => setTestOpen(false)} templateId={mode === 'edit' ? source?.id as string | undefined : undefined} templateType={draft.type} />
+      <SendTestEmailDialog
+        open={testOpen}
+        onClose={() => setTestOpen(false)}
+        templateId={mode === 'edit' ? (source?.id as string | undefined) : undefined}
+        templateType={draft.type}
+      />
     </Box>
   );
 }

@@ -17,11 +17,10 @@ export function TemplateInstructions() {
         Instructions
       </Typography>
       <Typography sx={{ mb: 1 }}>
-        Marketing templates must include an unsubscribe link: add <code>{'<a href="{{unsubscribe_link}}">Unsubscribe</a>'}</code>.
-        Images must be public URLs: use <strong>Upload image</strong> (PNG, JPEG, GIF or WebP, up to 5 MB; in the designer, its
-        image picker) and the image is served from this service’s public <code>/template-images/</code> address. Links are
-        ordinary <code>{'<a href="https://…">'}</code> tags (in the designer, select text or a button and set its link); clicks
-        are tracked for you. A variable with no value renders blank.
+        Marketing templates must include an unsubscribe link: add <code>{'<a href="{{unsubscribe_link}}">Unsubscribe</a>'}</code>. Images must be public URLs:
+        use <strong>Upload image</strong> (PNG, JPEG, GIF or WebP, up to 5 MB; in the designer, its image picker) and the image is served from this service’s
+        public <code>/template-images/</code> address. Links are ordinary <code>{'<a href="https://…">'}</code> tags (in the designer, select text or a button
+        and set its link); clicks are tracked for you. A variable with no value renders blank.
       </Typography>
       <Table size="small">
         <TableHead>

@@ -27,13 +27,17 @@ function DuplicateTemplateButton() {
       channel_id: record.channel_id ?? null,
       json: record.json ?? null,
     };
-    create('templates', { data }, {
-      onSuccess: () => {
-        notify('Successfully saved template', { type: 'success' });
-        refresh();
+    create(
+      'templates',
+      { data },
+      {
+        onSuccess: () => {
+          notify('Successfully saved template', { type: 'success' });
+          refresh();
+        },
+        onError: (error) => notify(`Couldn't save template: ${(error as Error)?.message ?? error}`, { type: 'error' }),
       },
-      onError: (error) => notify(`Couldn't save template: ${(error as Error)?.message ?? error}`, { type: 'error' }),
-    });
+    );
   };
   return (
     <Button size="small" onClick={duplicate} disabled={isPending}>

@@ -23,16 +23,19 @@ export async function uploadTemplateImage(file: File): Promise<string> {
   } catch (err) {
     throw new ImageUploadError((err as Error).message);
   }
-  const response = await withRetry(async () => {
-    const res = await fetch(target, { method: 'PUT', headers: { 'Content-Type': file.type }, body: file });
-    if (res.status >= 500) throw Object.assign(new Error(res.statusText), { status: res.status });
-    return res;
-  }, { retries: 2, delayMs: 250 }).catch((err: Error & { status?: number }) => {
+  const response = await withRetry(
+    async () => {
+      const res = await fetch(target, { method: 'PUT', headers: { 'Content-Type': file.type }, body: file });
+      if (res.status >= 500) throw Object.assign(new Error(res.statusText), { status: res.status });
+      return res;
+    },
+    { retries: 2, delayMs: 250 },
+  ).catch((err: Error & { status?: number }) => {
     throw new ImageUploadError(err.status ? err.message || `HTTP ${err.status}` : `Network error: ${err.message}`);
   });
   // Not a gateway operation: the pre-signed PUT target has no schema in openapi/ (getTemplateImageUploadUrl's description
   // gives its answer, {data: {url}} or {errors}), so this one answer shape is stated here and read defensively.
-  const body = await response.json().catch(() => ({})) as { data?: { url?: string }; errors?: string[] };
+  const body = (await response.json().catch(() => ({}))) as { data?: { url?: string }; errors?: string[] };
   if (!response.ok || !body.data?.url) {
     const reason = body.errors?.join('; ');
     throw new ImageUploadError([response.statusText || `HTTP ${response.status}`, reason].filter(Boolean).join(': '));

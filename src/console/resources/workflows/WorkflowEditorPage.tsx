@@ -10,7 +10,13 @@ const WorkflowEditor = lazy(() => import('../../workflows/WorkflowEditor'));
 /** WorkflowEditorPage loads the editor chunk and renders the editor in `mode`. */
 export function WorkflowEditorPage({ mode }: { mode: 'create' | 'edit' }) {
   return (
-    <Suspense fallback={<Box sx={{ p: 2 }}><CircularProgress aria-label="Loading the workflow editor" /></Box>}>
+    <Suspense
+      fallback={
+        <Box sx={{ p: 2 }}>
+          <CircularProgress aria-label="Loading the workflow editor" />
+        </Box>
+      }
+    >
       <WorkflowEditor mode={mode} />
     </Suspense>
   );

@@ -16,8 +16,17 @@ export function WorkflowList() {
       definition={resourcesByName.workflows}
       entity="workflow"
       searchLabels={{ name: 'Name' }}
-      rowActions={<><WorkflowDisableButton /><WorkflowArchiveButton /></>}
-      emptyActions={<Button variant="contained" size="small" component={RouterLink} to="/email-send-wizard">Open the send wizard</Button>}
+      rowActions={
+        <>
+          <WorkflowDisableButton />
+          <WorkflowArchiveButton />
+        </>
+      }
+      emptyActions={
+        <Button variant="contained" size="small" component={RouterLink} to="/email-send-wizard">
+          Open the send wizard
+        </Button>
+      }
     />
   );
 }

@@ -62,7 +62,9 @@ export function WorkflowDisableButton() {
 
   return (
     <>
-      <Button size="small" onClick={() => setOpen(true)} aria-label={`Disable ${record.name}`}>Disable</Button>
+      <Button size="small" onClick={() => setOpen(true)} aria-label={`Disable ${record.name}`}>
+        Disable
+      </Button>
       <Dialog open={open} onClose={() => !busy && setOpen(false)} aria-labelledby={titleId}>
         <DialogTitle id={titleId}>Disable workflow ‘{record.name}’?</DialogTitle>
         <DialogContent>
@@ -70,14 +72,20 @@ export function WorkflowDisableButton() {
             To stop new contacts entering this workflow, edit the workflow and remove the links from its root (trigger) node, then save it.
           </DialogContentText>
           <DialogContentText>
-            Or disable it now: from now on no new contact enters it, and contacts already in it go on to the end of their path. Saving the workflow
-            again enables it.
+            Or disable it now: from now on no new contact enters it, and contacts already in it go on to the end of their path. Saving the workflow again
+            enables it.
           </DialogContentText>
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => setOpen(false)} disabled={busy}>Cancel</Button>
-          <Button component={RouterLink} to={`/components/workflows/edit/${record.id}`} disabled={busy}>Edit workflow</Button>
-          <Button variant="contained" color="warning" onClick={disable} disabled={busy}>Disable now</Button>
+          <Button onClick={() => setOpen(false)} disabled={busy}>
+            Cancel
+          </Button>
+          <Button component={RouterLink} to={`/components/workflows/edit/${record.id}`} disabled={busy}>
+            Edit workflow
+          </Button>
+          <Button variant="contained" color="warning" onClick={disable} disabled={busy}>
+            Disable now
+          </Button>
         </DialogActions>
       </Dialog>
     </>
@@ -103,8 +111,11 @@ export function WorkflowArchiveButton() {
     const signal = unmountSignal();
     const deps = gatewayJobWaitDeps(dataProvider);
     try {
-      const match = await requestJob(deps, { jobName: JOB_DELETE_WORKFLOW, workflowId: record.id }, async () =>
-        (await dataProvider.callGateway('archiveWorkflow', { path: { id: record.id } }, NO_RETRY)).job_log_id);
+      const match = await requestJob(
+        deps,
+        { jobName: JOB_DELETE_WORKFLOW, workflowId: record.id },
+        async () => (await dataProvider.callGateway('archiveWorkflow', { path: { id: record.id } }, NO_RETRY)).job_log_id,
+      );
       const result = await waitForJob(deps, match, WORKFLOW_JOB_WAIT, signal);
       if (signal.aborted) return;
       if (result.status === 'succeeded') {
@@ -113,9 +124,12 @@ export function WorkflowArchiveButton() {
         refresh();
         return;
       }
-      const reason = result.status === 'failed' ? ARCHIVE_WAIT_REASONS.failed(result.error)
-        : result.status === 'unreadable' ? ARCHIVE_WAIT_REASONS.unreadable(result.error)
-        : ARCHIVE_WAIT_REASONS.timedOut;
+      const reason =
+        result.status === 'failed'
+          ? ARCHIVE_WAIT_REASONS.failed(result.error)
+          : result.status === 'unreadable'
+            ? ARCHIVE_WAIT_REASONS.unreadable(result.error)
+            : ARCHIVE_WAIT_REASONS.timedOut;
       setError(archiveFailed(reason));
       notify(archiveFailed(reason), { type: 'error' });
     } catch (e) {
@@ -129,24 +143,39 @@ export function WorkflowArchiveButton() {
 
   return (
     <>
-      <Button size="small" color="error" onClick={() => { setError(''); setOpen(true); }} aria-label={`Archive ${record.name}`}>Archive</Button>
+      <Button
+        size="small"
+        color="error"
+        onClick={() => {
+          setError('');
+          setOpen(true);
+        }}
+        aria-label={`Archive ${record.name}`}
+      >
+        Archive
+      </Button>
       <Dialog open={open} onClose={() => !busy && setOpen(false)} aria-labelledby={titleId}>
         <DialogTitle id={titleId}>Archive workflow ‘{record.name}’?</DialogTitle>
         <DialogContent>
           <Stack spacing={1}>
             <DialogContentText>
-              An archived workflow takes no new contacts, and every contact still in it leaves it (an email already queued still goes). This cannot be
-              undone.
+              An archived workflow takes no new contacts, and every contact still in it leaves it (an email already queued still goes). This cannot be undone.
             </DialogContentText>
             {busy && (
-              <Alert severity="info" icon={<CircularProgress size={18} />}>Archiving: waiting for the archive job to finish. Please keep this page open.</Alert>
+              <Alert severity="info" icon={<CircularProgress size={18} />}>
+                Archiving: waiting for the archive job to finish. Please keep this page open.
+              </Alert>
             )}
             {error && <Alert severity="error">{error}</Alert>}
           </Stack>
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => setOpen(false)} disabled={busy}>Cancel</Button>
-          <Button variant="contained" color="error" onClick={archive} disabled={busy}>Archive</Button>
+          <Button onClick={() => setOpen(false)} disabled={busy}>
+            Cancel
+          </Button>
+          <Button variant="contained" color="error" onClick={archive} disabled={busy}>
+            Archive
+          </Button>
         </DialogActions>
       </Dialog>
     </>

@@ -9,10 +9,20 @@ import { archiveCampaign, campaignMetrics, countCampaigns, listCampaigns, saveCa
 export function campaignHandlers(ctx: AppContext): GatewayHandlers<operations> {
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
   return {
-    async listCampaigns(req) { return { campaigns: await listCampaigns(query, scope(req).id, req.query), errors: [] }; },
-    async saveCampaign(req) { return { campaign: await saveCampaign(query, scope(req).id, req.body.campaign), errors: [] }; },
-    async archiveCampaign(req) { return archiveCampaign(query, scope(req).id, req.params.id); },
-    async listCampaignMetrics(req) { return { campaigns_with_metrics: await campaignMetrics(query, scope(req).id, req.query), errors: [] }; },
-    async countCampaignMetrics(req) { return { num_campaigns: await countCampaigns(query, scope(req).id, req.query.ids) }; },
+    async listCampaigns(req) {
+      return { campaigns: await listCampaigns(query, scope(req).id, req.query), errors: [] };
+    },
+    async saveCampaign(req) {
+      return { campaign: await saveCampaign(query, scope(req).id, req.body.campaign), errors: [] };
+    },
+    async archiveCampaign(req) {
+      return archiveCampaign(query, scope(req).id, req.params.id);
+    },
+    async listCampaignMetrics(req) {
+      return { campaigns_with_metrics: await campaignMetrics(query, scope(req).id, req.query), errors: [] };
+    },
+    async countCampaignMetrics(req) {
+      return { num_campaigns: await countCampaigns(query, scope(req).id, req.query.ids) };
+    },
   };
 }

@@ -38,7 +38,7 @@ export async function assistantCall(config: Config, project: ProjectScope, path:
   } catch (err) {
     throw new HttpError(502, [`assistant: the assistant provider could not be reached (${(err as Error).message})`]);
   }
-  const answer = await res.json().catch(() => ({})) as { client_secret?: unknown };
+  const answer = (await res.json().catch(() => ({}))) as { client_secret?: unknown };
   if (!res.ok || typeof answer.client_secret !== 'string') {
     throw new HttpError(502, [`assistant: the assistant provider answered ${res.status}${res.ok ? ' without a client_secret' : ''}`]);
   }

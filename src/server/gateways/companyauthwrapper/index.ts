@@ -27,7 +27,15 @@ export function companyAuthHandlers(ctx: AppContext): GatewayHandlers<operations
       const project = scope(req);
       sameProject(project, req.body.company_name, req.body.project_name);
       const u = req.body.company_user;
-      return { data: await addTeamMember(db, project, { email: u.email, firstName: u.first_name, lastName: u.last_name, password: req.body.password, addedBy: req.body.added_by }) };
+      return {
+        data: await addTeamMember(db, project, {
+          email: u.email,
+          firstName: u.first_name,
+          lastName: u.last_name,
+          password: req.body.password,
+          addedBy: req.body.added_by,
+        }),
+      };
     },
     async removeCompanyUser(req) {
       return { data: await removeTeamMember(db, scope(req), req.body.company_user.id.toLowerCase()) };

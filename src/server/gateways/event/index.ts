@@ -18,8 +18,12 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
   const db = ctx.database.db;
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
   return {
-    async listEvents(req) { return { data: await listEvents(db, scope(req).id, req.query) }; },
-    async countEvents(req) { return { num_events: await countEvents(db, scope(req).id, req.query) }; },
+    async listEvents(req) {
+      return { data: await listEvents(db, scope(req).id, req.query) };
+    },
+    async countEvents(req) {
+      return { num_events: await countEvents(db, scope(req).id, req.query) };
+    },
     async sendSingleEmail(req) {
       const queued = await queueSingleEmail(db, scope(req), req.body.mailer_payload);
       ctx.notifySender();
@@ -28,17 +32,28 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
     async postEvents(req, reply) {
       const size = Number(req.headers['content-length'] ?? 0);
       if (size > EVENT_BATCH_LIMITS.bytes) {
-        throw new BadRequest([`events: the batch is ${size} bytes; at most ${EVENT_BATCH_LIMITS.bytes} bytes (and ${EVENT_BATCH_LIMITS.events} events) per request`]);
+        throw new BadRequest([
+          `events: the batch is ${size} bytes; at most ${EVENT_BATCH_LIMITS.bytes} bytes (and ${EVENT_BATCH_LIMITS.events} events) per request`,
+        ]);
       }
       const key = req.headers['idempotency-key'];
-      const { status, result, replayed } = await ingestEvents(ctx.database, scope(req).id, req.body.events as unknown[], typeof key === 'string' ? key : undefined);
+      const { status, result, replayed } = await ingestEvents(
+        ctx.database,
+        scope(req).id,
+        req.body.events as unknown[],
+        typeof key === 'string' ? key : undefined,
+      );
       if (replayed) reply.header('idempotent-replayed', 'true');
       reply.code(status);
       return result;
     },
     async listSuppressions(req) {
       const email = req.query.email?.trim();
-      return listSuppressions(query, scope(req).id, { limit: req.query.limit ?? 10, offset: req.query.offset ?? 0, emailLike: email ? likePattern(email) : undefined });
+      return listSuppressions(query, scope(req).id, {
+        limit: req.query.limit ?? 10,
+        offset: req.query.offset ?? 0,
+        emailLike: email ? likePattern(email) : undefined,
+      });
     },
     async addSuppressions(req) {
       const failed: Array<{ index: number; errors: string[] }> = [];
@@ -57,8 +72,14 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
     },
     async postFeedback(req) {
       const items = req.body.notifications.map((n) => ({
-        kind: n.type, email: n.email, bounceType: n.type === 'bounce' ? n.bounce_type ?? 'Permanent' : undefined,
-        bounceSubType: n.bounce_sub_type, diagnosticCode: n.diagnostic_code, feedbackType: n.feedback_type, messageId: n.message_id, timestamp: n.timestamp,
+        kind: n.type,
+        email: n.email,
+        bounceType: n.type === 'bounce' ? (n.bounce_type ?? 'Permanent') : undefined,
+        bounceSubType: n.bounce_sub_type,
+        diagnosticCode: n.diagnostic_code,
+        feedbackType: n.feedback_type,
+        messageId: n.message_id,
+        timestamp: n.timestamp,
       }));
       return ctx.database.transaction((run) => recordFeedback(run, scope(req).id, items, 'json'));
     },

@@ -34,7 +34,11 @@ export interface SnsMessage {
 export async function parseSnsBody(body: unknown, verify: boolean): Promise<SnsMessage> {
   let message: unknown = body;
   if (typeof body === 'string') {
-    try { message = JSON.parse(body); } catch { throw new BadRequest(['body: not JSON (an SNS message is expected)']); }
+    try {
+      message = JSON.parse(body);
+    } catch {
+      throw new BadRequest(['body: not JSON (an SNS message is expected)']);
+    }
   }
   if (!message || typeof message !== 'object' || typeof (message as SnsMessage).Type !== 'string') {
     throw new BadRequest(['Type: missing (an SNS message is expected)']);
@@ -52,8 +56,16 @@ export async function parseSnsBody(body: unknown, verify: boolean): Promise<SnsM
 /** sesFeedback reads the SES notification inside an SNS Notification; throws BadRequest when Message is not one. */
 export function sesFeedback(msg: SnsMessage): Feedback[] {
   let inner: SesNotification;
-  try { inner = JSON.parse(msg.Message ?? ''); } catch { throw new BadRequest(['Message: not JSON (an SES notification is expected)']); }
-  try { return fromSesNotification(inner); } catch (err) { throw new BadRequest([`Message: ${(err as Error).message}`]); }
+  try {
+    inner = JSON.parse(msg.Message ?? '');
+  } catch {
+    throw new BadRequest(['Message: not JSON (an SES notification is expected)']);
+  }
+  try {
+    return fromSesNotification(inner);
+  } catch (err) {
+    throw new BadRequest([`Message: ${(err as Error).message}`]);
+  }
 }
 
 /**
@@ -63,10 +75,16 @@ export function sesFeedback(msg: SnsMessage): Feedback[] {
 export async function confirmSubscription(msg: SnsMessage, verify: boolean): Promise<void> {
   const url = msg.SubscribeURL ?? '';
   let parsed: URL;
-  try { parsed = new URL(url); } catch { throw new BadRequest(['SubscribeURL: not a URL']); }
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new BadRequest(['SubscribeURL: not a URL']);
+  }
   if (verify && !(parsed.protocol === 'https:' && /^sns\.[a-z0-9-]+\.amazonaws\.com(\.cn)?$/.test(parsed.hostname))) {
     throw new BadRequest(['SubscribeURL: not an Amazon SNS address']);
   }
-  const res = await fetch(parsed, { signal: AbortSignal.timeout(10_000) }).catch((err: Error) => { throw new BadRequest([`SubscribeURL: ${err.message}`]); });
+  const res = await fetch(parsed, { signal: AbortSignal.timeout(10_000) }).catch((err: Error) => {
+    throw new BadRequest([`SubscribeURL: ${err.message}`]);
+  });
   if (!res.ok) throw new BadRequest([`SubscribeURL: answered ${res.status}`]);
 }

@@ -18,13 +18,22 @@ export function joblogHandlers(ctx: AppContext): GatewayHandlers<operations> {
     },
     async listJobLog(req) {
       const ids = uuidList(req.query.ids, 'ids');
-      const rows = await db.select().from(jobLog)
+      const rows = await db
+        .select()
+        .from(jobLog)
         .where(and(eq(jobLog.projectId, scope(req).id), ids.length ? inArray(jobLog.id, ids) : undefined))
-        .orderBy(desc(jobLog.startedAt), jobLog.id).limit(req.query.limit ?? 100).offset(req.query.offset ?? 0);
+        .orderBy(desc(jobLog.startedAt), jobLog.id)
+        .limit(req.query.limit ?? 100)
+        .offset(req.query.offset ?? 0);
       return {
         data: rows.map((r) => ({
-          id: r.id, job_name: r.jobName, started_at: isoRequired(r.startedAt), ended_at: iso(r.endedAt),
-          success: r.success, start_details: r.startDetails, end_details: r.endDetails,
+          id: r.id,
+          job_name: r.jobName,
+          started_at: isoRequired(r.startedAt),
+          ended_at: iso(r.endedAt),
+          success: r.success,
+          start_details: r.startDetails,
+          end_details: r.endDetails,
         })),
       };
     },

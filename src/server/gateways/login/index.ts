@@ -13,7 +13,9 @@ import type { GatewayHandlers } from '../types.ts';
 /** loginHandlers builds the login gateway's handlers over one app context. */
 export function loginHandlers(ctx: AppContext): GatewayHandlers<operations> {
   const throttle = new LoginThrottle(ctx.database.db, {
-    perAddress: ctx.config.loginMaxFailures, perAccount: ctx.config.loginMaxFailuresPerAccount, windowS: ctx.config.loginFailureWindowS,
+    perAddress: ctx.config.loginMaxFailures,
+    perAccount: ctx.config.loginMaxFailuresPerAccount,
+    windowS: ctx.config.loginFailureWindowS,
   });
   return {
     async login(req, reply) {

@@ -4,8 +4,17 @@ import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import {
-  emailHistory, emailSendResults, mostClickedLinks, mostOpenedEmails, opensBySource, quickStats, recentlyClickedLinks,
-  recentlyOpenedEmails, ReportCache, reportScope, series,
+  emailHistory,
+  emailSendResults,
+  mostClickedLinks,
+  mostOpenedEmails,
+  opensBySource,
+  quickStats,
+  recentlyClickedLinks,
+  recentlyOpenedEmails,
+  ReportCache,
+  reportScope,
+  series,
 } from '../../core/reports/index.ts';
 import { BadRequest } from '../../errors.ts';
 import { REPORT_LIMITS } from '../../../domain/reports.ts';
@@ -45,19 +54,37 @@ export function reportingHandlers(ctx: AppContext): GatewayHandlers<operations> 
     },
     async getRecentlyClickedLinks(req) {
       const p = scope(req).id;
-      return { data: await recentlyClickedLinks(query, p, await scoped(p, req.query.campaign_id), req.query.limit ?? REPORT_LIMITS.recentlyClickedLinks), errors: [] };
+      return {
+        data: await recentlyClickedLinks(query, p, await scoped(p, req.query.campaign_id), req.query.limit ?? REPORT_LIMITS.recentlyClickedLinks),
+        errors: [],
+      };
     },
     async getOpensBySource(req) {
       const p = scope(req).id;
-      return { data: await opensBySource(query, p, await scoped(p, req.query.campaign_id), req.query.by ?? 'user_agent', req.query.limit ?? REPORT_LIMITS.bySource), errors: [] };
+      return {
+        data: await opensBySource(query, p, await scoped(p, req.query.campaign_id), req.query.by ?? 'user_agent', req.query.limit ?? REPORT_LIMITS.bySource),
+        errors: [],
+      };
     },
     async getMostOpenedEmails(req) {
       const p = scope(req).id;
-      return { data: await mostOpenedEmails(query, p, await scoped(p, req.query.campaign_id), req.query.by ?? 'template_id', req.query.limit ?? REPORT_LIMITS.mostOpenedEmails), errors: [] };
+      return {
+        data: await mostOpenedEmails(
+          query,
+          p,
+          await scoped(p, req.query.campaign_id),
+          req.query.by ?? 'template_id',
+          req.query.limit ?? REPORT_LIMITS.mostOpenedEmails,
+        ),
+        errors: [],
+      };
     },
     async getRecentlyOpenedEmails(req) {
       const p = scope(req).id;
-      return { data: await recentlyOpenedEmails(query, p, await scoped(p, req.query.campaign_id), req.query.limit ?? REPORT_LIMITS.recentlyOpenedEmails), errors: [] };
+      return {
+        data: await recentlyOpenedEmails(query, p, await scoped(p, req.query.campaign_id), req.query.limit ?? REPORT_LIMITS.recentlyOpenedEmails),
+        errors: [],
+      };
     },
   };
 }

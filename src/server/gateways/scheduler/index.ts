@@ -9,10 +9,20 @@ import type { QueryFn } from '../../db/client.ts';
 export function schedulerHandlers(ctx: AppContext): GatewayHandlers<operations> {
   const db = ctx.database.db;
   return {
-    async listEmailBlasts(req) { return { data: await listBlasts(db, scope(req).id, req.query) }; },
-    async countEmailBlasts(req) { return { num_email_blasts: await countBlasts(db, scope(req).id, req.query.ids, req.query.enabled_only, req.query.search_value) }; },
-    async saveEmailBlast(req) { return { data: await saveBlast(ctx, scope(req), req.body) }; },
-    async disableEmailBlasts(req) { return disableBlasts(db, scope(req).id, req.params.ids); },
-    async previewEmailBlast(req) { return { data: await previewBlast(ctx.database.query.bind(ctx.database) as QueryFn, scope(req), req.body), errors: [] }; },
+    async listEmailBlasts(req) {
+      return { data: await listBlasts(db, scope(req).id, req.query) };
+    },
+    async countEmailBlasts(req) {
+      return { num_email_blasts: await countBlasts(db, scope(req).id, req.query.ids, req.query.enabled_only, req.query.search_value) };
+    },
+    async saveEmailBlast(req) {
+      return { data: await saveBlast(ctx, scope(req), req.body) };
+    },
+    async disableEmailBlasts(req) {
+      return disableBlasts(db, scope(req).id, req.params.ids);
+    },
+    async previewEmailBlast(req) {
+      return { data: await previewBlast(ctx.database.query.bind(ctx.database) as QueryFn, scope(req), req.body), errors: [] };
+    },
   };
 }

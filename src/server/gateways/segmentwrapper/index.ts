@@ -10,8 +10,12 @@ import { enterSegment } from '../../core/workflows/index.ts';
 /** segmentWrapperHandlers builds the segmentwrapper gateway's handlers over one app context. */
 export function segmentWrapperHandlers(ctx: AppContext): GatewayHandlers<operations> {
   return {
-    async getSegmentUploadUrl(req) { return { data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'segment') }; },
-    async createSegmentFromFilters(req) { return createSegmentFromFilters(ctx, scope(req).id, req.body); },
+    async getSegmentUploadUrl(req) {
+      return { data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'segment') };
+    },
+    async createSegmentFromFilters(req) {
+      return createSegmentFromFilters(ctx, scope(req).id, req.body);
+    },
     async sendSegmentToWorkflow(req) {
       const n = await enterSegment(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id, req.body);
       ctx.notifyWorkflows();

@@ -9,8 +9,12 @@ import { sendPersonaVerifications } from '../../core/personas/verification.ts';
 export function senderPersonaHandlers(ctx: AppContext): GatewayHandlers<operations> {
   const db = ctx.database.db;
   return {
-    async listSenderPersonas(req) { return { data: await listPersonas(db, scope(req).id, req.query) }; },
-    async countSenderPersonas(req) { return { num_sender_personas: await countPersonas(db, scope(req).id, req.query.ids) }; },
+    async listSenderPersonas(req) {
+      return { data: await listPersonas(db, scope(req).id, req.query) };
+    },
+    async countSenderPersonas(req) {
+      return { num_sender_personas: await countPersonas(db, scope(req).id, req.query.ids) };
+    },
     async saveSenderPersonas(req) {
       const projectId = scope(req).id;
       const data = await savePersonas(db, projectId, req.body.sender_personas);

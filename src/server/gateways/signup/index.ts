@@ -33,13 +33,21 @@ export function signupHandlers(ctx: AppContext): GatewayHandlers<operations> {
         errs.throwIfAny();
         const plan = body.product_package_id ?? DEFAULT_PLAN;
         const promoCode = promoCodeFor(source);
-        await createAccount(ctx.database.db, {
-          company: body.company_display_name, project: body.project_display_name?.trim() || DEFAULT_PROJECT_NAME,
-          email: body.company_user.email, password: body.password,
-          firstName: body.company_user.first_name, lastName: body.company_user.last_name, activated: false,
-          companyJson: { plan, business_website: website?.trim() || null, source, ...(promoCode ? { promo_code: promoCode } : {}) },
-          userJson: { addedBy: 'signup', business_website: website?.trim() || null, source },
-        }, FIELDS);
+        await createAccount(
+          ctx.database.db,
+          {
+            company: body.company_display_name,
+            project: body.project_display_name?.trim() || DEFAULT_PROJECT_NAME,
+            email: body.company_user.email,
+            password: body.password,
+            firstName: body.company_user.first_name,
+            lastName: body.company_user.last_name,
+            activated: false,
+            companyJson: { plan, business_website: website?.trim() || null, source, ...(promoCode ? { promo_code: promoCode } : {}) },
+            userJson: { addedBy: 'signup', business_website: website?.trim() || null, source },
+          },
+          FIELDS,
+        );
         return { code: 200, errors: [] };
       } catch (err) {
         if (!(err instanceof BadRequest)) throw err;

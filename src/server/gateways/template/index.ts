@@ -9,10 +9,20 @@ import { archiveTemplates, countTemplates, listTemplates, saveTemplates } from '
 export function templateHandlers(ctx: AppContext): GatewayHandlers<operations> {
   const db = ctx.database.db;
   return {
-    async listTemplates(req) { return { data: await listTemplates(db, scope(req).id, req.query) }; },
-    async countTemplates(req) { return { num_templates: await countTemplates(db, scope(req).id, req.query.ids, req.query.search_value) }; },
-    async saveTemplates(req) { return { data: await saveTemplates(db, scope(req).id, req.body.templates) }; },
-    async getTemplateImageUploadUrl(req) { return { data: await templateImageUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type) }; },
-    async archiveTemplates(req) { return archiveTemplates(db, scope(req).id, req.params.ids); },
+    async listTemplates(req) {
+      return { data: await listTemplates(db, scope(req).id, req.query) };
+    },
+    async countTemplates(req) {
+      return { num_templates: await countTemplates(db, scope(req).id, req.query.ids, req.query.search_value) };
+    },
+    async saveTemplates(req) {
+      return { data: await saveTemplates(db, scope(req).id, req.body.templates) };
+    },
+    async getTemplateImageUploadUrl(req) {
+      return { data: await templateImageUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type) };
+    },
+    async archiveTemplates(req) {
+      return archiveTemplates(db, scope(req).id, req.params.ids);
+    },
   };
 }

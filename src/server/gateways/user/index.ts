@@ -11,15 +11,28 @@ import type { QueryFn } from '../../db/client.ts';
 export function userHandlers(ctx: AppContext): GatewayHandlers<operations> {
   const db = ctx.database.db;
   return {
-    async listUsers(req) { return { data: await listContacts(db, scope(req).id, req.query) }; },
-    async countUsers(req) { return { num_users: await countContacts(db, scope(req).id, req.query) }; },
+    async listUsers(req) {
+      return { data: await listContacts(db, scope(req).id, req.query) };
+    },
+    async countUsers(req) {
+      return { num_users: await countContacts(db, scope(req).id, req.query) };
+    },
     async upsertUsers(req) {
       const data = await upsertContacts(db, scope(req).id, req.body.users);
       // Contacts created or updated enter the project's user_upserted workflows (issue 8 §5).
-      if (await enterUpsertedContacts(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id, data.map((c) => c.id))) ctx.notifyWorkflows();
+      if (
+        await enterUpsertedContacts(
+          ctx.database.query.bind(ctx.database) as QueryFn,
+          scope(req).id,
+          data.map((c) => c.id),
+        )
+      )
+        ctx.notifyWorkflows();
       return { data };
     },
-    async getContactUploadUrl(req) { return { data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'contacts') }; },
+    async getContactUploadUrl(req) {
+      return { data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'contacts') };
+    },
     async archiveUsers(req) {
       const { map, errors } = await archiveContactsByEmail(db, scope(req).id, req.query.emails);
       return { archived_email_to_user_map: map, errors };

@@ -5,8 +5,14 @@
 import { Component, type ReactNode } from 'react';
 import { Alert, Button } from '@mui/material';
 
-interface Props { children: ReactNode; onEditAsHtml(): void; onError(error: Error): void }
-interface State { error?: Error }
+interface Props {
+  children: ReactNode;
+  onEditAsHtml(): void;
+  onError(error: Error): void;
+}
+interface State {
+  error?: Error;
+}
 
 export class DesignerBoundary extends Component<Props, State> {
   state: State = {};

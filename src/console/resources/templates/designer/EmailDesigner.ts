@@ -90,26 +90,38 @@ export const DEFAULT_UNLAYER_DESIGN = {
   counters: { u_row: 1, u_column: 1, u_content_text: 1 },
   body: {
     id: 'body',
-    rows: [{
-      id: 'row-1',
-      cells: [1],
-      columns: [{
-        id: 'column-1',
-        contents: [{
-          id: 'text-1',
-          type: 'text',
-          values: {
-            containerPadding: '10px',
-            textAlign: 'center',
-            lineHeight: '140%',
-            text: '<p style="font-size: 12px;"><a href="{{unsubscribe_link}}" target="_blank">Unsubscribe</a></p>',
+    rows: [
+      {
+        id: 'row-1',
+        cells: [1],
+        columns: [
+          {
+            id: 'column-1',
+            contents: [
+              {
+                id: 'text-1',
+                type: 'text',
+                values: {
+                  containerPadding: '10px',
+                  textAlign: 'center',
+                  lineHeight: '140%',
+                  text: '<p style="font-size: 12px;"><a href="{{unsubscribe_link}}" target="_blank">Unsubscribe</a></p>',
+                },
+              },
+            ],
+            values: {},
           },
-        }],
-        values: {},
-      }],
-      values: { backgroundColor: '', columnsBackgroundColor: '', padding: '0px' },
-    }],
-    values: { backgroundColor: '#ffffff', contentWidth: '600px', contentAlign: 'center', fontFamily: { label: 'Arial', value: 'arial,helvetica,sans-serif' }, textColor: '#000000' },
+        ],
+        values: { backgroundColor: '', columnsBackgroundColor: '', padding: '0px' },
+      },
+    ],
+    values: {
+      backgroundColor: '#ffffff',
+      contentWidth: '600px',
+      contentAlign: 'center',
+      fontFamily: { label: 'Arial', value: 'arial,helvetica,sans-serif' },
+      textColor: '#000000',
+    },
   },
   schemaVersion: 16,
 };

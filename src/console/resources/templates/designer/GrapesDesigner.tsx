@@ -12,7 +12,7 @@ import newsletterModule from 'grapesjs-preset-newsletter';
 import { emailDocument, type DesignerProps, type EmailDesigner } from './EmailDesigner';
 
 // The preset is a UMD bundle whose CommonJS exports are {default: plugin}; bundlers hand over either shape.
-const newsletter = ((newsletterModule as unknown as { default?: typeof newsletterModule }).default ?? newsletterModule);
+const newsletter = (newsletterModule as unknown as { default?: typeof newsletterModule }).default ?? newsletterModule;
 
 /** The preset's blocks, less 'grid-items' and 'list-items' (their placeholder images come from a remote host). */
 const BLOCKS = ['sect100', 'sect50', 'sect30', 'sect37', 'button', 'divider', 'text', 'text-sect', 'image', 'quote', 'link', 'link-block'];
@@ -62,7 +62,9 @@ export default function GrapesDesigner({ design, html, onReady, onChange, upload
       };
       callbacks.current.onReady(designer);
     });
-    editor.on('update', () => { if (ready) callbacks.current.onChange(); });
+    editor.on('update', () => {
+      if (ready) callbacks.current.onChange();
+    });
     return () => editor.destroy();
   }, []); // eslint-disable-line react-hooks/exhaustive-deps -- the design is loaded once (spec part 2 §4)
 

@@ -13,7 +13,6 @@ import { markUnlayerUnavailable, unlayerUnavailable } from './unlayerState';
 import { DEFAULT_UNLAYER_DESIGN, READINESS, UNLAYER_VERSION, emailDocument, type DesignerProps, type EmailDesigner } from './EmailDesigner';
 import { UNLAYER_ORIGIN } from '../../../../domain/designers';
 
-
 /** UnlayerDesigner mounts Unlayer's editor, loads `design` (or the default design) once, and reports readiness or failure. */
 export default function UnlayerDesigner({ design, onReady, onChange, onUnavailable, uploadImage }: DesignerProps) {
   const ref = useRef<EditorRef>(null);
@@ -36,7 +35,8 @@ export default function UnlayerDesigner({ design, onReady, onChange, onUnavailab
     }
     const onError = (e: Event) => {
       const target = e.target;
-      if (target instanceof HTMLScriptElement && target.src.startsWith(UNLAYER_ORIGIN)) fail('The Unlayer designer could not be downloaded (offline or blocked)');
+      if (target instanceof HTMLScriptElement && target.src.startsWith(UNLAYER_ORIGIN))
+        fail('The Unlayer designer could not be downloaded (offline or blocked)');
     };
     window.addEventListener('error', onError, true);
     let tries = 0;
@@ -66,14 +66,22 @@ export default function UnlayerDesigner({ design, onReady, onChange, onUnavailab
         unlayer.loadDesign((design ?? DEFAULT_UNLAYER_DESIGN) as never);
         unlayer.addEventListener('design:updated', () => callbacks.current.onChange());
         unlayer.registerCallback('image', (file: { attachments: File[] }, done: (r: { progress: number; url?: string }) => void) => {
-          callbacks.current.uploadImage(file.attachments[0]).then((url) => done({ progress: 100, url }), () => done({ progress: 0 }));
+          callbacks.current.uploadImage(file.attachments[0]).then(
+            (url) => done({ progress: 100, url }),
+            () => done({ progress: 0 }),
+          );
         });
         const designer: EmailDesigner = {
           kind: 'unlayer',
-          exportHtml: () => new Promise((resolve) => unlayer.exportHtml((data) => resolve({
-            html: emailDocument(data.html),
-            design: { designer: 'unlayer', version: UNLAYER_VERSION, design: data.design },
-          }))),
+          exportHtml: () =>
+            new Promise((resolve) =>
+              unlayer.exportHtml((data) =>
+                resolve({
+                  html: emailDocument(data.html),
+                  design: { designer: 'unlayer', version: UNLAYER_VERSION, design: data.design },
+                }),
+              ),
+            ),
         };
         callbacks.current.onReady(designer);
       }}
