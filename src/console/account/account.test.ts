@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { emailLocation, formatLocal, formatUtc, parsedEvent, rawEventJson, redactSensitive, truncateText, type EventRecord } from './eventDetails';
 import { jobErrors, jobLabel, jobName, jobStatus, shortJobName, type JobLogEntry } from './jobLog';
 import { encodeLocation } from '../../domain/location';
+import { EVENT } from '../../domain/events.ts';
 
 const event = (json: Record<string, unknown>, extra: Partial<EventRecord> = {}): EventRecord => ({
   id: '6f1c1a52-3c55-4b55-9d1e-0d7e3b6f6a11',
-  name: 'ses_event_bounce',
+  name: EVENT.bounce,
   email: 'a@b.example',
   user_id: null,
   emitted_at: '2026-11-22T12:30:05.123Z',
@@ -47,7 +48,7 @@ describe('events helpers', () => {
       }),
     );
     expect(rows).toEqual([
-      { field: 'event_name', value: 'ses_event_bounce' },
+      { field: 'event_name', value: EVENT.bounce },
       { field: 'bounce_type', value: 'Permanent' },
       { field: 'click_link', value: 'https://example.com/a' },
       { field: 'email', value: 'a@b.example' },

@@ -14,9 +14,10 @@ import { SearchBox } from '../resources/shared/SearchBox';
 import { SandboxActivation } from '../account/SandboxActivation';
 import { CampaignFilter } from '../reports/CampaignFilter';
 import { useCampaignParam, useDeselectedParam, type DeselectedParam } from '../reports/urlParams';
+import { EVENT } from '../../domain/events.ts';
 
 /** The initial Recent emails search (spec part 1 §2 Insights and reports). */
-export const RECENT_EMAILS_SEARCH = 'email_send_result_success';
+export const RECENT_EMAILS_SEARCH = EVENT.sendSuccess;
 
 /** formatOccurred renders an event's emitted_at in UTC, e.g. '2026-11-22 12:30:00 UTC'. */
 export function formatOccurred(value: unknown): string {
