@@ -5,6 +5,7 @@
 import { and, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
 import { blastAudience } from '../audience/index.ts';
+import { liveContactsByEmail } from '../contacts/index.ts';
 import { PROJECT_PERSONA_EMAILS } from './queries.ts';
 import { sendCost } from '../../../domain/pricing.ts';
 import { contacts, emailBlasts, outbox, segments, senderPersonas, templates } from '../../db/schema.ts';
@@ -168,23 +169,7 @@ export async function saveBlast(ctx: AppContext, project: ProjectScope, b: Blast
   for (const id of await missingIds(db, segments, project.id, segmentIds)) refErrs.add('to_segment_ids', `no segment ${id} in this project`);
   for (const id of await missingIds(db, contacts, project.id, userIds)) refErrs.add('to_user_ids', `no contact ${id} in this project`);
   if (userEmails.length) {
-    const found = new Set(
-      (
-        await db
-          .select({ email: sql<string>`lower(${contacts.email})` })
-          .from(contacts)
-          .where(
-            and(
-              eq(contacts.projectId, project.id),
-              isNull(contacts.archivedAt),
-              inArray(
-                sql`lower(${contacts.email})`,
-                userEmails.map((e) => e.toLowerCase()),
-              ),
-            ),
-          )
-      ).map((r) => r.email),
-    );
+    const found = new Set((await liveContactsByEmail(db, project.id, userEmails)).map((c) => c.email.toLowerCase()));
     for (const e of userEmails) if (!found.has(e.toLowerCase())) refErrs.add('to_user_emails', `no contact with email ${e}`);
   }
   refErrs.throwIfAny();

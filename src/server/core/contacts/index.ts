@@ -225,3 +225,24 @@ export async function archiveContactsByEmail(
   }
   return { map, errors };
 }
+
+/**
+ * liveContactsByEmail returns the project's live (not archived) contacts whose address is one of `emails`
+ * (case-insensitive), with their id and address as stored.
+ */
+export async function liveContactsByEmail(db: Db, projectId: string, emails: string[]): Promise<Array<{ id: string; email: string }>> {
+  if (!emails.length) return [];
+  return db
+    .select({ id: contacts.id, email: contacts.email })
+    .from(contacts)
+    .where(
+      and(
+        eq(contacts.projectId, projectId),
+        isNull(contacts.archivedAt),
+        inArray(
+          sql`lower(${contacts.email})`,
+          emails.map((e) => e.toLowerCase()),
+        ),
+      ),
+    );
+}

@@ -3,13 +3,14 @@
  * queued in the outbox like any other send, so the sender delivers, tracks and counts it the same way.
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { contacts, outbox, senderPersonas, templates } from '../../db/schema.ts';
+import { outbox, senderPersonas, templates } from '../../db/schema.ts';
 import { checkEmail, UUID_RE } from '../../../domain/validation.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { BadRequest, FieldErrors } from '../../errors.ts';
 import type { ProjectScope } from '../../gateways/types.ts';
+import { liveContactsByEmail } from '../contacts/index.ts';
 import type { components } from '../../../../generated/types/event.gen.ts';
 
 type SendRequest = components['schemas']['EmailSendRequest'];
@@ -55,19 +56,7 @@ export async function queueSingleEmail(db: Db, project: ProjectScope, m: SendReq
     if (rejected.length) throw new BadRequest(rejected.map((msg) => `mailer_payload.to: ${msg}`));
   }
   const emails = recipients.map((r) => r.email.trim());
-  const known = await db
-    .select({ id: contacts.id, email: contacts.email })
-    .from(contacts)
-    .where(
-      and(
-        eq(contacts.projectId, project.id),
-        isNull(contacts.archivedAt),
-        inArray(
-          sql`lower(${contacts.email})`,
-          emails.map((e) => e.toLowerCase()),
-        ),
-      ),
-    );
+  const known = await liveContactsByEmail(db, project.id, emails);
   const contactByEmail = new Map(known.map((c) => [c.email.toLowerCase(), c.id]));
   const domain = persona.email.split('@')[1];
   const now = new Date();
