@@ -15,6 +15,7 @@ import type { QueryFn } from '../db/client.ts';
 import { projectOfToken, verifyClickToken, verifyOpenToken, verifyPersonaToken, verifyUnsubscribeToken, type LinkTarget } from '../mail/links.ts';
 import { personaToVerify, verifyPersona } from '../core/personas/verification.ts';
 import { recordEngagement, unsubscribeByLink, unsubscribeRecipient } from '../core/feedback/index.ts';
+import { projectSecrets } from '../core/accounts/index.ts';
 
 /** A 1×1 transparent GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -27,23 +28,6 @@ function page(title: string, body: string): string {
 main{max-width:480px;margin:auto;background:#fff;border-radius:8px;padding:32px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 button{font:inherit;background:#1565c0;color:#fff;border:0;border-radius:4px;padding:10px 20px;cursor:pointer}</style></head>
 <body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
-}
-
-/**
- * projectSecrets returns a cached lookup of a project's link secret (projects.link_secret) by project id; undefined
- * for an unknown or missing id. Secrets never change, so the cache never expires.
- */
-export function projectSecrets(query: QueryFn): (projectId: string | undefined) => Promise<string | undefined> {
-  const keys = new Map<string, string>();
-  return async (projectId) => {
-    if (!projectId) return undefined;
-    if (!keys.has(projectId)) {
-      const [p] = await query<{ link_secret: string }>('SELECT link_secret FROM projects WHERE id = $1', [projectId]);
-      if (!p) return undefined;
-      keys.set(projectId, p.link_secret);
-    }
-    return keys.get(projectId);
-  };
 }
 
 /** registerPublicLinks adds the tracking and unsubscribe routes to `app` (in their own context: they parse any body as text). */

@@ -22,7 +22,7 @@ import type { AppContext } from '../context.ts';
 import type { QueryFn } from '../db/client.ts';
 import { projectOfToken, uploadLink, verifyUploadToken, type UploadTarget } from '../mail/links.ts';
 import { claimUploadUrl, releaseUploadUrl } from '../uploadClaims.ts';
-import { projectSecrets } from './publicLinks.ts';
+import { projectSecrets } from '../core/accounts/index.ts';
 import { checkImageUpload, IMAGE_UPLOAD_TYPES, MAX_IMAGE_UPLOAD_BYTES, storedUploadName, UPLOAD_URL_TTL_MS } from '../../domain/uploads.ts';
 import { FieldErrors } from '../errors.ts';
 import type { Readable } from 'node:stream';

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
 import { and, asc, eq, or, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import type { Db, QueryFn } from '../../db/client.ts';
 import { companies, companyUsers, projects } from '../../db/schema.ts';
 import { checkEmail, checkPassword, checkRequired } from '../../../domain/validation.ts';
 import { BadRequest, FieldErrors, Unauthorized } from '../../errors.ts';
@@ -218,4 +218,27 @@ export async function projectByApiKey(db: Db, apiKey: string) {
     .limit(1);
   if (!row) return undefined;
   return { id: row.project.id, name: row.project.name, companyId: row.company.id, companyName: row.company.name, notInSandbox: row.project.notInSandbox };
+}
+
+/** projectIdByIntegrationKey returns the id of the project whose integration key (feedback webhook URLs) is `key`, or undefined. */
+export async function projectIdByIntegrationKey(db: Db, key: string): Promise<string | undefined> {
+  const [p] = await db.select({ id: projects.id }).from(projects).where(eq(projects.integrationKey, key));
+  return p?.id;
+}
+
+/**
+ * projectSecrets returns a cached lookup of a project's link secret (projects.link_secret) by project id; undefined
+ * for an unknown or missing id. Secrets never change, so the cache never expires.
+ */
+export function projectSecrets(query: QueryFn): (projectId: string | undefined) => Promise<string | undefined> {
+  const keys = new Map<string, string>();
+  return async (projectId) => {
+    if (!projectId) return undefined;
+    if (!keys.has(projectId)) {
+      const [p] = await query<{ link_secret: string }>('SELECT link_secret FROM projects WHERE id = $1', [projectId]);
+      if (!p) return undefined;
+      keys.set(projectId, p.link_secret);
+    }
+    return keys.get(projectId);
+  };
 }

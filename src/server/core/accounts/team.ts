@@ -138,3 +138,8 @@ export async function sandboxActivation(db: Db, project: ProjectScope): Promise<
     ],
   };
 }
+
+/** saveContactMessage stores a visitor's message for the support team (spec part 1 §3 Contact message); input already checked. */
+export async function saveContactMessage(db: Db, m: { email: string; name: string | null; details: string; ip: string }): Promise<void> {
+  await db.insert(contactMessages).values(m);
+}

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { uploadLink, type UploadTarget } from '../../mail/links.ts';
-import { projectSecrets } from '../../plugins/publicLinks.ts';
+import { projectSecrets } from '../accounts/index.ts';
 import { FieldErrors } from '../../errors.ts';
 import { storedUploadName, UPLOAD_URL_TTL_MS } from '../../../domain/uploads.ts';
 import { contactFileKind as fileKind, extensionMessage, statusKey } from '../../../domain/contactUpload.ts';

@@ -5,7 +5,7 @@
  */
 import type { operations } from '../../../../generated/types/contact_us.gen.ts';
 import type { AppContext } from '../../context.ts';
-import { contactMessages } from '../../db/schema.ts';
+import { saveContactMessage } from '../../core/accounts/team.ts';
 import { verifyCaptcha } from '../../captcha.ts';
 import { FieldErrors } from '../../errors.ts';
 import { checkEmail, checkRequired } from '../../../domain/validation.ts';
@@ -22,7 +22,7 @@ export function contactUsHandlers(ctx: AppContext): GatewayHandlers<operations> 
       errs.throwIfAny();
       errs.add('captcha', await verifyCaptcha(ctx.config.captcha, answer, req.ip));
       errs.throwIfAny();
-      await ctx.database.db.insert(contactMessages).values({ email: email.trim(), name: name?.trim() || null, details: details.trim(), ip: req.ip });
+      await saveContactMessage(ctx.database.db, { email: email.trim(), name: name?.trim() || null, details: details.trim(), ip: req.ip });
       return { code: 200 as const, errors: [] as never[] };
     },
   };

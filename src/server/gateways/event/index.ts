@@ -9,6 +9,7 @@ import { likePattern } from '../common.ts';
 import { oncePerKey } from '../../idempotency.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import { countEvents, listEvents } from '../../core/events/search.ts';
+import { projectIdByIntegrationKey } from '../../core/accounts/index.ts';
 import { queueSingleEmail } from '../../core/sending/singleEmail.ts';
 import { EVENT_BATCH_LIMITS, ingestEvents } from '../../core/events/ingest.ts';
 import { confirmSubscription, parseSnsBody, sesFeedback } from './sns.ts';
@@ -84,8 +85,8 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
       return ctx.database.transaction((run) => recordFeedback(run, scope(req).id, items, 'json'));
     },
     async postSesNotification(req) {
-      const [project] = await query<{ id: string }>('SELECT id FROM projects WHERE integration_key = $1', [req.params.integration_key]);
-      if (!project) throw new Unauthorized('integration_key: unknown integration key');
+      const projectId = await projectIdByIntegrationKey(ctx.database.db, req.params.integration_key);
+      if (!projectId) throw new Unauthorized('integration_key: unknown integration key');
       const msg = await parseSnsBody(req.body, ctx.config.snsVerify);
       const topics = ctx.config.snsTopicArns;
       if (topics.length && !topics.includes(msg.TopicArn ?? '')) {
@@ -101,8 +102,8 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
       // in event_batches and repeated, so a retry never records a bounce twice.
       const dedupeKey = typeof msg.MessageId === 'string' && msg.MessageId ? `sns:${msg.MessageId}` : undefined;
       const result = await ctx.database.transaction(async (run) => {
-        const record = () => recordFeedback(run, project.id, items, 'sns');
-        return dedupeKey ? (await oncePerKey(run, project.id, dedupeKey, record)).result : record();
+        const record = () => recordFeedback(run, projectId, items, 'sns');
+        return dedupeKey ? (await oncePerKey(run, projectId, dedupeKey, record)).result : record();
       });
       return { type: msg.Type, recorded: result.recorded, suppressed: result.suppressed };
     },
