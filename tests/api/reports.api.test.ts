@@ -499,6 +499,13 @@ describe(`reports against an independent count (${API_DB})`, () => {
         link: LINKS[0],
       },
     ];
+    // Distinct instants from every event already written (seeded times clamped to the seeding instant run on 1 ms
+    // apart and can reach these), so "newest" is never a tie the server breaks by event id.
+    const taken = new Set(events.map((e) => e.at));
+    for (const e of extra) {
+      while (taken.has(e.at)) e.at -= 1;
+      taken.add(e.at);
+    }
     events.push(...extra);
     await writeEvents(a.projectId, extra);
     await checkEveryReport();
