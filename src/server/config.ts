@@ -5,6 +5,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { parseDuration } from './core/sending/deferral.ts';
 import path from 'node:path';
 
 export interface Config {
@@ -28,6 +29,10 @@ export interface Config {
   sendPollMs: number;
   /** Emails in flight per sender (SEND_CONCURRENCY, default 128: rendered ahead while the SMTP pool drains; 32 left the main thread idle, see docs/bench-log.md). */
   sendConcurrency: number;
+  /** How long a deferred email is tried again before it fails (DEFER_MAX_AGE, default 72h; ms): the queue lifetime, from when it was due. */
+  deferMaxAgeMs: number;
+  /** The first back-off after a deferral (DEFER_RETRY_MS, default 30000 ms), doubled per attempt up to 30 min. */
+  deferRetryMs: number;
   /** Threads that render emails (RENDER_THREADS, default cores − 1, at least 1, at most 4; 0 renders in-process). */
   renderThreads: number;
   /** Upsert statements a contact import keeps in flight at once, one lane of batches per connection (IMPORT_WRITERS, default 2, 1–8). */
@@ -97,7 +102,7 @@ export interface Config {
   reportCompactMs: number;
 }
 
-/** loadConfig reads the environment (process.env by default). Throws on a malformed number or an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE. */
+/** loadConfig reads the environment (process.env by default). Throws on a malformed number or duration (DEFER_MAX_AGE) or an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const num = (name: string, dflt: number): number => {
     const raw = env[name];
@@ -120,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sendLeaseMs: num('SEND_LEASE_MS', 120_000),
     sendPollMs: num('SEND_POLL_MS', 1000),
     sendConcurrency: Math.max(1, Math.floor(num('SEND_CONCURRENCY', 128))),
+    deferMaxAgeMs: env.DEFER_MAX_AGE ? parseDuration('DEFER_MAX_AGE', env.DEFER_MAX_AGE) : 72 * 3_600_000,
+    deferRetryMs: Math.max(1, num('DEFER_RETRY_MS', 30_000)),
     renderThreads: Math.floor(num('RENDER_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
     importWriters: Math.max(1, Math.min(8, Math.floor(num('IMPORT_WRITERS', 2)))),
     snsVerify: !/^(off|false|0|no)$/i.test(env.SNS_VERIFY ?? 'on'),

@@ -1,7 +1,8 @@
 /**
  * The sender (DESIGN.md §6): claims due outbox rows in batches (FOR UPDATE SKIP LOCKED, fenced by a claim token and a
  * lease), renders each recipient's email, stores the exact raw message, delivers it through the MailTransport, and
- * records `email_send_result_success` — or retries with back-off, and after the last attempt records
+ * records `email_send_result_success` — or, for a deferral (any 4xx, a refused connection), tries again with
+ * back-off until DEFER_MAX_AGE (core/sending/deferral.ts), and for a permanent failure or an expired deferral records
  * `email_send_result_failure` with the reason.
  *
  * Exactly once: a row moves pending → sending → sent|failed. The sent mark and its event are one statement, written
@@ -33,6 +34,7 @@ import type { MailTransport } from '../server/mail/transport.ts';
 import type { RenderPool } from '../server/mail/renderPool.ts';
 import { unsubscribeLink } from '../server/mail/links.ts';
 import { recordFeedback } from '../server/core/feedback/index.ts';
+import { isDeferral, nextAttemptDelay } from '../server/core/sending/deferral.ts';
 import { CANCEL_DISABLED, CLAIM_DUE, FAIL_SEND, LOOKUP, RENEW_LEASE, RETRY_SEND_LATER } from '../server/core/sending/queries.ts';
 import { SentRecorder } from '../server/core/sending/sentRecorder.ts';
 import { logFinishedBlasts } from '../server/core/blasts/finished.ts';
@@ -43,13 +45,8 @@ import { dkimKeys } from '../server/core/domains/index.ts';
 
 /** The bucket holding the exact copy of every sent email. */
 export const SENT_BUCKET = 'sent-emails';
-/** Attempts before a temporary failure becomes final. */
-export const MAX_ATTEMPTS = 5;
-
-/** retryDelayMs is the back-off before attempt `attempts + 1`: 30 s, 1 min, 2 min, 4 min … capped at 30 min. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 30 * 60_000);
-}
+/** The longest back-off between two attempts of a deferred email (ms). */
+export const MAX_RETRY_DELAY_MS = 30 * 60_000;
 
 interface OutboxRow {
   id: string | number;
@@ -62,6 +59,8 @@ interface OutboxRow {
   subject: string | null;
   body: string | null;
   attempts: number;
+  /** When the email was due (its deferrals count their age from here). */
+  send_at: Date;
   message_id: string;
   is_test: boolean;
   workflow_id: string | null;
@@ -545,9 +544,21 @@ export class Sender {
   private async recordFailure(row: OutboxRow, token: string, stage: string, err: unknown): Promise<void> {
     const e = err as Error & { responseCode?: number };
     const reason = `${stage}: ${e.message ?? String(err)}`;
-    const permanent = err instanceof PermanentError || (typeof e.responseCode === 'number' && e.responseCode >= 500) || stage === 'render';
-    if (!permanent && row.attempts < MAX_ATTEMPTS) {
-      await this.query(RETRY_SEND_LATER, [row.id, token, reason, String(retryDelayMs(row.attempts))]);
+    const failure = { responseCode: typeof e.responseCode === 'number' ? e.responseCode : undefined, stage, permanent: err instanceof PermanentError };
+    if (isDeferral(failure)) {
+      // Deferred (core/sending/deferral.ts): tried again with back-off until it has waited DEFER_MAX_AGE since it was
+      // due; only then does it fail, with the last reason.
+      const { deferMaxAgeMs, deferRetryMs } = this.ctx.config;
+      const delay = nextAttemptDelay(row.attempts, Date.now() - new Date(row.send_at).getTime(), {
+        retryMs: deferRetryMs,
+        maxDelayMs: MAX_RETRY_DELAY_MS,
+        maxAgeMs: deferMaxAgeMs,
+      });
+      if (delay !== 'expired') {
+        await this.query(RETRY_SEND_LATER, [row.id, token, reason, String(delay)]);
+        return;
+      }
+      await this.query(FAIL_SEND, [row.id, token, `deferred for longer than DEFER_MAX_AGE (${row.attempts} attempts); last: ${reason}`]);
       return;
     }
     await this.query(FAIL_SEND, [row.id, token, reason]);

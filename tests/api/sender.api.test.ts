@@ -1,7 +1,7 @@
 /**
  * The sender's claim, lease and retry rules (DESIGN.md §6) with several senders on one database and relays that are
- * slow or fail: no email is sent twice while its sender is alive, temporary failures are retried with back-off, and
- * permanent ones are reported once.
+ * slow or fail: no email is sent twice while its sender is alive, deferrals are retried with back-off until
+ * DEFER_MAX_AGE however many attempts that takes, and permanent failures are reported once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sender } from '../../src/workers/sender.ts';
@@ -115,6 +115,69 @@ describe(`sender (${API_DB})`, () => {
     expect(failures.body.data.map((e: { email: string; json: { error_string: string } }) => [e.email, e.json.error_string])).toEqual([
       ['perm@example.com', 'deliver: 550 5.1.1 mailbox unavailable'],
     ]);
+  });
+
+  it('a deferral never drops mail: deferred 8 times (4xx at every stage, a refused connection), then delivered once, with no failure', async () => {
+    const blastId = await dueBlast(h, t, ['patient@example.com'], { from: FROM });
+    const answers = [
+      smtpError(421, '421 4.7.0 Try again later, closing connection'),
+      smtpError(451, '451 4.3.0 Mail server temporarily rejected message'),
+      smtpError(454, '454 Throttling failure: Maximum sending rate exceeded'),
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:2525'), { code: 'ECONNREFUSED' }),
+      smtpError(452, '452 4.2.2 Mailbox full'),
+      smtpError(450, '450 4.2.1 Rate limited'),
+      smtpError(451, '451 4.7.1 Greylisted, please try again'),
+      smtpError(421, '421 4.4.2 Connection timed out'),
+    ];
+    const relay = new TestRelay(0, (_to, attempt) => answers[attempt - 1]);
+    const sender = new Sender(h.runtime.ctx, relay, renderer, { leaseMs: 5000, pollMs: 50 });
+    for (let attempt = 1; attempt <= answers.length + 1; attempt++) {
+      await sender.sendBatch();
+      const [row] = await statuses(blastId);
+      expect([row.status, row.attempts], `after attempt ${attempt}`).toEqual([attempt <= answers.length ? 'pending' : 'sent', attempt]);
+      // The back-off doubles from DEFER_RETRY_MS (30 s); the test makes the next attempt due at once.
+      await h.runtime.database.query("UPDATE outbox SET next_attempt_at = now() WHERE blast_id = $1 AND status = 'pending'", [blastId]);
+    }
+    expect(relay.sent).toEqual(['patient@example.com']);
+    const failures = await h.call('GET', '/api/event/all_events', {
+      key: t.apiKey,
+      query: { include_system_events: true, search_field: 'name', search_value: EVENT.sendFailure },
+    });
+    expect(failures.body.data.filter((e: { email: string }) => e.email === 'patient@example.com')).toEqual([]);
+  });
+
+  it('a deferred email is tried last as DEFER_MAX_AGE ends, then fails with the last reason', async () => {
+    const blastId = await dueBlast(h, t, ['expiring@example.com'], { from: FROM });
+    const relay = new TestRelay(0, () => smtpError(451, '451 4.3.0 try again later'));
+    const sender = new Sender(h.runtime.ctx, relay, renderer, { leaseMs: 5000, pollMs: 50 });
+    const maxAgeS = h.runtime.ctx.config.deferMaxAgeMs / 1000;
+    // Due 10 s short of the queue lifetime: the next attempt is due as the lifetime ends, not a whole back-off later.
+    await h.runtime.database.query(`UPDATE outbox SET send_at = now() - make_interval(secs => $2) WHERE blast_id = $1`, [blastId, maxAgeS - 10]);
+    await sender.sendBatch();
+    const [{ wait }] = await h.runtime.database.query<{ wait: number }>(
+      'SELECT extract(epoch FROM next_attempt_at - now())::float AS wait FROM outbox WHERE blast_id = $1',
+      [blastId],
+    );
+    expect(wait).toBeGreaterThan(5);
+    expect(wait).toBeLessThanOrEqual(10);
+    // Past the lifetime, the next deferral is the last.
+    await h.runtime.database.query(`UPDATE outbox SET send_at = now() - make_interval(secs => $2), next_attempt_at = now() WHERE blast_id = $1`, [
+      blastId,
+      maxAgeS + 1,
+    ]);
+    await sender.sendBatch();
+    const [row] = await statuses(blastId);
+    expect([row.status, row.attempts]).toEqual(['failed', 2]);
+    expect(row.last_error).toBe('deferred for longer than DEFER_MAX_AGE (2 attempts); last: deliver: 451 4.3.0 try again later');
+    const failures = await h.call('GET', '/api/event/all_events', {
+      key: t.apiKey,
+      query: { include_system_events: true, search_field: 'name', search_value: EVENT.sendFailure },
+    });
+    expect(
+      failures.body.data
+        .filter((e: { email: string }) => e.email === 'expiring@example.com')
+        .map((e: { json: { error_string: string } }) => e.json.error_string),
+    ).toEqual([row.last_error]);
   });
 
   it('checks again at send time: a contact who unsubscribed or was suppressed after expansion is not mailed', async () => {

@@ -62,7 +62,7 @@ export const CLAIM_DUE = `UPDATE outbox SET status = 'sending', claim_token = $1
                       WHERE (status = 'pending' AND send_at <= now() AND next_attempt_at <= now())
                          OR (status = 'sending' AND lease_until < now() AND claim_token <> ALL($4::uuid[]))
                       LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, message_id, is_test,
+        RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, send_at, message_id, is_test,
                   workflow_id, workflow_hops, event`;
 
 /** RENEW_LEASE: extends by $2 ms (text) the lease of the rows still held under token $1; returns their ids. */
