@@ -6,6 +6,7 @@ import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseDuration } from './core/sending/deferral.ts';
+import { parseRelayUrl } from './core/sending/relays.ts';
 import path from 'node:path';
 
 export interface Config {
@@ -17,8 +18,15 @@ export interface Config {
   publicUrl: string;
   /** PostgreSQL connection string (DATABASE_URL); unset means embedded PGlite in DATA_DIR. */
   databaseUrl?: string;
-  /** SMTP relay URL for nodemailer (SMTP_URL, e.g. smtp://user:pass@host:587); unset means the local capture transport. */
+  /**
+   * SMTP relay URL for nodemailer (SMTP_URL, e.g. smtp://user:pass@host:587, without the governor's parameters); unset
+   * means the local capture transport.
+   */
   smtpUrl?: string;
+  /** SMTP_URL's `max_rate`: messages per second to the relay over all sender processes together; undefined = no limit. */
+  relayMaxRate?: number;
+  /** The relay's name for its pacing row and logs: scheme, host and port of SMTP_URL (no credentials). */
+  relayName?: string;
   /** Storage for sent-email copies (STORAGE_URL, file:// or a path; default DATA_DIR/storage). */
   storageUrl: string;
   /** Run the workers in this process (WORKERS=on|off, default on). */
@@ -114,12 +122,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = num('PORT', 8080);
   const systemFrom = env.SYSTEM_FROM?.trim() || `no-reply@${new URL(env.PUBLIC_URL || `http://localhost:${port}`).hostname}`;
   const dataDir = path.resolve(env.DATA_DIR || './data');
+  const relay = env.SMTP_URL ? parseRelayUrl(env.SMTP_URL) : undefined;
   return {
     port,
     dataDir,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL || undefined,
-    smtpUrl: env.SMTP_URL || undefined,
+    smtpUrl: relay?.url,
+    relayMaxRate: relay?.maxRate,
+    relayName: relay?.name,
     storageUrl: env.STORAGE_URL || path.join(dataDir, 'storage'),
     workers: !/^(off|false|0|no)$/i.test(env.WORKERS ?? 'on'),
     sendLeaseMs: num('SEND_LEASE_MS', 120_000),

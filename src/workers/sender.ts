@@ -35,6 +35,7 @@ import type { RenderPool } from '../server/mail/renderPool.ts';
 import { unsubscribeLink } from '../server/mail/links.ts';
 import { recordFeedback } from '../server/core/feedback/index.ts';
 import { isDeferral, nextAttemptDelay } from '../server/core/sending/deferral.ts';
+import { RelayPacer } from '../server/core/sending/pacing.ts';
 import { CANCEL_DISABLED, CLAIM_DUE, FAIL_SEND, LOOKUP, RENEW_LEASE, RETRY_SEND_LATER } from '../server/core/sending/queries.ts';
 import { SentRecorder } from '../server/core/sending/sentRecorder.ts';
 import { logFinishedBlasts } from '../server/core/blasts/finished.ts';
@@ -132,6 +133,8 @@ export class Sender {
   private loops?: Promise<unknown>;
   private readonly query: QueryFn;
   private readonly recorder: SentRecorder;
+  /** Paces sends to a relay with a rate limit (SMTP_URL max_rate), shared with every other sender process; none without one. */
+  private readonly pacer?: RelayPacer;
   /** Claimed rows not yet taken by a slot, oldest first. */
   private readonly queue: Array<{ row: OutboxRow; batch: Batch }> = [];
   /** Batches whose rows are all done, finishing (marks written, finished blasts logged). */
@@ -151,6 +154,8 @@ export class Sender {
     private readonly opts: SenderOptions,
   ) {
     this.query = ctx.database.query.bind(ctx.database) as QueryFn;
+    const { relayMaxRate, relayName } = ctx.config;
+    this.pacer = relayMaxRate && transport.delivers ? new RelayPacer(this.query, relayName ?? transport.description, relayMaxRate) : undefined;
     this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 20);
   }
 
@@ -503,10 +508,12 @@ export class Sender {
               },
       });
       stage = 'deliver';
-      // The render may have taken long (a stalled process): the claim must still be provably held when the email leaves.
-      if (!this.holds(batch, row) && !(await this.renewAndHolds(batch, row))) throw new ClaimLost();
       // The mailbox simulator answers for its own addresses: accepted without delivery, then its feedback.
       const simulated = simulatorFeedback(row.email);
+      // A relay with a rate limit (SMTP_URL max_rate): wait for this process's next send slot (core/sending/pacing.ts).
+      if (!simulated && this.pacer) await this.pacer.permit();
+      // The render (or the wait) may have taken long: the claim must still be provably held when the email leaves.
+      if (!this.holds(batch, row) && !(await this.renewAndHolds(batch, row))) throw new ClaimLost();
       const reply = simulated
         ? { response: `250 simulator: accepted for ${row.email} (${simulated.kind}), not delivered` }
         : await this.transport.send({ from: persona.email, to: [row.email] }, raw);

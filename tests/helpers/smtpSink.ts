@@ -23,6 +23,15 @@ export class SmtpSink {
   readonly refuse = new Map<string, { code: number; message: string }>();
   /** Count only, no bodies kept (for benchmarks). */
   countOnly = false;
+  /**
+   * A relay's rate limit, as Amazon SES enforces one: past this many messages in one calendar second (Date.now()),
+   * a message is answered `454 Throttling failure` after DATA and not accepted. Undefined = no limit.
+   */
+  maxPerSecond?: number;
+  /** Messages offered (accepted or throttled) per calendar second (epoch seconds → count). */
+  readonly offeredPerSecond = new Map<number, number>();
+  /** Messages answered 454 because of maxPerSecond. */
+  throttled = 0;
   count = 0;
 
   constructor() {
@@ -42,6 +51,14 @@ export class SmtpSink {
           if (!this.countOnly) chunks.push(c);
         });
         stream.on('end', () => {
+          const second = Math.floor(Date.now() / 1000);
+          const offered = (this.offeredPerSecond.get(second) ?? 0) + 1;
+          this.offeredPerSecond.set(second, offered);
+          if (this.maxPerSecond !== undefined && offered > this.maxPerSecond) {
+            this.throttled++;
+            callback(Object.assign(new Error('Throttling failure: Maximum sending rate exceeded.'), { responseCode: 454 }));
+            return;
+          }
           const accept = () => {
             this.count++;
             if (!this.countOnly)

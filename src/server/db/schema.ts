@@ -741,3 +741,14 @@ export const rateLimits = pgTable('rate_limits', {
   points: integer('points').notNull().default(0),
   expire: ts('expire'),
 });
+
+/**
+ * The pacing of each relay with a rate limit (SMTP_URL `max_rate`; core/sending/pacing.ts): the instant from which
+ * the relay's next send slot is free. Every sender process reserves its slots here, so together they never send
+ * faster than the limit; the row survives restarts.
+ */
+export const relayPacing = pgTable('relay_pacing', {
+  /** The relay's name (scheme, host and port of its URL: no credentials). */
+  relay: text('relay').primaryKey(),
+  nextAt: ts('next_at').notNull(),
+});

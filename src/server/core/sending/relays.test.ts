@@ -1,0 +1,23 @@
+/** SMTP_URL parsing: the governor's parameters are read and removed; bad values stop the start, naming the fault. */
+import { describe, expect, it } from 'vitest';
+import { parseRelayUrl } from './relays.ts';
+
+describe('parseRelayUrl', () => {
+  it('reads max_rate, keeps nodemailer’s own parameters and credentials in the URL, and names the relay without them', () => {
+    const r = parseRelayUrl('smtp://user:p%40ss@email-smtp.eu-west-1.amazonaws.com:587?max_rate=14&ignore_tls=true');
+    expect(r.maxRate).toBe(14);
+    expect(r.url).toBe('smtp://user:p%40ss@email-smtp.eu-west-1.amazonaws.com:587?ignore_tls=true');
+    expect(r.name).toBe('smtp://email-smtp.eu-west-1.amazonaws.com:587');
+  });
+  it('leaves a URL without governor parameters as it is, with no limit', () => {
+    expect(parseRelayUrl('smtp://127.0.0.1:2525')).toEqual({ url: 'smtp://127.0.0.1:2525', name: 'smtp://127.0.0.1:2525', maxRate: undefined });
+    expect(parseRelayUrl('smtps://relay.example.com').name).toBe('smtps://relay.example.com:465');
+  });
+  it('refuses what it cannot use, naming SMTP_URL', () => {
+    expect(() => parseRelayUrl('relay.example.com:25')).toThrow(/^SMTP_URL must be an smtp/);
+    expect(() => parseRelayUrl('http://relay.example.com')).toThrow(/^SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL, got http:/);
+    expect(() => parseRelayUrl('smtp://a:25?max_rate=fast')).toThrow(/^SMTP_URL: max_rate must be a number/);
+    expect(() => parseRelayUrl('smtp://a:25?max_rate=0')).toThrow(/^SMTP_URL: max_rate must be a number/);
+    expect(() => parseRelayUrl('smtp://a:25,smtp://b:25')).toThrow(/^SMTP_URL: one relay URL is supported/);
+  });
+});
