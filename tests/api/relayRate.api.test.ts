@@ -8,7 +8,9 @@ import { Sender } from '../../src/workers/sender.ts';
 import { RenderPool } from '../../src/server/mail/renderPool.ts';
 import { SmtpTransport } from '../../src/server/mail/transport.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
-import { API_DB, dueBlast, startHarness, type Harness } from './harness.ts';
+import { API_DB, callServer, dueBlast, processFixture, startHarness, type Harness } from './harness.ts';
+import { runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
+import { wallClockUtc } from '../helpers/time.ts';
 import { EVENT } from '../../src/domain/events.ts';
 
 const MAX_RATE = 50;
@@ -61,5 +63,64 @@ describe(`relay rate limit (${API_DB})`, () => {
     // The relay's own count per second: within its limit in at least 95 % of the seconds it saw mail.
     const perSecond = [...relay.offeredPerSecond.values()];
     expect(perSecond.filter((n) => n <= RELAY_LIMIT).length / perSecond.length).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+describe.skipIf(API_DB !== 'postgres')('relay rate limit shared by two server processes (postgres)', () => {
+  it(`two processes on one database together keep max_rate=${MAX_RATE}: every recipient once, none throttled`, async () => {
+    const fixture = await processFixture('relay-rate', { SEND_POLL_MS: '200' });
+    const { sink, env } = fixture;
+    const servers: ServerProcess[] = [];
+    try {
+      const url = new URL(env.SMTP_URL!);
+      url.searchParams.set('max_rate', String(MAX_RATE));
+      env.SMTP_URL = url.toString();
+      const out = await runTs(
+        'src/server/admin.ts',
+        ['create-account', '--company', 'Pace Co', '--project', 'pace', '--email', 'ops@pace.example.com', '--password', 'pace-password-1', '--activated'],
+        env,
+      );
+      const key = /api key: (\S+)/.exec(out)![1];
+      servers.push(await startServer(env), await startServer(env));
+      const call = (method: string, path: string, body?: unknown) => callServer(servers[0].url, key, method, path, body);
+      const persona = (
+        await call('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: 'ops@pace.example.com', first_name: 'Ops' }] })
+      ).body.data[0];
+      const [link] = await sink.personaVerificationLinks();
+      expect((await fetch(link, { method: 'POST' })).status).toBe(200);
+      const template = (
+        await call('POST', '/api/template/templates', {
+          templates: [{ name: 'Paced', subject: 'Paced', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>{{user.email}}</p>' }],
+        })
+      ).body.data[0];
+      const users = Array.from({ length: RECIPIENTS }, (_, i) => ({ email: `p${i}@pace.example.com` }));
+      const contacts = (await call('POST', '/api/user/users', { users })).body.data as Array<{ id: string }>;
+      sink.maxPerSecond = RELAY_LIMIT;
+      sink.offeredPerSecond.clear();
+      const first = sink.count;
+      const blast = await call('POST', '/api/scheduler/scheduler', {
+        id: crypto.randomUUID(),
+        name: 'Paced',
+        template_id: template.id,
+        sender_persona_id: persona.id,
+        to_user_ids: contacts.map((c) => c.id),
+        send_at: wallClockUtc(-1),
+        timezone: 'UTC',
+      });
+      expect(blast.status).toBe(200);
+      await sink.waitFor(() => sink.count - first >= RECIPIENTS, 120_000);
+      await new Promise((r) => setTimeout(r, 1000)); // a second sending of anything would have arrived by now
+
+      const to = sink.messages.slice(first).map((m) => m.envelopeTo[0]);
+      expect(new Set(to).size).toBe(RECIPIENTS);
+      expect(to).toHaveLength(RECIPIENTS);
+      expect(sink.throttled).toBe(0);
+      const perSecond = [...sink.offeredPerSecond.values()];
+      expect(perSecond.filter((n) => n <= RELAY_LIMIT).length / perSecond.length).toBeGreaterThanOrEqual(0.95);
+    } finally {
+      for (const s of servers) await s.kill('SIGTERM');
+      await sink.stop();
+      await fixture.drop();
+    }
   });
 });
