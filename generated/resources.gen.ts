@@ -458,6 +458,10 @@ export const resources: ResourceDefinition[] = [
           "label": "Sent"
         },
         {
+          "source": "deferred_emails",
+          "label": "Deferred"
+        },
+        {
           "source": "failed_emails",
           "label": "Failed"
         },

@@ -201,6 +201,8 @@ export interface components {
             /** @description Recipient rows made when the blast was expanded (0 before). */
             scheduled_emails: number;
             sent_emails: number;
+            /** @description Recipients whose last attempt the relay deferred (a 4xx, a refused connection or a timeout) and that wait to be tried again, with back-off, until DEFER_MAX_AGE; a deferral never drops an email. */
+            deferred_emails: number;
             failed_emails: number;
             /** @description Audience accounting, written when the blast is expanded (null before): every contact targeted by the segments, contacts and addresses chosen, and how many were left out and why. targeted = queued + the sum of excluded. Sent and failed counts are sent_emails and failed_emails. */
             audience?: null | components["schemas"]["BlastAudience"];

@@ -135,6 +135,9 @@ describe(`sender (${API_DB})`, () => {
       await sender.sendBatch();
       const [row] = await statuses(blastId);
       expect([row.status, row.attempts], `after attempt ${attempt}`).toEqual([attempt <= answers.length ? 'pending' : 'sent', attempt]);
+      // The blast's status counts it as deferred while it waits, never as failed.
+      const [blast] = (await h.call('GET', '/api/scheduler/scheduler', { key: t.apiKey, query: { ids: blastId } })).body.data;
+      expect([blast.sent_emails, blast.deferred_emails, blast.failed_emails]).toEqual(attempt <= answers.length ? [0, 1, 0] : [1, 0, 0]);
       // The back-off doubles from DEFER_RETRY_MS (30 s); the test makes the next attempt due at once.
       await h.runtime.database.query("UPDATE outbox SET next_attempt_at = now() WHERE blast_id = $1 AND status = 'pending'", [blastId]);
     }

@@ -21,6 +21,7 @@ function Progress({ blast }: { blast: RaRecord }) {
   const scheduled = Number(blast.scheduled_emails ?? 0);
   const sent = Number(blast.sent_emails ?? 0);
   const failed = Number(blast.failed_emails ?? 0);
+  const deferred = Number(blast.deferred_emails ?? 0);
   const done = scheduled > 0 ? Math.round(((sent + failed) / scheduled) * 100) : 0;
   return (
     <Box component="section">
@@ -36,6 +37,7 @@ function Progress({ blast }: { blast: RaRecord }) {
           <LinearProgress variant="determinate" value={done} sx={{ my: 1 }} />
           <Typography>
             {sent} sent, {failed} failed, of {scheduled} scheduled
+            {deferred > 0 ? ` (${deferred} deferred by the relay, to be tried again)` : ''}
           </Typography>
         </>
       )}

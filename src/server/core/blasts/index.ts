@@ -33,8 +33,16 @@ type Row = typeof emailBlasts.$inferSelect;
 
 const SORTABLE = { name: emailBlasts.name, enabled: emailBlasts.enabled, created_at: emailBlasts.createdAt, send_at: emailBlasts.dueAt };
 
+/** A blast's recipient rows: all, sent, deferred (waiting to be tried again) and failed. */
+interface RecipientCounts {
+  total: number;
+  sent: number;
+  deferred: number;
+  failed: number;
+}
+
 /** toBlast maps a row and its recipient counts to the API's EmailBlast. */
-export function toBlast(r: Row, counts: { total: number; sent: number; failed: number } = { total: 0, sent: 0, failed: 0 }): BlastOut {
+export function toBlast(r: Row, counts: RecipientCounts = { total: 0, sent: 0, deferred: 0, failed: 0 }): BlastOut {
   return {
     id: r.id,
     name: r.name,
@@ -55,6 +63,7 @@ export function toBlast(r: Row, counts: { total: number; sent: number; failed: n
     sent_at_per_timezone: r.sentAtPerTimezone,
     scheduled_emails: counts.total,
     sent_emails: counts.sent,
+    deferred_emails: counts.deferred,
     failed_emails: counts.failed,
     audience: r.audience ?? null,
     payload: {
@@ -68,7 +77,7 @@ export function toBlast(r: Row, counts: { total: number; sent: number; failed: n
 }
 
 async function recipientCounts(db: Db, blastIds: string[]) {
-  const out = new Map<string, { total: number; sent: number; failed: number }>();
+  const out = new Map<string, RecipientCounts>();
   if (!blastIds.length) return out;
   const rows = await db
     .select({
@@ -76,11 +85,13 @@ async function recipientCounts(db: Db, blastIds: string[]) {
       total: sql<number>`count(*)::int`,
       sent: sql<number>`(count(*) FILTER (WHERE ${outbox.status} = 'sent'))::int`,
       failed: sql<number>`(count(*) FILTER (WHERE ${outbox.status} = 'failed'))::int`,
+      // Deferred: waiting to be tried again after the relay deferred it (core/sending/deferral.ts: last_error is set).
+      deferred: sql<number>`(count(*) FILTER (WHERE ${outbox.status} = 'pending' AND ${outbox.lastError} IS NOT NULL))::int`,
     })
     .from(outbox)
     .where(inArray(outbox.blastId, blastIds))
     .groupBy(outbox.blastId);
-  for (const r of rows) out.set(r.blastId as string, { total: Number(r.total), sent: Number(r.sent), failed: Number(r.failed) });
+  for (const r of rows) out.set(r.blastId as string, { total: Number(r.total), sent: Number(r.sent), deferred: Number(r.deferred), failed: Number(r.failed) });
   return out;
 }
 
