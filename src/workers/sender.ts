@@ -34,7 +34,7 @@ import type { MailTransport } from '../server/mail/transport.ts';
 import type { RenderPool } from '../server/mail/renderPool.ts';
 import { unsubscribeLink } from '../server/mail/links.ts';
 import { recordFeedback } from '../server/core/feedback/index.ts';
-import { isDeferral, nextAttemptDelay } from '../server/core/sending/deferral.ts';
+import { isDeferral, isThrottling, nextAttemptDelay } from '../server/core/sending/deferral.ts';
 import { RelayPacer } from '../server/core/sending/pacing.ts';
 import { CANCEL_DISABLED, CLAIM_DUE, FAIL_SEND, LOOKUP, RENEW_LEASE, RETRY_SEND_LATER } from '../server/core/sending/queries.ts';
 import { SentRecorder } from '../server/core/sending/sentRecorder.ts';
@@ -553,6 +553,8 @@ export class Sender {
     const reason = `${stage}: ${e.message ?? String(err)}`;
     const failure = { responseCode: typeof e.responseCode === 'number' ? e.responseCode : undefined, stage, permanent: err instanceof PermanentError };
     if (isDeferral(failure)) {
+      // The relay asks us to slow down: this process's pace halves at once (core/sending/pacing.ts).
+      if (stage === 'deliver' && isThrottling({ ...failure, message: e.message })) this.pacer?.throttled();
       // Deferred (core/sending/deferral.ts): tried again with back-off until it has waited DEFER_MAX_AGE since it was
       // due; only then does it fail, with the last reason.
       const { deferMaxAgeMs, deferRetryMs } = this.ctx.config;

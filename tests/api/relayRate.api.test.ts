@@ -23,7 +23,7 @@ let relay: SmtpSink;
 let renderer: RenderPool;
 
 beforeAll(async () => {
-  h = await startHarness({ config: { relayMaxRate: MAX_RATE, relayName: 'smtp://throttled-relay.test:25' } });
+  h = await startHarness({ config: { relayMaxRate: MAX_RATE, relayName: 'smtp://throttled-relay.test:25', deferRetryMs: 300 } });
   relay = new SmtpSink();
   relay.countOnly = true;
   relay.maxPerSecond = RELAY_LIMIT;
@@ -63,6 +63,43 @@ describe(`relay rate limit (${API_DB})`, () => {
     // The relay's own count per second: within its limit in at least 95 % of the seconds it saw mail.
     const perSecond = [...relay.offeredPerSecond.values()];
     expect(perSecond.filter((n) => n <= RELAY_LIMIT).length / perSecond.length).toBeGreaterThanOrEqual(0.95);
+  });
+});
+
+describe(`relay rate limit that is too high (${API_DB})`, () => {
+  it('slows down on throttling answers (454) and delivers everything, the throttled ones later', async () => {
+    const TRUE_LIMIT = 30; // the relay's real limit, below max_rate
+    const COUNT = 300;
+    const slower = new SmtpSink();
+    slower.maxPerSecond = TRUE_LIMIT;
+    const transport = new SmtpTransport(await slower.start(), 10);
+    try {
+      const t = await h.tenant({ activated: true });
+      const emails = Array.from({ length: COUNT }, (_, i) => `slower${i}@example.com`);
+      const blastId = await dueBlast(h, t, emails, { from: 'from@slower.example.com' });
+      const first = slower.count;
+      const sender = new Sender(h.runtime.ctx, transport, renderer, { leaseMs: 30_000, pollMs: 50 });
+      sender.start();
+      const end = Date.now() + 120_000;
+      while (slower.count - first < COUNT && Date.now() < end) await new Promise((r) => setTimeout(r, 200));
+      await sender.stop();
+
+      const to = slower.messages.slice(first).map((m) => m.envelopeTo[0]);
+      expect(new Set(to).size).toBe(COUNT);
+      expect(to).toHaveLength(COUNT);
+      const [{ failed }] = await h.runtime.database.query<{ failed: number }>(
+        "SELECT count(*) FILTER (WHERE status <> 'sent')::int AS failed FROM outbox WHERE blast_id = $1",
+        [blastId],
+      );
+      expect(failed).toBe(0);
+      // Paced at max_rate (50/s) against a 30/s relay, 40 % of the offers would be throttled (200 for 300 emails);
+      // halving the pace at each 454 keeps it to a few per second of sending.
+      expect(slower.throttled).toBeGreaterThan(0);
+      expect(slower.throttled).toBeLessThan(COUNT * 0.25);
+    } finally {
+      await transport.close();
+      await slower.stop();
+    }
   });
 });
 

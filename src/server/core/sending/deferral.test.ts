@@ -1,6 +1,6 @@
 /** Deferrals: which failures are transient and when a deferred email is tried again (core/sending/deferral.ts). */
 import { describe, expect, it } from 'vitest';
-import { isDeferral, nextAttemptDelay, parseDuration } from './deferral.ts';
+import { isDeferral, isThrottling, nextAttemptDelay, parseDuration } from './deferral.ts';
 
 const policy = { retryMs: 30_000, maxDelayMs: 30 * 60_000, maxAgeMs: 72 * 3_600_000 };
 
@@ -42,5 +42,22 @@ describe('parseDuration', () => {
   it('refuses anything else, naming the setting', () => {
     for (const bad of ['', 'soon', '-1h', '0', '72 hours', '1e3'])
       expect(() => parseDuration('DEFER_MAX_AGE', bad)).toThrow(/^DEFER_MAX_AGE must be a duration/);
+  });
+});
+
+describe('isThrottling', () => {
+  it('knows the relays’ ways of saying "slow down"', () => {
+    expect(isThrottling({ responseCode: 454, stage: 'deliver', message: 'Throttling failure: Maximum sending rate exceeded.' })).toBe(true);
+    expect(isThrottling({ responseCode: 421, stage: 'deliver', message: '421 4.7.0 Try again later, closing connection. (TS)' })).toBe(true);
+    expect(isThrottling({ responseCode: 451, stage: 'deliver', message: '451 4.7.1 Please retry later' })).toBe(true);
+    expect(isThrottling({ responseCode: 450, stage: 'deliver', message: '450 4.2.1 The user you are trying to contact is receiving mail at a rate' })).toBe(
+      true,
+    );
+  });
+  it('does not take other deferrals or permanent failures for throttling', () => {
+    expect(isThrottling({ responseCode: 451, stage: 'deliver', message: '451 4.3.0 Mail server temporarily rejected message' })).toBe(false);
+    expect(isThrottling({ responseCode: 452, stage: 'deliver', message: '452 4.2.2 Mailbox full' })).toBe(false);
+    expect(isThrottling({ stage: 'deliver', message: 'connect ECONNREFUSED' })).toBe(false);
+    expect(isThrottling({ responseCode: 554, stage: 'deliver', message: '554 Throttling' })).toBe(false);
   });
 });

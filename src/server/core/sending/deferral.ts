@@ -25,6 +25,19 @@ export function isDeferral(f: AttemptFailure): boolean {
   return f.responseCode === undefined || f.responseCode < 500;
 }
 
+/**
+ * isThrottling says whether a deferral is the relay asking the sender to slow down: 454 (Amazon SES "Throttling
+ * failure"), a 4.7.x enhanced status code with 421 or 451 (policy: too many messages or connections), or a reply
+ * that speaks of a rate or throttling. The pacer then halves its rate (core/sending/pacing.ts).
+ */
+export function isThrottling(f: AttemptFailure & { message?: string }): boolean {
+  if (!isDeferral(f) || f.responseCode === undefined) return false;
+  if (f.responseCode === 454) return true;
+  const text = f.message ?? '';
+  if ((f.responseCode === 421 || f.responseCode === 451) && /\b4\.7\.\d{1,3}\b/.test(text)) return true;
+  return /rate|throttl/i.test(text);
+}
+
 /** Back-off limits: the first delay (ms, doubled per attempt), the longest delay (ms) and the queue lifetime (ms). */
 export interface DeferralPolicy {
   retryMs: number;

@@ -5,6 +5,11 @@
  * one statement (the row lock orders concurrent reservations across processes) and hands them out spaced 1/rate
  * apart, so sends are spread evenly over each second instead of bursting at its start (a generic cell-rate
  * algorithm, as token buckets without the burst). Unused slots of a stopped process are simply lost.
+ *
+ * A throttling answer (core/sending/deferral.ts isThrottling) halves this process's pace at once; the pace then grows
+ * back by a tenth of max_rate per second up to max_rate (additive increase, multiplicative decrease, as TCP's
+ * congestion control; at most one halving per second, since answers to messages already sent at the old pace say
+ * nothing new). A slowed process reserves longer slots, so the shared row spaces every process further apart.
  */
 import { performance } from 'node:perf_hooks';
 import type { QueryFn } from '../../db/client.ts';
@@ -24,6 +29,12 @@ export class RelayPacer {
   /** Local instants (performance.now(), ms) of reserved slots not yet handed out, earliest first. */
   private slots: number[] = [];
   private reserving?: Promise<void>;
+  /** The share of maxRate this process paces at now (0.05–1). */
+  private factor = 1;
+  /** When factor last changed (performance.now(), ms). */
+  private adjustedAt = performance.now();
+  /** When factor was last halved (performance.now(), ms). */
+  private decreasedAt = -Infinity;
 
   /** `relay` names the relay's row (no credentials); `maxRate` is messages per second (> 0). */
   constructor(
@@ -45,8 +56,34 @@ export class RelayPacer {
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   }
 
+  /** The rate (messages/s) this process paces at now: maxRate, or less after throttling answers. */
+  get rate(): number {
+    return this.maxRate * this.factor;
+  }
+
+  /**
+   * throttled halves the pace at once (at least 5 % of maxRate is kept) and drops the slots reserved at the old pace.
+   * The answers to messages already on their way at the old pace say nothing new: one halving per second at most.
+   */
+  throttled(): void {
+    const now = performance.now();
+    if (now - this.decreasedAt < 1000) return;
+    this.grow();
+    this.factor = Math.max(0.05, this.factor / 2);
+    this.decreasedAt = now;
+    this.slots = [];
+  }
+
+  /** grow adds back a tenth of maxRate per second since the last change, up to maxRate. */
+  private grow(): void {
+    const now = performance.now();
+    this.factor = Math.min(1, this.factor + ((now - this.adjustedAt) / 1000) * 0.1);
+    this.adjustedAt = now;
+  }
+
   private async reserve(): Promise<void> {
-    const gap = 1 / this.maxRate;
+    this.grow();
+    const gap = 1 / this.rate;
     const [{ wait_ms }] = await this.query<{ wait_ms: number }>(RESERVE_SLOTS, [this.relay, this.chunk, gap]);
     const first = performance.now() + Number(wait_ms);
     for (let i = 0; i < this.chunk; i++) this.slots.push(first + i * gap * 1000);
