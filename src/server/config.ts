@@ -6,7 +6,7 @@ import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseDuration } from './core/sending/deferral.ts';
-import { parseRelayUrl } from './core/sending/relays.ts';
+import { parseRelayUrls, type RelaySetting } from './core/sending/relays.ts';
 import path from 'node:path';
 
 export interface Config {
@@ -27,6 +27,8 @@ export interface Config {
   relayMaxRate?: number;
   /** The relay's name for its pacing row and logs: scheme, host and port of SMTP_URL (no credentials). */
   relayName?: string;
+  /** SMTP_URL's further relays, by priority: used when the ones before refuse connections (failover). */
+  backupRelays: RelaySetting[];
   /** Storage for sent-email copies (STORAGE_URL, file:// or a path; default DATA_DIR/storage). */
   storageUrl: string;
   /** Run the workers in this process (WORKERS=on|off, default on). */
@@ -122,7 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = num('PORT', 8080);
   const systemFrom = env.SYSTEM_FROM?.trim() || `no-reply@${new URL(env.PUBLIC_URL || `http://localhost:${port}`).hostname}`;
   const dataDir = path.resolve(env.DATA_DIR || './data');
-  const relay = env.SMTP_URL ? parseRelayUrl(env.SMTP_URL) : undefined;
+  const [relay, ...backupRelays] = env.SMTP_URL ? parseRelayUrls(env.SMTP_URL) : [];
   return {
     port,
     dataDir,
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: relay?.url,
     relayMaxRate: relay?.maxRate,
     relayName: relay?.name,
+    backupRelays,
     storageUrl: env.STORAGE_URL || path.join(dataDir, 'storage'),
     workers: !/^(off|false|0|no)$/i.test(env.WORKERS ?? 'on'),
     sendLeaseMs: num('SEND_LEASE_MS', 120_000),

@@ -5,7 +5,7 @@
  */
 import type { AppContext } from '../server/context.ts';
 import type { QueryFn } from '../server/db/client.ts';
-import type { MailTransport } from '../server/mail/transport.ts';
+import { SmtpTransport, type MailTransport } from '../server/mail/transport.ts';
 import type { Queue } from './queue.ts';
 import { JOB_NAMES, JOBS, type JobContext, type JobDefinition } from './jobs.ts';
 import { Sender } from './sender.ts';
@@ -22,10 +22,13 @@ export interface Workers {
 /** startWorkers registers the job handlers on `queue` and starts the sender. */
 export async function startWorkers(ctx: AppContext, queue: Queue, transport: MailTransport): Promise<Workers> {
   const renderer = new RenderPool(ctx.config.renderThreads, ctx.config.storageUrl);
+  // SMTP_URL's further relays: the sender fails over to them when the ones before refuse connections.
+  const backupRelays = ctx.config.backupRelays.map((r) => ({ name: r.name, transport: new SmtpTransport(r.url), maxRate: r.maxRate }));
   const sender = new Sender(ctx, transport, renderer, {
     leaseMs: ctx.config.sendLeaseMs,
     pollMs: ctx.config.sendPollMs,
     concurrency: ctx.config.sendConcurrency,
+    backupRelays,
   });
   // Every queue of the registry (jobs.ts): its handler, and its schedule when the config gives one.
   const job: JobContext = { ctx, pokeSender: () => sender.poke() };
@@ -49,6 +52,7 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
     async stop() {
       await engine.stop();
       await sender.stop();
+      for (const r of backupRelays) await r.transport.close();
       await stopCompaction();
       await renderer.close();
     },

@@ -34,7 +34,7 @@ import type { MailTransport } from '../server/mail/transport.ts';
 import type { RenderPool } from '../server/mail/renderPool.ts';
 import { unsubscribeLink } from '../server/mail/links.ts';
 import { recordFeedback } from '../server/core/feedback/index.ts';
-import { isDeferral, isThrottling, nextAttemptDelay } from '../server/core/sending/deferral.ts';
+import { isDeferral, isRelayDown, isThrottling, nextAttemptDelay } from '../server/core/sending/deferral.ts';
 import { RelayPacer } from '../server/core/sending/pacing.ts';
 import { CANCEL_DISABLED, CLAIM_DUE, FAIL_SEND, LOOKUP, RENEW_LEASE, RETRY_SEND_LATER } from '../server/core/sending/queries.ts';
 import { SentRecorder } from '../server/core/sending/sentRecorder.ts';
@@ -95,7 +95,26 @@ export interface SenderOptions {
    * heartbeat, to show that no recipient is sent twice without it (tests/api/senderLease.api.test.ts).
    */
   heartbeatMs?: number;
+  /**
+   * Relays to fail over to when the main one (the `transport` argument, with SMTP_URL's pacing) refuses connections
+   * or turns sessions away, lowest priority first (SMTP_URL's further URLs; see workers/index.ts).
+   */
+  backupRelays?: Array<{ name: string; transport: MailTransport; maxRate?: number }>;
 }
+
+/** A relay the sender delivers through: its transport, its pacer, and until when it is taken for down. */
+interface Relay {
+  name: string;
+  transport: MailTransport;
+  pacer?: RelayPacer;
+  /** performance.now() (ms) until which the relay is not used after it refused a connection; 0 = up. */
+  downUntil: number;
+  /** The next wait (ms) if it is found down again: 5 s, doubling up to 5 min; reset when it takes a message. */
+  downFor: number;
+}
+
+/** The first wait after a relay is found down (ms), and the longest. */
+const RELAY_DOWN_MS = { first: 5_000, max: 5 * 60_000 };
 
 /** One claimed batch: its rows, claim token, looked-up data, how long it is surely held, and what is still open of it. */
 interface Batch {
@@ -133,8 +152,11 @@ export class Sender {
   private loops?: Promise<unknown>;
   private readonly query: QueryFn;
   private readonly recorder: SentRecorder;
-  /** Paces sends to a relay with a rate limit (SMTP_URL max_rate), shared with every other sender process; none without one. */
-  private readonly pacer?: RelayPacer;
+  /**
+   * The relays, in order of priority: the main one, then the backups. Each paces its sends when it has a rate limit
+   * (SMTP_URL max_rate, shared with every other sender process).
+   */
+  private readonly relays: Relay[];
   /** Claimed rows not yet taken by a slot, oldest first. */
   private readonly queue: Array<{ row: OutboxRow; batch: Batch }> = [];
   /** Batches whose rows are all done, finishing (marks written, finished blasts logged). */
@@ -155,7 +177,17 @@ export class Sender {
   ) {
     this.query = ctx.database.query.bind(ctx.database) as QueryFn;
     const { relayMaxRate, relayName } = ctx.config;
-    this.pacer = relayMaxRate && transport.delivers ? new RelayPacer(this.query, relayName ?? transport.description, relayMaxRate) : undefined;
+    const relay = (name: string, t: MailTransport, maxRate?: number): Relay => ({
+      name,
+      transport: t,
+      pacer: maxRate && t.delivers ? new RelayPacer(this.query, name, maxRate) : undefined,
+      downUntil: 0,
+      downFor: RELAY_DOWN_MS.first,
+    });
+    this.relays = [
+      relay(relayName ?? transport.description, transport, relayMaxRate),
+      ...(opts.backupRelays ?? []).map((b) => relay(b.name, b.transport, b.maxRate)),
+    ];
     this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 20);
   }
 
@@ -462,6 +494,7 @@ export class Sender {
     const template = row.template_id ? data.templates.get(row.template_id) : undefined;
     const project = data.projects.get(row.project_id);
     let stage = 'render';
+    let usedRelay: Relay | undefined;
     const key = `${row.project_id}/${new Date().toISOString().slice(0, 10)}/${row.id}.eml`;
     try {
       if (!persona) throw new PermanentError('sender persona not found');
@@ -510,13 +543,17 @@ export class Sender {
       stage = 'deliver';
       // The mailbox simulator answers for its own addresses: accepted without delivery, then its feedback.
       const simulated = simulatorFeedback(row.email);
-      // A relay with a rate limit (SMTP_URL max_rate): wait for this process's next send slot (core/sending/pacing.ts).
-      if (!simulated && this.pacer) await this.pacer.permit();
+      // The first relay by priority that is not taken for down (failover); with a rate limit (SMTP_URL max_rate), wait
+      // for this process's next send slot on it (core/sending/pacing.ts).
+      const relay = this.pickRelay();
+      usedRelay = relay;
+      if (!simulated && relay.pacer) await relay.pacer.permit();
       // The render (or the wait) may have taken long: the claim must still be provably held when the email leaves.
       if (!this.holds(batch, row) && !(await this.renewAndHolds(batch, row))) throw new ClaimLost();
       const reply = simulated
         ? { response: `250 simulator: accepted for ${row.email} (${simulated.kind}), not delivered` }
-        : await this.transport.send({ from: persona.email, to: [row.email] }, raw);
+        : await relay.transport.send({ from: persona.email, to: [row.email] }, raw);
+      if (!simulated) relay.downFor = RELAY_DOWN_MS.first;
       const location = encodeLocation(SENT_BUCKET, key);
       const mark = this.recorder
         .markSent(row.id, token, location, {
@@ -528,7 +565,8 @@ export class Sender {
           blast_id: row.blast_id,
           template_id: row.template_id,
           is_test_email: row.is_test,
-          transport: simulated ? 'simulator' : this.transport.delivers ? 'smtp' : 'capture',
+          transport: simulated ? 'simulator' : relay.transport.delivers ? 'smtp' : 'capture',
+          ...(simulated || this.relays.length === 1 ? {} : { relay: relay.name }),
           response: reply.response,
           // A workflow's email (issue 8): its events count for the workflow, and the hop count guards against cycles.
           ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}),
@@ -543,18 +581,34 @@ export class Sender {
         batch.dropped++;
         return undefined;
       }
-      await this.recordFailure(row, token, (err as { stage?: string }).stage ?? stage, err);
+      await this.recordFailure(row, token, (err as { stage?: string }).stage ?? stage, err, usedRelay);
       return undefined;
     }
   }
 
-  private async recordFailure(row: OutboxRow, token: string, stage: string, err: unknown): Promise<void> {
+  /** pickRelay returns the first relay by priority not taken for down, or, when all are, the one back the soonest. */
+  private pickRelay(): Relay {
+    const now = performance.now();
+    return this.relays.find((r) => r.downUntil <= now) ?? this.relays.reduce((a, b) => (b.downUntil < a.downUntil ? b : a));
+  }
+
+  private async recordFailure(row: OutboxRow, token: string, stage: string, err: unknown, relay?: Relay): Promise<void> {
     const e = err as Error & { responseCode?: number };
     const reason = `${stage}: ${e.message ?? String(err)}`;
     const failure = { responseCode: typeof e.responseCode === 'number' ? e.responseCode : undefined, stage, permanent: err instanceof PermanentError };
     if (isDeferral(failure)) {
       // The relay asks us to slow down: this process's pace halves at once (core/sending/pacing.ts).
-      if (stage === 'deliver' && isThrottling({ ...failure, message: e.message })) this.pacer?.throttled();
+      if (stage === 'deliver' && isThrottling({ ...failure, message: e.message })) relay?.pacer?.throttled();
+      // The relay refused the connection or the session: it is taken for down for a while (5 s, doubling up to 5 min)
+      // and, when another relay is up, the email goes to it at once (it was certainly not accepted here).
+      if (stage === 'deliver' && relay && isRelayDown(err as { command?: string; code?: string })) {
+        relay.downUntil = performance.now() + relay.downFor;
+        relay.downFor = Math.min(relay.downFor * 2, RELAY_DOWN_MS.max);
+        if (this.relays.some((r) => r.downUntil <= performance.now())) {
+          await this.query(RETRY_SEND_LATER, [row.id, token, reason, '0']);
+          return;
+        }
+      }
       // Deferred (core/sending/deferral.ts): tried again with back-off until it has waited DEFER_MAX_AGE since it was
       // due; only then does it fail, with the last reason.
       const { deferMaxAgeMs, deferRetryMs } = this.ctx.config;

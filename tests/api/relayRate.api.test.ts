@@ -103,6 +103,46 @@ describe(`relay rate limit that is too high (${API_DB})`, () => {
   });
 });
 
+describe(`failover (${API_DB})`, () => {
+  it('a relay that refuses connections is taken for down and its mail goes to the next relay: nothing lost, nothing twice', async () => {
+    const COUNT = 100;
+    const down = new SmtpSink();
+    const downUrl = await down.start();
+    await down.stop(); // nothing listens there any more: connections are refused
+    const backup = new SmtpSink();
+    const main = new SmtpTransport(downUrl, 5);
+    const second = new SmtpTransport(await backup.start(), 5);
+    try {
+      const t = await h.tenant({ activated: true });
+      const emails = Array.from({ length: COUNT }, (_, i) => `failover${i}@example.com`);
+      const blastId = await dueBlast(h, t, emails, { from: 'from@failover.example.com' });
+      const first = backup.count;
+      const sender = new Sender(h.runtime.ctx, main, renderer, {
+        leaseMs: 30_000,
+        pollMs: 50,
+        backupRelays: [{ name: 'smtp://backup-relay.test:25', transport: second }],
+      });
+      sender.start();
+      const end = Date.now() + 60_000;
+      while (backup.count - first < COUNT && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 500)); // a second sending of anything would have arrived by now
+      await sender.stop();
+
+      const to = backup.messages.slice(first).map((m) => m.envelopeTo[0]);
+      expect(to.slice().sort()).toEqual(emails.slice().sort());
+      const [{ sent, other }] = await h.runtime.database.query<{ sent: number; other: number }>(
+        "SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent, count(*) FILTER (WHERE status <> 'sent')::int AS other FROM outbox WHERE blast_id = $1",
+        [blastId],
+      );
+      expect([sent, other]).toEqual([COUNT, 0]);
+    } finally {
+      await main.close();
+      await second.close();
+      await backup.stop();
+    }
+  });
+});
+
 describe.skipIf(API_DB !== 'postgres')('relay rate limit shared by two server processes (postgres)', () => {
   it(`two processes on one database together keep max_rate=${MAX_RATE}: every recipient once, none throttled`, async () => {
     const fixture = await processFixture('relay-rate', { SEND_POLL_MS: '200' });

@@ -1,6 +1,6 @@
 /** Deferrals: which failures are transient and when a deferred email is tried again (core/sending/deferral.ts). */
 import { describe, expect, it } from 'vitest';
-import { isDeferral, isThrottling, nextAttemptDelay, parseDuration } from './deferral.ts';
+import { isDeferral, isRelayDown, isThrottling, nextAttemptDelay, parseDuration } from './deferral.ts';
 
 const policy = { retryMs: 30_000, maxDelayMs: 30 * 60_000, maxAgeMs: 72 * 3_600_000 };
 
@@ -59,5 +59,15 @@ describe('isThrottling', () => {
     expect(isThrottling({ responseCode: 452, stage: 'deliver', message: '452 4.2.2 Mailbox full' })).toBe(false);
     expect(isThrottling({ stage: 'deliver', message: 'connect ECONNREFUSED' })).toBe(false);
     expect(isThrottling({ responseCode: 554, stage: 'deliver', message: '554 Throttling' })).toBe(false);
+  });
+});
+
+describe('isRelayDown', () => {
+  it('is a failure before the relay took anything: a refused or dropped connection, a session turned away', () => {
+    expect(isRelayDown({ code: 'ESOCKET', command: 'CONN' })).toBe(true); // connect ECONNREFUSED, as nodemailer reports it
+    expect(isRelayDown({ code: 'ECONNECTION' })).toBe(true);
+    expect(isRelayDown({ code: 'EPROTOCOL', command: 'CONN' })).toBe(true); // 421 at the greeting
+    expect(isRelayDown({ code: 'EENVELOPE', command: 'RCPT TO' })).toBe(false);
+    expect(isRelayDown({ code: 'EMESSAGE', command: 'DATA' })).toBe(false);
   });
 });

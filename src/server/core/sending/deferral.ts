@@ -38,6 +38,15 @@ export function isThrottling(f: AttemptFailure & { message?: string }): boolean 
   return /rate|throttl/i.test(text);
 }
 
+/**
+ * isRelayDown says whether an attempt failed before the relay took anything: the connection was refused, timed out
+ * or dropped, or the relay turned the session away at its greeting (nodemailer's `command: 'CONN'`, or
+ * `code: 'ECONNECTION'`). Such an email was certainly not accepted, so another relay may take it at once.
+ */
+export function isRelayDown(err: { command?: string; code?: string }): boolean {
+  return err.command === 'CONN' || err.code === 'ECONNECTION';
+}
+
 /** Back-off limits: the first delay (ms, doubled per attempt), the longest delay (ms) and the queue lifetime (ms). */
 export interface DeferralPolicy {
   retryMs: number;

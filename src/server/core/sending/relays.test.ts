@@ -1,6 +1,6 @@
 /** SMTP_URL parsing: the governor's parameters are read and removed; bad values stop the start, naming the fault. */
 import { describe, expect, it } from 'vitest';
-import { parseRelayUrl } from './relays.ts';
+import { parseRelayUrl, parseRelayUrls } from './relays.ts';
 
 describe('parseRelayUrl', () => {
   it('reads max_rate, keeps nodemailer’s own parameters and credentials in the URL, and names the relay without them', () => {
@@ -18,6 +18,21 @@ describe('parseRelayUrl', () => {
     expect(() => parseRelayUrl('http://relay.example.com')).toThrow(/^SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL, got http:/);
     expect(() => parseRelayUrl('smtp://a:25?max_rate=fast')).toThrow(/^SMTP_URL: max_rate must be a number/);
     expect(() => parseRelayUrl('smtp://a:25?max_rate=0')).toThrow(/^SMTP_URL: max_rate must be a number/);
-    expect(() => parseRelayUrl('smtp://a:25,smtp://b:25')).toThrow(/^SMTP_URL: one relay URL is supported/);
+  });
+});
+
+describe('parseRelayUrls', () => {
+  it('reads a list in order of priority, the list order where none is given', () => {
+    expect(parseRelayUrls('smtp://a:25').map((r) => r.name)).toEqual(['smtp://a:25']);
+    expect(parseRelayUrls('smtp://a:25?priority=5, smtp://b:25?priority=1,smtp://c:25?priority=5').map((r) => r.name)).toEqual([
+      'smtp://b:25',
+      'smtp://a:25',
+      'smtp://c:25',
+    ]);
+    expect(parseRelayUrls('smtp://a:25,smtp://b:25').map((r) => r.name)).toEqual(['smtp://a:25', 'smtp://b:25']);
+  });
+  it('names the faulty relay of a list', () => {
+    expect(() => parseRelayUrls('smtp://a:25,smtp://b:25?max_rate=-1')).toThrow(/max_rate must be a number .* \(relay 2 of 2\)$/);
+    expect(() => parseRelayUrls('smtp://a:25?priority=high')).toThrow(/^SMTP_URL: priority must be a whole number/);
   });
 });

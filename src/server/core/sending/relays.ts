@@ -1,7 +1,9 @@
 /**
  * The relay setting (SMTP_URL): an smtp:// or smtps:// URL whose query may carry the delivery governor's parameters
  * besides nodemailer's own (tls_reject_unauthorized, ignore_tls): `max_rate`, messages per second over all sender
- * processes together (core/sending/pacing.ts). One relay for now: a comma-separated list is refused.
+ * processes together (core/sending/pacing.ts); `priority`, lower is used first (default: the list's order). SMTP_URL
+ * may list several relays separated by commas: the sender uses the first by priority that is up and fails over to the
+ * next when one refuses connections (src/workers/sender.ts).
  */
 
 /** A parsed relay: the URL nodemailer gets (governor parameters removed), its name (no credentials), its limits. */
@@ -9,17 +11,17 @@ export interface RelaySetting {
   url: string;
   name: string;
   maxRate?: number;
+  priority?: number;
 }
 
 /** The governor's parameters, read and removed from the URL. */
-const GOVERNOR_PARAMS = ['max_rate'] as const;
+const GOVERNOR_PARAMS = ['max_rate', 'priority'] as const;
 
 /**
  * parseRelayUrl reads SMTP_URL. Throws an Error naming SMTP_URL and the fault when it is not one smtp(s):// URL or
  * `max_rate` is not a number > 0.
  */
 export function parseRelayUrl(value: string): RelaySetting {
-  if (value.includes(',')) throw new Error('SMTP_URL: one relay URL is supported; a comma-separated list of relays is not (yet)');
   let u: URL;
   try {
     u = new URL(value.trim());
@@ -33,7 +35,29 @@ export function parseRelayUrl(value: string): RelaySetting {
     maxRate = Number(raw);
     if (!Number.isFinite(maxRate) || maxRate <= 0) throw new Error(`SMTP_URL: max_rate must be a number of messages per second > 0, got "${raw}"`);
   }
+  let priority: number | undefined;
+  const rawPriority = u.searchParams.get('priority');
+  if (rawPriority !== null) {
+    priority = Number(rawPriority);
+    if (!Number.isInteger(priority)) throw new Error(`SMTP_URL: priority must be a whole number, got "${rawPriority}"`);
+  }
   for (const p of GOVERNOR_PARAMS) u.searchParams.delete(p);
   const name = `${u.protocol}//${u.hostname}:${u.port || (u.protocol === 'smtps:' ? 465 : 25)}`;
-  return { url: u.toString(), name, maxRate };
+  return { url: u.toString(), name, maxRate, ...(priority === undefined ? {} : { priority }) };
+}
+
+/**
+ * parseRelayUrls reads SMTP_URL as one relay or a comma-separated list, in order of priority (lower first; a relay
+ * without one keeps its place in the list). Throws like parseRelayUrl, naming the relay's place when there are several.
+ */
+export function parseRelayUrls(value: string): RelaySetting[] {
+  const parts = value.split(',').map((p) => p.trim());
+  const relays = parts.map((p, i) => {
+    try {
+      return { relay: parseRelayUrl(p), place: i };
+    } catch (err) {
+      throw new Error(parts.length > 1 ? `${(err as Error).message} (relay ${i + 1} of ${parts.length})` : (err as Error).message);
+    }
+  });
+  return relays.sort((a, b) => (a.relay.priority ?? a.place) - (b.relay.priority ?? b.place) || a.place - b.place).map((r) => r.relay);
 }
