@@ -62,6 +62,8 @@ export interface OperationTypes {
   saveEmailBlast: SchedulerOperations['saveEmailBlast'];
   countEmailBlasts: SchedulerOperations['countEmailBlasts'];
   previewEmailBlast: SchedulerOperations['previewEmailBlast'];
+  getSendingStatus: SchedulerOperations['getSendingStatus'];
+  resumeSending: SchedulerOperations['resumeSending'];
   disableEmailBlasts: SchedulerOperations['disableEmailBlasts'];
   listCampaigns: CampaignOperations['listCampaigns'];
   saveCampaign: CampaignOperations['saveCampaign'];

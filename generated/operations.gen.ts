@@ -202,6 +202,16 @@ export const operations = {
     "method": "POST",
     "path": "/scheduler/preview"
   },
+  "getSendingStatus": {
+    "service": "scheduler",
+    "method": "GET",
+    "path": "/sending_status"
+  },
+  "resumeSending": {
+    "service": "scheduler",
+    "method": "POST",
+    "path": "/sending_status/resume"
+  },
   "disableEmailBlasts": {
     "service": "scheduler",
     "method": "DELETE",

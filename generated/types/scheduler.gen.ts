@@ -52,6 +52,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sending_status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's sending state (the delivery governor; designed, the spec shows no such call): whether the reputation circuit-breaker paused its marketing sending and why, its hard-bounce and complaint rates over the last 24 hours (or since the last resume) with the number of sends they are taken over, the emails deferred by the relay and waiting to be tried again, and the relays mail goes through. */
+        get: operations["getSendingStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sending_status/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resumes the project's marketing sending after the circuit-breaker paused it; the rates are counted from now on. 409 when it is not paused. */
+        post: operations["resumeSending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/scheduler/{ids}": {
         parameters: {
             query?: never;
@@ -73,6 +107,29 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        SendingStatus: {
+            /** @description Whether blasts and workflow emails are held (test emails and single sends go on). */
+            paused: boolean;
+            /** @description Why it was paused, with the rates and their limits. */
+            reason: string | null;
+            /** Format: date-time */
+            paused_at: string | null;
+            /** @description Hard bounces per send in the window (0.05 = 5 %); null with no sends. */
+            bounce_rate: number | null;
+            /** @description Complaints per send in the window (0.003 = 0.3 %); null with no sends. */
+            complaint_rate: number | null;
+            /** @description Sends in the window the rates are taken over. */
+            sends_24h: number;
+            /** @description Emails the relay deferred that wait to be tried again (until DEFER_MAX_AGE). */
+            deferred: number;
+            /** @description The relays of SMTP_URL in order of priority. */
+            relays: {
+                /** @description Scheme, host and port (no credentials). */
+                name: string;
+                /** @description Messages per second over all sender processes; null for no limit. */
+                max_rate: number | null;
+            }[];
+        };
         PreviewRequest: {
             template_id?: components["schemas"]["Uuid"] | null;
             template_ids_with_weights?: components["schemas"]["TemplateWeight"][];
@@ -382,6 +439,57 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    getSendingStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sending state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendingStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    resumeSending: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Resumed; the new sending state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SendingStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The project's sending is not paused. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
         };
     };
     disableEmailBlasts: {

@@ -41,6 +41,8 @@ export interface Config {
   sendConcurrency: number;
   /** How long a deferred email is tried again before it fails (DEFER_MAX_AGE, default 72h; ms): the queue lifetime, from when it was due. */
   deferMaxAgeMs: number;
+  /** The reputation circuit-breaker (core/sending/reputation.ts): PAUSE_MIN_SENDS (200), PAUSE_BOUNCE_RATE (5 %), PAUSE_COMPLAINT_RATE (0.3 %; fractions). */
+  reputation: { minSends: number; bounceRate: number; complaintRate: number };
   /** The first back-off after a deferral (DEFER_RETRY_MS, default 30000 ms), doubled per attempt up to 30 min. */
   deferRetryMs: number;
   /** Threads that render emails (RENDER_THREADS, default cores − 1, at least 1, at most 4; 0 renders in-process). */
@@ -121,6 +123,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
     return n;
   };
+  /** rate reads a fraction given as 0.003 or as a percentage such as 0.3%. */
+  const rate = (name: string, dflt: number): number => {
+    const raw = env[name]?.trim();
+    if (!raw) return dflt;
+    const n = raw.endsWith('%') ? Number(raw.slice(0, -1)) / 100 : Number(raw);
+    if (!Number.isFinite(n) || n <= 0 || n > 1) throw new Error(`${name} must be a rate such as 0.003 or 0.3%, got "${raw}"`);
+    return n;
+  };
   const port = num('PORT', 8080);
   const systemFrom = env.SYSTEM_FROM?.trim() || `no-reply@${new URL(env.PUBLIC_URL || `http://localhost:${port}`).hostname}`;
   const dataDir = path.resolve(env.DATA_DIR || './data');
@@ -141,6 +151,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sendConcurrency: Math.max(1, Math.floor(num('SEND_CONCURRENCY', 128))),
     deferMaxAgeMs: env.DEFER_MAX_AGE ? parseDuration('DEFER_MAX_AGE', env.DEFER_MAX_AGE) : 72 * 3_600_000,
     deferRetryMs: Math.max(1, num('DEFER_RETRY_MS', 30_000)),
+    reputation: { minSends: num('PAUSE_MIN_SENDS', 200), bounceRate: rate('PAUSE_BOUNCE_RATE', 0.05), complaintRate: rate('PAUSE_COMPLAINT_RATE', 0.003) },
     renderThreads: Math.floor(num('RENDER_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
     importWriters: Math.max(1, Math.min(8, Math.floor(num('IMPORT_WRITERS', 2)))),
     snsVerify: !/^(off|false|0|no)$/i.test(env.SNS_VERIFY ?? 'on'),

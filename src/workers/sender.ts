@@ -36,7 +36,8 @@ import { unsubscribeLink } from '../server/mail/links.ts';
 import { recordFeedback } from '../server/core/feedback/index.ts';
 import { isDeferral, isRelayDown, isThrottling, nextAttemptDelay } from '../server/core/sending/deferral.ts';
 import { RelayPacer } from '../server/core/sending/pacing.ts';
-import { CANCEL_DISABLED, CLAIM_DUE, FAIL_SEND, LOOKUP, RENEW_LEASE, RETRY_SEND_LATER } from '../server/core/sending/queries.ts';
+import { PAUSED_PROJECTS } from '../server/core/sending/reputation.ts';
+import { CANCEL_DISABLED, CLAIM_DUE, RELEASE_PAUSED, FAIL_SEND, LOOKUP, RENEW_LEASE, RETRY_SEND_LATER } from '../server/core/sending/queries.ts';
 import { SentRecorder } from '../server/core/sending/sentRecorder.ts';
 import { logFinishedBlasts } from '../server/core/blasts/finished.ts';
 import { simulatorFeedback, smtpBounce, type SmtpRefusal } from '../domain/feedback.ts';
@@ -157,6 +158,8 @@ export class Sender {
    * (SMTP_URL max_rate, shared with every other sender process).
    */
   private readonly relays: Relay[];
+  /** Projects whose marketing sending the circuit-breaker paused, as of the last claim (or this process's own pause). */
+  private paused = new Set<string>();
   /** Claimed rows not yet taken by a slot, oldest first. */
   private readonly queue: Array<{ row: OutboxRow; batch: Batch }> = [];
   /** Batches whose rows are all done, finishing (marks written, finished blasts logged). */
@@ -379,6 +382,8 @@ export class Sender {
     const rows = await this.query<OutboxRow>(CLAIM_DUE, [token, String(this.opts.leaseMs), this.batchSize, [...this.liveTokens]]);
     if (!rows.length) return undefined;
     this.liveTokens.add(token);
+    // Which projects are paused now (the claim left their marketing rows; rows claimed earlier are checked per row).
+    this.paused = new Set((await this.query<{ id: string }>(PAUSED_PROJECTS)).map((r) => r.id));
     const heartbeatMs = Math.min(2 ** 31 - 1, Math.max(50, Math.floor(this.opts.heartbeatMs ?? this.opts.leaseMs / 3)));
     // The heartbeat runs from the claim on, while the batch's data loads too; `lookups` is filled in below.
     const batch: Batch = {
@@ -543,6 +548,11 @@ export class Sender {
       stage = 'deliver';
       // The mailbox simulator answers for its own addresses: accepted without delivery, then its feedback.
       const simulated = simulatorFeedback(row.email);
+      // The circuit-breaker paused the project's marketing sending since the batch was claimed: the row waits.
+      if ((row.blast_id || row.workflow_id) && this.paused.has(row.project_id)) {
+        await this.query(RELEASE_PAUSED, [row.id, token]);
+        return undefined;
+      }
       // The first relay by priority that is not taken for down (failover); with a rate limit (SMTP_URL max_rate), wait
       // for this process's next send slot on it (core/sending/pacing.ts).
       const relay = this.pickRelay();
@@ -572,7 +582,15 @@ export class Sender {
           ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}),
         })
         .then(async () => {
-          if (simulated) await recordFeedback(this.query, row.project_id, [{ ...simulated, messageId: row.message_id }], 'simulator');
+          if (!simulated) return;
+          const { paused } = await recordFeedback(
+            this.query,
+            row.project_id,
+            [{ ...simulated, messageId: row.message_id }],
+            'simulator',
+            this.ctx.config.reputation,
+          );
+          if (paused) this.paused.add(row.project_id);
         })
         .catch((err) => console.error(`sender: email ${row.id} was delivered but could not be recorded as sent:`, (err as Error).message));
       return { mark };
@@ -627,7 +645,10 @@ export class Sender {
     await this.query(FAIL_SEND, [row.id, token, reason]);
     // A relay's 5xx is a hard bounce; a recipient refused as a bad address is also suppressed (smtpBounce).
     const bounce = stage === 'deliver' ? smtpBounce(row.email, err as SmtpRefusal) : undefined;
-    if (bounce) await recordFeedback(this.query, row.project_id, [{ ...bounce, messageId: row.message_id }], 'smtp');
+    if (bounce) {
+      const { paused } = await recordFeedback(this.query, row.project_id, [{ ...bounce, messageId: row.message_id }], 'smtp', this.ctx.config.reputation);
+      if (paused) this.paused.add(row.project_id);
+    }
   }
 }
 

@@ -56,6 +56,13 @@ export const projects = pgTable(
       .notNull()
       .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
     notInSandbox: boolean('not_in_sandbox').notNull().default(false),
+    /**
+     * The reputation circuit-breaker (core/sending/reputation.ts): when the project's marketing sending was paused
+     * (null = sending), why, and when an admin last resumed it (the rates are counted from then on).
+     */
+    sendingPausedAt: ts('sending_paused_at'),
+    sendingPauseReason: text('sending_pause_reason'),
+    sendingResumedAt: ts('sending_resumed_at'),
     createdAt: created(),
   },
   (t) => [

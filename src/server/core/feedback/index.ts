@@ -17,6 +17,7 @@ import { deviceOf } from '../../../domain/devices.ts';
 import { EVENT } from '../../../domain/events.ts';
 import type { LinkTarget } from '../../mail/links.ts';
 import { recordEvents } from '../events/index.ts';
+import { checkReputation, type ReputationLimits } from '../sending/reputation.ts';
 import * as sql from './queries.ts';
 
 interface SentRow {
@@ -205,7 +206,8 @@ export async function suppress(
 /**
  * recordFeedback applies bounces and complaints to one project: one ses_event_bounce / ses_event_complaint event
  * each (tied to the email by its Message-ID when known, else to the contact by address), and for hard bounces and
- * complaints suppress(). `source` says where it came from (sns, json, smtp, simulator) and is stored in the event's
+ * complaints suppress(); with `reputation`, then the circuit-breaker's check (core/sending/reputation.ts), and
+ * `paused` says why when it paused the project. `source` says where it came from (sns, json, smtp, simulator) and is stored in the event's
  * json. Returns how many were recorded and how many addresses were newly suppressed.
  */
 export async function recordFeedback(
@@ -213,7 +215,8 @@ export async function recordFeedback(
   projectId: string,
   items: Array<Feedback & { suppress?: boolean }>,
   source: string,
-): Promise<{ recorded: number; suppressed: number }> {
+  reputation?: ReputationLimits,
+): Promise<{ recorded: number; suppressed: number; paused?: string }> {
   let suppressed = 0;
   for (const f of items) {
     const email = f.email.trim();
@@ -242,7 +245,9 @@ export async function recordFeedback(
       ]);
     }
   }
-  return { recorded: items.length, suppressed };
+  // Bounces and complaints move the project's rates: the circuit-breaker may pause its marketing sending now.
+  const paused = reputation && items.length ? await checkReputation(query, projectId, reputation) : undefined;
+  return { recorded: items.length, suppressed, ...(paused ? { paused } : {}) };
 }
 
 /** One entry of a project's suppression list, as the API lists it. */

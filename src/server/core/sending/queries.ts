@@ -55,12 +55,16 @@ export const RETRY_SEND_LATER = `UPDATE outbox SET status = 'pending', claim_tok
 /**
  * CLAIM_DUE: takes up to $3 due rows under claim token $1 for $2 ms (text): pending rows whose send instant and next
  * attempt have come, and rows still `sending` whose lease lapsed under a token that is not one of $4 (the claiming
- * sender's own live tokens: a sender never takes over its own rows). SKIP LOCKED, so senders never wait on each other.
+ * sender's own live tokens: a sender never takes over its own rows); none of a project whose marketing sending the
+ * circuit-breaker paused, but its test emails and single sends. SKIP LOCKED, so senders never wait on each other.
  */
 export const CLAIM_DUE = `UPDATE outbox SET status = 'sending', claim_token = $1, lease_until = now() + ($2 || ' milliseconds')::interval, attempts = attempts + 1
         WHERE id IN (SELECT id FROM outbox
-                      WHERE (status = 'pending' AND send_at <= now() AND next_attempt_at <= now())
-                         OR (status = 'sending' AND lease_until < now() AND claim_token <> ALL($4::uuid[]))
+                      WHERE ((status = 'pending' AND send_at <= now() AND next_attempt_at <= now())
+                         OR (status = 'sending' AND lease_until < now() AND claim_token <> ALL($4::uuid[])))
+                      -- The circuit-breaker (core/sending/reputation.ts): a paused project's blasts and workflow emails wait.
+                      AND NOT ((blast_id IS NOT NULL OR workflow_id IS NOT NULL)
+                               AND project_id IN (SELECT id FROM projects WHERE sending_paused_at IS NOT NULL))
                       LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, send_at, message_id, is_test,
                   workflow_id, workflow_hops, event`;
@@ -80,3 +84,6 @@ export const LOOKUP = {
   blasts: 'SELECT id, enabled FROM email_blasts WHERE id = ANY($1::uuid[])',
   suppressions: 'SELECT project_id, email, reason FROM suppressions WHERE project_id = ANY($1::uuid[]) AND email = ANY($2::text[])',
 } as const;
+
+/** RELEASE_PAUSED: a claimed row of a project paused meanwhile goes back to pending, its attempt not counted. $1 id, $2 claim token. */
+export const RELEASE_PAUSED = `UPDATE outbox SET status = 'pending', claim_token = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1 AND claim_token = $2`;

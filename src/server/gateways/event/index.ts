@@ -82,7 +82,7 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
         messageId: n.message_id,
         timestamp: n.timestamp,
       }));
-      return ctx.database.transaction((run) => recordFeedback(run, scope(req).id, items, 'json'));
+      return ctx.database.transaction((run) => recordFeedback(run, scope(req).id, items, 'json', ctx.config.reputation));
     },
     async postSesNotification(req) {
       const projectId = await projectIdByIntegrationKey(ctx.database.db, req.params.integration_key);
@@ -102,7 +102,7 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
       // in event_batches and repeated, so a retry never records a bounce twice.
       const dedupeKey = typeof msg.MessageId === 'string' && msg.MessageId ? `sns:${msg.MessageId}` : undefined;
       const result = await ctx.database.transaction(async (run) => {
-        const record = () => recordFeedback(run, projectId, items, 'sns');
+        const record = () => recordFeedback(run, projectId, items, 'sns', ctx.config.reputation);
         return dedupeKey ? (await oncePerKey(run, projectId, dedupeKey, record)).result : record();
       });
       return { type: msg.Type, recorded: result.recorded, suppressed: result.suppressed };

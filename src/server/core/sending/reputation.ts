@@ -1,0 +1,116 @@
+/**
+ * The reputation circuit-breaker: a project whose hard-bounce or complaint rate over the last 24 hours crosses its
+ * threshold (with at least PAUSE_MIN_SENDS sends in the window) has its marketing sending paused — blasts and workflow
+ * emails are no longer claimed (core/sending/queries.ts CLAIM_DUE) nor handed to the relay; test emails and single
+ * sends go on — with a JOB_PAUSE_SENDING job-log entry giving the rates, until an admin resumes it
+ * (POST {scheduler}/sending_status/resume). After a resume the rates are counted from the resume on. Mailbox
+ * providers judge a sender by these rates (Gmail asks bulk senders to stay under 0.3 % complaints).
+ */
+import type { QueryFn } from '../../db/client.ts';
+import { EVENT } from '../../../domain/events.ts';
+import type { Config } from '../../config.ts';
+import type { components } from '../../../../generated/types/scheduler.gen.ts';
+
+type SendingStatus = components['schemas']['SendingStatus'];
+
+/** The thresholds (Config: PAUSE_MIN_SENDS, PAUSE_BOUNCE_RATE, PAUSE_COMPLAINT_RATE; rates are fractions, 0.05 = 5 %). */
+export interface ReputationLimits {
+  minSends: number;
+  bounceRate: number;
+  complaintRate: number;
+}
+
+/** A project's sending state and its window's figures (rates are fractions; null with no sends). */
+export interface SendingState {
+  paused: boolean;
+  reason: string | null;
+  pausedAt: Date | null;
+  sends: number;
+  bounceRate: number | null;
+  complaintRate: number | null;
+}
+
+/**
+ * WINDOW_COUNTS: project $1's sends, hard (Permanent) bounces and complaints since the later of 24 hours ago and the last resume,
+ * with its pause state. The events index (project_id, name, emitted_at) serves each count.
+ */
+const WINDOW_COUNTS = `SELECT p.sending_paused_at AS paused_at, p.sending_pause_reason AS reason,
+        (SELECT count(*) FROM events e WHERE e.project_id = p.id AND e.name = '${EVENT.sendSuccess}' AND e.emitted_at >= w.since)::int AS sends,
+        (SELECT count(*) FROM events e WHERE e.project_id = p.id AND e.name = '${EVENT.bounce}' AND e.emitted_at >= w.since
+           AND e.json->'bounce'->>'bounceType' = 'Permanent')::int AS bounces,
+        (SELECT count(*) FROM events e WHERE e.project_id = p.id AND e.name = '${EVENT.complaint}' AND e.emitted_at >= w.since)::int AS complaints
+   FROM projects p CROSS JOIN LATERAL (SELECT greatest(now() - interval '24 hours', coalesce(p.sending_resumed_at, '-infinity')) AS since) w
+  WHERE p.id = $1`;
+
+/** PAUSE: pauses project $1's marketing sending with reason $2 and logs JOB_PAUSE_SENDING with details $3 (once: no row when paused already). */
+const PAUSE = `WITH paused AS (
+     UPDATE projects SET sending_paused_at = now(), sending_pause_reason = $2 WHERE id = $1 AND sending_paused_at IS NULL RETURNING id)
+   INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
+   SELECT id, 'JOB_PAUSE_SENDING', now(), now(), true, $3::jsonb, $3::jsonb FROM paused RETURNING id`;
+
+/** RESUME: resumes project $1's sending (no row when it was not paused). */
+const RESUME = `UPDATE projects SET sending_paused_at = NULL, sending_pause_reason = NULL, sending_resumed_at = now()
+   WHERE id = $1 AND sending_paused_at IS NOT NULL RETURNING id`;
+
+/** PAUSED_PROJECTS: the projects whose marketing sending is paused. */
+export const PAUSED_PROJECTS = 'SELECT id FROM projects WHERE sending_paused_at IS NOT NULL';
+
+const pct = (x: number) => `${(100 * x).toFixed(2).replace(/\.?0+$/, '')} %`;
+
+/** sendingState reads a project's pause state and its window's sends and rates. */
+export async function sendingState(query: QueryFn, projectId: string): Promise<SendingState> {
+  const [r] = await query<{ paused_at: Date | null; reason: string | null; sends: number; bounces: number; complaints: number }>(WINDOW_COUNTS, [projectId]);
+  const sends = r?.sends ?? 0;
+  return {
+    paused: !!r?.paused_at,
+    reason: r?.reason ?? null,
+    pausedAt: r?.paused_at ? new Date(r.paused_at) : null,
+    sends,
+    bounceRate: sends ? r.bounces / sends : null,
+    complaintRate: sends ? r.complaints / sends : null,
+  };
+}
+
+/**
+ * checkReputation pauses the project's marketing sending when its window has at least `minSends` sends and a bounce
+ * or complaint rate at or over its threshold. Returns the reason when this call paused it, else undefined.
+ */
+export async function checkReputation(query: QueryFn, projectId: string, limits: ReputationLimits): Promise<string | undefined> {
+  const s = await sendingState(query, projectId);
+  if (s.paused || s.sends < limits.minSends) return undefined;
+  const over: string[] = [];
+  if ((s.bounceRate ?? 0) >= limits.bounceRate) over.push(`hard-bounce rate ${pct(s.bounceRate!)} (limit ${pct(limits.bounceRate)})`);
+  if ((s.complaintRate ?? 0) >= limits.complaintRate) over.push(`complaint rate ${pct(s.complaintRate!)} (limit ${pct(limits.complaintRate)})`);
+  if (!over.length) return undefined;
+  const reason = `Marketing sending paused: ${over.join(' and ')} over the last ${s.sends} sends in 24 hours. Check the list you sent to, then resume.`;
+  const details = JSON.stringify({ reason, sends_24h: s.sends, bounce_rate: s.bounceRate, complaint_rate: s.complaintRate, limits });
+  const logged = await query(PAUSE, [projectId, reason, details]);
+  return logged.length ? reason : undefined;
+}
+
+/** resumeSending resumes a paused project's marketing sending; false when it was not paused. */
+export async function resumeSending(query: QueryFn, projectId: string): Promise<boolean> {
+  return (await query(RESUME, [projectId])).length > 0;
+}
+
+/** DEFERRED_COUNT: project $1's emails the relay deferred that wait to be tried again. */
+const DEFERRED_COUNT = "SELECT count(*)::int AS n FROM outbox WHERE project_id = $1 AND status = 'pending' AND last_error IS NOT NULL";
+
+/** sendingStatus answers GET {scheduler}/sending_status: the pause state, the window's rates, the deferred emails, the relays. */
+export async function sendingStatus(query: QueryFn, projectId: string, config: Config): Promise<SendingStatus> {
+  const s = await sendingState(query, projectId);
+  const [{ n }] = await query<{ n: number }>(DEFERRED_COUNT, [projectId]);
+  const relays = config.relayName
+    ? [{ name: config.relayName, max_rate: config.relayMaxRate ?? null }, ...config.backupRelays.map((r) => ({ name: r.name, max_rate: r.maxRate ?? null }))]
+    : [];
+  return {
+    paused: s.paused,
+    reason: s.reason,
+    paused_at: s.pausedAt?.toISOString() ?? null,
+    bounce_rate: s.bounceRate,
+    complaint_rate: s.complaintRate,
+    sends_24h: s.sends,
+    deferred: n,
+    relays,
+  };
+}
