@@ -4,12 +4,13 @@
  */
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import { AppBar, Box, CircularProgress, Drawer, IconButton, Toolbar, Typography, useMediaQuery } from '@mui/material';
+import { AppBar, Box, CircularProgress, Drawer, GlobalStyles, IconButton, Toolbar, Typography, useMediaQuery } from '@mui/material';
 import MenuIcon from '@mui/icons-material/Menu';
 import { useJobLogPolling } from '../account/useJobLogPolling';
 import { refreshSession, useSession } from '../session';
 import { NavTree } from './NavTree';
 import { AssistantWidget } from '../account/AssistantWidget';
+import { PauseBanner } from '../account/PauseBanner';
 
 const DRAWER_WIDTH = 250;
 
@@ -60,6 +61,8 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
         </Drawer>
       ) : (
         <>
+          {/* Whatever is scrolled or focused into view stops below the fixed top bar, not under it (WCAG 2.4.11). */}
+          <GlobalStyles styles={{ html: { scrollPaddingTop: 72 } }} />
           <AppBar position="fixed">
             <Toolbar>
               <IconButton color="inherit" edge="start" aria-label="Open menu" onClick={() => setMenuOpen(true)} sx={{ mr: 1 }}>
@@ -77,6 +80,7 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
         </>
       )}
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 1.5, sm: 3 }, pt: wide ? 3 : 10 }}>
+        <PauseBanner />
         <Suspense fallback={<Loading />}>{children}</Suspense>
       </Box>
       <AssistantWidget />
