@@ -171,6 +171,10 @@ export interface components {
             };
             /** @description What 1,000 more emails would add this month (USD): the price of event-triggered sends, whose audience is not known in advance. */
             cost_per_1000: number;
+            /** @description Emails per second the relay takes at most (SMTP_URL's max_rate); null when no rate limit applies. */
+            send_rate: number | null;
+            /** @description How long sending the launch's emails takes at send_rate (seconds); null without a rate limit (as fast as the relay takes them). */
+            estimated_duration_s: number | null;
             /** @description What stops a launch; empty when it can go. */
             problems: string[];
         };

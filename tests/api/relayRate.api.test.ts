@@ -40,6 +40,15 @@ describe(`relay rate limit (${API_DB})`, () => {
     const t = await h.tenant({ activated: true });
     const emails = Array.from({ length: RECIPIENTS }, (_, i) => `paced${i}@example.com`);
     const blastId = await dueBlast(h, t, emails, { from: 'from@paced.example.com' });
+    // The wizard's preview of the same audience tells how long it takes at the relay's limit.
+    const [template] = (await h.call('GET', '/api/template/templates', { key: t.apiKey })).body.data;
+    const [persona] = (await h.call('GET', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey })).body.data;
+    const users = (await h.call('GET', '/api/user/users', { key: t.apiKey, query: { limit: 1000 } })).body.data as Array<{ id: string }>;
+    const preview = await h.call('POST', '/api/scheduler/scheduler/preview', {
+      key: t.apiKey,
+      body: { template_id: template.id, sender_persona_id: persona.id, to_user_ids: users.map((u) => u.id) },
+    });
+    expect(preview.body.data).toMatchObject({ emails: RECIPIENTS, send_rate: MAX_RATE, estimated_duration_s: RECIPIENTS / MAX_RATE });
     const transport = new SmtpTransport(await relay.start(), 10);
     const sender = new Sender(h.runtime.ctx, transport, renderer, { leaseMs: 30_000, pollMs: 50 });
     sender.start();

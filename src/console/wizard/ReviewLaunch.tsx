@@ -113,6 +113,14 @@ function Summary({ state, labels }: { state: WizardState; labels: Record<string,
   );
 }
 
+/** sendingTime says how long the launch's emails take to go out at the relay's rate limit, in words. */
+export function sendingTime(preview: Pick<Preview, 'emails' | 'send_rate' | 'estimated_duration_s'>): string {
+  const s = preview.estimated_duration_s;
+  if (s === null || preview.send_rate === null) return 'As fast as the relay takes them (no rate limit is set)';
+  const words = s < 60 ? `${Math.max(1, s)} s` : s < 3600 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1).replace(/\.0$/, '')} h`;
+  return `About ${words} at ${preview.send_rate.toLocaleString('en-US')} emails/s (the relay's limit)`;
+}
+
 /** Audience shows the preview's audience and cost. */
 function Audience({ state, preview }: { state: WizardState; preview: Preview }) {
   const cost = reviewCost(state.type, preview);
@@ -133,6 +141,7 @@ function Audience({ state, preview }: { state: WizardState; preview: Preview }) 
   rows.push(['Emails sent this month so far', preview.month_sends.toLocaleString('en-US')]);
   rows.push(['Free emails left this month', preview.cost.free_left.toLocaleString('en-US')]);
   rows.push([cost.label, cost.text]);
+  if (!isEventType(state.type)) rows.push(['Estimated sending time', sendingTime(preview)]);
   return (
     <Table size="small" aria-label="Audience and cost">
       <TableBody>

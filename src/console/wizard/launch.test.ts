@@ -152,3 +152,13 @@ describe('wizard launch (part 2 §4 Wizard launch)', () => {
     expect(calls).toEqual(['campaign -', 'blast b-1', 'campaign b-1']);
   });
 });
+
+describe('sendingTime', () => {
+  it('says how long the emails take at the relay’s limit, or that none is set', async () => {
+    const { sendingTime } = await import('./ReviewLaunch.tsx');
+    expect(sendingTime({ emails: 500, send_rate: 50, estimated_duration_s: 10 })).toBe("About 10 s at 50 emails/s (the relay's limit)");
+    expect(sendingTime({ emails: 10_000, send_rate: 14, estimated_duration_s: 715 })).toBe("About 12 min at 14 emails/s (the relay's limit)");
+    expect(sendingTime({ emails: 100_000, send_rate: 14, estimated_duration_s: 7143 })).toBe("About 2 h at 14 emails/s (the relay's limit)");
+    expect(sendingTime({ emails: 500, send_rate: null, estimated_duration_s: null })).toBe('As fast as the relay takes them (no rate limit is set)');
+  });
+});

@@ -271,9 +271,9 @@ type PreviewOut = components['schemas']['BlastPreview'];
  * previewBlast answers POST {scheduler}/scheduler/preview (the send wizard's review; issue 9 §2): the audience as the
  * expansion would resolve it now (src/server/core/audience/index.ts), this UTC month's sends so far (from the report aggregates),
  * the cost of the send (src/domain/pricing.ts sendCost over to_send × emails_per_recipient) and the problems that stop
- * a launch. Saves nothing.
+ * a launch, and, under the relay's rate limit (`sendRate`, SMTP_URL max_rate), how long the send takes. Saves nothing.
  */
-export async function previewBlast(query: QueryFn, project: ProjectScope, p: PreviewIn): Promise<PreviewOut> {
+export async function previewBlast(query: QueryFn, project: ProjectScope, p: PreviewIn, sendRate?: number): Promise<PreviewOut> {
   const templateIds = [
     ...new Set([...(p.template_ids_with_weights ?? []).map((w) => w.template_id), ...(p.template_id ? [p.template_id] : []), ...(p.template_ids ?? [])]),
   ];
@@ -332,6 +332,9 @@ export async function previewBlast(query: QueryFn, project: ProjectScope, p: Pre
     emails,
     cost: { dollars: cost.dollars, before: cost.before, after: cost.after, free_left: cost.freeLeft },
     cost_per_1000: sendCost(monthSends, 1000).dollars,
+    // At the relay's rate limit (SMTP_URL max_rate): how long the emails take to go out; unknown without one.
+    send_rate: sendRate ?? null,
+    estimated_duration_s: sendRate ? Math.ceil(emails / sendRate) : null,
     problems,
   };
 }
