@@ -115,6 +115,15 @@ export function formatRate(r: number | null): string {
   return r === null ? 'N/A' : `${(r * 100).toFixed(1)}%`;
 }
 
+/**
+ * formatRatePrecise renders a small rate the way the reputation circuit-breaker states it: a percentage with up to
+ * two decimals, trailing zeros dropped ('0.3 %', '3.85 %', '100 %'), or 'n/a'. Shared by the pause reason the server
+ * writes (src/server/core/sending/reputation.ts) and the console's banner.
+ */
+export function formatRatePrecise(r: number | null): string {
+  return r === null ? 'n/a' : `${(100 * r).toFixed(2).replace(/\.?0+$/, '')} %`;
+}
+
 /** The rates a stats page shows from quickstats rows (part 1 §9): each event per unique send, click per open, open per click. */
 export interface QuickStatRates {
   /** Per card name (Opens, Clicks, …): unique of that event / unique sends. */

@@ -9,10 +9,9 @@ import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, D
 import type { OperationResponse } from '../data/apiTypes';
 import { callOperation } from '../data/gateway';
 import { getSession } from '../session';
+import { formatRatePrecise } from '../../domain/reports';
 
 type Status = OperationResponse<'getSendingStatus'>;
-
-const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(2).replace(/\.?0+$/, '')} %`);
 
 /** PauseBanner renders nothing while sending is not paused (or for a visitor without a session). */
 export function PauseBanner() {
@@ -57,8 +56,9 @@ export function PauseBanner() {
         <DialogTitle id="resume-title">Resume marketing sending?</DialogTitle>
         <DialogContent>
           <DialogContentText>
-            Over the last {status.sends_24h} sends, the hard-bounce rate is {pct(status.bounce_rate)} and the complaint rate {pct(status.complaint_rate)}.
-            Sending more to the same list can hurt your sender reputation with mailbox providers. The rates are counted afresh from now on.
+            Over the last {status.sends_24h} sends, the hard-bounce rate is {formatRatePrecise(status.bounce_rate)} and the complaint rate{' '}
+            {formatRatePrecise(status.complaint_rate)}. Sending more to the same list can hurt your sender reputation with mailbox providers. The rates are
+            counted afresh from now on.
           </DialogContentText>
         </DialogContent>
         <DialogActions>

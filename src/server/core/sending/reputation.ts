@@ -8,6 +8,7 @@
  */
 import type { QueryFn } from '../../db/client.ts';
 import { EVENT } from '../../../domain/events.ts';
+import { formatRatePrecise, rate } from '../../../domain/reports.ts';
 import type { Config } from '../../config.ts';
 import type { components } from '../../../../generated/types/scheduler.gen.ts';
 
@@ -55,8 +56,6 @@ const RESUME = `UPDATE projects SET sending_paused_at = NULL, sending_pause_reas
 /** PAUSED_PROJECTS: the projects whose marketing sending is paused. */
 export const PAUSED_PROJECTS = 'SELECT id FROM projects WHERE sending_paused_at IS NOT NULL';
 
-const pct = (x: number) => `${(100 * x).toFixed(2).replace(/\.?0+$/, '')} %`;
-
 /** sendingState reads a project's pause state and its window's sends and rates. */
 export async function sendingState(query: QueryFn, projectId: string): Promise<SendingState> {
   const [r] = await query<{ paused_at: Date | null; reason: string | null; sends: number; bounces: number; complaints: number }>(WINDOW_COUNTS, [projectId]);
@@ -66,8 +65,8 @@ export async function sendingState(query: QueryFn, projectId: string): Promise<S
     reason: r?.reason ?? null,
     pausedAt: r?.paused_at ? new Date(r.paused_at) : null,
     sends,
-    bounceRate: sends ? r.bounces / sends : null,
-    complaintRate: sends ? r.complaints / sends : null,
+    bounceRate: rate(r?.bounces ?? 0, sends),
+    complaintRate: rate(r?.complaints ?? 0, sends),
   };
 }
 
@@ -79,8 +78,10 @@ export async function checkReputation(query: QueryFn, projectId: string, limits:
   const s = await sendingState(query, projectId);
   if (s.paused || s.sends < limits.minSends) return undefined;
   const over: string[] = [];
-  if ((s.bounceRate ?? 0) >= limits.bounceRate) over.push(`hard-bounce rate ${pct(s.bounceRate!)} (limit ${pct(limits.bounceRate)})`);
-  if ((s.complaintRate ?? 0) >= limits.complaintRate) over.push(`complaint rate ${pct(s.complaintRate!)} (limit ${pct(limits.complaintRate)})`);
+  if ((s.bounceRate ?? 0) >= limits.bounceRate)
+    over.push(`hard-bounce rate ${formatRatePrecise(s.bounceRate!)} (limit ${formatRatePrecise(limits.bounceRate)})`);
+  if ((s.complaintRate ?? 0) >= limits.complaintRate)
+    over.push(`complaint rate ${formatRatePrecise(s.complaintRate!)} (limit ${formatRatePrecise(limits.complaintRate)})`);
   if (!over.length) return undefined;
   const reason = `Marketing sending paused: ${over.join(' and ')} over the last ${s.sends} sends in 24 hours. Check the list you sent to, then resume.`;
   const details = JSON.stringify({ reason, sends_24h: s.sends, bounce_rate: s.bounceRate, complaint_rate: s.complaintRate, limits });
