@@ -55,6 +55,19 @@ export interface components {
             value: string;
             status: components["schemas"]["VerificationStatus"];
         };
+        /** @description The domain's warm-up (issue 21 §5; WARMUP_SCHEDULE): on warm-up day N, blasts and workflow emails from the domain go out up to the schedule's N-th value per UTC day, and the rest waits for the next day (deferred by warm-up, never failed). Day 1 is the UTC day of the domain's first real email. Test emails and single sends always go, and count. */
+        Warmup: {
+            /** @description Whether a warm-up cap applies today (or will from the first email). */
+            active: boolean;
+            /** @description Today's warm-up day (1 = the UTC day of the first real email); null before the first one. */
+            day: number | null;
+            /** @description The length of the warm-up in days (0 when warm-up is off). */
+            days: number;
+            /** @description Today's cap (emails per UTC day); null when none applies (the warm-up is over or off). */
+            cap_today: number | null;
+            /** @description Real emails the domain sent today (UTC). */
+            sent_today: number;
+        };
         Domain: {
             id: components["schemas"]["Uuid"];
             /** @description In lower case. */
@@ -71,6 +84,7 @@ export interface components {
             };
             /** @description When DNS was last checked (UTC); null before the first check. */
             checked_at: components["schemas"]["Timestamp"] | null;
+            warmup: components["schemas"]["Warmup"];
             created_at: components["schemas"]["Timestamp"];
         };
         /** Format: uuid */

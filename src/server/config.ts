@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseDuration } from './core/sending/deferral.ts';
 import { parseRelayUrls, type RelaySetting } from './core/sending/relays.ts';
+import { parseWarmupSchedule } from './core/sending/dailyCaps.ts';
 import path from 'node:path';
 
 export interface Config {
@@ -25,6 +26,9 @@ export interface Config {
   smtpUrl?: string;
   /** SMTP_URL's `max_rate`: messages per second to the relay over all sender processes together; undefined = no limit. */
   relayMaxRate?: number;
+  /** SMTP_URL's `daily_quota` (messages per UTC day over all processes) and `warmup=1` (core/sending/dailyCaps.ts). */
+  relayDailyQuota?: number;
+  relayWarmup?: boolean;
   /** The relay's name for its pacing row and logs: scheme, host and port of SMTP_URL (no credentials). */
   relayName?: string;
   /** SMTP_URL's further relays, by priority: used when the ones before refuse connections (failover). */
@@ -43,6 +47,11 @@ export interface Config {
   deferMaxAgeMs: number;
   /** The reputation circuit-breaker (core/sending/reputation.ts): PAUSE_MIN_SENDS (200), PAUSE_BOUNCE_RATE (5 %), PAUSE_COMPLAINT_RATE (0.3 %; fractions). */
   reputation: { minSends: number; bounceRate: number; complaintRate: number };
+  /**
+   * The warm-up ramp of a new sending domain (WARMUP_SCHEDULE: emails per UTC day on days 1, 2, …, comma-separated;
+   * `off` = null; default core/sending/dailyCaps.ts DEFAULT_WARMUP_SCHEDULE).
+   */
+  warmupSchedule: number[] | null;
   /** The first back-off after a deferral (DEFER_RETRY_MS, default 30000 ms), doubled per attempt up to 30 min. */
   deferRetryMs: number;
   /** Threads that render emails (RENDER_THREADS, default cores − 1, at least 1, at most 4; 0 renders in-process). */
@@ -114,7 +123,7 @@ export interface Config {
   reportCompactMs: number;
 }
 
-/** loadConfig reads the environment (process.env by default). Throws on a malformed number or duration (DEFER_MAX_AGE) or an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE. */
+/** loadConfig reads the environment (process.env by default). Throws on a malformed number or duration (DEFER_MAX_AGE), SMTP_URL or WARMUP_SCHEDULE or an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const num = (name: string, dflt: number): number => {
     const raw = env[name];
@@ -143,6 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: relay?.url,
     relayMaxRate: relay?.maxRate,
     relayName: relay?.name,
+    relayDailyQuota: relay?.dailyQuota,
+    relayWarmup: relay?.warmup,
     backupRelays,
     storageUrl: env.STORAGE_URL || path.join(dataDir, 'storage'),
     workers: !/^(off|false|0|no)$/i.test(env.WORKERS ?? 'on'),
@@ -151,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sendConcurrency: Math.max(1, Math.floor(num('SEND_CONCURRENCY', 128))),
     deferMaxAgeMs: env.DEFER_MAX_AGE ? parseDuration('DEFER_MAX_AGE', env.DEFER_MAX_AGE) : 72 * 3_600_000,
     deferRetryMs: Math.max(1, num('DEFER_RETRY_MS', 30_000)),
+    warmupSchedule: parseWarmupSchedule(env.WARMUP_SCHEDULE),
     reputation: { minSends: num('PAUSE_MIN_SENDS', 200), bounceRate: rate('PAUSE_BOUNCE_RATE', 0.05), complaintRate: rate('PAUSE_COMPLAINT_RATE', 0.003) },
     renderThreads: Math.floor(num('RENDER_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
     importWriters: Math.max(1, Math.min(8, Math.floor(num('IMPORT_WRITERS', 2)))),

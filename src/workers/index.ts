@@ -23,7 +23,13 @@ export interface Workers {
 export async function startWorkers(ctx: AppContext, queue: Queue, transport: MailTransport): Promise<Workers> {
   const renderer = new RenderPool(ctx.config.renderThreads, ctx.config.storageUrl);
   // SMTP_URL's further relays: the sender fails over to them when the ones before refuse connections.
-  const backupRelays = ctx.config.backupRelays.map((r) => ({ name: r.name, transport: new SmtpTransport(r.url), maxRate: r.maxRate }));
+  const backupRelays = ctx.config.backupRelays.map((r) => ({
+    name: r.name,
+    transport: new SmtpTransport(r.url),
+    maxRate: r.maxRate,
+    dailyQuota: r.dailyQuota,
+    warmup: r.warmup,
+  }));
   const sender = new Sender(ctx, transport, renderer, {
     leaseMs: ctx.config.sendLeaseMs,
     pollMs: ctx.config.sendPollMs,

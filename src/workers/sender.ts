@@ -37,13 +37,14 @@ import { recordFeedback } from '../server/core/feedback/index.ts';
 import { isDeferral, isRelayDown, isThrottling, nextAttemptDelay } from '../server/core/sending/deferral.ts';
 import { RelayPacer } from '../server/core/sending/pacing.ts';
 import { PAUSED_PROJECTS } from '../server/core/sending/reputation.ts';
-import { CANCEL_DISABLED, CLAIM_DUE, RELEASE_PAUSED, FAIL_SEND, LOOKUP, RENEW_LEASE, RETRY_SEND_LATER } from '../server/core/sending/queries.ts';
+import { CANCEL_DISABLED, CLAIM_DUE, HOLD_FOR_CAP, RELEASE_PAUSED, FAIL_SEND, LOOKUP, RENEW_LEASE, RETRY_SEND_LATER } from '../server/core/sending/queries.ts';
+import { DailyCaps, utcDay, type CapRefusal } from '../server/core/sending/dailyCaps.ts';
 import { SentRecorder } from '../server/core/sending/sentRecorder.ts';
 import { logFinishedBlasts } from '../server/core/blasts/finished.ts';
 import { simulatorFeedback, smtpBounce, type SmtpRefusal } from '../domain/feedback.ts';
 import { buildRenderContext } from '../domain/templateVariables.ts';
 import { encodeLocation } from '../domain/location.ts';
-import { dkimKeys } from '../server/core/domains/index.ts';
+import { dkimKeys, personaSendingDomains } from '../server/core/domains/index.ts';
 
 /** The bucket holding the exact copy of every sent email. */
 export const SENT_BUCKET = 'sent-emails';
@@ -100,7 +101,12 @@ export interface SenderOptions {
    * Relays to fail over to when the main one (the `transport` argument, with SMTP_URL's pacing) refuses connections
    * or turns sessions away, lowest priority first (SMTP_URL's further URLs; see workers/index.ts).
    */
-  backupRelays?: Array<{ name: string; transport: MailTransport; maxRate?: number }>;
+  backupRelays?: Array<{ name: string; transport: MailTransport; maxRate?: number; dailyQuota?: number; warmup?: boolean }>;
+  /**
+   * The clock the daily caps read (ms since the epoch, UTC; default Date.now): which UTC day it is for warm-up and
+   * daily_quota (core/sending/dailyCaps.ts). Tests move it through days.
+   */
+  now?: () => number;
 }
 
 /** A relay the sender delivers through: its transport, its pacer, and until when it is taken for down. */
@@ -112,6 +118,10 @@ interface Relay {
   downUntil: number;
   /** The next wait (ms) if it is found down again: 5 s, doubling up to 5 min; reset when it takes a message. */
   downFor: number;
+  /** Its daily caps (SMTP_URL daily_quota, warmup=1). */
+  limits: { dailyQuota?: number; warmup?: boolean };
+  /** The UTC day its daily cap was found reached, and why: it is not tried again that day. */
+  full?: { day: string; refusal: CapRefusal };
 }
 
 /** The first wait after a relay is found down (ms), and the longest. */
@@ -153,6 +163,8 @@ export class Sender {
   private loops?: Promise<unknown>;
   private readonly query: QueryFn;
   private readonly recorder: SentRecorder;
+  /** Warm-up and daily_quota counts (core/sending/dailyCaps.ts). */
+  private readonly caps: DailyCaps;
   /**
    * The relays, in order of priority: the main one, then the backups. Each paces its sends when it has a rate limit
    * (SMTP_URL max_rate, shared with every other sender process).
@@ -179,18 +191,20 @@ export class Sender {
     private readonly opts: SenderOptions,
   ) {
     this.query = ctx.database.query.bind(ctx.database) as QueryFn;
-    const { relayMaxRate, relayName } = ctx.config;
-    const relay = (name: string, t: MailTransport, maxRate?: number): Relay => ({
+    const { relayMaxRate, relayName, relayDailyQuota, relayWarmup } = ctx.config;
+    const relay = (name: string, t: MailTransport, maxRate?: number, limits: Relay['limits'] = {}): Relay => ({
       name,
       transport: t,
       pacer: maxRate && t.delivers ? new RelayPacer(this.query, name, maxRate) : undefined,
       downUntil: 0,
       downFor: RELAY_DOWN_MS.first,
+      limits: t.delivers ? limits : {},
     });
     this.relays = [
-      relay(relayName ?? transport.description, transport, relayMaxRate),
-      ...(opts.backupRelays ?? []).map((b) => relay(b.name, b.transport, b.maxRate)),
+      relay(relayName ?? transport.description, transport, relayMaxRate, { dailyQuota: relayDailyQuota, warmup: relayWarmup }),
+      ...(opts.backupRelays ?? []).map((b) => relay(b.name, b.transport, b.maxRate, { dailyQuota: b.dailyQuota, warmup: b.warmup })),
     ];
+    this.caps = new DailyCaps(this.query, ctx.config.warmupSchedule, opts.now);
     this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 20);
   }
 
@@ -457,7 +471,7 @@ export class Sender {
 
   private async loadBatchData(rows: OutboxRow[]) {
     const ids = (pick: (r: OutboxRow) => string | null) => [...new Set(rows.map(pick).filter((x): x is string => !!x))];
-    const [contacts, personas, templates, projects, blasts, suppressions, dkim] = await Promise.all([
+    const [contacts, personas, templates, projects, blasts, suppressions, dkim, domains] = await Promise.all([
       this.query<Record<string, unknown> & { id: string }>(LOOKUP.contacts, [ids((r) => r.contact_id)]),
       this.query<Record<string, unknown> & { id: string; email: string; first_name: string; last_name: string | null; verified_at: Date | null }>(
         LOOKUP.personas,
@@ -475,10 +489,24 @@ export class Sender {
         this.query,
         ids((r) => r.sender_persona_id),
       ),
+      // The sending domain each persona sends from: what its warm-up counts (core/sending/dailyCaps.ts).
+      personaSendingDomains(
+        this.query,
+        ids((r) => r.sender_persona_id),
+      ),
     ]);
     const byId = <T extends { id: string }>(list: T[]) => new Map(list.map((x) => [x.id, x]));
     const suppressed = new Map(suppressions.map((x) => [`${x.project_id}:${x.email}`, x.reason]));
-    return { contacts: byId(contacts), personas: byId(personas), templates: byId(templates), projects: byId(projects), blasts: byId(blasts), suppressed, dkim };
+    return {
+      contacts: byId(contacts),
+      personas: byId(personas),
+      templates: byId(templates),
+      projects: byId(projects),
+      blasts: byId(blasts),
+      suppressed,
+      dkim,
+      domains,
+    };
   }
 
   /**
@@ -518,6 +546,18 @@ export class Sender {
         throw new PermanentError(`suppressed: ${row.email} is on the suppression list (${suppressedFor})`);
       }
       if (optOutApplies && contact?.unsubscribed_at) throw new PermanentError(`unsubscribed: ${row.email} unsubscribed from marketing email`);
+      // The mailbox simulator answers for its own addresses: accepted without delivery, then its feedback.
+      const simulated = simulatorFeedback(row.email);
+      // Warm-up (core/sending/dailyCaps.ts): a real email from a sending domain counts toward its day; a blast's or
+      // workflow's email over today's cap waits for the next UTC day (test emails and single sends always go).
+      const domain = data.domains.get(persona.id);
+      if (!simulated && domain) {
+        const refusal = await this.caps.takeWarmup(domain, !!(row.blast_id || row.workflow_id) && !row.is_test);
+        if (refusal) {
+          await this.query(HOLD_FOR_CAP, [row.id, token, refusal.reason, String(refusal.waitMs)]);
+          return undefined;
+        }
+      }
       const link = unsubscribeLink(this.ctx.config.publicUrl, project?.link_secret ?? '', row.project_id, row.contact_id, Number(row.id));
       const vars = buildRenderContext(contact ?? { email: row.email }, persona, link, row.event);
       const { subject, raw } = await this.renderer.render({
@@ -546,16 +586,19 @@ export class Sender {
               },
       });
       stage = 'deliver';
-      // The mailbox simulator answers for its own addresses: accepted without delivery, then its feedback.
-      const simulated = simulatorFeedback(row.email);
       // The circuit-breaker paused the project's marketing sending since the batch was claimed: the row waits.
       if ((row.blast_id || row.workflow_id) && this.paused.has(row.project_id)) {
         await this.query(RELEASE_PAUSED, [row.id, token]);
         return undefined;
       }
-      // The first relay by priority that is not taken for down (failover); with a rate limit (SMTP_URL max_rate), wait
-      // for this process's next send slot on it (core/sending/pacing.ts).
-      const relay = this.pickRelay();
+      // The first relay by priority that is not taken for down (failover) and has today's daily cap left (daily_quota,
+      // warmup=1); none left: the email waits for the next UTC day. With a rate limit (SMTP_URL max_rate), wait for
+      // this process's next send slot on the relay (core/sending/pacing.ts).
+      const relay = simulated ? this.relays[0] : await this.takeRelay();
+      if (!('transport' in relay)) {
+        await this.query(HOLD_FOR_CAP, [row.id, token, relay.reason, String(relay.waitMs)]);
+        return undefined;
+      }
       usedRelay = relay;
       if (!simulated && relay.pacer) await relay.pacer.permit();
       // The render (or the wait) may have taken long: the claim must still be provably held when the email leaves.
@@ -604,10 +647,28 @@ export class Sender {
     }
   }
 
-  /** pickRelay returns the first relay by priority not taken for down, or, when all are, the one back the soonest. */
-  private pickRelay(): Relay {
+  /**
+   * takeRelay returns the relay for the next email and counts it against that relay's daily caps: the first by
+   * priority that is not taken for down (or, when all are, the one back the soonest) and whose cap today is not
+   * reached. When every relay's cap is reached, the refusal of the last one tried (the email waits for the next day).
+   */
+  private async takeRelay(): Promise<Relay | CapRefusal> {
     const now = performance.now();
-    return this.relays.find((r) => r.downUntil <= now) ?? this.relays.reduce((a, b) => (b.downUntil < a.downUntil ? b : a));
+    const today = utcDay(this.caps.now());
+    const up = this.relays.filter((r) => r.downUntil <= now);
+    const down = this.relays.filter((r) => r.downUntil > now).sort((a, b) => a.downUntil - b.downUntil);
+    let refusal: CapRefusal | undefined;
+    for (const r of [...up, ...down]) {
+      if (r.full?.day === today) {
+        refusal = r.full.refusal;
+        continue;
+      }
+      const no = await this.caps.takeRelay(r.name, r.limits);
+      if (!no) return r;
+      r.full = { day: today, refusal: no };
+      refusal = no;
+    }
+    return refusal!;
   }
 
   private async recordFailure(row: OutboxRow, token: string, stage: string, err: unknown, relay?: Relay): Promise<void> {

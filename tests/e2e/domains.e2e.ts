@@ -1,7 +1,7 @@
 /**
  * Domain Settings in Debian's chromium (/account/domains; issue 4 §5): the domain check's messages, adding a domain,
  * its DNS records shown to copy, the DNS check's verdict against a real DNS server on 127.0.0.1 that has none of the
- * records ('DNS settings not found'), the duplicate-domain error, and a persona's domain written in the registered casing. The Success path and DKIM signing are covered by
+ * records ('DNS settings not found'), the domain's warm-up, the duplicate-domain error, and a persona's domain written in the registered casing. The Success path and DKIM signing are covered by
  * tests/api/domains.api.test.ts.
  */
 import { mkdtemp } from 'node:fs/promises';
@@ -63,6 +63,10 @@ describe('Domain Settings (e2e)', () => {
     expect(await card.getByRole('textbox', { name: 'DKIM TXT name' }).inputValue()).toBe('mw1._domainkey.mail.demo-test.com');
     expect(await card.getByRole('textbox', { name: 'DKIM TXT value' }).inputValue()).toMatch(/^v=DKIM1; k=rsa; p=MIIBIjAN/);
     expect(await card.getByRole('textbox', { name: 'DMARC TXT value' }).inputValue()).toBe('v=DMARC1; p=none; rua=mailto:dmarc@mail.demo-test.com');
+    // The new domain's warm-up (issue 21 §5, the default WARMUP_SCHEDULE): it starts with its first email.
+    expect(await card.getByTestId('warmup-mail.demo-test.com').innerText()).toBe(
+      'Warm-up: starts with the first email from this domain; day 1 sends up to 50 blast and workflow emails.',
+    );
 
     // The check queued on adding asks the DNS server, which has none of the records.
     for (let i = 0; i < 60 && !(await card.getByText('DKIM: DNS settings not found').isVisible()); i++) {

@@ -6,7 +6,7 @@
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNotify } from 'react-admin';
-import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, LinearProgress, Stack, TextField, Typography } from '@mui/material';
 import type { components } from '../../../generated/types/domains.gen';
 import { callOperation } from '../data/gateway';
 import { getSession } from '../session';
@@ -27,6 +27,39 @@ function statusLabel(status: Status, record: 'DKIM' | 'SPF' | 'DMARC'): string {
 const NO_SESSION_NAMES = 'Couldn’t get dkim info, please try logging out and back in again';
 
 const COLOR: Record<Status, 'success' | 'error' | 'default'> = { Success: 'success', Failed: 'error', Pending: 'default' };
+
+/**
+ * WarmupLine tells where the domain is in its warm-up (issue 21 §5; core/sending/dailyCaps.ts): its day, today's cap
+ * and use as a bar, or that the warm-up starts with its first email, is complete, or is off.
+ */
+function WarmupLine({ w, domain }: { w: Domain['warmup']; domain: string }) {
+  const text =
+    w.days === 0
+      ? 'Warm-up: off'
+      : w.day === null
+        ? `Warm-up: starts with the first email from this domain; day 1 sends up to ${w.cap_today!.toLocaleString('en-US')} blast and workflow emails.`
+        : w.active
+          ? `Warm-up: day ${w.day} of ${w.days}. ${w.sent_today.toLocaleString('en-US')} of today’s ${w.cap_today!.toLocaleString('en-US')} emails sent (UTC day).`
+          : `Warm-up complete (${w.days} days): no daily cap. ${w.sent_today.toLocaleString('en-US')} emails sent today (UTC).`;
+  return (
+    <Box sx={{ mb: 2 }} data-testid={`warmup-${domain}`}>
+      <Typography variant="body2">{text}</Typography>
+      {w.active && w.day !== null && w.cap_today !== null && (
+        <>
+          <LinearProgress
+            variant="determinate"
+            value={Math.min(100, (100 * w.sent_today) / w.cap_today)}
+            aria-label={`Warm-up use today: ${w.sent_today} of ${w.cap_today}`}
+            sx={{ my: 0.5, maxWidth: 360 }}
+          />
+          <Typography variant="caption" color="text.secondary">
+            Emails over today’s cap wait for the next UTC day and are shown as deferred; none are lost. Test emails and single sends always go.
+          </Typography>
+        </>
+      )}
+    </Box>
+  );
+}
 
 /** DomainsPage is /account/domains. */
 export function DomainsPage() {
@@ -146,6 +179,7 @@ export function DomainsPage() {
                 Refresh
               </Button>
             </Box>
+            <WarmupLine w={d.warmup} domain={d.domain} />
             <Stack spacing={2}>
               {(['dkim', 'spf', 'dmarc'] as const).map((kind) => (
                 <Box key={kind} sx={{ display: 'grid', gap: 1, gridTemplateColumns: { md: '2fr 3fr' } }}>

@@ -8,6 +8,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  date,
   doublePrecision,
   index,
   integer,
@@ -214,6 +215,11 @@ export const sendingDomains = pgTable(
     spfStatus: text('spf_status').notNull().default('Pending'),
     dmarcStatus: text('dmarc_status').notNull().default('Pending'),
     checkedAt: ts('checked_at'),
+    /**
+     * The UTC day the domain first sent a real email: day 1 of its warm-up (WARMUP_SCHEDULE; core/sending/warmup.ts).
+     * Null until then.
+     */
+    warmupStartedOn: date('warmup_started_on', { mode: 'string' }),
     createdAt: created(),
   },
   (t) => [uniqueIndex('sending_domains_project_domain_idx').on(t.projectId, t.domain)],
@@ -759,3 +765,20 @@ export const relayPacing = pgTable('relay_pacing', {
   relay: text('relay').primaryKey(),
   nextAt: ts('next_at').notNull(),
 });
+
+/**
+ * Real emails sent per UTC day under a daily cap (core/sending/dailyCaps.ts): a sending domain's warm-up
+ * (`domain:<id>`) and a relay's daily_quota (`relay:<name>`). A sender takes one unit per email with one conditional
+ * statement, so all processes together never exceed the day's cap.
+ */
+export const dailySends = pgTable(
+  'daily_sends',
+  {
+    /** What is capped: `domain:<sending domain id>` or `relay:<relay name>`. */
+    key: text('key').notNull(),
+    /** The UTC day. */
+    day: date('day', { mode: 'string' }).notNull(),
+    sent: integer('sent').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.day] })],
+);

@@ -21,6 +21,7 @@ import {
   type VerificationStatus,
 } from '../../../domain/sendingDomain.ts';
 import type { components } from '../../../../generated/types/domains.gen.ts';
+import { warmupStates, type WarmupState } from '../sending/dailyCaps.ts';
 
 type DomainOut = components['schemas']['Domain'];
 
@@ -37,13 +38,16 @@ interface DomainRow {
   spf_status: VerificationStatus;
   dmarc_status: VerificationStatus;
   checked_at: Date | string | null;
+  /** Day 1 of its warm-up (YYYY-MM-DD, UTC); null before its first real email. */
+  warmup_started_on: string | null;
   created_at: Date | string;
 }
 
-const COLUMNS = 'id, project_id, domain, dkim_selector, dkim_public_key, dkim_status, spf_status, dmarc_status, checked_at, created_at';
+const COLUMNS =
+  'id, project_id, domain, dkim_selector, dkim_public_key, dkim_status, spf_status, dmarc_status, checked_at, warmup_started_on::text AS warmup_started_on, created_at';
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-function toDomain(row: DomainRow, spf: string): DomainOut {
+function toDomain(row: DomainRow, spf: string, warmup: WarmupState): DomainOut {
   const records = domainRecords(row.domain, row.dkim_selector, row.dkim_public_key, spf);
   return {
     id: row.id,
@@ -57,14 +61,22 @@ function toDomain(row: DomainRow, spf: string): DomainOut {
       dmarc: { ...records.dmarc, status: row.dmarc_status },
     },
     checked_at: row.checked_at ? iso(row.checked_at) : null,
+    warmup,
     created_at: iso(row.created_at),
   };
 }
 
-/** listDomains returns the project's sending domains, oldest first, with their records and statuses. */
+/** withWarmup turns domain rows into the API's shape, with each one's warm-up today (core/sending/dailyCaps.ts). */
+async function withWarmup(ctx: AppContext, rows: DomainRow[]): Promise<DomainOut[]> {
+  const query = ctx.database.query.bind(ctx.database) as QueryFn;
+  const states = await warmupStates(query, rows, ctx.config.warmupSchedule);
+  return rows.map((r) => toDomain(r, ctx.config.spfRecord, states.get(r.id)!));
+}
+
+/** listDomains returns the project's sending domains, oldest first, with their records, statuses and warm-up. */
 export async function listDomains(ctx: AppContext, project: ProjectScope): Promise<DomainOut[]> {
   const rows = await ctx.database.query<DomainRow>(`SELECT ${COLUMNS} FROM sending_domains WHERE project_id = $1 ORDER BY created_at, domain`, [project.id]);
-  return rows.map((r) => toDomain(r, ctx.config.spfRecord));
+  return withWarmup(ctx, rows);
 }
 
 /**
@@ -88,7 +100,7 @@ export async function addDomain(ctx: AppContext, project: ProjectScope, input: s
   );
   if (!row) throw new BadRequest([`domain: ${domain} is already registered`]);
   await ctx.queue.enqueue('domain-check', { domainIds: [row.id] });
-  return toDomain(row, ctx.config.spfRecord);
+  return (await withWarmup(ctx, [row]))[0];
 }
 
 /**
@@ -157,11 +169,30 @@ export interface DkimKey {
 export async function dkimKeys(query: QueryFn, personaIds: string[]): Promise<Map<string, DkimKey>> {
   if (!personaIds.length) return new Map();
   const rows = await query<{ persona_id: string; domain: string; dkim_selector: string; dkim_private_key: string }>(
-    `SELECT p.id AS persona_id, d.domain, d.dkim_selector, d.dkim_private_key
-       FROM sender_personas p
-       JOIN sending_domains d ON d.project_id = p.project_id AND d.domain = lower(substring(p.email from '@([^@]*)$'))
+    `SELECT p.id AS persona_id, d.domain, d.dkim_selector, d.dkim_private_key ${PERSONA_DOMAIN}
       WHERE p.id = ANY($1::uuid[]) AND d.dkim_status = 'Success'`,
     [personaIds],
   );
   return new Map(rows.map((r) => [r.persona_id, { domainName: r.domain, keySelector: r.dkim_selector, privateKey: r.dkim_private_key }]));
+}
+
+/**
+ * PERSONA_DOMAIN: which sending domain a sender persona sends from: the project's registered domain equal to the
+ * part of the persona's address after the @ (p = sender_personas, d = sending_domains).
+ */
+const PERSONA_DOMAIN = `FROM sender_personas p
+       JOIN sending_domains d ON d.project_id = p.project_id AND d.domain = lower(substring(p.email from '@([^@]*)$'))`;
+
+/**
+ * personaSendingDomains returns, for each of the sender personas whose address is on a registered sending domain of
+ * its project (verified or not), that domain's id and name, keyed by persona id: what the warm-up counts
+ * (core/sending/dailyCaps.ts). One query.
+ */
+export async function personaSendingDomains(query: QueryFn, personaIds: string[]): Promise<Map<string, { id: string; domain: string }>> {
+  if (!personaIds.length) return new Map();
+  const rows = await query<{ persona_id: string; id: string; domain: string }>(
+    `SELECT p.id AS persona_id, d.id, d.domain ${PERSONA_DOMAIN} WHERE p.id = ANY($1::uuid[])`,
+    [personaIds],
+  );
+  return new Map(rows.map((r) => [r.persona_id, { id: r.id, domain: r.domain }]));
 }

@@ -85,5 +85,13 @@ export const LOOKUP = {
   suppressions: 'SELECT project_id, email, reason FROM suppressions WHERE project_id = ANY($1::uuid[]) AND email = ANY($2::text[])',
 } as const;
 
+/**
+ * HOLD_FOR_CAP: a claimed row over a daily cap (warm-up, daily_quota; core/sending/dailyCaps.ts) goes back to pending
+ * until $4 ms (text) from now, with the reason $3 (so it shows as deferred), its attempt not counted. $1 id, $2 token.
+ */
+export const HOLD_FOR_CAP = `UPDATE outbox SET status = 'pending', claim_token = NULL, attempts = greatest(attempts - 1, 0), last_error = $3,
+          next_attempt_at = now() + ($4 || ' milliseconds')::interval
+          WHERE id = $1 AND claim_token = $2`;
+
 /** RELEASE_PAUSED: a claimed row of a project paused meanwhile goes back to pending, its attempt not counted. $1 id, $2 claim token. */
 export const RELEASE_PAUSED = `UPDATE outbox SET status = 'pending', claim_token = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1 AND claim_token = $2`;

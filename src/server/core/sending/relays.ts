@@ -1,7 +1,9 @@
 /**
  * The relay setting (SMTP_URL): an smtp:// or smtps:// URL whose query may carry the delivery governor's parameters
  * besides nodemailer's own (tls_reject_unauthorized, ignore_tls): `max_rate`, messages per second over all sender
- * processes together (core/sending/pacing.ts); `priority`, lower is used first (default: the list's order). SMTP_URL
+ * processes together (core/sending/pacing.ts); `daily_quota`, messages per UTC day over all processes; `warmup=1`, the
+ * relay's daily volume follows WARMUP_SCHEDULE from the first day it sent (both core/sending/dailyCaps.ts);
+ * `priority`, lower is used first (default: the list's order). SMTP_URL
  * may list several relays separated by commas: the sender uses the first by priority that is up and fails over to the
  * next when one refuses connections (src/workers/sender.ts).
  */
@@ -11,15 +13,19 @@ export interface RelaySetting {
   url: string;
   name: string;
   maxRate?: number;
+  /** Messages per UTC day over all processes (`daily_quota`). */
+  dailyQuota?: number;
+  /** Whether the relay's daily volume follows WARMUP_SCHEDULE (`warmup=1`). */
+  warmup?: boolean;
   priority?: number;
 }
 
 /** The governor's parameters, read and removed from the URL. */
-const GOVERNOR_PARAMS = ['max_rate', 'priority'] as const;
+const GOVERNOR_PARAMS = ['max_rate', 'daily_quota', 'warmup', 'priority'] as const;
 
 /**
- * parseRelayUrl reads SMTP_URL. Throws an Error naming SMTP_URL and the fault when it is not one smtp(s):// URL or
- * `max_rate` is not a number > 0.
+ * parseRelayUrl reads SMTP_URL. Throws an Error naming SMTP_URL and the fault when it is not one smtp(s):// URL,
+ * `max_rate` is not a number > 0, `daily_quota` not a whole number > 0, `warmup` not 0 or 1, or `priority` not whole.
  */
 export function parseRelayUrl(value: string): RelaySetting {
   let u: URL;
@@ -41,9 +47,26 @@ export function parseRelayUrl(value: string): RelaySetting {
     priority = Number(rawPriority);
     if (!Number.isInteger(priority)) throw new Error(`SMTP_URL: priority must be a whole number, got "${rawPriority}"`);
   }
+  let dailyQuota: number | undefined;
+  const rawQuota = u.searchParams.get('daily_quota');
+  if (rawQuota !== null) {
+    dailyQuota = Number(rawQuota);
+    if (!Number.isInteger(dailyQuota) || dailyQuota <= 0)
+      throw new Error(`SMTP_URL: daily_quota must be a whole number of messages per day > 0, got "${rawQuota}"`);
+  }
+  const rawWarmup = u.searchParams.get('warmup');
+  if (rawWarmup !== null && !/^(0|1|true|false)$/.test(rawWarmup)) throw new Error(`SMTP_URL: warmup must be 1 or 0, got "${rawWarmup}"`);
+  const warmup = rawWarmup === '1' || rawWarmup === 'true';
   for (const p of GOVERNOR_PARAMS) u.searchParams.delete(p);
   const name = `${u.protocol}//${u.hostname}:${u.port || (u.protocol === 'smtps:' ? 465 : 25)}`;
-  return { url: u.toString(), name, maxRate, ...(priority === undefined ? {} : { priority }) };
+  return {
+    url: u.toString(),
+    name,
+    maxRate,
+    ...(dailyQuota === undefined ? {} : { dailyQuota }),
+    ...(warmup ? { warmup } : {}),
+    ...(priority === undefined ? {} : { priority }),
+  };
 }
 
 /**
