@@ -462,6 +462,10 @@ export const resources: ResourceDefinition[] = [
           "label": "Deferred"
         },
         {
+          "source": "waiting_emails",
+          "label": "Waiting"
+        },
+        {
           "source": "failed_emails",
           "label": "Failed"
         },

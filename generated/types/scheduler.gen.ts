@@ -126,8 +126,26 @@ export interface components {
             relays: {
                 /** @description Scheme, host and port (no credentials). */
                 name: string;
+                /**
+                 * @description down: a sender took it for down (it refused connections or sessions) until down_until, and its mail goes to the next relay or waits; quota_reached: today's daily_quota is used up (mail fails over or waits for the next UTC day); up otherwise.
+                 * @enum {string}
+                 */
+                state: "up" | "down" | "quota_reached";
+                /** @description The pace now (messages/s) — max_rate, or less after throttling answers; null for no limit. */
+                rate: number | null;
                 /** @description Messages per second over all sender processes; null for no limit. */
                 max_rate: number | null;
+                /** @description Messages it sent this UTC day; counted only for a relay with daily_quota or warmup=1 (null otherwise). */
+                sent_today: number | null;
+                /** @description Messages per UTC day over all sender processes; null for no quota. */
+                daily_quota: number | null;
+                /**
+                 * Format: date-time
+                 * @description While down: when it is tried again (UTC).
+                 */
+                down_until: string | null;
+                /** @description While down: the answer or error that took it down. */
+                down_reason: string | null;
             }[];
         };
         PreviewRequest: {
@@ -262,8 +280,10 @@ export interface components {
             /** @description Recipient rows made when the blast was expanded (0 before). */
             scheduled_emails: number;
             sent_emails: number;
-            /** @description Recipients whose last attempt the relay deferred (a 4xx, a refused connection or a timeout) and that wait to be tried again, with back-off, until DEFER_MAX_AGE; a deferral never drops an email. */
+            /** @description Recipients whose last attempt the relay deferred (a 4xx, a refused connection or a timeout) and that wait to be tried again, with back-off, until DEFER_MAX_AGE; a deferral never drops an email. Also the recipients a daily cap holds until the next UTC day (a sending domain's warm-up, a relay's daily_quota). */
             deferred_emails: number;
+            /** @description Recipients not tried yet: queued for sending, being sent, or stepping aside for a moment for their mailbox provider's limit (DOMAIN_LIMITS). scheduled_emails = sent + deferred + waiting + failed + cancelled. */
+            waiting_emails: number;
             failed_emails: number;
             /** @description Audience accounting, written when the blast is expanded (null before): every contact targeted by the segments, contacts and addresses chosen, and how many were left out and why. targeted = queued + the sum of excluded. Sent and failed counts are sent_emails and failed_emails. */
             audience?: null | components["schemas"]["BlastAudience"];

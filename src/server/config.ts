@@ -8,6 +8,7 @@ import os from 'node:os';
 import { parseDuration } from './core/sending/deferral.ts';
 import { parseRelayUrls, type RelaySetting } from './core/sending/relays.ts';
 import { parseWarmupSchedule } from './core/sending/dailyCaps.ts';
+import { parseDomainLimits, type ProviderGroup } from './core/sending/providers.ts';
 import path from 'node:path';
 
 export interface Config {
@@ -52,6 +53,8 @@ export interface Config {
    * `off` = null; default core/sending/dailyCaps.ts DEFAULT_WARMUP_SCHEDULE).
    */
   warmupSchedule: number[] | null;
+  /** Recipient provider groups and their limits (DOMAIN_LIMITS over the built-in ones; core/sending/providers.ts). */
+  providerGroups: ProviderGroup[];
   /** The first back-off after a deferral (DEFER_RETRY_MS, default 30000 ms), doubled per attempt up to 30 min. */
   deferRetryMs: number;
   /** Threads that render emails (RENDER_THREADS, default cores − 1, at least 1, at most 4; 0 renders in-process). */
@@ -123,7 +126,7 @@ export interface Config {
   reportCompactMs: number;
 }
 
-/** loadConfig reads the environment (process.env by default). Throws on a malformed number or duration (DEFER_MAX_AGE), SMTP_URL or WARMUP_SCHEDULE or an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE. */
+/** loadConfig reads the environment (process.env by default). Throws on a malformed number or duration (DEFER_MAX_AGE), SMTP_URL, WARMUP_SCHEDULE or DOMAIN_LIMITS or an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const num = (name: string, dflt: number): number => {
     const raw = env[name];
@@ -163,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deferMaxAgeMs: env.DEFER_MAX_AGE ? parseDuration('DEFER_MAX_AGE', env.DEFER_MAX_AGE) : 72 * 3_600_000,
     deferRetryMs: Math.max(1, num('DEFER_RETRY_MS', 30_000)),
     warmupSchedule: parseWarmupSchedule(env.WARMUP_SCHEDULE),
+    providerGroups: parseDomainLimits(env.DOMAIN_LIMITS),
     reputation: { minSends: num('PAUSE_MIN_SENDS', 200), bounceRate: rate('PAUSE_BOUNCE_RATE', 0.05), complaintRate: rate('PAUSE_COMPLAINT_RATE', 0.003) },
     renderThreads: Math.floor(num('RENDER_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
     importWriters: Math.max(1, Math.min(8, Math.floor(num('IMPORT_WRITERS', 2)))),

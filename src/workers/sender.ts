@@ -35,9 +35,20 @@ import type { RenderPool } from '../server/mail/renderPool.ts';
 import { unsubscribeLink } from '../server/mail/links.ts';
 import { recordFeedback } from '../server/core/feedback/index.ts';
 import { isDeferral, isRelayDown, isThrottling, nextAttemptDelay } from '../server/core/sending/deferral.ts';
-import { RelayPacer } from '../server/core/sending/pacing.ts';
+import { MARK_RELAY_DOWN, MARK_RELAY_UP, RelayPacer, SlotPacer } from '../server/core/sending/pacing.ts';
+import { ProviderTable, type ProviderGroup } from '../server/core/sending/providers.ts';
 import { PAUSED_PROJECTS } from '../server/core/sending/reputation.ts';
-import { CANCEL_DISABLED, CLAIM_DUE, HOLD_FOR_CAP, RELEASE_PAUSED, FAIL_SEND, LOOKUP, RENEW_LEASE, RETRY_SEND_LATER } from '../server/core/sending/queries.ts';
+import {
+  CANCEL_DISABLED,
+  CLAIM_DUE,
+  HOLD_FOR_CAP,
+  WAIT_FOR_PROVIDER,
+  RELEASE_PAUSED,
+  FAIL_SEND,
+  LOOKUP,
+  RENEW_LEASE,
+  RETRY_SEND_LATER,
+} from '../server/core/sending/queries.ts';
 import { DailyCaps, utcDay, type CapRefusal } from '../server/core/sending/dailyCaps.ts';
 import { SentRecorder } from '../server/core/sending/sentRecorder.ts';
 import { logFinishedBlasts } from '../server/core/blasts/finished.ts';
@@ -118,6 +129,9 @@ interface Relay {
   downUntil: number;
   /** The next wait (ms) if it is found down again: 5 s, doubling up to 5 min; reset when it takes a message. */
   downFor: number;
+  /** Whether this process found it down since it last took a message (its relay_pacing row then says so), and why. */
+  wasDown?: boolean;
+  downReason?: string;
   /** Its daily caps (SMTP_URL daily_quota, warmup=1). */
   limits: { dailyQuota?: number; warmup?: boolean };
   /** The UTC day its daily cap was found reached, and why: it is not tried again that day. */
@@ -165,6 +179,9 @@ export class Sender {
   private readonly recorder: SentRecorder;
   /** Warm-up and daily_quota counts (core/sending/dailyCaps.ts). */
   private readonly caps: DailyCaps;
+  /** Per-provider limits (core/sending/providers.ts): the groups, and per group its pacer, messages in flight, waiters. */
+  private readonly providers: ProviderTable;
+  private readonly providerState = new Map<string, { pacer?: SlotPacer; inFlight: number; waiters: Array<() => void> }>();
   /**
    * The relays, in order of priority: the main one, then the backups. Each paces its sends when it has a rate limit
    * (SMTP_URL max_rate, shared with every other sender process).
@@ -205,6 +222,7 @@ export class Sender {
       ...(opts.backupRelays ?? []).map((b) => relay(b.name, b.transport, b.maxRate, { dailyQuota: b.dailyQuota, warmup: b.warmup })),
     ];
     this.caps = new DailyCaps(this.query, ctx.config.warmupSchedule, opts.now);
+    this.providers = new ProviderTable(ctx.config.providerGroups);
     this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 20);
   }
 
@@ -528,6 +546,7 @@ export class Sender {
     const project = data.projects.get(row.project_id);
     let stage = 'render';
     let usedRelay: Relay | undefined;
+    let heldProvider: ProviderGroup | undefined;
     const key = `${row.project_id}/${new Date().toISOString().slice(0, 10)}/${row.id}.eml`;
     try {
       if (!persona) throw new PermanentError('sender persona not found');
@@ -548,6 +567,17 @@ export class Sender {
       if (optOutApplies && contact?.unsubscribed_at) throw new PermanentError(`unsubscribed: ${row.email} unsubscribed from marketing email`);
       // The mailbox simulator answers for its own addresses: accepted without delivery, then its feedback.
       const simulated = simulatorFeedback(row.email);
+      // Per-provider limits (core/sending/providers.ts): no free connection or send slot for the recipient's provider
+      // soon, and the email steps aside for a moment instead of holding this slot.
+      const group = simulated ? undefined : this.providers.forEmail(row.email);
+      if (group) {
+        const waitMs = await this.takeProvider(group);
+        if (waitMs) {
+          await this.query(WAIT_FOR_PROVIDER, [row.id, token, String(waitMs)]);
+          return undefined;
+        }
+        heldProvider = group;
+      }
       // Warm-up (core/sending/dailyCaps.ts): a real email from a sending domain counts toward its day; a blast's or
       // workflow's email over today's cap waits for the next UTC day (test emails and single sends always go).
       const domain = data.domains.get(persona.id);
@@ -599,6 +629,12 @@ export class Sender {
         await this.query(HOLD_FOR_CAP, [row.id, token, relay.reason, String(relay.waitMs)]);
         return undefined;
       }
+      // Every relay is taken for down: the email waits until the first is tried again (a deferral, counted, until
+      // DEFER_MAX_AGE), instead of knocking at a relay that refused a moment ago.
+      if (!simulated && relay.downUntil > performance.now()) {
+        await this.deferWhileDown(row, token, relay);
+        return undefined;
+      }
       usedRelay = relay;
       if (!simulated && relay.pacer) await relay.pacer.permit();
       // The render (or the wait) may have taken long: the claim must still be provably held when the email leaves.
@@ -606,7 +642,13 @@ export class Sender {
       const reply = simulated
         ? { response: `250 simulator: accepted for ${row.email} (${simulated.kind}), not delivered` }
         : await relay.transport.send({ from: persona.email, to: [row.email] }, raw);
-      if (!simulated) relay.downFor = RELAY_DOWN_MS.first;
+      if (!simulated) {
+        relay.downFor = RELAY_DOWN_MS.first;
+        if (relay.wasDown) {
+          relay.wasDown = false;
+          void this.query(MARK_RELAY_UP, [relay.name]).catch((err) => console.error('sender: noting a relay up failed:', (err as Error).message));
+        }
+      }
       const location = encodeLocation(SENT_BUCKET, key);
       const mark = this.recorder
         .markSent(row.id, token, location, {
@@ -644,7 +686,40 @@ export class Sender {
       }
       await this.recordFailure(row, token, (err as { stage?: string }).stage ?? stage, err, usedRelay);
       return undefined;
+    } finally {
+      if (heldProvider) this.releaseProvider(heldProvider);
     }
+  }
+
+  /**
+   * takeProvider takes one of the group's connections and, with a max_rate, a send slot: resolves 0 when the email may
+   * go (the caller releases the connection after delivery), or how long (ms) it should step aside: all connections are
+   * busy and as many emails wait for one already (250), or no slot is free within a second (1000).
+   */
+  private async takeProvider(group: ProviderGroup): Promise<number> {
+    let st = this.providerState.get(group.name);
+    if (!st) {
+      const pacer = group.limits.maxRate ? new SlotPacer(this.query, `provider:${group.name}`, group.limits.maxRate) : undefined;
+      st = { pacer, inFlight: 0, waiters: [] };
+      this.providerState.set(group.name, st);
+    }
+    const max = group.limits.maxConnections ?? Infinity;
+    if (st.inFlight < max) st.inFlight++;
+    else if (st.waiters.length >= max) return 250;
+    else await new Promise<void>((resolve) => st.waiters.push(resolve)); // handed a connection by releaseProvider
+    if (st.pacer && !(await st.pacer.tryPermit())) {
+      this.releaseProvider(group);
+      return st.pacer.horizonMs;
+    }
+    return 0;
+  }
+
+  /** releaseProvider gives back a connection of the group: to the first email waiting for one, if any. */
+  private releaseProvider(group: ProviderGroup): void {
+    const st = this.providerState.get(group.name)!;
+    const next = st.waiters.shift();
+    if (next) next();
+    else st.inFlight--;
   }
 
   /**
@@ -671,6 +746,19 @@ export class Sender {
     return refusal!;
   }
 
+  /**
+   * deferWhileDown puts a row back until `relay` (the one back the soonest) is tried again, with the reason it was
+   * taken for down; a row that has waited DEFER_MAX_AGE since it was due fails instead, with that reason.
+   */
+  private async deferWhileDown(row: OutboxRow, token: string, relay: Relay): Promise<void> {
+    const reason = `deliver: relay ${relay.name} is down (${relay.downReason ?? 'it refused the connection'}); tried again when it is back`;
+    if (Date.now() - new Date(row.send_at).getTime() >= this.ctx.config.deferMaxAgeMs) {
+      await this.query(FAIL_SEND, [row.id, token, `deferred for longer than DEFER_MAX_AGE (${row.attempts} attempts); last: ${reason}`]);
+      return;
+    }
+    await this.query(RETRY_SEND_LATER, [row.id, token, reason, String(Math.ceil(relay.downUntil - performance.now()))]);
+  }
+
   private async recordFailure(row: OutboxRow, token: string, stage: string, err: unknown, relay?: Relay): Promise<void> {
     const e = err as Error & { responseCode?: number };
     const reason = `${stage}: ${e.message ?? String(err)}`;
@@ -681,8 +769,18 @@ export class Sender {
       // The relay refused the connection or the session: it is taken for down for a while (5 s, doubling up to 5 min)
       // and, when another relay is up, the email goes to it at once (it was certainly not accepted here).
       if (stage === 'deliver' && relay && isRelayDown(err as { command?: string; code?: string })) {
-        relay.downUntil = performance.now() + relay.downFor;
-        relay.downFor = Math.min(relay.downFor * 2, RELAY_DOWN_MS.max);
+        // Emails already in flight when it went down fail too: only the first failure of an outage (or of a probe
+        // after the wait) takes it down and doubles the next wait.
+        if (relay.downUntil <= performance.now()) {
+          relay.downUntil = performance.now() + relay.downFor;
+          relay.wasDown = true;
+          relay.downReason = e.message;
+          // What GET {scheduler}/sending_status shows of the relay (core/sending/pacing.ts).
+          void this.query(MARK_RELAY_DOWN, [relay.name, String(relay.downFor), reason]).catch((e2) =>
+            console.error('sender: noting a relay down failed:', (e2 as Error).message),
+          );
+          relay.downFor = Math.min(relay.downFor * 2, RELAY_DOWN_MS.max);
+        }
         if (this.relays.some((r) => r.downUntil <= performance.now())) {
           await this.query(RETRY_SEND_LATER, [row.id, token, reason, '0']);
           return;

@@ -210,7 +210,11 @@ export async function dueBlast(
       ],
     })
   ).data[0];
-  const users = (await api('/api/user/users', { users: emails.map((email) => ({ email })) })).data as Array<{ id: string }>;
+  // The contacts gateway takes at most 1,000 per call.
+  const users: Array<{ id: string }> = [];
+  for (let i = 0; i < emails.length; i += 1000) {
+    users.push(...(await api('/api/user/users', { users: emails.slice(i, i + 1000).map((email) => ({ email })) })).data);
+  }
   const id = crypto.randomUUID();
   await api('/api/scheduler/scheduler', {
     id,

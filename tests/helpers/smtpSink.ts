@@ -72,9 +72,9 @@ export class SmtpSink {
     });
   }
 
-  /** start listens on a free loopback port and returns its smtp:// URL. */
-  async start(): Promise<string> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  /** start listens on `port` of the loopback (default: a free one) and returns its smtp:// URL. */
+  async start(port = 0): Promise<string> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     return `smtp://127.0.0.1:${(this.server.server.address() as AddressInfo).port}`;
   }
 

@@ -758,12 +758,18 @@ export const rateLimits = pgTable('rate_limits', {
 /**
  * The pacing of each relay with a rate limit (SMTP_URL `max_rate`; core/sending/pacing.ts): the instant from which
  * the relay's next send slot is free. Every sender process reserves its slots here, so together they never send
- * faster than the limit; the row survives restarts.
+ * faster than the limit; the row survives restarts. It also keeps what GET {scheduler}/sending_status shows of the
+ * relay: its pace, and whether a sender took it for down.
  */
 export const relayPacing = pgTable('relay_pacing', {
   /** The relay's name (scheme, host and port of its URL: no credentials). */
   relay: text('relay').primaryKey(),
   nextAt: ts('next_at').notNull(),
+  /** The pace (messages/s) the last reserving process sent at: max_rate, or less after throttling answers (AIMD). */
+  rate: doublePrecision('rate'),
+  /** Until when a sender took the relay for down (it refused a connection or a session), and why; null when up. */
+  downUntil: ts('down_until'),
+  downReason: text('down_reason'),
 });
 
 /**

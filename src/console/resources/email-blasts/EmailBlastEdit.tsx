@@ -22,6 +22,7 @@ function Progress({ blast }: { blast: RaRecord }) {
   const sent = Number(blast.sent_emails ?? 0);
   const failed = Number(blast.failed_emails ?? 0);
   const deferred = Number(blast.deferred_emails ?? 0);
+  const waiting = Number(blast.waiting_emails ?? 0);
   const done = scheduled > 0 ? Math.round(((sent + failed) / scheduled) * 100) : 0;
   return (
     <Box component="section">
@@ -37,7 +38,8 @@ function Progress({ blast }: { blast: RaRecord }) {
           <LinearProgress variant="determinate" value={done} sx={{ my: 1 }} />
           <Typography>
             {sent} sent, {failed} failed, of {scheduled} scheduled
-            {deferred > 0 ? ` (${deferred} deferred by the relay, to be tried again)` : ''}
+            {waiting > 0 ? `; ${waiting} waiting to be sent` : ''}
+            {deferred > 0 ? `; ${deferred} deferred (by the relay, or held for the next day by a daily cap), to be tried again` : ''}
           </Typography>
         </>
       )}

@@ -33,16 +33,20 @@ type Row = typeof emailBlasts.$inferSelect;
 
 const SORTABLE = { name: emailBlasts.name, enabled: emailBlasts.enabled, created_at: emailBlasts.createdAt, send_at: emailBlasts.dueAt };
 
-/** A blast's recipient rows: all, sent, deferred (waiting to be tried again) and failed. */
+/**
+ * A blast's recipient rows: all, sent, deferred (the relay deferred it, or a daily cap holds it: waiting to be tried
+ * again), failed, and waiting (not tried yet: queued, or stepping aside for a provider's limit).
+ */
 interface RecipientCounts {
   total: number;
   sent: number;
   deferred: number;
   failed: number;
+  waiting: number;
 }
 
 /** toBlast maps a row and its recipient counts to the API's EmailBlast. */
-export function toBlast(r: Row, counts: RecipientCounts = { total: 0, sent: 0, deferred: 0, failed: 0 }): BlastOut {
+export function toBlast(r: Row, counts: RecipientCounts = { total: 0, sent: 0, deferred: 0, failed: 0, waiting: 0 }): BlastOut {
   return {
     id: r.id,
     name: r.name,
@@ -64,6 +68,7 @@ export function toBlast(r: Row, counts: RecipientCounts = { total: 0, sent: 0, d
     scheduled_emails: counts.total,
     sent_emails: counts.sent,
     deferred_emails: counts.deferred,
+    waiting_emails: counts.waiting,
     failed_emails: counts.failed,
     audience: r.audience ?? null,
     payload: {
@@ -87,11 +92,20 @@ async function recipientCounts(db: Db, blastIds: string[]) {
       failed: sql<number>`(count(*) FILTER (WHERE ${outbox.status} = 'failed'))::int`,
       // Deferred: waiting to be tried again after the relay deferred it (core/sending/deferral.ts: last_error is set).
       deferred: sql<number>`(count(*) FILTER (WHERE ${outbox.status} = 'pending' AND ${outbox.lastError} IS NOT NULL))::int`,
+      // Waiting: not tried yet (queued or being sent), or stepping aside for a provider's limit (no reason recorded).
+      waiting: sql<number>`(count(*) FILTER (WHERE ${outbox.status} IN ('pending', 'sending') AND ${outbox.lastError} IS NULL))::int`,
     })
     .from(outbox)
     .where(inArray(outbox.blastId, blastIds))
     .groupBy(outbox.blastId);
-  for (const r of rows) out.set(r.blastId as string, { total: Number(r.total), sent: Number(r.sent), deferred: Number(r.deferred), failed: Number(r.failed) });
+  for (const r of rows)
+    out.set(r.blastId as string, {
+      total: Number(r.total),
+      sent: Number(r.sent),
+      deferred: Number(r.deferred),
+      failed: Number(r.failed),
+      waiting: Number(r.waiting),
+    });
   return out;
 }
 

@@ -16,10 +16,11 @@ import type { QueryFn } from '../../db/client.ts';
 
 /**
  * RESERVE_SLOTS: reserves $2 consecutive slots of $3 seconds each on relay $1, from the later of now and its next free
- * slot; returns how long (ms, ≥ 0) until the first reserved slot begins.
+ * slot, and notes the pace (1/$3 messages/s) for GET {scheduler}/sending_status; returns how long (ms, ≥ 0) until the
+ * first reserved slot begins.
  */
-export const RESERVE_SLOTS = `INSERT INTO relay_pacing AS p (relay, next_at) VALUES ($1, clock_timestamp() + make_interval(secs => $2::int * $3::float8))
-     ON CONFLICT (relay) DO UPDATE SET next_at = greatest(p.next_at, clock_timestamp()) + make_interval(secs => $2::int * $3::float8)
+export const RESERVE_SLOTS = `INSERT INTO relay_pacing AS p (relay, next_at, rate) VALUES ($1, clock_timestamp() + make_interval(secs => $2::int * $3::float8), 1 / $3::float8)
+     ON CONFLICT (relay) DO UPDATE SET next_at = greatest(p.next_at, clock_timestamp()) + make_interval(secs => $2::int * $3::float8), rate = 1 / $3::float8
      RETURNING greatest(0, extract(epoch FROM (p.next_at - make_interval(secs => $2::int * $3::float8) - clock_timestamp())) * 1000)::float8 AS wait_ms`;
 
 /** RelayPacer hands out send permits for one relay at `maxRate` messages per second across all processes. */
@@ -87,5 +88,60 @@ export class RelayPacer {
     const [{ wait_ms }] = await this.query<{ wait_ms: number }>(RESERVE_SLOTS, [this.relay, this.chunk, gap]);
     const first = performance.now() + Number(wait_ms);
     for (let i = 0; i < this.chunk; i++) this.slots.push(first + i * gap * 1000);
+  }
+}
+
+/**
+ * MARK_RELAY_DOWN: relay $1 is taken for down for $2 ms (text) from now, because of $3 (shown by sending_status; each
+ * process keeps its own wait, this row is what the operator sees).
+ */
+export const MARK_RELAY_DOWN = `INSERT INTO relay_pacing AS p (relay, next_at, down_until, down_reason) VALUES ($1, now(), now() + ($2 || ' milliseconds')::interval, $3)
+     ON CONFLICT (relay) DO UPDATE SET down_until = excluded.down_until, down_reason = excluded.down_reason`;
+
+/** MARK_RELAY_UP: relay $1 took a message again. */
+export const MARK_RELAY_UP = `UPDATE relay_pacing SET down_until = NULL, down_reason = NULL WHERE relay = $1 AND down_until IS NOT NULL`;
+
+/** RELAY_STATES: the pacing rows of relays $1 (names): pace, and until when and why one was taken for down. */
+export const RELAY_STATES = `SELECT relay, rate, down_until, down_reason, down_until > now() AS down FROM relay_pacing WHERE relay = ANY($1::text[])`;
+
+/**
+ * RESERVE_IF_FREE: reserves one slot of $2 seconds on key $1 when its next free slot begins within $3 seconds; returns
+ * how long (ms, ≥ 0) until the slot begins, or no row when none is free that soon.
+ */
+export const RESERVE_IF_FREE = `INSERT INTO relay_pacing AS p (relay, next_at, rate) VALUES ($1, clock_timestamp() + make_interval(secs => $2::float8), 1 / $2::float8)
+     ON CONFLICT (relay) DO UPDATE SET next_at = greatest(p.next_at, clock_timestamp()) + make_interval(secs => $2::float8), rate = 1 / $2::float8
+       WHERE p.next_at <= clock_timestamp() + make_interval(secs => $3::float8)
+     RETURNING greatest(0, extract(epoch FROM (p.next_at - make_interval(secs => $2::float8) - clock_timestamp())) * 1000)::float8 AS wait_ms`;
+
+/**
+ * SlotPacer paces one key (a provider group: `provider:<name>`) at `maxRate` messages per second over all processes
+ * without ever making a caller wait long: tryPermit reserves the next slot only when it begins within `horizonMs`, so
+ * a slow provider's emails step aside instead of holding sending slots (core/sending/providers.ts).
+ */
+export class SlotPacer {
+  /** performance.now() (ms) before which no slot is free (learnt from a refused reservation): no statement till then. */
+  private busyUntil = 0;
+
+  constructor(
+    private readonly query: QueryFn,
+    readonly key: string,
+    readonly maxRate: number,
+    readonly horizonMs = 1000,
+  ) {}
+
+  /**
+   * tryPermit resolves true at this process's reserved slot (after waiting at most horizonMs), or false at once when
+   * no slot is free within horizonMs (the caller puts the email back for about that long).
+   */
+  async tryPermit(): Promise<boolean> {
+    if (performance.now() < this.busyUntil) return false;
+    const rows = await this.query<{ wait_ms: number }>(RESERVE_IF_FREE, [this.key, 1 / this.maxRate, this.horizonMs / 1000]);
+    if (!rows.length) {
+      this.busyUntil = performance.now() + this.horizonMs / 2;
+      return false;
+    }
+    const wait = Number(rows[0].wait_ms);
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    return true;
   }
 }

@@ -93,5 +93,13 @@ export const HOLD_FOR_CAP = `UPDATE outbox SET status = 'pending', claim_token =
           next_attempt_at = now() + ($4 || ' milliseconds')::interval
           WHERE id = $1 AND claim_token = $2`;
 
+/**
+ * WAIT_FOR_PROVIDER: a claimed row whose provider has no free connection or send slot now (core/sending/providers.ts)
+ * goes back to pending for $3 ms (text), its attempt not counted and nothing recorded. $1 id, $2 claim token.
+ */
+export const WAIT_FOR_PROVIDER = `UPDATE outbox SET status = 'pending', claim_token = NULL, attempts = greatest(attempts - 1, 0),
+          next_attempt_at = now() + ($3 || ' milliseconds')::interval
+          WHERE id = $1 AND claim_token = $2`;
+
 /** RELEASE_PAUSED: a claimed row of a project paused meanwhile goes back to pending, its attempt not counted. $1 id, $2 claim token. */
 export const RELEASE_PAUSED = `UPDATE outbox SET status = 'pending', claim_token = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1 AND claim_token = $2`;

@@ -11,6 +11,8 @@ import { EVENT } from '../../../domain/events.ts';
 import { formatRatePrecise, rate } from '../../../domain/reports.ts';
 import type { Config } from '../../config.ts';
 import type { components } from '../../../../generated/types/scheduler.gen.ts';
+import { RELAY_STATES } from './pacing.ts';
+import { capKey, DAILY_SENT, utcDay } from './dailyCaps.ts';
 
 type SendingStatus = components['schemas']['SendingStatus'];
 
@@ -101,9 +103,7 @@ const DEFERRED_COUNT = "SELECT count(*)::int AS n FROM outbox WHERE project_id =
 export async function sendingStatus(query: QueryFn, projectId: string, config: Config): Promise<SendingStatus> {
   const s = await sendingState(query, projectId);
   const [{ n }] = await query<{ n: number }>(DEFERRED_COUNT, [projectId]);
-  const relays = config.relayName
-    ? [{ name: config.relayName, max_rate: config.relayMaxRate ?? null }, ...config.backupRelays.map((r) => ({ name: r.name, max_rate: r.maxRate ?? null }))]
-    : [];
+  const relays = await relayStates(query, config);
   return {
     paused: s.paused,
     reason: s.reason,
@@ -114,4 +114,41 @@ export async function sendingStatus(query: QueryFn, projectId: string, config: C
     deferred: n,
     relays,
   };
+}
+
+/**
+ * relayStates answers the relays of SMTP_URL for sending_status, in order of priority: `down` when a sender took it for
+ * down (it refused connections; until down_until), `quota_reached` when today's daily_quota is used up, else `up`;
+ * its pace now (messages/s: max_rate, or less after throttling), and today's count when it has a daily cap (the
+ * count runs only then: null otherwise). Two statements.
+ */
+export async function relayStates(query: QueryFn, config: Config): Promise<SendingStatus['relays']> {
+  if (!config.relayName) return [];
+  const list = [
+    { name: config.relayName, maxRate: config.relayMaxRate, dailyQuota: config.relayDailyQuota, warmup: config.relayWarmup },
+    ...config.backupRelays,
+  ];
+  const names = list.map((r) => r.name);
+  const [rows, sent] = await Promise.all([
+    query<{ relay: string; rate: number | null; down_until: Date | null; down_reason: string | null; down: boolean | null }>(RELAY_STATES, [names]),
+    query<{ key: string; sent: number }>(DAILY_SENT, [names.map(capKey.relay), utcDay(Date.now())]),
+  ]);
+  const byName = new Map(rows.map((r) => [r.relay, r]));
+  const sentBy = new Map(sent.map((r) => [r.key, Number(r.sent)]));
+  return list.map((r) => {
+    const st = byName.get(r.name);
+    const counted = !!(r.dailyQuota || r.warmup);
+    const sentToday = counted ? (sentBy.get(capKey.relay(r.name)) ?? 0) : null;
+    const down = !!st?.down;
+    return {
+      name: r.name,
+      state: down ? 'down' : r.dailyQuota && sentToday !== null && sentToday >= r.dailyQuota ? 'quota_reached' : 'up',
+      rate: st?.rate ?? r.maxRate ?? null,
+      max_rate: r.maxRate ?? null,
+      sent_today: sentToday,
+      daily_quota: r.dailyQuota ?? null,
+      down_until: down && st?.down_until ? new Date(st.down_until).toISOString() : null,
+      down_reason: down ? (st?.down_reason ?? null) : null,
+    };
+  });
 }
