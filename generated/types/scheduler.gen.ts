@@ -191,8 +191,10 @@ export interface components {
             cost_per_1000: number;
             /** @description Emails per second the relay takes at most (SMTP_URL's max_rate); null when no rate limit applies. */
             send_rate: number | null;
-            /** @description How long sending the launch's emails takes at send_rate (seconds); null without a rate limit (as fast as the relay takes them). */
+            /** @description How long sending the launch's emails takes (seconds) under the limits that apply now: the relay's rate (send_rate), each mailbox provider's rate (DOMAIN_LIMITS) and the sender persona's domain warm-up (the emails over today's cap go on the following UTC days). Null when no limit applies (as fast as the relay takes them). */
             estimated_duration_s: number | null;
+            /** @description What sets estimated_duration_s, in words (e.g. "the relay's limit of 14 emails/s"); null when it is null. */
+            estimate_limited_by: string | null;
             /** @description What stops a launch; empty when it can go. */
             problems: string[];
         };

@@ -4,7 +4,8 @@
  * found case-insensitively, persona, segments, contacts), a sender persona is created inline (the wizard's toast),
  * choosing segments clears the chosen contacts, the review stops the launch while the persona is unverified and
  * lets it go once the persona is confirmed through the link the SMTP sink received; the launch's steps all succeed,
- * the blast reaches a real SMTP server no sooner than the chosen time, and every success link opens its object.
+ * the review estimates the sending time under the relay's max_rate, the blast reaches a real SMTP server no sooner than the chosen time, and every success link opens its object.
+ * The persona's domain is registered, and the domains page then shows the warm-up day the blast started and its use.
  * Also: a reload restarts the wizard, and /sender-wizard leads to it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,12 +25,15 @@ let segmentId = '';
 let contactIds: string[] = [];
 
 beforeAll(async () => {
-  w = await startWorld('wizblast');
+  // The relay takes 2 emails/s (SMTP_URL max_rate): the review estimates how long the launch takes to go out.
+  w = await startWorld('wizblast', { relayParams: 'max_rate=2' });
   wizard = new Wizard(w.page, w.server.url);
   templateId = (await createTemplates(w, [{ name: 'Spring news', subject: 'Spring news' }]))['Spring news'];
   contactIds = await createContacts(w, CONTACTS);
   segmentId = await createSegment(w, 'Garden club', contactIds.slice(0, 2));
   await w.api('POST', '/api/campaign/campaigns', { campaign: { name: 'Taken Name', type: 'scheduled_email_group' } });
+  // The persona's domain is a registered sending domain: the blast's emails count toward its warm-up.
+  await w.api('POST', '/api/domains/domains', { domain: 'garden.example.com' });
 });
 afterAll(async () => {
   await w?.close();
@@ -119,6 +123,7 @@ describe('send wizard: one-time blast (e2e)', () => {
     const audience = page.getByRole('table', { name: 'Audience and cost' });
     await audience.getByRole('row', { name: /Recipients to be sent 3$/ }).waitFor();
     await audience.getByRole('row', { name: /Recipients targeted 3$/ }).waitFor();
+    await audience.getByRole('row', { name: "Estimated sending time About 2 s (the relay's limit of 2 emails/s)" }).waitFor();
     const problems = page.getByRole('alert', { name: 'Launch problems' });
     await problems.getByText(`sender persona ${PERSONA} is not verified yet`, { exact: false }).waitFor();
     expect(await page.getByRole('button', { name: 'Launch', exact: true }).isDisabled()).toBe(true);
@@ -179,5 +184,11 @@ describe('send wizard: one-time blast (e2e)', () => {
       [`/people/sender-personas/edit/${persona.id}`]: { input: PERSONA },
       [`/people/segments/edit/${segmentId}`]: { input: 'Garden club' },
     });
+
+    // The domains page shows the warm-up the blast started: day 1, its three emails of today's cap of 50.
+    await page.goto(`${w.server.url}/account/domains`);
+    const warmup = page.getByTestId('warmup-garden.example.com');
+    await warmup.getByText('Warm-up: day 1 of 10. 3 of today’s 50 emails sent (UTC day).').waitFor();
+    await warmup.getByRole('progressbar', { name: 'Warm-up use today: 3 of 50' }).waitFor();
   });
 });

@@ -23,10 +23,11 @@ export interface WizardWorld {
 }
 
 /** startWorld starts the sink, an activated account (not in the sandbox) and the product, signs in and opens a page. */
-export async function startWorld(slug: string): Promise<WizardWorld> {
+export async function startWorld(slug: string, opts: { relayParams?: string } = {}): Promise<WizardWorld> {
   const owner = { email: `ops@${slug}.example.com`, password: `${slug}-password-1` };
   const sink = new SmtpSink();
-  const smtpUrl = await sink.start();
+  // The relay's governor parameters (SMTP_URL's query, e.g. max_rate=2), when the test gives some.
+  const smtpUrl = (await sink.start()) + (opts.relayParams ? `?${opts.relayParams}` : '');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), `mw-e2e-${slug}-`));
   const env = { DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' };
   await runTs(

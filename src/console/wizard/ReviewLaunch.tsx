@@ -113,12 +113,22 @@ function Summary({ state, labels }: { state: WizardState; labels: Record<string,
   );
 }
 
-/** sendingTime says how long the launch's emails take to go out at the relay's rate limit, in words. */
-export function sendingTime(preview: Pick<Preview, 'emails' | 'send_rate' | 'estimated_duration_s'>): string {
+/**
+ * sendingTime says how long the launch's emails take to go out under the governor's limits that apply now (the
+ * relay's rate, the providers' rates, the warm-up), and what sets it, in words.
+ */
+export function sendingTime(preview: Pick<Preview, 'estimated_duration_s' | 'estimate_limited_by'>): string {
   const s = preview.estimated_duration_s;
-  if (s === null || preview.send_rate === null) return 'As fast as the relay takes them (no rate limit is set)';
-  const words = s < 60 ? `${Math.max(1, s)} s` : s < 3600 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1).replace(/\.0$/, '')} h`;
-  return `About ${words} at ${preview.send_rate.toLocaleString('en-US')} emails/s (the relay's limit)`;
+  if (s === null) return 'As fast as the relay takes them (no rate limit or warm-up applies)';
+  const words =
+    s < 60
+      ? `${Math.max(1, s)} s`
+      : s < 3600
+        ? `${Math.round(s / 60)} min`
+        : s < 48 * 3600
+          ? `${(s / 3600).toFixed(1).replace(/\.0$/, '')} h`
+          : `${(s / 86_400).toFixed(1).replace(/\.0$/, '')} days`;
+  return `About ${words} (${preview.estimate_limited_by ?? 'the relay’s limit'})`;
 }
 
 /** Audience shows the preview's audience and cost. */

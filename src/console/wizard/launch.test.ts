@@ -154,11 +154,16 @@ describe('wizard launch (part 2 §4 Wizard launch)', () => {
 });
 
 describe('sendingTime', () => {
-  it('says how long the emails take at the relay’s limit, or that none is set', async () => {
+  it('says how long the emails take and what sets it (relay, provider, warm-up), or that no limit applies', async () => {
     const { sendingTime } = await import('./ReviewLaunch.tsx');
-    expect(sendingTime({ emails: 500, send_rate: 50, estimated_duration_s: 10 })).toBe("About 10 s at 50 emails/s (the relay's limit)");
-    expect(sendingTime({ emails: 10_000, send_rate: 14, estimated_duration_s: 715 })).toBe("About 12 min at 14 emails/s (the relay's limit)");
-    expect(sendingTime({ emails: 100_000, send_rate: 14, estimated_duration_s: 7143 })).toBe("About 2 h at 14 emails/s (the relay's limit)");
-    expect(sendingTime({ emails: 500, send_rate: null, estimated_duration_s: null })).toBe('As fast as the relay takes them (no rate limit is set)');
+    const relay = "the relay's limit of 14 emails/s";
+    expect(sendingTime({ estimated_duration_s: 10, estimate_limited_by: "the relay's limit of 50 emails/s" })).toBe(
+      "About 10 s (the relay's limit of 50 emails/s)",
+    );
+    expect(sendingTime({ estimated_duration_s: 715, estimate_limited_by: relay })).toBe(`About 12 min (${relay})`);
+    expect(sendingTime({ estimated_duration_s: 7143, estimate_limited_by: relay })).toBe(`About 2 h (${relay})`);
+    const warmup = 'the warm-up of news.example.com: 50 more today, the rest over the next 3 UTC days';
+    expect(sendingTime({ estimated_duration_s: 3 * 86_400 + 3600, estimate_limited_by: warmup })).toBe(`About 3 days (${warmup})`);
+    expect(sendingTime({ estimated_duration_s: null, estimate_limited_by: null })).toBe('As fast as the relay takes them (no rate limit or warm-up applies)');
   });
 });

@@ -25,6 +25,10 @@ import type { ProjectScope } from '../../gateways/types.ts';
 import { iso, isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
 import type { components, operations } from '../../../../generated/types/scheduler.gen.ts';
 import { EVENT } from '../../../domain/events.ts';
+import type { Config } from '../../config.ts';
+import { ProviderTable } from '../sending/providers.ts';
+import { estimateSendDuration } from '../sending/estimate.ts';
+import { personaWarmup } from '../domains/index.ts';
 
 export type BlastOut = components['schemas']['EmailBlast'];
 type BlastIn = components['schemas']['EmailBlastInput'];
@@ -285,9 +289,15 @@ type PreviewOut = components['schemas']['BlastPreview'];
  * previewBlast answers POST {scheduler}/scheduler/preview (the send wizard's review; issue 9 §2): the audience as the
  * expansion would resolve it now (src/server/core/audience/index.ts), this UTC month's sends so far (from the report aggregates),
  * the cost of the send (src/domain/pricing.ts sendCost over to_send × emails_per_recipient) and the problems that stop
- * a launch, and, under the relay's rate limit (`sendRate`, SMTP_URL max_rate), how long the send takes. Saves nothing.
+ * a launch, and how long the send takes under the delivery governor's limits that apply now (`governor`: the relay's
+ * max_rate, the providers' rates, the sender persona's domain warm-up; core/sending/estimate.ts). Saves nothing.
  */
-export async function previewBlast(query: QueryFn, project: ProjectScope, p: PreviewIn, sendRate?: number): Promise<PreviewOut> {
+export async function previewBlast(
+  query: QueryFn,
+  project: ProjectScope,
+  p: PreviewIn,
+  governor: Pick<Config, 'relayMaxRate' | 'providerGroups' | 'warmupSchedule'>,
+): Promise<PreviewOut> {
   const templateIds = [
     ...new Set([...(p.template_ids_with_weights ?? []).map((w) => w.template_id), ...(p.template_id ? [p.template_id] : []), ...(p.template_ids ?? [])]),
   ];
@@ -335,8 +345,10 @@ export async function previewBlast(query: QueryFn, project: ProjectScope, p: Pre
       );
   }
   if (hasAudience && !audience.recipients.length) problems.push('Nobody to send to: every recipient is left out (see the exclusions)');
-  const emails = audience.recipients.length * (p.emails_per_recipient ?? 1);
+  const perRecipient = p.emails_per_recipient ?? 1;
+  const emails = audience.recipients.length * perRecipient;
   const cost = sendCost(monthSends, emails);
+  const estimate = await launchEstimate(query, audience.recipients, perRecipient, p.sender_persona_id ?? undefined, governor);
   return {
     targeted: audience.targeted,
     excluded: audience.excluded,
@@ -346,9 +358,45 @@ export async function previewBlast(query: QueryFn, project: ProjectScope, p: Pre
     emails,
     cost: { dollars: cost.dollars, before: cost.before, after: cost.after, free_left: cost.freeLeft },
     cost_per_1000: sendCost(monthSends, 1000).dollars,
-    // At the relay's rate limit (SMTP_URL max_rate): how long the emails take to go out; unknown without one.
-    send_rate: sendRate ?? null,
-    estimated_duration_s: sendRate ? Math.ceil(emails / sendRate) : null,
+    // Under the relay's rate (SMTP_URL max_rate), the providers' rates and the warm-up: how long the emails take to go
+    // out; null when no limit applies.
+    send_rate: governor.relayMaxRate ?? null,
+    estimated_duration_s: estimate.seconds,
+    estimate_limited_by: estimate.limitedBy,
     problems,
   };
+}
+
+/**
+ * launchEstimate counts the recipients per provider group with a rate limit and reads the sender persona's domain
+ * warm-up, then estimates the send's duration (core/sending/estimate.ts).
+ */
+async function launchEstimate(
+  query: QueryFn,
+  recipients: Array<{ email: string }>,
+  perRecipient: number,
+  personaId: string | undefined,
+  governor: Pick<Config, 'relayMaxRate' | 'providerGroups' | 'warmupSchedule'>,
+) {
+  const table = new ProviderTable(governor.providerGroups);
+  const counts = new Map<string, { name: string; emails: number; maxRate: number }>();
+  for (const r of recipients) {
+    const g = table.forEmail(r.email);
+    if (!g?.limits.maxRate) continue;
+    const c = counts.get(g.name) ?? { name: g.name, emails: 0, maxRate: g.limits.maxRate };
+    c.emails += perRecipient;
+    counts.set(g.name, c);
+  }
+  const now = Date.now();
+  const w = personaId && governor.warmupSchedule ? await personaWarmup(query, personaId, governor.warmupSchedule, now) : undefined;
+  return estimateSendDuration({
+    emails: recipients.length * perRecipient,
+    relayRate: governor.relayMaxRate,
+    providers: [...counts.values()],
+    warmup:
+      w && w.state.active && w.state.cap_today !== null
+        ? { domain: w.domain, day: w.state.day, capToday: w.state.cap_today, sentToday: w.state.sent_today, schedule: governor.warmupSchedule! }
+        : undefined,
+    now,
+  });
 }

@@ -196,3 +196,22 @@ export async function personaSendingDomains(query: QueryFn, personaIds: string[]
   );
   return new Map(rows.map((r) => [r.persona_id, { id: r.id, domain: r.domain }]));
 }
+
+/**
+ * personaWarmup returns the warm-up today (UTC day of `now`, ms) of the sending domain sender persona `personaId`
+ * sends from, or undefined when its address is on no registered domain of its project. Two statements.
+ */
+export async function personaWarmup(
+  query: QueryFn,
+  personaId: string,
+  schedule: readonly number[] | null,
+  now: number = Date.now(),
+): Promise<{ domain: string; state: WarmupState } | undefined> {
+  const [row] = await query<{ id: string; domain: string; warmup_started_on: string | null }>(
+    `SELECT d.id, d.domain, d.warmup_started_on::text AS warmup_started_on ${PERSONA_DOMAIN} WHERE p.id = $1`,
+    [personaId],
+  );
+  if (!row) return undefined;
+  const states = await warmupStates(query, [row], schedule, now);
+  return { domain: row.domain, state: states.get(row.id)! };
+}

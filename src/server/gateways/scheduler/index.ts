@@ -32,7 +32,7 @@ export function schedulerHandlers(ctx: AppContext): GatewayHandlers<operations> 
       return sendingStatus(query, scope(req).id, ctx.config);
     },
     async previewEmailBlast(req) {
-      return { data: await previewBlast(ctx.database.query.bind(ctx.database) as QueryFn, scope(req), req.body, ctx.config.relayMaxRate), errors: [] };
+      return { data: await previewBlast(ctx.database.query.bind(ctx.database) as QueryFn, scope(req), req.body, ctx.config), errors: [] };
     },
   };
 }
