@@ -30,6 +30,9 @@ export interface Config {
   /** SMTP_URL's `daily_quota` (messages per UTC day over all processes) and `warmup=1` (core/sending/dailyCaps.ts). */
   relayDailyQuota?: number;
   relayWarmup?: boolean;
+  /** SMTP_URL's `priority` (lower is used first) and `weight` (share among relays of equal priority) of the first relay. */
+  relayPriority?: number;
+  relayWeight?: number;
   /** The relay's name for its pacing row and logs: scheme, host and port of SMTP_URL (no credentials). */
   relayName?: string;
   /** SMTP_URL's further relays, by priority: used when the ones before refuse connections (failover). */
@@ -157,6 +160,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     relayName: relay?.name,
     relayDailyQuota: relay?.dailyQuota,
     relayWarmup: relay?.warmup,
+    relayPriority: relay?.priority,
+    relayWeight: relay?.weight,
     backupRelays,
     storageUrl: env.STORAGE_URL || path.join(dataDir, 'storage'),
     workers: !/^(off|false|0|no)$/i.test(env.WORKERS ?? 'on'),

@@ -112,7 +112,16 @@ export interface SenderOptions {
    * Relays to fail over to when the main one (the `transport` argument, with SMTP_URL's pacing) refuses connections
    * or turns sessions away, lowest priority first (SMTP_URL's further URLs; see workers/index.ts).
    */
-  backupRelays?: Array<{ name: string; transport: MailTransport; maxRate?: number; dailyQuota?: number; warmup?: boolean }>;
+  backupRelays?: Array<{
+    name: string;
+    transport: MailTransport;
+    maxRate?: number;
+    dailyQuota?: number;
+    warmup?: boolean;
+    /** Lower is used first (default: after the relays before it); equal priorities share the mail by weight. */
+    priority?: number;
+    weight?: number;
+  }>;
   /**
    * The clock the daily caps read (ms since the epoch, UTC; default Date.now): which UTC day it is for warm-up and
    * daily_quota (core/sending/dailyCaps.ts). Tests move it through days.
@@ -136,6 +145,11 @@ interface Relay {
   limits: { dailyQuota?: number; warmup?: boolean };
   /** The UTC day its daily cap was found reached, and why: it is not tried again that day. */
   full?: { day: string; refusal: CapRefusal };
+  /** Lower is used first; relays of equal priority share the mail by `weight` (smooth weighted round-robin). */
+  priority: number;
+  weight: number;
+  /** The round-robin's running weight. */
+  current: number;
 }
 
 /** The first wait after a relay is found down (ms), and the longest. */
@@ -208,19 +222,24 @@ export class Sender {
     private readonly opts: SenderOptions,
   ) {
     this.query = ctx.database.query.bind(ctx.database) as QueryFn;
-    const { relayMaxRate, relayName, relayDailyQuota, relayWarmup } = ctx.config;
-    const relay = (name: string, t: MailTransport, maxRate?: number, limits: Relay['limits'] = {}): Relay => ({
+    const { relayMaxRate, relayName, relayDailyQuota, relayWarmup, relayPriority, relayWeight } = ctx.config;
+    const relay = (name: string, t: MailTransport, maxRate?: number, limits: Relay['limits'] = {}, priority = 0, weight = 1): Relay => ({
       name,
       transport: t,
       pacer: maxRate && t.delivers ? new RelayPacer(this.query, name, maxRate) : undefined,
       downUntil: 0,
       downFor: RELAY_DOWN_MS.first,
       limits: t.delivers ? limits : {},
+      priority,
+      weight,
+      current: 0,
     });
     this.relays = [
-      relay(relayName ?? transport.description, transport, relayMaxRate, { dailyQuota: relayDailyQuota, warmup: relayWarmup }),
-      ...(opts.backupRelays ?? []).map((b) => relay(b.name, b.transport, b.maxRate, { dailyQuota: b.dailyQuota, warmup: b.warmup })),
-    ];
+      relay(relayName ?? transport.description, transport, relayMaxRate, { dailyQuota: relayDailyQuota, warmup: relayWarmup }, relayPriority ?? 0, relayWeight),
+      ...(opts.backupRelays ?? []).map((b, i) =>
+        relay(b.name, b.transport, b.maxRate, { dailyQuota: b.dailyQuota, warmup: b.warmup }, b.priority ?? (relayPriority ?? 0) + i + 1, b.weight),
+      ),
+    ].sort((a, b) => a.priority - b.priority);
     this.caps = new DailyCaps(this.query, ctx.config.warmupSchedule, opts.now);
     this.providers = new ProviderTable(ctx.config.providerGroups);
     this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 20);
@@ -730,10 +749,11 @@ export class Sender {
   private async takeRelay(): Promise<Relay | CapRefusal> {
     const now = performance.now();
     const today = utcDay(this.caps.now());
-    const up = this.relays.filter((r) => r.downUntil <= now);
-    const down = this.relays.filter((r) => r.downUntil > now).sort((a, b) => a.downUntil - b.downUntil);
+    const open = (r: Relay) => r.full?.day !== today;
+    const up = this.byWeight(this.relays.filter((r) => r.downUntil <= now && open(r)));
+    const down = this.relays.filter((r) => r.downUntil > now && open(r)).sort((a, b) => a.downUntil - b.downUntil);
     let refusal: CapRefusal | undefined;
-    for (const r of [...up, ...down]) {
+    for (const r of [...up, ...down, ...this.relays.filter((r) => !open(r))]) {
       if (r.full?.day === today) {
         refusal = r.full.refusal;
         continue;
@@ -757,6 +777,22 @@ export class Sender {
       return;
     }
     await this.query(RETRY_SEND_LATER, [row.id, token, reason, String(Math.ceil(relay.downUntil - performance.now()))]);
+  }
+
+  /**
+   * byWeight orders relays that are up by priority and, among equal priorities, by smooth weighted round-robin (as
+   * nginx's upstreams): each call adds every relay's weight to its running weight and puts the highest first, then
+   * takes the tier's total weight from it, so relays of weights 3 and 1 take 3 of every 4 emails, interleaved.
+   */
+  private byWeight(up: Relay[]): Relay[] {
+    if (up.length < 2) return up;
+    const top = up.filter((r) => r.priority === up[0].priority);
+    if (top.length < 2) return up;
+    const total = top.reduce((n, r) => n + r.weight, 0);
+    for (const r of top) r.current += r.weight;
+    const first = top.reduce((a, b) => (b.current > a.current ? b : a));
+    first.current -= total;
+    return [first, ...up.filter((r) => r !== first)];
   }
 
   private async recordFailure(row: OutboxRow, token: string, stage: string, err: unknown, relay?: Relay): Promise<void> {

@@ -151,6 +151,38 @@ describe(`failover (${API_DB})`, () => {
   });
 });
 
+describe(`relays of equal priority (${API_DB})`, () => {
+  it('share the mail by weight: 1 and 3 take a quarter and three quarters, each email once', async () => {
+    const COUNT = 200;
+    const one = new SmtpSink();
+    const three = new SmtpSink();
+    const main = new SmtpTransport(await one.start(), 5);
+    const second = new SmtpTransport(await three.start(), 5);
+    const t = await h.tenant({ activated: true });
+    const emails = Array.from({ length: COUNT }, (_, i) => `weighted${i}@example.com`);
+    await dueBlast(h, t, emails, { from: 'from@weighted.example.com' });
+    const sender = new Sender(h.runtime.ctx, main, renderer, {
+      leaseMs: 30_000,
+      pollMs: 50,
+      // The main relay has priority 0 and weight 1 (the harness's SMTP_URL gives neither).
+      backupRelays: [{ name: 'smtp://weight-three.test:25', transport: second, priority: 0, weight: 3 }],
+    });
+    sender.start();
+    try {
+      await one.waitFor(() => one.count + three.count >= COUNT, 60_000);
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      await sender.stop();
+      await main.close();
+      await second.close();
+    }
+    await one.stop();
+    await three.stop();
+    expect([one.count, three.count]).toEqual([COUNT / 4, (COUNT * 3) / 4]);
+    expect([...one.messages, ...three.messages].map((m) => m.envelopeTo[0]).sort()).toEqual(emails.slice().sort());
+  });
+});
+
 describe(`a relay down for 20 s (${API_DB})`, () => {
   /** A relay on `port` that is down (nothing listens: connections are refused) until `back()` starts it again. */
   async function downRelay() {

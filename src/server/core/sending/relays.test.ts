@@ -38,6 +38,13 @@ describe('parseRelayUrls', () => {
     ]);
     expect(parseRelayUrls('smtp://a:25,smtp://b:25').map((r) => r.name)).toEqual(['smtp://a:25', 'smtp://b:25']);
   });
+  it('gives every relay of a list its priority, and reads weight', () => {
+    expect(parseRelayUrls('smtp://a:25?weight=3,smtp://b:25').map((r) => [r.name, r.priority, r.weight])).toEqual([
+      ['smtp://a:25', 0, 3],
+      ['smtp://b:25', 1, undefined],
+    ]);
+    expect(() => parseRelayUrls('smtp://a:25?weight=0')).toThrow(/^SMTP_URL: weight must be a number > 0, got "0"$/);
+  });
   it('names the faulty relay of a list', () => {
     expect(() => parseRelayUrls('smtp://a:25,smtp://b:25?max_rate=-1')).toThrow(/max_rate must be a number .* \(relay 2 of 2\)$/);
     expect(() => parseRelayUrls('smtp://a:25?priority=high')).toThrow(/^SMTP_URL: priority must be a whole number/);

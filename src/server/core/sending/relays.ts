@@ -3,7 +3,8 @@
  * besides nodemailer's own (tls_reject_unauthorized, ignore_tls): `max_rate`, messages per second over all sender
  * processes together (core/sending/pacing.ts); `daily_quota`, messages per UTC day over all processes; `warmup=1`, the
  * relay's daily volume follows WARMUP_SCHEDULE from the first day it sent (both core/sending/dailyCaps.ts);
- * `priority`, lower is used first (default: the list's order). SMTP_URL
+ * `priority`, lower is used first (default: the list's order); `weight`, the share of the mail among relays of equal
+ * priority that are up (default 1). SMTP_URL
  * may list several relays separated by commas: the sender uses the first by priority that is up and fails over to the
  * next when one refuses connections (src/workers/sender.ts).
  */
@@ -17,15 +18,19 @@ export interface RelaySetting {
   dailyQuota?: number;
   /** Whether the relay's daily volume follows WARMUP_SCHEDULE (`warmup=1`). */
   warmup?: boolean;
+  /** Lower is used first; parseRelayUrls sets it for every relay (the list's order where none is given). */
   priority?: number;
+  /** The share among relays of equal priority (`weight`, default 1). */
+  weight?: number;
 }
 
 /** The governor's parameters, read and removed from the URL. */
-const GOVERNOR_PARAMS = ['max_rate', 'daily_quota', 'warmup', 'priority'] as const;
+const GOVERNOR_PARAMS = ['max_rate', 'daily_quota', 'warmup', 'priority', 'weight'] as const;
 
 /**
  * parseRelayUrl reads SMTP_URL. Throws an Error naming SMTP_URL and the fault when it is not one smtp(s):// URL,
- * `max_rate` is not a number > 0, `daily_quota` not a whole number > 0, `warmup` not 0 or 1, or `priority` not whole.
+ * `max_rate` or `weight` is not a number > 0, `daily_quota` not a whole number > 0, `warmup` not 0 or 1, or `priority`
+ * not whole.
  */
 export function parseRelayUrl(value: string): RelaySetting {
   let u: URL;
@@ -54,6 +59,12 @@ export function parseRelayUrl(value: string): RelaySetting {
     if (!Number.isInteger(dailyQuota) || dailyQuota <= 0)
       throw new Error(`SMTP_URL: daily_quota must be a whole number of messages per day > 0, got "${rawQuota}"`);
   }
+  let weight: number | undefined;
+  const rawWeight = u.searchParams.get('weight');
+  if (rawWeight !== null) {
+    weight = Number(rawWeight);
+    if (!Number.isFinite(weight) || weight <= 0) throw new Error(`SMTP_URL: weight must be a number > 0, got "${rawWeight}"`);
+  }
   const rawWarmup = u.searchParams.get('warmup');
   if (rawWarmup !== null && !/^(0|1|true|false)$/.test(rawWarmup)) throw new Error(`SMTP_URL: warmup must be 1 or 0, got "${rawWarmup}"`);
   const warmup = rawWarmup === '1' || rawWarmup === 'true';
@@ -66,12 +77,13 @@ export function parseRelayUrl(value: string): RelaySetting {
     ...(dailyQuota === undefined ? {} : { dailyQuota }),
     ...(warmup ? { warmup } : {}),
     ...(priority === undefined ? {} : { priority }),
+    ...(weight === undefined ? {} : { weight }),
   };
 }
 
 /**
  * parseRelayUrls reads SMTP_URL as one relay or a comma-separated list, in order of priority (lower first; a relay
- * without one keeps its place in the list). Throws like parseRelayUrl, naming the relay's place when there are several.
+ * without one takes its place in the list, counted from 0, as its priority). Throws like parseRelayUrl, naming the relay's place when there are several.
  */
 export function parseRelayUrls(value: string): RelaySetting[] {
   const parts = value.split(',').map((p) => p.trim());
@@ -82,5 +94,7 @@ export function parseRelayUrls(value: string): RelaySetting[] {
       throw new Error(parts.length > 1 ? `${(err as Error).message} (relay ${i + 1} of ${parts.length})` : (err as Error).message);
     }
   });
-  return relays.sort((a, b) => (a.relay.priority ?? a.place) - (b.relay.priority ?? b.place) || a.place - b.place).map((r) => r.relay);
+  return relays
+    .sort((a, b) => (a.relay.priority ?? a.place) - (b.relay.priority ?? b.place) || a.place - b.place)
+    .map((r) => ({ ...r.relay, priority: r.relay.priority ?? r.place }));
 }
