@@ -30,6 +30,8 @@ export interface Config {
   /** SMTP_URL's `daily_quota` (messages per UTC day over all processes) and `warmup=1` (core/sending/dailyCaps.ts). */
   relayDailyQuota?: number;
   relayWarmup?: boolean;
+  /** SMTP_URL's `max_connections`: concurrent SMTP connections to the relay over all processes (core/sending/connections.ts). */
+  relayMaxConnections?: number;
   /** SMTP_URL's `priority` (lower is used first) and `weight` (share among relays of equal priority) of the first relay. */
   relayPriority?: number;
   relayWeight?: number;
@@ -160,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     relayName: relay?.name,
     relayDailyQuota: relay?.dailyQuota,
     relayWarmup: relay?.warmup,
+    relayMaxConnections: relay?.maxConnections,
     relayPriority: relay?.priority,
     relayWeight: relay?.weight,
     backupRelays,

@@ -23,7 +23,7 @@ export interface Runtime {
 export async function startRuntime(config: Config, opts: { transport?: MailTransport; workers?: boolean; database?: Database } = {}): Promise<Runtime> {
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const queue = await openQueue(database);
-  const transport = opts.transport ?? openTransport(config.smtpUrl);
+  const transport = opts.transport ?? openTransport(config.smtpUrl, config.relayMaxConnections);
   let workers: Workers | undefined;
   const ctx: AppContext = {
     config,

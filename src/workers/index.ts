@@ -9,6 +9,7 @@ import { SmtpTransport, type MailTransport } from '../server/mail/transport.ts';
 import type { Queue } from './queue.ts';
 import { JOB_NAMES, JOBS, type JobContext, type JobDefinition } from './jobs.ts';
 import { Sender } from './sender.ts';
+import { IDLE_CONNECTION_MS } from '../server/core/sending/connections.ts';
 import { RenderPool } from '../server/mail/renderPool.ts';
 import { startReportCompaction } from './reportCompaction.ts';
 import { WorkflowEngine } from './workflows.ts';
@@ -25,8 +26,9 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
   // SMTP_URL's further relays: the sender fails over to them when the ones before refuse connections.
   const backupRelays = ctx.config.backupRelays.map((r) => ({
     name: r.name,
-    transport: new SmtpTransport(r.url),
+    transport: r.maxConnections ? new SmtpTransport(r.url, r.maxConnections, { idleTimeoutMs: IDLE_CONNECTION_MS }) : new SmtpTransport(r.url),
     maxRate: r.maxRate,
+    maxConnections: r.maxConnections,
     dailyQuota: r.dailyQuota,
     warmup: r.warmup,
   }));

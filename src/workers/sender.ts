@@ -37,6 +37,7 @@ import { recordFeedback } from '../server/core/feedback/index.ts';
 import { isDeferral, isRelayDown, isThrottling, nextAttemptDelay } from '../server/core/sending/deferral.ts';
 import { MARK_RELAY_DOWN, MARK_RELAY_UP, RelayPacer, SlotPacer } from '../server/core/sending/pacing.ts';
 import { ProviderTable, type ProviderGroup } from '../server/core/sending/providers.ts';
+import { ConnectionShare } from '../server/core/sending/connections.ts';
 import { PAUSED_PROJECTS } from '../server/core/sending/reputation.ts';
 import {
   CANCEL_DISABLED,
@@ -116,6 +117,7 @@ export interface SenderOptions {
     name: string;
     transport: MailTransport;
     maxRate?: number;
+    maxConnections?: number;
     dailyQuota?: number;
     warmup?: boolean;
     /** Lower is used first (default: after the relays before it); equal priorities share the mail by weight. */
@@ -134,6 +136,8 @@ interface Relay {
   name: string;
   transport: MailTransport;
   pacer?: RelayPacer;
+  /** Its share of max_connections over all processes (core/sending/connections.ts), when it has one. */
+  connections?: ConnectionShare;
   /** performance.now() (ms) until which the relay is not used after it refused a connection; 0 = up. */
   downUntil: number;
   /** The next wait (ms) if it is found down again: 5 s, doubling up to 5 min; reset when it takes a message. */
@@ -195,7 +199,7 @@ export class Sender {
   private readonly caps: DailyCaps;
   /** Per-provider limits (core/sending/providers.ts): the groups, and per group its pacer, messages in flight, waiters. */
   private readonly providers: ProviderTable;
-  private readonly providerState = new Map<string, { pacer?: SlotPacer; inFlight: number; waiters: Array<() => void> }>();
+  private readonly providerState = new Map<string, { pacer?: SlotPacer; connections?: ConnectionShare }>();
   /**
    * The relays, in order of priority: the main one, then the backups. Each paces its sends when it has a rate limit
    * (SMTP_URL max_rate, shared with every other sender process).
@@ -222,11 +226,20 @@ export class Sender {
     private readonly opts: SenderOptions,
   ) {
     this.query = ctx.database.query.bind(ctx.database) as QueryFn;
-    const { relayMaxRate, relayName, relayDailyQuota, relayWarmup, relayPriority, relayWeight } = ctx.config;
-    const relay = (name: string, t: MailTransport, maxRate?: number, limits: Relay['limits'] = {}, priority = 0, weight = 1): Relay => ({
+    const { relayMaxRate, relayName, relayDailyQuota, relayWarmup, relayPriority, relayWeight, relayMaxConnections } = ctx.config;
+    const relay = (
+      name: string,
+      t: MailTransport,
+      maxRate?: number,
+      limits: Relay['limits'] = {},
+      priority = 0,
+      weight = 1,
+      maxConnections?: number,
+    ): Relay => ({
       name,
       transport: t,
       pacer: maxRate && t.delivers ? new RelayPacer(this.query, name, maxRate) : undefined,
+      connections: maxConnections && t.delivers ? new ConnectionShare(this.query, `relay:${name}`, maxConnections) : undefined,
       downUntil: 0,
       downFor: RELAY_DOWN_MS.first,
       limits: t.delivers ? limits : {},
@@ -235,9 +248,25 @@ export class Sender {
       current: 0,
     });
     this.relays = [
-      relay(relayName ?? transport.description, transport, relayMaxRate, { dailyQuota: relayDailyQuota, warmup: relayWarmup }, relayPriority ?? 0, relayWeight),
+      relay(
+        relayName ?? transport.description,
+        transport,
+        relayMaxRate,
+        { dailyQuota: relayDailyQuota, warmup: relayWarmup },
+        relayPriority ?? 0,
+        relayWeight,
+        relayMaxConnections,
+      ),
       ...(opts.backupRelays ?? []).map((b, i) =>
-        relay(b.name, b.transport, b.maxRate, { dailyQuota: b.dailyQuota, warmup: b.warmup }, b.priority ?? (relayPriority ?? 0) + i + 1, b.weight),
+        relay(
+          b.name,
+          b.transport,
+          b.maxRate,
+          { dailyQuota: b.dailyQuota, warmup: b.warmup },
+          b.priority ?? (relayPriority ?? 0) + i + 1,
+          b.weight,
+          b.maxConnections,
+        ),
       ),
     ].sort((a, b) => a.priority - b.priority);
     this.caps = new DailyCaps(this.query, ctx.config.warmupSchedule, opts.now);
@@ -283,6 +312,8 @@ export class Sender {
     this.poke();
     await this.loops;
     await Promise.all(this.settling);
+    const shares = [...this.relays.map((r) => r.connections), ...[...this.providerState.values()].map((p) => p.connections)];
+    await Promise.all(shares.map((c) => c?.stop()));
   }
 
   /** poke wakes an idle feeder at once (e.g. after a single send was queued or a blast expanded). */
@@ -566,6 +597,7 @@ export class Sender {
     let stage = 'render';
     let usedRelay: Relay | undefined;
     let heldProvider: ProviderGroup | undefined;
+    let heldConnection: ConnectionShare | undefined;
     const key = `${row.project_id}/${new Date().toISOString().slice(0, 10)}/${row.id}.eml`;
     try {
       if (!persona) throw new PermanentError('sender persona not found');
@@ -656,6 +688,11 @@ export class Sender {
       }
       usedRelay = relay;
       if (!simulated && relay.pacer) await relay.pacer.permit();
+      // With max_connections, one of this process's share of the relay's connections (core/sending/connections.ts).
+      if (!simulated && relay.connections) {
+        await relay.connections.acquire();
+        heldConnection = relay.connections;
+      }
       // The render (or the wait) may have taken long: the claim must still be provably held when the email leaves.
       if (!this.holds(batch, row) && !(await this.renewAndHolds(batch, row))) throw new ClaimLost();
       const reply = simulated
@@ -706,6 +743,7 @@ export class Sender {
       await this.recordFailure(row, token, (err as { stage?: string }).stage ?? stage, err, usedRelay);
       return undefined;
     } finally {
+      heldConnection?.release();
       if (heldProvider) this.releaseProvider(heldProvider);
     }
   }
@@ -718,14 +756,17 @@ export class Sender {
   private async takeProvider(group: ProviderGroup): Promise<number> {
     let st = this.providerState.get(group.name);
     if (!st) {
-      const pacer = group.limits.maxRate ? new SlotPacer(this.query, `provider:${group.name}`, group.limits.maxRate) : undefined;
-      st = { pacer, inFlight: 0, waiters: [] };
+      const { maxRate, maxConnections } = group.limits;
+      st = {
+        pacer: maxRate ? new SlotPacer(this.query, `provider:${group.name}`, maxRate) : undefined,
+        connections: maxConnections ? new ConnectionShare(this.query, `provider:${group.name}`, maxConnections) : undefined,
+      };
       this.providerState.set(group.name, st);
     }
-    const max = group.limits.maxConnections ?? Infinity;
-    if (st.inFlight < max) st.inFlight++;
-    else if (st.waiters.length >= max) return 250;
-    else await new Promise<void>((resolve) => st.waiters.push(resolve)); // handed a connection by releaseProvider
+    if (st.connections && !(await st.connections.tryAcquire())) {
+      if (st.connections.waiting >= st.connections.max) return 250;
+      await st.connections.acquire();
+    }
     if (st.pacer && !(await st.pacer.tryPermit())) {
       this.releaseProvider(group);
       return st.pacer.horizonMs;
@@ -733,12 +774,9 @@ export class Sender {
     return 0;
   }
 
-  /** releaseProvider gives back a connection of the group: to the first email waiting for one, if any. */
+  /** releaseProvider gives back a connection of the group (to the first email waiting for one, if any). */
   private releaseProvider(group: ProviderGroup): void {
-    const st = this.providerState.get(group.name)!;
-    const next = st.waiters.shift();
-    if (next) next();
-    else st.inFlight--;
+    this.providerState.get(group.name)?.connections?.release();
   }
 
   /**

@@ -33,6 +33,18 @@ export class SmtpSink {
   /** Messages answered 454 because of maxPerSecond. */
   throttled = 0;
   count = 0;
+  /**
+   * A relay's connection limit: past this many open SMTP connections, a new one is answered `421 4.7.0 Too many
+   * connections` at connect and closed. Undefined = no limit.
+   */
+  maxConnections?: number;
+  /** Open SMTP connections now, the most open at once, and connections refused for maxConnections. */
+  openConnections = 0;
+  maxOpenConnections = 0;
+  refusedConnections = 0;
+  /** How long (ms) the sink takes to accept a message after its DATA (default 0): a slower relay keeps connections busy. */
+  acceptDelayMs = 0;
+  private readonly counted = new Set<string>();
 
   constructor() {
     this.server = new SMTPServer({
@@ -40,6 +52,19 @@ export class SmtpSink {
       disabledCommands: ['STARTTLS'],
       logger: false,
       size: 50 * 1024 * 1024,
+      onConnect: (session, callback) => {
+        if (this.maxConnections !== undefined && this.openConnections >= this.maxConnections) {
+          this.refusedConnections++;
+          return callback(Object.assign(new Error('4.7.0 Too many connections, try again later'), { responseCode: 421 }));
+        }
+        this.counted.add(session.id);
+        this.openConnections++;
+        this.maxOpenConnections = Math.max(this.maxOpenConnections, this.openConnections);
+        callback();
+      },
+      onClose: (session) => {
+        if (this.counted.delete(session.id)) this.openConnections--;
+      },
       onRcptTo: (address, _session, callback) => {
         const refusal = this.refuse.get(address.address.toLowerCase());
         if (!refusal) return callback();
@@ -66,6 +91,7 @@ export class SmtpSink {
             callback(null);
           };
           if (this.holding) this.held.push(accept);
+          else if (this.acceptDelayMs) setTimeout(accept, this.acceptDelayMs);
           else accept();
         });
       },

@@ -788,3 +788,21 @@ export const dailySends = pgTable(
   },
   (t) => [primaryKey({ columns: [t.key, t.day] })],
 );
+
+/**
+ * Connection shares (core/sending/connections.ts, core/sending/sql/share_connections.sql): how many connections each
+ * sender process may hold to a relay with max_connections (`relay:<name>`) or a provider group with one
+ * (`provider:<group>`), so that together they stay within the limit. A lease renewed every second.
+ */
+export const connectionShares = pgTable(
+  'connection_shares',
+  {
+    key: text('key').notNull(),
+    /** The sender process (a random id per process). */
+    holder: text('holder').notNull(),
+    /** Connections it may use, or has open if more (while its share shrinks). */
+    slots: integer('slots').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.holder] })],
+);

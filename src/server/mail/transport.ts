@@ -3,6 +3,7 @@
  * SmtpTransport speaks SMTP to SMTP_URL through a nodemailer connection pool; CaptureTransport delivers nowhere and
  * says so, for a machine with no relay.
  */
+import { IDLE_CONNECTION_MS } from '../core/sending/connections.ts';
 import nodemailer, { type Transporter } from 'nodemailer';
 
 export interface Envelope {
@@ -29,8 +30,12 @@ export class SmtpTransport implements MailTransport {
   readonly description: string;
   private readonly transporter: Transporter;
 
-  /** `url` is an smtp:// or smtps:// URL; `maxConnections` parallel SMTP sessions (default 5). */
-  constructor(url: string, maxConnections = 5) {
+  /**
+   * `url` is an smtp:// or smtps:// URL; `maxConnections` parallel SMTP sessions (default 5); `idleTimeoutMs`, how long
+   * an idle pooled connection stays open (default nodemailer's 4 min; a relay with max_connections gets 1 s, so a
+   * process whose connection share shrinks closes its extra ones: core/sending/connections.ts).
+   */
+  constructor(url: string, maxConnections = 5, opts: { idleTimeoutMs?: number } = {}) {
     const u = new URL(url);
     this.description = `SMTP ${u.protocol}//${u.hostname}:${u.port || (u.protocol === 'smtps:' ? 465 : 25)}`;
     const secure = u.protocol === 'smtps:';
@@ -38,6 +43,7 @@ export class SmtpTransport implements MailTransport {
       pool: true,
       maxConnections,
       maxMessages: 1000,
+      ...(opts.idleTimeoutMs ? { idleTimeout: opts.idleTimeoutMs } : {}),
       host: u.hostname,
       port: Number(u.port || (secure ? 465 : 25)),
       secure,
@@ -85,7 +91,11 @@ export class CaptureTransport implements MailTransport {
   async close(): Promise<void> {}
 }
 
-/** openTransport returns SmtpTransport for an SMTP_URL, else CaptureTransport. */
-export function openTransport(smtpUrl: string | undefined): MailTransport {
-  return smtpUrl ? new SmtpTransport(smtpUrl) : new CaptureTransport();
+/**
+ * openTransport returns SmtpTransport for an SMTP_URL (with `maxConnections`, the relay's max_connections: a pool of
+ * that many that closes idle connections after IDLE_CONNECTION_MS), else CaptureTransport.
+ */
+export function openTransport(smtpUrl: string | undefined, maxConnections?: number): MailTransport {
+  if (!smtpUrl) return new CaptureTransport();
+  return maxConnections ? new SmtpTransport(smtpUrl, maxConnections, { idleTimeoutMs: IDLE_CONNECTION_MS }) : new SmtpTransport(smtpUrl);
 }

@@ -10,8 +10,15 @@ describe('parseRelayUrl', () => {
     expect(r.name).toBe('smtp://email-smtp.eu-west-1.amazonaws.com:587');
   });
   it('reads daily_quota and warmup, and removes them from the URL nodemailer gets', () => {
-    const r = parseRelayUrl('smtp://relay.example.com:25?daily_quota=50000&warmup=1&max_rate=14');
-    expect(r).toEqual({ url: 'smtp://relay.example.com:25', name: 'smtp://relay.example.com:25', maxRate: 14, dailyQuota: 50_000, warmup: true });
+    const r = parseRelayUrl('smtp://relay.example.com:25?daily_quota=50000&warmup=1&max_rate=14&max_connections=8');
+    expect(r).toEqual({
+      url: 'smtp://relay.example.com:25',
+      name: 'smtp://relay.example.com:25',
+      maxRate: 14,
+      maxConnections: 8,
+      dailyQuota: 50_000,
+      warmup: true,
+    });
     expect(parseRelayUrl('smtp://relay.example.com:25?warmup=0').warmup).toBeUndefined();
   });
   it('leaves a URL without governor parameters as it is, with no limit', () => {
@@ -23,6 +30,7 @@ describe('parseRelayUrl', () => {
     expect(() => parseRelayUrl('http://relay.example.com')).toThrow(/^SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL, got http:/);
     expect(() => parseRelayUrl('smtp://a:25?max_rate=fast')).toThrow(/^SMTP_URL: max_rate must be a number/);
     expect(() => parseRelayUrl('smtp://a:25?max_rate=0')).toThrow(/^SMTP_URL: max_rate must be a number/);
+    expect(() => parseRelayUrl('smtp://a:25?max_connections=0')).toThrow(/^SMTP_URL: max_connections must be a whole number/);
     expect(() => parseRelayUrl('smtp://a:25?daily_quota=1.5')).toThrow(/^SMTP_URL: daily_quota must be a whole number/);
     expect(() => parseRelayUrl('smtp://a:25?warmup=yes')).toThrow(/^SMTP_URL: warmup must be 1 or 0/);
   });

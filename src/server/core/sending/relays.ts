@@ -1,7 +1,8 @@
 /**
  * The relay setting (SMTP_URL): an smtp:// or smtps:// URL whose query may carry the delivery governor's parameters
  * besides nodemailer's own (tls_reject_unauthorized, ignore_tls): `max_rate`, messages per second over all sender
- * processes together (core/sending/pacing.ts); `daily_quota`, messages per UTC day over all processes; `warmup=1`, the
+ * processes together (core/sending/pacing.ts); `max_connections`, concurrent SMTP connections over all processes
+ * (core/sending/connections.ts); `daily_quota`, messages per UTC day over all processes; `warmup=1`, the
  * relay's daily volume follows WARMUP_SCHEDULE from the first day it sent (both core/sending/dailyCaps.ts);
  * `priority`, lower is used first (default: the list's order); `weight`, the share of the mail among relays of equal
  * priority that are up (default 1). SMTP_URL
@@ -14,6 +15,8 @@ export interface RelaySetting {
   url: string;
   name: string;
   maxRate?: number;
+  /** Concurrent SMTP connections over all processes (`max_connections`; core/sending/connections.ts). */
+  maxConnections?: number;
   /** Messages per UTC day over all processes (`daily_quota`). */
   dailyQuota?: number;
   /** Whether the relay's daily volume follows WARMUP_SCHEDULE (`warmup=1`). */
@@ -25,11 +28,11 @@ export interface RelaySetting {
 }
 
 /** The governor's parameters, read and removed from the URL. */
-const GOVERNOR_PARAMS = ['max_rate', 'daily_quota', 'warmup', 'priority', 'weight'] as const;
+const GOVERNOR_PARAMS = ['max_rate', 'max_connections', 'daily_quota', 'warmup', 'priority', 'weight'] as const;
 
 /**
  * parseRelayUrl reads SMTP_URL. Throws an Error naming SMTP_URL and the fault when it is not one smtp(s):// URL,
- * `max_rate` or `weight` is not a number > 0, `daily_quota` not a whole number > 0, `warmup` not 0 or 1, or `priority`
+ * `max_rate` or `weight` is not a number > 0, `max_connections` or `daily_quota` not a whole number > 0, `warmup` not 0 or 1, or `priority`
  * not whole.
  */
 export function parseRelayUrl(value: string): RelaySetting {
@@ -51,6 +54,14 @@ export function parseRelayUrl(value: string): RelaySetting {
   if (rawPriority !== null) {
     priority = Number(rawPriority);
     if (!Number.isInteger(priority)) throw new Error(`SMTP_URL: priority must be a whole number, got "${rawPriority}"`);
+  }
+  let maxConnections: number | undefined;
+  const rawConnections = u.searchParams.get('max_connections');
+  if (rawConnections !== null) {
+    maxConnections = Number(rawConnections);
+    if (!Number.isInteger(maxConnections) || maxConnections <= 0) {
+      throw new Error(`SMTP_URL: max_connections must be a whole number of connections > 0, got "${rawConnections}"`);
+    }
   }
   let dailyQuota: number | undefined;
   const rawQuota = u.searchParams.get('daily_quota');
@@ -74,6 +85,7 @@ export function parseRelayUrl(value: string): RelaySetting {
     url: u.toString(),
     name,
     maxRate,
+    ...(maxConnections === undefined ? {} : { maxConnections }),
     ...(dailyQuota === undefined ? {} : { dailyQuota }),
     ...(warmup ? { warmup } : {}),
     ...(priority === undefined ? {} : { priority }),
