@@ -85,6 +85,7 @@ try {
   // The first and last seconds are partial; the shares count every second the relay saw mail.
   const over = (limit: number) => perSecond.filter((n) => n > limit).length / perSecond.length;
   const unique = new Set(got.map((m) => m.envelopeTo[0])).size;
+  if (process.env.BENCH_SECONDS) console.log(`per second: ${perSecond.join(' ')}`);
   console.log(`governor bench: R = ${RATE}/s, ${RECIPIENTS} recipients, two server processes on PostgreSQL`);
   console.log('| achieved/s | achieved/R | seconds over R | seconds over 1.1 R | delivered | unique | duplicates | lost | throttled (454) |');
   console.log('|---|---|---|---|---|---|---|---|---|');

@@ -37,7 +37,7 @@ import { recordFeedback } from '../server/core/feedback/index.ts';
 import { isDeferral, isRelayDown, isThrottling, nextAttemptDelay } from '../server/core/sending/deferral.ts';
 import { MARK_RELAY_DOWN, MARK_RELAY_UP, RelayPacer, SlotPacer } from '../server/core/sending/pacing.ts';
 import { ProviderTable, type ProviderGroup } from '../server/core/sending/providers.ts';
-import { ConnectionShare } from '../server/core/sending/connections.ts';
+import { ConnectionShare, LocalConnections, type ConnectionLimit } from '../server/core/sending/connections.ts';
 import { PAUSED_PROJECTS } from '../server/core/sending/reputation.ts';
 import {
   CANCEL_DISABLED,
@@ -60,6 +60,8 @@ import { dkimKeys, personaSendingDomains } from '../server/core/domains/index.ts
 
 /** The bucket holding the exact copy of every sent email. */
 export const SENT_BUCKET = 'sent-emails';
+/** How soon (ms) an email the relay throttled (454, 4.7.x, "rate") is tried again: the pacer has slowed down meanwhile. */
+export const THROTTLED_RETRY_MS = 1000;
 /** The longest back-off between two attempts of a deferred email (ms). */
 export const MAX_RETRY_DELAY_MS = 30 * 60_000;
 
@@ -138,6 +140,8 @@ interface Relay {
   pacer?: RelayPacer;
   /** Its share of max_connections over all processes (core/sending/connections.ts), when it has one. */
   connections?: ConnectionShare;
+  /** Its transport's connections in this process (the pool's size; no limit for a transport without a pool). */
+  pool: LocalConnections;
   /** performance.now() (ms) until which the relay is not used after it refused a connection; 0 = up. */
   downUntil: number;
   /** The next wait (ms) if it is found down again: 5 s, doubling up to 5 min; reset when it takes a message. */
@@ -240,6 +244,7 @@ export class Sender {
       transport: t,
       pacer: maxRate && t.delivers ? new RelayPacer(this.query, name, maxRate) : undefined,
       connections: maxConnections && t.delivers ? new ConnectionShare(this.query, `relay:${name}`, maxConnections) : undefined,
+      pool: new LocalConnections(t.connections ?? Infinity),
       downUntil: 0,
       downFor: RELAY_DOWN_MS.first,
       limits: t.delivers ? limits : {},
@@ -597,7 +602,7 @@ export class Sender {
     let stage = 'render';
     let usedRelay: Relay | undefined;
     let heldProvider: ProviderGroup | undefined;
-    let heldConnection: ConnectionShare | undefined;
+    let heldConnection: ConnectionLimit | undefined;
     const key = `${row.project_id}/${new Date().toISOString().slice(0, 10)}/${row.id}.eml`;
     try {
       if (!persona) throw new PermanentError('sender persona not found');
@@ -687,11 +692,18 @@ export class Sender {
         return undefined;
       }
       usedRelay = relay;
-      if (!simulated && relay.pacer) await relay.pacer.permit();
-      // With max_connections, one of this process's share of the relay's connections (core/sending/connections.ts).
-      if (!simulated && relay.connections) {
-        await relay.connections.acquire();
-        heldConnection = relay.connections;
+      // A connection of the relay's (max_connections: of this process's share over all processes, else of the
+      // transport's pool), taken before the message goes so that it never queues inside the transport: with a rate
+      // limit, after the slot's instant and before the pacer checks that the send still lands in the slot's second.
+      if (!simulated) {
+        const conn = relay.connections ?? relay.pool;
+        const take = async () => {
+          await conn.acquire();
+          return () => conn.release();
+        };
+        if (relay.pacer) await relay.pacer.permit(take);
+        else await take();
+        heldConnection = conn;
       }
       // The render (or the wait) may have taken long: the claim must still be provably held when the email leaves.
       if (!this.holds(batch, row) && !(await this.renewAndHolds(batch, row))) throw new ClaimLost();
@@ -838,8 +850,9 @@ export class Sender {
     const reason = `${stage}: ${e.message ?? String(err)}`;
     const failure = { responseCode: typeof e.responseCode === 'number' ? e.responseCode : undefined, stage, permanent: err instanceof PermanentError };
     if (isDeferral(failure)) {
-      // The relay asks us to slow down: this process's pace halves at once (core/sending/pacing.ts).
-      if (stage === 'deliver' && isThrottling({ ...failure, message: e.message })) relay?.pacer?.throttled();
+      // The relay asks us to slow down: this process's pace is cut at once (core/sending/pacing.ts).
+      const throttled = stage === 'deliver' && isThrottling({ ...failure, message: e.message });
+      if (throttled) relay?.pacer?.throttled();
       // The relay refused the connection or the session: it is taken for down for a while (5 s, doubling up to 5 min)
       // and, when another relay is up, the email goes to it at once (it was certainly not accepted here).
       if (stage === 'deliver' && relay && isRelayDown(err as { command?: string; code?: string })) {
@@ -863,8 +876,10 @@ export class Sender {
       // Deferred (core/sending/deferral.ts): tried again with back-off until it has waited DEFER_MAX_AGE since it was
       // due; only then does it fail, with the last reason.
       const { deferMaxAgeMs, deferRetryMs } = this.ctx.config;
-      const delay = nextAttemptDelay(row.attempts, Date.now() - new Date(row.send_at).getTime(), {
-        retryMs: deferRetryMs,
+      // A throttled email is tried again after THROTTLED_RETRY_MS, not on the growing back-off: the relay is up and
+      // only asked for a slower pace, which the pacer now keeps.
+      const delay = nextAttemptDelay(throttled ? 1 : row.attempts, Date.now() - new Date(row.send_at).getTime(), {
+        retryMs: throttled ? Math.min(THROTTLED_RETRY_MS, deferRetryMs) : deferRetryMs,
         maxDelayMs: MAX_RETRY_DELAY_MS,
         maxAgeMs: deferMaxAgeMs,
       });

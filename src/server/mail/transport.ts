@@ -16,6 +16,8 @@ export interface MailTransport {
   readonly description: string;
   /** true when messages really leave the process. */
   readonly delivers: boolean;
+  /** Connections the transport opens at most (its pool); undefined for no limit. */
+  readonly connections?: number;
   /**
    * send hands one raw RFC 5322 message to the relay. Resolves with the relay's reply once it accepted the message
    * (SMTP 250 after DATA); rejects with the relay's error otherwise (err.responseCode holds the SMTP code when known).
@@ -28,6 +30,7 @@ export interface MailTransport {
 export class SmtpTransport implements MailTransport {
   readonly delivers = true;
   readonly description: string;
+  readonly connections: number;
   private readonly transporter: Transporter;
 
   /**
@@ -37,6 +40,7 @@ export class SmtpTransport implements MailTransport {
    */
   constructor(url: string, maxConnections = 5, opts: { idleTimeoutMs?: number } = {}) {
     const u = new URL(url);
+    this.connections = maxConnections;
     this.description = `SMTP ${u.protocol}//${u.hostname}:${u.port || (u.protocol === 'smtps:' ? 465 : 25)}`;
     const secure = u.protocol === 'smtps:';
     this.transporter = nodemailer.createTransport({

@@ -18,7 +18,7 @@ export const LEASE_TTL_MS = 5000;
 export const IDLE_CONNECTION_MS = 1000;
 
 /** ConnectionShare limits the messages this process has in flight to one key (`relay:<name>`, `provider:<group>`). */
-export class ConnectionShare {
+export class ConnectionShare implements ConnectionLimit {
   /** Connections this process may use now (0 until the first renewal). */
   granted = 0;
   /** Messages in flight. */
@@ -121,5 +121,35 @@ export class ConnectionShare {
       }
     })();
     return this.renewing;
+  }
+}
+
+/** A limit on connections in use: a share over all processes (ConnectionShare) or this process's own (LocalConnections). */
+export interface ConnectionLimit {
+  acquire(): Promise<void>;
+  release(): void;
+}
+
+/**
+ * LocalConnections limits the messages in flight in this process to a transport's pool size, so that a message is
+ * handed over only when a connection is free (it never waits in the transport's own queue, out of the pacer's sight).
+ */
+export class LocalConnections implements ConnectionLimit {
+  inFlight = 0;
+  private readonly waiters: Array<() => void> = [];
+
+  /** `size`: connections (Infinity for no limit). */
+  constructor(readonly size: number) {}
+
+  /** acquire waits for a free connection. */
+  async acquire(): Promise<void> {
+    while (this.inFlight >= this.size) await new Promise<void>((resolve) => this.waiters.push(resolve));
+    this.inFlight++;
+  }
+
+  /** release frees a connection and wakes the first waiter. */
+  release(): void {
+    this.inFlight--;
+    this.waiters.shift()?.();
   }
 }

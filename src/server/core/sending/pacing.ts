@@ -6,35 +6,44 @@
  * apart, so sends are spread evenly over each second instead of bursting at its start (a generic cell-rate
  * algorithm, as token buckets without the burst). Unused slots of a stopped process are simply lost.
  *
- * A throttling answer (core/sending/deferral.ts isThrottling) halves this process's pace at once; the pace then grows
+ * A throttling answer (core/sending/deferral.ts isThrottling) cuts this process's pace to 70 % at once; the pace then grows
  * back by a tenth of max_rate per second up to max_rate (additive increase, multiplicative decrease, as TCP's
- * congestion control; at most one halving per second, since answers to messages already sent at the old pace say
+ * congestion control; at most one cut per second, since answers to messages already sent at the old pace say
  * nothing new). A slowed process reserves longer slots, so the shared row spaces every process further apart.
  */
 import { performance } from 'node:perf_hooks';
 import type { QueryFn } from '../../db/client.ts';
 
 /**
+ * The multiplicative decrease on a throttling answer: the pace keeps 70 % (CUBIC's β, RFC 8312 §4.5). Halving, as
+ * Reno does, was measured and not kept: a relay that counts per calendar second also throttles when transit jitter
+ * moves a few sends into the next second, and halving then cost far more than the jitter
+ * (`BENCH_SECONDS=1 npm run bench:governor`, docs/bench-log.md).
+ */
+const DECREASE = 0.7;
+
+/**
  * RESERVE_SLOTS: reserves $2 consecutive slots of $3 seconds each on relay $1, from the later of now and its next free
- * slot, and notes the pace (1/$3 messages/s) for GET {scheduler}/sending_status; returns how long (ms, ≥ 0) until the
- * first reserved slot begins.
+ * slot, and notes the pace (1/$3 messages/s) for GET {scheduler}/sending_status; returns when the first reserved slot
+ * begins, as epoch ms (UTC): an absolute instant, so that the statement's latency does not shift the slots and every
+ * process places its slots on the same clock as the relay counts by.
  */
 export const RESERVE_SLOTS = `INSERT INTO relay_pacing AS p (relay, next_at, rate) VALUES ($1, clock_timestamp() + make_interval(secs => $2::int * $3::float8), 1 / $3::float8)
      ON CONFLICT (relay) DO UPDATE SET next_at = greatest(p.next_at, clock_timestamp()) + make_interval(secs => $2::int * $3::float8), rate = 1 / $3::float8
-     RETURNING greatest(0, extract(epoch FROM (p.next_at - make_interval(secs => $2::int * $3::float8) - clock_timestamp())) * 1000)::float8 AS wait_ms`;
+     RETURNING (extract(epoch FROM p.next_at - make_interval(secs => $2::int * $3::float8)) * 1000)::float8 AS first_ms`;
 
 /** RelayPacer hands out send permits for one relay at `maxRate` messages per second across all processes. */
 export class RelayPacer {
   /** Slots reserved per statement: about 1/20 s of the rate, 1 to 20. */
   readonly chunk: number;
-  /** Local instants (performance.now(), ms) of reserved slots not yet handed out, earliest first. */
+  /** Instants (epoch ms, UTC) of reserved slots not yet handed out, earliest first. */
   private slots: number[] = [];
   private reserving?: Promise<void>;
   /** The share of maxRate this process paces at now (0.05–1). */
   private factor = 1;
   /** When factor last changed (performance.now(), ms). */
   private adjustedAt = performance.now();
-  /** When factor was last halved (performance.now(), ms). */
+  /** When factor was last cut (performance.now(), ms). */
   private decreasedAt = -Infinity;
 
   /** `relay` names the relay's row (no credentials); `maxRate` is messages per second (> 0). */
@@ -46,16 +55,36 @@ export class RelayPacer {
     this.chunk = Math.max(1, Math.min(20, Math.ceil(maxRate / 20)));
   }
 
-  /** permit resolves when this process may hand one more message to the relay (at its reserved slot). */
-  async permit(): Promise<void> {
-    while (!this.slots.length) {
-      this.reserving ??= this.reserve().finally(() => (this.reserving = undefined));
-      await this.reserving;
+  /**
+   * permit resolves when this process may hand one more message to the relay (at its reserved slot). `ready`, when
+   * given, is awaited after the slot's instant and before the check that the send still lands in the slot's second
+   * (the sender waits there for a free connection, so the message never queues in the transport after the check);
+   * it resolves a release function, called when the slot is dropped.
+   */
+  async permit(ready?: () => Promise<() => void>): Promise<void> {
+    for (;;) {
+      while (!this.slots.length) {
+        this.reserving ??= this.reserve().finally(() => (this.reserving = undefined));
+        await this.reserving;
+      }
+      const at = this.slots.shift()!;
+      const wait = at - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const release = ready ? await ready() : undefined;
+      // A relay counts per calendar second. A slot used late within its own second changes nothing there, but one
+      // whose send would land in the next second (a timer firing late, a stalled event loop) would add to that second's
+      // own slots: it is dropped, and the caller takes the next one. Dropped slots are capacity lost, never a burst.
+      if (Math.floor(Date.now() / 1000) !== Math.floor(at / 1000)) {
+        release?.();
+        this.lateDropped++;
+        continue;
+      }
+      return;
     }
-    const at = this.slots.shift()!;
-    const wait = at - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   }
+
+  /** Slots dropped because their send would have landed in a later calendar second than planned. */
+  lateDropped = 0;
 
   /** The rate (messages/s) this process paces at now: maxRate, or less after throttling answers. */
   get rate(): number {
@@ -63,14 +92,14 @@ export class RelayPacer {
   }
 
   /**
-   * throttled halves the pace at once (at least 5 % of maxRate is kept) and drops the slots reserved at the old pace.
-   * The answers to messages already on their way at the old pace say nothing new: one halving per second at most.
+   * throttled cuts the pace to DECREASE of it at once (at least 5 % of maxRate is kept) and drops the slots reserved at the old pace.
+   * The answers to messages already on their way at the old pace say nothing new: one cut per second at most.
    */
   throttled(): void {
     const now = performance.now();
     if (now - this.decreasedAt < 1000) return;
     this.grow();
-    this.factor = Math.max(0.05, this.factor / 2);
+    this.factor = Math.max(0.05, this.factor * DECREASE);
     this.decreasedAt = now;
     this.slots = [];
   }
@@ -85,8 +114,8 @@ export class RelayPacer {
   private async reserve(): Promise<void> {
     this.grow();
     const gap = 1 / this.rate;
-    const [{ wait_ms }] = await this.query<{ wait_ms: number }>(RESERVE_SLOTS, [this.relay, this.chunk, gap]);
-    const first = performance.now() + Number(wait_ms);
+    const [{ first_ms }] = await this.query<{ first_ms: number }>(RESERVE_SLOTS, [this.relay, this.chunk, gap]);
+    const first = Number(first_ms);
     for (let i = 0; i < this.chunk; i++) this.slots.push(first + i * gap * 1000);
   }
 }
