@@ -87,10 +87,12 @@ export const LOOKUP = {
 
 /**
  * HOLD_FOR_CAP: a claimed row over a daily cap (warm-up, daily_quota; core/sending/dailyCaps.ts) goes back to pending
- * until $4 ms (text) from now, with the reason $3 (so it shows as deferred), its attempt not counted. $1 id, $2 token.
+ * until $4 ms (text) from now, with the reason $3 (so it shows as deferred), its attempt not counted. It is due from
+ * then (send_at moves too), so a relay's deferrals later count DEFER_MAX_AGE from then, not from the days it was
+ * held. $1 id, $2 token.
  */
 export const HOLD_FOR_CAP = `UPDATE outbox SET status = 'pending', claim_token = NULL, attempts = greatest(attempts - 1, 0), last_error = $3,
-          next_attempt_at = now() + ($4 || ' milliseconds')::interval
+          next_attempt_at = now() + ($4 || ' milliseconds')::interval, send_at = now() + ($4 || ' milliseconds')::interval
           WHERE id = $1 AND claim_token = $2`;
 
 /**
