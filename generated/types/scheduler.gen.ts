@@ -120,7 +120,7 @@ export interface components {
             complaint_rate: number | null;
             /** @description Sends in the window the rates are taken over. */
             sends_24h: number;
-            /** @description Emails the relay deferred that wait to be tried again (until DEFER_MAX_AGE). */
+            /** @description Emails the relay deferred that wait to be tried again (until DEFER_MAX_AGE), and emails a daily cap (warm-up, daily_quota) holds until the next UTC day. */
             deferred: number;
             /** @description The relays of SMTP_URL in order of priority. */
             relays: {

@@ -18,3 +18,22 @@ describe('loadConfig deferral settings', () => {
     expect(() => loadConfig({ DEFER_RETRY_MS: 'soon' })).toThrow(/^DEFER_RETRY_MS must be a non-negative number/);
   });
 });
+
+describe('loadConfig governor settings', () => {
+  it('reads SMTP_URL’s parameters, WARMUP_SCHEDULE and DOMAIN_LIMITS', () => {
+    const c = loadConfig({
+      SMTP_URL: 'smtp://a.example:25?max_rate=14&max_connections=4&daily_quota=1000&warmup=1,smtp://b.example:25?priority=0&weight=2',
+      WARMUP_SCHEDULE: '10,20',
+      DOMAIN_LIMITS: '{"example.org":{"max_rate":5}}',
+    });
+    expect(c).toMatchObject({ relayName: 'smtp://a.example:25', relayMaxRate: 14, relayMaxConnections: 4, relayDailyQuota: 1000, relayWarmup: true });
+    expect(c.backupRelays).toMatchObject([{ name: 'smtp://b.example:25', priority: 0, weight: 2 }]);
+    expect(c.warmupSchedule).toEqual([10, 20]);
+    expect(c.providerGroups.find((g) => g.name === 'example.org')?.limits).toEqual({ maxRate: 5 });
+  });
+  it('stops the start on a malformed governor setting, naming it', () => {
+    expect(() => loadConfig({ SMTP_URL: 'smtp://a:25?max_rate=lots' })).toThrow(/^SMTP_URL: max_rate must be a number/);
+    expect(() => loadConfig({ WARMUP_SCHEDULE: '50,x' })).toThrow(/^WARMUP_SCHEDULE must be/);
+    expect(() => loadConfig({ DOMAIN_LIMITS: '{"a.org":{"max_rate":-1}}' })).toThrow(/^DOMAIN_LIMITS: a.org.max_rate must be a number > 0/);
+  });
+});

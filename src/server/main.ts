@@ -32,7 +32,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-const config = loadConfig();
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (err) {
+  // A malformed setting (SMTP_URL, WARMUP_SCHEDULE, DOMAIN_LIMITS, a number or a duration) stops the start, named.
+  console.error(`mailwright: not starting: ${(err as Error).message}`);
+  process.exit(1);
+}
 let database: Database;
 try {
   database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, lockHolder: 'server' });

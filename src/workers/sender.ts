@@ -38,6 +38,7 @@ import { isDeferral, isRelayDown, isThrottling, nextAttemptDelay } from '../serv
 import { MARK_RELAY_DOWN, MARK_RELAY_UP, RelayPacer, SlotPacer } from '../server/core/sending/pacing.ts';
 import { ProviderTable, type ProviderGroup } from '../server/core/sending/providers.ts';
 import { ConnectionShare, LocalConnections, type ConnectionLimit } from '../server/core/sending/connections.ts';
+import type { RelaySetting } from '../server/core/sending/relays.ts';
 import { PAUSED_PROJECTS } from '../server/core/sending/reputation.ts';
 import {
   CANCEL_DISABLED,
@@ -115,17 +116,7 @@ export interface SenderOptions {
    * Relays to fail over to when the main one (the `transport` argument, with SMTP_URL's pacing) refuses connections
    * or turns sessions away, lowest priority first (SMTP_URL's further URLs; see workers/index.ts).
    */
-  backupRelays?: Array<{
-    name: string;
-    transport: MailTransport;
-    maxRate?: number;
-    maxConnections?: number;
-    dailyQuota?: number;
-    warmup?: boolean;
-    /** Lower is used first (default: after the relays before it); equal priorities share the mail by weight. */
-    priority?: number;
-    weight?: number;
-  }>;
+  backupRelays?: Array<Omit<RelaySetting, 'url'> & { transport: MailTransport }>;
   /**
    * The clock the daily caps read (ms since the epoch, UTC; default Date.now): which UTC day it is for warm-up and
    * daily_quota (core/sending/dailyCaps.ts). Tests move it through days.
