@@ -44,7 +44,7 @@ export interface paths {
         };
         /**
          * Live campaigns with their metrics (all time), sorted and paged; the /campaigns list.
-         * @description sends, opens, clicks, unsubscribes, bounces and unsuccessful_sends count distinct emails (an email is one message to one recipient): a recipient who opens one email three times is one open. With split_templates=true an A/B test campaign gives one row per template it sent (template_id, template_name), each with that template's metrics; sorting and paging apply to campaigns, and a split campaign's rows stay together.
+         * @description sends, opens, clicks, unsubscribes, bounces and unsuccessful_sends count distinct emails (an email is one message to one recipient): a recipient who opens one email three times is one open. human_opens and human_clicks count the emails a person opened or clicked (issue 22: machine opens and bot clicks left out); the console shows them by default. With split_templates=true an A/B test campaign gives one row per template it sent (template_id, template_name), each with that template's metrics; sorting and paging apply to campaigns, and a split campaign's rows stay together.
          */
         get: operations["listCampaignMetrics"];
         put?: never;
@@ -104,6 +104,10 @@ export interface components {
             sends: number;
             opens: number;
             clicks: number;
+            /** @description Emails opened by a person: opens not marked machine (Apple Mail Privacy Protection, scanners, image-proxy refetches). */
+            human_opens: number;
+            /** @description Emails whose recipient clicked in person: clicks not marked bot (link scanners, the honeypot link). */
+            human_clicks: number;
             unsubscribes: number;
             bounces: number;
             unsuccessful_sends: number;

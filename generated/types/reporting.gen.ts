@@ -209,11 +209,19 @@ export interface components {
             num: number;
             /** @description Distinct emails that had the event. */
             num_unique: number;
+            /** @description Events by people: for opens and clicks, those not marked machine (Apple Mail Privacy Protection, scanners, image-proxy refetches) or bot (link scanners, the honeypot link); every event of the other names. */
+            num_human: number;
+            /** @description Distinct emails that had the event by a person. */
+            num_unique_human: number;
         };
         LinkRow: {
             link_url: string;
             num_clicks: number;
             num_unique_clicks: number;
+            /** @description Clicks by people (not marked bot). */
+            num_human_clicks: number;
+            /** @description Distinct emails whose recipient clicked that link in person. */
+            num_unique_human_clicks: number;
         };
         RecentClickRow: {
             link_url: string;
@@ -232,6 +240,10 @@ export interface components {
             num_unique_opens: number;
             num_clicks: number;
             num_unique_clicks: number;
+            num_human_opens: number;
+            num_unique_human_opens: number;
+            num_human_clicks: number;
+            num_unique_human_clicks: number;
         };
         OpenedEmailRow: {
             /** @description The template (null when by=email_subject sums several, or for emails sent without one). */
@@ -244,6 +256,10 @@ export interface components {
             num_unique_opens: number;
             num_clicks: number;
             num_unique_clicks: number;
+            num_human_opens: number;
+            num_unique_human_opens: number;
+            num_human_clicks: number;
+            num_unique_human_clicks: number;
         };
         RecentOpenRow: {
             email: string | null;
@@ -265,6 +281,10 @@ export interface components {
             complaints: number;
             unsubscribes: number;
             unsuccessful_sends: number;
+            /** @description Opens by people (not marked machine). */
+            human_opens: number;
+            /** @description Clicks by people (not marked bot). */
+            human_clicks: number;
         };
         SeriesResponse: {
             data: components["schemas"]["SeriesRow"][];

@@ -69,6 +69,8 @@ export interface components {
             operator?: string | null;
             /** @description The ids that pick what is compared (a json key, campaign, blast, workflow, template or segment id), then the compared value: text, a date (YYYY-MM-DD; ISO timestamps are cut to their UTC day) or a whole number of at least 0. */
             values?: (string | number | null)[];
+            /** @description Opens and clicks filters (num_opens…, num_clicks…) count what people did: opens marked machine (Apple Mail Privacy Protection, scanners, image-proxy refetches) and clicks marked bot (link scanners, the honeypot link) are left out. true counts them too. Ignored by other attributes. */
+            include_machine?: boolean | null;
         };
         /** Format: uuid */
         Uuid: string;

@@ -8,7 +8,8 @@
  *   missing tests. contact_json: [key, text]; [key] for the missing tests.
  * - dates (contact_date_of_birth, date_added, date_bounced, date_unsubscribed): [date]; none for the missing tests.
  *   date_workflow_started / date_workflow_completed: [workflow_id, date]; [workflow_id] for the missing tests.
- * - counts (num_sends, num_opens, num_clicks): [number]; per campaign, blast, workflow or template
+ * - counts (num_sends, num_opens, num_clicks): [number]; opens and clicks count people only (issue 22: not machine
+ *   opens nor bot clicks) unless the filter has include_machine: true; per campaign, blast, workflow or template
  *   (num_sends_via_campaign, …_via_scheduled_email_blast, …_via_workflow, …_with_template): [id, number];
  *   num_in_segment: [segment_id, number].
  * - is_in_segment (the segment-edit set only): [segment_id], no operator (it is sent as num_in_segment > 0).
@@ -26,6 +27,8 @@ export interface UserFilter {
   attribute: string;
   operator?: string | null;
   values?: Array<string | number | null>;
+  /** Opens and clicks filters (num_opens*, num_clicks*): count machine opens and bot clicks too (default false: people only; issue 22). */
+  include_machine?: boolean | null;
 }
 
 /** What an attribute is: its kind, the values before the compared value (e.g. a template id), the compared value's type. */
@@ -124,6 +127,8 @@ export interface CheckedFilter {
   spec: AttributeSpec;
   operator?: FilterOperator;
   values: Array<string | number>;
+  /** Count machine opens and bot clicks too (num_opens*, num_clicks* only); absent: people only. */
+  includeMachine?: boolean;
 }
 
 /**
@@ -174,7 +179,7 @@ export function checkFilters(
         values.push(String(v).trim().toLowerCase());
       }
     }
-    checked.push({ attribute: f.attribute, spec, operator, values });
+    checked.push({ attribute: f.attribute, spec, operator, values, ...(f.include_machine === true ? { includeMachine: true } : {}) });
   });
   return errors.length ? { errors } : { filters: checked };
 }

@@ -4,6 +4,7 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { parseIpRanges, type IpRanges } from '../domain/engagement.ts';
 import os from 'node:os';
 import { parseDuration } from './core/sending/deferral.ts';
 import { parseRelayUrls, type RelaySetting } from './core/sending/relays.ts';
@@ -60,6 +61,12 @@ export interface Config {
   warmupSchedule: number[] | null;
   /** Recipient provider groups and their limits (DOMAIN_LIMITS over the built-in ones; core/sending/providers.ts). */
   providerGroups: ProviderGroup[];
+  /**
+   * Apple's published Mail Privacy Protection / Private Relay egress ranges (APPLE_PROXY_RANGES_FILE: Apple's
+   * egress-ip-ranges.csv, a CIDR in each line's first column); an open from one of them with Apple's generic user
+   * agent is a machine open at any time (src/domain/engagement.ts). Empty when unset.
+   */
+  appleProxyRanges: IpRanges;
   /** The first back-off after a deferral (DEFER_RETRY_MS, default 30000 ms), doubled per attempt up to 30 min. */
   deferRetryMs: number;
   /** Threads that render emails (RENDER_THREADS, default cores − 1, at least 1, at most 4; 0 renders in-process). */
@@ -131,7 +138,7 @@ export interface Config {
   reportCompactMs: number;
 }
 
-/** loadConfig reads the environment (process.env by default). Throws on a malformed number or duration (DEFER_MAX_AGE), SMTP_URL, WARMUP_SCHEDULE or DOMAIN_LIMITS or an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE. */
+/** loadConfig reads the environment (process.env by default). Throws on a malformed number or duration (DEFER_MAX_AGE), SMTP_URL, WARMUP_SCHEDULE or DOMAIN_LIMITS, an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE, or an unreadable or empty APPLE_PROXY_RANGES_FILE. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const num = (name: string, dflt: number): number => {
     const raw = env[name];
@@ -175,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deferRetryMs: Math.max(1, num('DEFER_RETRY_MS', 30_000)),
     warmupSchedule: parseWarmupSchedule(env.WARMUP_SCHEDULE),
     providerGroups: parseDomainLimits(env.DOMAIN_LIMITS),
+    appleProxyRanges: env.APPLE_PROXY_RANGES_FILE ? readRanges(env.APPLE_PROXY_RANGES_FILE) : [],
     reputation: { minSends: num('PAUSE_MIN_SENDS', 200), bounceRate: rate('PAUSE_BOUNCE_RATE', 0.05), complaintRate: rate('PAUSE_COMPLAINT_RATE', 0.003) },
     renderThreads: Math.floor(num('RENDER_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
     importWriters: Math.max(1, Math.min(8, Math.floor(num('IMPORT_WRITERS', 2)))),
@@ -241,6 +249,19 @@ function trustProxy(raw: string | undefined): Config['trustProxy'] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+/** readRanges reads APPLE_PROXY_RANGES_FILE; throws naming the variable when it is unreadable or holds no range. */
+function readRanges(file: string): IpRanges {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`APPLE_PROXY_RANGES_FILE: cannot read ${file} (${(err as Error).message})`);
+  }
+  const { ranges } = parseIpRanges(text);
+  if (!ranges.length) throw new Error(`APPLE_PROXY_RANGES_FILE: ${file} holds no IP range (a CIDR such as 172.224.226.0/27 in each line's first column)`);
+  return ranges;
 }
 
 /** readKey reads a PEM private key file (SYSTEM_DKIM_KEY_FILE); throws naming the variable when it is unreadable or not a private key. */

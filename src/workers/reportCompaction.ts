@@ -9,13 +9,22 @@ import type { QueryFn } from '../server/db/client.ts';
 
 /** The aggregate tables: their key columns (the merged rows' unique index) and their counter columns. */
 const TABLES: Array<{ table: string; keys: string[]; counters: string[] }> = [
-  { table: 'report_counts', keys: ['project_id', 'hour', 'name', 'blast_id', 'template_id', 'workflow_id'], counters: ['num', 'num_unique'] },
-  { table: 'report_totals', keys: ['project_id', 'name', 'blast_id', 'template_id', 'workflow_id'], counters: ['num', 'num_unique'] },
-  { table: 'report_links', keys: ['project_id', 'link_hash', 'blast_id', 'template_id', 'workflow_id'], counters: ['num', 'num_unique'] },
+  { table: 'report_counts', keys: ['project_id', 'hour', 'name', 'blast_id', 'template_id', 'workflow_id'], counters: ['num', 'num_unique', 'num_human', 'num_unique_human'] },
+  { table: 'report_totals', keys: ['project_id', 'name', 'blast_id', 'template_id', 'workflow_id'], counters: ['num', 'num_unique', 'num_human', 'num_unique_human'] },
+  { table: 'report_links', keys: ['project_id', 'link_hash', 'blast_id', 'template_id', 'workflow_id'], counters: ['num', 'num_unique', 'num_human', 'num_unique_human'] },
   {
     table: 'report_sources',
     keys: ['project_id', 'kind', 'value_hash', 'blast_id', 'template_id', 'workflow_id'],
-    counters: ['num_opens', 'num_unique_opens', 'num_clicks', 'num_unique_clicks'],
+    counters: [
+      'num_opens',
+      'num_unique_opens',
+      'num_clicks',
+      'num_unique_clicks',
+      'num_human_opens',
+      'num_unique_human_opens',
+      'num_human_clicks',
+      'num_unique_human_clicks',
+    ],
   },
 ];
 

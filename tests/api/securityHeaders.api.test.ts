@@ -52,7 +52,7 @@ describe(`security headers (${API_DB})`, () => {
       expect(csp).not.toContain('upgrade-insecure-requests');
       expect(a.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(a.headers['x-content-type-options']).toBe('nosniff');
-      expect(a.headers['referrer-policy']).toBe('no-referrer');
+      expect(a.headers['referrer-policy']).toBe('same-origin');
       expect(a.headers['cross-origin-resource-policy']).toBe('same-origin');
       expect(a.headers['strict-transport-security']).toBeUndefined();
     }

@@ -138,6 +138,9 @@ export const contactEventCounts = pgTable('contact_event_counts', {
   numSends: integer('num_sends').notNull().default(0),
   numOpens: integer('num_opens').notNull().default(0),
   numClicks: integer('num_clicks').notNull().default(0),
+  /** Opens and clicks by people: the events not marked machine (opens) or bot (clicks); issue 22. */
+  numHumanOpens: integer('num_human_opens').notNull().default(0),
+  numHumanClicks: integer('num_human_clicks').notNull().default(0),
 });
 
 export const segments = pgTable(
@@ -386,6 +389,11 @@ export const events = pgTable(
     index('events_template_recent_idx')
       .on(t.templateId, t.name, t.emittedAt)
       .where(sql`template_id IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),
+    // An email's opens and clicks so far (issue 22): the tracking endpoint reads them to tell a proxy's refetch and a
+    // scanner's burst of clicks from a person (src/domain/engagement.ts).
+    index('events_message_engagement_idx')
+      .on(sql`(json->>'message_id')`)
+      .where(sql`name IN (${ENGAGEMENT_EVENTS})`),
     index('events_workflow_recent_idx')
       .on(sql`(json->>'workflow_id')`, t.name, t.emittedAt)
       .where(sql`(json->>'workflow_id') IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),
@@ -458,6 +466,8 @@ export const reportCounts = pgTable(
     name: text('name').notNull(),
     num: bigint('num', { mode: 'number' }).notNull(),
     numUnique: bigint('num_unique', { mode: 'number' }).notNull(),
+    numHuman: bigint('num_human', { mode: 'number' }).notNull().default(0),
+    numUniqueHuman: bigint('num_unique_human', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     uniqueIndex('report_counts_key_idx')
@@ -477,6 +487,8 @@ export const reportTotals = pgTable(
     name: text('name').notNull(),
     num: bigint('num', { mode: 'number' }).notNull(),
     numUnique: bigint('num_unique', { mode: 'number' }).notNull(),
+    numHuman: bigint('num_human', { mode: 'number' }).notNull().default(0),
+    numUniqueHuman: bigint('num_unique_human', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     uniqueIndex('report_totals_key_idx')
@@ -497,6 +509,8 @@ export const reportLinks = pgTable(
     link: text('link').notNull(),
     num: bigint('num', { mode: 'number' }).notNull(),
     numUnique: bigint('num_unique', { mode: 'number' }).notNull(),
+    numHuman: bigint('num_human', { mode: 'number' }).notNull().default(0),
+    numUniqueHuman: bigint('num_unique_human', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     uniqueIndex('report_links_key_idx')
@@ -523,6 +537,10 @@ export const reportSources = pgTable(
     numUniqueOpens: bigint('num_unique_opens', { mode: 'number' }).notNull(),
     numClicks: bigint('num_clicks', { mode: 'number' }).notNull(),
     numUniqueClicks: bigint('num_unique_clicks', { mode: 'number' }).notNull(),
+    numHumanOpens: bigint('num_human_opens', { mode: 'number' }).notNull().default(0),
+    numUniqueHumanOpens: bigint('num_unique_human_opens', { mode: 'number' }).notNull().default(0),
+    numHumanClicks: bigint('num_human_clicks', { mode: 'number' }).notNull().default(0),
+    numUniqueHumanClicks: bigint('num_unique_human_clicks', { mode: 'number' }).notNull().default(0),
   },
   (t) => [
     uniqueIndex('report_sources_key_idx')
@@ -535,8 +553,9 @@ export const reportSources = pgTable(
 );
 
 /**
- * The first occurrences already counted as unique: one row per (email, kind), kind being an event name or
- * 'link:' || md5(link). An insert that conflicts means the event is a repeat.
+ * The first occurrences already counted as unique: one row per (email, kind), kind being an event name,
+ * 'link:' || md5(link), or either prefixed 'human:' for the first open or click by a person (issue 22). An insert that
+ * conflicts means the event is a repeat.
  */
 export const reportFirsts = pgTable(
   'report_firsts',
@@ -544,6 +563,8 @@ export const reportFirsts = pgTable(
     projectId: uuid('project_id').notNull(),
     messageKey: text('message_key').notNull(),
     kind: text('kind').notNull(),
+    /** The event that claimed it: a human first ('human:' kinds) is released when its event is marked machine or bot. */
+    eventId: uuid('event_id'),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.messageKey, t.kind] })],
 );

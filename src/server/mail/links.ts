@@ -81,6 +81,20 @@ export function verifyClickToken(token: string, secret: string): (LinkTarget & {
   return /^https?:\/\//i.test(url) ? { projectId: f[1], contactId: f[2] || null, outboxId: Number(f[3]), url } : undefined;
 }
 
+/**
+ * honeypotUrl returns `{publicUrl}/t/h/{token}`, the hidden link of a tracked email (issue 22 §3): no person sees it,
+ * so whoever follows it is a scanner following every link; its click is recorded as a bot's.
+ */
+export function honeypotUrl(publicUrl: string, secret: string, target: LinkTarget): string {
+  return `${publicUrl}/t/h/${makeToken(secret, ['h', target.projectId, target.contactId ?? '', String(target.outboxId)])}`;
+}
+
+/** verifyHoneypotToken checks a honeypot link's token. */
+export function verifyHoneypotToken(token: string, secret: string): LinkTarget | undefined {
+  const f = verify(token, secret, 'h');
+  return f && { projectId: f[1], contactId: f[2] || null, outboxId: Number(f[3]) };
+}
+
 /** A sender persona's verification: whose, in which project, for which address (issue 4 §4). */
 export interface PersonaTarget {
   projectId: string;
@@ -114,8 +128,8 @@ export interface TrackingContext extends LinkTarget {
 const ANCHOR_HREF = /(<a\b[^>]*?\shref\s*=\s*)(["'])(.*?)\2/gis;
 
 /**
- * addTracking rewrites every http(s) link of an email's HTML into a signed click redirect and appends a 1×1 open
- * pixel before `</body>` (or at the end). Left alone: mailto:, tel:, anchors (#…), other schemes, the unsubscribe
+ * addTracking rewrites every http(s) link of an email's HTML into a signed click redirect and appends the hidden
+ * honeypot link and a 1×1 open pixel before `</body>` (or at the end). Left alone: mailto:, tel:, anchors (#…), other schemes, the unsubscribe
  * link, links already pointing at this product's /t/ or /u/ paths, and anchors marked `data-no-track`. Returns the
  * new HTML; the input is not changed.
  */
@@ -128,7 +142,10 @@ export function addTracking(html: string, t: TrackingContext): string {
     if (href === t.unsubscribeLink || href.startsWith(`${own}t/`) || href.startsWith(`${own}u/`)) return whole;
     return `${head}${quote}${clickUrl(t.publicUrl, t.secret, t, href).replace(/&/g, '&amp;')}${quote}`;
   });
-  const pixel = `<img src="${openPixelUrl(t.publicUrl, t.secret, t)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0" />`;
+  // The honeypot (issue 22 §3): an empty link hidden from people (display:none, mso-hide for Outlook, out of the tab
+  // order and the accessibility tree) that scanners following every href still follow.
+  const honeypot = `<a href="${honeypotUrl(t.publicUrl, t.secret, t)}" style="display:none!important;mso-hide:all;font-size:0;line-height:0;max-height:0;overflow:hidden" aria-hidden="true" tabindex="-1"></a>`;
+  const pixel = `${honeypot}<img src="${openPixelUrl(t.publicUrl, t.secret, t)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0" />`;
   const close = rewritten.search(/<\/body\s*>/i);
   return close >= 0 ? `${rewritten.slice(0, close)}${pixel}${rewritten.slice(close)}` : `${rewritten}${pixel}`;
 }

@@ -2,6 +2,9 @@
  * The links inside emails (DESIGN.md §1; issue 5), served without an x-api-key since recipients follow them:
  * - GET  /t/o/{token}.gif  open pixel: records ses_event_open, answers a 1×1 transparent GIF;
  * - GET  /t/c/{token}      click redirect: records ses_event_click, 302 to the link the token carries;
+ * - GET  /t/h/{token}      the hidden honeypot link: records a bot's ses_event_click, answers 204 (issue 22 §3);
+ * Opens and clicks carry the machine / bot verdict of src/domain/engagement.ts; a request whose referrer is the
+ * console itself (its email viewer) is answered and never recorded (issue 22 §1);
  * - GET  /u/{token}        unsubscribe page: names the address and asks to confirm (a GET never unsubscribes, so
  *                          link scanners cannot unsubscribe anyone);
  * - POST /u/{token}        the page's button, or the RFC 8058 one-click POST (body List-Unsubscribe=One-Click) that
@@ -12,10 +15,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { QueryFn } from '../db/client.ts';
-import { projectOfToken, verifyClickToken, verifyOpenToken, verifyPersonaToken, verifyUnsubscribeToken, type LinkTarget } from '../mail/links.ts';
+import {
+  projectOfToken,
+  verifyClickToken,
+  verifyHoneypotToken,
+  verifyOpenToken,
+  verifyPersonaToken,
+  verifyUnsubscribeToken,
+  type LinkTarget,
+} from '../mail/links.ts';
 import { personaToVerify, verifyPersona } from '../core/personas/verification.ts';
-import { recordEngagement, unsubscribeByLink, unsubscribeRecipient } from '../core/feedback/index.ts';
+import { recordEngagement, unsubscribeByLink, unsubscribeRecipient, type EngagementRequest } from '../core/feedback/index.ts';
 import { projectSecrets } from '../core/accounts/index.ts';
+
+/** originOf returns a URL's origin, or undefined for an unset or malformed one. */
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
 
 /** A 1×1 transparent GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -47,17 +68,40 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
     // Fastify answers HEAD with the GET route; a HEAD (a link checker, a proxy's probe) is answered but never counted.
     const counted = (req: FastifyRequest) => req.method !== 'HEAD';
 
+    // The console's own views never count (issue 22 §1): a stored copy shown in the console's sandboxed viewer loads
+    // its pixel with the console page as referrer (Referrer-Policy same-origin sends it to this origin only), which no
+    // mail client does. Such a request is answered as usual and recorded nowhere.
+    const own = new Set([originOf(ctx.config.publicUrl)]);
+    const fromConsole = (req: FastifyRequest) => {
+      const from = originOf(typeof req.headers.referer === 'string' ? req.headers.referer : undefined);
+      return !!from && (own.has(from) || from === originOf(`${req.protocol}://${req.headers.host ?? ''}`));
+    };
+    const request = (req: FastifyRequest, extra: Partial<EngagementRequest> = {}): EngagementRequest => ({
+      userAgent: userAgent(req.headers['user-agent']),
+      ip: req.ip,
+      appleRanges: ctx.config.appleProxyRanges,
+      ...extra,
+    });
+
     scope.get<{ Params: { token: string } }>('/t/o/:token', async (req, reply) => {
       const target = await check(req.params.token, verifyOpenToken);
-      if (!target || (counted(req) && !(await recordEngagement(query, target, 'open', userAgent(req.headers['user-agent']))))) return notFound(reply);
+      if (!target || (counted(req) && !fromConsole(req) && !(await recordEngagement(query, target, 'open', request(req))))) return notFound(reply);
       return reply.type('image/gif').header('cache-control', 'no-store, max-age=0').send(PIXEL);
     });
 
     scope.get<{ Params: { token: string } }>('/t/c/:token', async (req, reply) => {
       const target = await check(req.params.token, verifyClickToken);
-      if (!target || (counted(req) && !(await recordEngagement(query, target, 'click', userAgent(req.headers['user-agent']), target.url))))
+      if (!target || (counted(req) && !fromConsole(req) && !(await recordEngagement(query, target, 'click', request(req, { link: target.url })))))
         return notFound(reply);
       return reply.header('cache-control', 'no-store').redirect(target.url, 302);
+    });
+
+    // The hidden honeypot link (issue 22 §3): only scanners follow it; recorded as a bot's click, answered with nothing.
+    scope.get<{ Params: { token: string } }>('/t/h/:token', async (req, reply) => {
+      const target = await check(req.params.token, verifyHoneypotToken);
+      if (!target || (counted(req) && !fromConsole(req) && !(await recordEngagement(query, target, 'click', request(req, { honeypot: true })))))
+        return notFound(reply);
+      return reply.code(204).header('cache-control', 'no-store').send();
     });
 
     scope.get<{ Params: { token: string } }>('/u/:token', async (req, reply) => {

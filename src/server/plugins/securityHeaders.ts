@@ -1,7 +1,9 @@
 /**
  * Security headers on every page and API answer (issue 19 §7), set by @fastify/helmet: a Content-Security-Policy,
  * X-Frame-Options SAMEORIGIN with `frame-ancestors 'self'`, X-Content-Type-Options nosniff, Referrer-Policy
- * no-referrer (tokens in /u/ and /t/ paths never leak to the sites links go to), Cross-Origin-Opener-Policy, and
+ * same-origin (tokens in /u/ and /t/ paths never leak to the sites links go to; requests to this origin carry the
+ * referrer, which is how the tracking endpoints know a load from the console's email viewer and do not count it —
+ * issue 22 §1), Cross-Origin-Opener-Policy, and
  * Strict-Transport-Security when PUBLIC_URL is https.
  *
  * The policy (contentSecurityPolicy) is what the console needs and no more:
@@ -69,7 +71,7 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
   await app.register(helmet, {
     global: true,
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
-    referrerPolicy: { policy: 'no-referrer' },
+    referrerPolicy: { policy: 'same-origin' },
     xFrameOptions: { action: 'sameorigin' },
     strictTransportSecurity: https ? { maxAge: 15_552_000, includeSubDomains: true } : false,
     crossOriginResourcePolicy: { policy: 'same-origin' },

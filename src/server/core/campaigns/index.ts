@@ -190,6 +190,11 @@ const METRICS = {
   unsuccessful_sends: EVENT.sendFailure,
 } as const;
 
+/** The metrics counting only what people did (issue 22: distinct emails opened or clicked by a person), from num_unique_human. */
+const HUMAN_METRICS = { human_opens: EVENT.open, human_clicks: EVENT.click } as const;
+type MetricColumn = keyof typeof METRICS | keyof typeof HUMAN_METRICS;
+const METRIC_COLUMNS = [...Object.keys(METRICS), ...Object.keys(HUMAN_METRICS)] as MetricColumn[];
+
 const METRIC_SORT: Record<string, string> = {
   name: 'lower(c.name)',
   type: 'c.type',
@@ -199,9 +204,10 @@ const METRIC_SORT: Record<string, string> = {
 };
 
 const metricSums = (alias: string) =>
-  Object.entries(METRICS)
-    .map(([col, name]) => `coalesce(sum(${alias}.n) FILTER (WHERE ${alias}.name = '${name}'), 0)::bigint AS ${col}`)
-    .join(', ');
+  [
+    ...Object.entries(METRICS).map(([col, name]) => `coalesce(sum(${alias}.n) FILTER (WHERE ${alias}.name = '${name}'), 0)::bigint AS ${col}`),
+    ...Object.entries(HUMAN_METRICS).map(([col, name]) => `coalesce(sum(${alias}.h) FILTER (WHERE ${alias}.name = '${name}'), 0)::bigint AS ${col}`),
+  ].join(', ');
 
 /**
  * campaignMetrics lists live campaigns with their metrics (distinct emails per event, all time), sorted by any
@@ -222,14 +228,14 @@ export async function campaignMetrics(
 ): Promise<CampaignWithMetrics[]> {
   const ids = uuidList(q.ids, 'ids');
   const sources = `src AS (
-      SELECT blast_id, template_id, workflow_id, name, sum(num_unique) AS n FROM report_totals_v
+      SELECT blast_id, template_id, workflow_id, name, sum(num_unique) AS n, sum(num_unique_human) AS h FROM report_totals_v
        WHERE project_id = $1 AND name IN (${Object.values(METRICS)
          .map((n) => `'${n}'`)
          .join(', ')})
        GROUP BY 1, 2, 3, 4)`;
   const joinSources = `LEFT JOIN src s ON (s.blast_id = ANY(c.scheduled_email_blast_group_ids) OR s.template_id = ANY(c.template_ids)
                                  OR s.workflow_id = ANY(c.workflow_ids::text[]))`;
-  const rows = await query<CampaignRow & Record<keyof typeof METRICS, string>>(
+  const rows = await query<CampaignRow & Record<MetricColumn, string>>(
     `WITH ${sources}
      SELECT c.id, c.name, c.type, c.scheduled_email_blast_group_ids, c.workflow_ids, c.template_ids, c.created_at, c.updated_at, ${metricSums('s')}
        FROM campaigns c ${joinSources}
@@ -239,12 +245,12 @@ export async function campaignMetrics(
       LIMIT $3 OFFSET $4`,
     [projectId, ids, q.limit ?? 10, q.offset ?? 0],
   );
-  const metrics = (r: Partial<Record<keyof typeof METRICS, string>>) =>
-    Object.fromEntries(Object.keys(METRICS).map((m) => [m, Number(r[m as keyof typeof METRICS] ?? 0)])) as Record<keyof typeof METRICS, number>;
+  const metrics = (r: Partial<Record<MetricColumn, string>>) =>
+    Object.fromEntries(METRIC_COLUMNS.map((m) => [m, Number(r[m] ?? 0)])) as Record<MetricColumn, number>;
   const out: CampaignWithMetrics[] = [];
   const split = q.split_templates ? rows.filter((r) => r.type === 'a_b_test').map((r) => r.id) : [];
   const perTemplate = split.length
-    ? await query<{ campaign_id: string; template_id: string; template_name: string | null } & Record<keyof typeof METRICS, string>>(
+    ? await query<{ campaign_id: string; template_id: string; template_name: string | null } & Record<MetricColumn, string>>(
         `WITH ${sources}
      SELECT c.id AS campaign_id, s.template_id, t.name AS template_name, ${metricSums('s')}
        FROM campaigns c ${joinSources}

@@ -16,7 +16,8 @@ import { eventJson, suppresses, type Feedback } from '../../../domain/feedback.t
 import { deviceOf } from '../../../domain/devices.ts';
 import { EVENT } from '../../../domain/events.ts';
 import type { LinkTarget } from '../../mail/links.ts';
-import { recordEvents } from '../events/index.ts';
+import { insertSystemEventsSql, recordEvents } from '../events/index.ts';
+import { classifyClick, classifyOpen, isOpenProxyAgent, linkBurst, type IpRanges } from '../../../domain/engagement.ts';
 import { checkReputation, type ReputationLimits } from '../sending/reputation.ts';
 import * as sql from './queries.ts';
 
@@ -29,6 +30,8 @@ interface SentRow {
   message_id: string;
   workflow_id: string | null;
   workflow_hops: number | null;
+  /** ms since the relay accepted it (null when it was never sent). */
+  ms_since_sent: number | null;
 }
 
 async function sentRow(query: QueryFn, target: LinkTarget): Promise<SentRow | undefined> {
@@ -46,38 +49,85 @@ function workflowJson(row: SentRow): Record<string, unknown> {
   return row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {};
 }
 
+/** What the tracking endpoint knows of one open or click request (issue 22): the client's user agent and address. */
+export interface EngagementRequest {
+  userAgent: string;
+  ip?: string;
+  /** The followed link; absent for an open and for the honeypot. */
+  link?: string;
+  /** The hidden honeypot link (src/server/mail/links.ts honeypotUrl). */
+  honeypot?: boolean;
+  /** Apple's egress ranges (APPLE_PROXY_RANGES_FILE), when the operator supplied them. */
+  appleRanges?: IpRanges;
+}
+
 /**
  * recordEngagement records one open or click of a sent email: an ses_event_open / ses_event_click event with the
- * recipient, user_agent, device, to_domain, the link (clicks), and the email's blast, template and Message-ID.
- * Returns false (recording nothing) when the outbox row does not exist in that project.
+ * recipient, blast, template, workflow, user agent, device, recipient domain, and the verdict of
+ * src/domain/engagement.ts — json {machine, machine_reason} for an open, {bot, bot_reason} for a click (the honeypot
+ * has json.honeypot and no link). After recording a click it reads the email's clicks again: two different links
+ * within a second mark every such click bot ('all_links_at_once'), earlier ones too (checked after the insert, so two
+ * clicks arriving together both see each other). Returns false when the token names no email of the project.
  */
-export async function recordEngagement(query: QueryFn, target: LinkTarget, kind: 'open' | 'click', userAgent: string, link?: string): Promise<boolean> {
+export async function recordEngagement(query: QueryFn, target: LinkTarget, kind: 'open' | 'click', req: EngagementRequest): Promise<boolean> {
   const row = await sentRow(query, target);
   if (!row) return false;
+  const earlier = row.message_id ? await query<Engagement>(sql.EMAIL_ENGAGEMENT, [target.projectId, row.message_id]) : [];
+  const msSinceDelivery = row.ms_since_sent === null ? null : Number(row.ms_since_sent);
   const json: Record<string, unknown> = {
-    user_agent: userAgent,
-    device: deviceOf(userAgent),
+    user_agent: req.userAgent,
+    device: deviceOf(req.userAgent),
     to_domain: toDomain(row.email),
     blast_id: row.blast_id,
     template_id: row.template_id,
     message_id: row.message_id,
     ...workflowJson(row),
   };
-  if (kind === 'click') {
-    json.link = link;
-    json.click = { link };
-  }
-  await recordEvents(query, target.projectId, [
-    {
-      name: kind === 'open' ? EVENT.open : EVENT.click,
-      email: row.email,
-      contactId: row.contact_id,
-      blastId: row.blast_id,
-      templateId: row.template_id,
+  if (kind === 'open') {
+    Object.assign(
       json,
-    },
-  ]);
+      classifyOpen({
+        userAgent: req.userAgent,
+        ip: req.ip,
+        msSinceDelivery,
+        proxyOpenedBefore: isOpenProxyAgent(req.userAgent) && earlier.some((e) => e.name === EVENT.open && isOpenProxyAgent(e.user_agent)),
+        appleRanges: req.appleRanges,
+      }),
+    );
+  } else {
+    if (req.honeypot) json.honeypot = true;
+    else {
+      json.link = req.link;
+      json.click = { link: req.link };
+    }
+    Object.assign(json, classifyClick({ userAgent: req.userAgent, msSinceDelivery, honeypot: !!req.honeypot }));
+  }
+  const [recorded] = await query<{ id: string }>(
+    `${insertSystemEventsSql(
+      { project_id: '$1::uuid', name: '$2::text', email: '$3::text', user_id: '$4::uuid', blast_id: '$5::uuid', template_id: '$6::uuid', json: '$7::jsonb' },
+      '(SELECT 1) AS one',
+    )} RETURNING id`,
+    [target.projectId, kind === 'open' ? EVENT.open : EVENT.click, row.email, row.contact_id, row.blast_id, row.template_id, JSON.stringify(json)],
+  );
+  if (kind === 'click' && !req.honeypot && row.message_id) {
+    const clicks = (await query<Engagement>(sql.EMAIL_ENGAGEMENT, [target.projectId, row.message_id]))
+      .filter((e) => e.name === EVENT.click)
+      .map((e) => ({ id: e.id, link: e.link, at: Number(e.at), human: e.human }));
+    const self = clicks.find((c) => c.id === recorded.id);
+    const burst = self ? linkBurst(self, clicks) : [];
+    if (burst.length) await query(sql.MARK_BOT_CLICKS, [target.projectId, burst, 'all_links_at_once']);
+  }
   return true;
+}
+
+/** One of an email's recorded opens and clicks (EMAIL_ENGAGEMENT). */
+interface Engagement {
+  id: string;
+  name: string;
+  at: number;
+  link: string | null;
+  user_agent: string;
+  human: boolean;
 }
 
 /**

@@ -4,8 +4,22 @@
  */
 
 /** SENT_ROW: the outbox row a signed link names. $1 outbox id, $2 project id. */
-export const SENT_ROW =
-  'SELECT id, email, contact_id, blast_id, template_id, message_id, workflow_id, workflow_hops FROM outbox WHERE id = $1 AND project_id = $2';
+export const SENT_ROW = `SELECT id, email, contact_id, blast_id, template_id, message_id, workflow_id, workflow_hops,
+       (extract(epoch FROM now() - sent_at) * 1000)::float8 AS ms_since_sent
+  FROM outbox WHERE id = $1 AND project_id = $2`;
+
+/**
+ * EMAIL_ENGAGEMENT: an email's opens and clicks so far (events_message_engagement_idx): id, name, when (ms since the
+ * epoch), the click's link, user agent, and whether it counts as a person's (event_is_human). $1 project, $2 Message-ID.
+ */
+export const EMAIL_ENGAGEMENT = `SELECT id, name, (extract(epoch FROM emitted_at) * 1000)::float8 AS at,
+       coalesce(json->>'link', json->'click'->>'link') AS link, coalesce(json->>'user_agent', '') AS user_agent,
+       event_is_human(json) AS human
+  FROM events WHERE (json->>'message_id') = $2 AND name IN ('ses_event_open', 'ses_event_click') AND project_id = $1`;
+
+/** MARK_BOT_CLICKS: marks clicks bot with a reason (the events_report_update trigger moves the human counters). $1 project, $2 event ids, $3 reason. */
+export const MARK_BOT_CLICKS = `UPDATE events SET json = json || jsonb_build_object('bot', true, 'bot_reason', $3::text)
+  WHERE project_id = $1 AND id = ANY($2::uuid[]) AND name = 'ses_event_click' AND event_is_human(json)`;
 
 /** SENT_ROW_BY_MESSAGE_ID: the email a bounce or complaint names by Message-ID and address. $1 project, $2 Message-ID, $3 address. */
 export const SENT_ROW_BY_MESSAGE_ID =

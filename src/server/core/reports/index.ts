@@ -117,19 +117,21 @@ export async function emailHistory(
 
 const names = (list: readonly string[]) => list.map((n) => `'${n}'`).join(', ');
 
-/** quickStats returns, for each report event name (zeros included), all time: events and distinct emails. */
+/** quickStats returns, for each report event name (zeros included), all time: events and distinct emails, in all and by people (issue 22). */
 export async function quickStats(query: QueryFn, projectId: string, scope: ReportScope): Promise<QuickStatRow[]> {
-  const counts = new Map<string, { num: number; num_unique: number }>();
+  const counts = new Map<string, Omit<QuickStatRow, 'name'>>();
   if (scope.kind !== 'none') {
     const where = scopeSql(scope, 2);
-    const rows = await query<{ name: string; num: string; num_unique: string }>(
-      `SELECT name, sum(num) AS num, sum(num_unique) AS num_unique FROM report_totals_v
+    const rows = await query<{ name: string; num: string; num_unique: string; num_human: string; num_unique_human: string }>(
+      `SELECT name, sum(num) AS num, sum(num_unique) AS num_unique, sum(num_human) AS num_human, sum(num_unique_human) AS num_unique_human
+         FROM report_totals_v
         WHERE project_id = $1 AND name IN (${names(REPORT_EVENT_NAMES)}) AND ${where.sql} GROUP BY name`,
       [projectId, ...where.params],
     );
-    for (const r of rows) counts.set(r.name, { num: Number(r.num), num_unique: Number(r.num_unique) });
+    for (const r of rows)
+      counts.set(r.name, { num: Number(r.num), num_unique: Number(r.num_unique), num_human: Number(r.num_human), num_unique_human: Number(r.num_unique_human) });
   }
-  return REPORT_EVENT_NAMES.map((name) => ({ name, ...(counts.get(name) ?? { num: 0, num_unique: 0 }) }));
+  return REPORT_EVENT_NAMES.map((name) => ({ name, ...(counts.get(name) ?? { num: 0, num_unique: 0, num_human: 0, num_unique_human: 0 }) }));
 }
 
 /**
@@ -139,13 +141,17 @@ export async function quickStats(query: QueryFn, projectId: string, scope: Repor
 export async function series(query: QueryFn, projectId: string, unit: 'hour' | 'day', scope: ReportScope): Promise<SeriesRow[]> {
   const span = unit === 'hour' ? 23 : 30;
   const where = scopeSql(scope, 2);
-  const cols = ALL_SERIES_COLUMNS.map((col) => `coalesce(sum(a.n) FILTER (WHERE a.name = '${SERIES_COLUMNS[col]}'), 0)::bigint AS ${col}`).join(', ');
+  const cols = [
+    ...ALL_SERIES_COLUMNS.map((col) => `coalesce(sum(a.n) FILTER (WHERE a.name = '${SERIES_COLUMNS[col]}'), 0)::bigint AS ${col}`),
+    `coalesce(sum(a.h) FILTER (WHERE a.name = '${EVENT.open}'), 0)::bigint AS human_opens`,
+    `coalesce(sum(a.h) FILTER (WHERE a.name = '${EVENT.click}'), 0)::bigint AS human_clicks`,
+  ].join(', ');
   const rows = await query<Record<string, unknown>>(
     `WITH buckets AS (
        SELECT generate_series(date_trunc('${unit}', now() AT TIME ZONE 'UTC') - interval '${span} ${unit}s',
                               date_trunc('${unit}', now() AT TIME ZONE 'UTC'), interval '1 ${unit}') AS b),
      a AS (
-       SELECT date_trunc('${unit}', hour AT TIME ZONE 'UTC') AS b, name, sum(num) AS n FROM report_counts_v
+       SELECT date_trunc('${unit}', hour AT TIME ZONE 'UTC') AS b, name, sum(num) AS n, sum(num_human) AS h FROM report_counts_v
         WHERE project_id = $1 AND hour >= (SELECT min(b) FROM buckets) AT TIME ZONE 'UTC'
           AND name IN (${names(REPORT_EVENT_NAMES)}) AND ${scope.kind === 'none' ? 'FALSE' : where.sql}
         GROUP BY 1, 2)
@@ -158,6 +164,8 @@ export async function series(query: QueryFn, projectId: string, unit: 'hour' | '
   return rows.map((r) => {
     const out = { emitted_at_trunc: new Date(r.emitted_at_trunc as string | Date).toISOString() } as SeriesRow;
     for (const col of ALL_SERIES_COLUMNS) out[col] = Number(r[col]);
+    out.human_opens = Number(r.human_opens);
+    out.human_clicks = Number(r.human_clicks);
     if (campaign) Object.assign(out, { campaign_id: campaign.id, campaign_name: campaign.name });
     return out;
   });
@@ -167,13 +175,20 @@ export async function series(query: QueryFn, projectId: string, unit: 'hour' | '
 export async function mostClickedLinks(query: QueryFn, projectId: string, scope: ReportScope, limit: number): Promise<LinkRow[]> {
   if (scope.kind === 'none') return [];
   const where = scopeSql(scope, 3);
-  const rows = await query<{ link_url: string; num_clicks: string; num_unique_clicks: string }>(
-    `SELECT min(link) AS link_url, sum(num) AS num_clicks, sum(num_unique) AS num_unique_clicks FROM report_links_v
+  const rows = await query<{ link_url: string; num_clicks: string; num_unique_clicks: string; h: string; uh: string }>(
+    `SELECT min(link) AS link_url, sum(num) AS num_clicks, sum(num_unique) AS num_unique_clicks, sum(num_human) AS h, sum(num_unique_human) AS uh
+       FROM report_links_v
       WHERE project_id = $1 AND ${where.sql}
       GROUP BY link_hash ORDER BY sum(num) DESC, min(link) LIMIT $2`,
     [projectId, limit, ...where.params],
   );
-  return rows.map((r) => ({ link_url: r.link_url, num_clicks: Number(r.num_clicks), num_unique_clicks: Number(r.num_unique_clicks) }));
+  return rows.map((r) => ({
+    link_url: r.link_url,
+    num_clicks: Number(r.num_clicks),
+    num_unique_clicks: Number(r.num_unique_clicks),
+    num_human_clicks: Number(r.h),
+    num_unique_human_clicks: Number(r.uh),
+  }));
 }
 
 /** opensBySource returns opens and clicks (and their unique counts) by user agent or recipient domain, busiest first. */
@@ -186,8 +201,9 @@ export async function opensBySource(
 ): Promise<SourceRow[]> {
   if (scope.kind === 'none') return [];
   const where = scopeSql(scope, 4);
-  const rows = await query<{ value: string; o: string; uo: string; c: string; uc: string }>(
-    `SELECT min(value) AS value, sum(num_opens) AS o, sum(num_unique_opens) AS uo, sum(num_clicks) AS c, sum(num_unique_clicks) AS uc
+  const rows = await query<{ value: string } & Record<'o' | 'uo' | 'c' | 'uc' | 'ho' | 'uho' | 'hc' | 'uhc', string>>(
+    `SELECT min(value) AS value, sum(num_opens) AS o, sum(num_unique_opens) AS uo, sum(num_clicks) AS c, sum(num_unique_clicks) AS uc,
+            sum(num_human_opens) AS ho, sum(num_unique_human_opens) AS uho, sum(num_human_clicks) AS hc, sum(num_unique_human_clicks) AS uhc
        FROM report_sources_v WHERE project_id = $1 AND kind = $2 AND ${where.sql}
       GROUP BY value_hash ORDER BY sum(num_opens) + sum(num_clicks) DESC, min(value) LIMIT $3`,
     [projectId, by, limit, ...where.params],
@@ -198,6 +214,10 @@ export async function opensBySource(
     num_unique_opens: Number(r.uo),
     num_clicks: Number(r.c),
     num_unique_clicks: Number(r.uc),
+    num_human_opens: Number(r.ho),
+    num_unique_human_opens: Number(r.uho),
+    num_human_clicks: Number(r.hc),
+    num_unique_human_clicks: Number(r.uhc),
   }));
 }
 
@@ -216,7 +236,10 @@ export async function mostOpenedEmails(
   const where = scopeSql(scope, 3, 'r.');
   const group = by === 'template_id' ? 'r.template_id' : 't.subject';
   const rows = await query<
-    { template_id: string | null; template_name: string | null; email_subject: string | null } & Record<'s' | 'o' | 'uo' | 'c' | 'uc', string>
+    { template_id: string | null; template_name: string | null; email_subject: string | null } & Record<
+      's' | 'o' | 'uo' | 'c' | 'uc' | 'ho' | 'uho' | 'hc' | 'uhc',
+      string
+    >
   >(
     `SELECT ${by === 'template_id' ? 'r.template_id, min(t.name) AS template_name' : 'NULL::uuid AS template_id, NULL::text AS template_name'},
             min(t.subject) AS email_subject,
@@ -224,7 +247,11 @@ export async function mostOpenedEmails(
             coalesce(sum(r.num) FILTER (WHERE r.name = '${EVENT.open}'), 0) AS o,
             coalesce(sum(r.num_unique) FILTER (WHERE r.name = '${EVENT.open}'), 0) AS uo,
             coalesce(sum(r.num) FILTER (WHERE r.name = '${EVENT.click}'), 0) AS c,
-            coalesce(sum(r.num_unique) FILTER (WHERE r.name = '${EVENT.click}'), 0) AS uc
+            coalesce(sum(r.num_unique) FILTER (WHERE r.name = '${EVENT.click}'), 0) AS uc,
+            coalesce(sum(r.num_human) FILTER (WHERE r.name = '${EVENT.open}'), 0) AS ho,
+            coalesce(sum(r.num_unique_human) FILTER (WHERE r.name = '${EVENT.open}'), 0) AS uho,
+            coalesce(sum(r.num_human) FILTER (WHERE r.name = '${EVENT.click}'), 0) AS hc,
+            coalesce(sum(r.num_unique_human) FILTER (WHERE r.name = '${EVENT.click}'), 0) AS uhc
        FROM report_totals_v r JOIN templates t ON t.id = r.template_id AND t.project_id = r.project_id
       WHERE r.project_id = $1 AND r.name IN ('${EVENT.sendSuccess}', '${EVENT.open}', '${EVENT.click}') AND ${where.sql}
       GROUP BY ${group}
@@ -241,6 +268,10 @@ export async function mostOpenedEmails(
     num_unique_opens: Number(r.uo),
     num_clicks: Number(r.c),
     num_unique_clicks: Number(r.uc),
+    num_human_opens: Number(r.ho),
+    num_unique_human_opens: Number(r.uho),
+    num_human_clicks: Number(r.hc),
+    num_unique_human_clicks: Number(r.uhc),
   }));
 }
 

@@ -10,7 +10,8 @@
  *   contact_city / contact_state read the metadata keys city / state; contact_json reads the metadata key given.
  * - dates compare by UTC day: equals — on that day; not_equals — has a date, not on that day; less_than (before) —
  *   before that day; greater_than (after) — after that day; is_missing — no date.
- * - counts: events of the contact — sends email_send_result_success, opens ses_event_open, clicks ses_event_click —
+ * - counts: events of the contact — sends email_send_result_success, opens ses_event_open, clicks ses_event_click
+ *   (opens and clicks by people only — event_is_human — unless the filter has include_machine; issue 22) —
  *   restricted to a blast (events.blast_id), a template (events.template_id), a workflow (events.json workflow_id,
  *   written by the workflow engine) or a campaign (the events of its blasts, templates and workflows, as its reports
  *   count them), compared to the number.
@@ -174,10 +175,14 @@ function compileOne(f: CheckedFilter, ctx: Ctx): string {
   const base = f.attribute.replace(/_(via_campaign|via_scheduled_email_blast|via_workflow|with_template)$/, '');
   const name = EVENT_NAMES[base];
   if (!name) throw new Error(`no count attribute ${f.attribute}`);
+  // Opens and clicks count people only unless the filter includes machines (issue 22; event_is_human, core/events/sql).
+  const peopleOnly = base !== 'num_sends' && !f.includeMachine;
   if (!f.spec.keys.length) {
     const k = ctx.counts();
-    return `COALESCE(${k}.${base}, 0) ${cmp} ${bind(a)}::int`;
+    const column = peopleOnly ? (base === 'num_opens' ? 'num_human_opens' : 'num_human_clicks') : base;
+    return `COALESCE(${k}.${column}, 0) ${cmp} ${bind(a)}::int`;
   }
+  const human = peopleOnly ? ' AND event_is_human(e.json)' : '';
   const n = b as number;
   const scope = (id: string) => {
     if (f.attribute.endsWith('_via_scheduled_email_blast')) return `e.blast_id = ${id}::uuid`;
@@ -193,11 +198,11 @@ function compileOne(f: CheckedFilter, ctx: Ctx): string {
   };
   const shape = countShape(op, n);
   if (ctx.semi && shape !== 'compare') {
-    return `${shape === 'some' ? '' : 'NOT '}EXISTS (SELECT 1 FROM events e WHERE e.project_id = c.project_id AND e.user_id = c.id AND e.name = '${name}' AND ${scope(bind(a))})`;
+    return `${shape === 'some' ? '' : 'NOT '}EXISTS (SELECT 1 FROM events e WHERE e.project_id = c.project_id AND e.user_id = c.id AND e.name = '${name}' AND ${scope(bind(a))}${human})`;
   }
   const counted = ctx.join(
     (t) => `(SELECT e.project_id, e.user_id, count(*)::int AS n FROM events e
-    WHERE e.name = '${name}' AND ${scope(bind(a))} GROUP BY e.project_id, e.user_id) ${t} ON ${t}.project_id = c.project_id AND ${t}.user_id = c.id`,
+    WHERE e.name = '${name}' AND ${scope(bind(a))}${human} GROUP BY e.project_id, e.user_id) ${t} ON ${t}.project_id = c.project_id AND ${t}.user_id = c.id`,
   );
   return `COALESCE(${counted}.n, 0) ${cmp} ${bind(n)}::int`;
 }
