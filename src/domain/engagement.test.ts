@@ -63,7 +63,8 @@ describe('classifyOpen', () => {
   });
 
   it('counts every mail client of the corpus as a person when it opens a while after delivery', () => {
-    for (const ua of PEOPLE) expect(classifyOpen({ userAgent: ua, msSinceDelivery: LATER, proxyOpenedBefore: false }), ua).toEqual({ machine: false, machine_reason: null });
+    for (const ua of PEOPLE)
+      expect(classifyOpen({ userAgent: ua, msSinceDelivery: LATER, proxyOpenedBefore: false }), ua).toEqual({ machine: false, machine_reason: null });
   });
 
   it('marks an open within seconds of delivery as a prefetch, even from a mail client', () => {
@@ -79,7 +80,8 @@ describe('classifyOpen', () => {
   });
 
   it('marks scanners and a missing agent', () => {
-    for (const ua of SCANNERS) expect(classifyOpen({ userAgent: ua, msSinceDelivery: LATER, proxyOpenedBefore: false }), ua).toEqual({ machine: true, machine_reason: 'scanner' });
+    for (const ua of SCANNERS)
+      expect(classifyOpen({ userAgent: ua, msSinceDelivery: LATER, proxyOpenedBefore: false }), ua).toEqual({ machine: true, machine_reason: 'scanner' });
     expect(classifyOpen({ userAgent: '  ', msSinceDelivery: LATER, proxyOpenedBefore: false }).machine_reason).toBe('no_user_agent');
   });
 });
@@ -87,7 +89,8 @@ describe('classifyOpen', () => {
 describe('classifyClick', () => {
   it('marks the honeypot, scanners, a missing agent and clicks within seconds of delivery', () => {
     expect(classifyClick({ userAgent: PEOPLE[0], msSinceDelivery: LATER, honeypot: true })).toEqual({ bot: true, bot_reason: 'honeypot' });
-    for (const ua of [...SCANNERS, APPLE_MPP]) expect(classifyClick({ userAgent: ua, msSinceDelivery: LATER, honeypot: false }), ua).toEqual({ bot: true, bot_reason: 'scanner' });
+    for (const ua of [...SCANNERS, APPLE_MPP])
+      expect(classifyClick({ userAgent: ua, msSinceDelivery: LATER, honeypot: false }), ua).toEqual({ bot: true, bot_reason: 'scanner' });
     expect(classifyClick({ userAgent: '', msSinceDelivery: LATER, honeypot: false }).bot_reason).toBe('no_user_agent');
     expect(classifyClick({ userAgent: PEOPLE[2], msSinceDelivery: CLICK_ON_DELIVERY_MS - 1, honeypot: false }).bot_reason).toBe('on_delivery');
   });

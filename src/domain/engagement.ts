@@ -47,7 +47,8 @@ export const CLICK_ON_DELIVERY_MS = 10_000;
 export const LINK_BURST_MS = 1_000;
 
 /** Email security scanners whose user agents isbot does not know (vendor documentation names them). */
-const SCANNER_AGENTS = /mimecast|proofpoint|barracuda|messagelabs|symantec|trend ?micro|sophos|ironport|fireeye|forcepoint|zscaler|safelinks|urldefense|cloudmark|vade ?secure|spamtitan|appriver|cisco.*(email|esa)/i;
+const SCANNER_AGENTS =
+  /mimecast|proofpoint|barracuda|messagelabs|symantec|trend ?micro|sophos|ironport|fireeye|forcepoint|zscaler|safelinks|urldefense|cloudmark|vade ?secure|spamtitan|appriver|cisco.*(email|esa)/i;
 /** Image proxies that fetch when the person opens and then cache: the first fetch is an open, later ones the cache. */
 const OPEN_PROXIES = /GoogleImageProxy|ggpht\.com|YahooMailProxy/i;
 

@@ -9,9 +9,21 @@ import type { QueryFn } from '../server/db/client.ts';
 
 /** The aggregate tables: their key columns (the merged rows' unique index) and their counter columns. */
 const TABLES: Array<{ table: string; keys: string[]; counters: string[] }> = [
-  { table: 'report_counts', keys: ['project_id', 'hour', 'name', 'blast_id', 'template_id', 'workflow_id'], counters: ['num', 'num_unique', 'num_human', 'num_unique_human'] },
-  { table: 'report_totals', keys: ['project_id', 'name', 'blast_id', 'template_id', 'workflow_id'], counters: ['num', 'num_unique', 'num_human', 'num_unique_human'] },
-  { table: 'report_links', keys: ['project_id', 'link_hash', 'blast_id', 'template_id', 'workflow_id'], counters: ['num', 'num_unique', 'num_human', 'num_unique_human'] },
+  {
+    table: 'report_counts',
+    keys: ['project_id', 'hour', 'name', 'blast_id', 'template_id', 'workflow_id'],
+    counters: ['num', 'num_unique', 'num_human', 'num_unique_human'],
+  },
+  {
+    table: 'report_totals',
+    keys: ['project_id', 'name', 'blast_id', 'template_id', 'workflow_id'],
+    counters: ['num', 'num_unique', 'num_human', 'num_unique_human'],
+  },
+  {
+    table: 'report_links',
+    keys: ['project_id', 'link_hash', 'blast_id', 'template_id', 'workflow_id'],
+    counters: ['num', 'num_unique', 'num_human', 'num_unique_human'],
+  },
   {
     table: 'report_sources',
     keys: ['project_id', 'kind', 'value_hash', 'blast_id', 'template_id', 'workflow_id'],

@@ -39,7 +39,15 @@ async function send(emails: string[]) {
   const id = randomUUID();
   const res = await h.call('POST', '/api/scheduler/scheduler', {
     key: t.apiKey,
-    body: { id, name: `B ${id.slice(0, 6)}`, template_id: templateId, sender_persona_id: personaId, to_user_ids: users.map((u) => u.id), send_at: wallClockUtc(-1), timezone: 'UTC' },
+    body: {
+      id,
+      name: `B ${id.slice(0, 6)}`,
+      template_id: templateId,
+      sender_persona_id: personaId,
+      to_user_ids: users.map((u) => u.id),
+      send_at: wallClockUtc(-1),
+      timezone: 'UTC',
+    },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   await until(async () => (await h.sink.parsed()).filter((m) => emails.some((e) => m.envelopeTo.includes(e))).length === emails.length);
@@ -176,7 +184,11 @@ describe(`machine opens and bot clicks (${API_DB})`, () => {
       return { name, num: of.length, num_unique: new Set(of.map(key)).size, num_human: people.length, num_unique_human: new Set(people.map(key)).size };
     };
     const quick = (await h.call('GET', '/api/reporting/quickstats', { key: t.apiKey })).body.data as Array<{ name: string }>;
-    for (const name of [EVENT.open, EVENT.click, EVENT.sendSuccess]) expect(quick.find((r) => r.name === name), name).toEqual(count(name));
+    for (const name of [EVENT.open, EVENT.click, EVENT.sendSuccess])
+      expect(
+        quick.find((r) => r.name === name),
+        name,
+      ).toEqual(count(name));
     // The numbers are not vacuous: both kinds are there.
     expect(count(EVENT.open)).toMatchObject({ num: 5, num_human: 3 });
     expect(count(EVENT.click)).toMatchObject({ num: 7, num_human: 2 });
@@ -209,8 +221,7 @@ describe(`machine opens and bot clicks (${API_DB})`, () => {
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return (res.body.users as Array<{ email: string }>).map((u) => u.email).sort();
     };
-    const peopleWho = (name: string, all = false) =>
-      [...new Set(raw.filter((e) => e.name === name && (all || person(e))).map((e) => e.email))].sort();
+    const peopleWho = (name: string, all = false) => [...new Set(raw.filter((e) => e.name === name && (all || person(e))).map((e) => e.email))].sort();
     expect(await filter('num_opens')).toEqual(peopleWho(EVENT.open));
     expect(await filter('num_opens', true)).toEqual(peopleWho(EVENT.open, true));
     expect(await filter('num_clicks')).toEqual(['cat@people.example.com']);

@@ -100,8 +100,7 @@ function seedHistory(now: number) {
     // A third of the opens are machines', a quarter of the clicks bots'; one in ten carries no mark at all.
     const mark = (share: number) => (rnd(10) === 0 ? undefined : rnd(share) === 0);
     for (let k = rnd(4); k > 0; k--) events.push({ ...base, name: EVENT.open, at: later(5 * DAY), user_agent: pick(UAS), machine: mark(3) });
-    for (let k = rnd(3); k > 0; k--)
-      events.push({ ...base, name: EVENT.click, at: later(5 * DAY), user_agent: pick(UAS), link: pick(LINKS), bot: mark(4) });
+    for (let k = rnd(3); k > 0; k--) events.push({ ...base, name: EVENT.click, at: later(5 * DAY), user_agent: pick(UAS), link: pick(LINKS), bot: mark(4) });
     if (rnd(20) === 0) events.push({ ...base, name: EVENT.unsubscribed, at: later(DAY) });
     if (rnd(30) === 0) events.push({ ...base, name: EVENT.bounce, at: later(HOUR) });
     if (rnd(40) === 0) events.push({ ...base, name: EVENT.complaint, at: later(DAY) });

@@ -129,7 +129,12 @@ export async function quickStats(query: QueryFn, projectId: string, scope: Repor
       [projectId, ...where.params],
     );
     for (const r of rows)
-      counts.set(r.name, { num: Number(r.num), num_unique: Number(r.num_unique), num_human: Number(r.num_human), num_unique_human: Number(r.num_unique_human) });
+      counts.set(r.name, {
+        num: Number(r.num),
+        num_unique: Number(r.num_unique),
+        num_human: Number(r.num_human),
+        num_unique_human: Number(r.num_unique_human),
+      });
   }
   return REPORT_EVENT_NAMES.map((name) => ({ name, ...(counts.get(name) ?? { num: 0, num_unique: 0, num_human: 0, num_unique_human: 0 }) }));
 }
