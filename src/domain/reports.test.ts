@@ -17,6 +17,7 @@ import {
   rate,
   toggleColumn,
 } from './reports.ts';
+import { peopleView } from './reports.ts';
 import { deviceOf } from './devices.ts';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -129,5 +130,19 @@ describe('devices and chart rules (spec part 1 §2 Chart details, §9)', () => {
 
   it('has the report limits of part 1 §9', () => {
     expect(REPORT_LIMITS).toMatchObject({ mostOpenedEmails: 10, recentlyOpenedEmails: 10, recentlyClickedLinks: 5, bySource: 10_000 });
+  });
+});
+
+describe('peopleView', () => {
+  it('puts the people’s count in place of each total that has one, and leaves other fields and rows alone', () => {
+    const row = { name: 'ses_event_open', num: 9, num_unique: 5, num_human: 4, num_unique_human: 3 };
+    expect(peopleView(row)).toEqual({ ...row, num: 4, num_unique: 3 });
+    expect(row.num).toBe(9); // not changed
+    expect(peopleView({ sends: 10, opens: 7, clicks: 2, human_opens: 3, human_clicks: 1 })).toMatchObject({ sends: 10, opens: 3, clicks: 1 });
+    expect(peopleView({ num_opens: 4, num_human_opens: 1, num_clicks: 2 })).toEqual({ num_opens: 1, num_human_opens: 1, num_clicks: 2 });
+    expect(peopleView({ link_url: 'x', num_clicks: 3, num_unique_clicks: 2, num_human_clicks: 0, num_unique_human_clicks: 0 })).toMatchObject({
+      num_clicks: 0,
+      num_unique_clicks: 0,
+    });
   });
 });

@@ -193,3 +193,31 @@ export const REPORT_LIMITS = {
   bySource: 10_000,
   max: 10_000,
 } as const;
+
+/**
+ * The counters of a report row that have a count of people beside them (issue 22): total → people. Report rows carry
+ * both (num / num_human, opens / human_opens, num_opens / num_human_opens …); the console shows people by default.
+ */
+export const PEOPLE_FIELDS: Readonly<Record<string, string>> = {
+  num: 'num_human',
+  num_unique: 'num_unique_human',
+  opens: 'human_opens',
+  clicks: 'human_clicks',
+  num_opens: 'num_human_opens',
+  num_unique_opens: 'num_unique_human_opens',
+  num_clicks: 'num_human_clicks',
+  num_unique_clicks: 'num_unique_human_clicks',
+};
+
+/**
+ * peopleView returns the row as people made it: each total that has a people's count beside it takes that count
+ * (a row without them is returned as it is). Pure; the row is not changed. Used by the report pages unless "Include
+ * machine opens" is on, so cards, charts, tables, Analysis and the A/B verdict all count the same events.
+ */
+export function peopleView<T>(row: T): T {
+  if (!row || typeof row !== 'object') return row;
+  const r = row as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...r };
+  for (const [total, people] of Object.entries(PEOPLE_FIELDS)) if (typeof r[total] === 'number' && typeof r[people] === 'number') out[total] = r[people];
+  return out as T;
+}

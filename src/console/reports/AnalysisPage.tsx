@@ -29,6 +29,7 @@ import { formatDate, truncate } from '../resources/shared/ResourceList';
 import { ANALYSIS_COLUMNS, analysisRow, sortAnalysis, type AnalysisKey, type AnalysisRow, type CampaignMetrics } from './analysis';
 import { ReportStatus } from './ReportSection';
 import { useLoaded, type ReportState } from './useReport';
+import { MachineToggle } from './CampaignFilter';
 
 /** The campaign_metrics page size the analysis reads with (the gateway's largest). */
 const FETCH_PAGE = 1000;
@@ -106,6 +107,9 @@ export function AnalysisPage() {
         Every campaign side by side, all time. Rates count emails (one message to one recipient): open, click, unsubscribe and bounce rates per send,
         click-to-open as clicks per open, and failures per attempted send. N/A means there is nothing to divide by.
       </Typography>
+      <Box sx={{ mb: 1 }}>
+        <MachineToggle />
+      </Box>
       <Card variant="outlined">
         {status ? (
           <CardContent>

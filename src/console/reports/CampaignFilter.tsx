@@ -1,11 +1,12 @@
 /**
  * The campaign filter of the report pages (spec part 1 §2: /insights/stats "The filter is kept in the URL and clearing
- * it removes it"; part 2 §2 Pick lists): a campaign pick list whose choice is the URL's campaign_id.
+ * it removes it"; part 2 §2 Pick lists): a campaign pick list whose choice is the URL's campaign_id, and the "Include
+ * machine opens" switch (issue 22).
  */
-import { Box } from '@mui/material';
+import { Box, FormControlLabel, Switch } from '@mui/material';
 import { UUID_RE } from '../../domain/validation';
 import { PickList, usePickSource } from '../resources/shared/PickList';
-import { useCampaignParam } from './urlParams';
+import { useCampaignParam, useIncludeMachineParam } from './urlParams';
 
 /** CampaignFilter picks the campaign the page reports on; clearing it removes campaign_id (every campaign). */
 export function CampaignFilter({ id = 'report-campaign-filter' }: { id?: string }) {
@@ -26,6 +27,19 @@ export function CampaignFilter({ id = 'report-campaign-filter' }: { id?: string 
         helperText={campaignId ? undefined : 'Showing every campaign'}
         noOptionsText="Nothing here, yet"
       />
+      <MachineToggle />
     </Box>
+  );
+}
+
+/**
+ * MachineToggle is the report pages' "Include machine opens" switch (issue 22 §4): off (the default), every number
+ * counts what people did — no Apple Mail Privacy Protection prefetch, scanner or proxy refetch, no bot click; on, every
+ * recorded open and click. Kept in the URL (machine=include) like the campaign.
+ */
+export function MachineToggle() {
+  const [include, setInclude] = useIncludeMachineParam();
+  return (
+    <FormControlLabel sx={{ mt: 0.5 }} control={<Switch checked={include} onChange={(e) => setInclude(e.target.checked)} />} label="Include machine opens" />
   );
 }

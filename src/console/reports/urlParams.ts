@@ -60,3 +60,27 @@ export function useDeselectedParam(param: DeselectedParam, defaults?: SeriesColu
   );
   return [deselected, set];
 }
+
+/**
+ * useIncludeMachineParam returns whether the report pages count machine opens and bot clicks too (the URL's
+ * machine=include; absent: people only, issue 22 §4) and a setter that keeps every other parameter.
+ */
+export function useIncludeMachineParam(): [boolean, (include: boolean) => void] {
+  const [params, setParams] = useSearchParams();
+  const include = params.get('machine') === 'include';
+  const set = useCallback(
+    (on: boolean) => {
+      setParams(
+        (prev) => {
+          const next = new URLSearchParams(prev);
+          if (on) next.set('machine', 'include');
+          else next.delete('machine');
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
+  return [include, set];
+}

@@ -8,6 +8,8 @@ import { useDataProvider, useNotify } from 'react-admin';
 import type { CallArgs, ListRow, OperationId, OperationQuery } from '../data/apiTypes';
 import type { AppDataProvider } from '../data/dataProvider';
 import { RETRY } from '../retry';
+import { peopleView } from '../../domain/reports';
+import { useIncludeMachineParam } from './urlParams';
 
 /** The state of one report: loading, its rows, or the error text. */
 export interface ReportState<T> {
@@ -17,13 +19,16 @@ export interface ReportState<T> {
 }
 
 /**
- * useLoaded runs `load` (through the dataProvider) whenever `key` changes and answers its rows; on failure it toasts
+ * useLoaded runs `load` (through the dataProvider) whenever `rowsKey` changes and answers its rows — as people made
+ * them (peopleView, src/domain/reports.ts) unless the URL says machine=include (issue 22); on failure it toasts
  * `{failure}: {error}`, records the error text and clears the loading flag (spec part 1 §8). `load` is read afresh for
  * each key, so it may close over the values the key names.
  */
-export function useLoaded<T>(key: string, load: (dataProvider: AppDataProvider) => Promise<T[]>, failure: string): ReportState<T> {
+export function useLoaded<T>(rowsKey: string, load: (dataProvider: AppDataProvider) => Promise<T[]>, failure: string): ReportState<T> {
   const dataProvider = useDataProvider<AppDataProvider>();
   const notify = useNotify();
+  const [includeMachine] = useIncludeMachineParam();
+  const key = `${rowsKey}\u0000${includeMachine ? 'all' : 'people'}`;
   const loadRef = useRef(load);
   loadRef.current = load;
   const [state, setState] = useState<ReportState<T> & { key?: string }>({ loading: true, rows: [] });
@@ -33,7 +38,7 @@ export function useLoaded<T>(key: string, load: (dataProvider: AppDataProvider) 
     setState({ loading: true, rows: [], key });
     loadRef
       .current(dataProvider)
-      .then((rows) => live && setState({ loading: false, rows, key }))
+      .then((rows) => live && setState({ loading: false, rows: includeMachine ? rows : rows.map(peopleView), key }))
       .catch((error: Error) => {
         if (!live) return;
         notify(`${failure}: ${error.message}`, { type: 'error' });
@@ -42,7 +47,7 @@ export function useLoaded<T>(key: string, load: (dataProvider: AppDataProvider) 
     return () => {
       live = false;
     };
-  }, [dataProvider, notify, key, failure]);
+  }, [dataProvider, notify, key, failure, includeMachine]);
 
   // Until the effect has run for a new key, the previous rows are not this key's: show loading.
   return state.key === key ? state : { loading: true, rows: [] };
