@@ -68,9 +68,10 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
     // Fastify answers HEAD with the GET route; a HEAD (a link checker, a proxy's probe) is answered but never counted.
     const counted = (req: FastifyRequest) => req.method !== 'HEAD';
 
-    // The console's own views never count (issue 22 §1): a stored copy shown in the console's sandboxed viewer loads
-    // its pixel with the console page as referrer (Referrer-Policy same-origin sends it to this origin only), which no
-    // mail client does. Such a request is answered as usual and recorded nowhere.
+    // The console's own views never count (issue 22 §1): a stored copy shown in the console's viewer (a sandboxed
+    // iframe that keeps the console's origin, VIEWER_SANDBOX) loads its pixel and follows its links with the console
+    // page as referrer (Referrer-Policy same-origin sends it to this origin only), which no mail client does. Such a
+    // request is answered as usual and recorded nowhere.
     const own = new Set([originOf(ctx.config.publicUrl)]);
     const fromConsole = (req: FastifyRequest) => {
       const from = originOf(typeof req.headers.referer === 'string' ? req.headers.referer : undefined);

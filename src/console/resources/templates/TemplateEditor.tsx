@@ -5,6 +5,7 @@
  * 'Return to edit mode' preview with a sample contact and sender persona; the suspicious-variable warning (checked
  * every 2 s); the template checks; after save it goes to /components/templates/edit/{id}.
  */
+import { VIEWER_SANDBOX } from '../../pages/EmailViewer';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useCreate, useGetOne, useNotify, useUpdate, type RaRecord } from 'react-admin';
@@ -378,7 +379,7 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
               <Box sx={{ minHeight: 640, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
                 <iframe
                   title="Template preview"
-                  sandbox=""
+                  sandbox={VIEWER_SANDBOX}
                   srcDoc={preview}
                   style={{ width: '100%', height: '100%', minHeight: 640, border: 0, background: '#fff' }}
                 />
@@ -423,7 +424,7 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
                   <Box sx={{ flex: 1, minHeight: 420, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
                     <iframe
                       title="HTML preview"
-                      sandbox=""
+                      sandbox={VIEWER_SANDBOX}
                       srcDoc={draft.html_body}
                       style={{ width: '100%', height: '100%', minHeight: 420, border: 0, background: '#fff' }}
                     />
