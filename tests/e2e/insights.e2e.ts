@@ -19,6 +19,7 @@ import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { axeProblems } from '../helpers/axe.ts';
 import { demoContext, launchChromium } from '../helpers/browser.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
+import { MAIL_CLIENT_UA, readerDelay } from '../helpers/reader.ts';
 import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
@@ -124,12 +125,18 @@ beforeAll(async () => {
   const html = String(mail.html);
   const pixel = /<img src="([^"]+\/t\/o\/[^"]+\.gif)"/.exec(html)![1];
   const tracked = /<a href="([^"]+\/t\/c\/[^"]+)">See autumn<\/a>/.exec(html)![1];
-  const visitor = await context.newPage();
+  // As a person reads (issue 22): a mail client's user agent, a while after delivery, so neither counts as a machine's.
+  const delivered = sink.messages.find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!.receivedAt;
+  await readerDelay(delivered, 'click');
+  const reader = await browser.newContext({ userAgent: MAIL_CLIENT_UA });
+  const visitor = await reader.newPage();
   expect((await visitor.goto(pixel))!.status()).toBe(200);
   expect((await visitor.goto(pixel))!.status()).toBe(200);
   await visitor.goto(tracked);
   expect(visitor.url()).toBe(landingUrl);
-  await visitor.close();
+  await reader.close();
+  // Apple Mail Privacy Protection's proxy fetches the pixel too: a machine's open, shown only when asked for.
+  expect((await fetch(pixel, { headers: { 'user-agent': 'Mozilla/5.0' } })).status).toBe(200);
 
   campaignId = (
     await api('POST', '/api/campaign/campaigns', { campaign: { name: CAMPAIGN, type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blastId] } })
@@ -157,6 +164,15 @@ describe('insights and reports (e2e)', () => {
     await card('Clicks').getByText('Rate: 50.0%').waitFor();
     await card('Bounces').getByText('Rate: 0.0%').waitFor();
     expect(await card('Click per open').getByRole('paragraph').first().textContent()).toBe('100.0%');
+
+    // People by default; the switch adds the machine open (Apple's proxy) and keeps the choice in the URL.
+    await page.getByLabel('Include machine opens').click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('machine')).toBe('include');
+    await expect.poll(() => card('Opens').getByRole('paragraph').first().textContent()).toBe('3');
+    await card('Opens').getByText('Unique: 1').waitFor();
+    await page.getByLabel('Include machine opens').click();
+    await expect.poll(() => card('Opens').getByRole('paragraph').first().textContent()).toBe('2');
+    expect(new URL(page.url()).searchParams.get('machine')).toBeNull();
 
     const links = section('Most-clicked links');
     const row = links.getByRole('row').filter({ hasText: landingUrl });

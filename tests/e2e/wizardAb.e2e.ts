@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wallClockUtc } from '../helpers/time.ts';
+import { MAIL_CLIENT_UA, readerDelay } from '../helpers/reader.ts';
 import { sendCost } from '../../src/domain/pricing.ts';
 import { AB_SPLIT_TOLERANCE } from '../../src/domain/campaigns.ts';
 import { formatDollars, templateTaken } from '../../src/console/wizard/wizardModel.ts';
@@ -154,7 +155,9 @@ describe('send wizard: A/B test (e2e)', () => {
       [`/people/segments/edit/${segmentId}`]: { input: 'Split thousand' },
     });
 
-    // Opens through the delivered emails' tracking pixels: 40 % of A's emails, 10 % of B's.
+    // Opens through the delivered emails' tracking pixels: 40 % of A's emails, 10 % of B's, by a mail client a while
+    // after delivery, so they are people's opens (issue 22).
+    await readerDelay(Math.max(...w.sink.messages.map((m) => m.receivedAt)), 'open');
     const pixel = (html: string) => /(https?:\/\/[^"'\s]+\/t\/o\/[^"'\s]+\.gif)/.exec(html)?.[1];
     const opened = { 'Spring A': Math.round(a * 0.4), 'Spring B': Math.round(b * 0.1) };
     for (const subject of ['Spring A', 'Spring B'] as const) {
@@ -166,7 +169,7 @@ describe('send wizard: A/B test (e2e)', () => {
         await Promise.all(
           urls.slice(i, i + 20).map(async (u) => {
             expect(u).toBeDefined();
-            expect((await fetch(u!)).status).toBe(200);
+            expect((await fetch(u!, { headers: { 'user-agent': MAIL_CLIENT_UA } })).status).toBe(200);
           }),
         );
       }
