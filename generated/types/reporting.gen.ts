@@ -231,6 +231,10 @@ export interface components {
             template_id: string | null;
             blast_id: string | null;
             user_agent: string | null;
+            /** @description A bot made the click (issue 22): a link scanner, the honeypot link, every link at once. */
+            bot: boolean;
+            /** @description Why (null for a person): honeypot, scanner, no_user_agent, on_delivery, all_links_at_once. */
+            bot_reason: string | null;
         };
         /** @description With by=user_agent the row has user_agent; with by=to_domain it has to_domain. */
         SourceRow: {
@@ -268,6 +272,10 @@ export interface components {
             template_id: string | null;
             email_subject: string | null;
             user_agent: string | null;
+            /** @description A machine made the open (issue 22): Apple Mail Privacy Protection, a scanner, a proxy refetch. */
+            machine: boolean;
+            /** @description Why (null for a person): apple_mpp, generic_user_agent, proxy_refetch, scanner, no_user_agent, on_delivery. */
+            machine_reason: string | null;
         };
         /** @description One bucket's event counts (events, not unique emails). With a campaign_id the row also names the campaign. */
         SeriesRow: {

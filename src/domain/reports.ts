@@ -221,3 +221,19 @@ export function peopleView<T>(row: T): T {
   for (const [total, people] of Object.entries(PEOPLE_FIELDS)) if (typeof r[total] === 'number' && typeof r[people] === 'number') out[total] = r[people];
   return out as T;
 }
+
+/**
+ * Words for the reasons of src/domain/engagement.ts (machine_reason, bot_reason), as the console shows them beside an
+ * open or click a machine made (issue 22). Kept here, apart from the rules, so the console does not bundle them.
+ */
+export const REASON_LABELS: Readonly<Record<string, string>> = {
+  apple_mpp: 'Apple Mail Privacy Protection',
+  generic_user_agent: 'Generic user agent',
+  proxy_refetch: 'Image proxy refetch',
+  scanner: 'Security scanner',
+  no_user_agent: 'No user agent',
+  on_delivery: 'On delivery',
+  honeypot: 'Hidden link',
+  all_links_at_once: 'Every link at once',
+  unknown: 'Machine',
+};

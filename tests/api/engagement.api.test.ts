@@ -204,6 +204,26 @@ describe(`machine opens and bot clicks (${API_DB})`, () => {
         num_unique_human_clicks: new Set(of.filter(person).map(key)).size,
       });
     }
+    // The recent lists say who made each open and click.
+    const recent = (await h.call('GET', '/api/reporting/recentlyopenedemails', { key: t.apiKey, query: { limit: 100 } })).body.data as Array<{
+      email: string;
+      machine: boolean;
+      machine_reason: string | null;
+    }>;
+    expect(recent.filter((r) => r.email === 'ann@people.example.com').map((r) => [r.machine, r.machine_reason])).toEqual([
+      [false, null],
+      [true, 'apple_mpp'],
+      [true, 'apple_mpp'],
+    ]);
+    const recentClicks = (await h.call('GET', '/api/reporting/recentlyclickedlinks', { key: t.apiKey, query: { limit: 100 } })).body.data as Array<{
+      email: string;
+      bot: boolean;
+      bot_reason: string | null;
+    }>;
+    expect(recentClicks.filter((r) => r.email === 'cat@people.example.com').map((r) => [r.bot, r.bot_reason])).toEqual([
+      [false, null],
+      [false, null],
+    ]);
     const days = (await h.call('GET', '/api/reporting/sendslast31days', { key: t.apiKey })).body.data as Array<Record<string, number>>;
     expect(days.reduce((s, d) => s + d.opens, 0)).toBe(count(EVENT.open).num);
     expect(days.reduce((s, d) => s + d.human_opens, 0)).toBe(count(EVENT.open).num_human);

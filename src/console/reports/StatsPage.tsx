@@ -7,6 +7,7 @@
  * columns hidden unless the URL's deselected_columns1 says otherwise. Each section has its own loading, error and
  * empty state.
  */
+import { REASON_LABELS } from '../../domain/reports';
 import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Card, Stack, Typography } from '@mui/material';
@@ -27,6 +28,12 @@ const SubjectPie = lazy(() => import('./SourceCharts').then((m) => ({ default: m
 
 const BY_SOURCE_FAILED = "Couldn't fetch by-source report data";
 const MOST_OPENED_FAILED = "Couldn't fetch most-opened emails report data";
+
+/** madeBy names who made a recent open or click: 'Person', or the machine's reason in words (issue 22). */
+function madeBy(machine: boolean, reason: string | null): string {
+  if (!machine) return 'Person';
+  return REASON_LABELS[reason ?? 'unknown'] ?? 'Machine';
+}
 
 const GRID = { display: 'grid', gap: 2, mb: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'repeat(2, minmax(0, 1fr))' } };
 
@@ -75,6 +82,7 @@ function RecentlyClickedLinks({ campaignId }: { campaignId?: string }) {
             { label: 'Link', render: (r) => <ReportLink url={r.link_url} /> },
             { label: 'Email', render: (r) => r.email ?? '' },
             { label: 'Occurred', render: (r) => formatOccurred(r.emitted_at) },
+            { label: 'By', render: (r) => madeBy(r.bot, r.bot_reason) },
           ]}
         />
       )}
@@ -122,6 +130,7 @@ function RecentlyOpenedEmails({ campaignId }: { campaignId?: string }) {
             { label: 'Email', render: (r) => r.email ?? '' },
             { label: 'Subject', render: (r) => r.email_subject ?? '' },
             { label: 'Occurred', render: (r) => formatOccurred(r.emitted_at) },
+            { label: 'By', render: (r) => madeBy(r.machine, r.machine_reason) },
           ]}
         />
       )}

@@ -318,7 +318,7 @@ async function recentEvents<T>(
   return rows;
 }
 
-/** recentlyClickedLinks returns the newest clicks: link, recipient, when, template, blast and user agent. */
+/** recentlyClickedLinks returns the newest clicks: link, recipient, when, template, blast, user agent, and whether a bot made it (and why). */
 export async function recentlyClickedLinks(query: QueryFn, projectId: string, scope: ReportScope, limit: number): Promise<RecentClickRow[]> {
   const rows = await recentEvents<Omit<RecentClickRow, 'emitted_at'> & { emitted_at: Date }>(
     query,
@@ -326,20 +326,22 @@ export async function recentlyClickedLinks(query: QueryFn, projectId: string, sc
     scope,
     EVENT.click,
     `coalesce(e.json->>'link', e.json->'click'->>'link', '') AS link_url, e.email, e.user_id, e.emitted_at, e.template_id, e.blast_id,
-     e.json->>'user_agent' AS user_agent`,
+     e.json->>'user_agent' AS user_agent, NOT event_is_human(e.json) AS bot,
+     CASE WHEN event_is_human(e.json) THEN NULL ELSE coalesce(e.json->>'bot_reason', 'unknown') END AS bot_reason`,
     limit,
   );
   return rows.map((r) => ({ ...r, emitted_at: new Date(r.emitted_at).toISOString() }));
 }
 
-/** recentlyOpenedEmails returns the newest opens: recipient, when, template and its subject, user agent. */
+/** recentlyOpenedEmails returns the newest opens: recipient, when, template and its subject, user agent, and whether a machine made it (and why). */
 export async function recentlyOpenedEmails(query: QueryFn, projectId: string, scope: ReportScope, limit: number): Promise<RecentOpenRow[]> {
   const rows = await recentEvents<Omit<RecentOpenRow, 'emitted_at' | 'email_subject'> & { emitted_at: Date }>(
     query,
     projectId,
     scope,
     EVENT.open,
-    `e.email, e.user_id, e.emitted_at, e.template_id, e.json->>'user_agent' AS user_agent`,
+    `e.email, e.user_id, e.emitted_at, e.template_id, e.json->>'user_agent' AS user_agent, NOT event_is_human(e.json) AS machine,
+     CASE WHEN event_is_human(e.json) THEN NULL ELSE coalesce(e.json->>'machine_reason', 'unknown') END AS machine_reason`,
     limit,
   );
   const templateIds = [...new Set(rows.map((r) => r.template_id).filter((t): t is string => !!t))];
