@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { addTracking, clickUrl, openPixelUrl, projectOfToken, unsubscribeLink, verifyClickToken, verifyOpenToken, verifyUnsubscribeToken } from './links.ts';
+import {
+  addTracking,
+  clickUrl,
+  openPixelUrl,
+  projectOfToken,
+  unsubscribeLink,
+  verifyClickToken,
+  verifyOpenToken,
+  verifyHoneypotToken,
+  verifyUnsubscribeToken,
+} from './links.ts';
 
 const target = { projectId: '11111111-2222-4333-8444-555555555555', contactId: '66666666-7777-4888-9999-000000000000', outboxId: 42 };
 const base = 'https://mail.example.com';
@@ -54,7 +64,15 @@ describe('addTracking', () => {
     expect(hrefs[0].startsWith(`${base}/t/c/`)).toBe(true);
     expect(verifyClickToken(hrefs[0].slice(`${base}/t/c/`.length), 'k1')?.url).toBe('https://shop.example.com/?a=1&b=2');
     expect(verifyClickToken(hrefs[1].slice(`${base}/t/c/`.length), 'k1')?.url).toBe('http://x.example.com/');
-    expect(hrefs.slice(2)).toEqual(['mailto:hi@example.com', '#top', unsub, 'https://private.example.com/']);
+    expect(hrefs.slice(2, 6)).toEqual(['mailto:hi@example.com', '#top', unsub, 'https://private.example.com/']);
+    // The hidden honeypot link (issue 22 §3), then the pixel, before </body>.
+    expect(hrefs).toHaveLength(7);
+    expect(verifyHoneypotToken(hrefs[6].slice(`${base}/t/h/`.length), 'k1')).toEqual({
+      projectId: target.projectId,
+      contactId: target.contactId,
+      outboxId: 42,
+    });
+    expect(out).toMatch(/<a href="[^"]+\/t\/h\/[^"]+" style="display:none!important;[^"]*" aria-hidden="true" tabindex="-1"><\/a><img src=/);
     expect(out.match(/\/t\/o\//g)).toHaveLength(1);
     expect(out.indexOf('/t/o/')).toBeLessThan(out.indexOf('</body>'));
     expect(html).not.toContain('/t/c/');
@@ -74,6 +92,8 @@ describe('addTracking', () => {
   });
 
   it('appends the pixel to HTML without a body element', () => {
-    expect(addTracking('<p>Hi</p>', ctx)).toMatch(/^<p>Hi<\/p><img src="https:\/\/mail\.example\.com\/t\/o\/[^"]+\.gif"/);
+    expect(addTracking('<p>Hi</p>', ctx)).toMatch(
+      /^<p>Hi<\/p><a href="https:\/\/mail\.example\.com\/t\/h\/[^"]+"[^>]*><\/a><img src="https:\/\/mail\.example\.com\/t\/o\/[^"]+\.gif"/,
+    );
   });
 });
