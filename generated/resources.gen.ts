@@ -661,11 +661,11 @@ export const resources: ResourceDefinition[] = [
           "label": "Sends"
         },
         {
-          "source": "opens",
+          "source": "human_opens",
           "label": "Opens"
         },
         {
-          "source": "clicks",
+          "source": "human_clicks",
           "label": "Clicks"
         },
         {

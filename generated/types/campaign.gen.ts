@@ -159,7 +159,7 @@ export interface components {
     parameters: {
         /** @description Comma-separated `column [ASC|DESC]`; columns name, type, created_at, updated_at. Default `created_at DESC`. */
         CampaignSortColumns: string;
-        /** @description Comma-separated `column [ASC|DESC]`; columns name, type, sends, opens, clicks, unsubscribes, bounces, unsuccessful_sends, created_at. Default `created_at DESC`. */
+        /** @description Comma-separated `column [ASC|DESC]`; columns name, type, sends, opens, clicks, human_opens, human_clicks, unsubscribes, bounces, unsuccessful_sends, created_at. Default `created_at DESC`. */
         MetricsSortColumns: string;
         /** @description Comma-separated ids to fetch; when given, other filters still apply. */
         Ids: string;
@@ -280,7 +280,7 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Rows to skip, 0 to 1,000,000,000; anything else is a 400 naming offset. */
                 offset?: components["parameters"]["Offset"];
-                /** @description Comma-separated `column [ASC|DESC]`; columns name, type, sends, opens, clicks, unsubscribes, bounces, unsuccessful_sends, created_at. Default `created_at DESC`. */
+                /** @description Comma-separated `column [ASC|DESC]`; columns name, type, sends, opens, clicks, human_opens, human_clicks, unsubscribes, bounces, unsuccessful_sends, created_at. Default `created_at DESC`. */
                 sort_columns?: components["parameters"]["MetricsSortColumns"];
                 /** @description Split A/B test campaigns into one row per template. */
                 split_templates?: boolean;

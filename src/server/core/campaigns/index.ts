@@ -200,7 +200,7 @@ const METRIC_SORT: Record<string, string> = {
   type: 'c.type',
   created_at: 'c.created_at',
   updated_at: 'c.updated_at',
-  ...Object.fromEntries(Object.keys(METRICS).map((m) => [m, m])),
+  ...Object.fromEntries(METRIC_COLUMNS.map((m) => [m, m])),
 };
 
 const metricSums = (alias: string) =>
