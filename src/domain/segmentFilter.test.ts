@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   BLANK_ROW,
   builderErrors,
+  countsMachines,
   checkFilters,
   dayOf,
   FILTER_ATTRIBUTES,
@@ -164,5 +165,23 @@ describe('the filter builder', () => {
     expect(builderErrors([{ attribute: 'num_clicks', operator: 'equals', values: ['-1'] }])).toEqual(['filter 1 is not fully filled out']);
     expect(builderErrors([{ attribute: 'is_in_segment', operator: '', values: [ID] }], SEGMENT_EDIT_FILTER_ATTRIBUTES)).toEqual([]);
     expect(builderErrors([{ attribute: 'contact_email', operator: 'equals', values: ['a@b.co'] }, BLANK_ROW])).toEqual([]);
+  });
+});
+
+describe('include_machine in the builder (issue 22)', () => {
+  it('is offered on opens and clicks rows only and sent as include_machine: true', () => {
+    expect(['num_opens', 'num_clicks_via_campaign', 'num_opens_with_template'].every(countsMachines)).toBe(true);
+    expect(['num_sends', 'num_in_segment', 'contact_email'].some(countsMachines)).toBe(false);
+    expect(
+      toUserFilters([
+        { attribute: 'num_opens', operator: 'greater_than', values: ['0'], includeMachine: true },
+        { attribute: 'num_sends', operator: 'greater_than', values: ['0'], includeMachine: true },
+        { attribute: 'num_clicks', operator: 'equals', values: ['0'] },
+      ]),
+    ).toEqual([
+      { attribute: 'num_opens', operator: 'greater_than', values: [0], include_machine: true },
+      { attribute: 'num_sends', operator: 'greater_than', values: [0] },
+      { attribute: 'num_clicks', operator: 'equals', values: [0] },
+    ]);
   });
 });

@@ -194,6 +194,13 @@ export interface BuilderRow {
   attribute: string;
   operator: string;
   values: string[];
+  /** An opens or clicks row counts machine opens and bot clicks too (sent as include_machine: true; issue 22). */
+  includeMachine?: boolean;
+}
+
+/** countsMachines says whether an attribute counts opens or clicks, which people or machines make (issue 22): only those rows offer include_machine. */
+export function countsMachines(attribute: string): boolean {
+  return /^num_(opens|clicks)(_|$)/.test(attribute);
 }
 
 /** BLANK_ROW is the builder's empty trailing row. */
@@ -226,7 +233,12 @@ export function toUserFilters(rows: BuilderRow[]): UserFilter[] {
         if (t === 'date' && v) return dayOf(v) ?? v;
         return v;
       });
-      return { attribute: r.attribute, operator: r.operator || null, values };
+      return {
+        attribute: r.attribute,
+        operator: r.operator || null,
+        values,
+        ...(r.includeMachine && countsMachines(r.attribute) ? { include_machine: true } : {}),
+      };
     });
 }
 

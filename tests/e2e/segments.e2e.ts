@@ -92,6 +92,9 @@ describe('Segments (e2e)', () => {
 
     // An unfinished third filter is named before anything is sent.
     await pick('Filter 3', 'Number of opens');
+    // Opens and clicks count people unless the row says otherwise (issue 22); other rows have no such choice.
+    await page.getByTestId('filter-row-3').getByRole('checkbox', { name: 'Include machine opens' }).waitFor();
+    expect(await page.getByTestId('filter-row-1').getByRole('checkbox', { name: 'Include machine opens' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Preview' }).click();
     await page.getByText('Filter errors: filter 3 is not fully filled out').waitFor();
     await page.getByRole('button', { name: 'Remove filter 3' }).click();

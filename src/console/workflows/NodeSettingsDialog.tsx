@@ -60,6 +60,7 @@ function rowsOf(filters: UserFilter[] | undefined): BuilderRow[] {
       attribute: f.attribute,
       operator: f.operator ?? '',
       values: (f.values ?? []).map((v) => (v === null || v === undefined ? '' : String(v))),
+      ...(f.include_machine ? { includeMachine: true } : {}),
     })),
   );
 }

@@ -6,13 +6,14 @@
  * same component will serve the workflow editor's filter nodes (issue 8).
  */
 import { useEffect, useState } from 'react';
-import { Autocomplete, Box, IconButton, MenuItem, Stack, TextField, Tooltip } from '@mui/material';
+import { Autocomplete, Box, Checkbox, FormControlLabel, IconButton, MenuItem, Stack, TextField, Tooltip } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
 import {
   FILTER_ATTRIBUTES,
   OPERATORS,
   normalizeRows,
   operatorLabel,
+  countsMachines,
   valueTypes,
   type BuilderRow,
   type Conjunction,
@@ -208,6 +209,12 @@ export function FilterBuilder({ rows, onChange, attributes }: { rows: BuilderRow
                   }}
                 />
               ))}
+            {spec && countsMachines(row.attribute) && (
+              <FormControlLabel
+                control={<Checkbox size="small" checked={!!row.includeMachine} onChange={(e) => set(i, { ...row, includeMachine: e.target.checked })} />}
+                label="Include machine opens"
+              />
+            )}
             {!blank && (
               <Box>
                 <Tooltip title={`Remove filter ${i + 1}`}>
