@@ -27,16 +27,7 @@ import {
 import { personaToVerify, verifyPersona } from '../core/personas/verification.ts';
 import { recordEngagement, unsubscribeByLink, unsubscribeRecipient, type EngagementRequest } from '../core/feedback/index.ts';
 import { projectSecrets } from '../core/accounts/index.ts';
-
-/** originOf returns a URL's origin, or undefined for an unset or malformed one. */
-function originOf(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
+import { originOf } from './securityHeaders.ts';
 
 /** A 1×1 transparent GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');

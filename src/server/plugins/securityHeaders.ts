@@ -29,7 +29,7 @@ import { UNLAYER_ORIGIN } from '../../domain/designers.ts';
 const EMBEDDED_ELSEWHERE = /^\/(template-images\/|t\/o\/)/;
 
 /** originOf returns a URL's origin (scheme://host[:port]), or undefined for an unset or malformed URL. */
-function originOf(url: string | undefined): string | undefined {
+export function originOf(url: string | undefined): string | undefined {
   if (!url) return undefined;
   try {
     return new URL(url).origin;

@@ -72,7 +72,6 @@ export interface EngagementRequest {
 export async function recordEngagement(query: QueryFn, target: LinkTarget, kind: 'open' | 'click', req: EngagementRequest): Promise<boolean> {
   const row = await sentRow(query, target);
   if (!row) return false;
-  const earlier = row.message_id ? await query<Engagement>(sql.EMAIL_ENGAGEMENT, [target.projectId, row.message_id]) : [];
   const msSinceDelivery = row.ms_since_sent === null ? null : Number(row.ms_since_sent);
   const json: Record<string, unknown> = {
     user_agent: req.userAgent,
@@ -90,7 +89,13 @@ export async function recordEngagement(query: QueryFn, target: LinkTarget, kind:
         userAgent: req.userAgent,
         ip: req.ip,
         msSinceDelivery,
-        proxyOpenedBefore: isOpenProxyAgent(req.userAgent) && earlier.some((e) => e.name === EVENT.open && isOpenProxyAgent(e.user_agent)),
+        // The email's earlier opens are read only for an image proxy's fetch, the one rule that needs them.
+        proxyOpenedBefore:
+          isOpenProxyAgent(req.userAgent) &&
+          !!row.message_id &&
+          (await query<Engagement>(sql.EMAIL_ENGAGEMENT, [target.projectId, row.message_id])).some(
+            (e) => e.name === EVENT.open && isOpenProxyAgent(e.user_agent),
+          ),
         appleRanges: req.appleRanges,
       }),
     );
