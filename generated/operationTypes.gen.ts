@@ -17,6 +17,7 @@ import type { components as EventComponents, operations as EventOperations } fro
 import type { components as ReportingComponents, operations as ReportingOperations } from './types/reporting.gen';
 import type { components as JoblogComponents, operations as JoblogOperations } from './types/joblog.gen';
 import type { components as DomainsComponents, operations as DomainsOperations } from './types/domains.gen';
+import type { components as OperatorComponents, operations as OperatorOperations } from './types/operator.gen';
 
 /**
  * Every gateway operation by operationId: its service's openapi-typescript `operations[operationId]` type, with its
@@ -32,6 +33,8 @@ export interface OperationTypes {
   addCompanyUser: CompanyauthwrapperOperations['addCompanyUser'];
   removeCompanyUser: CompanyauthwrapperOperations['removeCompanyUser'];
   getSandboxActivation: CompanyauthwrapperOperations['getSandboxActivation'];
+  getAccountStatus: CompanyauthwrapperOperations['getAccountStatus'];
+  requestActivation: CompanyauthwrapperOperations['requestActivation'];
   getAssistantStatus: CompanyauthwrapperOperations['getAssistantStatus'];
   createAssistantSession: CompanyauthwrapperOperations['createAssistantSession'];
   refreshAssistantSession: CompanyauthwrapperOperations['refreshAssistantSession'];
@@ -101,6 +104,20 @@ export interface OperationTypes {
   getBulkUploadStatus: JoblogOperations['getBulkUploadStatus'];
   getDkimSettings: DomainsOperations['getDkimSettings'];
   addDomain: DomainsOperations['addDomain'];
+  operatorLogin: OperatorOperations['operatorLogin'];
+  operatorLogout: OperatorOperations['operatorLogout'];
+  getOperator: OperatorOperations['getOperator'];
+  listOperatorProjects: OperatorOperations['listOperatorProjects'];
+  getOperatorProject: OperatorOperations['getOperatorProject'];
+  activateOperatorProject: OperatorOperations['activateOperatorProject'];
+  sandboxOperatorProject: OperatorOperations['sandboxOperatorProject'];
+  suspendOperatorProject: OperatorOperations['suspendOperatorProject'];
+  resumeOperatorProject: OperatorOperations['resumeOperatorProject'];
+  verifyOperatorPersona: OperatorOperations['verifyOperatorPersona'];
+  resetOperatorAdminPassword: OperatorOperations['resetOperatorAdminPassword'];
+  listOperatorMessages: OperatorOperations['listOperatorMessages'];
+  listOperatorAudit: OperatorOperations['listOperatorAudit'];
+  runOperatorCommand: OperatorOperations['runOperatorCommand'];
 }
 
 /** The component schemas of each gateway, keyed by service name (`never` for a spec without schemas). */
@@ -122,4 +139,5 @@ export interface ServiceSchemas {
   reporting: ReportingComponents['schemas'];
   joblog: JoblogComponents['schemas'];
   domains: DomainsComponents['schemas'];
+  operator: OperatorComponents['schemas'];
 }

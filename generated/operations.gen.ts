@@ -52,6 +52,16 @@ export const operations = {
     "method": "GET",
     "path": "/sandbox_activation"
   },
+  "getAccountStatus": {
+    "service": "companyauthwrapper",
+    "method": "GET",
+    "path": "/account_status"
+  },
+  "requestActivation": {
+    "service": "companyauthwrapper",
+    "method": "POST",
+    "path": "/activation_request"
+  },
   "getAssistantStatus": {
     "service": "companyauthwrapper",
     "method": "GET",
@@ -397,6 +407,77 @@ export const operations = {
     "service": "domains",
     "method": "POST",
     "path": "/domains"
+  },
+  "operatorLogin": {
+    "service": "operator",
+    "method": "POST",
+    "path": "/login",
+    "public": true
+  },
+  "operatorLogout": {
+    "service": "operator",
+    "method": "POST",
+    "path": "/logout"
+  },
+  "getOperator": {
+    "service": "operator",
+    "method": "GET",
+    "path": "/me"
+  },
+  "listOperatorProjects": {
+    "service": "operator",
+    "method": "GET",
+    "path": "/projects"
+  },
+  "getOperatorProject": {
+    "service": "operator",
+    "method": "GET",
+    "path": "/projects/{project_id}"
+  },
+  "activateOperatorProject": {
+    "service": "operator",
+    "method": "POST",
+    "path": "/projects/{project_id}/activate"
+  },
+  "sandboxOperatorProject": {
+    "service": "operator",
+    "method": "POST",
+    "path": "/projects/{project_id}/sandbox"
+  },
+  "suspendOperatorProject": {
+    "service": "operator",
+    "method": "POST",
+    "path": "/projects/{project_id}/suspend"
+  },
+  "resumeOperatorProject": {
+    "service": "operator",
+    "method": "POST",
+    "path": "/projects/{project_id}/resume"
+  },
+  "verifyOperatorPersona": {
+    "service": "operator",
+    "method": "POST",
+    "path": "/personas/{persona_id}/verify"
+  },
+  "resetOperatorAdminPassword": {
+    "service": "operator",
+    "method": "POST",
+    "path": "/admins/{admin_id}/reset_password"
+  },
+  "listOperatorMessages": {
+    "service": "operator",
+    "method": "GET",
+    "path": "/messages"
+  },
+  "listOperatorAudit": {
+    "service": "operator",
+    "method": "GET",
+    "path": "/audit"
+  },
+  "runOperatorCommand": {
+    "service": "operator",
+    "method": "POST",
+    "path": "/cli"
   }
 } as const;
 

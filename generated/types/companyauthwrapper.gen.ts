@@ -34,11 +34,51 @@ export interface paths {
         };
         /**
          * The project's sandbox state and its activation steps, each with whether it is done (spec part 1 §1).
-         * @description Steps, in order: template (a live template exists), contacts (a live contact exists), sender_persona (a live sender persona exists), support_email (an admin of the project has sent a contact-us message, which should give the expected monthly volume). An operator then activates the project with `npm run admin -- activate`.
+         * @description Steps, in order: template (a live template exists), contacts (a live contact exists), sender_persona (a live sender persona exists), support_email (an admin of the project has sent a contact-us message, which should give the expected monthly volume, or sent the console's activation request). An operator then activates the project from the back-office (/operator) or with `npm run admin -- activate`.
          */
         get: operations["getSandboxActivation"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/account_status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What an operator decided about the project, for the console's 15-second refresh (issue 23 §3).
+         * @description not_in_sandbox is the session's field as it is now (an operator may have activated the project, or returned it to the sandbox, since sign-in); sending_suspended and suspend_reason say whether an operator suspended all of its sending, and why. One indexed read.
+         */
+        get: operations["getAccountStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/activation_request": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for the project to be taken out of the sandbox (the last activation step, issue 23 §3).
+         * @description Stored for the operators' back-office with the signed-in admin's email (a 400 naming email when it is not one of the project's admins); it completes the support_email step of GET /sandbox_activation. Another request replaces nothing: each one is kept.
+         */
+        post: operations["requestActivation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -333,6 +373,69 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getAccountStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project's state. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        not_in_sandbox: boolean;
+                        sending_suspended: boolean;
+                        suspend_reason: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    requestActivation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The signed-in admin's email (one of the project's admins). */
+                    email: string;
+                    /** @description Emails a month. */
+                    expected_monthly_volume: number;
+                    /** @description The domain the mail will come from. */
+                    sending_domain: string;
+                    /** @description What is sent, to whom, and how the addresses were collected. */
+                    use_case: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Received. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        created_at: components["schemas"]["Timestamp"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };

@@ -37,6 +37,11 @@ import { eventHandlers } from './gateways/event/index.ts';
 import { reportingHandlers } from './gateways/reporting/index.ts';
 import { joblogHandlers } from './gateways/joblog/index.ts';
 import { domainsHandlers } from './gateways/domains/index.ts';
+import { operatorHandlers } from './gateways/operator/index.ts';
+import fastifyCookie from '@fastify/cookie';
+import { operatorBySession, OPERATOR_COOKIE } from './core/operator/index.ts';
+import { isLoopback, secretMatches } from './operatorEndpoint.ts';
+import { HttpError } from './errors.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -59,6 +64,7 @@ const GATEWAYS: Record<string, (ctx: AppContext) => object> = {
   reporting: reportingHandlers,
   joblog: joblogHandlers,
   domains: domainsHandlers,
+  operator: operatorHandlers,
 };
 
 export interface BuildOptions {
@@ -68,6 +74,11 @@ export interface BuildOptions {
   validateResponses?: boolean;
   /** Folder of the built console (default dist/console); not served when it does not exist. */
   consoleDir?: string;
+  /**
+   * The secret of POST /api/operator/cli (operatorEndpoint.ts): main.ts sets it when it serves a PGlite data folder,
+   * so `npm run admin` can hand its command to this server. Unset, every /cli call is a 401.
+   */
+  operatorCliSecret?: string;
 }
 
 /** buildApp returns a ready Fastify instance serving every gateway over `ctx`. */
@@ -96,7 +107,19 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // a project activated by another process is seen within that time. Unknown keys are never remembered.
   const API_KEY_TTL_MS = 5000;
   const knownKeys = new Map<string, { project: NonNullable<Awaited<ReturnType<typeof projectByApiKey>>>; until: number }>();
+  await app.register(fastifyCookie);
   const securityHandlers = {
+    // The operators' back-office (gateways/operator): its own session cookie; a customer's x-api-key never counts.
+    async OperatorSession(req: { cookies: Record<string, string | undefined>; operator?: unknown }) {
+      const operator = await operatorBySession(ctx.database.query.bind(ctx.database), req.cookies[OPERATOR_COOKIE]);
+      if (!operator) throw new Unauthorized('operator: sign in at /operator/login');
+      req.operator = operator;
+    },
+    // The command line's way in to this server (operatorEndpoint.ts): this machine only, with the DATA_DIR secret.
+    async OperatorSecret(req: { headers: Record<string, unknown>; ip: string }) {
+      if (!isLoopback(req.ip)) throw new HttpError(403, ['request: operator commands are taken only from this machine (127.0.0.1)']);
+      if (!secretMatches(req.headers['x-operator-secret'], opts.operatorCliSecret)) throw new Unauthorized('x-operator-secret: missing or wrong');
+    },
     async ApiKey(req: { headers: Record<string, unknown>; project?: unknown }) {
       const key = req.headers['x-api-key'];
       if (typeof key !== 'string' || !key) throw new Unauthorized();

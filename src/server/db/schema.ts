@@ -64,6 +64,12 @@ export const projects = pgTable(
     sendingPausedAt: ts('sending_paused_at'),
     sendingPauseReason: text('sending_pause_reason'),
     sendingResumedAt: ts('sending_resumed_at'),
+    /**
+     * An operator's suspension (core/operator): while set, none of the project's emails is sent (not even test emails),
+     * and only an operator lifts it; the reason is shown to the customer.
+     */
+    sendingSuspendedAt: ts('sending_suspended_at'),
+    sendingSuspendReason: text('sending_suspend_reason'),
     createdAt: created(),
   },
   (t) => [
@@ -730,9 +736,68 @@ export const contactMessages = pgTable(
     details: text('details').notNull(),
     /** The sender's IP address as the server saw it. */
     ip: text('ip'),
+    /** 'contact' (the public contact form) or 'activation' (the console's activation request, issue 23 §3). */
+    kind: text('kind').notNull().default('contact'),
+    /** The signed-in project an activation request comes from. */
+    projectId: uuid('project_id').references(() => projects.id),
+    /** An activation request's answers: expected_monthly_volume, sending_domain, use_case. */
+    json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: created(),
   },
-  (t) => [index('contact_messages_email_idx').on(sql`lower(${t.email})`), index('contact_messages_created_idx').on(t.createdAt)],
+  (t) => [
+    index('contact_messages_email_idx').on(sql`lower(${t.email})`),
+    index('contact_messages_created_idx').on(t.createdAt),
+    index('contact_messages_project_idx').on(t.projectId),
+  ],
+);
+
+/**
+ * The people who run the service (issue 23 §1): they sign in at /operator, never with a customer's key or session.
+ * Created by `npm run admin -- create-operator`; `password_hash` is bcrypt.
+ */
+export const operators = pgTable(
+  'operators',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('operators_email_idx').on(sql`lower(${t.email})`)],
+);
+
+/** Operator sessions: the SHA-256 (hex) of the mw_operator cookie's token, so a leaked table signs nobody in. */
+export const operatorSessions = pgTable(
+  'operator_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    operatorId: uuid('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    createdAt: created(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('operator_sessions_operator_idx').on(t.operatorId)],
+);
+
+/**
+ * The operators' audit log (issue 23 §1): every operator action, from the back-office or the CLI — who (`actor`: the
+ * operator's email, or `cli` with the OS user), what (`action`, the target), when, and the target's state before and after.
+ */
+export const operatorAudit = pgTable(
+  'operator_audit',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id').notNull(),
+    projectId: uuid('project_id').references(() => projects.id),
+    before: jsonb('before').$type<Record<string, unknown> | null>(),
+    after: jsonb('after').$type<Record<string, unknown> | null>(),
+    createdAt: created(),
+  },
+  (t) => [index('operator_audit_created_idx').on(t.createdAt), index('operator_audit_project_idx').on(t.projectId, t.createdAt)],
 );
 
 /** Visitors who signed in to the shared demo account (issue 7 §4): their email and consent to the terms, with when. */

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import bcrypt from 'bcryptjs';
-import { and, asc, eq, or, sql } from 'drizzle-orm';
+import { asc, eq, or, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
 import { companies, companyUsers, projects } from '../../db/schema.ts';
 import { checkEmail, checkPassword, checkRequired } from '../../../domain/validation.ts';
@@ -146,16 +146,6 @@ export async function createAccount(
 /** hashPassword hashes an admin password with bcrypt (BCRYPT_ROUNDS rounds). */
 export function hashPassword(password: string): Promise<string> {
   return bcrypt.hash(password, BCRYPT_ROUNDS);
-}
-
-/** activateProject takes every project named `name` out of the sandbox; returns how many were changed. */
-export async function activateProject(db: Db, name: string, company?: string): Promise<number> {
-  const rows = await db
-    .update(projects)
-    .set({ notInSandbox: true })
-    .where(and(eq(projects.name, name), company ? sql`${projects.companyId} IN (SELECT id FROM ${companies} WHERE name = ${company})` : undefined))
-    .returning({ id: projects.id });
-  return rows.length;
 }
 
 async function adminByEmail(db: Db, email: string) {

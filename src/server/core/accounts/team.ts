@@ -4,7 +4,7 @@
  */
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { companyUsers, contactMessages, contacts, senderPersonas, templates } from '../../db/schema.ts';
+import { companyUsers, contactMessages, contacts, projects, senderPersonas, templates } from '../../db/schema.ts';
 import { EMAIL_TAKEN, hashPassword, isUniqueViolation } from './index.ts';
 import { BadRequest, FieldErrors, NotFound } from '../../errors.ts';
 import { checkEmail, checkPassword } from '../../../domain/validation.ts';
@@ -142,4 +142,60 @@ export async function sandboxActivation(db: Db, project: ProjectScope): Promise<
 /** saveContactMessage stores a visitor's message for the support team (spec part 1 §3 Contact message); input already checked. */
 export async function saveContactMessage(db: Db, m: { email: string; name: string | null; details: string; ip: string }): Promise<void> {
   await db.insert(contactMessages).values(m);
+}
+
+/** What an operator decided about a project, read afresh (GET {companyauthwrapper}/account_status; issue 23 §3). */
+export async function accountStatus(
+  db: Db,
+  project: ProjectScope,
+): Promise<{ not_in_sandbox: boolean; sending_suspended: boolean; suspend_reason: string | null }> {
+  const [row] = await db
+    .select({
+      not_in_sandbox: projects.notInSandbox,
+      sending_suspended: sql<boolean>`${projects.sendingSuspendedAt} IS NOT NULL`,
+      suspend_reason: projects.sendingSuspendReason,
+    })
+    .from(projects)
+    .where(eq(projects.id, project.id));
+  return row ?? { not_in_sandbox: project.notInSandbox, sending_suspended: false, suspend_reason: null };
+}
+
+/**
+ * requestActivation stores an admin's request to leave the sandbox (POST {companyauthwrapper}/activation_request) as a
+ * contact message of kind 'activation' for the operators' back-office. Throws BadRequest naming email when it is not
+ * one of the project's admins, sending_domain when it is not a domain name.
+ */
+export async function requestActivation(
+  db: Db,
+  project: ProjectScope,
+  input: { email: string; expected_monthly_volume: number; sending_domain: string; use_case: string },
+  ip: string,
+): Promise<{ id: string; created_at: string }> {
+  const errs = new FieldErrors();
+  const domain = input.sending_domain.trim().toLowerCase().replace(/\.$/, '');
+  if (!/^(?=.{3,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(domain)) errs.add('sending_domain', 'Invalid domain name');
+  const [admin] = await db
+    .select({ email: companyUsers.email, firstName: companyUsers.firstName, lastName: companyUsers.lastName })
+    .from(companyUsers)
+    .where(and(eq(companyUsers.projectId, project.id), eq(sql`lower(${companyUsers.email})`, input.email.trim().toLowerCase())));
+  if (!admin) errs.add('email', 'not an admin of this project');
+  if (!input.use_case.trim()) errs.add('use_case', 'Required field');
+  errs.throwIfAny();
+  const name = [admin!.firstName, admin!.lastName].filter(Boolean).join(' ') || null;
+  const details =
+    `Activation request for ${project.companyName} / ${project.name}: about ${input.expected_monthly_volume.toLocaleString('en-US')} emails a month ` +
+    `from ${domain}.\n\n${input.use_case.trim()}`;
+  const [row] = await db
+    .insert(contactMessages)
+    .values({
+      email: admin!.email,
+      name,
+      details,
+      ip,
+      kind: 'activation',
+      projectId: project.id,
+      json: { expected_monthly_volume: input.expected_monthly_volume, sending_domain: domain, use_case: input.use_case.trim() },
+    })
+    .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
+  return { id: row.id, created_at: row.createdAt.toISOString() };
 }

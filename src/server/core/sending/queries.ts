@@ -56,7 +56,7 @@ export const RETRY_SEND_LATER = `UPDATE outbox SET status = 'pending', claim_tok
  * CLAIM_DUE: takes up to $3 due rows under claim token $1 for $2 ms (text): pending rows whose send instant and next
  * attempt have come, and rows still `sending` whose lease lapsed under a token that is not one of $4 (the claiming
  * sender's own live tokens: a sender never takes over its own rows); none of a project whose marketing sending the
- * circuit-breaker paused, but its test emails and single sends. SKIP LOCKED, so senders never wait on each other.
+ * circuit-breaker paused, but its test emails and single sends; none at all of a project an operator suspended. SKIP LOCKED, so senders never wait on each other.
  */
 export const CLAIM_DUE = `UPDATE outbox SET status = 'sending', claim_token = $1, lease_until = now() + ($2 || ' milliseconds')::interval, attempts = attempts + 1
         WHERE id IN (SELECT id FROM outbox
@@ -65,6 +65,8 @@ export const CLAIM_DUE = `UPDATE outbox SET status = 'sending', claim_token = $1
                       -- The circuit-breaker (core/sending/reputation.ts): a paused project's blasts and workflow emails wait.
                       AND NOT ((blast_id IS NOT NULL OR workflow_id IS NOT NULL)
                                AND project_id IN (SELECT id FROM projects WHERE sending_paused_at IS NOT NULL))
+                      -- An operator's suspension (core/operator): none of the project's emails, not even test emails.
+                      AND project_id NOT IN (SELECT id FROM projects WHERE sending_suspended_at IS NOT NULL)
                       LIMIT $3 FOR UPDATE SKIP LOCKED)
         RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, send_at, message_id, is_test,
                   workflow_id, workflow_hops, event`;

@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { operations } from '../../../../generated/types/companyauthwrapper.gen.ts';
 import type { AppContext } from '../../context.ts';
-import { addTeamMember, listTeam, removeTeamMember, sandboxActivation } from '../../core/accounts/team.ts';
+import { accountStatus, addTeamMember, listTeam, removeTeamMember, requestActivation, sandboxActivation } from '../../core/accounts/team.ts';
 import { assistantAllowed, assistantCall } from './assistant.ts';
 import { sameProject, scope, type GatewayHandlers } from '../types.ts';
 
@@ -42,6 +42,12 @@ export function companyAuthHandlers(ctx: AppContext): GatewayHandlers<operations
     },
     async getSandboxActivation(req) {
       return sandboxActivation(db, scope(req));
+    },
+    async getAccountStatus(req) {
+      return accountStatus(db, scope(req));
+    },
+    async requestActivation(req) {
+      return requestActivation(db, scope(req), req.body, req.ip);
     },
     async getAssistantStatus(req) {
       return { enabled: assistantAllowed(ctx.config, scope(req)), configured: !!ctx.config.assistant.providerUrl };
