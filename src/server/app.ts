@@ -3,14 +3,14 @@
  * /api/<service>, routes and request validation registered from generated/openapi/<service>.json (bundled from
  * openapi/ by codegen) with fastify-openapi-glue, the x-api-key check, the request guards (content types, empty
  * bodies, non-finite numbers: plugins/requestGuards.ts), security headers (plugins/securityHeaders.ts), the central
- * error handler, the links inside emails (/t/ tracking, /u/ unsubscribe: plugins/publicLinks.ts), and the built
- * console with SPA fallback.
+ * error handler, the links inside emails (/t/ tracking, /u/ unsubscribe: plugins/publicLinks.ts), /healthz and /readyz
+ * (plugins/health.ts), /metrics (plugins/metrics.ts), and the built console, whose page answers console routes only
+ * (plugins/console.ts).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import openapiGlue from 'fastify-openapi-glue';
-import fastifyStatic from '@fastify/static';
 import codegenConfig from '../../codegen.config.ts';
 import type { AppContext } from './context.ts';
 import { projectByApiKey } from './core/accounts/index.ts';
@@ -20,6 +20,9 @@ import { registerPublicLinks } from './plugins/publicLinks.ts';
 import { registerUploads } from './plugins/uploads.ts';
 import { badUrlHandler, registerRequestGuards } from './plugins/requestGuards.ts';
 import { registerSecurityHeaders } from './plugins/securityHeaders.ts';
+import { registerConsole } from './plugins/console.ts';
+import { registerHealth } from './plugins/health.ts';
+import { registerMetrics } from './plugins/metrics.ts';
 import { loginHandlers } from './gateways/login/index.ts';
 import { signupHandlers } from './gateways/signup/index.ts';
 import { contactUsHandlers } from './gateways/contact_us/index.ts';
@@ -39,7 +42,7 @@ import { joblogHandlers } from './gateways/joblog/index.ts';
 import { domainsHandlers } from './gateways/domains/index.ts';
 import { operatorHandlers } from './gateways/operator/index.ts';
 import fastifyCookie from '@fastify/cookie';
-import { operatorBySession, OPERATOR_COOKIE } from './core/operator/index.ts';
+import { onProjectStateChange, operatorBySession, OPERATOR_COOKIE } from './core/operator/index.ts';
 import { isLoopback, secretMatches } from './operatorEndpoint.ts';
 import { HttpError } from './errors.ts';
 
@@ -96,6 +99,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   registerErrorHandler(app);
   await registerSecurityHeaders(app, ctx.config);
   registerRequestGuards(app);
+  // Before any route, so its request-duration hook times them all.
+  await registerMetrics(app, ctx);
   if (opts.validateResponses) {
     const { default: responseValidation } = await import('@fastify/response-validation');
     const { default: ajvFormats } = await import('ajv-formats');
@@ -107,6 +112,11 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   // a project activated by another process is seen within that time. Unknown keys are never remembered.
   const API_KEY_TTL_MS = 5000;
   const knownKeys = new Map<string, { project: NonNullable<Awaited<ReturnType<typeof projectByApiKey>>>; until: number }>();
+  // An operator's change in this process (activation, suspension) holds from the next request.
+  const unsubscribe = onProjectStateChange((projectId) => {
+    for (const [key, known] of knownKeys) if (known.project.id === projectId) knownKeys.delete(key);
+  });
+  app.addHook('onClose', async () => unsubscribe());
   await app.register(fastifyCookie);
   const securityHandlers = {
     // The operators' back-office (gateways/operator): its own session cookie; a customer's x-api-key never counts.
@@ -154,19 +164,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
 
   await registerPublicLinks(app, ctx);
   await registerUploads(app, ctx);
-  app.get('/healthz', async () => ({ ok: true, database: ctx.database.kind }));
-
-  const consoleDir = opts.consoleDir ?? path.join(root, 'dist/console');
-  if (existsSync(path.join(consoleDir, 'index.html'))) {
-    // preCompressed: the build writes .br and .gz beside each file (scripts/precompress.ts); the one the browser accepts is sent.
-    await app.register(fastifyStatic, { root: consoleDir, wildcard: false, index: ['index.html'], preCompressed: true });
-    app.setNotFoundHandler((req, reply) => {
-      if (req.method === 'GET' && !req.url.startsWith('/api/')) return reply.type('text/html').sendFile('index.html');
-      return reply.code(404).send({ errors: [`request: no route ${req.method} ${req.url.split('?')[0]}`] });
-    });
-  } else {
-    app.setNotFoundHandler((req, reply) => reply.code(404).send({ errors: [`request: no route ${req.method} ${req.url.split('?')[0]}`] }));
-  }
+  await registerHealth(app, ctx);
+  await registerConsole(app, opts.consoleDir ?? path.join(root, 'dist/console'));
   await app.ready();
   return app;
 }

@@ -22,6 +22,9 @@ import { SmtpSink } from '../helpers/smtpSink.ts';
 import type { Json } from '../helpers/json.ts';
 import { TEMPLATE_PATH } from './globalSetup.ts';
 
+/** The secret of POST /api/operator/cli in the harness's app (a running server makes a random one: operatorEndpoint.ts). */
+export const OPERATOR_CLI_SECRET = 'harness-operator-cli-secret';
+
 export const API_DB = (process.env.API_DB ?? 'pglite') as 'pglite' | 'postgres';
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
@@ -97,7 +100,7 @@ export async function startHarness(opts: { workers?: boolean; sendPollMs?: numbe
     ...opts.config,
   };
   const runtime = await startRuntime(config, { database: fresh.database, transport: new SmtpTransport(smtpUrl), workers: opts.workers ?? false });
-  const app = await buildApp(runtime.ctx, { logLevel: 'silent', validateResponses: true });
+  const app = await buildApp(runtime.ctx, { logLevel: 'silent', validateResponses: true, operatorCliSecret: OPERATOR_CLI_SECRET });
   let n = 0;
   const followed = new Set<string>();
   return {

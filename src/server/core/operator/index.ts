@@ -248,7 +248,8 @@ export async function projectDetail(query: QueryFn, projectId: string) {
       [row.project_id],
     ),
     query<{ id: string; email: string; name: string | null; verified_at: Date | null }>(
-      'SELECT id, email, name, verified_at FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL ORDER BY created_at',
+      `SELECT id, email, nullif(concat_ws(' ', first_name, last_name), '') AS name, verified_at FROM sender_personas
+        WHERE project_id = $1 AND archived_at IS NULL ORDER BY created_at`,
       [row.project_id],
     ),
     listMessages(query, { projectId: row.project_id, limit: 50, offset: 0 }),
@@ -290,6 +291,18 @@ const PROJECT_CHANGE = `
   SELECT before.not_in_sandbox AS was_active, changed.not_in_sandbox AS active, (SELECT count(*) FROM audited)::int AS audited
     FROM before JOIN changed ON changed.id = before.id`;
 
+const stateListeners = new Set<(projectId: string) => void>();
+
+/**
+ * onProjectStateChange registers `listener` to hear of every sandbox or suspension change this process makes (app.ts
+ * drops the project from its api-key cache, so the change holds for the next request); returns an unsubscribe.
+ * Other processes see a change within the cache's lifetime (API_KEY_TTL_MS, 5 s).
+ */
+export function onProjectStateChange(listener: (projectId: string) => void): () => void {
+  stateListeners.add(listener);
+  return () => stateListeners.delete(listener);
+}
+
 /** Who acts: an operator's email, or `cli (<os user>)` for the command line. */
 export type Actor = string;
 
@@ -315,6 +328,7 @@ async function changeProject(
     notice?.text ?? null,
   ]);
   if (!r) throw new NotFound([`project_id: no project ${projectId}`]);
+  for (const listener of stateListeners) listener(projectId.toLowerCase());
   return { activatedNow: !r.was_active && r.active };
 }
 
@@ -363,7 +377,7 @@ export async function verifyPersonaById(query: QueryFn, personaId: string, actor
   const [row] = await query<{ id: string; email: string; name: string | null; verified_at: Date }>(
     `WITH before AS (SELECT id, project_id, verified_at FROM sender_personas WHERE id = $1 AND archived_at IS NULL FOR UPDATE),
           changed AS (UPDATE sender_personas sp SET verified_at = coalesce(sp.verified_at, now()) FROM before WHERE sp.id = before.id
-                      RETURNING sp.id, sp.email, sp.name, sp.verified_at, sp.project_id),
+                      RETURNING sp.id, sp.email, nullif(concat_ws(' ', sp.first_name, sp.last_name), '') AS name, sp.verified_at, sp.project_id),
           audited AS (INSERT INTO operator_audit (actor, action, target_type, target_id, project_id, before, after)
                       SELECT $2, 'verify_persona', 'persona', changed.id::text, changed.project_id,
                              jsonb_build_object('email', changed.email, 'verified_at', before.verified_at),
