@@ -136,6 +136,11 @@ export interface Config {
   workflowPollMs: number;
   /** How often the workers fold new report deltas into the merged aggregates (REPORT_COMPACT_MS, default 2000 ms; docs/architecture.md §14). */
   reportCompactMs: number;
+  /**
+   * The bearer token GET /metrics requires (METRICS_TOKEN; `Authorization: Bearer <token>`). Unset: /metrics answers
+   * only requests from this machine (127.0.0.1, ::1, not through a proxy; plugins/metrics.ts).
+   */
+  metricsToken?: string;
 }
 
 /** loadConfig reads the environment (process.env by default). Throws on a malformed number or duration (DEFER_MAX_AGE), SMTP_URL, WARMUP_SCHEDULE or DOMAIN_LIMITS, an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE, or an unreadable or empty APPLE_PROXY_RANGES_FILE. */
@@ -230,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workflowLeaseMs: Math.max(1000, num('WORKFLOW_LEASE_MS', 60_000)),
     workflowPollMs: Math.max(50, num('WORKFLOW_POLL_MS', 1000)),
     reportCompactMs: Math.max(100, num('REPORT_COMPACT_MS', 2000)),
+    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
   };
 }
 

@@ -16,6 +16,9 @@ import { DataDirLocked, openDatabase, type Database } from './db/client.ts';
 import { DEMO_ACCOUNT } from './core/accounts/index.ts';
 import { seedDemoAccount } from './core/accounts/demo.ts';
 
+/** How long (ms) stopping may take after SIGINT/SIGTERM before the process exits anyway, saying what was left (issue 23 §6). */
+const STOP_DEADLINE_MS = 10_000;
+
 let app: FastifyInstance | undefined;
 let runtime: Runtime | undefined;
 let stopping = false;
@@ -23,11 +26,22 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, async () => {
     if (stopping) process.exit(1); // a second signal: stop waiting (the exit still releases the data folder's lock)
     stopping = true;
+    // What is being closed now: named if the deadline passes first (exit code 1).
+    let closing = 'the HTTP server (requests still in flight)';
+    setTimeout(() => {
+      console.error(`mailwright: stopping took longer than ${STOP_DEADLINE_MS / 1000} s; exiting without waiting for ${closing}`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS);
+    let code = 0;
     try {
       await app?.close();
+      closing = 'the workers, the queue, the mail transport and the database (emails and jobs in hand)';
       await runtime?.stop();
+    } catch (err) {
+      console.error(`mailwright: stopping failed while closing ${closing}: ${(err as Error).message}`);
+      code = 1;
     } finally {
-      process.exit(0);
+      process.exit(code);
     }
   });
 }
@@ -56,4 +70,7 @@ await app.listen({ port: config.port, host: process.env.HOST ?? '0.0.0.0' });
 console.log(`Console and gateways: ${config.publicUrl}`);
 console.log(`Database: ${runtime.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)'}`);
 console.log(`Mail: ${runtime.transport.description}; workers ${config.workers ? 'on' : 'off'}`);
+console.log(
+  `Health: /healthz, /readyz; metrics: /metrics (${config.metricsToken ? 'Authorization: Bearer METRICS_TOKEN' : 'from this machine only; set METRICS_TOKEN'})`,
+);
 console.log(`Demo account${created ? ' (created now)' : ''}: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (in the sandbox)`);

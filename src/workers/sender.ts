@@ -58,6 +58,7 @@ import { simulatorFeedback, smtpBounce, type SmtpRefusal } from '../domain/feedb
 import { buildRenderContext } from '../domain/templateVariables.ts';
 import { encodeLocation } from '../domain/location.ts';
 import { dkimKeys, personaSendingDomains } from '../server/core/domains/index.ts';
+import { sendMetrics, stageClass, type FailureReason } from '../server/metrics.ts';
 
 /** The bucket holding the exact copy of every sent email. */
 export const SENT_BUCKET = 'sent-emails';
@@ -596,11 +597,14 @@ export class Sender {
     let heldConnection: ConnectionLimit | undefined;
     const key = `${row.project_id}/${new Date().toISOString().slice(0, 10)}/${row.id}.eml`;
     try {
-      if (!persona) throw new PermanentError('sender persona not found');
+      if (!persona) throw new PermanentError('sender persona not found', 'sender');
       if (!persona.verified_at) {
-        throw new PermanentError(`sender not verified: ${persona.email} has not confirmed the verification email sent to it; follow its link, then send again`);
+        throw new PermanentError(
+          `sender not verified: ${persona.email} has not confirmed the verification email sent to it; follow its link, then send again`,
+          'sender',
+        );
       }
-      if (row.template_id && !template) throw new PermanentError('template not found');
+      if (row.template_id && !template) throw new PermanentError('template not found', 'template');
       const marketing = template?.type === 'TEMPLATE_MARKETING';
       const contact = row.contact_id ? data.contacts.get(row.contact_id) : undefined;
       // Checked again at send time: the recipient may have bounced, complained or unsubscribed since expansion.
@@ -609,9 +613,9 @@ export class Sender {
       const optOutApplies = marketing && !row.is_test;
       const suppressedFor = data.suppressed.get(`${row.project_id}:${row.email.trim().toLowerCase()}`);
       if (suppressedFor && (suppressedFor !== 'unsubscribed' || optOutApplies)) {
-        throw new PermanentError(`suppressed: ${row.email} is on the suppression list (${suppressedFor})`);
+        throw new PermanentError(`suppressed: ${row.email} is on the suppression list (${suppressedFor})`, 'suppressed');
       }
-      if (optOutApplies && contact?.unsubscribed_at) throw new PermanentError(`unsubscribed: ${row.email} unsubscribed from marketing email`);
+      if (optOutApplies && contact?.unsubscribed_at) throw new PermanentError(`unsubscribed: ${row.email} unsubscribed from marketing email`, 'unsubscribed');
       // The mailbox simulator answers for its own addresses: accepted without delivery, then its feedback.
       const simulated = simulatorFeedback(row.email);
       // Per-provider limits (core/sending/providers.ts): no free connection or send slot for the recipient's provider
@@ -632,6 +636,7 @@ export class Sender {
         const refusal = await this.caps.takeWarmup(domain, !!(row.blast_id || row.workflow_id) && !row.is_test);
         if (refusal) {
           await this.query(HOLD_FOR_CAP, [row.id, token, refusal.reason, String(refusal.waitMs)]);
+          sendMetrics.deferred.inc({ reason: 'daily_cap' });
           return undefined;
         }
       }
@@ -674,6 +679,7 @@ export class Sender {
       const relay = simulated ? this.relays[0] : await this.takeRelay();
       if (!('transport' in relay)) {
         await this.query(HOLD_FOR_CAP, [row.id, token, relay.reason, String(relay.waitMs)]);
+        sendMetrics.deferred.inc({ reason: 'daily_cap' });
         return undefined;
       }
       // Every relay is taken for down: the email waits until the first is tried again (a deferral, counted, until
@@ -701,6 +707,8 @@ export class Sender {
       const reply = simulated
         ? { response: `250 simulator: accepted for ${row.email} (${simulated.kind}), not delivered` }
         : await relay.transport.send({ from: persona.email, to: [row.email] }, raw);
+      const acceptedAt = Date.now();
+      const via = simulated ? 'simulator' : relay.transport.delivers ? 'smtp' : 'capture';
       if (!simulated) {
         relay.downFor = RELAY_DOWN_MS.first;
         if (relay.wasDown) {
@@ -719,13 +727,15 @@ export class Sender {
           blast_id: row.blast_id,
           template_id: row.template_id,
           is_test_email: row.is_test,
-          transport: simulated ? 'simulator' : relay.transport.delivers ? 'smtp' : 'capture',
+          transport: via,
           ...(simulated || this.relays.length === 1 ? {} : { relay: relay.name }),
           response: reply.response,
           // A workflow's email (issue 8): its events count for the workflow, and the hop count guards against cycles.
           ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}),
         })
         .then(async () => {
+          sendMetrics.sent.inc({ transport: via });
+          sendMetrics.latency.observe(Math.max(0, acceptedAt - new Date(row.send_at).getTime()) / 1000);
           if (!simulated) return;
           const { paused } = await recordFeedback(
             this.query,
@@ -815,9 +825,11 @@ export class Sender {
     const reason = `deliver: relay ${relay.name} is down (${relay.downReason ?? 'it refused the connection'}); tried again when it is back`;
     if (Date.now() - new Date(row.send_at).getTime() >= this.ctx.config.deferMaxAgeMs) {
       await this.query(FAIL_SEND, [row.id, token, `deferred for longer than DEFER_MAX_AGE (${row.attempts} attempts); last: ${reason}`]);
+      sendMetrics.failed.inc({ reason: 'expired' });
       return;
     }
     await this.query(RETRY_SEND_LATER, [row.id, token, reason, String(Math.ceil(relay.downUntil - performance.now()))]);
+    sendMetrics.deferred.inc({ reason: 'relay_down' });
   }
 
   /**
@@ -836,6 +848,11 @@ export class Sender {
     return [first, ...up.filter((r) => r !== first)];
   }
 
+  /**
+   * recordFailure records a failed attempt of `row` at `stage` ('render', 'store' or 'deliver'): a deferral puts the
+   * row back to pending with back-off (or, past DEFER_MAX_AGE, fails it), anything else fails it at once (a relay's 5xx
+   * is also a bounce). Counts the outcome in sendMetrics by reason class.
+   */
   private async recordFailure(row: OutboxRow, token: string, stage: string, err: unknown, relay?: Relay): Promise<void> {
     const e = err as Error & { responseCode?: number };
     const reason = `${stage}: ${e.message ?? String(err)}`;
@@ -861,6 +878,7 @@ export class Sender {
         }
         if (this.relays.some((r) => r.downUntil <= performance.now())) {
           await this.query(RETRY_SEND_LATER, [row.id, token, reason, '0']);
+          sendMetrics.deferred.inc({ reason: 'relay_down' });
           return;
         }
       }
@@ -876,12 +894,16 @@ export class Sender {
       });
       if (delay !== 'expired') {
         await this.query(RETRY_SEND_LATER, [row.id, token, reason, String(delay)]);
+        const down = stage === 'deliver' && isRelayDown(err as { command?: string; code?: string });
+        sendMetrics.deferred.inc({ reason: throttled ? 'throttled' : down ? 'relay_down' : stageClass(stage) });
         return;
       }
       await this.query(FAIL_SEND, [row.id, token, `deferred for longer than DEFER_MAX_AGE (${row.attempts} attempts); last: ${reason}`]);
+      sendMetrics.failed.inc({ reason: 'expired' });
       return;
     }
     await this.query(FAIL_SEND, [row.id, token, reason]);
+    sendMetrics.failed.inc({ reason: err instanceof PermanentError ? err.kind : stageClass(stage) });
     // A relay's 5xx is a hard bounce; a recipient refused as a bad address is also suppressed (smtpBounce).
     const bounce = stage === 'deliver' ? smtpBounce(row.email, err as SmtpRefusal) : undefined;
     if (bounce) {
@@ -891,5 +913,15 @@ export class Sender {
   }
 }
 
-/** PermanentError marks a failure that retrying cannot fix (missing persona or template). */
-export class PermanentError extends Error {}
+/**
+ * PermanentError marks a failure that retrying cannot fix (a missing or unverified persona, a missing template, a
+ * suppressed or unsubscribed recipient); `kind` is its class in the failed-emails metric.
+ */
+export class PermanentError extends Error {
+  constructor(
+    message: string,
+    readonly kind: FailureReason = 'other',
+  ) {
+    super(message);
+  }
+}
