@@ -10,6 +10,7 @@ import { parseDuration } from './core/sending/deferral.ts';
 import { parseRelayUrls, type RelaySetting } from './core/sending/relays.ts';
 import { parseWarmupSchedule } from './core/sending/dailyCaps.ts';
 import { parseDomainLimits, type ProviderGroup } from './core/sending/providers.ts';
+import { checkStorageUrl } from './storage/storage.ts';
 import path from 'node:path';
 
 export interface Config {
@@ -40,7 +41,10 @@ export interface Config {
   relayName?: string;
   /** SMTP_URL's further relays, by priority: used when the ones before refuse connections (failover). */
   backupRelays: RelaySetting[];
-  /** Storage for sent-email copies (STORAGE_URL, file:// or a path; default DATA_DIR/storage). */
+  /**
+   * Storage for sent-email copies, contact files and template images (STORAGE_URL: a folder path, file:// or
+   * s3://bucket/prefix?endpoint=…&region=…&force_path_style=…, storage/s3.ts; default DATA_DIR/storage).
+   */
   storageUrl: string;
   /** Run the workers in this process (WORKERS=on|off, default on). */
   workers: boolean;
@@ -143,7 +147,7 @@ export interface Config {
   metricsToken?: string;
 }
 
-/** loadConfig reads the environment (process.env by default). Throws on a malformed number or duration (DEFER_MAX_AGE), SMTP_URL, WARMUP_SCHEDULE or DOMAIN_LIMITS, an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE, or an unreadable or empty APPLE_PROXY_RANGES_FILE. */
+/** loadConfig reads the environment (process.env by default). Throws on a malformed number or duration (DEFER_MAX_AGE), SMTP_URL, STORAGE_URL, WARMUP_SCHEDULE or DOMAIN_LIMITS, an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE, or an unreadable or empty APPLE_PROXY_RANGES_FILE. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const num = (name: string, dflt: number): number => {
     const raw = env[name];
@@ -178,7 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     relayPriority: relay?.priority,
     relayWeight: relay?.weight,
     backupRelays,
-    storageUrl: env.STORAGE_URL || path.join(dataDir, 'storage'),
+    storageUrl: env.STORAGE_URL ? checkStorageUrl(env.STORAGE_URL) : path.join(dataDir, 'storage'),
     workers: !/^(off|false|0|no)$/i.test(env.WORKERS ?? 'on'),
     sendLeaseMs: num('SEND_LEASE_MS', 120_000),
     sendPollMs: num('SEND_POLL_MS', 1000),

@@ -3,6 +3,9 @@
  * serves the console and gateways on PORT, runs the workers when WORKERS is on, and stops cleanly on SIGINT/SIGTERM
  * (a second signal while stopping exits at once).
  *
+ * The storage STORAGE_URL names is checked before the queue and the workers start: an S3 bucket that cannot be reached
+ * stops the start, with exit code 1 and STORAGE_URL named.
+ *
  * On PGlite the server holds its data folder's lock (DATA_DIR/pglite.lock, db/dataDirLock.ts) from start to exit: a
  * second server or an operator command on the same folder is refused, and so is this server, with exit code 1 and
  * the holder named, when something else holds it. The lock is released when the database closes on SIGINT/SIGTERM,
@@ -15,6 +18,7 @@ import { startRuntime, type Runtime } from './runtime.ts';
 import { DataDirLocked, openDatabase, type Database } from './db/client.ts';
 import { DEMO_ACCOUNT } from './core/accounts/index.ts';
 import { seedDemoAccount } from './core/accounts/demo.ts';
+import { StorageUnavailable } from './storage/storage.ts';
 
 /** How long (ms) stopping may take after SIGINT/SIGTERM before the process exits anyway, saying what was left (issue 23 §6). */
 const STOP_DEADLINE_MS = 10_000;
@@ -62,7 +66,14 @@ try {
   console.error(err.message);
   process.exit(1);
 }
-runtime = await startRuntime(config, { database });
+try {
+  runtime = await startRuntime(config, { database });
+} catch (err) {
+  // STORAGE_URL's S3 endpoint does not answer, or its bucket is missing or refuses the credentials.
+  if (!(err instanceof StorageUnavailable)) throw err;
+  console.error(`mailwright: not starting: ${err.message}`);
+  process.exit(1);
+}
 const created = await seedDemoAccount(runtime.database.db);
 app = await buildApp(runtime.ctx, { logLevel: process.env.LOG_LEVEL ?? 'warn' });
 await app.listen({ port: config.port, host: process.env.HOST ?? '0.0.0.0' });

@@ -5,7 +5,7 @@
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase, type Database } from './db/client.ts';
-import { openStorage } from './storage/storage.ts';
+import { checkStorage, openStorage } from './storage/storage.ts';
 import { openTransport, type MailTransport } from './mail/transport.ts';
 import { openQueue, type Queue } from '../workers/queue.ts';
 import { startWorkers, type Workers } from '../workers/index.ts';
@@ -19,8 +19,13 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-/** startRuntime opens the runtime; `transport` overrides the one SMTP_URL names, `database` an already open one. */
+/**
+ * startRuntime opens the runtime; `transport` overrides the one SMTP_URL names, `database` an already open one.
+ * Throws StorageUnavailable (storage/errors.ts), before opening anything, when STORAGE_URL's storage cannot be used.
+ */
 export async function startRuntime(config: Config, opts: { transport?: MailTransport; workers?: boolean; database?: Database } = {}): Promise<Runtime> {
+  const storage = openStorage(config.storageUrl);
+  await checkStorage(storage);
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const queue = await openQueue(database);
   const transport = opts.transport ?? openTransport(config.smtpUrl, config.relayMaxConnections);
@@ -28,7 +33,7 @@ export async function startRuntime(config: Config, opts: { transport?: MailTrans
   const ctx: AppContext = {
     config,
     database,
-    storage: openStorage(config.storageUrl),
+    storage,
     queue,
     transport,
     notifySender: () => workers?.sender.poke(),

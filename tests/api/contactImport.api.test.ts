@@ -3,7 +3,9 @@
  * upload, part 1 §3 Bulk upload status): the upload URL, the PUT streamed to storage, the "parsed contact file" job
  * importing a CSV and an XLSX written by openpyxl, every bad row reported by line with its reason while the others are
  * imported, the last row of a repeated email winning, empty cells keeping values, files that are not CSV/XLSX or have
- * an unknown column refused as a whole, a segment made from a file, and one tenant never seeing another's import.
+ * an unknown column refused as a whole, a segment made from a file, and one tenant never seeing another's import. On
+ * both storages: a folder and S3 (s3rver; the import then reads the CSV as a stream and the XLSX through a temporary
+ * copy).
  */
 import { mkdtemp, readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,16 +13,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import { writeXlsx } from '../helpers/xlsx.ts';
+import { STORAGE_KINDS, storageUnderTest, type StorageUnderTest } from '../helpers/s3Server.ts';
 
 let h: Harness;
 let t: Tenant;
-beforeAll(async () => {
-  h = await startHarness({ workers: true });
-  t = await h.tenant();
-});
-afterAll(async () => {
-  await h?.close();
-});
+let storage: StorageUnderTest;
 
 type Status = {
   errors: string[];
@@ -74,7 +71,17 @@ async function contact(email: string, who = t) {
   return (res.body.data as Array<{ email: string }>).find((c) => c.email.toLowerCase() === email.toLowerCase());
 }
 
-describe(`contact file import (${API_DB})`, () => {
+describe.each(STORAGE_KINDS)(`contact file import (${API_DB}, %s storage)`, (kind) => {
+  beforeAll(async () => {
+    storage = await storageUnderTest(kind);
+    h = await startHarness({ workers: true, config: { storageUrl: storage.storageUrl } });
+    t = await h.tenant();
+  });
+  afterAll(async () => {
+    await h?.close();
+    await storage?.close();
+  });
+
   it("refuses an upload URL for a file that is not .csv or .xlsx, with the spec's message", async () => {
     const res = await h.call('GET', '/api/user/users/upload_url', { key: t.apiKey, query: { filename: 'contacts.txt', type: 'text/plain' } });
     expect(res.status).toBe(400);
@@ -114,6 +121,7 @@ describe(`contact file import (${API_DB})`, () => {
     const { s3Key, put } = await upload('My contacts.csv', csv);
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(s3Key).toMatch(new RegExp(`^${t.projectId}/My-contacts-\\d{4}-\\d\\d-\\d\\d-[0-9a-f]{8}\\.csv$`));
+    expect(await storage.objects('contact-uploads', t.projectId)).toEqual([s3Key.slice(t.projectId.length + 1)]);
     const s = await finished(s3Key);
     expect(s.errors).toEqual([]);
     expect(s.num_total_jobs).toBe(2);

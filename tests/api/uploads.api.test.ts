@@ -2,24 +2,17 @@
  * Template image upload through a pre-signed URL (spec part 2 §7 Templates; issue 4 §2, Bad input): the upload URL
  * names the file and type, the PUT stores real image bytes under the original name plus the date and a suffix, the
  * image is served publicly, and everything else — wrong type, bytes that are not that image, over 5 MB, an altered or
- * expired link — is refused with a message and stores nothing.
+ * expired link — is refused with a message and stores nothing. On both storages: a folder and S3 (s3rver).
  */
-import { readdir } from 'node:fs/promises';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import { STORAGE_KINDS, storageUnderTest, type StorageUnderTest } from '../helpers/s3Server.ts';
 import { templateImageUploadUrl } from '../../src/server/plugins/uploads.ts';
 import { MAX_IMAGE_UPLOAD_BYTES } from '../../src/domain/uploads.ts';
 
 let h: Harness;
 let t: Tenant;
-beforeAll(async () => {
-  h = await startHarness();
-  t = await h.tenant();
-});
-afterAll(async () => {
-  await h?.close();
-});
+let storage: StorageUnderTest;
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -36,9 +29,19 @@ async function put(url: string, body: Buffer, type: string) {
   return { status: res.statusCode, body: res.json() };
 }
 
-const stored = async () => readdir(path.join(h.config.storageUrl, 'template-images', t.projectId)).catch(() => [] as string[]);
+const stored = async () => storage.objects('template-images', t.projectId);
 
-describe(`template image upload (${API_DB})`, () => {
+describe.each(STORAGE_KINDS)(`template image upload (${API_DB}, %s storage)`, (kind) => {
+  beforeAll(async () => {
+    storage = await storageUnderTest(kind);
+    h = await startHarness({ config: { storageUrl: storage.storageUrl } });
+    t = await h.tenant();
+  });
+  afterAll(async () => {
+    await h?.close();
+    await storage?.close();
+  });
+
   it('needs an x-api-key', async () => {
     expect((await h.call('GET', URL_PATH, { query: { filename: 'a.png', type: 'image/png' } })).status).toBe(401);
   });

@@ -1,6 +1,7 @@
 /**
- * Object storage for exact copies of sent emails (spec part 1 §1: "an exact copy of every sent email is stored").
- * The interface is S3-shaped (bucket + key); FileStorage keeps objects under a folder as `<root>/<bucket>/<key>`.
+ * Object storage for exact copies of sent emails (spec part 1 §1: "an exact copy of every sent email is stored"),
+ * uploaded contact files and template images. The interface is S3-shaped (bucket + key); FileStorage keeps objects
+ * under a folder as `<root>/<bucket>/<key>`, S3Storage (s3.ts) in one S3 bucket as `<prefix>/<bucket>/<key>`.
  */
 import { mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -10,14 +11,19 @@ import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
+import { ObjectTooLarge, StorageUnavailable } from './errors.ts';
+import { parseS3Url, S3Storage } from './s3.ts';
+
+export { ObjectTooLarge, StorageUnavailable } from './errors.ts';
 
 export interface Storage {
   /**
-   * put stores bytes under bucket/key, replacing any object there; the write is atomic (temp file + rename). With
-   * `unseen` the caller promises that no reader can know the key before put resolves (a sent email's copy, whose
-   * location is recorded only after delivery): a new object is then written in place, without the temp file and
-   * rename (about 25 µs of a render thread's time per email here). An object already there is still replaced
-   * atomically. A crash mid-write can then leave a partial object that nothing refers to, until a put replaces it.
+   * put stores bytes under bucket/key, replacing any object there; the write is atomic (temp file + rename; on S3 one
+   * PutObject). With `unseen` the caller promises that no reader can know the key before put resolves (a sent email's
+   * copy, whose location is recorded only after delivery): FileStorage then writes a new object in place, without the
+   * temp file and rename (about 25 µs of a render thread's time per email here). An object already there is still
+   * replaced atomically. A crash mid-write can then leave a partial object that nothing refers to, until a put
+   * replaces it.
    */
   put(bucket: string, key: string, body: Buffer | string, opts?: { unseen?: boolean }): Promise<void>;
   /** get returns the object's bytes, or undefined when there is none. */
@@ -36,6 +42,8 @@ export interface Storage {
    * or is undefined for storage that keeps no local files (withLocalFile copies the object to a temporary file then).
    */
   localPath?(bucket: string, key: string): string | undefined;
+  /** check resolves when the storage can be used, and throws the reason otherwise (see checkStorage). */
+  check?(): Promise<void>;
 }
 
 /**
@@ -52,13 +60,6 @@ export async function withLocalFile<T>(storage: Storage, bucket: string, key: st
     return await work(file);
   } finally {
     await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** ObjectTooLarge: a streamed object passed its size limit (`limit`, bytes). */
-export class ObjectTooLarge extends Error {
-  constructor(readonly limit: number) {
-    super(`the object is larger than ${limit} bytes`);
   }
 }
 
@@ -163,12 +164,32 @@ export class FileStorage implements Storage {
 }
 
 /**
- * openStorage returns the storage named by STORAGE_URL: a folder path or a file:// URL (`sync` for a dedicated
- * thread, see FileStorage). Throws for other schemes
- * (S3-compatible storage is not built yet).
+ * openStorage returns the storage named by STORAGE_URL: a folder path or a file:// URL (FileStorage; `sync` for a
+ * dedicated thread, see FileStorage), or an s3:// URL (S3Storage, see parseS3Url; `sync` does not apply). Opening
+ * touches nothing (checkStorage does). Throws an Error naming STORAGE_URL for a malformed s3:// URL or another scheme.
  */
 export function openStorage(url: string, opts: { sync?: boolean } = {}): Storage {
   if (url.startsWith('file://')) return new FileStorage(fileURLToPath(url), opts.sync);
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) throw new Error(`STORAGE_URL scheme not supported yet: ${url.split(':')[0]} (use a folder path or file://)`);
+  if (/^s3:\/\//i.test(url)) return new S3Storage(parseS3Url(url));
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1];
+  if (scheme) throw new Error(`STORAGE_URL must be a folder path, a file:// URL or an s3:// URL, not ${scheme}://`);
   return new FileStorage(path.resolve(url), opts.sync);
+}
+
+/** checkStorageUrl returns STORAGE_URL as it is when openStorage can open it; throws openStorage's Error naming STORAGE_URL otherwise. */
+export function checkStorageUrl(url: string): string {
+  openStorage(url);
+  return url;
+}
+
+/**
+ * checkStorage makes sure, at start, that the storage can be used: for S3 that the bucket exists and the credentials
+ * may use it (HeadBucket); folder storage needs nothing. Throws StorageUnavailable ("STORAGE_URL: cannot use …: why").
+ */
+export async function checkStorage(storage: Storage): Promise<void> {
+  try {
+    await storage.check?.();
+  } catch (err) {
+    throw new StorageUnavailable(`STORAGE_URL: ${(err as Error).message}`, { cause: err });
+  }
 }
