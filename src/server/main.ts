@@ -8,8 +8,10 @@
  *
  * On PGlite the server holds its data folder's lock (DATA_DIR/pglite.lock, db/dataDirLock.ts) from start to exit: a
  * second server or an operator command on the same folder is refused, and so is this server, with exit code 1 and
- * the holder named, when something else holds it. The lock is released when the database closes on SIGINT/SIGTERM,
- * and on any other exit of the process; only a SIGKILL leaves it behind, and the next process takes it over.
+ * the holder named, when something else holds it. Meanwhile `npm run admin` hands its commands to this server (POST
+ * /api/operator/cli with the secret of DATA_DIR/operator.json, written at start: operatorEndpoint.ts). The lock is
+ * released when the database closes on SIGINT/SIGTERM, and on any other exit of the process; only a SIGKILL leaves it
+ * behind, and the next process takes it over.
  */
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from './config.ts';
@@ -18,6 +20,7 @@ import { startRuntime, type Runtime } from './runtime.ts';
 import { DataDirLocked, openDatabase, type Database } from './db/client.ts';
 import { DEMO_ACCOUNT } from './core/accounts/index.ts';
 import { seedDemoAccount } from './core/accounts/demo.ts';
+import { publishOperatorEndpoint } from './operatorEndpoint.ts';
 import { StorageUnavailable } from './storage/storage.ts';
 
 /** How long (ms) stopping may take after SIGINT/SIGTERM before the process exits anyway, saying what was left (issue 23 §6). */
@@ -75,7 +78,11 @@ try {
   process.exit(1);
 }
 const created = await seedDemoAccount(runtime.database.db);
-app = await buildApp(runtime.ctx, { logLevel: process.env.LOG_LEVEL ?? 'warn' });
+// On PGlite `npm run admin` cannot open the folder this server holds: it hands its command to this server instead,
+// through DATA_DIR/operator.json (operatorEndpoint.ts), removed again when the process exits.
+const cli = runtime.database.kind === 'pglite' ? publishOperatorEndpoint(config.dataDir, config.port) : undefined;
+if (cli) process.on('exit', () => cli.remove());
+app = await buildApp(runtime.ctx, { logLevel: process.env.LOG_LEVEL ?? 'warn', operatorCliSecret: cli?.secret });
 await app.listen({ port: config.port, host: process.env.HOST ?? '0.0.0.0' });
 
 console.log(`Console and gateways: ${config.publicUrl}`);

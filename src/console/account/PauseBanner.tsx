@@ -1,6 +1,7 @@
 /**
  * The reputation circuit-breaker's banner (core/sending/reputation.ts; GET {scheduler}/sending_status), shown on
- * every console page while the project's marketing sending is paused: why, the rates, and a Resume button. Resuming
+ * every console page while the project's marketing sending is paused: why, the rates, and a Resume button; and, above
+ * it, an operator's suspension of all sending (account_status, read every 15 s: accountStatus.ts), which only support lifts. Resuming
  * while the rates are still over their limits is confirmed first (the rates are counted afresh from the resume).
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -9,6 +10,7 @@ import { Alert, AlertTitle, Box, Button, Dialog, DialogActions, DialogContent, D
 import type { OperationResponse } from '../data/apiTypes';
 import { callOperation } from '../data/gateway';
 import { getSession } from '../session';
+import { useAccountStatus } from './accountStatus';
 import { formatRatePrecise } from '../../domain/reports';
 
 type Status = OperationResponse<'getSendingStatus'>;
@@ -21,6 +23,7 @@ export function PauseBanner() {
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
   const signedIn = !!getSession();
+  const account = useAccountStatus();
 
   const load = useCallback(() => {
     if (!signedIn) return;
@@ -28,6 +31,15 @@ export function PauseBanner() {
   }, [signedIn]);
   useEffect(load, [load, pathname]);
 
+  if (account?.sending_suspended) {
+    return (
+      <Alert severity="error" sx={{ mb: 2 }} data-testid="suspended-banner">
+        <AlertTitle>Sending is suspended</AlertTitle>
+        {account.suspend_reason} No email leaves this project, not even test emails, until Mailwright support lifts the suspension. Use the contact page to
+        reach us.
+      </Alert>
+    );
+  }
   if (!status?.paused) return null;
   const resume = async () => {
     setBusy(true);

@@ -22,6 +22,8 @@ const JOB_LABELS: Record<string, string> = {
   JOB_DELETE_WORKFLOW: 'archived workflow',
   JOB_PROCESS_EMAIL_BLAST: 'processed partial email blast',
   JOB_DISTRIBUTE_EMAIL_BLAST: 'distributed partial email blast',
+  JOB_ACCOUNT_ACTIVATED: 'account activated',
+  JOB_ACCOUNT_SANDBOXED: 'account returned to the sandbox',
 };
 
 /**
@@ -39,10 +41,13 @@ function detail(obj: unknown, key: string): unknown {
   return obj && typeof obj === 'object' && !Array.isArray(obj) ? (obj as Record<string, unknown>)[key] : undefined;
 }
 
-/** jobName is the entry's file or item name: start_details.filename, .name or .workflow_payload.name ('' if none). */
+/**
+ * jobName is the entry's file or item name: start_details.filename, .name or .workflow_payload.name, or an operator's
+ * notice (.notice: "Your account is active: …"); '' if none.
+ */
 export function jobName(entry: Pick<JobLogEntry, 'start_details'>): string {
   const d = entry.start_details;
-  for (const value of [detail(d, 'filename'), detail(d, 'name'), detail(detail(d, 'workflow_payload'), 'name')]) {
+  for (const value of [detail(d, 'filename'), detail(d, 'name'), detail(detail(d, 'workflow_payload'), 'name'), detail(d, 'notice')]) {
     if (typeof value === 'string' && value.trim()) return value;
   }
   return '';
@@ -89,6 +94,9 @@ export function jobErrors(endDetails: unknown): string[] {
 
 /** jobToast is the poll's notice for a job that has just ended, e.g. 'distributed partial email blast: succeeded'. */
 export function jobToast(entry: JobLogEntry): string {
+  // An operator's notice (core/operator: activation) is said as it is.
+  const notice = detail(entry.start_details, 'notice');
+  if (typeof notice === 'string' && notice) return notice;
   const name = shortJobName(entry);
   return `${jobLabel(entry.job_name)}${name ? ` (${name})` : ''}: ${jobStatus(entry)}`;
 }
