@@ -147,6 +147,15 @@ describe(`an S3 outage mid-blast (${API_DB})`, () => {
     const deliveredDuring = new Set(h.sink.messages.slice(before).flatMap((m) => m.envelopeTo));
     for (const r of (await rows()).filter((x) => x.status !== 'sent')) expect(deliveredDuring.has(r.email), r.email).toBe(false);
     expect(deliveredDuring.size).toBeLessThan(RECIPIENTS);
+    // The outage shows in /metrics (deferrals of reason class 'store'), and an upload meanwhile is a 503 that stores nothing.
+    const metrics = await h.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' });
+    expect(metrics.body).toMatch(/mailwright_emails_deferred_total\{[^}]*reason="store"[^}]*\} [1-9]/);
+    const upload = await h.call('GET', '/api/template/templates/images/upload_url', { key: t.apiKey, query: { filename: 'logo.png', type: 'image/png' } });
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+    const put = await h.app.inject({ method: 'PUT', url: new URL(upload.body.data).pathname, headers: { 'content-type': 'image/png' }, payload: png });
+    expect(put.statusCode, put.body).toBe(503);
+    expect(put.headers['retry-after']).toBe('30');
+    expect(put.json().errors[0]).toMatch(/^storage: the file store cannot be reached right now/);
 
     await storage.s3!.start();
     await h.sink.waitFor(() => h.sink.count - before >= RECIPIENTS, 60_000);

@@ -1,9 +1,11 @@
 /**
  * The central error handler (STYLE.md 11): every failure becomes `{errors: [...]}`. Schema validation errors name the
- * field (`users[0].email: …`); HttpErrors keep their messages; anything else is a 500 whose details go to the log only.
+ * field (`users[0].email: …`); HttpErrors keep their messages; a storage outage is a 503 with Retry-After; anything else
+ * is a 500 whose details go to the log only.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { HttpError } from '../errors.ts';
+import { StorageFailure } from '../storage/errors.ts';
 
 interface AjvError {
   instancePath: string;
@@ -71,6 +73,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
           ? `body: ${err.message}`
           : err.message;
       return reply.code(err.statusCode).send({ errors: [msg.includes(':') ? msg : `request: ${msg}`] });
+    }
+    // The file store (S3) is away: the request may be tried again; nothing was stored (storage/errors.ts).
+    if (err instanceof StorageFailure) {
+      req.log.warn({ err }, 'storage unavailable');
+      raw.header('retry-after', '30');
+      return reply.code(503).send({ errors: ['storage: the file store cannot be reached right now; nothing was stored; try again in a minute'] });
     }
     req.log.error({ err }, 'unhandled error');
     return reply.code(500).send({ errors: ['Internal server error; the details are in the server log'] });

@@ -16,3 +16,10 @@ export class ObjectTooLarge extends Error {
  * `STORAGE_URL`. (A malformed STORAGE_URL is a plain Error of loadConfig, like every other malformed setting.)
  */
 export class StorageUnavailable extends Error {}
+
+/**
+ * StorageFailure: a call to the storage service failed while running (S3 unreachable, refusing, timing out). A gateway
+ * answers it with 503 and a Retry-After (plugins/errorHandler.ts), never a 500; the sender defers the email (stage
+ * 'store'). The message names the operation and the key, never credentials.
+ */
+export class StorageFailure extends Error {}

@@ -12,7 +12,7 @@
 import { pipeline, Readable, Transform } from 'node:stream';
 import type * as ClientS3 from '@aws-sdk/client-s3';
 import type * as LibStorage from '@aws-sdk/lib-storage';
-import { ObjectTooLarge } from './errors.ts';
+import { ObjectTooLarge, StorageFailure } from './errors.ts';
 import type { Storage } from './storage.ts';
 
 /** Where S3Storage keeps its objects: STORAGE_URL's parts (parseS3Url). */
@@ -164,7 +164,7 @@ export class S3Storage implements Storage {
   }
 
   private failure(op: string, key: string, err: unknown): Error {
-    return new Error(`S3 ${op} ${this.location.bucket}/${key} failed: ${reasonOf(err)}`, { cause: err });
+    return new StorageFailure(`S3 ${op} ${this.location.bucket}/${key} failed: ${reasonOf(err)}`, { cause: err });
   }
 
   /** put stores bytes under bucket/key with one PutObject (atomic on S3: `unseen` changes nothing). */

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { ObjectTooLarge, StorageUnavailable } from './errors.ts';
 import { parseS3Url, S3Storage } from './s3.ts';
 
-export { ObjectTooLarge, StorageUnavailable } from './errors.ts';
+export { ObjectTooLarge, StorageFailure, StorageUnavailable } from './errors.ts';
 
 export interface Storage {
   /**
