@@ -1,7 +1,7 @@
 /** Unit tests of the Events and Notifications helpers (spec part 1 §2 Events / Notifications screens, §3, §4). */
 import { describe, expect, it } from 'vitest';
 import { emailLocation, formatLocal, formatUtc, parsedEvent, rawEventJson, redactSensitive, truncateText, type EventRecord } from './eventDetails';
-import { jobErrors, jobLabel, jobName, jobStatus, shortJobName, type JobLogEntry } from './jobLog';
+import { jobErrors, jobLabel, jobName, jobStatus, jobToast, shortJobName, type JobLogEntry } from './jobLog';
 import { encodeLocation } from '../../domain/location';
 import { EVENT } from '../../domain/events.ts';
 
@@ -82,6 +82,25 @@ describe('events helpers', () => {
 });
 
 describe('notification helpers', () => {
+  it("says an operator's notice as it is, and names the entry by it on the Notifications screen", () => {
+    const notice = 'Your account is active: you can now send to anyone';
+    const entry = {
+      id: 'n1',
+      job_name: 'JOB_ACCOUNT_ACTIVATED',
+      started_at: '2026-11-27T10:00:00.000Z',
+      ended_at: '2026-11-27T10:00:00.000Z',
+      success: true,
+      start_details: { notice },
+      end_details: { notice },
+    } as JobLogEntry;
+    expect(jobToast(entry)).toBe(notice);
+    expect(jobLabel(entry.job_name)).toBe('account activated');
+    expect(jobName(entry)).toBe(notice);
+    expect(jobToast({ ...entry, job_name: 'JOB_PROCESS_EMAIL_BLAST', start_details: { name: 'Spring' } })).toBe(
+      'processed partial email blast (Spring): succeeded',
+    );
+  });
+
   const entry = (e: Partial<JobLogEntry>): JobLogEntry => ({
     id: '1',
     job_name: 'JOB_DISTRIBUTE_EMAIL_BLAST',
