@@ -13,6 +13,7 @@ import { type Browser, type Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
 import { runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
+import { axeProblems } from '../helpers/axe.ts';
 
 let server: ServerProcess;
 let browser: Browser;
@@ -98,6 +99,7 @@ describe('operator activation (e2e)', () => {
     expect(await request.textContent()).toContain('Expected monthly volume: 40,000');
     expect(await request.textContent()).toContain('mail.harbor.example.com');
     expect(await request.textContent()).toContain('Order updates and a monthly newsletter');
+    expect(await axeProblems(operator)).toEqual([]); // no serious or critical accessibility finding on the project page
     await operator.getByRole('button', { name: 'Activate' }).click();
     await operator.getByRole('button', { name: 'Return to sandbox' }).waitFor();
     const entry = operator.getByTestId('audit-entry').first();
@@ -124,6 +126,9 @@ describe('operator activation (e2e)', () => {
     const rows = operator.getByRole('table', { name: 'Audit log' });
     await rows.waitFor();
     expect(await rows.textContent()).toContain('activate');
+    await operator.setViewportSize({ width: 390, height: 844 }); // a phone: the table scrolls inside its paper, the page does not
+    expect(await operator.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await axeProblems(operator)).toEqual([]);
     await customer.goto(`${server.url}/operator`);
     await customer.waitForURL(/\/operator\/login$/);
   });

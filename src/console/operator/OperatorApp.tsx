@@ -136,7 +136,7 @@ function StateChips({ p }: { p: ProjectRow }) {
       <Chip size="small" color={p.not_in_sandbox ? 'success' : 'default'} label={p.not_in_sandbox ? 'Active' : 'Sandbox'} />
       {p.sending_suspended && <Chip size="small" color="error" label="Suspended" />}
       {p.sending_paused && <Chip size="small" color="warning" label="Paused (reputation)" />}
-      {!p.not_in_sandbox && p.activation_requested_at && <Chip size="small" color="info" label="Activation requested" />}
+      {!p.not_in_sandbox && p.activation_requested_at && <Chip size="small" color="primary" variant="outlined" label="Activation requested" />}
     </Box>
   );
 }
