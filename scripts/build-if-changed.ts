@@ -23,8 +23,9 @@ const HASH_FILE = path.join(OUT_DIR, '.build-hash');
 /**
  * CONSOLE_INPUTS: the files and folders (relative to the repository) a console build reads. vite.config.ts imports
  * scripts/apiDocs.ts (which reads generated/openapi and src/domain/pricing.ts) and scripts/precompress.ts; index.html
- * loads src/console/main.tsx, which imports src/console, src/domain and generated/. package.json gives /docs/api.yml
- * its version. Test files under these folders are left out: no build imports them.
+ * loads src/console/main.tsx, which imports src/console, src/domain and generated/. Of package.json only the version
+ * counts (/docs/api.yml shows it; the dependencies are in the lock file), so editing a script does not rebuild. Test
+ * files under these folders are left out: no build imports them.
  */
 const CONSOLE_INPUTS = [
   'index.html',
@@ -62,7 +63,8 @@ function files(rel: string): string[] {
 function consoleSourcesHash(env: NodeJS.ProcessEnv = process.env): string {
   const hash = createHash('sha256');
   for (const rel of CONSOLE_INPUTS.flatMap(files)) {
-    const bytes = readFileSync(path.join(ROOT, rel));
+    const raw = readFileSync(path.join(ROOT, rel));
+    const bytes = rel === 'package.json' ? Buffer.from(String(JSON.parse(raw.toString('utf8')).version)) : raw;
     hash.update(`${rel}\0${bytes.length}\0`).update(bytes);
   }
   for (const [name, value] of Object.entries(env).sort(([a], [b]) => a.localeCompare(b))) {

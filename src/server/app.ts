@@ -23,6 +23,7 @@ import { registerSecurityHeaders } from './plugins/securityHeaders.ts';
 import { registerConsole } from './plugins/console.ts';
 import { registerHealth } from './plugins/health.ts';
 import { registerMetrics } from './plugins/metrics.ts';
+import { shareSpecValidator } from './plugins/specValidator.ts';
 import { loginHandlers } from './gateways/login/index.ts';
 import { signupHandlers } from './gateways/signup/index.ts';
 import { contactUsHandlers } from './gateways/contact_us/index.ts';
@@ -155,6 +156,8 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     }
   });
 
+  // Each gateway's document is checked against the OpenAPI meta-schema, compiled once per process (plugins/specValidator.ts).
+  shareSpecValidator();
   for (const service of codegenConfig.services) {
     const make = GATEWAYS[service];
     if (!make) throw new Error(`no handlers for gateway ${service}`);
