@@ -18,17 +18,20 @@ export const processRegistry = new Registry();
  * refused the connection, or every relay is taken for down) or `daily_cap` (a warm-up or daily_quota is reached; the
  * email waits for the next UTC day).
  */
-export type DeferralReason = 'store' | 'deliver' | 'throttled' | 'relay_down' | 'daily_cap' | 'other';
+export const DEFERRAL_REASONS = ['store', 'deliver', 'throttled', 'relay_down', 'daily_cap', 'other'] as const;
+export type DeferralReason = (typeof DEFERRAL_REASONS)[number];
 
 /**
  * Why an email failed for good: the stage (`render`: its template does not render; `store`; `deliver`: a 5xx reply),
  * `expired` (deferred for longer than DEFER_MAX_AGE), or a check at send time (`suppressed`, `unsubscribed`, `sender`:
  * its persona is missing or unverified, `template`: its template is missing).
  */
-export type FailureReason = 'render' | 'store' | 'deliver' | 'expired' | 'suppressed' | 'unsubscribed' | 'sender' | 'template' | 'other';
+export const FAILURE_REASONS = ['render', 'store', 'deliver', 'expired', 'suppressed', 'unsubscribed', 'sender', 'template', 'other'] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 /** How a sent email left: over SMTP, into the capture transport (SMTP_URL unset), or answered by the mailbox simulator. */
-export type SentTransport = 'smtp' | 'capture' | 'simulator';
+export const SENT_TRANSPORTS = ['smtp', 'capture', 'simulator'] as const;
+export type SentTransport = (typeof SENT_TRANSPORTS)[number];
 
 /** The sender's counters (src/workers/sender.ts increments them when an outcome is recorded in the outbox). */
 export const sendMetrics = {
@@ -61,6 +64,11 @@ export const sendMetrics = {
     registers: [processRegistry],
   }),
 };
+
+// Every series exists from the start at 0, so a rate over the first increment is right and dashboards show zeros.
+for (const transport of SENT_TRANSPORTS) sendMetrics.sent.inc({ transport }, 0);
+for (const reason of DEFERRAL_REASONS) sendMetrics.deferred.inc({ reason }, 0);
+for (const reason of FAILURE_REASONS) sendMetrics.failed.inc({ reason }, 0);
 
 /** stageClass maps a failed attempt's stage to its label, so an unexpected stage cannot add a series. */
 export function stageClass(stage: string): 'render' | 'store' | 'deliver' | 'other' {

@@ -170,6 +170,8 @@ describe(`metrics (${API_DB})`, () => {
       // With the token, from anywhere.
       const text = await scrape(guarded, { headers: { authorization: 'Bearer metrics-token-1' }, remoteAddress: '203.0.113.9' });
       expect(text).toContain('mailwright_emails_sent_total');
+      // Every reason's series exists from the start, at 0 until it happens.
+      expect(text).toMatch(/^mailwright_emails_failed_total\{reason="expired"\} 0$/m);
     } finally {
       await guarded.close();
     }
