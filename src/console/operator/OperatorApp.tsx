@@ -244,20 +244,29 @@ function MessageCard({ m }: { m: OperatorMessage }) {
   );
 }
 
-/** MessagesTab lists the newest contact-form messages and activation requests. */
-function MessagesTab() {
+/**
+ * useList loads one list of the operator gateway once: the rows (null while loading) and an error text; a 401 sends
+ * the browser to the sign-in page.
+ */
+function useList<T>(load: () => Promise<{ data: T[] }>): { rows: T[] | null; error: string } {
   const fail = useFailure();
-  const [rows, setRows] = useState<OperatorMessage[] | null>(null);
+  const [rows, setRows] = useState<T[] | null>(null);
   const [error, setError] = useState('');
   useEffect(() => {
-    operatorClient
-      .GET('/messages', { params: { query: { limit: 100 } } })
-      .then(ok)
-      .then(
-        (r) => setRows(r.data),
-        (e) => setError(fail(e)),
-      );
-  }, [fail]);
+    load().then(
+      (r) => setRows(r.data),
+      (e) => setError(fail(e)),
+    );
+  }, [load, fail]);
+  return { rows, error };
+}
+
+const loadMessages = async () => ok(await operatorClient.GET('/messages', { params: { query: { limit: 100 } } }));
+const loadAudit = async () => ok(await operatorClient.GET('/audit', { params: { query: { limit: 200 } } }));
+
+/** MessagesTab lists the newest contact-form messages and activation requests. */
+function MessagesTab() {
+  const { rows, error } = useList(loadMessages);
   if (error) return <Alert severity="error">Couldn’t load the messages: {error}</Alert>;
   if (!rows) return <CircularProgress aria-label="Loading" />;
   if (!rows.length) return <Typography color="text.secondary">No messages yet.</Typography>;
@@ -318,20 +327,9 @@ function AuditTable({ rows }: { rows: AuditEntry[] }) {
   );
 }
 
-/** AuditTab shows the whole audit log. */
+/** AuditTab shows the whole audit log (the newest 200 entries). */
 function AuditTab() {
-  const fail = useFailure();
-  const [rows, setRows] = useState<AuditEntry[] | null>(null);
-  const [error, setError] = useState('');
-  useEffect(() => {
-    operatorClient
-      .GET('/audit', { params: { query: { limit: 200 } } })
-      .then(ok)
-      .then(
-        (r) => setRows(r.data),
-        (e) => setError(fail(e)),
-      );
-  }, [fail]);
+  const { rows, error } = useList(loadAudit);
   if (error) return <Alert severity="error">Couldn’t load the audit log: {error}</Alert>;
   return rows ? <AuditTable rows={rows} /> : <CircularProgress aria-label="Loading" />;
 }

@@ -14,6 +14,7 @@ import { checkEmail, checkPassword, UUID_RE } from '../../../domain/validation.t
 import { BadRequest, FieldErrors, NotFound, Unauthorized } from '../../errors.ts';
 import { EVENT } from '../../../domain/events.ts';
 import { hashPassword } from '../accounts/index.ts';
+import type { components } from '../../../../generated/types/operator.gen.ts';
 
 /** How long an operator session lasts (ms): 12 hours, then sign in again. */
 export const OPERATOR_SESSION_MS = 12 * 60 * 60 * 1000;
@@ -32,35 +33,9 @@ export interface Operator {
   email: string;
 }
 
-/** One audit-log entry (openapi/operator.yaml AuditEntry). */
-export interface AuditEntry {
-  id: string;
-  actor: string;
-  action: string;
-  target_type: 'project' | 'persona' | 'admin' | 'operator';
-  target_id: string;
-  project_id: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-  created_at: string;
-}
-
-/** One project as the back-office lists it (openapi/operator.yaml ProjectRow). */
-export interface ProjectRow {
-  project_id: string;
-  project_name: string;
-  company_id: string;
-  company_name: string;
-  admin_emails: string[];
-  not_in_sandbox: boolean;
-  sends_this_month: number;
-  suppressions: number;
-  sending_paused: boolean;
-  sending_suspended: boolean;
-  suspend_reason: string | null;
-  activation_requested_at: string | null;
-  created_at: string;
-}
+/** One audit-log entry and one project row as the back-office shows them (openapi/operator.yaml). */
+export type AuditEntry = components['schemas']['AuditEntry'];
+export type ProjectRow = components['schemas']['ProjectRow'];
 
 const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -187,18 +162,7 @@ export async function projectRowById(query: QueryFn, projectId: string): Promise
 }
 
 /** One contact-form message or activation request (openapi/operator.yaml Message). */
-export interface OperatorMessage {
-  id: string;
-  kind: 'contact' | 'activation';
-  email: string;
-  name: string | null;
-  details: string;
-  project_id: string | null;
-  expected_monthly_volume: number | null;
-  sending_domain: string | null;
-  use_case: string | null;
-  created_at: string;
-}
+export type OperatorMessage = components['schemas']['Message'];
 
 /** MESSAGES: contact messages and activation requests, newest first; $1 kind or NULL, $2 project id or NULL, $3 limit, $4 offset. */
 const MESSAGES = `
