@@ -11,6 +11,7 @@ import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import { EVENT } from '../../src/domain/events.ts';
+import { checkEmail } from '../../src/domain/validation.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -96,6 +97,37 @@ describe(`blast validation (${API_DB})`, () => {
     const again = await h.call('POST', '/api/scheduler/scheduler', { key: key(), body: { ...body, name: 'Twice' } });
     expect(again.status).toBe(400);
     expect(again.body.errors[0]).toMatch(/^id: an email blast with this id already exists/);
+  });
+});
+
+describe(`the audience's email rule in SQL (${API_DB})`, () => {
+  it('email_is_valid agrees with checkEmail on every address of a corpus', async () => {
+    const corpus = [
+      'a@b.co',
+      ' padded@example.com ',
+      '\tTab@Example.COM\n',
+      'v@x.io',
+      'dave.v@v.v',
+      '',
+      '   ',
+      'no-at.example.com',
+      'two@@example.com',
+      'a@b@c.com',
+      '@example.com',
+      'local@',
+      'in side@example.com',
+      'nodot@localhost',
+      'dot@.example.com',
+      'dot@example.com.',
+      'ünïcode@exämple.de',
+      'x@y.z',
+      'a.b+tag@sub.domain.example',
+    ];
+    const q = h.runtime.database.query.bind(h.runtime.database);
+    const [row] = await q<{ valid: boolean[] }>('SELECT array_agg(email_is_valid(e) ORDER BY n) AS valid FROM unnest($1::text[]) WITH ORDINALITY AS t(e, n)', [
+      corpus,
+    ]);
+    expect(Object.fromEntries(corpus.map((e, i) => [e, row.valid[i]]))).toEqual(Object.fromEntries(corpus.map((e) => [e, !checkEmail(e)])));
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { and, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
-import { blastAudience } from '../audience/index.ts';
+import { audienceCounts, type AudienceCounts } from '../audience/index.ts';
 import { liveContactsByEmail } from '../contacts/index.ts';
 import { PROJECT_PERSONA_EMAILS } from './queries.ts';
 import { sendCost } from '../../../domain/pricing.ts';
@@ -210,17 +210,17 @@ export async function saveBlast(ctx: AppContext, project: ProjectScope, b: Blast
         .from(senderPersonas)
         .where(and(eq(senderPersonas.projectId, project.id), isNull(senderPersonas.archivedAt)))
     ).map((p) => p.email);
-    // The sandbox check sees exactly who the expansion will send to (core/audience blastAudience).
-    const audience = await blastAudience(
+    // The sandbox check sees exactly who the expansion will send to (core/audience), counted in the database.
+    const audience = await audienceCounts(
       ctx.database.query.bind(ctx.database) as QueryFn,
       project.id,
       { to_segment_ids: segmentIds, to_user_ids: userIds, to_user_emails: userEmails },
       templateIds,
+      { personaEmails: personas },
     );
-    const rejected = audience.recipients.map((r) => sandboxRejection(r.email, personas)).filter((m): m is string => !!m);
-    if (rejected.length) {
-      const shown = rejected.slice(0, 5).map((m) => `to_user_ids: ${m}`);
-      if (rejected.length > 5) shown.push(`to_user_ids: and ${rejected.length - 5} more recipients not allowed in the sandbox`);
+    if (audience.sandboxRefused) {
+      const shown = audience.sandboxFirst.map((email) => `to_user_ids: ${sandboxRejection(email, personas)}`);
+      if (audience.sandboxRefused > 5) shown.push(`to_user_ids: and ${audience.sandboxRefused - 5} more recipients not allowed in the sandbox`);
       throw new BadRequest(shown);
     }
   }
@@ -303,9 +303,19 @@ export async function previewBlast(
   ];
   const personaIds = [...new Set([...(p.sender_persona_id ? [p.sender_persona_id] : []), ...(p.sender_persona_ids ?? [])])];
   const hasAudience = !!((p.to_segment_ids?.length ?? 0) + (p.to_user_ids?.length ?? 0) + (p.to_user_emails?.length ?? 0));
-  const audience = hasAudience
-    ? await blastAudience(query, project.id, p, templateIds)
-    : { recipients: [], excluded: { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 }, targeted: 0 };
+  const sandboxed = !project.notInSandbox && hasAudience;
+  const personaEmails = sandboxed ? (await query<{ email: string }>(PROJECT_PERSONA_EMAILS, [project.id])).map((r) => r.email) : [];
+  // Counted in the database: the recipients never pass through here (issue 24 §2).
+  const audience: AudienceCounts = hasAudience
+    ? await audienceCounts(query, project.id, p, templateIds, sandboxed ? { personaEmails } : undefined)
+    : {
+        targeted: 0,
+        excluded: { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 },
+        toSend: 0,
+        sandboxRefused: 0,
+        sandboxFirst: [],
+        domains: {},
+      };
   const [{ month }] = await query<{ month: string | null }>(
     `SELECT sum(num) AS month FROM report_counts_v WHERE project_id = $1 AND name = '${EVENT.sendSuccess}'
         AND hour >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
@@ -335,24 +345,20 @@ export async function previewBlast(
     if (!s) problems.push(`sender_persona_id: no sender persona with id ${id}`);
     else if (!s.verified) problems.push(`sender persona ${s.email} is not verified yet: follow the link in the verification email sent to it, then launch`);
   }
-  let sandboxRefused = 0;
-  if (!project.notInSandbox && audience.recipients.length) {
-    const allowed = (await query<{ email: string }>(PROJECT_PERSONA_EMAILS, [project.id])).map((r) => r.email);
-    sandboxRefused = audience.recipients.filter((r) => sandboxRejection(r.email, allowed)).length;
-    if (sandboxRefused)
-      problems.push(
-        `${sandboxRefused} recipient(s) cannot be sent to while the account is in the sandbox (only the simulator address and your sender personas can)`,
-      );
-  }
-  if (hasAudience && !audience.recipients.length) problems.push('Nobody to send to: every recipient is left out (see the exclusions)');
+  const sandboxRefused = audience.sandboxRefused;
+  if (sandboxRefused)
+    problems.push(
+      `${sandboxRefused} recipient(s) cannot be sent to while the account is in the sandbox (only the simulator address and your sender personas can)`,
+    );
+  if (hasAudience && !audience.toSend) problems.push('Nobody to send to: every recipient is left out (see the exclusions)');
   const perRecipient = p.emails_per_recipient ?? 1;
-  const emails = audience.recipients.length * perRecipient;
+  const emails = audience.toSend * perRecipient;
   const cost = sendCost(monthSends, emails);
-  const estimate = await launchEstimate(query, audience.recipients, perRecipient, p.sender_persona_id ?? undefined, governor);
+  const estimate = await launchEstimate(query, audience.toSend, audience.domains, perRecipient, p.sender_persona_id ?? undefined, governor);
   return {
     targeted: audience.targeted,
     excluded: audience.excluded,
-    to_send: audience.recipients.length,
+    to_send: audience.toSend,
     sandbox_refused: sandboxRefused,
     month_sends: monthSends,
     emails,
@@ -368,29 +374,31 @@ export async function previewBlast(
 }
 
 /**
- * launchEstimate counts the recipients per provider group with a rate limit and reads the sender persona's domain
- * warm-up, then estimates the send's duration (core/sending/estimate.ts).
+ * launchEstimate sums the recipients per provider group with a rate limit (from the audience's recipients per domain,
+ * counted in the database) and reads the sender persona's domain warm-up, then estimates the send's duration
+ * (core/sending/estimate.ts).
  */
 async function launchEstimate(
   query: QueryFn,
-  recipients: Array<{ email: string }>,
+  recipients: number,
+  domains: Record<string, number>,
   perRecipient: number,
   personaId: string | undefined,
   governor: Pick<Config, 'relayMaxRate' | 'providerGroups' | 'warmupSchedule'>,
 ) {
   const table = new ProviderTable(governor.providerGroups);
   const counts = new Map<string, { name: string; emails: number; maxRate: number }>();
-  for (const r of recipients) {
-    const g = table.forEmail(r.email);
+  for (const [domain, n] of Object.entries(domains)) {
+    const g = table.forEmail(`x@${domain}`);
     if (!g?.limits.maxRate) continue;
     const c = counts.get(g.name) ?? { name: g.name, emails: 0, maxRate: g.limits.maxRate };
-    c.emails += perRecipient;
+    c.emails += n * perRecipient;
     counts.set(g.name, c);
   }
   const now = Date.now();
   const w = personaId && governor.warmupSchedule ? await personaWarmup(query, personaId, governor.warmupSchedule, now) : undefined;
   return estimateSendDuration({
-    emails: recipients.length * perRecipient,
+    emails: recipients * perRecipient,
     relayRate: governor.relayMaxRate,
     providers: [...counts.values()],
     warmup:
