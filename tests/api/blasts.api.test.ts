@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandBlast } from '../../src/server/core/blasts/expand.ts';
 import { logFinishedBlasts } from '../../src/server/core/blasts/finished.ts';
-import { verifyPersonasByEmail } from '../../src/server/core/personas/verification.ts';
+import { verifyPersonasByEmail } from '../../src/server/core/operator/index.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
@@ -457,8 +457,8 @@ describe(`sending (${API_DB})`, () => {
       body: { sender_personas: [{ email: 'Ops@Sender.example.com', first_name: 'Ops' }] },
     });
     const q = h.runtime.database.query.bind(h.runtime.database);
-    expect(await verifyPersonasByEmail(q, 'ops@sender.example.com', 'no-such-project')).toBe(0);
-    expect(await verifyPersonasByEmail(q, 'ops@sender.example.com')).toBe(1);
+    expect(await verifyPersonasByEmail(q, 'ops@sender.example.com', 'cli (test)', '00000000-0000-4000-8000-000000000000')).toBe(0);
+    expect(await verifyPersonasByEmail(q, 'ops@sender.example.com', 'cli (test)')).toBe(1);
     const [row] = await q<{ verified_at: Date | null }>("SELECT verified_at FROM sender_personas WHERE email = 'Ops@Sender.example.com'");
     expect(row.verified_at).not.toBeNull();
   });

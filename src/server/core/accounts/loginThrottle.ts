@@ -68,6 +68,28 @@ export class LoginThrottle {
   async succeeded(email: string): Promise<void> {
     await this.byAccount.delete(accountKey(email));
   }
+
+  /**
+   * attempt runs one sign-in under the limits: refuses it (TooManyAttempts, with the Retry-After header set on `reply`)
+   * when either count is used up; counts it as failed when `signIn` throws a 401; clears the account's count when it
+   * succeeds. Used by the console's and the operators' sign-in alike. Resolves what `signIn` resolves.
+   */
+  async attempt<T>(address: string, email: string, reply: { header(name: string, value: string): unknown }, signIn: () => Promise<T>): Promise<T> {
+    try {
+      await this.check(address, email);
+      try {
+        const result = await signIn();
+        await this.succeeded(email);
+        return result;
+      } catch (err) {
+        if (err instanceof HttpError && err.statusCode === 401) await this.failed(address, email);
+        throw err;
+      }
+    } catch (err) {
+      if (err instanceof TooManyAttempts) reply.header('retry-after', String(err.retryAfterS));
+      throw err;
+    }
+  }
 }
 
 /** The account's counter key: the email as typed at sign-in, trimmed and lower case (as accounts are looked up). */

@@ -13,7 +13,7 @@ import { HttpError } from '../../errors.ts';
 import { createAccount } from '../accounts/index.ts';
 import { resetDemoAccount } from '../accounts/demo.ts';
 import { activationMailer } from './activationMail.ts';
-import { createOperator, listMessages, resolveProject, setProjectActive, setProjectSuspended, verifyPersonaById } from './index.ts';
+import { createOperator, listMessages, resolveProject, setProjectActive, setProjectSuspended, verifyPersonasByEmail } from './index.ts';
 
 /** The command line's arguments (admin.ts parseArgs values). */
 export interface CommandArgs {
@@ -96,13 +96,9 @@ export async function runCommand(
     } else if (command === 'verify-persona') {
       if (!args.email) throw new HttpError(400, ['email: Required field']);
       const project = args.project ? await resolveProject(query, { project: args.project, company: args.company }) : undefined;
-      const personas = await query<{ id: string }>(
-        `SELECT id FROM sender_personas WHERE lower(email) = lower($1) AND archived_at IS NULL AND ($2::uuid IS NULL OR project_id = $2)`,
-        [args.email.trim(), project?.id ?? null],
-      );
-      if (!personas.length) throw new HttpError(404, [`email: no sender persona ${args.email}${args.project ? ` in project ${args.project}` : ''}`]);
-      for (const p of personas) await verifyPersonaById(query, p.id, actor);
-      print(`Confirmed ${personas.length} sender persona(s) ${args.email}: they may send now.`);
+      const confirmed = await verifyPersonasByEmail(query, args.email, actor, project?.id);
+      if (!confirmed) throw new HttpError(404, [`email: no sender persona ${args.email}${args.project ? ` in project ${args.project}` : ''}`]);
+      print(`Confirmed ${confirmed} sender persona(s) ${args.email}: they may send now.`);
     } else if (command === 'create-operator') {
       const op = await createOperator(query, args.email ?? '', args.password ?? '');
       print(`Created operator ${op.email}: sign in at ${deps.config.publicUrl}/operator/login`);

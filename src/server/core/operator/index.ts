@@ -333,25 +333,44 @@ export async function setProjectSuspended(query: QueryFn, projectId: string, sus
 }
 
 /**
+ * VERIFY_PERSONAS: confirms as the operator (actor $4) the live sender personas named by id $1, or else by address $2
+ * (any letter case) in project $3 when given, and audits each, in one statement. Returns the confirmed personas.
+ */
+const VERIFY_PERSONAS = `
+  WITH before AS (
+    SELECT id, project_id, verified_at FROM sender_personas
+     WHERE archived_at IS NULL AND ($1::uuid IS NOT NULL AND id = $1
+            OR $1::uuid IS NULL AND lower(email) = lower($2) AND ($3::uuid IS NULL OR project_id = $3))
+       FOR UPDATE),
+  changed AS (UPDATE sender_personas sp SET verified_at = coalesce(sp.verified_at, now()) FROM before WHERE sp.id = before.id
+              RETURNING sp.id, sp.email, nullif(concat_ws(' ', sp.first_name, sp.last_name), '') AS name, sp.verified_at, sp.project_id),
+  audited AS (INSERT INTO operator_audit (actor, action, target_type, target_id, project_id, before, after)
+              SELECT $4, 'verify_persona', 'persona', changed.id::text, changed.project_id,
+                     jsonb_build_object('email', changed.email, 'verified_at', before.verified_at),
+                     jsonb_build_object('email', changed.email, 'verified_at', changed.verified_at)
+                FROM before JOIN changed ON changed.id = before.id RETURNING id)
+  SELECT changed.id, changed.email, changed.name, changed.verified_at, (SELECT count(*) FROM audited) AS audited FROM changed`;
+
+type VerifiedPersona = { id: string; email: string; name: string | null; verified_at: Date };
+
+/**
  * verifyPersonaById confirms a live sender persona as the operator, audited. Returns it. Throws NotFound naming the
  * id (unknown or archived).
  */
 export async function verifyPersonaById(query: QueryFn, personaId: string, actor: Actor) {
   if (!UUID_RE.test(personaId)) throw new NotFound([`persona_id: no sender persona ${personaId}`]);
-  const [row] = await query<{ id: string; email: string; name: string | null; verified_at: Date }>(
-    `WITH before AS (SELECT id, project_id, verified_at FROM sender_personas WHERE id = $1 AND archived_at IS NULL FOR UPDATE),
-          changed AS (UPDATE sender_personas sp SET verified_at = coalesce(sp.verified_at, now()) FROM before WHERE sp.id = before.id
-                      RETURNING sp.id, sp.email, nullif(concat_ws(' ', sp.first_name, sp.last_name), '') AS name, sp.verified_at, sp.project_id),
-          audited AS (INSERT INTO operator_audit (actor, action, target_type, target_id, project_id, before, after)
-                      SELECT $2, 'verify_persona', 'persona', changed.id::text, changed.project_id,
-                             jsonb_build_object('email', changed.email, 'verified_at', before.verified_at),
-                             jsonb_build_object('email', changed.email, 'verified_at', changed.verified_at)
-                        FROM before JOIN changed ON changed.id = before.id RETURNING id)
-     SELECT changed.id, changed.email, changed.name, changed.verified_at, (SELECT count(*) FROM audited) AS audited FROM changed`,
-    [personaId, actor],
-  );
+  const [row] = await query<VerifiedPersona>(VERIFY_PERSONAS, [personaId, null, null, actor]);
   if (!row) throw new NotFound([`persona_id: no sender persona ${personaId}`]);
   return { id: row.id, email: row.email, name: row.name, verified_at: iso(row.verified_at) };
+}
+
+/**
+ * verifyPersonasByEmail confirms, as the operator, the live personas with this address (any letter case), in project
+ * `projectId` when given, each audited (`npm run admin -- verify-persona`, e.g. when SMTP_URL is unset and no
+ * verification email can reach them). Returns how many it confirmed.
+ */
+export async function verifyPersonasByEmail(query: QueryFn, email: string, actor: Actor, projectId?: string): Promise<number> {
+  return (await query<VerifiedPersona>(VERIFY_PERSONAS, [null, email.trim(), projectId ?? null, actor])).length;
 }
 
 /**

@@ -88,18 +88,3 @@ export async function personaToVerify(query: QueryFn, target: PersonaTarget): Pr
   );
   return row;
 }
-
-/**
- * verifyPersonasByEmail confirms, as an operator, the live personas with this address (any letter case), in the
- * project named `projectName` when given; for `npm run admin -- verify-persona`. Returns how many it confirmed.
- */
-export async function verifyPersonasByEmail(query: QueryFn, email: string, projectName?: string): Promise<number> {
-  const rows = await query<{ id: string }>(
-    `UPDATE sender_personas sp SET verified_at = coalesce(sp.verified_at, now())
-       FROM projects p
-      WHERE p.id = sp.project_id AND lower(sp.email) = lower($1) AND sp.archived_at IS NULL AND ($2::text IS NULL OR p.name = $2)
-      RETURNING sp.id`,
-    [email.trim(), projectName ?? null],
-  );
-  return rows.length;
-}

@@ -7,8 +7,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { operations } from '../../../../generated/types/operator.gen.ts';
 import type { AppContext } from '../../context.ts';
-import { HttpError, Unauthorized } from '../../errors.ts';
-import { LoginThrottle, TooManyAttempts } from '../../core/accounts/loginThrottle.ts';
+import { Unauthorized } from '../../errors.ts';
+import { LoginThrottle } from '../../core/accounts/loginThrottle.ts';
 import {
   endOperatorSession,
   listAudit,
@@ -56,28 +56,11 @@ export function operatorHandlers(ctx: AppContext): GatewayHandlers<operations> {
   const secure = ctx.config.publicUrl.startsWith('https:');
   return {
     async operatorLogin(req, reply) {
-      const key = throttleKey(req.body.email);
-      try {
-        await throttle.check(req.ip, key);
-        try {
-          const { operator, token } = await operatorLogin(query, req.body.email, req.body.password);
-          await throttle.succeeded(key);
-          reply.setCookie(OPERATOR_COOKIE, token, {
-            httpOnly: true,
-            sameSite: 'strict',
-            secure,
-            path: '/api/operator',
-            maxAge: OPERATOR_SESSION_MS / 1000,
-          });
-          return operator;
-        } catch (err) {
-          if (err instanceof HttpError && err.statusCode === 401) await throttle.failed(req.ip, key);
-          throw err;
-        }
-      } catch (err) {
-        if (err instanceof TooManyAttempts) reply.header('retry-after', String(err.retryAfterS));
-        throw err;
-      }
+      const { operator, token } = await throttle.attempt(req.ip, throttleKey(req.body.email), reply, () =>
+        operatorLogin(query, req.body.email, req.body.password),
+      );
+      reply.setCookie(OPERATOR_COOKIE, token, { httpOnly: true, sameSite: 'strict', secure, path: '/api/operator', maxAge: OPERATOR_SESSION_MS / 1000 });
+      return operator;
     },
     async operatorLogout(req, reply) {
       const token = req.cookies[OPERATOR_COOKIE];
