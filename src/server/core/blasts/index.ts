@@ -5,6 +5,7 @@
 import { and, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
 import { audienceCounts, type AudienceCounts } from '../audience/index.ts';
+import { monthSendsSql } from '../reports/index.ts';
 import { liveContactsByEmail } from '../contacts/index.ts';
 import { PROJECT_PERSONA_EMAILS } from './queries.ts';
 import { sendCost } from '../../../domain/pricing.ts';
@@ -24,7 +25,6 @@ import type { AppContext } from '../../context.ts';
 import type { ProjectScope } from '../../gateways/types.ts';
 import { iso, isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
 import type { components, operations } from '../../../../generated/types/scheduler.gen.ts';
-import { EVENT } from '../../../domain/events.ts';
 import type { Config } from '../../config.ts';
 import { ProviderTable } from '../sending/providers.ts';
 import { estimateSendDuration } from '../sending/estimate.ts';
@@ -316,11 +316,7 @@ export async function previewBlast(
         sandboxFirst: [],
         domains: {},
       };
-  const [{ month }] = await query<{ month: string | null }>(
-    `SELECT sum(num) AS month FROM report_counts_v WHERE project_id = $1 AND name = '${EVENT.sendSuccess}'
-        AND hour >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
-    [project.id],
-  );
+  const [{ month }] = await query<{ month: string | null }>(`SELECT ${monthSendsSql('$1')} AS month`, [project.id]);
   const monthSends = Number(month ?? 0);
   const problems: string[] = [];
   const templateRows = templateIds.length

@@ -12,7 +12,7 @@ import bcrypt from 'bcryptjs';
 import type { QueryFn } from '../../db/client.ts';
 import { checkEmail, checkPassword, UUID_RE } from '../../../domain/validation.ts';
 import { BadRequest, FieldErrors, NotFound, Unauthorized } from '../../errors.ts';
-import { EVENT } from '../../../domain/events.ts';
+import { monthSendsSql } from '../reports/index.ts';
 import { hashPassword } from '../accounts/index.ts';
 import type { components } from '../../../../generated/types/operator.gen.ts';
 
@@ -104,7 +104,7 @@ export async function endOperatorSession(query: QueryFn, token: string): Promise
 
 /**
  * PROJECT_ROWS: every project with its company, admins, sandbox and sending state, this month's sends (UTC month,
- * counted over the raw `email_send_result_success` events) and suppressions, and its latest activation request;
+ * from the report aggregates, as the wizard's cost counts them: monthSendsSql) and suppressions, and its latest activation request;
  * $1 a search text (NULL for all: part of a company name, project name or admin email, or a project id), $2 limit,
  * $3 offset. Newest first; `total` counts every match.
  */
@@ -118,8 +118,7 @@ const PROJECT_ROWS = `
   SELECT p.id AS project_id, p.name AS project_name, c.id AS company_id, c.name AS company_name,
          coalesce((SELECT array_agg(u.email ORDER BY u.created_at) FROM company_users u WHERE u.project_id = p.id), '{}') AS admin_emails,
          p.not_in_sandbox,
-         (SELECT count(*) FROM events e WHERE e.project_id = p.id AND e.name = '${EVENT.sendSuccess}'
-             AND e.emitted_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::int AS sends_this_month,
+         ${monthSendsSql('p.id')}::int AS sends_this_month,
          (SELECT count(*) FROM suppressions s WHERE s.project_id = p.id)::int AS suppressions,
          p.sending_paused_at IS NOT NULL AS sending_paused,
          p.sending_suspended_at IS NOT NULL AS sending_suspended,

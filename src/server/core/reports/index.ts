@@ -25,6 +25,15 @@ type OpenedEmailRow = components['schemas']['OpenedEmailRow'];
 type RecentOpenRow = components['schemas']['RecentOpenRow'];
 
 /** What a report covers: the whole project, one campaign's associations, or nothing (an unknown campaign). */
+/**
+ * monthSendsSql is the SQL expression of one project's emails sent this UTC month (the pricing's month, spec part 1
+ * §1 pricing), summed from the report aggregates: `project` is the SQL naming the project's id ($1, p.id …). The one
+ * definition, used by the send wizard's cost (core/blasts previewBlast) and the operators' project list (core/operator).
+ */
+export const monthSendsSql = (project: string) =>
+  `(SELECT coalesce(sum(num), 0) FROM report_counts_v WHERE project_id = ${project} AND name = '${EVENT.sendSuccess}'
+      AND hour >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+
 export type ReportScope = { kind: 'all' } | { kind: 'campaign'; campaign: CampaignScope } | { kind: 'none' };
 
 /**
