@@ -2,15 +2,14 @@
  * `npm run bench:audience` (issue 24 §2): how long the send wizard's preview and the save-time sandbox check take to
  * count a blast's audience, on PostgreSQL. A project of BENCH_AUDIENCE_CONTACTS contacts (default 300,000; realistic
  * domains, 1 % suppressed) all in one segment; the audience counted in the database (audienceCounts, what the preview
- * and the save check now run), read whole into Node (blastAudience, what the expansion still runs), and as before
- * this change (the query of 59e2811 read into Node: the baseline), BENCH_AUDIENCE_RUNS times each (default 5) after one warm-up, in the same process and run, with this
+ * and the save check now run) and as before this change (the query of 59e2811 read into Node: the baseline), BENCH_AUDIENCE_RUNS times each (default 5) after one warm-up, in the same process and run, with this
  * process's RSS after each. Prints figures; asserts nothing. BENCH_PG_URL names the server.
  */
 import { performance } from 'node:perf_hooks';
 import { openBenchDatabase } from './databases.ts';
 import { emailOf, machineFacts } from './figures.ts';
 import { createAccount } from '../src/server/core/accounts/index.ts';
-import { audienceCounts, blastAudience } from '../src/server/core/audience/index.ts';
+import { audienceCounts } from '../src/server/core/audience/index.ts';
 import { checkEmail } from '../src/domain/validation.ts';
 
 /** The baseline: the audience query before issue 24 (a per-contact EXISTS over the segments; addresses checked in Node). */
@@ -68,10 +67,6 @@ try {
     const rows = await q<{ email: string; excluded: string | null }>(BEFORE_AUDIENCE, [projectId, [], [], [segment.id], true]);
     const recipients = rows.filter((r) => !r.excluded && !checkEmail(r.email));
     return `${recipients.length} to send`;
-  });
-  await measure('read into Node (blastAudience: the expansion)', async () => {
-    const a = await blastAudience(q, projectId, audience, []);
-    return `${a.recipients.length} to send, ${a.excluded.bounced} bounced`;
   });
 } finally {
   await opened.cleanup();

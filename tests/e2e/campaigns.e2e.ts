@@ -21,7 +21,7 @@ import { apiCaller, startServer, type ServerProcess } from '../helpers/processes
 import { wallClockUtc } from '../helpers/time.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { displayToTree, type Display } from '../../src/domain/workflowGraph.ts';
-import { pickTemplate } from '../../src/server/core/blasts/expand.ts';
+import { expectedTemplate } from '../helpers/abSplit.ts';
 
 const PERSONA = 'campaigns@demo-company.example.com';
 const BLAST = 'Winter newsletter blast';
@@ -290,7 +290,7 @@ describe('campaigns (e2e)', () => {
     const recipients: string[] = [];
     const add = (id: string) => {
       recipients.push(id);
-      sends[pickTemplate({ template_id: null, template_ids_with_weights: weights }, id)]++;
+      sends[expectedTemplate(id, weights)]++;
     };
     contactIds.forEach(add);
     while (!sends[templateA] || !sends[templateB]) {

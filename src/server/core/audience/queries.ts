@@ -1,23 +1,30 @@
 /**
- * Named SQL of blast audiences: the SQL that decides who a blast reaches (spec part 2 §3-§5 Email blast). Read by
- * blastAudience and audienceCounts (./index.ts) only. Both read one definition, AUDIENCE_CTE.
+ * Named SQL of blast audiences: the SQL that decides who a blast reaches (spec part 2 §3-§5 Email blast). One
+ * definition, audienceCte, counted whole by AUDIENCE_COUNTS (audienceCounts: the preview and the save-time sandbox
+ * check) and read a chunk at a time by the expansion (core/blasts QUEUE_AUDIENCE_CHUNK, with AUDIENCE_SPAN,
+ * AUDIENCE_MISSING and PROJECT_TIMEZONES).
  */
 
 /** TEMPLATES_ARE_MARKETING: whether any of $1 template ids is a marketing template (true when none is known: unknown counts as marketing). */
 export const TEMPLATES_ARE_MARKETING = "SELECT coalesce(bool_or(type = 'TEMPLATE_MARKETING'), true) AS marketing FROM templates WHERE id = ANY($1::uuid[])";
 
 /**
- * AUDIENCE_CTE (`audience`): every live contact of project $1 an audience names — ids $2, addresses $3 (lower-case),
- * members of segments $4 (`named`: the union of the three id sets, so each is read by its index and joined once) — with why it is left out, if it is (`excluded`): 'bounced' (hard-bounced, or a 'bounce'
+ * audienceCte (`named`, `audience`): every live contact of project $1 an audience names — ids $2, addresses $3
+ * (lower-case), members of segments $4 (`named`: the union of the three id sets, so each is read by its index and
+ * joined once) — with why it is left out, if it is (`excluded`): 'bounced' (hard-bounced, or a 'bounce'
  * suppression-list entry) and 'suppressed' (complained, or any other entry but 'unsubscribed') from all mail;
  * 'unsubscribed' (unsubscribed_at, or an 'unsubscribed' entry) only when $5 (the mail is marketing); else 'invalid'
- * for an address checkEmail would refuse (email_is_valid, core/audience/sql).
+ * for an address checkEmail would refuse (email_is_valid, core/audience/sql). With `range`, only contact ids in
+ * (lo, hi] — two placeholders, e.g. ['$6', '$7'] — so an expansion reads its audience a chunk at a time, each by an
+ * index range.
  */
-const AUDIENCE_CTE = `named AS (
+export function audienceCte(range?: [lo: string, hi: string]): string {
+  const within = (col: string) => (range ? ` AND ${col} > ${range[0]}::uuid AND ${col} <= ${range[1]}::uuid` : '');
+  return `named AS (
     SELECT sm.contact_id AS id FROM segment_members sm JOIN segments g ON g.id = sm.segment_id
-     WHERE sm.segment_id = ANY($4::uuid[]) AND g.project_id = $1
-    UNION SELECT unnest($2::uuid[])
-    UNION SELECT id FROM contacts WHERE project_id = $1 AND lower(email) = ANY($3::text[])),
+     WHERE sm.segment_id = ANY($4::uuid[]) AND g.project_id = $1${within('sm.contact_id')}
+    UNION SELECT i FROM unnest($2::uuid[]) i WHERE true${within('i')}
+    UNION SELECT id FROM contacts WHERE project_id = $1 AND lower(email) = ANY($3::text[])${within('id')}),
   audience AS (
   SELECT c.id, c.email, c.timezone,
          CASE WHEN c.bounced_at IS NOT NULL OR s.reason = 'bounce' THEN 'bounced'
@@ -27,9 +34,38 @@ const AUDIENCE_CTE = `named AS (
     FROM named n JOIN contacts c ON c.id = n.id
          LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)
    WHERE c.project_id = $1 AND c.archived_at IS NULL)`;
+}
+const AUDIENCE_CTE = audienceCte();
 
-/** BLAST_AUDIENCE: the AUDIENCE_CTE rows (id, email, timezone, excluded), ordered by id; $1-$5 as AUDIENCE_CTE. */
-export const BLAST_AUDIENCE = `WITH ${AUDIENCE_CTE} SELECT id, email, timezone, excluded FROM audience ORDER BY id`;
+/**
+ * sandboxRefusedSql: whether the sandbox refuses the address `email` (SQL), given `allowed`, a text[] placeholder of
+ * the lower-case addresses it allows (the simulator's and the project's sender personas'): the rule of
+ * domain/sandbox.ts sandboxRejection, in SQL, for the preview, the save-time check and the expansion.
+ */
+export const sandboxRefusedSql = (email: string, allowed: string) => `lower(btrim(${email}, E' \t\n\r\f\v')) <> ALL(${allowed}::text[])`;
+
+/**
+ * AUDIENCE_SPAN: where the next chunk of an audience ends — the largest contact id of the chunk that starts after
+ * contact id $2 and holds about $3 members of each segment of $4 (the smallest of the segments' $3-th ids after $2,
+ * each an index range of segment_members; ids $5 chosen directly count too). NULL when what is left is smaller than
+ * that: the chunk runs to the end. Project $1 guards the segments.
+ */
+export const AUDIENCE_SPAN = `SELECT least(
+    (SELECT b FROM segments g, LATERAL (SELECT contact_id AS b FROM segment_members sm
+        WHERE sm.segment_id = g.id AND sm.contact_id > $2::uuid ORDER BY sm.contact_id OFFSET $3::int - 1 LIMIT 1) x
+      WHERE g.id = ANY($4::uuid[]) AND g.project_id = $1 ORDER BY b LIMIT 1),
+    (SELECT i FROM unnest($5::uuid[]) i WHERE i > $2::uuid ORDER BY i OFFSET $3::int - 1 LIMIT 1)) AS hi`;
+
+/**
+ * AUDIENCE_MISSING: of the ids $2 and lower-case addresses $3 an audience names directly, how many distinct ones name
+ * no live contact of project $1 (`missing_ids`, `missing_emails`): counted as not_a_contact, never silently dropped.
+ */
+const MISSING = `(SELECT count(DISTINCT i) FROM unnest($2::uuid[]) i WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = i AND c.project_id = $1 AND c.archived_at IS NULL))::int AS missing_ids,
+    (SELECT count(DISTINCT e) FROM unnest($3::text[]) e WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.project_id = $1 AND lower(c.email) = e AND c.archived_at IS NULL))::int AS missing_emails`;
+export const AUDIENCE_MISSING = `SELECT ${MISSING}`;
+
+/** PROJECT_TIMEZONES: the distinct time zones (as written, '' for none) of project $1's live contacts, for a contact-local blast's send instants. */
+export const PROJECT_TIMEZONES = "SELECT DISTINCT coalesce(timezone, '') AS timezone FROM contacts WHERE project_id = $1 AND archived_at IS NULL";
 
 /**
  * AUDIENCE_COUNTS: the audience counted without returning it; $1-$5 as AUDIENCE_CTE; $6 whether the sandbox rule
@@ -40,10 +76,9 @@ export const BLAST_AUDIENCE = `WITH ${AUDIENCE_CTE} SELECT id, email, timezone, 
  * counts are one pass over the audience (FILTER), the first five and the domains two more.
  */
 export const AUDIENCE_COUNTS = `WITH ${AUDIENCE_CTE},
-  refused AS (SELECT id, email, excluded, excluded IS NULL AND $6 AND lower(btrim(email, E' \t\n\r\f\v')) <> ALL($7::text[]) AS refused FROM audience)
+  refused AS (SELECT id, email, excluded, excluded IS NULL AND $6 AND ${sandboxRefusedSql('email', '$7')} AS refused FROM audience)
   SELECT t.*,
-         (SELECT count(DISTINCT i) FROM unnest($2::uuid[]) i WHERE NOT EXISTS (SELECT 1 FROM audience a WHERE a.id = i))::int AS missing_ids,
-         (SELECT count(DISTINCT e) FROM unnest($3::text[]) e WHERE NOT EXISTS (SELECT 1 FROM audience a WHERE lower(a.email) = e))::int AS missing_emails,
+         ${MISSING},
          (SELECT coalesce(array_agg(email ORDER BY id), '{}') FROM (SELECT id, email FROM refused WHERE refused ORDER BY id LIMIT 5) f) AS sandbox_first,
          (SELECT coalesce(json_object_agg(domain, n), '{}') FROM (SELECT lower(split_part(btrim(email, E' \t\n\r\f\v'), '@', 2)) AS domain, count(*)::int AS n
                    FROM audience WHERE excluded IS NULL GROUP BY 1) d) AS domains

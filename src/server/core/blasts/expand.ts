@@ -1,28 +1,37 @@
 /**
- * Blast expansion (DESIGN.md §6): when a blast is due, turn its audience (segments ∪ contacts, minus unsubscribed,
- * bounced, complained and suppressed addresses) into one outbox row per recipient with its own send instant (the
- * contact's zone when asked), and record the audience accounting (targeted, queued, excluded by reason; issue 5) on
- * the blast.
+ * Blast expansion (DESIGN.md §6; issue 24 §1): when a blast is due, turn its audience (core/audience: segments ∪
+ * contacts, minus unsubscribed, bounced, complained and suppressed addresses) into one outbox row per recipient with
+ * its own send instant (the contact's zone when asked), and record the audience accounting (targeted, queued,
+ * excluded by reason; issue 5) on the blast.
  *
- * Rows are written in chunks, each its own statement, so the sender starts on the first chunk while the rest is
- * written, and a large blast never holds one long transaction (on PGlite, with its single connection, that would stall
- * every other request). Each chunk inserts with ON CONFLICT (blast_id, contact_id) DO NOTHING, so a retried, resumed
- * or duplicated expansion adds only what is missing and never a second row, Message-ID or failure event for anyone.
- * The blast counts as expanded (expanded_at, accounting, the JOB_PROCESS_EMAIL_BLAST entry) only once every chunk is
- * in, in one transaction guarded by expanded_at IS NULL; until then the blast is never reported as distributed.
+ * The rows are written by the database: each chunk is one INSERT … SELECT from the audience query over a range of
+ * contact ids (QUEUE_AUDIENCE_CHUNK), so no recipient list passes through Node and memory stays flat whatever the
+ * audience. The send instants are a small table computed here with Luxon (domain/sendTime.ts: one per distinct time
+ * zone the project's contacts have, DST-correct), joined in SQL; templates (A/B) are pick_template, Message-IDs
+ * gen_random_uuid, the sandbox rule sandboxRefusedSql, the accounting counted in the same statement.
+ *
+ * Each chunk is its own statement, so the sender starts on the first (small) chunk while the rest is written, and a
+ * large blast never holds one long transaction (on PGlite, with its single connection, that would stall every other
+ * request). Each chunk inserts with ON CONFLICT (blast_id, contact_id) DO NOTHING, so a retried, resumed or duplicated
+ * expansion adds only what is missing and never a second row, Message-ID or failure event for anyone. The blast
+ * counts as expanded (expanded_at, accounting, the JOB_PROCESS_EMAIL_BLAST entry) only once every chunk is in, in one
+ * transaction guarded by expanded_at IS NULL; until then the blast is never reported as distributed.
  */
-import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
-import { recipientSendInstant } from '../../../domain/sendTime.ts';
-import { sandboxRejection } from '../../../domain/sandbox.ts';
+import { FALLBACK_TIMEZONE, recipientSendInstant } from '../../../domain/sendTime.ts';
+import { SANDBOX_REFUSAL, SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox.ts';
 import { logFinishedBlasts } from './finished.ts';
-import { BLAST_BY_ID, LOG_EXPANDED, MARK_EXPANDED, PERSONA_EMAIL, PROJECT_PERSONA_EMAILS, PROJECT_SANDBOX, QUEUE_RECIPIENTS } from './queries.ts';
-import { blastAudience } from '../audience/index.ts';
+import { BLAST_BY_ID, LOG_EXPANDED, MARK_EXPANDED, PERSONA_EMAIL, PROJECT_PERSONA_EMAILS, PROJECT_SANDBOX, QUEUE_AUDIENCE_CHUNK } from './queries.ts';
+import { AUDIENCE_MISSING, AUDIENCE_SPAN, PROJECT_TIMEZONES, TEMPLATES_ARE_MARKETING, type Excluded } from '../audience/index.ts';
 import type { QueryFn } from '../../db/client.ts';
 
-/** Recipients in the first chunk of an expansion (written first, so sending starts early), then in each later chunk. */
+/** Segment members per chunk: the first chunk small (so sending starts at once), the later ones larger (fewer statements). */
 const FIRST_CHUNK = 500;
-const CHUNK = 5000;
+const CHUNK = 10_000;
+
+/** Contact ids below and above every real one: a chunk is the ids in (lo, hi]. */
+const NO_ID = '00000000-0000-0000-0000-000000000000';
+const LAST_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
 interface BlastRow {
   id: string;
@@ -42,21 +51,15 @@ interface BlastRow {
 }
 
 /**
- * pickTemplate chooses a template for one recipient: the blast's template, or for an A/B blast one of the weighted
- * templates, chosen by a stable hash of the contact id so a re-expansion picks the same one.
+ * templateChoice gives pick_template's arguments (core/blasts/sql/pick_template.sql) for a blast: its templates and
+ * the running totals of their weights from 0 — {T} and {0, 1} for a blast with one template.
  */
-export function pickTemplate(blast: Pick<BlastRow, 'template_id' | 'template_ids_with_weights'>, contactId: string): string {
-  const weights = blast.template_ids_with_weights ?? [];
-  if (!weights.length) return blast.template_id as string;
-  const total = weights.reduce((s, w) => s + w.weight, 0);
-  let h = 2166136261;
-  for (const ch of contactId) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
-  let point = h % total;
-  for (const w of weights) {
-    if (point < w.weight) return w.template_id;
-    point -= w.weight;
-  }
-  return weights[weights.length - 1].template_id;
+export function templateChoice(blast: Pick<BlastRow, 'template_id' | 'template_ids_with_weights'>): { templates: string[]; bounds: number[] } {
+  const weights = (blast.template_ids_with_weights ?? []).filter((w) => w.weight > 0);
+  if (!weights.length) return { templates: [blast.template_id as string], bounds: [0, 1] };
+  const bounds = [0];
+  for (const w of weights) bounds.push(bounds[bounds.length - 1] + w.weight);
+  return { templates: weights.map((w) => w.template_id), bounds };
 }
 
 /**
@@ -72,65 +75,82 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
   if (!blast || !blast.enabled || blast.expanded_at) return 0;
   const [project] = await run<{ not_in_sandbox: boolean }>(PROJECT_SANDBOX, [blast.project_id]);
   const [persona] = await run<{ email: string }>(PERSONA_EMAIL, [blast.sender_persona_id]);
-  const personaEmails = project.not_in_sandbox ? [] : (await run<{ email: string }>(PROJECT_PERSONA_EMAILS, [blast.project_id])).map((r) => r.email);
+  const allowed = project.not_in_sandbox
+    ? []
+    : [SIMULATOR_SUCCESS_ADDRESS, ...(await run<{ email: string }>(PROJECT_PERSONA_EMAILS, [blast.project_id])).map((r) => r.email)].map((e) =>
+        e.trim().toLowerCase(),
+      );
   const domain = persona?.email.split('@')[1] ?? 'localhost';
-  const templateIds = blast.template_ids_with_weights?.length ? blast.template_ids_with_weights.map((w) => w.template_id) : [blast.template_id];
-  const { recipients, excluded, targeted } = await blastAudience(
-    run,
-    blast.project_id,
-    blast,
-    templateIds.filter((t): t is string => !!t),
-  );
-  const accounting = { targeted, queued: recipients.length, excluded };
+  const { templates, bounds } = templateChoice(blast);
+  const [{ marketing }] = await run<{ marketing: boolean }>(TEMPLATES_ARE_MARKETING, [templates.filter(Boolean)]);
+  const userIds = blast.to_user_ids ?? [];
+  const userEmails = (blast.to_user_emails ?? []).map((e) => e.toLowerCase());
+  const segmentIds = blast.to_segment_ids ?? [];
 
+  // The send instants: one per distinct zone the project's contacts have (a contact-local blast), else the blast's.
+  const fallback = recipientSendInstant(blast, blast.send_in_users_timezone ? FALLBACK_TIMEZONE : blast.timezone);
+  const zones = { key: [] as string[], zone: [] as string[], instant: [] as string[] };
+  if (blast.send_in_users_timezone)
+    for (const { timezone } of await run<{ timezone: string }>(PROJECT_TIMEZONES, [blast.project_id])) {
+      const at = recipientSendInstant(blast, timezone || null);
+      zones.key.push(timezone);
+      zones.zone.push(at.zone);
+      zones.instant.push(at.instant.toISOString());
+    }
+
+  const excluded: Excluded = { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
   const perZone: Record<string, string> = {};
-  const instants = new Map<string | null, { zone: string; instant: Date }>(); // one computation per distinct zone
+  let found = 0;
+  let queued = 0;
   let failed = 0;
   // A small first chunk gets the first emails going at once; later chunks are larger (fewer statements).
-  for (let i = 0, size = FIRST_CHUNK; i < recipients.length; i += size, size = CHUNK) {
-    const cols = {
-      contact: [] as string[],
-      email: [] as string[],
-      template: [] as string[],
-      zone: [] as string[],
-      sendAt: [] as string[],
-      status: [] as string[],
-      error: [] as (string | null)[],
-      messageId: [] as string[],
-    };
-    for (const r of recipients.slice(i, i + size)) {
-      let at = instants.get(r.timezone);
-      if (!at) instants.set(r.timezone, (at = recipientSendInstant(blast, r.timezone)));
-      const { zone, instant } = at;
-      perZone[zone] = instant.toISOString();
-      const rejection = project.not_in_sandbox ? undefined : sandboxRejection(r.email, personaEmails);
-      if (rejection) failed++;
-      cols.contact.push(r.id);
-      cols.email.push(r.email);
-      cols.template.push(pickTemplate(blast, r.id));
-      cols.zone.push(zone);
-      cols.sendAt.push(instant.toISOString());
-      cols.status.push(rejection ? 'failed' : 'pending');
-      cols.error.push(rejection ?? null);
-      cols.messageId.push(`<${randomUUID()}@${domain}>`);
-    }
-    // The rows and, for a recipient refused in the sandbox, its unsuccessful-send event: one statement, so a chunk is
-    // in whole or not at all; rows already there (a resumed expansion) are left as they are and get no second event.
-    await run(QUEUE_RECIPIENTS, [
+  for (let lo = NO_ID, size = FIRST_CHUNK; lo !== LAST_ID; size = CHUNK) {
+    const [{ hi }] = await run<{ hi: string | null }>(AUDIENCE_SPAN, [blast.project_id, lo, size, segmentIds, userIds]);
+    const upTo = hi ?? LAST_ID;
+    const [c] = await run<{
+      found: number;
+      bounced: number;
+      suppressed: number;
+      unsubscribed: number;
+      invalid: number;
+      to_send: number;
+      refused: number;
+      zones: Record<string, string>;
+    }>(QUEUE_AUDIENCE_CHUNK, [
       blast.project_id,
+      userIds,
+      userEmails,
+      segmentIds,
+      marketing,
+      lo,
+      upTo,
       blast.id,
       blast.sender_persona_id,
-      cols.contact,
-      cols.email,
-      cols.template,
-      cols.zone,
-      cols.sendAt,
-      cols.status,
-      cols.error,
-      cols.messageId,
+      templates,
+      bounds,
+      zones.key,
+      zones.zone,
+      zones.instant,
+      fallback.zone,
+      fallback.instant.toISOString(),
+      domain,
+      !project.not_in_sandbox,
+      allowed,
+      SANDBOX_REFUSAL,
     ]);
-    onQueued();
+    found += c.found;
+    queued += c.to_send;
+    failed += c.refused;
+    for (const why of ['unsubscribed', 'bounced', 'suppressed', 'invalid'] as const) excluded[why] += c[why];
+    for (const [zone, instant] of Object.entries(c.zones)) perZone[zone] = new Date(instant).toISOString();
+    if (c.to_send) onQueued();
+    lo = upTo;
   }
+  // Ids and addresses chosen directly that name no live contact are counted, never silently dropped.
+  const [missing] = await run<{ missing_ids: number; missing_emails: number }>(AUDIENCE_MISSING, [blast.project_id, userIds, userEmails]);
+  excluded.not_a_contact = missing.missing_ids + missing.missing_emails;
+  const accounting = { targeted: found + excluded.not_a_contact, queued, excluded };
+
   const done = await ctx.database.transaction(async (tx) => {
     const [marked] = await tx<{ id: string }>(MARK_EXPANDED, [blast.id, JSON.stringify(perZone), JSON.stringify(accounting)]);
     if (!marked) return false; // another expansion of the same blast finished first
@@ -138,7 +158,7 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
       blast.project_id,
       JSON.stringify({ scheduled_email_group_id: blast.id, name: blast.name }),
       JSON.stringify({
-        num_recipients: recipients.length,
+        num_recipients: queued,
         num_not_allowed_in_sandbox: failed,
         num_targeted: accounting.targeted,
         excluded,
@@ -151,5 +171,5 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
   // A blast whose rows all settled while it was expanding (everyone excluded or refused, or a small audience the
   // sender already finished) is distributed now.
   await logFinishedBlasts(run, [blast.id]);
-  return recipients.length;
+  return queued;
 }

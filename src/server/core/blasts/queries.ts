@@ -4,32 +4,56 @@
  */
 import { EVENT } from '../../../domain/events.ts';
 import { insertSystemEventsSql } from '../events/index.ts';
+import { audienceCte, sandboxRefusedSql } from '../audience/index.ts';
 
 /**
- * QUEUE_RECIPIENTS: one chunk of a blast's outbox rows, and for each recipient refused in the sandbox (status
- * 'failed') its email_send_result_failure event, in one statement, so a chunk is in whole or not at all; rows already
- * there (a resumed expansion) are left as they are and get no second event. $1 project, $2 blast, $3 sender persona,
- * $4 contact ids, $5 addresses, $6 template ids, $7 zones, $8 send instants, $9 statuses, $10 errors, $11 Message-IDs.
+ * QUEUE_AUDIENCE_CHUNK: one chunk of a due blast's expansion, in one statement (issue 24 §1): the audience's contacts
+ * with ids in ($6, $7] (core/audience audienceCte; $1-$5 as there) become outbox rows of blast $8 — sender persona $9,
+ * template pick_template(contact, $10, $11) (core/blasts/sql), send instant and zone from the table $12 (contact time
+ * zones as written, '' for none) → $13 zones, $14 instants, else $15 and $16 (the blast's zone and instant), a new
+ * Message-ID at domain $17 — and, when $18 (the project is in the sandbox), a recipient not among the allowed $19
+ * (core/audience sandboxRefusedSql) gets a failed row with the reason (its address then $20) and its
+ * email_send_result_failure event. Rows already there (a resumed expansion) are left as they are and get no second
+ * event or Message-ID. Returns the chunk's accounting, counted over the audience whether or not its rows were already
+ * there: `found` (live contacts named), left out by reason, `to_send`, `refused`, and `zones` (zone → send instant
+ * of the chunk's recipients). No recipient passes through Node.
  */
-export const QUEUE_RECIPIENTS = `WITH made AS (
-        INSERT INTO outbox (project_id, blast_id, contact_id, email, template_id, sender_persona_id, zone, send_at, next_attempt_at, status, last_error, message_id)
-        SELECT $1, $2, u.contact, u.email, u.template, $3, u.zone, u.send_at, u.send_at, u.status, u.error, u.message_id
-          FROM unnest($4::uuid[], $5::text[], $6::uuid[], $7::text[], $8::timestamptz[], $9::text[], $10::text[], $11::text[])
-            AS u(contact, email, template, zone, send_at, status, error, message_id)
-        ON CONFLICT (blast_id, contact_id) DO NOTHING
-        RETURNING project_id, email, contact_id, blast_id, template_id, status, last_error, message_id)
-      ${insertSystemEventsSql(
-        {
-          project_id: 'project_id',
-          name: `'${EVENT.sendFailure}'`,
-          email: 'email',
-          user_id: 'contact_id',
-          blast_id: 'blast_id',
-          template_id: 'template_id',
-          json: "jsonb_build_object('error_string', last_error, 'blast_id', blast_id, 'message_id', message_id)",
-        },
-        "made WHERE status = 'failed'",
-      )}`;
+export const QUEUE_AUDIENCE_CHUNK = `WITH ${audienceCte(['$6', '$7'])},
+  picked AS (
+    SELECT a.id, a.email, a.excluded, coalesce(z.zone, $15) AS zone, coalesce(z.instant, $16::timestamptz) AS send_at,
+           a.excluded IS NULL AND $18 AND ${sandboxRefusedSql('a.email', '$19')} AS refused
+      FROM audience a LEFT JOIN unnest($12::text[], $13::text[], $14::timestamptz[]) AS z(key, zone, instant) ON z.key = coalesce(a.timezone, '')),
+  made AS (
+    INSERT INTO outbox (project_id, blast_id, contact_id, email, template_id, sender_persona_id, zone, send_at, next_attempt_at, status, last_error, message_id)
+    SELECT $1, $8, p.id, p.email, pick_template(p.id, $10::uuid[], $11::int[]), $9, p.zone, p.send_at, p.send_at,
+           CASE WHEN p.refused THEN 'failed' ELSE 'pending' END, CASE WHEN p.refused THEN p.email || $20 END,
+           '<' || gen_random_uuid() || '@' || $17 || '>'
+      FROM picked p WHERE p.excluded IS NULL
+    ON CONFLICT (blast_id, contact_id) DO NOTHING
+    RETURNING project_id, email, contact_id, blast_id, template_id, status, last_error, message_id),
+  failed AS (${insertSystemEventsSql(
+    {
+      project_id: 'project_id',
+      name: `'${EVENT.sendFailure}'`,
+      email: 'email',
+      user_id: 'contact_id',
+      blast_id: 'blast_id',
+      template_id: 'template_id',
+      json: "jsonb_build_object('error_string', last_error, 'blast_id', blast_id, 'message_id', message_id)",
+    },
+    "made WHERE status = 'failed'",
+  )} RETURNING 1)
+  SELECT count(*)::int AS found,
+         (count(*) FILTER (WHERE excluded = 'bounced'))::int AS bounced,
+         (count(*) FILTER (WHERE excluded = 'suppressed'))::int AS suppressed,
+         (count(*) FILTER (WHERE excluded = 'unsubscribed'))::int AS unsubscribed,
+         (count(*) FILTER (WHERE excluded = 'invalid'))::int AS invalid,
+         (count(*) FILTER (WHERE excluded IS NULL))::int AS to_send,
+         (count(*) FILTER (WHERE refused))::int AS refused,
+         (SELECT coalesce(json_object_agg(zone, send_at), '{}') FROM (SELECT DISTINCT zone, send_at FROM picked WHERE excluded IS NULL) z) AS zones,
+         (SELECT count(*) FROM made)::int AS inserted,
+         (SELECT count(*) FROM failed)::int AS failed_events
+    FROM picked`;
 
 /**
  * FINISHED_BLASTS: of $1 blast ids, those fully expanded whose rows have all settled and whose end is not logged yet
