@@ -3,14 +3,14 @@
  * audience — who its segments, contact ids and addresses name, and who is left out and why. Used by the save-time
  * sandbox check (core/blasts saveBlast), the preview (POST {scheduler}/scheduler/preview) and the expansion
  * (src/server/core/blasts/expand.ts). The SQL is ./queries.ts: audienceCte, counted without leaving the database by
- * AUDIENCE_COUNTS (the preview and the save-time sandbox check) and written a chunk at a time into the outbox by the
+ * audienceCountsSql (the preview and the save-time sandbox check) and written a chunk at a time into the outbox by the
  * expansion (core/blasts QUEUE_AUDIENCE_CHUNK). No recipient list passes through Node (issue 24).
  */
 import type { QueryFn } from '../../db/client.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox.ts';
-import { AUDIENCE_COUNTS, TEMPLATES_ARE_MARKETING } from './queries.ts';
+import { AUDIENCE_MISSING, TEMPLATES_ARE_MARKETING, audienceCountsSql, audienceSandboxFirstSql, audienceShape } from './queries.ts';
 
-export { audienceCte, sandboxRefusedSql, AUDIENCE_MISSING, AUDIENCE_SPAN, PROJECT_TIMEZONES, TEMPLATES_ARE_MARKETING } from './queries.ts';
+export { audienceCte, audienceShape, sandboxRefusedSql, AUDIENCE_MISSING, AUDIENCE_SPAN, PROJECT_TIMEZONES, TEMPLATES_ARE_MARKETING } from './queries.ts';
 
 /** Contacts an audience names but leaves out, by reason (issue 5 audience accounting). */
 export interface Excluded {
@@ -21,7 +21,7 @@ export interface Excluded {
   not_a_contact: number;
 }
 
-/** A blast's audience counted in the database (AUDIENCE_COUNTS): what the preview and the save-time sandbox check need. */
+/** A blast's audience counted in the database (audienceCountsSql): what the preview and the save-time sandbox check need. */
 export interface AudienceCounts {
   targeted: number;
   excluded: Excluded;
@@ -48,28 +48,33 @@ export async function audienceCounts(
 ): Promise<AudienceCounts> {
   const userIds = a.to_user_ids ?? [];
   const userEmails = (a.to_user_emails ?? []).map((e) => e.toLowerCase());
+  const shape = audienceShape(a);
   const [{ marketing }] = await run<{ marketing: boolean }>(TEMPLATES_ARE_MARKETING, [templateIds]);
   const allowed = [SIMULATOR_SUCCESS_ADDRESS, ...(sandbox?.personaEmails ?? [])].map((e) => e.trim().toLowerCase());
-  const [r] = await run<{
-    found: number;
-    bounced: number;
-    suppressed: number;
-    unsubscribed: number;
-    invalid: number;
-    missing_ids: number;
-    missing_emails: number;
-    to_send: number;
-    sandbox_refused: number;
-    sandbox_first: string[];
-    domains: Record<string, number>;
-  }>(AUDIENCE_COUNTS, [projectId, userIds, userEmails, a.to_segment_ids ?? [], marketing, !!sandbox, allowed]);
-  const notAContact = r.missing_ids + r.missing_emails;
-  return {
-    targeted: r.found + notAContact,
-    excluded: { unsubscribed: r.unsubscribed, bounced: r.bounced, suppressed: r.suppressed, invalid: r.invalid, not_a_contact: notAContact },
-    toSend: r.to_send,
-    sandboxRefused: r.sandbox_refused,
-    sandboxFirst: r.sandbox_first,
-    domains: r.domains,
-  };
+  const args = [projectId, userIds, userEmails, a.to_segment_ids ?? [], marketing];
+  const groups = await run<{ domain: string; excluded: keyof Excluded | null; refused: boolean; n: number }>(audienceCountsSql(shape), [
+    ...args,
+    !!sandbox,
+    allowed,
+  ]);
+  const excluded: Excluded = { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
+  const domains: Record<string, number> = {};
+  let found = 0;
+  let toSend = 0;
+  let sandboxRefused = 0;
+  for (const g of groups) {
+    found += g.n;
+    if (g.excluded) {
+      excluded[g.excluded] += g.n;
+      continue;
+    }
+    toSend += g.n;
+    if (g.refused) sandboxRefused += g.n;
+    const domain = g.domain.trim().toLowerCase();
+    domains[domain] = (domains[domain] ?? 0) + g.n;
+  }
+  const [missing] = await run<{ missing_ids: number; missing_emails: number }>(AUDIENCE_MISSING, [projectId, userIds, userEmails]);
+  excluded.not_a_contact = missing.missing_ids + missing.missing_emails;
+  const sandboxFirst = sandboxRefused ? (await run<{ email: string }>(audienceSandboxFirstSql(shape), [...args, allowed])).map((r) => r.email) : [];
+  return { targeted: found + excluded.not_a_contact, excluded, toSend, sandboxRefused, sandboxFirst, domains };
 }

@@ -1,6 +1,6 @@
 /**
  * Named SQL of blast audiences: the SQL that decides who a blast reaches (spec part 2 §3-§5 Email blast). One
- * definition, audienceCte, counted whole by AUDIENCE_COUNTS (audienceCounts: the preview and the save-time sandbox
+ * definition, audienceCte, counted whole by audienceCountsSql (audienceCounts: the preview and the save-time sandbox
  * check) and read a chunk at a time by the expansion (core/blasts QUEUE_AUDIENCE_CHUNK, with AUDIENCE_SPAN,
  * AUDIENCE_MISSING and PROJECT_TIMEZONES).
  */
@@ -9,22 +9,49 @@
 export const TEMPLATES_ARE_MARKETING = "SELECT coalesce(bool_or(type = 'TEMPLATE_MARKETING'), true) AS marketing FROM templates WHERE id = ANY($1::uuid[])";
 
 /**
- * audienceCte (`named`, `audience`): every live contact of project $1 an audience names — ids $2, addresses $3
- * (lower-case), members of segments $4 (`named`: the union of the three id sets, so each is read by its index and
- * joined once) — with why it is left out, if it is (`excluded`): 'bounced' (hard-bounced, or a 'bounce'
- * suppression-list entry) and 'suppressed' (complained, or any other entry but 'unsubscribed') from all mail;
- * 'unsubscribed' (unsubscribed_at, or an 'unsubscribed' entry) only when $5 (the mail is marketing); else 'invalid'
- * for an address checkEmail would refuse (email_is_valid, core/audience/sql). With `range`, only contact ids in
- * (lo, hi] — two placeholders, e.g. ['$6', '$7'] — so an expansion reads its audience a chunk at a time, each by an
- * index range.
+ * The shape of an audience, which picks the SQL that reads it: how many segments it names and whether it names
+ * contacts by id or by address. Only the id sets an audience uses are read, and one segment alone needs no
+ * de-duplication (its members are unique), which spares a sort of the whole audience.
  */
-export function audienceCte(range?: [lo: string, hi: string]): string {
+export interface AudienceShape {
+  segments: number;
+  ids: boolean;
+  emails: boolean;
+}
+
+/** audienceShape describes an audience's lists (see AudienceShape). */
+export function audienceShape(a: { to_segment_ids?: string[]; to_user_ids?: string[]; to_user_emails?: string[] }): AudienceShape {
+  return { segments: a.to_segment_ids?.length ?? 0, ids: !!a.to_user_ids?.length, emails: !!a.to_user_emails?.length };
+}
+
+/**
+ * audienceCte (`lists`, `named`, `audience`): every live contact of project $1 an audience names — ids $2, addresses $3
+ * (lower-case), members of segments $4 (`named`: the union of the id sets the audience uses, `shape`, so each is read
+ * by its index and joined once) — with why it is left out, if it is (`excluded`): 'bounced' (hard-bounced, or a
+ * 'bounce' suppression-list entry) and 'suppressed' (complained, or any other entry but 'unsubscribed') from all
+ * mail; 'unsubscribed' (unsubscribed_at, or an 'unsubscribed' entry) only when $5 (the mail is marketing); else
+ * 'invalid' for an address checkEmail would refuse (email_is_valid, core/audience/sql). With `range`, only contact ids
+ * in (lo, hi] — two placeholders, e.g. ['$6', '$7'] — so an expansion reads its audience a chunk at a time, each by
+ * an index range. Without `shape`, every list is read (always correct; the shape only leaves out empty ones).
+ */
+export function audienceCte(range?: [lo: string, hi: string], shape: AudienceShape = { segments: 2, ids: true, emails: true }): string {
   const within = (col: string) => (range ? ` AND ${col} > ${range[0]}::uuid AND ${col} <= ${range[1]}::uuid` : '');
-  return `named AS (
-    SELECT sm.contact_id AS id FROM segment_members sm JOIN segments g ON g.id = sm.segment_id
-     WHERE sm.segment_id = ANY($4::uuid[]) AND g.project_id = $1${within('sm.contact_id')}
-    UNION SELECT i FROM unnest($2::uuid[]) i WHERE true${within('i')}
-    UNION SELECT id FROM contacts WHERE project_id = $1 AND lower(email) = ANY($3::text[])${within('id')}),
+  const branches = [
+    ...(shape.segments
+      ? [
+          `SELECT sm.contact_id AS id FROM segment_members sm JOIN segments g ON g.id = sm.segment_id
+     WHERE sm.segment_id = ANY($4::uuid[]) AND g.project_id = $1${within('sm.contact_id')}`,
+        ]
+      : []),
+    ...(shape.ids ? [`SELECT i FROM unnest($2::uuid[]) i WHERE true${within('i')}`] : []),
+    ...(shape.emails ? [`SELECT id FROM contacts WHERE project_id = $1 AND lower(email) = ANY($3::text[])${within('id')}`] : []),
+  ];
+  const unique = branches.length === 1 && shape.segments <= 1;
+  const named = branches.length ? branches.join('\n    UNION ') : 'SELECT NULL::uuid AS id WHERE false';
+  // Lists left out still have their placeholders typed (an unreferenced CTE costs nothing).
+  return `lists AS (SELECT $2::uuid[] AS ids, $3::text[] AS emails, $4::uuid[] AS segments),
+  named AS (
+    ${unique ? named : `SELECT DISTINCT id FROM (${named}) u`}),
   audience AS (
   SELECT c.id, c.email, c.timezone,
          CASE WHEN c.bounced_at IS NOT NULL OR s.reason = 'bounce' THEN 'bounced'
@@ -35,7 +62,6 @@ export function audienceCte(range?: [lo: string, hi: string]): string {
          LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)
    WHERE c.project_id = $1 AND c.archived_at IS NULL)`;
 }
-const AUDIENCE_CTE = audienceCte();
 
 /**
  * sandboxRefusedSql: whether the sandbox refuses the address `email` (SQL), given `allowed`, a text[] placeholder of
@@ -60,33 +86,24 @@ export const AUDIENCE_SPAN = `SELECT least(
  * AUDIENCE_MISSING: of the ids $2 and lower-case addresses $3 an audience names directly, how many distinct ones name
  * no live contact of project $1 (`missing_ids`, `missing_emails`): counted as not_a_contact, never silently dropped.
  */
-const MISSING = `(SELECT count(DISTINCT i) FROM unnest($2::uuid[]) i WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = i AND c.project_id = $1 AND c.archived_at IS NULL))::int AS missing_ids,
+export const AUDIENCE_MISSING = `SELECT
+    (SELECT count(DISTINCT i) FROM unnest($2::uuid[]) i WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.id = i AND c.project_id = $1 AND c.archived_at IS NULL))::int AS missing_ids,
     (SELECT count(DISTINCT e) FROM unnest($3::text[]) e WHERE NOT EXISTS (SELECT 1 FROM contacts c WHERE c.project_id = $1 AND lower(c.email) = e AND c.archived_at IS NULL))::int AS missing_emails`;
-export const AUDIENCE_MISSING = `SELECT ${MISSING}`;
 
 /** PROJECT_TIMEZONES: the distinct time zones (as written, '' for none) of project $1's live contacts, for a contact-local blast's send instants. */
 export const PROJECT_TIMEZONES = "SELECT DISTINCT coalesce(timezone, '') AS timezone FROM contacts WHERE project_id = $1 AND archived_at IS NULL";
 
 /**
- * AUDIENCE_COUNTS: the audience counted without returning it; $1-$5 as AUDIENCE_CTE; $6 whether the sandbox rule
- * applies; $7 the lower-case addresses it allows (the simulator's and the sender personas'). One row: `found` (live
- * contacts named), the left out by reason, `missing_ids` / `missing_emails` (distinct ids and addresses chosen directly
- * that name no live contact), `to_send`, `sandbox_refused` (recipients the sandbox does not allow) with the first five
- * of their addresses by contact id, and `domains`: recipients per lower-case domain, for the governor's estimate. The
- * counts are one pass over the audience (FILTER), the first five and the domains two more.
+ * audienceCountsSql: the audience of `shape` counted without returning it, in one pass; $1-$5 as audienceCte; $6
+ * whether the sandbox rule applies; $7 the lower-case addresses it allows (the simulator's and the sender personas').
+ * One row per (domain, excluded, refused) with its count `n`: the domain as written after the '@' (the caller folds
+ * case and blanks), why left out (NULL: sent to), and whether the sandbox refuses it — few rows, from which every
+ * figure of the preview is summed.
  */
-export const AUDIENCE_COUNTS = `WITH ${AUDIENCE_CTE},
-  refused AS (SELECT id, email, excluded, excluded IS NULL AND $6 AND ${sandboxRefusedSql('email', '$7')} AS refused FROM audience)
-  SELECT t.*,
-         ${MISSING},
-         (SELECT coalesce(array_agg(email ORDER BY id), '{}') FROM (SELECT id, email FROM refused WHERE refused ORDER BY id LIMIT 5) f) AS sandbox_first,
-         (SELECT coalesce(json_object_agg(domain, n), '{}') FROM (SELECT lower(split_part(btrim(email, E' \t\n\r\f\v'), '@', 2)) AS domain, count(*)::int AS n
-                   FROM audience WHERE excluded IS NULL GROUP BY 1) d) AS domains
-    FROM (SELECT count(*)::int AS found,
-                 (count(*) FILTER (WHERE excluded = 'bounced'))::int AS bounced,
-                 (count(*) FILTER (WHERE excluded = 'suppressed'))::int AS suppressed,
-                 (count(*) FILTER (WHERE excluded = 'unsubscribed'))::int AS unsubscribed,
-                 (count(*) FILTER (WHERE excluded = 'invalid'))::int AS invalid,
-                 (count(*) FILTER (WHERE excluded IS NULL))::int AS to_send,
-                 (count(*) FILTER (WHERE refused))::int AS sandbox_refused
-            FROM refused) t`;
+export const audienceCountsSql = (shape: AudienceShape) => `WITH ${audienceCte(undefined, shape)}
+  SELECT split_part(email, '@', 2) COLLATE "C" AS domain, excluded, excluded IS NULL AND $6 AND ${sandboxRefusedSql('email', '$7')} AS refused, count(*)::int AS n
+    FROM audience GROUP BY 1, 2, 3`;
+
+/** audienceSandboxFirstSql: the first five addresses (by contact id) of the audience of `shape` the sandbox refuses; $1-$5 as audienceCte, $6 the allowed addresses. */
+export const audienceSandboxFirstSql = (shape: AudienceShape) => `WITH ${audienceCte(undefined, shape)}
+  SELECT email FROM audience WHERE excluded IS NULL AND ${sandboxRefusedSql('email', '$6')} ORDER BY id LIMIT 5`;

@@ -1,0 +1,180 @@
+/**
+ * `npm run bench:expand` (issue 24 §1): a 1,000,000-recipient blast to a segment on PostgreSQL. Prints how long the
+ * send wizard's preview of it takes (previewBlast, BENCH_EXPAND_PREVIEWS runs after one warm-up), then, for the blast
+ * itself, saved due at once with the workers running in this process and the SMTP sink in its own: the time to the
+ * first email accepted by the sink, the time until every outbox row is written (the blast marked expanded), and this
+ * process's RSS — idle (after a 500-recipient warm-up blast has gone out, nothing to do) and its peak while expanding, sampled every 20 ms. The blast
+ * is then cancelled (the benchmark measures the expansion, not a million deliveries). Prints figures; asserts nothing.
+ *
+ * BENCH_EXPAND_CONTACTS sets the size (default 1,000,000: realistic domains, 1 % on the suppression list, 1 %
+ * unsubscribed, a third in each of three time zones); BENCH_PG_URL the server. The data takes about a minute to make:
+ * BENCH_KEEP=1 keeps the database and prints BENCH_EXPAND_DB_URL for the next run to reuse it.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { loadConfig, type Config } from '../src/server/config.ts';
+import { openGeneratedDatabase } from './databases.ts';
+import { emailOf, machineFacts } from './figures.ts';
+import { startRuntime } from '../src/server/runtime.ts';
+import { SmtpTransport } from '../src/server/mail/transport.ts';
+import { createAccount, projectByApiKey } from '../src/server/core/accounts/index.ts';
+import { savePersonas } from '../src/server/core/personas/index.ts';
+import { saveTemplates } from '../src/server/core/templates/index.ts';
+import { previewBlast, saveBlast } from '../src/server/core/blasts/index.ts';
+import type { QueryFn } from '../src/server/db/client.ts';
+import { RemoteSink } from './sinkProcess.ts';
+
+const CONTACTS = Number(process.env.BENCH_EXPAND_CONTACTS ?? 1_000_000);
+const PREVIEWS = Number(process.env.BENCH_EXPAND_PREVIEWS ?? 5);
+const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
+
+const opened = await openGeneratedDatabase({
+  reuseUrl: process.env.BENCH_EXPAND_DB_URL,
+  pgUrl: PG_URL,
+  prefix: 'bench_expand',
+  keep: process.env.BENCH_KEEP === '1',
+  keepVariable: 'BENCH_EXPAND_DB_URL',
+  what: `${CONTACTS.toLocaleString('en-US')} contacts`,
+  async generate(database) {
+    const q = database.query.bind(database);
+    const { apiKey } = await createAccount(database.db, {
+      company: 'Bench',
+      project: 'expand',
+      email: 'bench@expand.example.com',
+      password: 'bench-pass-1',
+      activated: true,
+    });
+    const project = (await projectByApiKey(database.db, apiKey))!;
+    const [persona] = await savePersonas(database.db, project.id, [{ email: 'news@expand.example.com', first_name: 'Bench', last_name: 'Sender' }]);
+    await q('UPDATE sender_personas SET verified_at = now() WHERE id = $1', [persona.id]);
+    await saveTemplates(database.db, project.id, [
+      {
+        name: 'Expand',
+        subject: 'Hello {{user.first_name}}',
+        type: 'TEMPLATE_MARKETING',
+        enabled: true,
+        html_body: '<p>Hi {{user.first_name}}</p><a href="{{unsubscribe_link}}">Unsubscribe</a>',
+      },
+    ]);
+    await q(
+      `INSERT INTO contacts (project_id, email, first_name, timezone, unsubscribed_at)
+       SELECT $1, ${emailOf('g')}, 'First' || g, (ARRAY['America/New_York', 'Europe/Berlin', 'Asia/Tokyo'])[1 + g % 3],
+              CASE WHEN g % 100 = 7 THEN now() END
+         FROM generate_series(1, $2::int) g`,
+      [project.id, CONTACTS],
+    );
+    await q(`INSERT INTO suppressions (project_id, email, reason) SELECT $1, lower(email), 'bounce' FROM contacts WHERE project_id = $1 AND hashtext(email) % 100 = 0`, [
+      project.id,
+    ]);
+    const [segment] = await q<{ id: string }>(`INSERT INTO segments (project_id, name) VALUES ($1, 'everyone') RETURNING id`, [project.id]);
+    await q('INSERT INTO segment_members (segment_id, contact_id) SELECT $1, id FROM contacts WHERE project_id = $2', [segment.id, project.id]);
+    await q('VACUUM ANALYZE');
+  },
+});
+if (!opened) {
+  console.log(`bench:expand: no PostgreSQL at ${PG_URL}; nothing measured`);
+  process.exit(0);
+}
+const { database } = opened;
+const q = database.query.bind(database) as QueryFn;
+let stop = async () => {};
+try {
+  console.log(await machineFacts(database));
+  const [{ id: projectId, api_key: apiKey }] = await q<{ id: string; api_key: string }>("SELECT id, api_key FROM projects WHERE name = 'expand'");
+  const project = (await projectByApiKey(database.db, apiKey))!;
+  const [persona] = await q<{ id: string }>('SELECT id FROM sender_personas WHERE project_id = $1', [projectId]);
+  const [template] = await q<{ id: string }>('SELECT id FROM templates WHERE project_id = $1', [projectId]);
+  const [segment] = await q<{ id: string }>('SELECT id FROM segments WHERE project_id = $1', [projectId]);
+  // Earlier runs' blasts (a kept database) are cancelled and their rows removed, so each run starts alike.
+  await q('DELETE FROM outbox WHERE project_id = $1', [projectId]);
+  await q('UPDATE email_blasts SET enabled = false WHERE project_id = $1', [projectId]);
+  const [{ members }] = await q<{ members: number }>('SELECT count(*)::int AS members FROM segment_members WHERE segment_id = $1', [segment.id]);
+
+  const sink = new RemoteSink();
+  const smtpUrl = await sink.start();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-bench-expand-'));
+  const config: Config = { ...loadConfig(process.env), databaseUrl: undefined, dataDir, storageUrl: path.join(dataDir, 'storage'), smtpUrl, sendPollMs: 100 };
+  const runtime = await startRuntime(config, { database, transport: new SmtpTransport(smtpUrl), workers: false });
+  const { startWorkers } = await import('../src/workers/index.ts');
+  const workers = await startWorkers(runtime.ctx, runtime.queue, runtime.transport);
+  stop = async () => {
+    await workers.stop();
+    await runtime.stop();
+    await sink.stop();
+  };
+
+  const audience = { template_id: template.id, sender_persona_id: persona.id, to_segment_ids: [segment.id], emails_per_recipient: 1 };
+  console.log(`blast to a segment of ${members.toLocaleString('en-US')} contacts:`);
+  const ms: number[] = [];
+  let said = '';
+  for (let i = 0; i <= PREVIEWS; i++) {
+    const t = performance.now();
+    const p = await previewBlast(q, project, audience, config);
+    if (i) ms.push(performance.now() - t); // the first is a warm-up
+    said = `${p.to_send.toLocaleString('en-US')} to send of ${p.targeted.toLocaleString('en-US')} targeted`;
+  }
+  console.log(`preview (previewBlast): ${ms.map((x) => x.toFixed(0)).join(', ')} ms (${said})`);
+
+  // A warm-up blast of 500 recipients first, so "idle" is a process that has sent (render threads started, pools
+  // open), as a worker is between blasts.
+  const warm = await q<{ id: string }>('SELECT contact_id AS id FROM segment_members WHERE segment_id = $1 ORDER BY contact_id LIMIT 500', [segment.id]);
+  await saveBlast(runtime.ctx, project, {
+    id: randomUUID(),
+    name: `Warm-up ${new Date().toISOString()}`,
+    template_id: template.id,
+    sender_persona_id: persona.id,
+    to_user_ids: warm.map((r) => r.id),
+    send_at: new Date().toISOString().slice(0, 16),
+    timezone: 'UTC',
+    send_in_users_timezone: false,
+  });
+  await sink.waitFor(() => sink.count >= 450, 120_000);
+  await new Promise((r) => setTimeout(r, 2000));
+  const warmed = sink.count;
+  global.gc?.();
+  const idle = process.memoryUsage().rss;
+  let peak = idle;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const id = randomUUID();
+  const start = performance.now();
+  await saveBlast(runtime.ctx, project, {
+    id,
+    name: `Expand ${new Date().toISOString()}`,
+    template_id: template.id,
+    sender_persona_id: persona.id,
+    to_segment_ids: [segment.id],
+    send_at: new Date().toISOString().slice(0, 16),
+    timezone: 'UTC',
+    send_in_users_timezone: false,
+  });
+  const saved = performance.now() - start;
+  await sink.waitFor(() => sink.count > warmed, 120_000);
+  const first = performance.now() - start;
+  let expanded: { audience: { queued: number; targeted: number; excluded: Record<string, number> } } | undefined;
+  while (!expanded) {
+    [expanded] = await q<{ audience: { queued: number; targeted: number; excluded: Record<string, number> } }>(
+      'SELECT audience FROM email_blasts WHERE id = $1 AND expanded_at IS NOT NULL',
+      [id],
+    );
+    if (!expanded) await new Promise((r) => setTimeout(r, 50));
+  }
+  const all = performance.now() - start;
+  clearInterval(sampler);
+  const [{ rows }] = await q<{ rows: number }>('SELECT count(*)::int AS rows FROM outbox WHERE blast_id = $1', [id]);
+  const sent = sink.count - warmed;
+  await q('UPDATE email_blasts SET enabled = false WHERE id = $1', [id]);
+  await q("UPDATE outbox SET status = 'cancelled' WHERE blast_id = $1 AND status = 'pending'", [id]);
+  console.log(
+    `expansion: saved in ${saved.toFixed(0)} ms; first email at the sink ${(first / 1000).toFixed(2)} s after the save; every outbox row written after ${(all / 1000).toFixed(1)} s ` +
+      `(${rows.toLocaleString('en-US')} rows; accounting ${JSON.stringify(expanded.audience)}; ${sent.toLocaleString('en-US')} emails at the sink meanwhile)`,
+  );
+  console.log(`worker process RSS: idle ${mb(idle)}, peak while expanding ${mb(peak)}, growth ${mb(peak - idle)}`);
+} finally {
+  await stop();
+  await opened.cleanup();
+}
+process.exit(0);
