@@ -43,7 +43,7 @@ export function audienceCte(range?: [lo: string, hi: string], shape: AudienceSha
      WHERE sm.segment_id = ANY($4::uuid[]) AND g.project_id = $1${within('sm.contact_id')}`,
         ]
       : []),
-    ...(shape.ids ? [`SELECT i FROM unnest($2::uuid[]) i WHERE true${within('i')}`] : []),
+    ...(shape.ids ? [`SELECT i AS id FROM unnest($2::uuid[]) i WHERE true${within('i')}`] : []),
     ...(shape.emails ? [`SELECT id FROM contacts WHERE project_id = $1 AND lower(email) = ANY($3::text[])${within('id')}`] : []),
   ];
   const unique = branches.length === 1 && shape.segments <= 1;
