@@ -52,7 +52,7 @@ import {
   RETRY_SEND_LATER,
 } from '../server/core/sending/queries.ts';
 import { DailyCaps, utcDay, type CapRefusal } from '../server/core/sending/dailyCaps.ts';
-import { SentRecorder } from '../server/core/sending/sentRecorder.ts';
+import { SentRecorder, type DailyCount } from '../server/core/sending/sentRecorder.ts';
 import { logFinishedBlasts } from '../server/core/blasts/finished.ts';
 import { simulatorFeedback, smtpBounce, type SmtpRefusal } from '../domain/feedback.ts';
 import { buildRenderContext } from '../domain/templateVariables.ts';
@@ -631,14 +631,17 @@ export class Sender {
       }
       // Warm-up (core/sending/dailyCaps.ts): a real email from a sending domain counts toward its day; a blast's or
       // workflow's email over today's cap waits for the next UTC day (test emails and single sends always go).
+      // Past the warm-up (or without a cap: transactional mail) the count is written with the sent mark.
       const domain = data.domains.get(persona.id);
+      let daily: DailyCount | undefined;
       if (!simulated && domain) {
-        const refusal = await this.caps.takeWarmup(domain, !!(row.blast_id || row.workflow_id) && !row.is_test);
-        if (refusal) {
-          await this.query(HOLD_FOR_CAP, [row.id, token, refusal.reason, String(refusal.waitMs)]);
+        const take = await this.caps.takeWarmup(domain, !!(row.blast_id || row.workflow_id) && !row.is_test);
+        if ('reason' in take) {
+          await this.query(HOLD_FOR_CAP, [row.id, token, take.reason, String(take.waitMs)]);
           sendMetrics.deferred.inc({ reason: 'daily_cap' });
           return undefined;
         }
+        daily = take.countWithSend;
       }
       const link = unsubscribeLink(this.ctx.config.publicUrl, project?.link_secret ?? '', row.project_id, row.contact_id, Number(row.id));
       const vars = buildRenderContext(contact ?? { email: row.email }, persona, link, row.event);
@@ -732,7 +735,7 @@ export class Sender {
           response: reply.response,
           // A workflow's email (issue 8): its events count for the workflow, and the hop count guards against cycles.
           ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}),
-        })
+        }, daily)
         .then(async () => {
           sendMetrics.sent.inc({ transport: via });
           sendMetrics.latency.observe(Math.max(0, acceptedAt - new Date(row.send_at).getTime()) / 1000);

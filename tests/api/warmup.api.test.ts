@@ -116,6 +116,29 @@ describe(`warm-up (${API_DB})`, () => {
       await transport.close();
     }
   }, 60_000);
+
+  it('counts an established domain’s sends with their sent marks: today’s count is the emails recorded as sent', async () => {
+    const t = await h.tenant({ activated: true });
+    expect((await h.call('POST', '/api/domains/domains', { key: t.apiKey, body: { domain: 'done.example.com' } })).status).toBe(200);
+    // Past its two warm-up days: no cap, and nothing to take before each email.
+    await h.runtime.database.query("UPDATE sending_domains SET warmup_started_on = current_date - 30 WHERE domain = 'done.example.com'");
+    const emails = Array.from({ length: 12 }, (_, i) => `done${i}@example.net`);
+    const blastId = await dueBlast(h, t, emails, { from: 'news@done.example.com', type: 'TEMPLATE_MARKETING' });
+    const own = new SmtpSink();
+    const transport = new SmtpTransport(await own.start(), 4);
+    const sender = new Sender(h.runtime.ctx, transport, renderer, { leaseMs: 30_000, pollMs: 50 });
+    sender.start();
+    try {
+      await until(async () => (await statuses(blastId)).every((s) => s.status === 'sent'));
+      expect(own.count).toBe(12);
+    } finally {
+      await sender.stop();
+      await transport.close();
+      await own.stop();
+    }
+    const [domain] = (await h.call('GET', '/api/domains/dkim', { key: t.apiKey })).body.data;
+    expect(domain.warmup).toMatchObject({ active: false, days: 2, cap_today: null, sent_today: 12 });
+  }, 60_000);
 });
 
 describe(`a relay's daily_quota (${API_DB})`, () => {

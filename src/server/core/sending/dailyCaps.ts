@@ -11,6 +11,7 @@
  *
  * Days are UTC, computed from a clock the caller gives (ms since the epoch, UTC), so tests can move through days.
  */
+import type { DailyCount } from './sentRecorder.ts';
 import type { QueryFn } from '../../db/client.ts';
 
 /**
@@ -112,31 +113,36 @@ export class DailyCaps {
   ) {}
 
   /**
-   * takeWarmup counts one email from sending domain `d` today. With `hold` (marketing mail) it refuses when today's
-   * warm-up cap is reached, with the reason and the wait until the next UTC day; otherwise it counts without a cap.
-   * Resolves undefined when the email may go. Rejects when a statement fails.
+   * takeWarmup counts one email from sending domain `d` today. With `hold` (marketing mail) during the warm-up it
+   * takes one unit of today's cap now (TAKE_DAILY), or refuses when the cap is reached, with the reason and the wait
+   * until the next UTC day. Without a cap to enforce (transactional mail, or a domain past its warm-up) it takes
+   * nothing now and answers `countWithSend`: the count the send adds one to when it is recorded as sent
+   * (SentRecorder, in the same statement as the sent mark), so an established domain's emails cost no statement of
+   * their own on one hot daily_sends row. `{}` when nothing is counted (no warm-up schedule, or the domain is gone).
+   * Rejects when a statement fails.
    */
-  async takeWarmup(d: SendingDomainRef, hold: boolean): Promise<CapRefusal | undefined> {
-    if (!this.schedule) return undefined;
+  async takeWarmup(d: SendingDomainRef, hold: boolean): Promise<CapRefusal | { countWithSend?: DailyCount }> {
+    if (!this.schedule) return {};
     const now = this.now();
     const today = utcDay(now);
     const key = capKey.domain(d.id);
     let started = this.startedOn.get(d.id);
     if (!started) {
       const [row] = await this.query<{ started_on: string }>(START_WARMUP, [d.id, today]);
-      if (!row) return undefined; // the domain was deleted meanwhile: nothing to warm up
+      if (!row) return {}; // the domain was deleted meanwhile: nothing to warm up
       started = row.started_on;
       this.startedOn.set(d.id, started);
     }
     const day = warmupDay(started, today);
     const cap = warmupCap(this.schedule, day);
+    if (!hold || cap === undefined) return { countWithSend: { key, day: today } };
     const refusal = (): CapRefusal => ({
       reason: `warm-up: ${d.domain} is on day ${day} of its ${this.schedule!.length}-day warm-up and today's cap of ${cap} emails is reached; it goes out from the next UTC day`,
       waitMs: msUntilNextUtcDay(now),
     });
-    if (hold && cap !== undefined && this.full.get(key) === today) return refusal();
-    const taken = await this.query(TAKE_DAILY, [key, today, hold && cap !== undefined ? cap : NO_CAP]);
-    if (taken.length) return undefined;
+    if (this.full.get(key) === today) return refusal();
+    const taken = await this.query(TAKE_DAILY, [key, today, cap]);
+    if (taken.length) return {};
     this.full.set(key, today);
     return refusal();
   }

@@ -8,13 +8,19 @@ import { insertSystemEventsSql } from '../events/index.ts';
 
 /**
  * MARK_SENT: rows → sent with their stored copy's location, and one email_send_result_success event each, in one
- * statement. $1 outbox ids, $2 their claim tokens, $3 locations, $4 event json, one element per row.
+ * statement. $1 outbox ids, $2 their claim tokens, $3 locations, $4 event json, $5 the daily_sends key each send counts
+ * toward (NULL: none) and $6 its UTC day, one element per row: a sending domain past its warm-up counts its sends here,
+ * a group at a time, instead of one statement per email on one hot row (core/sending/dailyCaps.ts takeWarmup).
  */
-export const MARK_SENT = `WITH input AS (SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::jsonb[]) AS u(id, token, location, json)),
+export const MARK_SENT = `WITH input AS (SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::date[]) AS u(id, token, location, json, daily_key, daily_day)),
     done AS (
       UPDATE outbox o SET status = 'sent', sent_at = now(), location = i.location, last_error = NULL, claim_token = NULL
         FROM input i WHERE o.id = i.id AND o.claim_token = i.token
-      RETURNING o.project_id, o.email, o.contact_id, o.blast_id, o.template_id, i.json)
+      RETURNING o.id, o.project_id, o.email, o.contact_id, o.blast_id, o.template_id, i.json, i.daily_key, i.daily_day),
+    counted AS (
+      INSERT INTO daily_sends AS d (key, day, sent)
+      SELECT daily_key, daily_day, count(*) FROM done WHERE daily_key IS NOT NULL GROUP BY 1, 2
+      ON CONFLICT (key, day) DO UPDATE SET sent = d.sent + excluded.sent)
     ${insertSystemEventsSql(
       {
         project_id: 'project_id',

@@ -5,11 +5,18 @@
 import type { QueryFn } from '../../db/client.ts';
 import { MARK_SENT } from './queries.ts';
 
+/** A daily_sends count a send adds to when it is recorded (core/sending/dailyCaps.ts): its key and UTC day (YYYY-MM-DD). */
+export interface DailyCount {
+  key: string;
+  day: string;
+}
+
 interface SentMark {
   id: string | number;
   token: string;
   location: string;
   json: object;
+  daily?: DailyCount;
   done: () => void;
   fail: (err: unknown) => void;
   at: number;
@@ -28,7 +35,7 @@ interface SentMark {
 export class SentRecorder {
   /** Most marks written by one statement. */
   static readonly MAX_MARKS = 200;
-  /** The statement (./queries.ts MARK_SENT): $1 outbox ids, $2 their claim tokens, $3 locations, $4 event json, one element per mark. */
+  /** The statement (./queries.ts MARK_SENT): $1 outbox ids, $2 their claim tokens, $3 locations, $4 event json, $5-$6 daily counts, one element per mark. */
   static readonly STATEMENT = MARK_SENT;
   private pending: SentMark[] = [];
   private timer?: ReturnType<typeof setTimeout>;
@@ -42,11 +49,12 @@ export class SentRecorder {
   /**
    * markSent is the one way an email becomes sent (what counts as a send: spec part 1 §3 email_send_result_success):
    * resolves once the row is recorded as sent, with its event, under claim `token` (or rejects when the statement
-   * failed; a row whose claim was lost is left as it is). `location` is the stored copy, `json` the event's json.
+   * failed; a row whose claim was lost is left as it is). `location` is the stored copy, `json` the event's json,
+   * `daily` the daily_sends count the send adds one to, in the same statement (only if the row is marked).
    */
-  markSent(id: string | number, token: string, location: string, json: object): Promise<void> {
+  markSent(id: string | number, token: string, location: string, json: object, daily?: DailyCount): Promise<void> {
     return new Promise((done, fail) => {
-      this.pending.push({ id, token, location, json, done, fail, at: performance.now() });
+      this.pending.push({ id, token, location, json, daily, done, fail, at: performance.now() });
       this.schedule();
     });
   }
@@ -71,6 +79,8 @@ export class SentRecorder {
         batch.map((m) => m.token),
         batch.map((m) => m.location),
         batch.map((m) => JSON.stringify(m.json)),
+        batch.map((m) => m.daily?.key ?? null),
+        batch.map((m) => m.daily?.day ?? null),
       ]);
       for (const m of batch) m.done();
     } catch (err) {
