@@ -22,7 +22,6 @@ import { openBenchDatabase } from './databases.ts';
 import { startRuntime } from '../src/server/runtime.ts';
 import { SmtpTransport } from '../src/server/mail/transport.ts';
 import { buildRawMessage, type DkimKey } from '../src/server/mail/render.ts';
-import { addDomain } from '../src/server/core/domains/index.ts';
 import { textFromHtml } from '../src/domain/emailHtml.ts';
 import { createAccount } from '../src/server/core/accounts/index.ts';
 import { upsertContacts } from '../src/server/core/contacts/index.ts';
@@ -33,6 +32,7 @@ import { projectByApiKey } from '../src/server/core/accounts/index.ts';
 import { SmtpSink } from '../tests/helpers/smtpSink.ts';
 import { readFixture } from '../tests/helpers/fixtures.ts';
 import { RemoteSink } from './sinkProcess.ts';
+import { addEstablishedDomain } from './figures.ts';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
 const RAW_N = Math.min(N, 5000);
@@ -136,13 +136,7 @@ async function prepare(database: Database, html: string, kind: 'pglite' | 'postg
   await database.query('UPDATE sender_personas SET verified_at = now() WHERE id = $1', [persona.id]); // confirmed out of band
   // Its sending domain, DKIM-verified and past its warm-up (an established sender): every email is signed, as in
   // production (RSA-2048), tracked (open pixel, click links) and marketing (List-Unsubscribe).
-  await addDomain(runtime.ctx, project, 'bench.example.com');
-  const [domain] = await database.query<{ dkim_private_key: string }>(
-    `UPDATE sending_domains SET dkim_status = 'Success', spf_status = 'Success', dmarc_status = 'Success', warmup_started_on = current_date - 365
-      WHERE project_id = $1 RETURNING dkim_private_key`,
-    [project.id],
-  );
-  dkim = { domainName: 'bench.example.com', keySelector: 'mw1', privateKey: domain.dkim_private_key };
+  dkim = await addEstablishedDomain(database, project.id, 'bench.example.com');
   const [template] = await saveTemplates(db, project.id, [
     { name: 'Bench', subject: 'Hello {{user.first_name}}', type: 'TEMPLATE_MARKETING', enabled: true, html_body: html },
   ]);
@@ -218,6 +212,12 @@ async function prepare(database: Database, html: string, kind: 'pglite' | 'postg
         const { writeFile } = await import('node:fs/promises');
         await writeFile(process.env.BENCH_PROFILE!, JSON.stringify(profile));
       }
+      // What went out is what production sends: the stored copy of the last email, signed and with List-Unsubscribe.
+      const [last] = await database.query<{ json: { bucket: string; key: string } }>(
+        "SELECT json FROM events WHERE name = 'email_send_result_success' ORDER BY emitted_at DESC LIMIT 1",
+      );
+      const copy = last ? String(await runtime.ctx.storage.get(last.json.bucket, last.json.key)) : '';
+      if (!/^DKIM-Signature: /m.test(copy) || !/^List-Unsubscribe:/m.test(copy)) throw new Error(`the blast went out without a DKIM signature or List-Unsubscribe: ${copy.slice(0, 300)}`);
       // Let the last sent marks land before the next measurement starts.
       for (let i = 0; i < 100 && (await sent()) < runs * N; i++) await new Promise((r) => setTimeout(r, 50));
       return { rate: N / seconds, seconds, firstSeconds, mainBusy, cores, loopDelayP99, machineBusy, threads, dbMsPerEmail };

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { openBenchDatabase } from './databases.ts';
-import { machineFacts } from './figures.ts';
+import { addEstablishedDomain, machineFacts } from './figures.ts';
 import { RemoteSink } from './sinkProcess.ts';
 import { ROOT, freePort } from '../tests/helpers/processes.ts';
 import { createAccount, projectByApiKey } from '../src/server/core/accounts/index.ts';
@@ -124,18 +124,8 @@ try {
   const project = (await projectByApiKey(database.db, apiKey))!;
   const [persona] = await savePersonas(database.db, project.id, [{ email: 'news@scale.example.com', first_name: 'Bench', last_name: 'Sender' }]);
   await q('UPDATE sender_personas SET verified_at = now() WHERE id = $1', [persona.id]);
-  // An established, DKIM-verified sending domain (its key made as addDomain makes one): every email is signed.
-  const { generateKeyPairSync } = await import('node:crypto');
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
-    publicKeyEncoding: { type: 'spki', format: 'der' },
-    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-  });
-  await q(
-    `INSERT INTO sending_domains (project_id, domain, dkim_selector, dkim_private_key, dkim_public_key, dkim_status, spf_status, dmarc_status, warmup_started_on)
-     VALUES ($1, 'scale.example.com', 'mw1', $2, $3, 'Success', 'Success', 'Success', current_date - 365)`,
-    [project.id, privateKey, Buffer.from(publicKey).toString('base64')],
-  );
+  // An established, DKIM-verified sending domain: every email is signed.
+  await addEstablishedDomain(database, project.id, 'scale.example.com');
   const html = readFixture('email-templates/leemunroe/email-inlined.html')
     .replace('>Hi there<', '>Hi {{user.first_name}}<')
     .replace(/href="[^"]*"([^>]*>Unsubscribe)/, 'href="{{unsubscribe_link}}"$1');
