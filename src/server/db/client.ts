@@ -32,7 +32,7 @@ export interface Database {
   /** pg-boss connection options for this database. */
   bossOptions: { connectionString: string; max: number } | { db: { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } };
   /**
-   * listen subscribes to NOTIFY on `channel` (e.g. 'events', sent for every insert into events); `onPayload` gets each
+   * listen subscribes to NOTIFY on `channel` (e.g. 'workflow_steps', sent when workflow runs are entered); `onPayload` gets each
    * payload. Resolves with a function that unsubscribes. On PostgreSQL it holds one dedicated connection.
    */
   listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;

@@ -344,6 +344,8 @@ export const outbox = pgTable(
       .on(t.status, t.nextAttemptAt)
       .where(sql`status IN ('pending', 'sending')`),
     index('outbox_blast_idx').on(t.blastId, t.status),
+    // A bounce or complaint names its email by Message-ID (core/feedback SENT_ROW_BY_MESSAGE_ID): an index probe, not a scan of the outbox.
+    index('outbox_message_id_idx').on(t.messageId),
   ],
 );
 

@@ -2,9 +2,8 @@
  * The public events API (`POST {event}/events`; spec part 1 §7, part 2 §2; issue 5): customers post batches of
  * events {name, email, metric1..3, json}. Each event is checked on its own; the valid ones are stored in one
  * statement (user_id resolved from the project's contacts by email), the bad ones are reported by index and field.
- * An Idempotency-Key makes a retried batch store nothing twice. Every INSERT into events sends NOTIFY 'events'
- * (payload: a project id) through the events_notify trigger, which wakes the workflow engine; the events table is the
- * log it reads.
+ * An Idempotency-Key makes a retried batch store nothing twice. The statement triggers on events (report
+ * aggregates, per-contact counts, workflow entry) run in the same statement (docs/architecture.md §6).
  */
 import type { Database, QueryFn } from '../../db/client.ts';
 import { checkEmail } from '../../../domain/validation.ts';
