@@ -149,6 +149,12 @@ export interface components {
             limit: number;
             /** @default 0 */
             offset: number;
+            /**
+             * @description How total_users is counted (issue 24 §3). exact: every matching contact counted (over a million contacts this takes a few hundred ms). estimate: the page at once and the total estimated from a sample of about 20,000 of the project's contacts (total_is_estimate true; within a few per cent for totals in the thousands); a project that small or smaller is counted exactly. The console asks for the estimate, shows "about N", then asks again for the exact total.
+             * @default exact
+             * @enum {string}
+             */
+            total: "exact" | "estimate";
         };
         /** Format: uuid */
         Uuid: string;
@@ -414,6 +420,8 @@ export interface operations {
                             created_at: components["schemas"]["Timestamp"];
                         }[];
                         total_users: number;
+                        /** @description true when total_users is an estimate from a sample (total: estimate on a large project). */
+                        total_is_estimate: boolean;
                     };
                 };
             };

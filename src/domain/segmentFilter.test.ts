@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  aboutCount,
   BLANK_ROW,
   builderErrors,
   countsMachines,
@@ -183,5 +184,15 @@ describe('include_machine in the builder (issue 22)', () => {
       { attribute: 'num_sends', operator: 'greater_than', values: [0] },
       { attribute: 'num_clicks', operator: 'equals', values: [0] },
     ]);
+  });
+});
+
+describe('aboutCount', () => {
+  it('words an estimate with three significant figures', () => {
+    expect(aboutCount(296_988)).toBe('297,000');
+    expect(aboutCount(1_234_567)).toBe('1,230,000');
+    expect(aboutCount(35_294)).toBe('35,300');
+    expect(aboutCount(999)).toBe('999');
+    expect(aboutCount(1000)).toBe('1,000');
   });
 });

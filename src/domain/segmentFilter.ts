@@ -251,3 +251,13 @@ export function builderErrors(rows: BuilderRow[], allowed: readonly string[] = S
   const out = checkFilters(toUserFilters(rows), requestAttributes(allowed));
   return 'errors' in out ? out.errors : [];
 }
+
+/**
+ * aboutCount words an estimated total (filter_users with total: estimate; issue 24 §3) as people read one: three
+ * significant figures with thousands separators ("296,988" → "297,000"); below 1,000 the number as it is.
+ */
+export function aboutCount(n: number): string {
+  if (n < 1000) return String(Math.round(n));
+  const step = 10 ** (Math.floor(Math.log10(n)) - 2);
+  return (Math.round(n / step) * step).toLocaleString('en-US');
+}

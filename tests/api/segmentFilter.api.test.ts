@@ -346,6 +346,32 @@ describe(`segment filters (${API_DB})`, () => {
     expect(page.body.total_users).toBe(newestFirst.length);
   });
 
+  it('total: estimate gives the page at once and a flagged total from a sample on a large project, exact on a small one', async () => {
+    const filter = { attribute: 'contact_email', operator: 'contains', values: ['@big3.'] };
+    // A small project is counted exactly even when an estimate is asked for.
+    const small = await filterUsers({ user_filters: [{ attribute: 'contact_email', operator: 'contains', values: ['ann'] }], total: 'estimate' });
+    expect(small.status).toBe(200);
+    expect(small.body.total_is_estimate).toBe(false);
+    // A large one (60,000 contacts, a seventh of them on one domain): sampled, flagged, close to the exact count.
+    const big = await h.tenant();
+    await h.runtime.database.query(
+      `INSERT INTO contacts (project_id, email) SELECT $1, 'c' || g || '@big' || (g % 7) || '.example.com' FROM generate_series(1, 60000) g`,
+      [big.projectId],
+    );
+    await h.runtime.database.query('ANALYZE contacts');
+    const ask = (total: string) =>
+      h.call('POST', '/api/segment/segments/filter_users', { key: big.apiKey, body: { user_filters: [filter], limit: 5, total } });
+    const exact = await ask('exact');
+    expect(exact.status).toBe(200);
+    expect(exact.body).toMatchObject({ total_users: 8572, total_is_estimate: false });
+    const estimate = await ask('estimate');
+    expect(estimate.status).toBe(200);
+    expect(estimate.body.total_is_estimate).toBe(true);
+    expect(estimate.body.users).toEqual(exact.body.users); // the same page
+    expect(Math.abs(estimate.body.total_users - 8572) / 8572).toBeLessThan(0.15);
+    expect((await ask('roughly')).status).toBe(400);
+  });
+
   it('create_from_filters counts now, then a job adds exactly the previewed contacts and shows the segment', async () => {
     const body = {
       name: ' Openers named Ann ',

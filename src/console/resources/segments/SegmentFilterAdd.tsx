@@ -26,10 +26,10 @@ export function SegmentFilterAdd({ segmentId, onAdded }: { segmentId: string; on
     if (errs.length) return;
     setBusy(true);
     try {
-      // offset is the spec's default, sent since the generated body type lists defaulted fields as set.
+      // offset and total are the spec's defaults, sent since the generated body type lists defaulted fields as set.
       const res = await callOperation(
         'filterUsers',
-        { body: { conjunction, user_filters: toUserFilters(rows), segment_edit: true, limit: 100, offset: 0 } },
+        { body: { conjunction, user_filters: toUserFilters(rows), segment_edit: true, limit: 100, offset: 0, total: 'exact' } },
         RETRY.segments,
       );
       setFound({ users: res.users, total: res.total_users });

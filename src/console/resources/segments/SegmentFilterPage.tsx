@@ -25,7 +25,7 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { BLANK_ROW, builderErrors, SEGMENT_FILTER_ATTRIBUTES, toUserFilters, type BuilderRow, type Conjunction } from '../../../domain/segmentFilter';
+import { aboutCount, BLANK_ROW, builderErrors, SEGMENT_FILTER_ATTRIBUTES, toUserFilters, type BuilderRow, type Conjunction } from '../../../domain/segmentFilter';
 import { isBlank } from '../../../domain/validation';
 import type { ListRow } from '../../data/apiTypes';
 import { callOperation, RETRY } from '../../data/gateway';
@@ -39,7 +39,7 @@ export function SegmentFilterPage() {
   const [conjunction, setConjunction] = useState<Conjunction>('and');
   const [name, setName] = useState('');
   const [shownErrors, setShownErrors] = useState<string[]>([]);
-  const [preview, setPreview] = useState<{ users: Array<ListRow<'filterUsers', 'users'>>; total: number } | null>(null);
+  const [preview, setPreview] = useState<{ users: Array<ListRow<'filterUsers', 'users'>>; total: number; estimate: boolean } | null>(null);
   const [busy, setBusy] = useState<'' | 'preview' | 'save'>('');
   const [nameTouched, setNameTouched] = useState(false);
 
@@ -59,8 +59,15 @@ export function SegmentFilterPage() {
     setBusy('preview');
     try {
       // segment_edit and offset are the spec's defaults, sent since the generated body type lists defaulted fields as set.
-      const res = await callOperation('filterUsers', { body: { ...body(), segment_edit: false, limit: 100, offset: 0 } }, RETRY.segments);
-      setPreview({ users: res.users, total: res.total_users });
+      // The page and an estimated total first (at once, even over a million contacts), then the exact total (issue 24 §3).
+      const asked = body();
+      const quick = await callOperation('filterUsers', { body: { ...asked, segment_edit: false, limit: 100, offset: 0, total: 'estimate' } }, RETRY.segments);
+      setPreview({ users: quick.users, total: quick.total_users, estimate: quick.total_is_estimate });
+      if (quick.total_is_estimate) {
+        const exact = await callOperation('filterUsers', { body: { ...asked, segment_edit: false, limit: 100, offset: 0, total: 'exact' } }, RETRY.segments);
+        // Only if the filters are still the ones asked about (the user may have run another preview meanwhile).
+        setPreview((shown) => (shown && shown.users === quick.users ? { users: exact.users, total: exact.total_users, estimate: false } : shown));
+      }
     } catch (e) {
       notify(`Couldn't filter users: ${(e as Error).message}`, { type: 'error' });
     } finally {
@@ -139,7 +146,11 @@ export function SegmentFilterPage() {
         <Card variant="outlined">
           <CardContent>
             <Typography variant="h6" component="h2" aria-live="polite">
-              {preview.total === 1 ? '1 contact matches' : `${preview.total.toLocaleString()} contacts match`}
+              {preview.estimate
+                ? `About ${aboutCount(preview.total)} contacts match (counting…)`
+                : preview.total === 1
+                  ? '1 contact matches'
+                  : `${preview.total.toLocaleString()} contacts match`}
               {preview.total > preview.users.length ? ` (showing ${preview.users.length})` : ''}
             </Typography>
             {preview.users.length === 0 ? (

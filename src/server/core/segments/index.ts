@@ -215,27 +215,69 @@ export async function addSegmentUsers(
 /** A filter request (openapi/segment.yaml FilterRequest). */
 type FilterRequest = components['schemas']['FilterRequest'];
 
+/** About how many contacts an estimated total reads (filterUsers with total: estimate). */
+export const ESTIMATE_SAMPLE_CONTACTS = 20_000;
+
 /**
  * filterUsers answers POST /segment/segments/filter_users: one page (newest first) of the project's live contacts
- * the filters match, and their total. Throws BadRequest naming user_filters when the filters fail the catalog checks.
+ * the filters match, and their total. With `total: 'estimate'` (issue 24 §3) the total is counted over a sample of
+ * about ESTIMATE_SAMPLE_CONTACTS of the project's contacts (whole table pages at random, TABLESAMPLE SYSTEM) and scaled
+ * up, `total_is_estimate` true — unless the planner's statistics put the project at no more contacts than that, when
+ * it is counted exactly. Throws BadRequest naming user_filters when the filters fail the catalog checks.
  */
 export async function filterUsers(
   query: QueryFn,
   projectId: string,
   body: FilterRequest,
-): Promise<{ users: Array<{ id: string; email: string; first_name: string | null; last_name: string | null; created_at: string }>; total_users: number }> {
+): Promise<{
+  users: Array<{ id: string; email: string; first_name: string | null; last_name: string | null; created_at: string }>;
+  total_users: number;
+  total_is_estimate: boolean;
+}> {
   const checked = checkFilters(body.user_filters, requestAttributes(body.segment_edit ? SEGMENT_EDIT_FILTER_ATTRIBUTES : SEGMENT_FILTER_ATTRIBUTES));
   if ('errors' in checked) throw new BadRequest(checked.errors.map((e) => `user_filters: ${e}`));
   const where = compileFilters(checked.filters, body.conjunction ?? 'and', 2);
   const base = matchingContacts(where);
   const page = [Math.min(100, Math.max(1, Math.trunc(body.limit ?? 100))), Math.max(0, Math.trunc(body.offset ?? 0))];
   const n = where.params.length + 2;
-  const [users, [total]] = await Promise.all([
+  const total = async (): Promise<{ n: number; estimate: boolean }> => {
+    if (body.total === 'estimate') {
+      const share = await sampleShare(query, projectId);
+      if (share < 1) {
+        const [sampled] = await query<{ n: number }>(`SELECT count(*)::int AS n ${matchingContacts(where, share * 100)}`, [projectId, ...where.params]);
+        return { n: Math.round(sampled.n / share), estimate: true };
+      }
+    }
+    const [exact] = await query<{ n: number }>(`SELECT count(*)::int AS n ${base}`, [projectId, ...where.params]);
+    return { n: exact.n, estimate: false };
+  };
+  const [users, counted] = await Promise.all([
     query<{ id: string; email: string; first_name: string | null; last_name: string | null; created_at: Date | string }>(
       `SELECT c.id, c.email, c.first_name, c.last_name, c.created_at ${base} ORDER BY c.created_at DESC, c.id LIMIT $${n} OFFSET $${n + 1}`,
       [projectId, ...where.params, ...page],
     ),
-    query<{ n: number }>(`SELECT count(*)::int AS n ${base}`, [projectId, ...where.params]),
+    total(),
   ]);
-  return { users: users.map((u) => ({ ...u, created_at: new Date(u.created_at).toISOString() })), total_users: total.n };
+  return {
+    users: users.map((u) => ({ ...u, created_at: new Date(u.created_at).toISOString() })),
+    total_users: counted.n,
+    total_is_estimate: counted.estimate,
+  };
+}
+
+/**
+ * sampleShare is the share (0–1] of the contacts table's pages an estimate reads so that about
+ * ESTIMATE_SAMPLE_CONTACTS of project `projectId`'s contacts are in it (a sample of p % of the pages holds about p % of
+ * the project's contacts), from the planner's statistics (EXPLAIN: no scan); 1 when the project is that small (then it
+ * is counted exactly). At least 0.1 % of the table.
+ */
+async function sampleShare(query: QueryFn, projectId: string): Promise<number> {
+  const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
+    'EXPLAIN (FORMAT JSON) SELECT 1 FROM contacts WHERE project_id = $1 AND archived_at IS NULL',
+    [projectId],
+  );
+  const projectRows = plan['QUERY PLAN'][0].Plan['Plan Rows'];
+  if (projectRows <= ESTIMATE_SAMPLE_CONTACTS) return 1;
+  // A sample of p % of the table's pages holds about p % of the project's contacts, wherever they are.
+  return Math.min(1, Math.max(0.001, ESTIMATE_SAMPLE_CONTACTS / projectRows));
 }
