@@ -117,7 +117,6 @@ interface Prepared {
 
 /** prepare opens a runtime on `database` with N contacts and starts the workers (render threads included) once. */
 async function prepare(database: Database, html: string, kind: 'pglite' | 'postgres'): Promise<Prepared> {
-  let dkim!: DkimKey;
   const sink = newSink();
   const smtpUrl = await sink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-bench-'));
@@ -136,7 +135,7 @@ async function prepare(database: Database, html: string, kind: 'pglite' | 'postg
   await database.query('UPDATE sender_personas SET verified_at = now() WHERE id = $1', [persona.id]); // confirmed out of band
   // Its sending domain, DKIM-verified and past its warm-up (an established sender): every email is signed, as in
   // production (RSA-2048), tracked (open pixel, click links) and marketing (List-Unsubscribe).
-  dkim = await addEstablishedDomain(database, project.id, 'bench.example.com');
+  const dkim = await addEstablishedDomain(database, project.id, 'bench.example.com');
   const [template] = await saveTemplates(db, project.id, [
     { name: 'Bench', subject: 'Hello {{user.first_name}}', type: 'TEMPLATE_MARKETING', enabled: true, html_body: html },
   ]);
