@@ -216,7 +216,8 @@ async function prepare(database: Database, html: string, kind: 'pglite' | 'postg
         "SELECT json FROM events WHERE name = 'email_send_result_success' ORDER BY emitted_at DESC LIMIT 1",
       );
       const copy = last ? String(await runtime.ctx.storage.get(last.json.bucket, last.json.key)) : '';
-      if (!/^DKIM-Signature: /m.test(copy) || !/^List-Unsubscribe:/m.test(copy)) throw new Error(`the blast went out without a DKIM signature or List-Unsubscribe: ${copy.slice(0, 300)}`);
+      if (!/^DKIM-Signature: /m.test(copy) || !/^List-Unsubscribe:/m.test(copy))
+        throw new Error(`the blast went out without a DKIM signature or List-Unsubscribe: ${copy.slice(0, 300)}`);
       // Let the last sent marks land before the next measurement starts.
       for (let i = 0; i < 100 && (await sent()) < runs * N; i++) await new Promise((r) => setTimeout(r, 50));
       return { rate: N / seconds, seconds, firstSeconds, mainBusy, cores, loopDelayP99, machineBusy, threads, dbMsPerEmail };
@@ -329,7 +330,9 @@ async function main(): Promise<void> {
       `${sent}/${ROUNDS * N}`,
     ]);
   }
-  console.log(`\n| database | raw msg/s (median) | pipeline msg/s (median) | ratio (median) | ratio range | process CPU ms/email (median) | PostgreSQL CPU ms/email (median) | sent |`);
+  console.log(
+    `\n| database | raw msg/s (median) | pipeline msg/s (median) | ratio (median) | ratio range | process CPU ms/email (median) | PostgreSQL CPU ms/email (median) | sent |`,
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);
   process.exit(0);

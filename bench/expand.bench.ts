@@ -67,9 +67,10 @@ const opened = await openGeneratedDatabase({
          FROM generate_series(1, $2::int) g`,
       [project.id, CONTACTS],
     );
-    await q(`INSERT INTO suppressions (project_id, email, reason) SELECT $1, lower(email), 'bounce' FROM contacts WHERE project_id = $1 AND hashtext(email) % 100 = 0`, [
-      project.id,
-    ]);
+    await q(
+      `INSERT INTO suppressions (project_id, email, reason) SELECT $1, lower(email), 'bounce' FROM contacts WHERE project_id = $1 AND hashtext(email) % 100 = 0`,
+      [project.id],
+    );
     const [segment] = await q<{ id: string }>(`INSERT INTO segments (project_id, name) VALUES ($1, 'everyone') RETURNING id`, [project.id]);
     await q('INSERT INTO segment_members (segment_id, contact_id) SELECT $1, id FROM contacts WHERE project_id = $2', [segment.id, project.id]);
     await q('VACUUM ANALYZE');

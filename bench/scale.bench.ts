@@ -120,7 +120,13 @@ const q = database.query.bind(database);
 const sink = new RemoteSink();
 try {
   console.log(await machineFacts(database));
-  const { apiKey } = await createAccount(database.db, { company: 'Bench', project: 'scale', email: 'bench@scale.example.com', password: 'bench-pass-1', activated: true });
+  const { apiKey } = await createAccount(database.db, {
+    company: 'Bench',
+    project: 'scale',
+    email: 'bench@scale.example.com',
+    password: 'bench-pass-1',
+    activated: true,
+  });
   const project = (await projectByApiKey(database.db, apiKey))!;
   const [persona] = await savePersonas(database.db, project.id, [{ email: 'news@scale.example.com', first_name: 'Bench', last_name: 'Sender' }]);
   await q('UPDATE sender_personas SET verified_at = now() WHERE id = $1', [persona.id]);
@@ -129,12 +135,14 @@ try {
   const html = readFixture('email-templates/leemunroe/email-inlined.html')
     .replace('>Hi there<', '>Hi {{user.first_name}}<')
     .replace(/href="[^"]*"([^>]*>Unsubscribe)/, 'href="{{unsubscribe_link}}"$1');
-  const [template] = await saveTemplates(database.db, project.id, [{ name: 'Scale', subject: 'Hello {{user.first_name}}', type: 'TEMPLATE_MARKETING', enabled: true, html_body: html }]);
-  // Recipients on a company domain each (no provider group's rate limit applies: the relay and the processes are measured).
-  await q(`INSERT INTO contacts (project_id, email, first_name) SELECT $1, 'r' || g || '@rcpt' || (g % 50) || '.example', 'First' || g FROM generate_series(1, $2::int) g`, [
-    project.id,
-    N,
+  const [template] = await saveTemplates(database.db, project.id, [
+    { name: 'Scale', subject: 'Hello {{user.first_name}}', type: 'TEMPLATE_MARKETING', enabled: true, html_body: html },
   ]);
+  // Recipients on a company domain each (no provider group's rate limit applies: the relay and the processes are measured).
+  await q(
+    `INSERT INTO contacts (project_id, email, first_name) SELECT $1, 'r' || g || '@rcpt' || (g % 50) || '.example', 'First' || g FROM generate_series(1, $2::int) g`,
+    [project.id, N],
+  );
   const [segment] = await q<{ id: string }>(`INSERT INTO segments (project_id, name) VALUES ($1, 'everyone') RETURNING id`, [project.id]);
   await q('INSERT INTO segment_members (segment_id, contact_id) SELECT $1, id FROM contacts WHERE project_id = $2', [segment.id, project.id]);
   await q('VACUUM ANALYZE');
@@ -175,7 +183,11 @@ try {
     const threads = procs.slice(1).map((p, i) => {
       const before = threads0[i + 1];
       return [...threadsOf(p.child.pid!)]
-        .map(([tid, t]) => ({ comm: tid === String(p.child.pid) ? 'main' : t.comm, ms: ((t.ticks - (before.get(tid)?.ticks ?? 0)) / HZ / N) * 1000, sys: ((t.system - (before.get(tid)?.system ?? 0)) / HZ / N) * 1000 }))
+        .map(([tid, t]) => ({
+          comm: tid === String(p.child.pid) ? 'main' : t.comm,
+          ms: ((t.ticks - (before.get(tid)?.ticks ?? 0)) / HZ / N) * 1000,
+          sys: ((t.system - (before.get(tid)?.system ?? 0)) / HZ / N) * 1000,
+        }))
         .sort((a, b) => b.ms - a.ms)
         .slice(0, 4)
         .map((t) => `${t.comm} ${t.ms.toFixed(2)} (kernel ${t.sys.toFixed(2)})`)

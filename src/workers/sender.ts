@@ -721,21 +721,27 @@ export class Sender {
       }
       const location = encodeLocation(SENT_BUCKET, key);
       const mark = this.recorder
-        .markSent(row.id, token, location, {
-          bucket: SENT_BUCKET,
-          key,
+        .markSent(
+          row.id,
+          token,
           location,
-          subject,
-          message_id: row.message_id,
-          blast_id: row.blast_id,
-          template_id: row.template_id,
-          is_test_email: row.is_test,
-          transport: via,
-          ...(simulated || this.relays.length === 1 ? {} : { relay: relay.name }),
-          response: reply.response,
-          // A workflow's email (issue 8): its events count for the workflow, and the hop count guards against cycles.
-          ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}),
-        }, daily)
+          {
+            bucket: SENT_BUCKET,
+            key,
+            location,
+            subject,
+            message_id: row.message_id,
+            blast_id: row.blast_id,
+            template_id: row.template_id,
+            is_test_email: row.is_test,
+            transport: via,
+            ...(simulated || this.relays.length === 1 ? {} : { relay: relay.name }),
+            response: reply.response,
+            // A workflow's email (issue 8): its events count for the workflow, and the hop count guards against cycles.
+            ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}),
+          },
+          daily,
+        )
         .then(async () => {
           sendMetrics.sent.inc({ transport: via });
           sendMetrics.latency.observe(Math.max(0, acceptedAt - new Date(row.send_at).getTime()) / 1000);

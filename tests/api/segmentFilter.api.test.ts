@@ -359,8 +359,7 @@ describe(`segment filters (${API_DB})`, () => {
       [big.projectId],
     );
     await h.runtime.database.query('ANALYZE contacts');
-    const ask = (total: string) =>
-      h.call('POST', '/api/segment/segments/filter_users', { key: big.apiKey, body: { user_filters: [filter], limit: 5, total } });
+    const ask = (total: string) => h.call('POST', '/api/segment/segments/filter_users', { key: big.apiKey, body: { user_filters: [filter], limit: 5, total } });
     const exact = await ask('exact');
     expect(exact.status).toBe(200);
     expect(exact.body).toMatchObject({ total_users: 8572, total_is_estimate: false });

@@ -25,7 +25,15 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { aboutCount, BLANK_ROW, builderErrors, SEGMENT_FILTER_ATTRIBUTES, toUserFilters, type BuilderRow, type Conjunction } from '../../../domain/segmentFilter';
+import {
+  aboutCount,
+  BLANK_ROW,
+  builderErrors,
+  SEGMENT_FILTER_ATTRIBUTES,
+  toUserFilters,
+  type BuilderRow,
+  type Conjunction,
+} from '../../../domain/segmentFilter';
 import { isBlank } from '../../../domain/validation';
 import type { ListRow } from '../../data/apiTypes';
 import { callOperation, RETRY } from '../../data/gateway';
