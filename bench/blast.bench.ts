@@ -32,7 +32,7 @@ import { projectByApiKey } from '../src/server/core/accounts/index.ts';
 import { SmtpSink } from '../tests/helpers/smtpSink.ts';
 import { readFixture } from '../tests/helpers/fixtures.ts';
 import { RemoteSink } from './sinkProcess.ts';
-import { addEstablishedDomain } from './figures.ts';
+import { addEstablishedDomain, postgresCpu } from './figures.ts';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
 const RAW_N = Math.min(N, 5000);
@@ -175,7 +175,7 @@ async function prepare(database: Database, html: string, kind: 'pglite' | 'postg
       const cpu0 = process.cpuUsage();
       const machine0 = machineTicks();
       const threads0 = threadTicks();
-      const db0 = kind === 'postgres' ? postgresTicks() : 0;
+      const dbCpu = postgresCpu();
       const start = performance.now();
       await saveBlast(runtime.ctx, project, {
         id: randomUUID(),
@@ -198,7 +198,7 @@ async function prepare(database: Database, html: string, kind: 'pglite' | 'postg
       const cores = (cpu.user + cpu.system) / 1e6 / seconds;
       const machine1 = machineTicks();
       const threads1 = threadTicks();
-      const dbMsPerEmail = kind === 'postgres' ? ((postgresTicks() - db0) * 10) / N : 0;
+      const dbMsPerEmail = kind === 'postgres' ? (dbCpu() * 1000) / N : 0;
       // The busiest threads of this process (cores each: main, PGlite, render threads, libuv…), busiest first.
       const hz = 100;
       const threads = [...threads1]
@@ -243,27 +243,6 @@ function threadTicks(): Map<string, number> {
         ticks.set(tid, Number(f[11]) + Number(f[12]));
       } catch {
         /* the thread ended */
-      }
-    }
-  } catch {
-    /* not Linux */
-  }
-  return ticks;
-}
-
-/** postgresTicks sums the user+system clock ticks (1/100 s) of every `postgres` process on this machine (Linux only; 0 elsewhere). */
-function postgresTicks(): number {
-  let ticks = 0;
-  try {
-    for (const pid of readdirSync('/proc')) {
-      if (!/^\d+$/.test(pid)) continue;
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) continue;
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        ticks += Number(f[11]) + Number(f[12]);
-      } catch {
-        /* the process ended */
       }
     }
   } catch {

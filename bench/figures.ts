@@ -2,6 +2,7 @@
  * Shared by the benchmarks: percentiles, a one-line description of the machine and PostgreSQL they ran on, and the SQL
  * pieces the data generators share.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import type { Database } from '../src/server/db/client.ts';
 
@@ -51,4 +52,38 @@ export async function addEstablishedDomain(
     [projectId, domain, privateKey, Buffer.from(publicKey).toString('base64')],
   );
   return { domainName: domain, keySelector: 'mw1', privateKey };
+}
+
+/**
+ * postgresCpu samples the CPU of every `postgres` process on this machine (Linux /proc; empty elsewhere): call it
+ * before a measurement, and the function it returns after, for the CPU seconds spent since. Counted per process, so
+ * a backend or autovacuum worker that ends in between takes its ticks with it (the figure is then a little low,
+ * never negative). USER_HZ is 100.
+ */
+export function postgresCpu(): () => number {
+  const ticks = () => {
+    const byPid = new Map<string, number>();
+    try {
+      for (const pid of readdirSync('/proc')) {
+        if (!/^\d+$/.test(pid)) continue;
+        try {
+          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+          if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) continue;
+          const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+          byPid.set(pid, Number(f[11]) + Number(f[12]));
+        } catch {
+          /* the process ended */
+        }
+      }
+    } catch {
+      /* not Linux */
+    }
+    return byPid;
+  };
+  const before = ticks();
+  return () => {
+    let sum = 0;
+    for (const [pid, t] of ticks()) sum += t - (before.get(pid) ?? 0);
+    return sum / 100;
+  };
 }

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { openBenchDatabase } from './databases.ts';
-import { addEstablishedDomain, machineFacts } from './figures.ts';
+import { addEstablishedDomain, machineFacts, postgresCpu } from './figures.ts';
 import { RemoteSink } from './sinkProcess.ts';
 import { ROOT, freePort } from '../tests/helpers/processes.ts';
 import { createAccount, projectByApiKey } from '../src/server/core/accounts/index.ts';
@@ -56,21 +56,6 @@ function threadsOf(pid: number): Map<string, { comm: string; ticks: number; syst
     /* gone */
   }
   return out;
-}
-
-/** postgresTicks: the ticks of every `postgres` process on this machine. */
-function postgresTicks(): number {
-  let ticks = 0;
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('postgres')) ticks += ticksOf(Number(pid));
-    } catch {
-      /* gone */
-    }
-  }
-  return ticks;
 }
 
 /** machineTicks: busy and total jiffies of all cores (/proc/stat). */
@@ -159,7 +144,7 @@ try {
     const before = sink.count;
     const ticks0 = procs.map((p) => ticksOf(p.child.pid!));
     const threads0 = procs.map((p) => threadsOf(p.child.pid!));
-    const db0 = postgresTicks();
+    const dbCpu = postgresCpu();
     const m0 = machineTicks();
     const start = performance.now();
     const res = await fetch(`${http.url}/api/scheduler/scheduler`, {
@@ -193,7 +178,7 @@ try {
         .map((t) => `${t.comm} ${t.ms.toFixed(2)} (kernel ${t.sys.toFixed(2)})`)
         .join(', ');
     });
-    const dbMs = ((postgresTicks() - db0) / HZ) * 1000;
+    const dbMs = dbCpu() * 1000;
     const m1 = machineTicks();
     const busy = (m1.busy - m0.busy) / Math.max(1, m1.total - m0.total);
     const perEmail = (ms: number) => (ms / N).toFixed(2);
