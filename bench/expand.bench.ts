@@ -98,7 +98,15 @@ try {
   const sink = new RemoteSink();
   const smtpUrl = await sink.start();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-bench-expand-'));
-  const config: Config = { ...loadConfig(process.env), databaseUrl: undefined, dataDir, storageUrl: path.join(dataDir, 'storage'), smtpUrl, sendPollMs: 100 };
+  const config: Config = {
+    ...loadConfig(process.env),
+    databaseUrl: undefined,
+    dataDir,
+    storageUrl: path.join(dataDir, 'storage'),
+    smtpUrl,
+    sendPollMs: 100,
+    domainCheckCron: undefined,
+  };
   const runtime = await startRuntime(config, { database, transport: new SmtpTransport(smtpUrl), workers: false });
   const { startWorkers } = await import('../src/workers/index.ts');
   const workers = await startWorkers(runtime.ctx, runtime.queue, runtime.transport);
