@@ -10,13 +10,10 @@
  * The sink runs in a process of its own, as a relay would (BENCH_SINK=inline puts it in this process, as before
  * 2026-11-24: it then shares the main thread's event loop with the SMTP client in both measurements).
  */
-import { mkdtemp } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { loadConfig, type Config } from '../src/server/config.ts';
 import type { Database } from '../src/server/db/client.ts';
 import { openBenchDatabase } from './databases.ts';
 import { startRuntime } from '../src/server/runtime.ts';
@@ -32,7 +29,7 @@ import { projectByApiKey } from '../src/server/core/accounts/index.ts';
 import { SmtpSink } from '../tests/helpers/smtpSink.ts';
 import { readFixture } from '../tests/helpers/fixtures.ts';
 import { RemoteSink } from './sinkProcess.ts';
-import { addEstablishedDomain, postgresCpu } from './figures.ts';
+import { addEstablishedDomain, benchConfig, postgresCpu } from './figures.ts';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
 const RAW_N = Math.min(N, 5000);
@@ -119,17 +116,7 @@ interface Prepared {
 async function prepare(database: Database, html: string, kind: 'pglite' | 'postgres'): Promise<Prepared> {
   const sink = newSink();
   const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-bench-'));
-  const config: Config = {
-    ...loadConfig(process.env),
-    databaseUrl: undefined,
-    dataDir,
-    storageUrl: path.join(dataDir, 'storage'),
-    smtpUrl,
-    sendPollMs: 100,
-    // No DNS here: the periodic domain check would find no DKIM record and mark the established domain Failed.
-    domainCheckCron: undefined,
-  };
+  const config = await benchConfig('mw-bench', smtpUrl);
   const runtime = await startRuntime(config, { database, transport: new SmtpTransport(smtpUrl), workers: false });
   const db = database.db;
   const { apiKey } = await createAccount(db, {

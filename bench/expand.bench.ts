@@ -10,14 +10,10 @@
  * unsubscribed, a third in each of three time zones); BENCH_PG_URL the server. The data takes about a minute to make:
  * BENCH_KEEP=1 keeps the database and prints BENCH_EXPAND_DB_URL for the next run to reuse it.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { loadConfig, type Config } from '../src/server/config.ts';
 import { openGeneratedDatabase } from './databases.ts';
-import { emailOf, machineFacts } from './figures.ts';
+import { benchConfig, emailOf, machineFacts } from './figures.ts';
 import { startRuntime } from '../src/server/runtime.ts';
 import { SmtpTransport } from '../src/server/mail/transport.ts';
 import { createAccount, projectByApiKey } from '../src/server/core/accounts/index.ts';
@@ -97,16 +93,7 @@ try {
 
   const sink = new RemoteSink();
   const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-bench-expand-'));
-  const config: Config = {
-    ...loadConfig(process.env),
-    databaseUrl: undefined,
-    dataDir,
-    storageUrl: path.join(dataDir, 'storage'),
-    smtpUrl,
-    sendPollMs: 100,
-    domainCheckCron: undefined,
-  };
+  const config = await benchConfig('mw-bench-expand', smtpUrl);
   const runtime = await startRuntime(config, { database, transport: new SmtpTransport(smtpUrl), workers: false });
   const { startWorkers } = await import('../src/workers/index.ts');
   const workers = await startWorkers(runtime.ctx, runtime.queue, runtime.transport);

@@ -3,7 +3,10 @@
  * pieces the data generators share.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
+import path from 'node:path';
+import { loadConfig, type Config } from '../src/server/config.ts';
 import type { Database } from '../src/server/db/client.ts';
 
 /** quantile picks the value at rank ⌈q·n⌉ of ascending `sorted` (p95 of 20 runs is the 19th). */
@@ -85,5 +88,25 @@ export function postgresCpu(): () => number {
     let sum = 0;
     for (const [pid, t] of ticks()) sum += t - (before.get(pid) ?? 0);
     return sum / 100;
+  };
+}
+
+/**
+ * benchConfig is the configuration a benchmark runs the product with in its own process: the environment's, over
+ * the database the benchmark opened itself (no DATABASE_URL), a fresh data folder `prefix`-… for the stored copies,
+ * the sink at `smtpUrl`, the sender polling every 100 ms, and no periodic domain check (no DNS here: it would find
+ * no DKIM record and mark an established domain Failed mid-run). `overrides` last.
+ */
+export async function benchConfig(prefix: string, smtpUrl: string, overrides: Partial<Config> = {}): Promise<Config> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), `${prefix}-`));
+  return {
+    ...loadConfig(process.env),
+    databaseUrl: undefined,
+    dataDir,
+    storageUrl: path.join(dataDir, 'storage'),
+    smtpUrl,
+    sendPollMs: 100,
+    domainCheckCron: undefined,
+    ...overrides,
   };
 }

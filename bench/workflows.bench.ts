@@ -9,15 +9,11 @@
  *
  * BENCH_WORKFLOW_CONTACTS (10000), BENCH_DB (postgres), BENCH_PG_URL.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { loadConfig, type Config } from '../src/server/config.ts';
 import type { QueryFn } from '../src/server/db/client.ts';
 import { openBenchDatabase } from './databases.ts';
-import { machineFacts, quantile } from './figures.ts';
+import { benchConfig, machineFacts, quantile } from './figures.ts';
 import { startRuntime } from '../src/server/runtime.ts';
 import { SmtpTransport } from '../src/server/mail/transport.ts';
 import { createAccount, projectByApiKey } from '../src/server/core/accounts/index.ts';
@@ -41,16 +37,7 @@ async function main(): Promise<void> {
   const sink = new SmtpSink();
   sink.countOnly = true;
   const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-bench-wf-'));
-  const config: Config = {
-    ...loadConfig(process.env),
-    databaseUrl: undefined,
-    dataDir,
-    storageUrl: path.join(dataDir, 'storage'),
-    smtpUrl,
-    sendPollMs: 100,
-    workflowPollMs: 1000,
-  };
+  const config = await benchConfig('mw-bench-wf', smtpUrl, { workflowPollMs: 1000 });
   const runtime = await startRuntime(config, { database, transport: new SmtpTransport(smtpUrl), workers: true });
   const { apiKey } = await createAccount(database.db, {
     company: 'Bench workflows',

@@ -3,7 +3,7 @@
  * logging its end. Who a blast reaches is core/audience.
  */
 import { EVENT } from '../../../domain/events.ts';
-import { insertSystemEventsSql } from '../events/index.ts';
+import { outboxEventsSql } from '../events/index.ts';
 import { audienceCte, sandboxRefusedSql } from '../audience/index.ts';
 
 /**
@@ -31,16 +31,9 @@ export const QUEUE_AUDIENCE_CHUNK = `WITH ${audienceCte(['$6', '$7'])},
       FROM picked p WHERE p.excluded IS NULL
     ON CONFLICT (blast_id, contact_id) DO NOTHING
     RETURNING project_id, email, contact_id, blast_id, template_id, status, last_error, message_id),
-  failed AS (${insertSystemEventsSql(
-    {
-      project_id: 'project_id',
-      name: `'${EVENT.sendFailure}'`,
-      email: 'email',
-      user_id: 'contact_id',
-      blast_id: 'blast_id',
-      template_id: 'template_id',
-      json: "jsonb_build_object('error_string', last_error, 'blast_id', blast_id, 'message_id', message_id)",
-    },
+  failed AS (${outboxEventsSql(
+    `'${EVENT.sendFailure}'`,
+    "jsonb_build_object('error_string', last_error, 'blast_id', blast_id, 'message_id', message_id)",
     "made WHERE status = 'failed'",
   )} RETURNING 1)
   SELECT count(*)::int AS found,

@@ -25,6 +25,19 @@ export function insertSystemEventsSql(
 }
 
 /**
+ * outboxEventsSql: one system event named `name` (an SQL expression, e.g. a quoted literal) per row of `from`, an
+ * outbox row source with project_id, email, contact_id, blast_id and template_id columns (an UPDATE's or INSERT's
+ * RETURNING); `json` is the event's json as SQL over it. What a send mark, a failed send and a recipient refused at
+ * expansion write (core/sending MARK_SENT and FAIL_SEND, core/blasts QUEUE_AUDIENCE_CHUNK).
+ */
+export function outboxEventsSql(name: string, json: string, from: string): string {
+  return insertSystemEventsSql(
+    { project_id: 'project_id', name, email: 'email', user_id: 'contact_id', blast_id: 'blast_id', template_id: 'template_id', json },
+    from,
+  );
+}
+
+/**
  * RECORD_SYSTEM_EVENTS: system events of one project from parallel arrays. $1 project id, $2 names, $3 emails,
  * $4 contact ids, $5 blast ids, $6 template ids, $7 json documents, $8 emitted_at (NULL = now).
  */

@@ -4,7 +4,7 @@
  * nothing. The events are written in the same statement (core/events insertSystemEventsSql).
  */
 import { EVENT } from '../../../domain/events.ts';
-import { insertSystemEventsSql } from '../events/index.ts';
+import { outboxEventsSql } from '../events/index.ts';
 
 /**
  * MARK_SENT: rows → sent with their stored copy's location, and one email_send_result_success event each, in one
@@ -21,18 +21,7 @@ export const MARK_SENT = `WITH input AS (SELECT * FROM unnest($1::bigint[], $2::
       INSERT INTO daily_sends AS d (key, day, sent)
       SELECT daily_key, daily_day, count(*) FROM done WHERE daily_key IS NOT NULL GROUP BY 1, 2
       ON CONFLICT (key, day) DO UPDATE SET sent = d.sent + excluded.sent)
-    ${insertSystemEventsSql(
-      {
-        project_id: 'project_id',
-        name: `'${EVENT.sendSuccess}'`,
-        email: 'email',
-        user_id: 'contact_id',
-        blast_id: 'blast_id',
-        template_id: 'template_id',
-        json: 'json',
-      },
-      'done',
-    )}`;
+    ${outboxEventsSql(`'${EVENT.sendSuccess}'`, 'json', 'done')}`;
 
 /**
  * FAIL_SEND: a row → failed for good with its reason, and its email_send_result_failure event (error_string,
@@ -40,17 +29,10 @@ export const MARK_SENT = `WITH input AS (SELECT * FROM unnest($1::bigint[], $2::
  */
 export const FAIL_SEND = `WITH done AS (
          UPDATE outbox SET status = 'failed', last_error = $3, claim_token = NULL WHERE id = $1 AND claim_token = $2 RETURNING *)
-       ${insertSystemEventsSql(
-         {
-           project_id: 'project_id',
-           name: `'${EVENT.sendFailure}'`,
-           email: 'email',
-           user_id: 'contact_id',
-           blast_id: 'blast_id',
-           template_id: 'template_id',
-           json: `jsonb_strip_nulls(jsonb_build_object('error_string', $3::text, 'attempts', attempts, 'blast_id', blast_id, 'message_id', message_id,
+       ${outboxEventsSql(
+         `'${EVENT.sendFailure}'`,
+         `jsonb_strip_nulls(jsonb_build_object('error_string', $3::text, 'attempts', attempts, 'blast_id', blast_id, 'message_id', message_id,
                                                    'workflow_id', workflow_id, 'workflow_hops', workflow_hops))`,
-         },
          'done',
        )}`;
 
