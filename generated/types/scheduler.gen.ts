@@ -164,8 +164,16 @@ export interface components {
              * @default 1
              */
             emails_per_recipient: number;
+            /**
+             * @description How the audience is counted (issue 24). exact: every recipient (over a million, more than a second). estimate: from a sample of about 20,000 of the audience's contacts, every count scaled up (counts_estimated true); an audience that small, or a sandboxed project's, is counted exactly. The send wizard asks for the estimate, shows "about", then asks again for the exact counts.
+             * @default exact
+             * @enum {string}
+             */
+            counts: "exact" | "estimate";
         };
         BlastPreview: {
+            /** @description true when the audience figures (and the cost and duration from them) are estimated from a sample (counts: estimate). */
+            counts_estimated: boolean;
             /** @description Distinct recipients the audience names. */
             targeted: number;
             excluded: components["schemas"]["BlastAudience"]["excluded"];

@@ -98,6 +98,37 @@ describe(`send wizard server side (${API_DB})`, () => {
     expect(drip.cost.dollars).toBeCloseTo(0.51 * 0.3, 10); // 300 emails past the free 10,000 at 51¢ per 1,000
   });
 
+  it('estimates a large audience from a sample when asked (counts: estimate), and counts it exactly otherwise', async () => {
+    const big = await h.tenant({ activated: true });
+    // 60,000 contacts in one segment, every tenth unsubscribed.
+    await h.runtime.database.query(
+      `INSERT INTO contacts (project_id, email, unsubscribed_at) SELECT $1, 'p' || g || '@preview.example.com', CASE WHEN g % 10 = 0 THEN now() END
+         FROM generate_series(1, 60000) g`,
+      [big.projectId],
+    );
+    const [segment] = await h.runtime.database.query<{ id: string }>("INSERT INTO segments (project_id, name) VALUES ($1, 'all') RETURNING id", [
+      big.projectId,
+    ]);
+    await h.runtime.database.query('INSERT INTO segment_members (segment_id, contact_id) SELECT $1, id FROM contacts WHERE project_id = $2', [
+      segment.id,
+      big.projectId,
+    ]);
+    await h.runtime.database.query('ANALYZE contacts');
+    await h.runtime.database.query('ANALYZE segment_members');
+    const preview = (counts: string) => api('POST', '/api/scheduler/scheduler/preview', { to_segment_ids: [segment.id], counts }, big.apiKey);
+    const exact = await preview('exact');
+    expect(exact.status).toBe(200);
+    expect(exact.body.data).toMatchObject({ counts_estimated: false, targeted: 60000, to_send: 54000, excluded: { unsubscribed: 6000 } });
+    const estimate = await preview('estimate');
+    expect(estimate.status).toBe(200);
+    expect(estimate.body.data.counts_estimated).toBe(true);
+    expect(Math.abs(estimate.body.data.to_send - 54000) / 54000).toBeLessThan(0.15);
+    expect(Math.abs(estimate.body.data.excluded.unsubscribed - 6000) / 6000).toBeLessThan(0.25);
+    // A small audience is counted exactly even when an estimate is asked for.
+    const small = await api('POST', '/api/scheduler/scheduler/preview', { to_user_emails: ['p1@preview.example.com'], counts: 'estimate' }, big.apiKey);
+    expect(small.body.data).toMatchObject({ counts_estimated: false, targeted: 1, to_send: 1 });
+  });
+
   it('stops a launch at review for a marketing template without an unsubscribe link and for sandbox recipients', async () => {
     const [bad] = await query<{ id: string }>(
       `INSERT INTO templates (project_id, name, subject, type, html_body) VALUES ($1, 'No unsub', 'S', 'TEMPLATE_MARKETING', '<p>no link</p>') RETURNING id`,

@@ -10,6 +10,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
 import { Alert, Box, Button, CircularProgress, Stack, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
+import { aboutCount } from '../../domain/segmentFilter';
 import type { StepState } from '../../domain/campaigns';
 import type { AppDataProvider } from '../data/dataProvider';
 import { gatewayJobWaitDeps } from '../data/jobWait';
@@ -136,21 +137,23 @@ function Audience({ state, preview }: { state: WizardState; preview: Preview }) 
   const cost = reviewCost(state.type, preview);
   const ex = preview.excluded;
   const rows: Array<[string, string]> = [];
+  // Estimated counts (a large audience's first answer) read "about 980,000 (counting…)" until the exact ones come.
+  const n = (x: number) => (preview.counts_estimated ? `about ${aboutCount(x)} (counting…)` : x.toLocaleString('en-US'));
   if (!isEventType(state.type)) {
-    rows.push(['Recipients targeted', preview.targeted.toLocaleString('en-US')]);
-    rows.push(['Left out: unsubscribed', ex.unsubscribed.toLocaleString('en-US')]);
-    rows.push(['Left out: bounced', ex.bounced.toLocaleString('en-US')]);
-    rows.push(['Left out: suppressed', ex.suppressed.toLocaleString('en-US')]);
-    rows.push(['Left out: invalid address', ex.invalid.toLocaleString('en-US')]);
+    rows.push(['Recipients targeted', n(preview.targeted)]);
+    rows.push(['Left out: unsubscribed', n(ex.unsubscribed)]);
+    rows.push(['Left out: bounced', n(ex.bounced)]);
+    rows.push(['Left out: suppressed', n(ex.suppressed)]);
+    rows.push(['Left out: invalid address', n(ex.invalid)]);
     rows.push(['Left out: not a contact', ex.not_a_contact.toLocaleString('en-US')]);
-    rows.push(['Recipients to be sent', preview.to_send.toLocaleString('en-US')]);
-    rows.push(['Emails this launch sends', preview.emails.toLocaleString('en-US')]);
+    rows.push(['Recipients to be sent', n(preview.to_send)]);
+    rows.push(['Emails this launch sends', n(preview.emails)]);
   } else {
     rows.push(['Recipients', 'Each contact an event names, as the events arrive']);
   }
   rows.push(['Emails sent this month so far', preview.month_sends.toLocaleString('en-US')]);
   rows.push(['Free emails left this month', preview.cost.free_left.toLocaleString('en-US')]);
-  rows.push([cost.label, cost.text]);
+  rows.push([cost.label, preview.counts_estimated ? `about ${cost.text} (counting…)` : cost.text]);
   if (!isEventType(state.type)) rows.push(['Estimated sending time', sendingTime(preview)]);
   return (
     <Table size="small" aria-label="Audience and cost">
@@ -205,9 +208,17 @@ export function ReviewLaunch({
     let live = true;
     setPreview(undefined);
     setPreviewError(undefined);
-    dataProvider
-      .callGateway('previewEmailBlast', { body: JSON.parse(request) })
-      .then((answer) => live && setPreview(answer.data))
+    // A large audience is estimated first (an answer at once), then counted exactly (issue 24).
+    const ask = (counts: 'estimate' | 'exact') => dataProvider.callGateway('previewEmailBlast', { body: { ...JSON.parse(request), counts } });
+    ask('estimate')
+      .then(async (answer) => {
+        if (!live) return;
+        setPreview(answer.data);
+        if (answer.data.counts_estimated) {
+          const exact = await ask('exact');
+          if (live) setPreview(exact.data);
+        }
+      })
       .catch((error: Error) => live && setPreviewError(error.message));
     return () => {
       live = false;

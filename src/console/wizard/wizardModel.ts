@@ -469,10 +469,11 @@ export function templateWeights(s: WizardState): Array<Schema<'scheduler', 'Temp
 
 /**
  * The preview request of the review (openapi scheduler PreviewRequest, as generated), emails_per_recipient left out
- * unless a drip sets it: the spec defaults it to 1, which the generated type lists as always set.
+ * unless a drip sets it and counts unless the review asks for an estimate: the spec defaults them (1, exact), which
+ * the generated type lists as always set.
  */
-export type PreviewRequest = Omit<Schema<'scheduler', 'PreviewRequest'>, 'emails_per_recipient'> &
-  Partial<Pick<Schema<'scheduler', 'PreviewRequest'>, 'emails_per_recipient'>>;
+export type PreviewRequest = Omit<Schema<'scheduler', 'PreviewRequest'>, 'emails_per_recipient' | 'counts'> &
+  Partial<Pick<Schema<'scheduler', 'PreviewRequest'>, 'emails_per_recipient' | 'counts'>>;
 
 /**
  * previewRequest is what the review asks the preview: a blast's template (or weights), persona and audience; an

@@ -8,6 +8,7 @@
  */
 import type { QueryFn } from '../../db/client.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox.ts';
+import { ESTIMATE_SAMPLE_CONTACTS } from '../contacts/index.ts';
 import { AUDIENCE_MISSING, TEMPLATES_ARE_MARKETING, audienceCountsSql, audienceSandboxFirstSql, audienceShape } from './queries.ts';
 
 export { audienceCte, audienceShape, sandboxRefusedSql, AUDIENCE_MISSING, AUDIENCE_SPAN, PROJECT_TIMEZONES, TEMPLATES_ARE_MARKETING } from './queries.ts';
@@ -36,7 +37,9 @@ export interface AudienceCounts {
 
 /**
  * audienceCounts counts a blast's audience in the database, without reading the recipients into Node (issue 24 §2),
- * exactly as the expansion (core/blasts/expand.ts) will find it: targeted, left out by reason, to send, and — when `sandbox` gives the project's sender persona
+ * exactly as the expansion (core/blasts/expand.ts) will find it — or, with `sampleShare` < 1 (contactSampleShare),
+ * estimated from that share of the contacts table's pages, every count scaled up (ids and addresses that name no
+ * contact are still counted exactly; no sandbox addresses are listed): targeted, left out by reason, to send, and — when `sandbox` gives the project's sender persona
  * addresses — the recipients the sandbox refuses (only the simulator address and those are allowed).
  */
 export async function audienceCounts(
@@ -45,6 +48,7 @@ export async function audienceCounts(
   a: { to_segment_ids?: string[]; to_user_ids?: string[]; to_user_emails?: string[] },
   templateIds: string[],
   sandbox?: { personaEmails: string[] },
+  sampleShare = 1,
 ): Promise<AudienceCounts> {
   const userIds = a.to_user_ids ?? [];
   const userEmails = (a.to_user_emails ?? []).map((e) => e.toLowerCase());
@@ -52,17 +56,18 @@ export async function audienceCounts(
   const [{ marketing }] = await run<{ marketing: boolean }>(TEMPLATES_ARE_MARKETING, [templateIds]);
   const allowed = [SIMULATOR_SUCCESS_ADDRESS, ...(sandbox?.personaEmails ?? [])].map((e) => e.trim().toLowerCase());
   const args = [projectId, userIds, userEmails, a.to_segment_ids ?? [], marketing];
-  const groups = await run<{ domain: string; excluded: keyof Excluded | null; refused: boolean; n: number }>(audienceCountsSql(shape), [
-    ...args,
-    !!sandbox,
-    allowed,
-  ]);
+  const estimate = sampleShare < 1;
+  const groups = await run<{ domain: string; excluded: keyof Excluded | null; refused: boolean; n: number }>(
+    audienceCountsSql(shape, estimate ? sampleShare * 100 : undefined),
+    [...args, !!sandbox, allowed],
+  );
   const excluded: Excluded = { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
   const domains: Record<string, number> = {};
   let found = 0;
   let toSend = 0;
   let sandboxRefused = 0;
   for (const g of groups) {
+    if (estimate) g.n = Math.round(g.n / sampleShare);
     found += g.n;
     if (g.excluded) {
       excluded[g.excluded] += g.n;
@@ -75,6 +80,25 @@ export async function audienceCounts(
   }
   const [missing] = await run<{ missing_ids: number; missing_emails: number }>(AUDIENCE_MISSING, [projectId, userIds, userEmails]);
   excluded.not_a_contact = missing.missing_ids + missing.missing_emails;
-  const sandboxFirst = sandboxRefused ? (await run<{ email: string }>(audienceSandboxFirstSql(shape), [...args, allowed])).map((r) => r.email) : [];
+  const sandboxFirst =
+    sandboxRefused && !estimate ? (await run<{ email: string }>(audienceSandboxFirstSql(shape), [...args, allowed])).map((r) => r.email) : [];
   return { targeted: found + excluded.not_a_contact, excluded, toSend, sandboxRefused, sandboxFirst, domains };
+}
+
+/**
+ * audienceSampleShare is the share of the contacts table's pages a preview's estimate reads (audienceCounts'
+ * `sampleShare`) so that about ESTIMATE_SAMPLE_CONTACTS of the audience's contacts are in it: from the planner's
+ * statistics of the segments' members (EXPLAIN: no scan) plus the ids and addresses named; 1 — count exactly — when
+ * the audience is about that small or smaller. At least 0.1 %.
+ */
+export async function audienceSampleShare(run: QueryFn, a: { to_segment_ids?: string[]; to_user_ids?: string[]; to_user_emails?: string[] }): Promise<number> {
+  let members = (a.to_user_ids?.length ?? 0) + (a.to_user_emails?.length ?? 0);
+  if (a.to_segment_ids?.length) {
+    const [plan] = await run<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
+      'EXPLAIN (FORMAT JSON) SELECT 1 FROM segment_members WHERE segment_id = ANY($1::uuid[])',
+      [a.to_segment_ids],
+    );
+    members += plan['QUERY PLAN'][0].Plan['Plan Rows'];
+  }
+  return members <= ESTIMATE_SAMPLE_CONTACTS ? 1 : Math.max(0.001, ESTIMATE_SAMPLE_CONTACTS / members);
 }

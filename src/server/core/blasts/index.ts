@@ -4,7 +4,7 @@
  */
 import { and, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
-import { audienceCounts, type AudienceCounts } from '../audience/index.ts';
+import { audienceCounts, audienceSampleShare, type AudienceCounts } from '../audience/index.ts';
 import { monthSendsSql } from '../reports/index.ts';
 import { liveContactsByEmail } from '../contacts/index.ts';
 import { PROJECT_PERSONA_EMAILS } from './queries.ts';
@@ -290,7 +290,8 @@ type PreviewOut = components['schemas']['BlastPreview'];
  * expansion would resolve it now (src/server/core/audience/index.ts), this UTC month's sends so far (from the report aggregates),
  * the cost of the send (src/domain/pricing.ts sendCost over to_send × emails_per_recipient) and the problems that stop
  * a launch, and how long the send takes under the delivery governor's limits that apply now (`governor`: the relay's
- * max_rate, the providers' rates, the sender persona's domain warm-up; core/sending/estimate.ts). Saves nothing.
+ * max_rate, the providers' rates, the sender persona's domain warm-up; core/sending/estimate.ts). With `counts:
+ * 'estimate'` a large audience is counted over a sample (audienceSampleShare; counts_estimated true). Saves nothing.
  */
 export async function previewBlast(
   query: QueryFn,
@@ -306,8 +307,10 @@ export async function previewBlast(
   const sandboxed = !project.notInSandbox && hasAudience;
   const personaEmails = sandboxed ? (await query<{ email: string }>(PROJECT_PERSONA_EMAILS, [project.id])).map((r) => r.email) : [];
   // Counted in the database: the recipients never pass through here (issue 24 §2).
+  // An estimate when asked for, over a large audience, outside the sandbox (whose refusals must be exact).
+  const share = p.counts === 'estimate' && hasAudience && !sandboxed ? await audienceSampleShare(query, p) : 1;
   const audience: AudienceCounts = hasAudience
-    ? await audienceCounts(query, project.id, p, templateIds, sandboxed ? { personaEmails } : undefined)
+    ? await audienceCounts(query, project.id, p, templateIds, sandboxed ? { personaEmails } : undefined, share)
     : {
         targeted: 0,
         excluded: { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 },
@@ -352,6 +355,7 @@ export async function previewBlast(
   const cost = sendCost(monthSends, emails);
   const estimate = await launchEstimate(query, audience.toSend, audience.domains, perRecipient, p.sender_persona_id ?? undefined, governor);
   return {
+    counts_estimated: share < 1,
     targeted: audience.targeted,
     excluded: audience.excluded,
     to_send: audience.toSend,

@@ -4,7 +4,7 @@
  */
 import { and, count, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { DateTime } from 'luxon';
-import type { Db } from '../../db/client.ts';
+import type { Db, QueryFn } from '../../db/client.ts';
 import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { checkEmail, classifySearch, splitList } from '../../../domain/validation.ts';
 import { isValidTimezone } from '../../../domain/sendTime.ts';
@@ -245,4 +245,24 @@ export async function liveContactsByEmail(db: Db, projectId: string, emails: str
         ),
       ),
     );
+}
+
+/** About how many of a project's contacts an estimate reads (filter_users' and the blast preview's estimated counts). */
+export const ESTIMATE_SAMPLE_CONTACTS = 20_000;
+
+/**
+ * contactSampleShare is the share (0–1] of the contacts table's pages an estimate reads (TABLESAMPLE SYSTEM) so that
+ * about `sample` of project `projectId`'s contacts are in it (a sample of p % of the pages holds about p % of the
+ * project's contacts), from the planner's statistics (EXPLAIN: no scan); 1 when the project is that small (then it is
+ * counted exactly). At least 0.1 % of the table. Used by filter_users (core/segments) and the blast preview
+ * (core/audience) with `total`/`counts: estimate` (issue 24 §3).
+ */
+export async function contactSampleShare(query: QueryFn, projectId: string, sample: number): Promise<number> {
+  const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
+    'EXPLAIN (FORMAT JSON) SELECT 1 FROM contacts WHERE project_id = $1 AND archived_at IS NULL',
+    [projectId],
+  );
+  const projectRows = plan['QUERY PLAN'][0].Plan['Plan Rows'];
+  if (projectRows <= sample) return 1;
+  return Math.min(1, Math.max(0.001, sample / projectRows));
 }

@@ -7,6 +7,7 @@ import { and, count, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
 import { checkFilters, requestAttributes, SEGMENT_EDIT_FILTER_ATTRIBUTES, SEGMENT_FILTER_ATTRIBUTES } from '../../../domain/segmentFilter.ts';
 import { compileFilters, matchingContacts } from './filter.ts';
+import { contactSampleShare, ESTIMATE_SAMPLE_CONTACTS } from '../contacts/index.ts';
 import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { checkRequired } from '../../../domain/validation.ts';
 import { BadRequest, FieldErrors, NotFound } from '../../errors.ts';
@@ -215,13 +216,10 @@ export async function addSegmentUsers(
 /** A filter request (openapi/segment.yaml FilterRequest). */
 type FilterRequest = components['schemas']['FilterRequest'];
 
-/** About how many contacts an estimated total reads (filterUsers with total: estimate). */
-export const ESTIMATE_SAMPLE_CONTACTS = 20_000;
-
 /**
  * filterUsers answers POST /segment/segments/filter_users: one page (newest first) of the project's live contacts
  * the filters match, and their total. With `total: 'estimate'` (issue 24 §3) the total is counted over a sample of
- * about ESTIMATE_SAMPLE_CONTACTS of the project's contacts (whole table pages at random, TABLESAMPLE SYSTEM) and scaled
+ * about ESTIMATE_SAMPLE_CONTACTS (core/contacts) of the project's contacts (whole table pages at random, TABLESAMPLE SYSTEM) and scaled
  * up, `total_is_estimate` true — unless the planner's statistics put the project at no more contacts than that, when
  * it is counted exactly. Throws BadRequest naming user_filters when the filters fail the catalog checks.
  */
@@ -242,7 +240,7 @@ export async function filterUsers(
   const n = where.params.length + 2;
   const total = async (): Promise<{ n: number; estimate: boolean }> => {
     if (body.total === 'estimate') {
-      const share = await sampleShare(query, projectId);
+      const share = await contactSampleShare(query, projectId, ESTIMATE_SAMPLE_CONTACTS);
       if (share < 1) {
         const [sampled] = await query<{ n: number }>(`SELECT count(*)::int AS n ${matchingContacts(where, share * 100)}`, [projectId, ...where.params]);
         return { n: Math.round(sampled.n / share), estimate: true };
@@ -263,21 +261,4 @@ export async function filterUsers(
     total_users: counted.n,
     total_is_estimate: counted.estimate,
   };
-}
-
-/**
- * sampleShare is the share (0–1] of the contacts table's pages an estimate reads so that about
- * ESTIMATE_SAMPLE_CONTACTS of project `projectId`'s contacts are in it (a sample of p % of the pages holds about p % of
- * the project's contacts), from the planner's statistics (EXPLAIN: no scan); 1 when the project is that small (then it
- * is counted exactly). At least 0.1 % of the table.
- */
-async function sampleShare(query: QueryFn, projectId: string): Promise<number> {
-  const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
-    'EXPLAIN (FORMAT JSON) SELECT 1 FROM contacts WHERE project_id = $1 AND archived_at IS NULL',
-    [projectId],
-  );
-  const projectRows = plan['QUERY PLAN'][0].Plan['Plan Rows'];
-  if (projectRows <= ESTIMATE_SAMPLE_CONTACTS) return 1;
-  // A sample of p % of the table's pages holds about p % of the project's contacts, wherever they are.
-  return Math.min(1, Math.max(0.001, ESTIMATE_SAMPLE_CONTACTS / projectRows));
 }
