@@ -8,7 +8,7 @@
  */
 import type { QueryFn } from '../../db/client.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox.ts';
-import { ESTIMATE_SAMPLE_CONTACTS } from '../contacts/index.ts';
+import { ESTIMATE_SAMPLE_CONTACTS, sampleScale } from '../contacts/index.ts';
 import { AUDIENCE_MISSING, TEMPLATES_ARE_MARKETING, audienceCountsSql, audienceSandboxFirstSql, audienceShape } from './queries.ts';
 
 export { audienceCte, audienceShape, sandboxRefusedSql, AUDIENCE_MISSING, AUDIENCE_SPAN, PROJECT_TIMEZONES, TEMPLATES_ARE_MARKETING } from './queries.ts';
@@ -38,7 +38,8 @@ export interface AudienceCounts {
 /**
  * audienceCounts counts a blast's audience in the database, without reading the recipients into Node (issue 24 §2),
  * exactly as the expansion (core/blasts/expand.ts) will find it — or, with `sampleShare` < 1 (contactSampleShare),
- * estimated from that share of the contacts table's pages, every count scaled up (ids and addresses that name no
+ * estimated from that share of the contacts table's pages, every count scaled up (sampleScale: a ratio estimate over
+ * the project's contacts on those pages; ids and addresses that name no
  * contact are still counted exactly; no sandbox addresses are listed): targeted, left out by reason, to send, and — when `sandbox` gives the project's sender persona
  * addresses — the recipients the sandbox refuses (only the simulator address and those are allowed).
  */
@@ -57,6 +58,7 @@ export async function audienceCounts(
   const allowed = [SIMULATOR_SUCCESS_ADDRESS, ...(sandbox?.personaEmails ?? [])].map((e) => e.trim().toLowerCase());
   const args = [projectId, userIds, userEmails, a.to_segment_ids ?? [], marketing];
   const estimate = sampleShare < 1;
+  const scale = estimate ? await sampleScale(run, projectId, sampleShare) : 1;
   const groups = await run<{ domain: string; excluded: keyof Excluded | null; refused: boolean; n: number }>(
     audienceCountsSql(shape, estimate ? sampleShare * 100 : undefined),
     [...args, !!sandbox, allowed],
@@ -67,7 +69,7 @@ export async function audienceCounts(
   let toSend = 0;
   let sandboxRefused = 0;
   for (const g of groups) {
-    if (estimate) g.n = Math.round(g.n / sampleShare);
+    if (estimate) g.n = Math.round(g.n * scale);
     found += g.n;
     if (g.excluded) {
       excluded[g.excluded] += g.n;

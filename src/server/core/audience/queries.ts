@@ -4,6 +4,7 @@
  * check) and read a chunk at a time by the expansion (core/blasts QUEUE_AUDIENCE_CHUNK, with AUDIENCE_SPAN,
  * AUDIENCE_MISSING and PROJECT_TIMEZONES).
  */
+import { contactsSampleSql } from '../contacts/index.ts';
 
 /** TEMPLATES_ARE_MARKETING: whether any of $1 template ids is a marketing template (true when none is known: unknown counts as marketing). */
 export const TEMPLATES_ARE_MARKETING = "SELECT coalesce(bool_or(type = 'TEMPLATE_MARKETING'), true) AS marketing FROM templates WHERE id = ANY($1::uuid[])";
@@ -50,7 +51,7 @@ export function audienceCte(range?: [lo: string, hi: string], shape: AudienceSha
   const unique = branches.length === 1 && shape.segments <= 1;
   const named = branches.length ? branches.join('\n    UNION ') : 'SELECT NULL::uuid AS id WHERE false';
   // An estimate (audienceCounts with a sample) reads only a random share of the contacts table's pages.
-  const sample = samplePercent === undefined ? '' : ` TABLESAMPLE SYSTEM (${Number(samplePercent)}) REPEATABLE (24)`;
+  const sample = samplePercent === undefined ? '' : contactsSampleSql(samplePercent);
   // Lists left out still have their placeholders typed (an unreferenced CTE costs nothing).
   return `lists AS (SELECT $2::uuid[] AS ids, $3::text[] AS emails, $4::uuid[] AS segments),
   named AS (

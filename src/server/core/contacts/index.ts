@@ -251,18 +251,44 @@ export async function liveContactsByEmail(db: Db, projectId: string, emails: str
 export const ESTIMATE_SAMPLE_CONTACTS = 20_000;
 
 /**
- * contactSampleShare is the share (0–1] of the contacts table's pages an estimate reads (TABLESAMPLE SYSTEM) so that
- * about `sample` of project `projectId`'s contacts are in it (a sample of p % of the pages holds about p % of the
- * project's contacts), from the planner's statistics (EXPLAIN: no scan); 1 when the project is that small (then it is
- * counted exactly). At least 0.1 % of the table. Used by filter_users (core/segments) and the blast preview
- * (core/audience) with `total`/`counts: estimate` (issue 24 §3).
+ * contactsSampleSql is the TABLESAMPLE clause an estimate reads `contacts` through: `percent` % of the table's pages,
+ * picked at random but REPEATABLE, so every statement of one estimate (the matches, the project's contacts) reads
+ * the same pages while the table is unchanged.
  */
-export async function contactSampleShare(query: QueryFn, projectId: string, sample: number): Promise<number> {
+export const contactsSampleSql = (percent: number) => ` TABLESAMPLE SYSTEM (${Number(percent)}) REPEATABLE (24)`;
+
+/** The planner's count of project $1's live contacts (EXPLAIN: statistics, no scan). */
+async function plannedProjectContacts(query: QueryFn, projectId: string): Promise<number> {
   const [plan] = await query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
     'EXPLAIN (FORMAT JSON) SELECT 1 FROM contacts WHERE project_id = $1 AND archived_at IS NULL',
     [projectId],
   );
-  const projectRows = plan['QUERY PLAN'][0].Plan['Plan Rows'];
+  return plan['QUERY PLAN'][0].Plan['Plan Rows'];
+}
+
+/**
+ * contactSampleShare is the share (0–1] of the contacts table's pages an estimate reads (contactsSampleSql) so that
+ * about `sample` of project `projectId`'s contacts are in it (a sample of p % of the pages holds about p % of the
+ * project's contacts), from the planner's statistics; 1 when the project is that small (then it is counted exactly).
+ * At least 0.1 % of the table. Used by filter_users (core/segments) and the blast preview (core/audience) with
+ * `total`/`counts: estimate` (issue 24 §3).
+ */
+export async function contactSampleShare(query: QueryFn, projectId: string, sample: number): Promise<number> {
+  const projectRows = await plannedProjectContacts(query, projectId);
   if (projectRows <= sample) return 1;
   return Math.min(1, Math.max(0.001, sample / projectRows));
+}
+
+/**
+ * sampleScale is what a count over the sample of `share` (contactsSampleSql(share × 100)) is multiplied by to
+ * estimate the whole: the project's live contacts (planner's statistics) over those on the sample's pages. A ratio
+ * estimate: how many pages the sample happens to pick varies from run to run (±5 % at 2 %), and this cancels it. 1 /
+ * share when the sample holds none of the project's contacts.
+ */
+export async function sampleScale(query: QueryFn, projectId: string, share: number): Promise<number> {
+  const [[sampled], projectRows] = await Promise.all([
+    query<{ n: number }>(`SELECT count(*)::int AS n FROM contacts${contactsSampleSql(share * 100)} WHERE project_id = $1 AND archived_at IS NULL`, [projectId]),
+    plannedProjectContacts(query, projectId),
+  ]);
+  return sampled.n ? projectRows / sampled.n : 1 / share;
 }

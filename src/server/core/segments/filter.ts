@@ -39,6 +39,7 @@
 import type { CheckedFilter, Conjunction } from '../../../domain/segmentFilter.ts';
 import { likePattern } from '../../gateways/common.ts';
 import { EVENT } from '../../../domain/events.ts';
+import { contactsSampleSql } from '../contacts/index.ts';
 
 const TEXT_COLUMNS: Record<string, string> = {
   contact_email: 'c.email',
@@ -230,8 +231,7 @@ function compare(x: number, op: string, n: number): boolean {
  * `samplePercent`, only a random sample of that share of the contacts table's pages is read (filterUsers' estimate).
  */
 export function matchingContacts(compiled: Compiled, samplePercent?: number): string {
-  // A sample (filterUsers' estimate): whole pages of the contacts table picked at random, REPEATABLE so the same
-  // filter gives the same estimate while the table is unchanged.
-  const sample = samplePercent === undefined ? '' : ` TABLESAMPLE SYSTEM (${Number(samplePercent)}) REPEATABLE (24)`;
+  // A sample (filterUsers' estimate): whole pages of the contacts table picked at random (core/contacts).
+  const sample = samplePercent === undefined ? '' : contactsSampleSql(samplePercent);
   return `FROM contacts c${sample}${compiled.from} WHERE c.project_id = $1 AND c.archived_at IS NULL AND (${compiled.sql})`;
 }

@@ -7,7 +7,7 @@ import { and, count, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
 import { checkFilters, requestAttributes, SEGMENT_EDIT_FILTER_ATTRIBUTES, SEGMENT_FILTER_ATTRIBUTES } from '../../../domain/segmentFilter.ts';
 import { compileFilters, matchingContacts } from './filter.ts';
-import { contactSampleShare, ESTIMATE_SAMPLE_CONTACTS } from '../contacts/index.ts';
+import { contactSampleShare, ESTIMATE_SAMPLE_CONTACTS, sampleScale } from '../contacts/index.ts';
 import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { checkRequired } from '../../../domain/validation.ts';
 import { BadRequest, FieldErrors, NotFound } from '../../errors.ts';
@@ -242,8 +242,11 @@ export async function filterUsers(
     if (body.total === 'estimate') {
       const share = await contactSampleShare(query, projectId, ESTIMATE_SAMPLE_CONTACTS);
       if (share < 1) {
-        const [sampled] = await query<{ n: number }>(`SELECT count(*)::int AS n ${matchingContacts(where, share * 100)}`, [projectId, ...where.params]);
-        return { n: Math.round(sampled.n / share), estimate: true };
+        const [[sampled], scale] = await Promise.all([
+          query<{ n: number }>(`SELECT count(*)::int AS n ${matchingContacts(where, share * 100)}`, [projectId, ...where.params]),
+          sampleScale(query, projectId, share),
+        ]);
+        return { n: Math.round(sampled.n * scale), estimate: true };
       }
     }
     const [exact] = await query<{ n: number }>(`SELECT count(*)::int AS n ${base}`, [projectId, ...where.params]);
