@@ -90,6 +90,8 @@ try {
   // Earlier runs' blasts (a kept database) are cancelled and their rows removed, so each run starts alike.
   await q('DELETE FROM outbox WHERE project_id = $1', [projectId]);
   await q('UPDATE email_blasts SET enabled = false WHERE project_id = $1', [projectId]);
+  // The deleted rows' index entries would otherwise slow every claim until autovacuum came by.
+  await q('VACUUM ANALYZE outbox');
   const [{ members }] = await q<{ members: number }>('SELECT count(*)::int AS members FROM segment_members WHERE segment_id = $1', [segment.id]);
 
   const sink = new RemoteSink();
@@ -158,6 +160,13 @@ try {
     send_in_users_timezone: false,
   });
   const saved = performance.now() - start;
+  // Where the time to the first email goes: until the first outbox row is written (the job picked up, the first
+  // chunk), then the sender (claim, render, sign, SMTP).
+  let firstRow = 0;
+  while (!firstRow) {
+    if ((await q('SELECT 1 FROM outbox WHERE blast_id = $1 LIMIT 1', [id])).length) firstRow = performance.now() - start;
+    else await new Promise((r) => setTimeout(r, 5));
+  }
   await sink.waitFor(() => sink.count > warmed, 120_000);
   const first = performance.now() - start;
   let expanded: { audience: { queued: number; targeted: number; excluded: Record<string, number> } } | undefined;
@@ -175,7 +184,7 @@ try {
   await q('UPDATE email_blasts SET enabled = false WHERE id = $1', [id]);
   await q("UPDATE outbox SET status = 'cancelled' WHERE blast_id = $1 AND status = 'pending'", [id]);
   console.log(
-    `expansion: saved in ${saved.toFixed(0)} ms; first email at the sink ${(first / 1000).toFixed(2)} s after the save; every outbox row written after ${(all / 1000).toFixed(1)} s ` +
+    `expansion: saved in ${saved.toFixed(0)} ms; first outbox row ${(firstRow / 1000).toFixed(2)} s and first email at the sink ${(first / 1000).toFixed(2)} s after the save; every outbox row written after ${(all / 1000).toFixed(1)} s ` +
       `(${rows.toLocaleString('en-US')} rows; accounting ${JSON.stringify(expanded.audience)}; ${sent.toLocaleString('en-US')} emails at the sink meanwhile)`,
   );
   console.log(`worker process RSS: idle ${mb(idle)}, peak while expanding ${mb(peak)}, growth ${mb(peak - idle)}`);

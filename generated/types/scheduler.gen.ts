@@ -165,7 +165,7 @@ export interface components {
              */
             emails_per_recipient: number;
             /**
-             * @description How the audience is counted (issue 24). exact: every recipient (over a million, more than a second). estimate: from a sample of about 20,000 of the audience's contacts, every count scaled up (counts_estimated true); an audience that small, or a sandboxed project's, is counted exactly. The send wizard asks for the estimate, shows "about", then asks again for the exact counts.
+             * @description How the audience is counted (issue 24). exact: every recipient (over a million, more than a second). estimate: from a sample of about 10,000 of the audience's contacts, every count scaled up (counts_estimated true); an audience that small, or a sandboxed project's, is counted exactly. The send wizard asks for the estimate, shows "about", then asks again for the exact counts.
              * @default exact
              * @enum {string}
              */

@@ -150,7 +150,7 @@ export interface components {
             /** @default 0 */
             offset: number;
             /**
-             * @description How total_users is counted (issue 24 §3). exact: every matching contact counted (over a million contacts this takes a few hundred ms). estimate: the page at once and the total estimated from a sample of about 20,000 of the project's contacts (total_is_estimate true; within a few per cent for totals in the thousands); a project that small or smaller is counted exactly. The console asks for the estimate, shows "about N", then asks again for the exact total.
+             * @description How total_users is counted (issue 24 §3). exact: every matching contact counted (over a million contacts this takes a few hundred ms). estimate: the page at once and the total estimated from a sample of about 10,000 of the project's contacts (total_is_estimate true; within a few per cent for totals in the tens of thousands: −6.7 … +6.7 % on bench:filter's five filters); a project that small or smaller is counted exactly. The console asks for the estimate, shows "about N", then asks again for the exact total.
              * @default exact
              * @enum {string}
              */

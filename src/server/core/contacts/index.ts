@@ -248,7 +248,7 @@ export async function liveContactsByEmail(db: Db, projectId: string, emails: str
 }
 
 /** About how many of a project's contacts an estimate reads (filter_users' and the blast preview's estimated counts). */
-export const ESTIMATE_SAMPLE_CONTACTS = 20_000;
+export const ESTIMATE_SAMPLE_CONTACTS = 10_000;
 
 /**
  * contactsSampleSql is the TABLESAMPLE clause an estimate reads `contacts` through: `percent` % of the table's pages,
