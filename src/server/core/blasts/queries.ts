@@ -10,8 +10,8 @@ import { audienceCte, sandboxRefusedSql } from '../audience/index.ts';
  * QUEUE_AUDIENCE_CHUNK: one chunk of a due blast's expansion, in one statement (issue 24 §1): the audience's contacts
  * with ids in ($6, $7] (core/audience audienceCte; $1-$5 as there) become outbox rows of blast $8 — sender persona $9,
  * template pick_template(contact, $10, $11) (core/blasts/sql), send instant and zone from the table $12 (contact time
- * zones as written, '' for none) → $13 zones, $14 instants, else $15 and $16 (the blast's zone and instant), a new
- * Message-ID at domain $17 — and, when $18 (the project is in the sandbox), a recipient not among the allowed $19
+ * zones as written, '' for none) → $13 zones, $14 instants, else $15 and $16 (the blast's zone and instant, or UTC's
+ * for a contact-local blast), a new Message-ID at domain $17 — and, when $18 (the project is in the sandbox), a recipient not among the allowed $19
  * (core/audience sandboxRefusedSql) gets a failed row with the reason (its address then $20) and its
  * email_send_result_failure event. Rows already there (a resumed expansion) are left as they are and get no second
  * event or Message-ID. Returns the chunk's accounting, counted over the audience whether or not its rows were already
