@@ -144,9 +144,14 @@ try {
   await new Promise((r) => setTimeout(r, 2000));
   const warmed = sink.count;
   global.gc?.();
-  const idle = process.memoryUsage().rss;
+  const idleUsage = process.memoryUsage();
+  const idle = idleUsage.rss;
   let peak = idle;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  let peakUsage = idleUsage;
+  const sampler = setInterval(() => {
+    const u = process.memoryUsage();
+    if (u.rss > peak) [peak, peakUsage] = [u.rss, u];
+  }, 20);
   const id = randomUUID();
   const start = performance.now();
   await saveBlast(runtime.ctx, project, {
@@ -188,6 +193,12 @@ try {
       `(${rows.toLocaleString('en-US')} rows; accounting ${JSON.stringify(expanded.audience)}; ${sent.toLocaleString('en-US')} emails at the sink meanwhile)`,
   );
   console.log(`worker process RSS: idle ${mb(idle)}, peak while expanding ${mb(peak)}, growth ${mb(peak - idle)}`);
+  // Where the growth sits: the main thread's V8 heap and the buffers outside it; the rest is the render threads' heaps
+  // and native memory.
+  console.log(
+    `  of which main-thread heap ${mb(peakUsage.heapTotal - idleUsage.heapTotal)}, buffers ${mb(peakUsage.external - idleUsage.external)}, ` +
+      `other (render threads, native) ${mb(peak - idle - (peakUsage.heapTotal - idleUsage.heapTotal) - (peakUsage.external - idleUsage.external))}`,
+  );
 } finally {
   await stop();
   await opened.cleanup();

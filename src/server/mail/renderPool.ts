@@ -8,6 +8,14 @@ import { Worker } from 'node:worker_threads';
 import { renderMessage, type RenderRequest } from './render.ts';
 import { openStorage, type Storage } from '../storage/storage.ts';
 
+/**
+ * The young generation of each render thread's V8 heap, in MB. What a render allocates (strings, the message's
+ * parts) dies with the message, so a small young generation costs only cheap, more frequent scavenges; V8's default
+ * grows it to 48 MB per thread under a full-speed blast, which showed as the worker's RSS growth in
+ * `npm run bench:expand` (docs/bench-log.md 2026-11-27).
+ */
+export const RENDER_THREAD_YOUNG_GENERATION_MB = 16;
+
 interface Pending {
   resolve: (r: { subject: string; raw: Buffer }) => void;
   reject: (err: Error) => void;
@@ -40,6 +48,7 @@ export class RenderPool {
     const worker = new Worker(new URL('./renderWorker.mjs', import.meta.url), {
       execArgv: process.execArgv.filter((a) => !a.startsWith('--cpu-prof')),
       workerData: { storageUrl: this.storageUrl },
+      resourceLimits: { maxYoungGenerationSizeMb: RENDER_THREAD_YOUNG_GENERATION_MB },
     });
     worker.unref();
     this.readiness.push(
