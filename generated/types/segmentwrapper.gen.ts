@@ -118,6 +118,8 @@ export interface operations {
                 filename: string;
                 /** @description The file's MIME type as the browser reports it (text/csv, application/vnd.ms-excel, text/plain or empty for CSV; application/vnd.openxmlformats-officedocument.spreadsheetml.sheet for XLSX). The PUT must carry the same Content-Type. What the file is, is decided by its extension and checked against its content while it is read. */
                 type: string;
+                /** @description The file's column mapping (issue 25 §7), as JSON: an object of header name (as written in the file, trimmed) → target, one of email, first_name, last_name, timezone, date_of_birth, json, json.<key> or skip (not imported); at most 100 columns, names and keys up to 100 characters, a field or key for one column only. Columns it does not name are read by name: the fields, json, json.<key>, and the common exports' names for the fields ("Email Address", "E-mail", FIRSTNAME, "Last Name"…); any other column stops the file. Without it the file is read by name alone. A mapping that is not one is a 400 naming `columns`. */
+                columns?: string;
             };
             header?: never;
             path?: never;

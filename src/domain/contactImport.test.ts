@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { dateOfBirth, parseMetadataValue, readContactHeader, readContactRow, type ContactHeader } from './contactImport';
+import {
+  checkMapping,
+  csvDelimiter,
+  dateOfBirth,
+  parseMetadataValue,
+  readContactHeader,
+  readContactRow,
+  suggestMapping,
+  type ContactHeader,
+} from './contactImport';
 
 const header = (cells: string[]): ContactHeader => {
   const r = readContactHeader(cells);
@@ -79,5 +88,71 @@ describe('parseMetadataValue and dateOfBirth', () => {
     expect(dateOfBirth('2024-02-29')).toBe('2024-02-29T11:59:59.000Z');
     expect(dateOfBirth('2023-02-29')).toBeUndefined();
     expect(dateOfBirth('29/02/2024')).toBeUndefined();
+  });
+});
+
+describe('suggestMapping (issue 25 §7)', () => {
+  it('matches the common exports’ names for the fields and keeps every other column as metadata', () => {
+    expect(suggestMapping(['Email Address', 'First Name', 'Last Name', 'Phone Number', 'TIMEZONE', 'Birthday'])).toEqual({
+      'Email Address': 'email',
+      'First Name': 'first_name',
+      'Last Name': 'last_name',
+      'Phone Number': 'json.phone_number',
+      TIMEZONE: 'timezone',
+      Birthday: 'json.birthday',
+    });
+    expect(suggestMapping(['EMAIL', 'FIRSTNAME', 'LASTNAME', 'SMS'])).toEqual({
+      EMAIL: 'email',
+      FIRSTNAME: 'first_name',
+      LASTNAME: 'last_name',
+      SMS: 'json.sms',
+    });
+    expect(suggestMapping(['E-mail', 'FNAME', 'json.plan'])).toEqual({ 'E-mail': 'email', FNAME: 'first_name', 'json.plan': 'json.plan' });
+  });
+  it('gives a field to its first column only and never one key to two columns', () => {
+    expect(suggestMapping(['Email', 'E-mail', 'Plan', 'plan!'])).toEqual({
+      Email: 'email',
+      'E-mail': 'json.e_mail',
+      Plan: 'json.plan',
+      'plan!': 'json.plan_2',
+    });
+  });
+});
+
+describe('readContactHeader with a column mapping', () => {
+  it('sends mapped columns where the mapping says, reads the rest by name, and skips what is skipped', () => {
+    const r = readContactHeader(['Mail', 'Vorname', 'Notiz', 'last_name'], { Mail: 'email', Vorname: 'first_name', Notiz: 'skip' });
+    expect(r).toEqual({
+      header: {
+        columns: [{ kind: 'field', field: 'email' }, { kind: 'field', field: 'first_name' }, { kind: 'skip' }, { kind: 'field', field: 'last_name' }],
+        names: ['Mail', 'Vorname', 'Notiz', 'last_name'],
+      },
+    });
+    const { header } = r as { header: ContactHeader };
+    expect(readContactRow(header, ['a@b.co', 'Anna', '\uFFFD broken', 'Bauer'], 2)).toEqual({
+      contact: { email: 'a@b.co', first_name: 'Anna', last_name: 'Bauer' },
+    });
+  });
+  it('refuses two columns for one field and a file whose email column is skipped', () => {
+    expect(readContactHeader(['email', 'Email Address'])).toEqual({ error: 'the columns "email" and "Email Address" both go to email' });
+    expect(readContactHeader(['email', 'x'], { email: 'skip', x: 'first_name' })).toEqual({ error: 'the header has no email column' });
+  });
+});
+
+describe('checkMapping', () => {
+  it('accepts fields, json, json.<key> and skip, and names what is wrong otherwise', () => {
+    expect(checkMapping({ A: 'email', B: 'json.plan', C: 'skip', D: 'skip', E: 'json' })).toBeUndefined();
+    expect(checkMapping([])).toBe('must be an object of column name → target');
+    expect(checkMapping({ A: 'phone' })).toMatch(/^"phone" \(for the column "A"\) is not a target/);
+    expect(checkMapping({ A: 'email', B: 'email' })).toBe('"email" is chosen for two columns');
+  });
+});
+
+describe('csvDelimiter', () => {
+  it('reads the delimiter the header line uses, outside quotes', () => {
+    expect(csvDelimiter('EMAIL;FIRSTNAME;LASTNAME')).toBe(';');
+    expect(csvDelimiter('"Last; First",email')).toBe(',');
+    expect(csvDelimiter('email\tfirst_name')).toBe('\t');
+    expect(csvDelimiter('email')).toBe(',');
   });
 });

@@ -6,16 +6,132 @@
  * The contract (also shown on the upload screen and in openapi/user.yaml):
  * - Header names are case-insensitive: `email` (required), `first_name`, `last_name`, `timezone` (an IANA zone name),
  *   `date_of_birth` (YYYY-MM-DD, or a date cell in XLSX; stored at 11:59:59 UTC that day), `json` (a JSON object merged
- *   into the metadata) and `json.<key>` (one metadata key, read with parseMetadataValue). Any other column stops the
- *   file.
+ *   into the metadata) and `json.<key>` (one metadata key, read with parseMetadataValue). The common exports' names for the
+ *   fields are read as the fields ("Email Address", "E-mail", FIRSTNAME, "Last Name"…). Any other column stops the
+ *   file, unless the upload's column mapping (issue 25 §7) sends it somewhere: a field, json, json.<key> or skip.
+ * - A CSV file's delimiter is a comma, a semicolon or a tab, whichever its header line uses (csvDelimiter).
  * - An empty cell leaves the contact's existing value unchanged. The same email twice in a file: the last row wins.
  */
 import { IANAZone } from 'luxon';
 import { checkEmail } from './validation';
 
-/** One column of a contact file: a contact field, the whole metadata object, or one metadata key. */
+/** One column of a contact file: a contact field, the whole metadata object, one metadata key, or a column left out. */
 export type ContactColumn =
-  { kind: 'field'; field: 'email' | 'first_name' | 'last_name' | 'timezone' | 'date_of_birth' } | { kind: 'json' } | { kind: 'json_key'; key: string };
+  | { kind: 'field'; field: 'email' | 'first_name' | 'last_name' | 'timezone' | 'date_of_birth' }
+  | { kind: 'json' }
+  | { kind: 'json_key'; key: string }
+  | { kind: 'skip' };
+
+/**
+ * Where a column of a file goes (issue 25 §7, the upload's column mapping): a contact field, `json` (a JSON object
+ * merged into the metadata), `json.<key>` (one metadata key) or `skip` (not imported).
+ */
+export type ImportTarget = 'email' | 'first_name' | 'last_name' | 'timezone' | 'date_of_birth' | 'json' | 'skip' | `json.${string}`;
+
+/** A column mapping: header name as written in the file (trimmed) → target. Columns it leaves out are read by name. */
+export type ColumnMapping = Record<string, ImportTarget>;
+
+/** The most columns a mapping may name, and the longest name or key (the mapping travels in the signed upload URL). */
+export const MAX_MAPPED_COLUMNS = 100;
+export const MAX_MAPPED_NAME = 100;
+
+/**
+ * Other names of the contact fields in the exports of common ESPs and CRMs (Mailchimp "Email Address", "First Name";
+ * Brevo EMAIL, FIRSTNAME, LASTNAME; HubSpot "Email", "First Name", "Last Name"; "E-mail", "FNAME"), compared with
+ * letter case, spaces and punctuation removed. A Mailchimp "Birthday" is MM/DD without a year, so it is not mapped to
+ * date_of_birth.
+ */
+const ALIASES: Record<string, ContactColumn & { kind: 'field' }> = Object.fromEntries(
+  (
+    [
+      ['email', ['email', 'emailaddress', 'mail', 'emailid', 'contactemail', 'primaryemail']],
+      ['first_name', ['firstname', 'fname', 'givenname', 'first', 'forename']],
+      ['last_name', ['lastname', 'lname', 'surname', 'familyname', 'last']],
+      ['timezone', ['timezone', 'tz', 'ianatimezone']],
+      ['date_of_birth', ['dateofbirth', 'birthdate', 'dob']],
+    ] as const
+  ).flatMap(([field, names]) => names.map((n) => [n, { kind: 'field' as const, field }])),
+);
+
+/** squash lowers a header name and drops everything but letters and digits ("E-mail Address" → "emailaddress"). */
+const squash = (name: string) => name.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** metadataKey turns a header name into a metadata key: lower case, words joined by "_" ("Phone Number" → "phone_number"). */
+export function metadataKey(name: string): string {
+  const key = name
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, MAX_MAPPED_NAME - 5);
+  return key || 'column';
+}
+
+/** columnOfTarget turns a mapping target into a column; undefined when the target is not one. */
+function columnOfTarget(target: string): ContactColumn | undefined {
+  if (FIELDS.has(target)) return { kind: 'field', field: target as 'email' };
+  if (target === 'json') return { kind: 'json' };
+  if (target === 'skip') return { kind: 'skip' };
+  if (target.startsWith('json.') && target.length > 5) return { kind: 'json_key', key: target.slice(5) };
+  return undefined;
+}
+
+/** columnByName reads a header name as the file contract has it, then by the common exports' names; undefined if unknown. */
+function columnByName(name: string): ContactColumn | undefined {
+  const lower = name.toLowerCase();
+  if (FIELDS.has(lower)) return { kind: 'field', field: lower as 'email' };
+  if (lower === 'json') return { kind: 'json' };
+  if (lower.startsWith('json.') && name.length > 5) return { kind: 'json_key', key: name.slice(5) };
+  return ALIASES[squash(name)];
+}
+
+/**
+ * suggestMapping proposes a target for each header name (issue 25 §7; the upload screen's first guess): a contact
+ * field by its name or a common export's name for it (the first column only, for each field), else a metadata key
+ * named after the column, so nothing in the file is lost unless the user chooses to skip it.
+ */
+export function suggestMapping(names: string[]): ColumnMapping {
+  const out: ColumnMapping = {};
+  const taken = new Set<string>();
+  for (const raw of names) {
+    const name = String(raw ?? '')
+      .replace(/^\uFEFF/, '')
+      .trim();
+    if (!name || name in out) continue;
+    const col = columnByName(name);
+    const target: ImportTarget | undefined =
+      col?.kind === 'field' ? col.field : col?.kind === 'json' ? 'json' : col?.kind === 'json_key' ? `json.${col.key}` : undefined;
+    if (target && !taken.has(target)) {
+      taken.add(target);
+      out[name] = target;
+    } else {
+      let key = `json.${metadataKey(name)}` as ImportTarget;
+      for (let n = 2; taken.has(key); n++) key = `json.${metadataKey(name)}_${n}`;
+      taken.add(key);
+      out[name] = key;
+    }
+  }
+  return out;
+}
+
+/**
+ * checkMapping returns the first problem of a mapping sent by a client, or undefined: too many columns, a name or
+ * key too long, a target that is not one, or a field or key chosen for two columns.
+ */
+export function checkMapping(mapping: unknown): string | undefined {
+  if (!mapping || typeof mapping !== 'object' || Array.isArray(mapping)) return 'must be an object of column name → target';
+  const entries = Object.entries(mapping as Record<string, unknown>);
+  if (entries.length > MAX_MAPPED_COLUMNS) return `at most ${MAX_MAPPED_COLUMNS} columns`;
+  const used = new Set<string>();
+  for (const [name, target] of entries) {
+    if (name.length > MAX_MAPPED_NAME) return `the column name "${name.slice(0, 20)}…" is longer than ${MAX_MAPPED_NAME} characters`;
+    if (typeof target !== 'string' || !columnOfTarget(target) || target.length > MAX_MAPPED_NAME)
+      return `"${String(target)}" (for the column "${name}") is not a target: use email, first_name, last_name, timezone, date_of_birth, json, json.<key> or skip`;
+    if (target !== 'skip' && used.has(target)) return `"${target}" is chosen for two columns`;
+    used.add(target);
+  }
+  return undefined;
+}
 
 /** The header of a contact file, read: each position's column and its name as written. */
 export interface ContactHeader {
@@ -26,13 +142,17 @@ export interface ContactHeader {
 const FIELDS = new Set(['email', 'first_name', 'last_name', 'timezone', 'date_of_birth']);
 
 /**
- * readContactHeader maps a header row to columns. Returns `{header}` or `{error}` — the whole file's error (no email
- * column, a column named twice, an unknown column; spec: "Any other column stops the file with an error naming it").
+ * readContactHeader maps a header row to columns. Each column goes where `mapping` (issue 25 §7) sends it; a column
+ * the mapping does not name is read by its name: a contact field, json, json.<key>, or a common export's name for a
+ * field ("Email Address", "FIRSTNAME"…). Returns `{header}` or `{error}` — the whole file's error (no email column, a
+ * column named twice, two columns for one field, an unknown column; spec: "Any other column stops the file with an
+ * error naming it").
  */
-export function readContactHeader(cells: string[]): { header: ContactHeader } | { error: string } {
+export function readContactHeader(cells: string[], mapping: ColumnMapping = {}): { header: ContactHeader } | { error: string } {
   const columns: ContactColumn[] = [];
   const names: string[] = [];
   const seen = new Set<string>();
+  const targets = new Map<string, string>();
   for (const raw of cells) {
     const name = String(raw ?? '')
       .replace(/^\uFEFF/, '')
@@ -40,14 +160,20 @@ export function readContactHeader(cells: string[]): { header: ContactHeader } | 
     const lower = name.toLowerCase();
     if (seen.has(lower) && lower) return { error: `the column "${name}" appears twice in the header` };
     seen.add(lower);
-    if (FIELDS.has(lower)) columns.push({ kind: 'field', field: lower as 'email' });
-    else if (lower === 'json') columns.push({ kind: 'json' });
-    else if (lower.startsWith('json.') && name.length > 5) columns.push({ kind: 'json_key', key: name.slice(5) });
-    else if (!lower) return { error: 'the header has an empty column name' };
-    else return { error: `unknown column "${name}": the columns are email, first_name, last_name, timezone, date_of_birth, json and json.<key> for metadata` };
+    const mapped = Object.prototype.hasOwnProperty.call(mapping, name) ? columnOfTarget(mapping[name]) : undefined;
+    const col = mapped ?? columnByName(name);
+    if (!col && !lower) return { error: 'the header has an empty column name' };
+    if (!col)
+      return {
+        error: `unknown column "${name}": the columns are email, first_name, last_name, timezone, date_of_birth, json and json.<key> for metadata (or map the column when uploading)`,
+      };
+    const target = col.kind === 'field' ? col.field : col.kind === 'json_key' ? `json.${col.key}` : col.kind === 'json' ? 'json' : '';
+    if (target && targets.has(target)) return { error: `the columns "${targets.get(target)}" and "${name}" both go to ${target}` };
+    if (target) targets.set(target, name);
+    columns.push(col);
     names.push(name);
   }
-  if (!seen.has('email')) return { error: 'the header has no email column' };
+  if (!targets.has('email')) return { error: 'the header has no email column' };
   return { header: { columns, names } };
 }
 
@@ -131,6 +257,7 @@ export function readContactRow(header: ContactHeader, cells: Cell[], line: numbe
   }
   const contact: ContactRow = { email: '' };
   header.columns.forEach((col, i) => {
+    if (col.kind === 'skip') return;
     const cell = cells[i];
     const name = header.names[i];
     const value = text(cell);
@@ -180,4 +307,18 @@ export function readContactRow(header: ContactHeader, cells: Cell[], line: numbe
     }
   });
   return errors.length ? { errors } : { contact };
+}
+
+/**
+ * csvDelimiter guesses a CSV file's delimiter from its first line: the one of `,` `;` and tab that occurs most often
+ * outside double quotes (a comma when none does). Brevo and European spreadsheet exports use semicolons.
+ */
+export function csvDelimiter(firstLine: string): ',' | ';' | '\t' {
+  const counts = { ',': 0, ';': 0, '\t': 0 };
+  let quoted = false;
+  for (const ch of firstLine) {
+    if (ch === '"') quoted = !quoted;
+    else if (!quoted && ch in counts) counts[ch as ','] += 1;
+  }
+  return counts[';'] > counts[','] && counts[';'] >= counts['\t'] ? ';' : counts['\t'] > counts[','] ? '\t' : ',';
 }

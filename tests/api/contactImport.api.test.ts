@@ -3,7 +3,9 @@
  * upload, part 1 §3 Bulk upload status): the upload URL, the PUT streamed to storage, the "parsed contact file" job
  * importing a CSV and an XLSX written by openpyxl, every bad row reported by line with its reason while the others are
  * imported, the last row of a repeated email winning, empty cells keeping values, files that are not CSV/XLSX or have
- * an unknown column refused as a whole, a segment made from a file, and one tenant never seeing another's import. On
+ * an unknown column refused as a whole, a segment made from a file, and one tenant never seeing another's import;
+ * exports of Mailchimp, Brevo and HubSpot (tests/fixtures/exports) imported with the column mapping the upload screen
+ * suggests (issue 25 §7). On
  * both storages: a folder and S3 (s3rver; the import then reads the CSV as a stream and the XLSX through a temporary
  * copy).
  */
@@ -14,6 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import { writeXlsx } from '../helpers/xlsx.ts';
 import { STORAGE_KINDS, storageUnderTest, type StorageUnderTest } from '../helpers/s3Server.ts';
+import { parse } from 'csv-parse/sync';
+import { csvDelimiter, suggestMapping, type ColumnMapping } from '../../src/domain/contactImport.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -33,13 +37,13 @@ type Status = {
 async function upload(
   name: string,
   body: Buffer,
-  opts: { type?: string; tenant?: Tenant; segment?: boolean } = {},
+  opts: { type?: string; tenant?: Tenant; segment?: boolean; columns?: ColumnMapping } = {},
 ): Promise<{ s3Key: string; put: { status: number; body: unknown } }> {
   const who = opts.tenant ?? t;
   const type = opts.type ?? (name.endsWith('.xlsx') ? 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'text/csv');
   const res = await h.call('GET', opts.segment ? '/api/segmentwrapper/segments/upload_url' : '/api/user/users/upload_url', {
     key: who.apiKey,
-    query: { filename: name, type },
+    query: { filename: name, type, ...(opts.columns ? { columns: JSON.stringify(opts.columns) } : {}) },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const url = new URL(res.body.data);
@@ -187,11 +191,64 @@ describe.each(STORAGE_KINDS)(`contact file import (${API_DB}, %s storage)`, (kin
     expect((await finished(notXlsx.s3Key)).errors[0]).toMatch(/^fake\.xlsx is not a readable XLSX file: /);
     const unknown = await upload('cols.csv', Buffer.from('email,phone\na@b.co,123\n'));
     expect((await finished(unknown.s3Key)).errors).toEqual([
-      'cols.csv: unknown column "phone": the columns are email, first_name, last_name, timezone, date_of_birth, json and json.<key> for metadata',
+      'cols.csv: unknown column "phone": the columns are email, first_name, last_name, timezone, date_of_birth, json and json.<key> for metadata (or map the column when uploading)',
     ]);
     expect(await contact('a@b.co')).toBeUndefined();
     const empty = await upload('empty.csv', Buffer.alloc(0));
     expect(empty.put).toEqual({ status: 400, body: { errors: ['The file is empty'] } });
+  });
+
+  // Issue 25 §7: other services' exports, imported with the mapping the upload screen suggests for their header.
+  const exports = [
+    {
+      file: 'mailchimp-audience.csv',
+      mapped: { 'Email Address': 'email', 'First Name': 'first_name', 'Last Name': 'last_name', TIMEZONE: 'timezone', 'Phone Number': 'json.phone_number' },
+      contact: { email: 'grace@mc.example.com', first_name: 'Grace', last_name: 'Hopper', timezone: 'America/New_York' },
+      json: { notes: 'Met at the conference', gmtoff: -5, birthday: null },
+    },
+    {
+      file: 'brevo-contacts.csv',
+      mapped: { EMAIL: 'email', FIRSTNAME: 'first_name', LASTNAME: 'last_name', SMS: 'json.sms', 'CONTACT ID': 'json.contact_id' },
+      contact: { email: 'ines@brevo.example.com', first_name: 'Inès', last_name: 'Dupont' },
+      json: { sms: 33612345678, contact_id: 17 },
+    },
+    {
+      file: 'hubspot-contacts.csv',
+      mapped: { Email: 'email', 'First Name': 'first_name', 'Last Name': 'last_name', 'Lead Status': 'json.lead_status' },
+      contact: { email: 'linus@hs.example.com', first_name: 'Linus', last_name: 'Torvalds' },
+      json: { lead_status: 'NEW', phone_number: '+1 503 555 0100', record_id: 51 },
+    },
+  ];
+  it.each(exports)('imports a $file export with the suggested column mapping', async ({ file, mapped, contact: expected, json }) => {
+    const body = await readFile(path.join(import.meta.dirname, '../fixtures/exports', file));
+    const text = body.toString('utf8');
+    const [header] = parse(text, { delimiter: csvDelimiter(text.split(/\r?\n/, 1)[0]), to_line: 1 }) as string[][];
+    const mapping = suggestMapping(header);
+    expect(mapping).toMatchObject(mapped);
+    // Without the mapping, the file's own columns stop it; with it, every row is imported.
+    const plain = await upload(file, body);
+    expect((await finished(plain.s3Key)).errors[0]).toMatch(/unknown column/);
+    const { s3Key } = await upload(file, body, { columns: { ...mapping, [header[header.length - 1]]: 'skip' } });
+    const s = await finished(s3Key);
+    expect(s).toMatchObject({ errors: [], rows_imported: 2, rows_failed: 0, processing_errors: [] });
+    const got = (await contact(expected.email)) as unknown as Record<string, unknown> & { json: Record<string, unknown> };
+    expect(got).toMatchObject(expected);
+    const { birthday, ...present } = json as Record<string, unknown>;
+    expect(got.json).toMatchObject(present);
+    if (birthday === null) expect(got.json).not.toHaveProperty('birthday'); // an empty cell leaves nothing
+    // The skipped last column is not in the metadata.
+    expect(Object.keys(got.json)).not.toContain(mapping[header[header.length - 1]].slice(5));
+  });
+
+  it('refuses a column mapping that is not one, naming columns, and a mapped file without an email column', async () => {
+    for (const columns of ['{nope', '{"a": "phone"}', '{"a": "email", "b": "email"}', '[]']) {
+      const res = await h.call('GET', '/api/user/users/upload_url', { key: t.apiKey, query: { filename: 'm.csv', type: 'text/csv', columns } });
+      expect(res.status, columns).toBe(400);
+      expect(res.body.errors[0], columns).toMatch(/^columns: /);
+    }
+    const { s3Key } = await upload('noemail.csv', Buffer.from('E-mail,Name\na@noemail.example.com,A\n'), { columns: { 'E-mail': 'skip', Name: 'first_name' } });
+    expect((await finished(s3Key)).errors).toEqual(['noemail.csv: the header has no email column']);
+    expect(await contact('a@noemail.example.com')).toBeUndefined();
   });
 
   it('makes a segment named after the file whose members are the imported contacts', async () => {

@@ -163,6 +163,8 @@ export interface UploadTarget {
   expiresAt: number;
   /** The file's original name, when it matters after the upload (a segment made from a file is named after it). */
   name?: string;
+  /** A contact file's column mapping as JSON (issue 25 §7): header name → target; only with `name`. */
+  columns?: string;
 }
 
 /**
@@ -173,12 +175,21 @@ export interface UploadTarget {
 export function uploadLink(publicUrl: string, secret: string, t: UploadTarget): string {
   const fields = ['up', t.projectId, t.bucket, t.key, t.type, String(t.expiresAt)];
   if (t.name !== undefined) fields.push(t.name.replace(/[\r\n]+/g, ' '));
+  if (t.name !== undefined && t.columns !== undefined) fields.push(t.columns);
   return `${publicUrl}/uploads/${makeToken(secret, fields)}`;
 }
 
 /** verifyUploadToken returns what an upload token allows, or undefined when it is not genuine (expiry is not checked here). */
 export function verifyUploadToken(token: string, secret: string): UploadTarget | undefined {
   const f = verify(token, secret, 'up');
-  if (!f || (f.length !== 6 && f.length !== 7)) return undefined;
-  return { projectId: f[1], bucket: f[2], key: f[3], type: f[4], expiresAt: Number(f[5]), ...(f.length === 7 ? { name: f[6] } : {}) };
+  if (!f || f.length < 6 || f.length > 8) return undefined;
+  return {
+    projectId: f[1],
+    bucket: f[2],
+    key: f[3],
+    type: f[4],
+    expiresAt: Number(f[5]),
+    ...(f.length >= 7 ? { name: f[6] } : {}),
+    ...(f.length === 8 ? { columns: f[7] } : {}),
+  };
 }

@@ -19,7 +19,16 @@ import { anyUpsertTriggered, enterUpsertedFrom } from '../workflows/index.ts';
 import { ADD_WRITTEN_TO_SEGMENT, IMPORT_END, IMPORT_JOB, IMPORT_PROGRESS, SHOW_UPLOADED_SEGMENT, UPSERT_CONTACTS_JSON } from './queries.ts';
 import { fileKind, SEGMENT_UPLOADS_BUCKET } from './upload.ts';
 import { withLocalFile } from '../../storage/storage.ts';
-import { readContactHeader, readContactRow, type Cell, type ContactHeader, type ContactRow, type RowError } from '../../../domain/contactImport.ts';
+import {
+  csvDelimiter,
+  readContactHeader,
+  readContactRow,
+  type Cell,
+  type ColumnMapping,
+  type ContactHeader,
+  type ContactRow,
+  type RowError,
+} from '../../../domain/contactImport.ts';
 
 /** Rows per upsert statement. */
 export const BATCH_ROWS = 5000;
@@ -42,6 +51,8 @@ interface Details {
   file_name: string;
   segment_id: string | null;
   bytes: number;
+  /** The upload's column mapping (issue 25 §7), if it had one. */
+  columns?: ColumnMapping;
 }
 
 /** importContactFile runs the import recorded by job-log entry `jobLogId` (a no-op when it has already ended). */
@@ -50,6 +61,7 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
   const [entry] = await query<{ project_id: string; start_details: Details; ended: boolean }>(IMPORT_JOB, [jobLogId]);
   if (!entry || entry.ended) return;
   const d = entry.start_details;
+  const mapping = d.columns ?? {};
   const state = { bytesRead: 0, imported: 0, failed: 0, errors: [] as RowError[] };
   // Imported contacts enter the project's "contact created or updated" workflows (issue 8 §5), in the batch's statement.
   const entering = await anyUpsertTriggered(query, entry.project_id);
@@ -105,7 +117,7 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     if (fileKind(d.stored_key) === 'xlsx') {
       // A workbook is read with random access (its shared strings may come after the sheet): from its local file.
       await withLocalFile(ctx.storage, d.bucket, d.stored_key, (file) =>
-        readXlsx(file, d.file_name, onRow, (bytes) => {
+        readXlsx(file, d.file_name, mapping, onRow, (bytes) => {
           state.bytesRead = bytes;
         }),
       );
@@ -116,7 +128,7 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
           done(null, chunk);
         },
       });
-      await readCsv(ctx.storage.getStream(d.bucket, d.stored_key).pipe(counter), d.file_name, onRow);
+      await readCsv(ctx.storage.getStream(d.bucket, d.stored_key).pipe(counter), d.file_name, mapping, onRow);
     }
     await drain();
   } catch (err) {
@@ -143,30 +155,58 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
 
 type OnRow = (header: ContactHeader, cells: Cell[], line: number, cellCount?: number) => Promise<void>;
 
-/** readCsv reads a CSV stream row by row; a header problem or binary content is a FileError. */
-async function readCsv(source: Readable, name: string, onRow: OnRow): Promise<void> {
+/**
+ * readCsv reads a CSV stream row by row, its columns mapped by `mapping`; a header problem or binary content is a
+ * FileError. The delimiter (comma, semicolon or tab) is the one the first line uses (csvDelimiter).
+ */
+async function readCsv(source: Readable, name: string, mapping: ColumnMapping, onRow: OnRow): Promise<void> {
   let header: ContactHeader | undefined;
   let checked = false;
+  // The delimiter is known once the first chunk is seen; a stream that fails before that rejects it instead.
+  let sniffed!: (delimiter: string) => void;
+  let failed!: (err: Error) => void;
+  const delimiter = new Promise<string>((resolve, reject) => ((sniffed = resolve), (failed = reject)));
   const sniff = new Transform({
     transform(chunk: Buffer, _e, done) {
       if (!checked) {
         checked = true;
         const head = chunk.subarray(0, 4096);
+        let problem: FileError | undefined;
         if (head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])))
-          return done(new FileError(`${name} is not a CSV file: it is a zip archive (an Excel workbook must be named .xlsx)`));
-        if (head.includes(0)) return done(new FileError(`${name} is not a CSV file: it holds binary data`));
+          problem = new FileError(`${name} is not a CSV file: it is a zip archive (an Excel workbook must be named .xlsx)`);
+        else if (head.includes(0)) problem = new FileError(`${name} is not a CSV file: it holds binary data`);
+        if (problem) {
+          failed(problem);
+          return done(problem);
+        }
+        sniffed(csvDelimiter(head.toString('utf8').split(/\r?\n/, 1)[0]));
       }
       done(null, chunk);
     },
+    flush(done) {
+      sniffed(',');
+      done();
+    },
   });
-  const parser = source.pipe(sniff).pipe(parse({ bom: true, relax_column_count: true, relax_quotes: false, skip_empty_lines: true, info: true }));
+  const early = (err: Error) => failed(err);
+  sniff.once('error', early);
+  source.once('error', (err) => sniff.destroy(err));
+  source.pipe(sniff);
+  let parser;
+  try {
+    parser = sniff.pipe(parse({ bom: true, delimiter: await delimiter, relax_column_count: true, relax_quotes: false, skip_empty_lines: true, info: true }));
+  } catch (err) {
+    source.destroy();
+    throw err;
+  }
+  sniff.off('error', early);
   sniff.on('error', (err) => parser.destroy(err));
   try {
     for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: { lines: number } }>) {
       // A record spanning several lines (a quoted newline) is reported at its first line.
       const line = info.lines - record.reduce((n, f) => n + (f.match(/\n/g)?.length ?? 0), 0);
       if (!header) {
-        const h = readContactHeader(record);
+        const h = readContactHeader(record, mapping);
         if ('error' in h) throw new FileError(`${name}: ${h.error}`);
         header = h.header;
         continue;
@@ -186,7 +226,7 @@ async function readCsv(source: Readable, name: string, onRow: OnRow): Promise<vo
  * readXlsx reads the first worksheet of a stored XLSX file row by row (src/server/core/contacts/xlsxRows.ts); a file that is not a
  * workbook is a FileError. `onBytes` gets the reader's progress in bytes of the file.
  */
-async function readXlsx(file: string, name: string, onRow: OnRow, onBytes: (bytes: number) => void): Promise<void> {
+async function readXlsx(file: string, name: string, mapping: ColumnMapping, onRow: OnRow, onBytes: (bytes: number) => void): Promise<void> {
   let header: ContactHeader | undefined;
   let width = 0;
   try {
@@ -196,7 +236,10 @@ async function readXlsx(file: string, name: string, onRow: OnRow, onBytes: (byte
         for (const { line, cells } of rows) {
           while (cells.length && (cells[cells.length - 1] === undefined || cells[cells.length - 1] === '')) cells.pop();
           if (!header) {
-            const h = readContactHeader(cells.map((c) => String(c ?? '')));
+            const h = readContactHeader(
+              cells.map((c) => String(c ?? '')),
+              mapping,
+            );
             if ('error' in h) throw new FileError(`${name}: ${h.error}`);
             header = h.header;
             width = header.columns.length;

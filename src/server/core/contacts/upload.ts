@@ -16,6 +16,7 @@ import { projectSecrets } from '../accounts/index.ts';
 import { FieldErrors } from '../../errors.ts';
 import { storedUploadName, UPLOAD_URL_TTL_MS } from '../../../domain/uploads.ts';
 import { contactFileKind as fileKind, extensionMessage, statusKey } from '../../../domain/contactUpload.ts';
+import { checkMapping, type ColumnMapping } from '../../../domain/contactImport.ts';
 
 /** Buckets of uploaded contact files: plain imports, and imports whose contacts become a new segment. */
 export const CONTACT_UPLOADS_BUCKET = 'contact-uploads';
@@ -32,8 +33,10 @@ export { contactFileKind as fileKind, extensionMessage, MAX_CONTACT_FILE_BYTES, 
 
 /**
  * contactUploadUrl answers GET {user}/users/upload_url and GET {segmentwrapper}/segments/upload_url: a pre-signed
- * PUT URL valid 15 minutes, with the stored key in its `s3_key` query parameter. Throws BadRequest naming `filename`
- * when the name is not .csv or .xlsx.
+ * PUT URL valid 15 minutes, with the stored key in its `s3_key` query parameter. `columns`, when given, is the file's
+ * column mapping as JSON (issue 25 §7: header name → email, first_name, last_name, timezone, date_of_birth, json,
+ * json.<key> or skip); it travels signed in the URL and the import reads the file with it. Throws BadRequest naming
+ * `filename` when the name is not .csv or .xlsx, `columns` when the mapping is not one (checkMapping).
  */
 export async function contactUploadUrl(
   ctx: AppContext,
@@ -42,9 +45,19 @@ export async function contactUploadUrl(
   type: string,
   mode: 'contacts' | 'segment',
   now = new Date(),
+  columns?: string,
 ): Promise<string> {
   const errors = new FieldErrors();
   errors.add('filename', fileKind(filename) ? undefined : extensionMessage(filename));
+  let mapping: ColumnMapping | undefined;
+  if (columns !== undefined && columns !== '') {
+    try {
+      mapping = JSON.parse(columns) as ColumnMapping;
+      errors.add('columns', checkMapping(mapping));
+    } catch {
+      errors.add('columns', 'is not JSON: send an object of column name → target, e.g. {"Email Address": "email"}');
+    }
+  }
   errors.throwIfAny();
   const secret = await projectSecrets(ctx.database.query.bind(ctx.database) as QueryFn)(projectId);
   if (!secret) throw new Error(`unknown project ${projectId}`);
@@ -56,6 +69,7 @@ export async function contactUploadUrl(
     type: type.trim().toLowerCase(),
     expiresAt: now.getTime() + UPLOAD_URL_TTL_MS,
     name: filename.trim().slice(0, 255),
+    ...(mapping ? { columns: JSON.stringify(mapping) } : {}),
   });
   return `${url}?s3_key=${encodeURIComponent(key)}`;
 }
@@ -90,6 +104,7 @@ export async function startContactImport(ctx: AppContext, target: UploadTarget, 
     bytes,
     bytes_read: 0,
     segment_id: segmentId,
+    ...(target.columns ? { columns: JSON.parse(target.columns) as ColumnMapping } : {}),
   };
   const [entry] = await query<{ id: string }>('INSERT INTO job_log (project_id, job_name, start_details) VALUES ($1, $2, $3::jsonb) RETURNING id', [
     target.projectId,

@@ -11,7 +11,7 @@ import { enterSegment } from '../../core/workflows/index.ts';
 export function segmentWrapperHandlers(ctx: AppContext): GatewayHandlers<operations> {
   return {
     async getSegmentUploadUrl(req) {
-      return { data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'segment') };
+      return { data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'segment', undefined, req.query.columns) };
     },
     async createSegmentFromFilters(req) {
       return createSegmentFromFilters(ctx, scope(req).id, req.body);

@@ -31,7 +31,7 @@ export function userHandlers(ctx: AppContext): GatewayHandlers<operations> {
       return { data };
     },
     async getContactUploadUrl(req) {
-      return { data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'contacts') };
+      return { data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'contacts', undefined, req.query.columns) };
     },
     async archiveUsers(req) {
       const { map, errors } = await archiveContactsByEmail(db, scope(req).id, req.query.emails);
