@@ -4,6 +4,7 @@ import {
   csvDelimiter,
   dateOfBirth,
   parseMetadataValue,
+  previewCsv,
   readContactHeader,
   readContactRow,
   suggestMapping,
@@ -154,5 +155,27 @@ describe('csvDelimiter', () => {
     expect(csvDelimiter('"Last; First",email')).toBe(',');
     expect(csvDelimiter('email\tfirst_name')).toBe('\t');
     expect(csvDelimiter('email')).toBe(',');
+  });
+});
+
+describe('previewCsv', () => {
+  it('reads the header and the first rows with the file’s delimiter, dropping a cut last line', () => {
+    expect(previewCsv('EMAIL;FIRSTNAME\na@b.co;Ann\nb@b.co;Bo', true)).toEqual({
+      preview: {
+        header: ['EMAIL', 'FIRSTNAME'],
+        rows: [
+          ['a@b.co', 'Ann'],
+          ['b@b.co', 'Bo'],
+        ],
+      },
+    });
+    expect(previewCsv('\uFEFFemail,name\na@b.co,"Ann, Jr."\nb@b.c', false)).toEqual({ preview: { header: ['email', 'name'], rows: [['a@b.co', 'Ann, Jr.']] } });
+    const many = ['email', ...Array.from({ length: 9 }, (_, i) => `p${i}@b.co`)].join('\n');
+    expect((previewCsv(many, true) as { preview: { rows: string[][] } }).preview.rows).toHaveLength(5);
+  });
+  it('says why it cannot preview', () => {
+    expect(previewCsv('', true)).toEqual({ error: 'the file is empty' });
+    expect(previewCsv('x'.repeat(100), false)).toEqual({ error: 'the first line is longer than 64 KB' });
+    expect(previewCsv('email\n"a@b.co\n', true)).toMatchObject({ error: expect.stringMatching(/^the first lines are not readable CSV: /) });
   });
 });

@@ -13,6 +13,7 @@
  * - An empty cell leaves the contact's existing value unchanged. The same email twice in a file: the last row wins.
  */
 import { IANAZone } from 'luxon';
+import { parse as parseCsv } from 'csv-parse/browser/esm/sync';
 import { checkEmail } from './validation';
 
 /** One column of a contact file: a contact field, the whole metadata object, one metadata key, or a column left out. */
@@ -321,4 +322,37 @@ export function csvDelimiter(firstLine: string): ',' | ';' | '\t' {
     else if (!quoted && ch in counts) counts[ch as ','] += 1;
   }
   return counts[';'] > counts[','] && counts[';'] >= counts['\t'] ? ';' : counts['\t'] > counts[','] ? '\t' : ',';
+}
+
+/** The first rows of a contact file as the upload screen shows them before the import: its header and a few rows. */
+export interface FilePreview {
+  header: string[];
+  rows: string[][];
+}
+
+/** How many bytes of a CSV file the upload screen reads for its preview, and how many data rows it shows. */
+export const PREVIEW_BYTES = 64 * 1024;
+export const PREVIEW_ROWS = 5;
+
+/**
+ * previewCsv reads the header and the first PREVIEW_ROWS rows of a CSV file's beginning (`text`, the first
+ * PREVIEW_BYTES; `whole` when that is the whole file, else the last, maybe cut, line is dropped), with the delimiter
+ * the import will use. Returns `{preview}` or `{error}` in words (the import would refuse the file too).
+ */
+export function previewCsv(text: string, whole: boolean): { preview: FilePreview } | { error: string } {
+  const body = whole ? text : text.slice(0, text.lastIndexOf('\n') + 1);
+  if (!body.trim()) return { error: whole ? 'the file is empty' : 'the first line is longer than 64 KB' };
+  try {
+    const records = parseCsv(body, {
+      bom: true,
+      delimiter: csvDelimiter(body.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]),
+      relax_column_count: true,
+      skip_empty_lines: true,
+      to_line: PREVIEW_ROWS + 1 + 20,
+    }) as string[][];
+    const [header = [], ...rows] = records;
+    return { preview: { header: header.map((h) => h.trim()), rows: rows.slice(0, PREVIEW_ROWS) } };
+  } catch (err) {
+    return { error: `the first lines are not readable CSV: ${(err as Error).message}` };
+  }
 }

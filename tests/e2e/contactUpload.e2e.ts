@@ -2,9 +2,11 @@
  * Contact file upload in Debian's chromium against the built product (issue 3 §1-§2; spec part 2 §2 Contacts
  * /people/users/new/bulk and Segments /people/segments/new/bulk/2, §4 File upload lifecycle, §5 Uploads): a .txt and an
  * empty file refused with the spec's messages before anything is sent; a CSV and an XLSX written by openpyxl, each with
- * bad rows, chosen through the picker the drop zone opens on Enter, uploaded, processed to 'Success' with every bad row
- * listed by line, and their good rows found in the contacts list; the sample file downloaded and imported without a
- * refused row; and a segment made from a CSV, opened from its link, holding exactly the file's good rows.
+ * bad rows, chosen through the picker the drop zone opens on Enter, confirmed, uploaded, processed to "Imported with
+ * refused rows" with every bad row listed by line, and their good rows found in the contacts list; the sample file
+ * downloaded and imported to 'Success'; a segment made from a CSV, opened from its link, holding exactly the file's good
+ * rows; and a Mailchimp export whose columns are matched on the confirm step (issue 25 §7), one changed by keyboard,
+ * imported with that mapping, at 390 px without the page scrolling sideways.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -75,8 +77,14 @@ const seriousViolations = () => axeProblems(page);
 /** finished waits until a file's row shows Success (or an error) and returns the row's text. */
 async function finished(name: string): Promise<string> {
   const row = page.getByTestId(`upload-${name}`);
-  await row.getByText(/^Success$|failed with status|Unable to determine/).waitFor({ timeout: 90_000 });
+  await row.getByText(/^Success$|^Imported with refused rows$|failed with status|Unable to determine/).waitFor({ timeout: 90_000 });
   return (await row.textContent()) ?? '';
+}
+
+/** confirmImport waits for a file's confirm step (its columns) and presses its Import button. */
+async function confirmImport(name: string): Promise<void> {
+  const card = page.getByRole('region', { name: `Check the columns of ${name}` });
+  await card.getByRole('button', { name: `Import ${name}` }).click();
 }
 
 describe('contact file upload (e2e)', () => {
@@ -142,11 +150,20 @@ describe('contact file upload (e2e)', () => {
 
     await page.goto(`${server.url}/people/users/new/bulk`);
     await chooseWithKeyboard([csv, xlsx]);
+    // Nothing is sent before the user confirms each file's columns.
+    await page.getByRole('region', { name: 'Check the columns of contacts-e2e.csv' }).getByText('1 more file waits to be checked').waitFor();
+    expect(uploadRequests).toEqual([]);
+    await confirmImport('contacts-e2e.csv');
+    await page
+      .getByRole('region', { name: 'Check the columns of people-e2e.xlsx' })
+      .getByText(/is not previewed here/)
+      .waitFor();
+    await confirmImport('people-e2e.xlsx');
     const table = page.getByRole('table', { name: 'Uploads' });
     await table.waitFor();
     for (const column of ['File', 'Uploading', 'Processing']) await table.getByRole('columnheader', { name: column }).waitFor();
 
-    expect(await finished('contacts-e2e.csv')).toContain('2 rows imported, 5 failed');
+    expect(await finished('contacts-e2e.csv')).toContain('Imported with refused rows2 rows imported, 5 failed');
     expect(await refusedRows('contacts-e2e.csv')).toEqual([
       'Line 3, column email: Invalid email',
       `Line 4, column email: ${TWO_ATS}`,
@@ -195,7 +212,8 @@ describe('contact file upload (e2e)', () => {
     const rows = served.trim().split('\n').length - 1;
 
     await page.locator('input[type=file]').setInputFiles(sample);
-    expect(await finished('contacts-sample.csv')).toContain(`${rows} rows imported, 0 failed`);
+    await confirmImport('contacts-sample.csv');
+    expect(await finished('contacts-sample.csv')).toContain(`Success${rows} rows imported, 0 failed`);
     expect(await page.getByRole('list', { name: 'Refused rows of contacts-sample.csv' }).count()).toBe(0);
   });
 
@@ -205,6 +223,7 @@ describe('contact file upload (e2e)', () => {
     await page.goto(`${server.url}/people/segments/new/bulk/2`);
     await page.getByRole('heading', { name: 'New Segment from File', level: 1 }).waitFor();
     await chooseWithKeyboard([csv]);
+    await confirmImport('Spring leads.csv');
     expect(await finished('Spring leads.csv')).toContain('3 rows imported, 1 failed');
     expect(await refusedRows('Spring leads.csv')).toEqual(['Line 4, column email: Invalid email']);
     expect(uploadRequests.filter((u) => u.includes('/api/segmentwrapper/segments/upload_url'))).toHaveLength(1);
@@ -217,6 +236,46 @@ describe('contact file upload (e2e)', () => {
     expect(data[0]).toMatchObject({ name: 'Spring leads', num_users: 3 });
     const members = await api<{ data: Array<{ email: string }> }>(`/api/user/users?in_segment_ids=${id}`);
     expect(members.data.map((c) => c.email).sort()).toEqual(['lead1@example.com', 'lead2@example.com', 'lead3@example.com']);
+  });
+
+  it("matches a Mailchimp export's columns on the confirm step, takes a change made by keyboard, and imports with it (390 px)", async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${server.url}/people/users/new/bulk`);
+      const file = path.join(ROOT, 'tests/fixtures/exports/mailchimp-audience.csv');
+      await page.locator('input[type=file]').setInputFiles(file);
+      const card = page.getByRole('region', { name: 'Check the columns of mailchimp-audience.csv' });
+      await card.getByRole('table', { name: 'First rows of mailchimp-audience.csv' }).waitFor();
+      const choice = (column: string) => card.getByRole('combobox', { name: `Import “${column}” as` });
+      expect(await choice('Email Address').textContent()).toBe('Email');
+      expect(await choice('First Name').textContent()).toBe('First name');
+      expect(await choice('TIMEZONE').textContent()).toBe('Time zone');
+      expect(await choice('Phone Number').textContent()).toBe('Metadata: phone_number');
+      expect(await card.getByRole('cell', { name: 'grace@mc.example.com', exact: true }).count()).toBe(1);
+      // TAGS: "Don't import", chosen with the keyboard.
+      await choice('TAGS').focus();
+      await page.keyboard.press('Enter');
+      const option = page.getByRole('option', { name: "Don't import" });
+      await option.waitFor();
+      await option.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => choice('TAGS').textContent()).toBe("Don't import");
+      // The page itself never scrolls sideways; the wide table scrolls in its own box.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await seriousViolations()).toEqual([]);
+      await confirmImport('mailchimp-audience.csv');
+      expect(await finished('mailchimp-audience.csv')).toContain('Success2 rows imported, 0 failed');
+      const [grace] = (
+        await api<{ data: Array<Record<string, unknown> & { json: Record<string, unknown> }> }>(
+          '/api/user/users?search_field=email&search_value=grace%40mc.example.com',
+        )
+      ).data;
+      expect(grace).toMatchObject({ first_name: 'Grace', last_name: 'Hopper', timezone: 'America/New_York' });
+      expect(grace.json).toMatchObject({ notes: 'Met at the conference' });
+      expect(grace.json).not.toHaveProperty('tags');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it('raised no page errors', () => {

@@ -38,8 +38,8 @@ const PUT_RETRY = { retries: 2, delayMs: 250 };
  * getUploadUrl asks for a pre-signed upload URL for `file` and resolves it. Rejects with ContactUploadError
  * ["couldn't get url to upload file {name}", reason].
  */
-export async function getUploadUrl(mode: UploadMode, file: File): Promise<string> {
-  const query = { filename: file.name, type: uploadContentType(file) };
+export async function getUploadUrl(mode: UploadMode, file: File, columns?: Record<string, string>): Promise<string> {
+  const query = { filename: file.name, type: uploadContentType(file), ...(columns ? { columns: JSON.stringify(columns) } : {}) };
   try {
     const { data } = await callOperation(mode === 'segment' ? 'getSegmentUploadUrl' : 'getContactUploadUrl', { query });
     if (typeof data !== 'string' || !data) throw new Error('the answer had no URL');

@@ -4,7 +4,8 @@
  * a drop zone that also opens the file picker (click, Enter or Space), a progress table (File, Uploading, Processing),
  * explanatory text, the sample file and the formatting rules.
  *
- * Each accepted file is uploaded in turn (one PUT at a time, so big files do not split the bandwidth and the status
+ * Each accepted file is first shown for confirmation (ColumnMappingCard: its columns, where each goes, its first
+ * rows; issue 25 §7), then uploaded in turn (one PUT at a time, so big files do not split the bandwidth and the status
  * polls keep a connection), then its import is polled at the size-dependent interval of src/domain/contactUpload.ts
  * until it is done or fails. Files refused by extension or size are listed at once and never sent. Every failure is
  * an error toast and stays, in red, on its file's row (spec part 2 §8). In segment mode the file's contacts also become
@@ -54,6 +55,8 @@ import {
 } from '../../domain/contactUpload';
 import { ContactUploadError, getUploadStatus, getUploadUrl, putFile, type UploadMode } from '../data/contactUpload';
 import { ContactFileRules } from './ContactFileRules';
+import { ColumnMappingCard } from './ColumnMappingCard';
+import type { ColumnMapping } from '../../domain/contactImport';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -115,10 +118,11 @@ function ProcessingCell({ item, mode, onRetry }: { item: UploadItem; mode: Uploa
   );
   switch (item.phase) {
     case 'success':
+      // Every row imported is a success; some refused is not (issue 25 §7): their lines are listed below.
       return (
         <Stack spacing={0.5}>
-          <Typography variant="body2" sx={{ color: 'success.dark', fontWeight: 'bold' }}>
-            Success
+          <Typography variant="body2" sx={{ color: item.rowsFailed ? 'warning.dark' : 'success.dark', fontWeight: 'bold' }}>
+            {item.rowsFailed ? 'Imported with refused rows' : 'Success'}
           </Typography>
           <Typography variant="body2">{counts}</Typography>
           {segment}
@@ -200,6 +204,10 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
   const notify = useNotify();
   const [items, setItems] = useState<UploadItem[]>([]);
   const [rejected, setRejected] = useState<RejectedFile<File>[]>([]);
+  /** Files picked but not yet confirmed, in the order picked; the first is shown for confirmation. */
+  const [toConfirm, setToConfirm] = useState<Array<{ key: number; file: File }>>([]);
+  const picked = useRef(0);
+  const mappings = useRef(new Map<string, ColumnMapping | undefined>());
   const files = useRef(new Map<string, File>());
   const nextId = useRef(0);
   const queue = useRef<Promise<void>>(Promise.resolve());
@@ -253,7 +261,8 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
       if (!file || !alive.current) return;
       update(id, (it) => withUploadProgress(it, 0, file.size));
       try {
-        const url = await getUploadUrl(mode, file);
+        const url = await getUploadUrl(mode, file, mappings.current.get(id));
+        mappings.current.delete(id);
         const s3Key = await putFile(url, file, (loaded, total) => update(id, (it) => withUploadProgress(it, loaded, total)));
         update(id, (it) => withUploaded(it, s3Key));
         files.current.delete(id);
@@ -272,16 +281,22 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
       setRejected(refused);
       const message = rejectionMessage(refused);
       if (message) notify(message, { type: 'error' });
-      const added = accepted.map((file) => {
-        const id = String(++nextId.current);
-        files.current.set(id, file);
-        return newUploadItem(id, file);
-      });
-      setItems((list) => [...list, ...added]);
-      for (const item of added) queue.current = queue.current.then(() => upload(item.id));
+      setToConfirm((list) => [...list, ...accepted.map((file) => ({ key: ++picked.current, file }))]);
     },
-    [notify, upload],
+    [notify],
   );
+
+  /** confirm sends the first file waiting for confirmation with its column mapping (undefined: read by name). */
+  const confirm = (mapping: ColumnMapping | undefined) => {
+    const file = toConfirm[0]?.file;
+    if (!file) return;
+    setToConfirm((list) => list.slice(1));
+    const id = String(++nextId.current);
+    files.current.set(id, file);
+    mappings.current.set(id, mapping);
+    setItems((list) => [...list, newUploadItem(id, file)]);
+    queue.current = queue.current.then(() => upload(id));
+  };
 
   const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop, multiple: true });
 
@@ -353,6 +368,15 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
             ))}
           </Box>
         </Alert>
+      )}
+      {toConfirm.length > 0 && (
+        <ColumnMappingCard
+          key={toConfirm[0].key}
+          file={toConfirm[0].file}
+          more={toConfirm.length - 1}
+          onImport={confirm}
+          onCancel={() => setToConfirm((list) => list.slice(1))}
+        />
       )}
       {items.length > 0 && (
         <TableContainer component={Card} variant="outlined">
