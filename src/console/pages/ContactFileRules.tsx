@@ -52,8 +52,8 @@ export function ContactFileRules() {
         <li>
           The first line of a CSV file, or the first row of the first worksheet of an XLSX file, names the columns, in any order and any letter case. Only{' '}
           <code>email</code> is required. The names other services export are matched too (&ldquo;Email Address&rdquo;, &ldquo;E-mail&rdquo;, FIRSTNAME,
-          &ldquo;Last Name&rdquo;…), and before a CSV file is sent you can choose where each of its columns goes, keep it as metadata, or leave it out. A
-          column that is still not one of those below, a column named twice or an empty column name stops the whole file: nothing of it is imported.
+          &ldquo;Last Name&rdquo;…), and before a CSV file is sent you can choose where each of its columns goes, keep it as metadata, or leave it out. A column
+          that is still not one of those below, a column named twice or an empty column name stops the whole file: nothing of it is imported.
         </li>
         <li>Columns are separated by commas, semicolons or tabs: whichever the first line uses.</li>
       </Box>
