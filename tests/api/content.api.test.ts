@@ -124,6 +124,31 @@ describe(`sender personas (${API_DB})`, () => {
     expect((await ok('GET', `${PERSONAS}/count`, other)).num_sender_personas).toBe(0);
   });
 
+  it('keeps one persona per address: a second one, in any letter case or in the same request, is refused naming email (issue 25 §3)', async () => {
+    expect(await bad('POST', PERSONAS, t, { body: { sender_personas: [{ email: 'News@Sender.example.com', first_name: 'Nora' }] } })).toEqual([
+      'sender_personas[0].email: a sender persona with the email News@Sender.example.com already exists',
+    ]);
+    expect(
+      await bad('POST', PERSONAS, t, {
+        body: {
+          sender_personas: [
+            { email: 'twice@sender.example.com', first_name: 'A' },
+            { email: 'TWICE@sender.example.com', first_name: 'B' },
+          ],
+        },
+      }),
+    ).toEqual(['sender_personas[1].email: a sender persona with the email TWICE@sender.example.com already exists']);
+    // Moving a persona onto another's address is refused; saving a persona with its own address is not.
+    expect(await bad('POST', PERSONAS, t, { body: { sender_personas: [{ id: ids[1], email: 'help@sender.example.com', first_name: 'Otto' }] } })).toEqual([
+      'sender_personas[0].email: a sender persona with the email help@sender.example.com already exists',
+    ]);
+    await ok('POST', PERSONAS, t, { body: { sender_personas: [{ id: ids[1], email: 'OPS@sender.example.com', first_name: 'Otto' }] } });
+    expect((await ok('GET', `${PERSONAS}/count`, t)).num_sender_personas).toBe(3);
+    // Another project may use the same address.
+    const other = await h.tenant();
+    await ok('POST', PERSONAS, other, { body: { sender_personas: [{ email: 'news@sender.example.com', first_name: 'Nora' }] } });
+  });
+
   it('rejects an unknown sort column naming sort_columns', async () => {
     expect((await bad('GET', PERSONAS, t, { query: { sort_columns: 'version' } }))[0]).toMatch(/^sort_columns: /);
   });

@@ -68,6 +68,32 @@ export async function countPersonas(db: Db, projectId: string, ids?: string): Pr
  * transaction, writing a registered sending domain's letter case into the email. Throws BadRequest naming
  * `sender_personas[i].field`.
  */
+/**
+ * refuseDuplicateEmails enforces one sender persona per address in a project (issue 25 §3: saving the same persona
+ * twice made two rows, listed twice in the wizard), as Postmark's sender signatures and Brevo's senders do: an address
+ * (compared without letter case) used by another persona of the project, or by two new ones of the same request, is a
+ * BadRequest naming `sender_personas[i].email`. Saves of one project are serialised by a transaction-scoped advisory
+ * lock, so two concurrent requests cannot both add the address.
+ */
+async function refuseDuplicateEmails(tx: Parameters<Parameters<Db['transaction']>[0]>[0], projectId: string, input: PersonaIn[]): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`sender_personas:${projectId}`}, 0))`);
+  const emails = [...new Set(input.map((p) => p.email.trim().toLowerCase()))];
+  const taken = await tx
+    .select({ id: senderPersonas.id, email: senderPersonas.email })
+    .from(senderPersonas)
+    .where(and(eq(senderPersonas.projectId, projectId), inArray(sql`lower(${senderPersonas.email})`, emails)));
+  const owner = new Map(taken.map((r) => [r.email.toLowerCase(), r.id]));
+  const errs = new FieldErrors();
+  input.forEach((p, i) => {
+    const email = p.email.trim().toLowerCase();
+    const holder = owner.get(email);
+    if (holder && holder !== p.id) errs.add(`sender_personas[${i}].email`, `a sender persona with the email ${p.email.trim()} already exists`);
+    // A later item of the request holds it from here on (an earlier one with that address is refused above or holds it).
+    if (!holder || holder === p.id) owner.set(email, p.id ?? `new:${i}`);
+  });
+  errs.throwIfAny();
+}
+
 export async function savePersonas(db: Db, projectId: string, input: PersonaIn[]): Promise<PersonaOut[]> {
   const errs = new FieldErrors();
   input.forEach((p, i) => {
@@ -81,6 +107,7 @@ export async function savePersonas(db: Db, projectId: string, input: PersonaIn[]
     );
     const ids = input.map((p) => p.id).filter((id): id is string => !!id);
     const existing = new Map(ids.length ? (await tx.select().from(senderPersonas).where(where(projectId, ids))).map((r) => [r.id, r]) : []);
+    await refuseDuplicateEmails(tx, projectId, input);
     const out: PersonaOut[] = [];
     for (const [i, p] of input.entries()) {
       const before = p.id ? existing.get(p.id) : undefined;
