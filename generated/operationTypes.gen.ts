@@ -55,6 +55,7 @@ export interface OperationTypes {
   sendSegmentToWorkflow: SegmentwrapperOperations['sendSegmentToWorkflow'];
   listSenderPersonas: SenderpersonawrapperOperations['listSenderPersonas'];
   saveSenderPersonas: SenderpersonawrapperOperations['saveSenderPersonas'];
+  resendPersonaVerification: SenderpersonawrapperOperations['resendPersonaVerification'];
   countSenderPersonas: SenderpersonawrapperOperations['countSenderPersonas'];
   listTemplates: TemplateOperations['listTemplates'];
   saveTemplates: TemplateOperations['saveTemplates'];

@@ -162,6 +162,11 @@ export const operations = {
     "method": "POST",
     "path": "/sender_personas"
   },
+  "resendPersonaVerification": {
+    "service": "senderpersonawrapper",
+    "method": "POST",
+    "path": "/sender_personas/{id}/verification"
+  },
   "countSenderPersonas": {
     "service": "senderpersonawrapper",
     "method": "GET",

@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * The project's sandbox state and its activation steps, each with whether it is done (spec part 1 §1).
-         * @description Steps, in order: template (a live template exists), contacts (a live contact exists), sender_persona (a live sender persona exists), support_email (an admin of the project has sent a contact-us message, which should give the expected monthly volume, or sent the console's activation request). An operator then activates the project from the back-office (/operator) or with `npm run admin -- activate`.
+         * @description Steps, in order: template (a live template exists), contacts (a live contact exists), sender_persona (a live sender persona exists whose address is verified: one that cannot send yet is not done, issue 25 §3), support_email (an admin of the project has sent a contact-us message, which should give the expected monthly volume, or sent the console's activation request). An operator then activates the project from the back-office (/operator) or with `npm run admin -- activate`.
          */
         get: operations["getSandboxActivation"];
         put?: never;
@@ -369,6 +369,8 @@ export interface operations {
                             id: "template" | "contacts" | "sender_persona" | "support_email";
                             label: string;
                             done: boolean;
+                            /** @description What is missing when the step is not done but under way, in words (e.g. the sender persona exists but its address is not confirmed yet). */
+                            detail?: string;
                         }[];
                     };
                 };

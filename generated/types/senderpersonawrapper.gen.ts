@@ -18,6 +18,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sender_personas/{id}/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Email an unverified sender persona's address its verification link again (issue 25 §3: "resend verification"). The link is the same kind a save sends; following it (GET shows a button, POST confirms) verifies the persona. */
+        post: operations["resendPersonaVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sender_personas/count": {
         parameters: {
             query?: never;
@@ -91,6 +108,15 @@ export interface components {
         };
         /** @description Missing or unknown x-api-key. */
         Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description No such record in this project. */
+        NotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -175,6 +201,42 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    resendPersonaVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The persona, and `errors` naming its address when the email could not be sent (try again later). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SenderPersona"];
+                        errors: string[];
+                    };
+                };
+            };
+            /** @description The persona is already verified ("id: this sender persona is already verified") */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     countSenderPersonas: {

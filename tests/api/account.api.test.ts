@@ -369,9 +369,34 @@ describe(`sandbox activation (${API_DB})`, () => {
     });
     await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: [{ email: 'c@example.com' }] } });
     expect((await steps()).steps.map((s: { done: boolean }) => s.done)).toEqual([true, true, false, false]);
-    await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
+    const saved = await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
       key: t.apiKey,
       body: { sender_personas: [{ first_name: 'S', email: 's@example.com' }] },
+    });
+    const persona = saved.body.data[0];
+    // Issue 25 §3: a persona that cannot send yet does not complete the step; the step says what is missing.
+    expect((await steps()).steps[2]).toEqual({
+      id: 'sender_persona',
+      label: 'Create a sender persona',
+      done: false,
+      detail: 'Created: confirm its address by the link we emailed to it (Sender personas → Resend the link if it did not arrive)',
+    });
+    // Resending mails a new link to the address; another project cannot, and a verified persona is refused.
+    const links = (await h.sink.personaVerificationLinks()).length;
+    const resent = await h.call('POST', `/api/senderpersonawrapper/sender_personas/${persona.id}/verification`, { key: t.apiKey });
+    expect(resent.status, JSON.stringify(resent.body)).toBe(200);
+    expect(resent.body).toMatchObject({ data: { id: persona.id, verified_at: null }, errors: [] });
+    expect((await h.sink.personaVerificationLinks()).length).toBe(links + 1);
+    const other = await h.tenant();
+    expect(await h.call('POST', `/api/senderpersonawrapper/sender_personas/${persona.id}/verification`, { key: other.apiKey })).toEqual({
+      status: 404,
+      body: { errors: [`id: no sender persona ${persona.id} in this project`] },
+    });
+    const link = new URL((await h.sink.personaVerificationLinks()).at(-1)!);
+    expect((await h.app.inject({ method: 'POST', url: link.pathname })).statusCode).toBe(200);
+    expect(await h.call('POST', `/api/senderpersonawrapper/sender_personas/${persona.id}/verification`, { key: t.apiKey })).toEqual({
+      status: 400,
+      body: { errors: ['id: this sender persona is already verified'] },
     });
     await h.call('POST', '/api/contact_us/contact_us', { body: { email: t.email.toUpperCase(), details: 'About 50,000 emails a month.' } });
     expect((await steps()).steps.map((s: { done: boolean }) => s.done)).toEqual([true, true, true, true]);

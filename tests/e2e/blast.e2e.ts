@@ -81,12 +81,24 @@ describe('sign in, build a blast and send it (e2e)', () => {
     await page.getByLabel('Last name').fill('Sender');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(/\/people\/sender-personas\/edit\/[0-9a-f-]{36}$/);
-    // The persona's address confirms itself: the link in its verification email, opened in the browser, its button.
+    const personaPage = page.url();
+    // Issue 25 §3: the edit page says the persona cannot send yet and resends its link; the list says so too.
+    const status = page.getByTestId('persona-status');
+    await status.getByText('Not confirmed yet', { exact: true }).waitFor();
+    expect(await status.textContent()).toContain(`We emailed a confirmation link to ${persona}. Emails from this persona are blocked`);
     await sink.waitFor(() => sink.count >= 1);
+    await status.getByRole('button', { name: 'Resend link' }).click();
+    await page.getByText(`Verification email sent to ${persona}: open it and click the link.`).waitFor();
+    await sink.waitFor(() => sink.count >= 2);
+    await page.goto(`${server.url}/people/sender-personas`);
+    await page.getByRole('row').filter({ hasText: persona }).getByText('Not confirmed yet: cannot send').waitFor();
+    // The persona's address confirms itself: the link in its verification email, opened in the browser, its button.
     const [link] = await sink.personaVerificationLinks();
     await page.goto(link);
     await page.getByRole('button', { name: 'Confirm sender' }).click();
     await page.getByText(`${persona} is confirmed as a sender.`).waitFor();
+    await page.goto(personaPage);
+    await page.getByTestId('persona-status').getByText('Verified', { exact: true }).waitFor();
     const verificationMails = sink.count;
 
     const fixture = await readFile(FIXTURE, 'utf8');

@@ -206,7 +206,7 @@ export function SandboxActivation() {
               <ListItemIcon sx={{ minWidth: 32 }}>
                 {s.done ? <CheckCircleIcon color="success" titleAccess="Done" /> : <RadioButtonUncheckedIcon titleAccess="Not done yet" />}
               </ListItemIcon>
-              <ListItemText primary={s.label} secondary={s.done ? 'Done' : 'To do'} />
+              <ListItemText primary={s.label} secondary={s.done ? 'Done' : (s.detail ?? 'To do')} />
             </ListItem>
           ))}
         </List>

@@ -5,7 +5,7 @@
  * the file with that mapping; Cancel drops it. A CSV is previewed from its first 64 KB in the browser; an .xlsx file
  * is not previewed and is read by its column names on the server.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import {
   Alert,
   Box,
@@ -107,7 +107,7 @@ export function ColumnMappingCard({
     return p ? `${p[0].toUpperCase()}${p.slice(1)}.` : undefined;
   }, [mapping, read.state]);
 
-  const titleId = `mapping-title-${file.name}`;
+  const titleId = useId();
   return (
     <Card variant="outlined" component="section" aria-labelledby={titleId}>
       <CardContent>
@@ -154,7 +154,13 @@ export function ColumnMappingCard({
                     {read.preview.rows.map((row, r) => (
                       <TableRow key={r}>
                         {read.preview.header.map((_, c) => (
-                          <TableCell key={c} sx={{ color: mapping[read.preview.header[c]] === 'skip' ? 'text.disabled' : undefined, overflowWrap: 'anywhere' }}>
+                          <TableCell
+                            key={c}
+                            sx={{
+                              ...(mapping[read.preview.header[c]] === 'skip' ? { color: 'text.secondary', textDecoration: 'line-through' } : {}),
+                              overflowWrap: 'anywhere',
+                            }}
+                          >
                             {row[c] ?? ''}
                           </TableCell>
                         ))}

@@ -34,6 +34,7 @@ import {
   Typography,
 } from '@mui/material';
 import UploadFileIcon from '@mui/icons-material/UploadFile';
+import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import {
   describeProcessingError,
   formatBytes,
@@ -121,9 +122,12 @@ function ProcessingCell({ item, mode, onRetry }: { item: UploadItem; mode: Uploa
       // Every row imported is a success; some refused is not (issue 25 §7): their lines are listed below.
       return (
         <Stack spacing={0.5}>
-          <Typography variant="body2" sx={{ color: item.rowsFailed ? 'warning.dark' : 'success.dark', fontWeight: 'bold' }}>
-            {item.rowsFailed ? 'Imported with refused rows' : 'Success'}
-          </Typography>
+          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+            {item.rowsFailed > 0 && <WarningAmberIcon color="warning" fontSize="small" aria-hidden />}
+            <Typography variant="body2" sx={{ color: item.rowsFailed ? 'text.primary' : 'success.dark', fontWeight: 'bold' }}>
+              {item.rowsFailed ? 'Imported with refused rows' : 'Success'}
+            </Typography>
+          </Stack>
           <Typography variant="body2">{counts}</Typography>
           {segment}
         </Stack>

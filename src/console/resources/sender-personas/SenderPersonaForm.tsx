@@ -8,6 +8,7 @@ import { resourcesByName } from '../../../../generated/resources.gen';
 import { casingNotice, registeredCasing } from '../../../domain/sendingDomain';
 import { ResourceForm } from '../shared/ResourceForm';
 import { SenderPersonaAdvice } from './SenderPersonaAdvice';
+import { PersonaStatus } from './PersonaVerification';
 
 /** How long the domain-casing notice stays (spec part 2 §5: 30 seconds). */
 const CASING_NOTICE_MS = 30_000;
@@ -34,6 +35,7 @@ export function SenderPersonaForm({ mode }: { mode: 'create' | 'edit' }) {
       disableSaveWhileEmailInvalid
       afterSave={explainRewrite}
     >
+      {mode === 'edit' && <PersonaStatus />}
       <SenderPersonaAdvice />
     </ResourceForm>
   );

@@ -124,6 +124,22 @@ export async function sandboxActivation(db: Db, project: ProjectScope): Promise<
       .where(and(eq(table.projectId, project.id), isNull(table.archivedAt)));
     return row.n > 0;
   };
+  // A persona counts once its address is verified: until then it cannot send (issue 25 §3).
+  const personaStep = async () => {
+    const [row] = await db
+      .select({ all: count(), verified: count(senderPersonas.verifiedAt) })
+      .from(senderPersonas)
+      .where(and(eq(senderPersonas.projectId, project.id), isNull(senderPersonas.archivedAt)));
+    const done = row.verified > 0;
+    return {
+      id: 'sender_persona' as const,
+      label: 'Create a sender persona',
+      done,
+      ...(!done && row.all > 0
+        ? { detail: 'Created: confirm its address by the link we emailed to it (Sender personas → Resend the link if it did not arrive)' }
+        : {}),
+    };
+  };
   const [messages] = await db
     .select({ n: count() })
     .from(contactMessages)
@@ -133,7 +149,7 @@ export async function sandboxActivation(db: Db, project: ProjectScope): Promise<
     steps: [
       { id: 'template', label: 'Add a template', done: await exists(templates) },
       { id: 'contacts', label: 'Create contacts', done: await exists(contacts) },
-      { id: 'sender_persona', label: 'Create a sender persona', done: await exists(senderPersonas) },
+      await personaStep(),
       { id: 'support_email', label: 'Email support with your expected monthly volume', done: messages.n > 0 },
     ],
   };

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import { countPersonas, listPersonas, savePersonas } from '../../core/personas/index.ts';
 import { sendPersonaVerifications } from '../../core/personas/verification.ts';
+import { BadRequest, NotFound } from '../../errors.ts';
 
 /** senderPersonaHandlers builds the gateway's handlers over one app context. */
 export function senderPersonaHandlers(ctx: AppContext): GatewayHandlers<operations> {
@@ -20,6 +21,13 @@ export function senderPersonaHandlers(ctx: AppContext): GatewayHandlers<operatio
       const data = await savePersonas(db, projectId, req.body.sender_personas);
       // Every save of an unverified persona (re)sends its verification email (issue 4 §4).
       return { data, errors: await sendPersonaVerifications(ctx, projectId, data) };
+    },
+    async resendPersonaVerification(req) {
+      const projectId = scope(req).id;
+      const [persona] = await listPersonas(db, projectId, { ids: req.params.id });
+      if (!persona) throw new NotFound([`id: no sender persona ${req.params.id} in this project`]);
+      if (persona.verified_at) throw new BadRequest(['id: this sender persona is already verified']);
+      return { data: persona, errors: await sendPersonaVerifications(ctx, projectId, [persona]) };
     },
   };
 }
