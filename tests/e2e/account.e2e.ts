@@ -185,7 +185,7 @@ describe('events and notifications screens (e2e)', () => {
     expect(sink.count).toBe(TOTAL_EVENTS + 1); // and the persona's verification email
 
     // The page was loaded before the blast ended, so a later poll (at most 15 s on) reports it.
-    await page.getByText(`distributed partial email blast (${BLAST}): succeeded`).waitFor({ timeout: 45_000 });
+    await page.getByText(`Email blast sent (${BLAST}): succeeded`).waitFor({ timeout: 45_000 });
   });
 
   it('lists the events newest first, 10 a page, with a pager that wraps from the first page to the last', async () => {
@@ -335,13 +335,13 @@ describe('events and notifications screens (e2e)', () => {
     await page.goto(`${server.url}/account/notifications`);
     const table = page.getByRole('table', { name: 'Notifications' });
     await table.waitFor();
-    const distributed = table.getByRole('row').filter({ hasText: 'distributed partial email blast' });
+    const distributed = table.getByRole('row').filter({ hasText: 'Email blast sent' });
     expect(await distributed.count()).toBe(1);
     const cells = await distributed.getByRole('cell').allTextContents();
     expect(cells[1]).toBe(BLAST);
     expect(cells[2]).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
     expect(cells[4]).toBe('succeeded');
-    const processed = table.getByRole('row').filter({ hasText: 'processed partial email blast' });
+    const processed = table.getByRole('row').filter({ hasText: 'Email blast queued for sending' });
     expect(await processed.getByRole('cell').allTextContents()).toEqual(expect.arrayContaining([BLAST, 'succeeded']));
 
     await page.evaluate(() => {
@@ -351,8 +351,8 @@ describe('events and notifications screens (e2e)', () => {
     await distributedJob(second);
     expect(await table.getByRole('row').filter({ hasText: SECOND_BLAST }).count()).toBe(0);
     await page.getByRole('button', { name: 'Refresh' }).click();
-    await expect.poll(() => table.getByRole('row').filter({ hasText: 'distributed partial email blast' }).count()).toBe(2);
-    const secondRow = table.getByRole('row').filter({ hasText: 'distributed partial email blast' }).filter({ hasText: SECOND_BLAST });
+    await expect.poll(() => table.getByRole('row').filter({ hasText: 'Email blast sent' }).count()).toBe(2);
+    const secondRow = table.getByRole('row').filter({ hasText: 'Email blast sent' }).filter({ hasText: SECOND_BLAST });
     expect((await secondRow.getByRole('cell').allTextContents())[4]).toBe('succeeded');
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   });

@@ -199,6 +199,15 @@ describe('contact file upload (e2e)', () => {
     expect(xena).toMatchObject({ first_name: 'Xena', timezone: 'Asia/Tokyo', date_of_birth: '1985-07-04T11:59:59.000Z' });
     const [one] = (await api<{ data: Array<Record<string, unknown>> }>('/api/user/users?search_field=email&search_value=good.one%40example.com')).data;
     expect(one).toMatchObject({ first_name: 'Good', last_name: 'One', timezone: 'Europe/Paris', json: { plan: 'pro' } });
+
+    // Issue 25 §5: Notifications names the job in words and the file, and says a refused row's reason plainly.
+    await page.goto(`${server.url}/account/notifications`);
+    const row = page.getByRole('table', { name: 'Notifications' }).getByRole('row').filter({ hasText: 'contacts-e2e.csv' });
+    await row.waitFor();
+    const text = (await row.textContent()) ?? '';
+    expect(text).toContain('Contact file import');
+    expect(text).toContain('Line 6, column date_of_birth: 28/02/1990 is not a date: use YYYY-MM-DD');
+    expect(text).not.toMatch(/\\|JOB_/);
   });
 
   it('offers a sample file that imports without a refused row', async () => {

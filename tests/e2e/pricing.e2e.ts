@@ -71,7 +71,7 @@ describe('pricing and promo pages (e2e)', () => {
     const row = (emails: string) => table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: emails, exact: true }) });
     expect(await table.getByRole('rowheader').allTextContents()).toEqual(['2,500', '50,000', '100,000', '500,000', '1,000,000', '10,000,000']);
     const lowest = async (emails: string) => row(emails).locator('td[aria-current="true"]').textContent();
-    expect(await row('2,500').getByRole('cell').allTextContents()).toEqual(['$0.00 (lowest)', '$6.075', '$23.30']);
+    expect(await row('2,500').getByRole('cell').allTextContents()).toEqual(['$0.00 (lowest)', '$6.08', '$23.30']);
     expect(await lowest('50,000')).toBe('$20.40 (lowest)');
     expect(await lowest('100,000')).toBe('$44.10 (lowest)');
     expect(await lowest('10,000,000')).toBe('$3,622.40 (lowest)');

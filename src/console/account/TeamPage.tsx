@@ -153,9 +153,12 @@ export function TeamPanel() {
                 <TableCell>{new Date(m.created_at).toISOString().slice(0, 10)}</TableCell>
                 <TableCell>{String(m.json.addedBy ?? '')}</TableCell>
                 <TableCell align="right">
-                  <Button color="error" size="small" onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
-                    Remove
-                  </Button>
+                  {/* The super-admin cannot be removed (said beside the address), so no Remove is offered (issue 25 §9). */}
+                  {!m.super_admin && (
+                    <Button color="error" size="small" onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
+                      Remove
+                    </Button>
+                  )}
                 </TableCell>
               </TableRow>
             ))}

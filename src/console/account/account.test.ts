@@ -94,10 +94,10 @@ describe('notification helpers', () => {
       end_details: { notice },
     } as JobLogEntry;
     expect(jobToast(entry)).toBe(notice);
-    expect(jobLabel(entry.job_name)).toBe('account activated');
+    expect(jobLabel(entry.job_name)).toBe('Account activated');
     expect(jobName(entry)).toBe(notice);
     expect(jobToast({ ...entry, job_name: 'JOB_PROCESS_EMAIL_BLAST', start_details: { name: 'Spring' } })).toBe(
-      'processed partial email blast (Spring): succeeded',
+      'Email blast queued for sending (Spring): succeeded',
     );
   });
 
@@ -112,13 +112,28 @@ describe('notification helpers', () => {
     ...e,
   });
 
-  it('labels jobs and shows unknown names as they are', () => {
-    expect(jobLabel('JOB_PROCESS_EMAIL_BLAST')).toBe('processed partial email blast');
-    expect(jobLabel('JOB_DISTRIBUTE_EMAIL_BLAST')).toBe('distributed partial email blast');
-    expect(jobLabel('JOB_CREATE_WORKFLOW')).toBe('created workflow');
-    expect(jobLabel('JOB_DELETE_WORKFLOW')).toBe('archived workflow');
-    expect(jobLabel('JOB_PARSE_CONTACT_FILE')).toBe('parsed contact file');
-    expect(jobLabel('JOB_SOMETHING_ELSE')).toBe('JOB_SOMETHING_ELSE');
+  it('labels jobs in words, unknown names too (issue 25 §5)', () => {
+    expect(jobLabel('JOB_PROCESS_EMAIL_BLAST')).toBe('Email blast queued for sending');
+    expect(jobLabel('JOB_DISTRIBUTE_EMAIL_BLAST')).toBe('Email blast sent');
+    expect(jobLabel('JOB_CREATE_WORKFLOW')).toBe('Workflow saved');
+    expect(jobLabel('JOB_DELETE_WORKFLOW')).toBe('Workflow archived');
+    expect(jobLabel('JOB_PARSE_CONTACT_FILE')).toBe('Contact file import');
+    expect(jobLabel('JOB_CREATE_SEGMENT_FROM_FILTERS')).toBe('Segment created from filters');
+    expect(jobLabel('JOB_PROCESS_CONTACT_FILE')).toBe('Contact file import');
+    expect(jobLabel('JOB_SOMETHING_ELSE')).toBe('Something else');
+  });
+
+  it("names a contact import by its file and says a refused row's reason without JSON escapes (issue 25 §5)", () => {
+    expect(jobName(entry({ job_name: 'JOB_PARSE_CONTACT_FILE', start_details: { file_name: 'leads.csv', s3_key: 'p/leads-2026.csv' } }))).toBe('leads.csv');
+    expect(
+      jobErrors({
+        processing_errors: [
+          { line: 3, column: 'date_of_birth', reason: '"1990-13-45" is not a date: use YYYY-MM-DD' },
+          { line: 4, column: null, reason: 'expected 2 columns, found 3' },
+        ],
+      }),
+    ).toEqual(['Line 3, column date_of_birth: 1990-13-45 is not a date: use YYYY-MM-DD', 'Line 4: expected 2 columns, found 3']);
+    expect(jobErrors({ error: { code: 'X1', detail: 'it "broke"' } })).toEqual(['code: X1, detail: it broke']);
   });
 
   it('names the file, the item or the workflow, cut at 60', () => {
@@ -145,7 +160,7 @@ describe('notification helpers', () => {
         ok: null,
         empty_error: '',
       }),
-    ).toEqual(['top', 'row 2: bad email', 'row 3', 'line:4']);
+    ).toEqual(['top', 'row 2: bad email', 'row 3', 'line: 4']);
     expect(jobErrors(null)).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@
 import type { components } from '../../../generated/types/joblog.gen';
 import { normaliseErrorText } from '../../domain/errors';
 import { truncateText } from './eventDetails';
+import { describeProcessingError } from '../../domain/contactUpload';
 
 export type JobLogEntry = components['schemas']['JobLogEntry'];
 
@@ -15,26 +16,37 @@ export const NOTIFICATION_NAME_MAX = 60;
 export const JOB_POLL_LIMIT = 100;
 export const JOB_POLL_MS = 15_000;
 
-/** Job names (openapi/joblog.yaml, src/workers) → the spec's labels (part 1 §2 Notifications screen). */
+/**
+ * Job names (openapi/joblog.yaml, src/workers) → what the Notifications screen and the job toasts call them. The spec
+ * (part 1 §2) lists "parsed contact file", "processed partial email blast" and the like; issue 25 §5 found those read
+ * as plumbing to a new customer, so each says in plain words what happened.
+ */
 const JOB_LABELS: Record<string, string> = {
-  JOB_PARSE_CONTACT_FILE: 'parsed contact file',
-  JOB_CREATE_WORKFLOW: 'created workflow',
-  JOB_DELETE_WORKFLOW: 'archived workflow',
-  JOB_PROCESS_EMAIL_BLAST: 'processed partial email blast',
-  JOB_DISTRIBUTE_EMAIL_BLAST: 'distributed partial email blast',
-  JOB_ACCOUNT_ACTIVATED: 'account activated',
-  JOB_ACCOUNT_SANDBOXED: 'account returned to the sandbox',
+  JOB_PARSE_CONTACT_FILE: 'Contact file import',
+  JOB_CREATE_WORKFLOW: 'Workflow saved',
+  JOB_DELETE_WORKFLOW: 'Workflow archived',
+  JOB_PROCESS_EMAIL_BLAST: 'Email blast queued for sending',
+  JOB_DISTRIBUTE_EMAIL_BLAST: 'Email blast sent',
+  JOB_CREATE_SEGMENT_FROM_FILTERS: 'Segment created from filters',
+  JOB_PAUSE_SENDING: 'Marketing sending paused',
+  JOB_ACCOUNT_ACTIVATED: 'Account activated',
+  JOB_ACCOUNT_SANDBOXED: 'Account returned to the sandbox',
 };
 
 /**
- * jobLabel is the label of a job name; unknown names are shown as they are. Contact-file parsing is not built yet,
- * so any name about a contact file (e.g. JOB_PROCESS_CONTACT_FILE) also reads 'parsed contact file'.
+ * jobLabel is the label of a job name. A name about a contact file (e.g. JOB_PROCESS_CONTACT_FILE) reads "Contact file
+ * import"; any other unknown name is said in words ("JOB_REBUILD_INDEX" → "Rebuild index"), never as the raw name.
  */
 export function jobLabel(jobName: string): string {
   const known = JOB_LABELS[jobName];
   if (known) return known;
-  if (/CONTACT_?FILE|USER_?FILE|BULK_?UPLOAD/i.test(jobName)) return 'parsed contact file';
-  return jobName;
+  if (/CONTACT_?FILE|USER_?FILE|BULK_?UPLOAD/i.test(jobName)) return JOB_LABELS.JOB_PARSE_CONTACT_FILE;
+  const words = jobName
+    .replace(/^JOB_/i, '')
+    .replace(/[_\s]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words ? words[0].toUpperCase() + words.slice(1) : jobName;
 }
 
 function detail(obj: unknown, key: string): unknown {
@@ -42,12 +54,12 @@ function detail(obj: unknown, key: string): unknown {
 }
 
 /**
- * jobName is the entry's file or item name: start_details.filename, .name or .workflow_payload.name, or an operator's
- * notice (.notice: "Your account is active: …"); '' if none.
+ * jobName is the entry's file or item name: start_details.filename, .file_name (a contact import), .name or
+ * .workflow_payload.name, or an operator's notice (.notice: "Your account is active: …"); '' if none.
  */
 export function jobName(entry: Pick<JobLogEntry, 'start_details'>): string {
   const d = entry.start_details;
-  for (const value of [detail(d, 'filename'), detail(d, 'name'), detail(detail(d, 'workflow_payload'), 'name'), detail(d, 'notice')]) {
+  for (const value of [detail(d, 'filename'), detail(d, 'file_name'), detail(d, 'name'), detail(detail(d, 'workflow_payload'), 'name'), detail(d, 'notice')]) {
     if (typeof value === 'string' && value.trim()) return value;
   }
   return '';
@@ -66,10 +78,24 @@ export function jobStatus(entry: Pick<JobLogEntry, 'ended_at' | 'success'>): Job
   return entry.success ? 'succeeded' : 'failed';
 }
 
+/**
+ * textOf says one error value in words: a refused row ({line, column, reason}) as the upload screen does, another
+ * object as its values ("key: value"), never as JSON (whose escaped quotes became backslashes once quotes were
+ * stripped: issue 25 §5).
+ */
+function textOf(value: object): string {
+  const v = value as Record<string, unknown>;
+  if (typeof v.line === 'number' && typeof v.reason === 'string')
+    return describeProcessingError({ line: v.line, column: typeof v.column === 'string' ? v.column : null, reason: v.reason });
+  return Object.entries(v)
+    .map(([key, item]) => `${key}: ${item !== null && typeof item === 'object' ? textOf(item) : String(item)}`)
+    .join(', ');
+}
+
 function messagesOf(value: unknown): string[] {
   if (value === null || value === undefined || value === '' || value === false) return [];
   if (Array.isArray(value)) return value.flatMap(messagesOf);
-  const textValue = typeof value === 'object' ? JSON.stringify(value) : String(value);
+  const textValue = typeof value === 'object' ? textOf(value) : String(value);
   const normalised = normaliseErrorText(textValue);
   return normalised ? [normalised] : [];
 }

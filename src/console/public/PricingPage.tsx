@@ -58,8 +58,10 @@ const VISUALLY_HIDDEN = {
 } as const;
 
 const count = (n: number) => n.toLocaleString('en-US');
-// Up to three decimals: a tier's cost can end in half a cent (e.g. $6.075), and it is shown exactly, never rounded down.
-const dollars = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 3 })}`;
+// In cents, as an invoice shows money (issue 25 §9: "$6.075" read as a mistake). A tier's cost can end in half a cent;
+// it is rounded up to the cent, never down, so the page never promises less than the bill.
+const dollars = (n: number) =>
+  `$${(Math.ceil(Math.round(n * 1000) / 10) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 const tierName = (i: number) => {
   const t = PRICING_TIERS[i];
   return `$${t.perMonthDollars} + ${t.perThousandEmailsCents}¢ per 1,000`;

@@ -159,10 +159,11 @@ export function ApiDocumentationPost() {
       </P>
       <Section title="Before you start">
         <P>
-          Every call is a JSON <C>POST</C> with your project’s API key in the <C>x-api-key</C> header; the key is on <To to="/account/settings">Settings</To>.
-          Each resource has its own gateway at <C>/api/&lt;service&gt;</C> on this site: contacts on <C>/api/user</C>, templates on <C>/api/template</C>, sender
-          personas on <C>/api/senderpersonawrapper</C>, segments on <C>/api/segment</C>, blasts on <C>/api/scheduler</C> and events on <C>/api/event</C>. A
-          refused call answers 4xx with <C>{'{"errors": ["field: message"]}'}</C>, and a missing or unknown key is a 401.
+          Every call is a JSON <C>POST</C> with your project’s API key in the <C>x-api-key</C> header; the key is on Account →{' '}
+          <To to="/account/api">Integrations</To> in the console. Each resource has its own gateway at <C>/api/&lt;service&gt;</C> on this site: contacts on{' '}
+          <C>/api/user</C>, templates on <C>/api/template</C>, sender personas on <C>/api/senderpersonawrapper</C>, segments on <C>/api/segment</C>, blasts on{' '}
+          <C>/api/scheduler</C> and events on <C>/api/event</C>. A refused call answers 4xx with <C>{'{"errors": ["field: message"]}'}</C>, and a missing or
+          unknown key is a 401.
         </P>
         <P>
           A template must contain an unsubscribe link, <C>{'{{unsubscribe_link}}'}</C>: the API refuses a marketing template without one.
