@@ -199,7 +199,14 @@ export async function dueBlast(
     if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(res.body)}`);
     return res.body;
   };
-  const persona = (await api('/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: opts.from, first_name: 'F' }] })).data[0];
+  // One persona per address in a project (issue 25 §3): a later blast from the same address saves that persona again.
+  const listed = await h.call('GET', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey });
+  const existing = (listed.body.data as Array<{ id: string; email: string }>).find((p) => p.email.toLowerCase() === opts.from.toLowerCase());
+  const persona = (
+    await api('/api/senderpersonawrapper/sender_personas', {
+      sender_personas: [{ ...(existing ? { id: existing.id } : {}), email: opts.from, first_name: 'F' }],
+    })
+  ).data[0];
   await h.confirmPersonas();
   const template = (
     await api('/api/template/templates', {
