@@ -90,42 +90,58 @@ export async function registerUploads(app: FastifyInstance, ctx: AppContext): Pr
       if (!(await claimUploadUrl(query, target.projectId, req.params.token, new Date(target.expiresAt)))) {
         return refuse(reply, 410, 'This upload link has already been used: start a new upload');
       }
+      // A refusal gives the claim back before it answers, so a retry with the same URL right after finds it free.
+      let released = false;
+      const refuseReleased = async (code: number, message: string) => {
+        await releaseUploadUrl(query, req.params.token);
+        released = true;
+        return refuse(reply, code, message);
+      };
       let stored = false;
       try {
-        const answer = await store(req, reply, target, contactFile);
+        const answer = await store(req, reply, target, contactFile, refuseReleased);
         stored = reply.statusCode === 200;
         return answer;
       } finally {
-        if (!stored) await releaseUploadUrl(query, req.params.token);
+        if (!stored && !released) await releaseUploadUrl(query, req.params.token);
       }
     });
 
-    /** store reads the body and stores it (a contact file streamed, an image checked in memory); answers the PUT. */
-    async function store(req: FastifyRequest<{ Body: Readable | undefined }>, reply: FastifyReply, target: UploadTarget, contactFile: boolean) {
+    /**
+     * store reads the body and stores it (a contact file streamed, an image checked in memory); answers the PUT, a
+     * refusal through `no` (which gives the URL's claim back first).
+     */
+    async function store(
+      req: FastifyRequest<{ Body: Readable | undefined }>,
+      reply: FastifyReply,
+      target: UploadTarget,
+      contactFile: boolean,
+      no: (code: number, message: string) => Promise<FastifyReply>,
+    ) {
       const length = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
       const body = req.body;
 
       if (contactFile) {
-        if (length !== undefined && length > MAX_CONTACT_FILE_BYTES) return refuse(reply, 413, 'The file is larger than 2 GB');
-        if (length === 0 || !body) return refuse(reply, 400, 'The file is empty');
+        if (length !== undefined && length > MAX_CONTACT_FILE_BYTES) return no(413, 'The file is larger than 2 GB');
+        if (length === 0 || !body) return no(400, 'The file is empty');
         let bytes: number;
         try {
           bytes = await ctx.storage.putStream(target.bucket, target.key, body, MAX_CONTACT_FILE_BYTES);
         } catch (err) {
-          if (err instanceof ObjectTooLarge) return refuse(reply, 413, 'The file is larger than 2 GB');
+          if (err instanceof ObjectTooLarge) return no(413, 'The file is larger than 2 GB');
           throw err;
         }
-        if (bytes === 0) return refuse(reply, 400, 'The file is empty');
+        if (bytes === 0) return no(400, 'The file is empty');
         await startContactImport(ctx, target, bytes);
         return reply.header('cache-control', 'no-store').send({ data: { s3_key: statusKey(target.key) } });
       }
 
-      if (length !== undefined && length > MAX_IMAGE_UPLOAD_BYTES) return refuse(reply, 413, 'The image is larger than 5 MB');
+      if (length !== undefined && length > MAX_IMAGE_UPLOAD_BYTES) return no(413, 'The image is larger than 5 MB');
       const image = body ? await readLimited(body, MAX_IMAGE_UPLOAD_BYTES) : Buffer.alloc(0);
-      if (!image) return refuse(reply, 413, 'The image is larger than 5 MB');
-      if (image.length === 0) return refuse(reply, 400, 'The image is empty');
+      if (!image) return no(413, 'The image is larger than 5 MB');
+      if (image.length === 0) return no(400, 'The image is empty');
       const sniffed = await fileTypeFromBuffer(image);
-      if (sniffed?.mime !== target.type) return refuse(reply, 415, `The file is not a ${IMAGE_UPLOAD_TYPES[target.type]?.toUpperCase() ?? target.type} image`);
+      if (sniffed?.mime !== target.type) return no(415, `The file is not a ${IMAGE_UPLOAD_TYPES[target.type]?.toUpperCase() ?? target.type} image`);
       await ctx.storage.put(target.bucket, target.key, image);
       return reply.header('cache-control', 'no-store').send({ data: { url: `${ctx.config.publicUrl}/${target.bucket}/${target.key}` } });
     }
