@@ -7,6 +7,7 @@ import {
   blastDueInstant,
   CONTACT_LOCAL_TIMEZONE,
   defaultBlastSchedule,
+  nextSendSlot,
   EARLIEST_TIMEZONE,
   FALLBACK_TIMEZONE,
   formatSendAt,
@@ -273,16 +274,22 @@ describe('timezoneOptions', () => {
   });
 });
 
-describe('defaultBlastSchedule', () => {
-  it('is today in UTC at 12:30 UTC, even just before midnight UTC', () => {
-    expect(defaultBlastSchedule(new Date('2026-11-22T23:59:00Z'))).toEqual({ date: '2026-11-22', time: '12:30', timezone: 'UTC' });
-    expect(defaultBlastSchedule(new Date('2026-11-23T00:00:00Z'))).toEqual({ date: '2026-11-23', time: '12:30', timezone: 'UTC' });
+describe('nextSendSlot and defaultBlastSchedule (issue 25 §2)', () => {
+  it('is the first quarter hour at least a minute ahead, in UTC, across midnight', () => {
+    expect(nextSendSlot(new Date('2026-11-22T14:52:00Z'))).toEqual({ date: '2026-11-22', time: '15:00' });
+    expect(nextSendSlot(new Date('2026-11-22T14:59:30Z'))).toEqual({ date: '2026-11-22', time: '15:15' });
+    expect(nextSendSlot(new Date('2026-11-22T14:44:00Z'))).toEqual({ date: '2026-11-22', time: '14:45' });
+    expect(nextSendSlot(new Date('2026-11-22T14:44:01Z'))).toEqual({ date: '2026-11-22', time: '15:00' });
+    expect(nextSendSlot(new Date('2026-11-22T14:43:59Z'))).toEqual({ date: '2026-11-22', time: '14:45' });
+    expect(nextSendSlot(new Date('2026-11-22T23:50:00Z'))).toEqual({ date: '2026-11-23', time: '00:00' });
+    expect(defaultBlastSchedule(new Date('2026-11-22T23:59:00Z'))).toEqual({ date: '2026-11-23', time: '00:00', timezone: 'UTC' });
   });
 
   it('defaults to the current time', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date('2030-02-28T22:00:00Z'));
-    expect(defaultBlastSchedule()).toEqual({ date: '2030-02-28', time: '12:30', timezone: 'UTC' });
+    expect(defaultBlastSchedule()).toEqual({ date: '2030-02-28', time: '22:15', timezone: 'UTC' });
+    vi.useRealTimers();
   });
 });
 

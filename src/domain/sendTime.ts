@@ -125,9 +125,26 @@ export function timezoneOptions(): string[] {
   return [CONTACT_LOCAL_TIMEZONE, 'UTC', ...zones.filter((z) => z !== 'UTC').sort()];
 }
 
-/** defaultBlastSchedule is the new-blast default (spec part 2 §4): today (UTC) at 12:30, in UTC. */
+/** The step of the console's send-time menus, in minutes (spec part 2 §9: "Time options every 15 minutes"). */
+export const SEND_SLOT_MINUTES = 15;
+
+/**
+ * nextSendSlot is the first quarter hour (UTC) at least a minute after `now`: 14:52 → 15:00, 14:59:30 → 15:15,
+ * 23:50 → 00:00 the next day. Returns the UTC date (YYYY-MM-DD) and time (HH:mm). Issue 25 §2: the spec's fixed
+ * defaults (12:00 in the wizard, 12:30 on the blast form) were already past for half of every day, and a launch then
+ * sent at once.
+ */
+export function nextSendSlot(now: Date = new Date()): { date: string; time: string } {
+  const earliest = DateTime.fromJSDate(now, { zone: 'UTC' }).plus({ minutes: 1 });
+  const slot = earliest
+    .startOf('hour')
+    .plus({ minutes: Math.ceil((earliest.minute + earliest.second / 60 + earliest.millisecond / 60000) / SEND_SLOT_MINUTES) * SEND_SLOT_MINUTES });
+  return { date: slot.toISODate() as string, time: slot.toFormat('HH:mm') };
+}
+
+/** defaultBlastSchedule is the new-blast default: the next quarter hour (nextSendSlot), in UTC (issue 25 §2; spec part 2 §4 said 12:30). */
 export function defaultBlastSchedule(now: Date = new Date()): { date: string; time: string; timezone: string } {
-  return { date: DateTime.fromJSDate(now, { zone: 'UTC' }).toISODate() as string, time: '12:30', timezone: 'UTC' };
+  return { ...nextSendSlot(now), timezone: 'UTC' };
 }
 
 /** formatSendAt renders a blast's Send At cell (spec part 2 §2): the local date-time and zone, or "Contact's local TZ". */

@@ -108,14 +108,31 @@ describe('send wizard: one-time blast (e2e)', () => {
     await wizard.tick('contacts', [CONTACTS[2]]);
     await wizard.next('When to send');
 
-    // The default moment is 12:00 today in UTC; the test sends a minute from now.
-    expect(await page.locator('#wizard-timing-time').inputValue()).toBe('12:00 pm');
+    // Issue 25 §2: the default moment is the next quarter hour in UTC, never one already past.
+    const shownDate = await page.locator('#wizard-timing-date').inputValue();
+    const shownTime = await page.locator('#wizard-timing-time').inputValue();
+    expect(shownTime).toMatch(/^\d{1,2}:(00|15|30|45) (am|pm)$/);
+    const [, h, m, half] = /^(\d{1,2}):(\d\d) (am|pm)$/.exec(shownTime)!;
+    const hour = (Number(h) % 12) + (half === 'pm' ? 12 : 0);
+    const shownAt = Date.parse(`${shownDate}T${String(hour).padStart(2, '0')}:${m}:00Z`);
+    expect(shownAt - Date.now()).toBeGreaterThan(0);
+    expect(shownAt - Date.now()).toBeLessThanOrEqual(16 * 60_000);
     expect(await page.locator('#wizard-timing-timezone').inputValue()).toBe('UTC');
+    // A moment already past is said on the review before Launch sends at once.
+    const past = wallClockUtc(-60);
+    await wizard.sendAt(past);
+    await wizard.next('Review and launch');
+    expect(await page.getByTestId('past-send-time').textContent()).toBe(
+      `${past.slice(0, 10)} at ${timeLabel12(past.slice(11))} (UTC) has already passed: launching sends at once. To send later, go back to "When to send" and choose a later time.`,
+    );
+    await wizard.back('When to send');
+    // The test sends a minute from now.
     const sendAt = wallClockUtc(1);
     await wizard.sendAt(sendAt);
     await wizard.next('Review and launch');
 
-    // The review: choices, audience, and the unverified persona stopping the launch.
+    // The review: choices, audience, and the unverified persona stopping the launch; no warning for a future moment.
+    expect(await page.getByTestId('past-send-time').count()).toBe(0);
     const choices = page.getByRole('table', { name: 'Your choices' });
     await choices.getByText('Garden club').waitFor();
     await choices.getByText(CONTACTS[2]).waitFor();

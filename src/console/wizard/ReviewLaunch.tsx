@@ -27,6 +27,7 @@ import {
   chosenSegmentIds,
   chosenUserIds,
   describeTiming,
+  pastSendTime,
   isBlastType,
   isDripType,
   isEventType,
@@ -284,6 +285,11 @@ export function ReviewLaunch({
         {previewError && <Alert severity="error">{`Couldn't preview the launch: ${previewError}`}</Alert>}
         {preview && <Audience state={state} preview={preview} />}
       </Box>
+      {isBlastType(state.type) && pastSendTime(state.timing) && (
+        <Alert severity="warning" data-testid="past-send-time">
+          {pastSendTime(state.timing)}
+        </Alert>
+      )}
       {problems.length > 0 && (
         <Alert severity="error" role="alert" aria-label="Launch problems">
           <Typography sx={{ fontWeight: 500 }}>This campaign cannot be launched yet:</Typography>

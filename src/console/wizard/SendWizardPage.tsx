@@ -26,6 +26,7 @@ import {
   Typography,
 } from '@mui/material';
 import { DateTime } from 'luxon';
+import { nextSendSlot } from '../../domain/sendTime';
 import type { AppDataProvider } from '../data/dataProvider';
 import { usePickSource, type PickSource } from '../resources/shared/PickList';
 import { SelectionPicker } from './SelectionPicker';
@@ -193,7 +194,7 @@ function Success({
 /** SendWizardPage renders /email-send-wizard. */
 export function SendWizardPage() {
   const today = useMemo(() => DateTime.utc().toISODate() as string, []);
-  const [state, setState] = useState<WizardState>(() => initialState(today));
+  const [state, setState] = useState<WizardState>(() => initialState(today, nextSendSlot()));
   const [index, setIndex] = useState(0);
   const [labels, setLabels] = useState<Record<string, string>>({});
   const [launched, setLaunched] = useState<{ ids: LaunchIds; steps: LaunchRecord } | undefined>();
@@ -210,7 +211,7 @@ export function SendWizardPage() {
   const error = pageError(state, page, ctx);
   const update = (change: Partial<WizardState>) => setState((s) => ({ ...s, ...change }));
   const restart = () => {
-    setState(initialState(today));
+    setState(initialState(today, nextSendSlot()));
     setIndex(0);
     setLaunched(undefined);
   };

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sendCost } from '../../domain/pricing.ts';
 import { CONTACT_LOCAL_TIMEZONE } from '../../domain/sendTime.ts';
 import {
+  pastSendTime,
   WIZARD_MESSAGES,
   blastBody,
   campaignBody,
@@ -409,5 +410,26 @@ describe('describeTiming', () => {
     expect(describeTiming({ ...t, type: 'delay', delayAmount: '1', delayUnit: 'minute' }, 1)).toBe('1 minute after the previous email');
     expect(describeTiming({ ...t, type: 'delay', delayAmount: 'x' }, 0)).toBe('at once when the contact enters');
     expect(describeTiming({ ...t, type: 'time_of_day_specific_timezone', time: '00:00', timezone: 'Asia/Tokyo' })).toBe('the next 12:00 am (Asia/Tokyo)');
+  });
+});
+
+describe('the default send moment and a past one (issue 25 §2)', () => {
+  it('starts a blast at the slot it is given, and a drip with its delays', () => {
+    const s = initialState('2026-11-22', { date: '2026-11-22', time: '15:00' });
+    expect(s.timing).toMatchObject({ type: 'specific_timezone', date: '2026-11-22', time: '15:00', timezone: 'UTC' });
+    expect(s.emails[0].timing).toMatchObject({ type: 'delay', delayAmount: '0' });
+  });
+
+  it('warns of a fixed moment already past, and of nothing else', () => {
+    const now = new Date('2026-11-22T14:52:00Z');
+    const s = initialState('2026-11-22', { date: '2026-11-22', time: '12:00' });
+    expect(pastSendTime(s.timing, now)).toBe(
+      '2026-11-22 at 12:00 pm (UTC) has already passed: launching sends at once. To send later, go back to "When to send" and choose a later time.',
+    );
+    expect(pastSendTime({ ...s.timing, time: '15:00' }, now)).toBeUndefined();
+    // 12:00 in Los Angeles is 20:00 UTC: still ahead.
+    expect(pastSendTime({ ...s.timing, timezone: 'America/Los_Angeles' }, now)).toBeUndefined();
+    expect(pastSendTime({ ...s.timing, type: 'users_timezone' }, now)).toBeUndefined();
+    expect(pastSendTime({ ...s.timing, date: 'not a date' }, now)).toBeUndefined();
   });
 });

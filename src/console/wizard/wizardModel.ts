@@ -8,7 +8,7 @@
  */
 import { CAMPAIGN_NAME_TAKEN, type CampaignType } from '../../domain/campaigns';
 import { sendCost } from '../../domain/pricing';
-import { CONTACT_LOCAL_TIMEZONE, isValidTimezone, parseWallClock } from '../../domain/sendTime';
+import { CONTACT_LOCAL_TIMEZONE, isValidTimezone, parseWallClock, wallClockToInstant } from '../../domain/sendTime';
 import { MESSAGES, checkEmail, checkRequired } from '../../domain/validation';
 import { CONTACT_ZONE, displayToTree, type Display, type DisplayNode, type TreeNode } from '../../domain/workflowGraph';
 import type { OperationBody, Schema } from '../data/apiTypes';
@@ -148,12 +148,15 @@ export interface WizardState {
   emails: DripEmail[];
 }
 
-/** defaultTiming is a new send moment: 12:00 today in the default zone, or for a drip email a delay (1 day after the previous, none for the first). */
-export function defaultTiming(today: string, drip = false, first = true): Timing {
+/**
+ * defaultTiming is a new send moment: `slot` (the next quarter hour, nextSendSlot; issue 25 §2) in the default zone —
+ * 12:00 on `today` when no slot is given — or for a drip email a delay (1 day after the previous, none for the first).
+ */
+export function defaultTiming(today: string, drip = false, first = true, slot?: { date: string; time: string }): Timing {
   return {
     type: drip ? 'delay' : 'specific_timezone',
-    date: today,
-    time: WIZARD_DEFAULTS.time,
+    date: slot?.date ?? today,
+    time: slot?.time ?? WIZARD_DEFAULTS.time,
     timezone: WIZARD_DEFAULTS.timezone,
     delayAmount: drip && !first ? '1' : '0',
     delayUnit: 'day',
@@ -166,8 +169,8 @@ export function defaultWeights(n: number): number[] {
   return Array.from({ length: n }, () => each);
 }
 
-/** initialState is the wizard before any choice; `today` is YYYY-MM-DD. */
-export function initialState(today: string): WizardState {
+/** initialState is the wizard before any choice; `today` is YYYY-MM-DD; `slot` the default send moment (UTC). */
+export function initialState(today: string, slot?: { date: string; time: string }): WizardState {
   return {
     name: '',
     eventName: '',
@@ -179,7 +182,7 @@ export function initialState(today: string): WizardState {
     recipientType: 'segments',
     segmentIds: [],
     userIds: [],
-    timing: defaultTiming(today),
+    timing: defaultTiming(today, false, true, slot),
     numEmails: String(WIZARD_DEFAULTS.emails),
     emails: Array.from({ length: WIZARD_DEFAULTS.emails }, (_, i) => ({ personaId: '', templateId: '', timing: defaultTiming(today, true, i === 0) })),
   };
@@ -741,4 +744,21 @@ export function describeTiming(t: Timing, index = 0): string {
       return `${n} ${t.delayUnit}${n === 1 ? '' : 's'} ${after}`;
     }
   }
+}
+
+/**
+ * pastSendTime says, for a blast sent at a fixed moment (`specific_timezone`), when that moment is already past at
+ * `now` (issue 25 §2: a review at 14:52 for "today 12:00 pm" launched at once without a word): a sentence for the
+ * review, or undefined (a future moment, a contact-local or time-of-day timing, or a moment that does not parse).
+ */
+export function pastSendTime(timing: Timing, now: Date = new Date()): string | undefined {
+  if (timing.type !== 'specific_timezone') return undefined;
+  let at: Date;
+  try {
+    at = wallClockToInstant(`${timing.date}T${timing.time}`, timing.timezone);
+  } catch {
+    return undefined;
+  }
+  if (at.getTime() > now.getTime()) return undefined;
+  return `${describeTiming(timing)} has already passed: launching sends at once. To send later, go back to "When to send" and choose a later time.`;
 }

@@ -1,6 +1,6 @@
 /**
  * The new email blast form at /components/email-blasts/new (spec part 2 §2 Email blasts, §4, §5 Email blast): name,
- * template, sender persona, send date and time (default today 12:30 UTC), timezone and audience; Save & Send posts
+ * template, sender persona, send date and time (default the next quarter hour in UTC, nextSendSlot; issue 25 §2), timezone and audience; Save & Send posts
  * one blast with a client-generated v4 id, then goes to its edit route.
  */
 import { useEffect, useMemo, useState } from 'react';
