@@ -158,6 +158,10 @@ describe('send wizard: one-time blast (e2e)', () => {
     const links = await wizard.successLinks();
     expect(await wizard.stepStatuses()).toEqual(['succeeded', 'succeeded', 'succeeded']);
     expect(await axeProblems(page)).toEqual([]);
+    // Issue 25 §2: the success page says when the emails go (the moment may have passed while the persona confirmed).
+    expect([`Its emails go out on ${sendAt.slice(0, 10)} at ${timeLabel12(sendAt.slice(11))} (UTC).`, 'Its emails are being sent now.']).toContain(
+      await page.getByTestId('launched-send-time').textContent(),
+    );
 
     const [campaign] = (await w.api('GET', `/api/campaign/campaigns?names=${encodeURIComponent(CAMPAIGN)}`)).campaigns;
     expect(campaign).toMatchObject({ type: 'scheduled_email_group', template_ids: [] });

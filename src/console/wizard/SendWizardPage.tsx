@@ -40,7 +40,10 @@ import {
   WIZARD_TYPE_INFO,
   chosenPersonaIds,
   chosenTemplateIds,
+  describeTiming,
   initialState,
+  isBlastType,
+  pastSendTime,
   pageError,
   pageKey,
   setEmail,
@@ -164,6 +167,14 @@ function Success({
   return (
     <Stack spacing={2}>
       <Alert severity="success">{`Campaign '${state.name.trim()}' is launched.`}</Alert>
+      {/* Issue 25 §2: the success page says when the emails go. */}
+      {isBlastType(state.type) && (
+        <Typography data-testid="launched-send-time">
+          {pastSendTime(state.timing)
+            ? 'Its emails are being sent now.'
+            : `Its emails go out ${state.timing.type.startsWith('time_of_day') ? 'at' : 'on'} ${describeTiming(state.timing)}.`}
+        </Typography>
+      )}
       {(state.type === 'event_trigger_campaign' || state.type === 'event_triggered_drip_campaign') && (
         <Typography>
           {`Its emails go out when you post '${state.eventName.trim()}' events for your contacts to the events API, with your API key: both are on the integrations page.`}
