@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkMapping,
+  compactMapping,
   csvDelimiter,
   dateOfBirth,
   parseMetadataValue,
@@ -8,6 +9,7 @@ import {
   readContactHeader,
   readContactRow,
   suggestMapping,
+  type ColumnMapping,
   type ContactHeader,
 } from './contactImport';
 
@@ -177,5 +179,39 @@ describe('previewCsv', () => {
     expect(previewCsv('', true)).toEqual({ error: 'the file is empty' });
     expect(previewCsv('x'.repeat(100), false)).toEqual({ error: 'the first line is longer than 64 KB' });
     expect(previewCsv('email\n"a@b.co\n', true)).toMatchObject({ error: expect.stringMatching(/^the first lines are not readable CSV: /) });
+  });
+});
+
+describe('the mapping the upload screen sends (compactMapping) and the other-columns rule', () => {
+  const header = ['Email Address', 'First Name', 'Phone Number', 'Plan', 'plan!', '', 'TAGS'];
+  it('sends only what differs from reading by name, with the other columns kept as metadata', () => {
+    const chosen: ColumnMapping = { ...suggestMapping(header), TAGS: 'skip' };
+    expect(chosen['']).toBe('skip');
+    expect(compactMapping(header, chosen)).toEqual({ '*': 'metadata', 'plan!': 'json.plan_2', '': 'skip', TAGS: 'skip' });
+    // The server reads the file with it as the screen showed it.
+    const r = readContactHeader(header, compactMapping(header, chosen)) as { header: ContactHeader };
+    expect(r.header.columns).toEqual([
+      { kind: 'field', field: 'email' },
+      { kind: 'field', field: 'first_name' },
+      { kind: 'json_key', key: 'phone_number' },
+      { kind: 'json_key', key: 'plan' },
+      { kind: 'json_key', key: 'plan_2' },
+      { kind: 'skip' },
+      { kind: 'skip' },
+    ]);
+  });
+  it('a wide export travels as a few entries; "*": skip leaves unknown columns out', () => {
+    const wide = ['Email', ...Array.from({ length: 150 }, (_, i) => `Question ${i + 1}: ${'how did you hear about us? '.repeat(5)}`)];
+    const sent = compactMapping(wide, suggestMapping(wide));
+    expect(sent).toEqual({ '*': 'metadata' });
+    expect(checkMapping(sent)).toBeUndefined();
+    const r = readContactHeader(['email', 'x', 'y'], { '*': 'skip' }) as { header: ContactHeader };
+    expect(r.header.columns.slice(1)).toEqual([{ kind: 'skip' }, { kind: 'skip' }]);
+    expect(checkMapping({ '*': 'email' })).toBe('"email" (for the other columns, "*") is not one of metadata or skip');
+  });
+  it('takes "__proto__" and "constructor" as column names like any other', () => {
+    const m = suggestMapping(['email', '__proto__', 'constructor']);
+    expect(Object.keys(m)).toEqual(['email', '__proto__', 'constructor']);
+    expect(m.constructor).toBe('json.constructor');
   });
 });

@@ -29,12 +29,25 @@ export type ContactColumn =
  */
 export type ImportTarget = 'email' | 'first_name' | 'last_name' | 'timezone' | 'date_of_birth' | 'json' | 'skip' | `json.${string}`;
 
-/** A column mapping: header name as written in the file (trimmed) → target. Columns it leaves out are read by name. */
-export type ColumnMapping = Record<string, ImportTarget>;
+/**
+ * A column mapping: header name as written in the file (trimmed) → target. Columns it leaves out are read by name;
+ * one that is still unknown goes where the entry `*` says — `metadata` (a metadata key named after the column,
+ * metadataKey) or `skip` — and without `*` stops the file.
+ */
+export type ColumnMapping = Record<string, ImportTarget | 'metadata'>;
 
-/** The most columns a mapping may name, and the longest name or key (the mapping travels in the signed upload URL). */
+/** The key of a mapping's rule for columns it does not name and that are not known by name. */
+export const OTHER_COLUMNS = '*';
+
+/**
+ * The most columns a mapping may name, the longest name or key, and the longest mapping as JSON: the mapping travels
+ * in the signed upload URL, whose path may be 8 KB (app.ts maxParamLength) after base64.
+ */
 export const MAX_MAPPED_COLUMNS = 100;
 export const MAX_MAPPED_NAME = 100;
+export const MAX_MAPPING_JSON = 4000;
+
+const own = (mapping: ColumnMapping, name: string) => Object.prototype.hasOwnProperty.call(mapping, name);
 
 /**
  * Other names of the contact fields in the exports of common ESPs and CRMs (Mailchimp "Email Address", "First Name";
@@ -64,7 +77,7 @@ export function metadataKey(name: string): string {
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, '_')
     .replace(/^_+|_+$/g, '')
-    .slice(0, MAX_MAPPED_NAME - 5);
+    .slice(0, MAX_MAPPED_NAME - 10);
   return key || 'column';
 }
 
@@ -92,27 +105,61 @@ function columnByName(name: string): ContactColumn | undefined {
  * named after the column, so nothing in the file is lost unless the user chooses to skip it.
  */
 export function suggestMapping(names: string[]): ColumnMapping {
-  const out: ColumnMapping = {};
+  // A Map, then Object.fromEntries: a column named "__proto__" or "constructor" is an own key like any other.
+  const out = new Map<string, ImportTarget>();
   const taken = new Set<string>();
   for (const raw of names) {
     const name = String(raw ?? '')
       .replace(/^\uFEFF/, '')
       .trim();
-    if (!name || name in out) continue;
+    if (out.has(name)) continue;
+    // An unnamed column (a trailing delimiter in the header) holds nothing to keep.
+    if (!name) {
+      out.set(name, 'skip');
+      continue;
+    }
     const col = columnByName(name);
     const target: ImportTarget | undefined =
       col?.kind === 'field' ? col.field : col?.kind === 'json' ? 'json' : col?.kind === 'json_key' ? `json.${col.key}` : undefined;
     if (target && !taken.has(target)) {
       taken.add(target);
-      out[name] = target;
+      out.set(name, target);
     } else {
       let key = `json.${metadataKey(name)}` as ImportTarget;
       for (let n = 2; taken.has(key); n++) key = `json.${metadataKey(name)}_${n}`;
       taken.add(key);
-      out[name] = key;
+      out.set(name, key);
     }
   }
-  return out;
+  return Object.fromEntries(out);
+}
+
+/**
+ * compactMapping is what the upload screen sends for a file whose header is `names` and whose columns the user mapped
+ * as `mapping` (all of them): `*` → metadata, and only the columns whose target differs from where the server would
+ * put them without an entry (by name, else a metadata key named after them). So a wide export (150 columns, long
+ * question texts as headers) travels as a few entries.
+ */
+export function compactMapping(names: string[], mapping: ColumnMapping): ColumnMapping {
+  const out: Array<[string, ColumnMapping[string]]> = [[OTHER_COLUMNS, 'metadata']];
+  for (const raw of names) {
+    const name = String(raw ?? '')
+      .replace(/^\uFEFF/, '')
+      .trim();
+    if (!own(mapping, name)) continue;
+    const col = columnByName(name);
+    const byDefault = !name
+      ? undefined
+      : col?.kind === 'field'
+        ? col.field
+        : col?.kind === 'json'
+          ? 'json'
+          : col?.kind === 'json_key'
+            ? `json.${col.key}`
+            : `json.${metadataKey(name)}`;
+    if (mapping[name] !== byDefault) out.push([name, mapping[name]]);
+  }
+  return Object.fromEntries(out);
 }
 
 /**
@@ -123,8 +170,13 @@ export function checkMapping(mapping: unknown): string | undefined {
   if (!mapping || typeof mapping !== 'object' || Array.isArray(mapping)) return 'must be an object of column name → target';
   const entries = Object.entries(mapping as Record<string, unknown>);
   if (entries.length > MAX_MAPPED_COLUMNS) return `at most ${MAX_MAPPED_COLUMNS} columns`;
+  if (JSON.stringify(mapping).length > MAX_MAPPING_JSON) return `at most ${MAX_MAPPING_JSON} characters as JSON`;
   const used = new Set<string>();
   for (const [name, target] of entries) {
+    if (name === OTHER_COLUMNS) {
+      if (target !== 'metadata' && target !== 'skip') return `"${String(target)}" (for the other columns, "*") is not one of metadata or skip`;
+      continue;
+    }
     if (name.length > MAX_MAPPED_NAME) return `the column name "${name.slice(0, 20)}…" is longer than ${MAX_MAPPED_NAME} characters`;
     if (typeof target !== 'string' || !columnOfTarget(target) || target.length > MAX_MAPPED_NAME)
       return `"${String(target)}" (for the column "${name}") is not a target: use email, first_name, last_name, timezone, date_of_birth, json, json.<key> or skip`;
@@ -161,8 +213,10 @@ export function readContactHeader(cells: string[], mapping: ColumnMapping = {}):
     const lower = name.toLowerCase();
     if (seen.has(lower) && lower) return { error: `the column "${name}" appears twice in the header` };
     seen.add(lower);
-    const mapped = Object.prototype.hasOwnProperty.call(mapping, name) ? columnOfTarget(mapping[name]) : undefined;
-    const col = mapped ?? columnByName(name);
+    const mapped = own(mapping, name) ? columnOfTarget(mapping[name]) : undefined;
+    const other = own(mapping, OTHER_COLUMNS) && name ? mapping[OTHER_COLUMNS] : undefined;
+    const col: ContactColumn | undefined =
+      mapped ?? columnByName(name) ?? (other === 'metadata' ? { kind: 'json_key', key: metadataKey(name) } : other === 'skip' ? { kind: 'skip' } : undefined);
     if (!col && !lower) return { error: 'the header has an empty column name' };
     if (!col)
       return {

@@ -5,7 +5,7 @@
  * the file with that mapping; Cancel drops it. A CSV is previewed from its first 64 KB in the browser; an .xlsx file
  * is not previewed and is read by its column names on the server.
  */
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import {
   Alert,
   Box,
@@ -26,6 +26,7 @@ import {
 } from '@mui/material';
 import {
   checkMapping,
+  compactMapping,
   metadataKey,
   PREVIEW_BYTES,
   previewCsv,
@@ -43,9 +44,9 @@ const FIELD_LABELS: Array<[ImportTarget, string]> = [
   ['date_of_birth', 'Date of birth'],
 ];
 
-/** The choices of one column's menu: the fields, its own metadata key (or the one it was given), the object, skip. */
-function choicesFor(name: string, current: ImportTarget): Array<[ImportTarget, string]> {
-  const own = current.startsWith('json.') ? current : (`json.${metadataKey(name)}` as ImportTarget);
+/** The choices of one column's menu: the fields, its own metadata key (the one first suggested), the object, skip. */
+function choicesFor(name: string, suggested: ImportTarget | undefined): Array<[ImportTarget, string]> {
+  const own = suggested?.startsWith('json.') ? suggested : (`json.${metadataKey(name)}` as ImportTarget);
   return [...FIELD_LABELS, [own, `Metadata: ${own.slice(5)}`], ['json', 'Metadata (a JSON object)'], ['skip', "Don't import"]];
 }
 
@@ -69,6 +70,9 @@ export function ColumnMappingCard({
 }) {
   const [read, setRead] = useState<Read>({ state: 'reading' });
   const [mapping, setMapping] = useState<ColumnMapping>({});
+  const [suggested, setSuggested] = useState<ColumnMapping>({});
+  const title = useRef<HTMLHeadingElement>(null);
+  const targetOf = (name: string): ImportTarget => (Object.prototype.hasOwnProperty.call(mapping, name) ? mapping[name] : 'skip') as ImportTarget;
 
   useEffect(() => {
     let live = true;
@@ -91,7 +95,9 @@ export function ColumnMappingCard({
         if ('error' in r) setRead({ state: 'none', problem: true, reason: `This file cannot be previewed: ${r.error}. Importing it will report the problem.` });
         else {
           setRead({ state: 'preview', preview: r.preview });
-          setMapping(suggestMapping(r.preview.header));
+          const guess = suggestMapping(r.preview.header);
+          setMapping(guess);
+          setSuggested(guess);
         }
       })
       .catch((err: Error) => live && setRead({ state: 'none', problem: true, reason: `This file cannot be read: ${err.message}` }));
@@ -100,19 +106,26 @@ export function ColumnMappingCard({
     };
   }, [file]);
 
+  // What is sent: only the columns mapped otherwise than by their names (compactMapping).
+  const toSend = useMemo(() => (read.state === 'preview' ? compactMapping(read.preview.header, mapping) : undefined), [mapping, read]);
   const problem = useMemo(() => {
-    if (read.state !== 'preview') return undefined;
+    if (read.state !== 'preview' || !toSend) return undefined;
     if (!Object.values(mapping).includes('email')) return 'Choose the column that holds the email addresses.';
-    const p = checkMapping(mapping);
+    const p = checkMapping(toSend);
     return p ? `${p[0].toUpperCase()}${p.slice(1)}.` : undefined;
-  }, [mapping, read.state]);
+  }, [mapping, read.state, toSend]);
+
+  // The card asks for a decision: focus its title once it is read, so a keyboard or screen-reader user lands on it.
+  useEffect(() => {
+    if (read.state !== 'reading') title.current?.focus();
+  }, [read.state]);
 
   const titleId = useId();
   return (
     <Card variant="outlined" component="section" aria-labelledby={titleId}>
       <CardContent>
         <Stack spacing={2}>
-          <Typography variant="h6" component="h2" id={titleId} sx={{ overflowWrap: 'anywhere' }}>
+          <Typography variant="h6" component="h2" id={titleId} ref={title} tabIndex={-1} sx={{ overflowWrap: 'anywhere' }}>
             Check the columns of {file.name}
           </Typography>
           {read.state === 'reading' && <Typography color="text.secondary">Reading the first rows…</Typography>}
@@ -136,11 +149,14 @@ export function ColumnMappingCard({
                             select
                             size="small"
                             fullWidth
-                            label={`Import “${name}” as`}
-                            value={mapping[name] ?? 'skip'}
+                            label={name ? `Import “${name}” as` : `Import column ${i + 1} (no name) as`}
+                            value={targetOf(name)}
                             onChange={(e) => setMapping((m) => ({ ...m, [name]: e.target.value as ImportTarget }))}
                           >
-                            {choicesFor(name, mapping[name] ?? 'skip').map(([value, label]) => (
+                            {choicesFor(
+                              name,
+                              (Object.prototype.hasOwnProperty.call(suggested, name) ? suggested[name] : undefined) as ImportTarget | undefined,
+                            ).map(([value, label]) => (
                               <MenuItem key={value} value={value}>
                                 {label}
                               </MenuItem>
@@ -157,7 +173,7 @@ export function ColumnMappingCard({
                           <TableCell
                             key={c}
                             sx={{
-                              ...(mapping[read.preview.header[c]] === 'skip' ? { color: 'text.secondary', textDecoration: 'line-through' } : {}),
+                              ...(targetOf(read.preview.header[c]) === 'skip' ? { color: 'text.secondary', textDecoration: 'line-through' } : {}),
                               overflowWrap: 'anywhere',
                             }}
                           >

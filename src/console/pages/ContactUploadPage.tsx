@@ -273,6 +273,7 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
         void poll(id, s3Key, file.size);
       } catch (err) {
         files.current.delete(id);
+        mappings.current.delete(id);
         fail(id, err);
       }
     },
@@ -305,7 +306,8 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
   const { getRootProps, getInputProps, isDragActive } = useDropzone({ onDrop, multiple: true });
 
   // Leaving the tab stops an upload that has not finished; processing goes on without the page.
-  const sending = items.some((it) => it.phase === 'waiting' || it.phase === 'uploading');
+  // Files still to confirm count too: leaving drops them.
+  const sending = toConfirm.length > 0 || items.some((it) => it.phase === 'waiting' || it.phase === 'uploading');
   useEffect(() => {
     if (!sending) return;
     const warn = (e: BeforeUnloadEvent) => {

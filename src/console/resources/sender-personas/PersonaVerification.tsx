@@ -59,7 +59,7 @@ export function PersonaStatusCell({ record }: { record: RaRecord }) {
           e.stopPropagation();
           void resend(String(record.id), String(record.email));
         }}
-        aria-label={`Resend the verification email to ${String(record.email)}`}
+        aria-label={`Resend link to ${String(record.email)}`}
       >
         {sending ? 'Sending…' : 'Resend link'}
       </Button>

@@ -20,6 +20,7 @@ import { ADD_WRITTEN_TO_SEGMENT, IMPORT_END, IMPORT_JOB, IMPORT_PROGRESS, SHOW_U
 import { fileKind, SEGMENT_UPLOADS_BUCKET } from './upload.ts';
 import { withLocalFile } from '../../storage/storage.ts';
 import {
+  PREVIEW_BYTES,
   csvDelimiter,
   readContactHeader,
   readContactRow,
@@ -166,24 +167,43 @@ async function readCsv(source: Readable, name: string, mapping: ColumnMapping, o
   let sniffed!: (delimiter: string) => void;
   let failed!: (err: Error) => void;
   const delimiter = new Promise<string>((resolve, reject) => ((sniffed = resolve), (failed = reject)));
+  // The first line decides the delimiter, so the beginning is held until it is whole (or 64 KB long): a stream's first
+  // chunk may end inside it.
+  let head: Buffer[] = [];
+  let headBytes = 0;
+  const decide = (push: (b: Buffer) => void): FileError | undefined => {
+    checked = true;
+    const start = Buffer.concat(head);
+    head = [];
+    const sample = start.subarray(0, 4096);
+    if (sample.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])))
+      return new FileError(`${name} is not a CSV file: it is a zip archive (an Excel workbook must be named .xlsx)`);
+    if (sample.includes(0)) return new FileError(`${name} is not a CSV file: it holds binary data`);
+    sniffed(csvDelimiter(start.toString('utf8').split(/\r?\n/, 1)[0]));
+    push(start);
+    return undefined;
+  };
   const sniff = new Transform({
     transform(chunk: Buffer, _e, done) {
+      if (checked) return done(null, chunk);
+      head.push(chunk);
+      headBytes += chunk.length;
+      if (!chunk.includes(0x0a) && headBytes < PREVIEW_BYTES) return done();
+      const problem = decide((b) => this.push(b));
+      if (problem) {
+        failed(problem);
+        return done(problem);
+      }
+      done();
+    },
+    flush(done) {
       if (!checked) {
-        checked = true;
-        const head = chunk.subarray(0, 4096);
-        let problem: FileError | undefined;
-        if (head.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])))
-          problem = new FileError(`${name} is not a CSV file: it is a zip archive (an Excel workbook must be named .xlsx)`);
-        else if (head.includes(0)) problem = new FileError(`${name} is not a CSV file: it holds binary data`);
+        const problem = decide((b) => this.push(b));
         if (problem) {
           failed(problem);
           return done(problem);
         }
-        sniffed(csvDelimiter(head.toString('utf8').split(/\r?\n/, 1)[0]));
       }
-      done(null, chunk);
-    },
-    flush(done) {
       sniffed(',');
       done();
     },

@@ -81,15 +81,24 @@ async function refuseDuplicateEmails(tx: Parameters<Parameters<Db['transaction']
   const taken = await tx
     .select({ id: senderPersonas.id, email: senderPersonas.email })
     .from(senderPersonas)
-    .where(and(eq(senderPersonas.projectId, projectId), inArray(sql`lower(${senderPersonas.email})`, emails)));
-  const owner = new Map(taken.map((r) => [r.email.toLowerCase(), r.id]));
+    .where(and(eq(senderPersonas.projectId, projectId), isNull(senderPersonas.archivedAt), inArray(sql`lower(${senderPersonas.email})`, emails)));
+  // Every live holder of each address (a project may hold twins saved before this rule: each can still be saved with
+  // its own address, and neither can take another's).
+  const holders = new Map<string, Set<string>>();
+  for (const r of taken) {
+    const key = r.email.toLowerCase();
+    if (!holders.has(key)) holders.set(key, new Set());
+    holders.get(key)!.add(r.id);
+  }
   const errs = new FieldErrors();
   input.forEach((p, i) => {
     const email = p.email.trim().toLowerCase();
-    const holder = owner.get(email);
-    if (holder && holder !== p.id) errs.add(`sender_personas[${i}].email`, `a sender persona with the email ${p.email.trim()} already exists`);
-    // A later item of the request holds it from here on (an earlier one with that address is refused above or holds it).
-    if (!holder || holder === p.id) owner.set(email, p.id ?? `new:${i}`);
+    const held = holders.get(email) ?? new Set<string>();
+    const others = [...held].filter((id) => id !== p.id);
+    if (others.length && !(p.id && held.has(p.id))) errs.add(`sender_personas[${i}].email`, `a sender persona with the email ${p.email.trim()} already exists`);
+    // A later item of the request finds this address held by this one.
+    held.add(p.id ?? `new:${i}`);
+    holders.set(email, held);
   });
   errs.throwIfAny();
 }
