@@ -96,7 +96,13 @@ function columnByName(name: string): ContactColumn | undefined {
   if (FIELDS.has(lower)) return { kind: 'field', field: lower as 'email' };
   if (lower === 'json') return { kind: 'json' };
   if (lower.startsWith('json.') && name.length > 5) return { kind: 'json_key', key: name.slice(5) };
-  return ALIASES[squash(name)];
+  const key = squash(name);
+  return Object.prototype.hasOwnProperty.call(ALIASES, key) ? ALIASES[key] : undefined;
+}
+
+/** targetOf is where a column goes, as a mapping would say it ("email", "json", "json.plan", "skip"). */
+function targetOf(col: ContactColumn): ImportTarget {
+  return col.kind === 'field' ? col.field : col.kind === 'json' ? 'json' : col.kind === 'json_key' ? `json.${col.key}` : 'skip';
 }
 
 /**
@@ -119,8 +125,7 @@ export function suggestMapping(names: string[]): ColumnMapping {
       continue;
     }
     const col = columnByName(name);
-    const target: ImportTarget | undefined =
-      col?.kind === 'field' ? col.field : col?.kind === 'json' ? 'json' : col?.kind === 'json_key' ? `json.${col.key}` : undefined;
+    const target = col && targetOf(col);
     if (target && !taken.has(target)) {
       taken.add(target);
       out.set(name, target);
@@ -148,15 +153,7 @@ export function compactMapping(names: string[], mapping: ColumnMapping): ColumnM
       .trim();
     if (!own(mapping, name)) continue;
     const col = columnByName(name);
-    const byDefault = !name
-      ? undefined
-      : col?.kind === 'field'
-        ? col.field
-        : col?.kind === 'json'
-          ? 'json'
-          : col?.kind === 'json_key'
-            ? `json.${col.key}`
-            : `json.${metadataKey(name)}`;
+    const byDefault = !name ? undefined : col ? targetOf(col) : `json.${metadataKey(name)}`;
     if (mapping[name] !== byDefault) out.push([name, mapping[name]]);
   }
   return Object.fromEntries(out);
@@ -222,7 +219,7 @@ export function readContactHeader(cells: string[], mapping: ColumnMapping = {}):
       return {
         error: `unknown column "${name}": the columns are email, first_name, last_name, timezone, date_of_birth, json and json.<key> for metadata (or map the column when uploading)`,
       };
-    const target = col.kind === 'field' ? col.field : col.kind === 'json_key' ? `json.${col.key}` : col.kind === 'json' ? 'json' : '';
+    const target = col.kind === 'skip' ? '' : targetOf(col);
     if (target && targets.has(target)) return { error: `the columns "${targets.get(target)}" and "${name}" both go to ${target}` };
     if (target) targets.set(target, name);
     columns.push(col);

@@ -203,6 +203,7 @@ export function ReviewLaunch({
   const [states, setStates] = useState<StepState[]>([]);
   const [plan, setPlan] = useState<LaunchPlan | undefined>();
   const [planError, setPlanError] = useState<string | undefined>();
+  const pastWarning = isBlastType(state.type) ? pastSendTime(state.timing) : undefined;
   const request = JSON.stringify(previewRequest(state));
 
   useEffect(() => {
@@ -285,9 +286,9 @@ export function ReviewLaunch({
         {previewError && <Alert severity="error">{`Couldn't preview the launch: ${previewError}`}</Alert>}
         {preview && <Audience state={state} preview={preview} />}
       </Box>
-      {isBlastType(state.type) && pastSendTime(state.timing) && (
+      {pastWarning && (
         <Alert severity="warning" data-testid="past-send-time">
-          {pastSendTime(state.timing)}
+          {pastWarning}
         </Alert>
       )}
       {problems.length > 0 && (
