@@ -186,27 +186,22 @@ export function SandboxActivation() {
       {state && (
         <List dense aria-label="Activation steps">
           {state.steps.map((s) => (
-            <ListItem
-              key={s.id}
-              data-testid={`activation-${s.id}`}
-              data-done={s.done}
-              secondaryAction={
-                !s.done &&
-                (s.id === 'support_email' ? (
-                  <Button size="small" color="inherit" variant="outlined" onClick={() => setAsking(true)}>
-                    Request activation
-                  </Button>
-                ) : (
-                  <Button size="small" color="inherit" variant="outlined" component={RouterLink} to={STEP_LINKS[s.id].to}>
-                    {STEP_LINKS[s.id].action}
-                  </Button>
-                ))
-              }
-            >
+            <ListItem key={s.id} data-testid={`activation-${s.id}`} data-done={s.done} sx={{ flexWrap: 'wrap', columnGap: 1 }}>
               <ListItemIcon sx={{ minWidth: 32 }}>
                 {s.done ? <CheckCircleIcon color="success" titleAccess="Done" /> : <RadioButtonUncheckedIcon titleAccess="Not done yet" />}
               </ListItemIcon>
-              <ListItemText primary={s.label} secondary={s.done ? 'Done' : (s.detail ?? 'To do')} />
+              <ListItemText sx={{ flex: '1 1 160px' }} primary={s.label} secondary={s.done ? 'Done' : (s.detail ?? 'To do')} />
+              {/* The action sits after the text and wraps below it on a phone instead of covering it. */}
+              {!s.done &&
+                (s.id === 'support_email' ? (
+                  <Button size="small" color="inherit" variant="outlined" onClick={() => setAsking(true)} sx={{ ml: 4 }}>
+                    Request activation
+                  </Button>
+                ) : (
+                  <Button size="small" color="inherit" variant="outlined" component={RouterLink} to={STEP_LINKS[s.id].to} sx={{ ml: 4 }}>
+                    {STEP_LINKS[s.id].action}
+                  </Button>
+                ))}
             </ListItem>
           ))}
         </List>

@@ -79,7 +79,7 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
           </Drawer>
         </>
       )}
-      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 1.5, sm: 3 }, pt: wide ? 3 : 10 }}>
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, px: { xs: 1.5, sm: 3 }, pb: { xs: 1.5, sm: 3 }, pt: wide ? 3 : 10 }}>
         <PauseBanner />
         <Suspense fallback={<Loading />}>{children}</Suspense>
       </Box>

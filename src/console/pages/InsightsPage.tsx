@@ -3,8 +3,9 @@
  * columns, each with column checkboxes whose deselected set is the URL's deselected_columns1 (30-day) and
  * deselected_columns2 (24-hour) — absent means unsuccessful_sends, complaints, bounces and unsubscribes hidden, 'none'
  * nothing hidden — both filtered by the URL's optional campaign_id (a campaign pick list); then the Recent emails list:
- * system events searched by name, initially 'email_send_result_success', newest first, 10 a page, each with a link
- * that opens the stored email in a new tab.
+ * every send result (sent or failed; issue 25 item 8: the spec's initial search 'email_send_result_success' read as
+ * plumbing, so the list is fixed to the send results and the search box starts empty, on the recipient), newest first,
+ * 10 a page, each with its result in words and a link that opens the stored email in a new tab.
  */
 import { lazy, Suspense } from 'react';
 import { Datagrid, FunctionField, ListBase, Pagination, TextField as RaTextField, useListContext, useNotify, type RaRecord } from 'react-admin';
@@ -16,8 +17,13 @@ import { CampaignFilter } from '../reports/CampaignFilter';
 import { useCampaignParam, useDeselectedParam, type DeselectedParam } from '../reports/urlParams';
 import { EVENT } from '../../domain/events.ts';
 
-/** The initial Recent emails search (spec part 1 §2 Insights and reports). */
-export const RECENT_EMAILS_SEARCH = EVENT.sendSuccess;
+/** The events Recent emails lists: one per email the project sent or failed to send (spec part 1 §2 Insights). */
+export const RECENT_EMAILS_EVENTS = [EVENT.sendSuccess, EVENT.sendFailure].join(',');
+
+/** sendResultLabel is a send result's event name in words ('Sent', 'Failed'). */
+export function sendResultLabel(name: unknown): string {
+  return name === EVENT.sendSuccess ? 'Sent' : name === EVENT.sendFailure ? 'Failed' : String(name ?? '');
+}
 
 /** formatOccurred renders an event's emitted_at in UTC, e.g. '2026-11-22 12:30:00 UTC'. */
 export function formatOccurred(value: unknown): string {
@@ -25,15 +31,29 @@ export function formatOccurred(value: unknown): string {
   return Number.isNaN(d.getTime()) ? '' : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
+/** RecentEmailsEmpty tells a new account how its first emails get here, or says that a search found none. */
+function RecentEmailsEmpty() {
+  const { filterValues } = useListContext();
+  if (filterValues.q) return <Typography sx={{ p: 2 }}>No emails found for this search.</Typography>;
+  return (
+    <Box sx={{ p: 2 }}>
+      <Typography>No emails sent yet. The emails you send appear here, each with a copy of what the recipient got.</Typography>
+      <Button variant="contained" sx={{ mt: 1 }} component={RouterLink} to="/email-send-wizard">
+        Send a campaign
+      </Button>
+    </Box>
+  );
+}
+
 function RecentEmailsTable() {
   const { error } = useListContext();
   if (error) return <Alert severity="error">Couldn’t fetch events: {(error as Error).message}</Alert>;
   return (
     <>
-      <Datagrid bulkActionButtons={false} rowClick={false} empty={<Typography sx={{ p: 2 }}>No emails found for this search.</Typography>}>
+      <Datagrid bulkActionButtons={false} rowClick={false} empty={<RecentEmailsEmpty />}>
         <FunctionField source="emitted_at" label="Occurred" render={(r: RaRecord) => formatOccurred(r.emitted_at)} />
         <RaTextField source="email" label="Email" emptyText="" />
-        <RaTextField source="name" label="Event Name" />
+        <FunctionField source="name" label="Result" render={(r: RaRecord) => sendResultLabel(r.name)} />
         <FunctionField label="Subject" sortable={false} render={(r: RaRecord) => String(r.json?.subject ?? '')} />
         <FunctionField
           label="Email copy"
@@ -61,8 +81,8 @@ export function RecentEmails() {
       disableSyncWithLocation
       perPage={10}
       sort={{ field: 'emitted_at', order: 'DESC' }}
-      filter={{ include_system_events: true }}
-      filterDefaultValues={{ q: RECENT_EMAILS_SEARCH, field: 'name' }}
+      filter={{ include_system_events: true, include_events: RECENT_EMAILS_EVENTS }}
+      filterDefaultValues={{ field: 'email' }}
       queryOptions={{ onError: (error: Error) => notify(`Couldn’t fetch events: ${error.message}`, { type: 'error' }) }}
     >
       <Card variant="outlined" component="section">
@@ -70,7 +90,7 @@ export function RecentEmails() {
           <Typography variant="h6" component="h2" gutterBottom>
             Recent emails
           </Typography>
-          <SearchBox fields={['name', 'email', 'emitted_at']} labels={{ name: 'Event Name', email: 'Email', emitted_at: 'Occurred' }} />
+          <SearchBox fields={['email', 'emitted_at']} labels={{ email: 'Recipient', emitted_at: 'Date (YYYY-MM-DD)' }} />
         </CardContent>
         <RecentEmailsTable />
       </Card>

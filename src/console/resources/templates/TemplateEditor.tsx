@@ -102,6 +102,8 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
       : undefined;
   });
   const [attempted, setAttempted] = useState(false);
+  /** On a phone the editor opens only when asked: the page shows the rendered template instead (issue 25 item 6). */
+  const [editOnPhone, setEditOnPhone] = useState(false);
   const [renderVariables, setRenderVariables] = useState(false);
   const [suspicious, setSuspicious] = useState<string[]>([]);
   const [uploaded, setUploaded] = useState<string[]>([]);
@@ -261,6 +263,53 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
       <LinearProgress />
     </Box>
   );
+
+  if (narrow && !editOnPhone) {
+    return (
+      <Box>
+        <Alert
+          severity="warning"
+          sx={{ mb: 2 }}
+          action={
+            <Button color="inherit" size="small" onClick={() => setEditOnPhone(true)}>
+              Edit anyway
+            </Button>
+          }
+        >
+          Template editing is not supported on mobile devices; please use a larger screen. Here is how the email looks.
+        </Alert>
+        <Card variant="outlined">
+          <CardContent>
+            <Typography variant="subtitle1" component="p" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+              {draft.name || 'New template'}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
+              Subject: {renderSample(draft.subject) || '(none yet)'}
+            </Typography>
+            <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
+              <iframe
+                title="Template preview"
+                sandbox={VIEWER_SANDBOX}
+                srcDoc={renderSample(draft.html_body || emailDocument(DEFAULT_DESIGN_HTML))}
+                style={{ width: '100%', minHeight: 560, border: 0, background: '#fff', display: 'block' }}
+              />
+            </Box>
+            {mode === 'edit' && source && (
+              <Button variant="outlined" sx={{ mt: 2 }} onClick={() => setTestOpen(true)}>
+                Send test email
+              </Button>
+            )}
+          </CardContent>
+        </Card>
+        <SendTestEmailDialog
+          open={testOpen}
+          onClose={() => setTestOpen(false)}
+          templateId={mode === 'edit' ? (source?.id as string | undefined) : undefined}
+          templateType={draft.type}
+        />
+      </Box>
+    );
+  }
 
   return (
     <Box>

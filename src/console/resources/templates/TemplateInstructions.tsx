@@ -22,7 +22,7 @@ export function TemplateInstructions() {
         public <code>/template-images/</code> address. Links are ordinary <code>{'<a href="https://…">'}</code> tags (in the designer, select text or a button
         and set its link); clicks are tracked for you. A variable with no value renders blank.
       </Typography>
-      <Table size="small">
+      <Table size="small" sx={{ tableLayout: 'fixed', '& code': { overflowWrap: 'anywhere' } }}>
         <TableHead>
           <TableRow>
             <TableCell>Variable</TableCell>

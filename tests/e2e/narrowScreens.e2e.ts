@@ -1,0 +1,146 @@
+/**
+ * Every route on a phone (issue 25 item 6 and its "Done when": at 390×844 no public page and no console page scrolls
+ * sideways, and no heading is covered). Walks every route of spec part 1 §2 and part 2 §2 (tests/helpers/routes.ts) in
+ * Debian's chromium against the built product: the public pages without a session, the console's as the demo account,
+ * the edit routes on records made through the API. A page fails when the document is wider than the screen (naming
+ * the widest elements that stick out) or when any visible heading's centre is under another element (the fixed top
+ * bar was the usual culprit), compared through bounding boxes and `elementFromPoint`.
+ */
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { demoContext, launchChromium } from '../helpers/browser.ts';
+import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
+import { consoleRoutes, PUBLIC_ROUTES, type RouteIds } from '../helpers/routes.ts';
+import { wallClockUtc } from '../helpers/time.ts';
+import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
+import { displayToTree, type Display } from '../../src/domain/workflowGraph.ts';
+
+const PHONE = { width: 390, height: 844 };
+
+let server: ServerProcess;
+let browser: Browser;
+let apiKey: string;
+let ids: RouteIds;
+const api = apiCaller(
+  () => server.url,
+  () => apiKey,
+);
+
+/** recordsForEditRoutes makes one of each record an edit route opens, in the demo project, and returns their ids. */
+async function recordsForEditRoutes(): Promise<RouteIds> {
+  const persona = (await api('GET', '/api/senderpersonawrapper/sender_personas')).data[0];
+  const template = (await api('GET', '/api/template/templates')).data[0];
+  const contact = (await api('GET', '/api/user/users')).data.find((c: { email: string }) => c.email === SIMULATOR_SUCCESS_ADDRESS);
+  const segment = (await api('GET', '/api/segment/segments')).data[0];
+  const blast = crypto.randomUUID();
+  // A blast far in the future: it stays scheduled and nothing is sent while the pages are walked.
+  await api('POST', '/api/scheduler/scheduler', {
+    id: blast,
+    name: 'A blast for the phone walk',
+    template_id: template.id,
+    sender_persona_id: persona.id,
+    to_user_ids: [contact.id],
+    send_at: wallClockUtc(60 * 24 * 30),
+    timezone: 'UTC',
+  });
+  const workflow = crypto.randomUUID();
+  const display: Display = {
+    nodes: [
+      { id: 'trigger', type: 'event', position: { x: 0, y: 0 }, properties: { eventName: 'phone_signup' } },
+      { id: 'pause', type: 'delay', position: { x: 240, y: 0 }, properties: { delayMS: 60_000 } },
+    ],
+    links: [{ id: 'trigger-pause', from: { nodeId: 'trigger', portId: 'output' }, to: { nodeId: 'pause', portId: 'input' } }],
+  };
+  const saved = await api('POST', '/api/workflowwrapper/workflows', { id: workflow, name: 'A flow for the phone walk', display, tree: displayToTree(display).tree });
+  const end = Date.now() + 60_000;
+  for (;;) {
+    const [entry] = (await api('GET', `/api/joblog/joblog?ids=${saved.data.job_log_entry_id}`)).data;
+    if (entry?.ended_at) break;
+    if (Date.now() > end) throw new Error('the workflow was not saved in time');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const campaign = (await api('POST', '/api/campaign/campaigns', { campaign: { name: 'A campaign for the phone walk', type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blast] } }))
+    .campaign;
+  return { campaign: campaign.id, contact: contact.id, segment: segment.id, persona: persona.id, workflow, template: template.id, blast };
+}
+
+beforeAll(async () => {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-narrow-'));
+  server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' });
+  browser = await launchChromium();
+  const demo = await demoContext(browser, server.url, 'phone@example.net', PHONE);
+  apiKey = demo.session.api_client_key;
+  await demo.context.close();
+  ids = await recordsForEditRoutes();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.kill('SIGTERM');
+});
+
+/**
+ * layoutProblems opens `route` and returns what is wrong with its layout at the context's width: sideways scrolling
+ * (with the elements that stick out furthest) and headings whose centre another element covers.
+ */
+async function layoutProblems(context: BrowserContext, route: string): Promise<string[]> {
+  const page: Page = await context.newPage();
+  try {
+    await page.goto(`${server.url}${route}`);
+    await page.getByRole('heading').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(200); // fonts and late layout (charts) settle
+    const found = await page.evaluate(() => {
+      const problems: string[] = [];
+      const doc = document.documentElement;
+      const describe = (el: Element) =>
+        `<${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).slice(0, 2).join('.')}` : ''}> "${(el.textContent ?? '').trim().slice(0, 30)}"`;
+      if (doc.scrollWidth > window.innerWidth) {
+        const wide = [...document.body.querySelectorAll('*')]
+          .map((el) => ({ el, right: el.getBoundingClientRect().right }))
+          .filter((x) => x.right > window.innerWidth + 1)
+          .sort((a, b) => b.right - a.right)
+          .slice(0, 3)
+          .map((x) => `${describe(x.el)} ends at ${Math.round(x.right)}px`);
+        problems.push(`scrolls sideways: ${doc.scrollWidth}px wide on a ${window.innerWidth}px screen (${wide.join('; ')})`);
+      }
+      for (const h of document.querySelectorAll('h1, h2, h3, [role="heading"]')) {
+        const box = h.getBoundingClientRect();
+        if (box.width === 0 || box.height === 0 || getComputedStyle(h).visibility === 'hidden') continue;
+        window.scrollTo(0, 0);
+        h.scrollIntoView({ block: 'center' });
+        const b = h.getBoundingClientRect();
+        const x = Math.min(Math.max(b.left + Math.min(b.width, 40) / 2, 0), window.innerWidth - 1);
+        const y = b.top + b.height / 2;
+        if (y < 0 || y >= window.innerHeight) continue;
+        const top = document.elementFromPoint(x, y);
+        if (top && top !== h && !h.contains(top) && !top.contains(h)) problems.push(`heading ${describe(h)} is covered by ${describe(top)}`);
+        if (b.right > window.innerWidth + 1) problems.push(`heading ${describe(h)} is cut off at the right (${Math.round(b.right)}px)`);
+      }
+      return problems;
+    });
+    return found.map((p) => `${route}: ${p}`);
+  } finally {
+    await page.close();
+  }
+}
+
+describe('every route on a 390×844 phone (e2e)', () => {
+  it('no public page scrolls sideways or hides a heading', async () => {
+    const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+    const found: string[] = [];
+    for (const route of PUBLIC_ROUTES) found.push(...(await layoutProblems(context, route)));
+    await context.close();
+    expect(found).toEqual([]);
+  });
+
+  it('no console page scrolls sideways or hides a heading', async () => {
+    const { context } = await demoContext(browser, server.url, 'phone@example.net', PHONE);
+    const found: string[] = [];
+    for (const route of consoleRoutes(ids)) found.push(...(await layoutProblems(context, route)));
+    await context.close();
+    expect(found).toEqual([]);
+  });
+});
