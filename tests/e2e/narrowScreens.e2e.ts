@@ -4,7 +4,8 @@
  * Debian's chromium against the built product: the public pages without a session, the console's as the demo account,
  * the edit routes on records made through the API. A page fails when the document is wider than the screen (naming
  * the widest elements that stick out) or when any visible heading's centre is under another element (the fixed top
- * bar was the usual culprit), compared through bounding boxes and `elementFromPoint`.
+ * bar was the usual culprit), compared through bounding boxes and `elementFromPoint`, or when its top bar wraps onto a
+ * second line; the public site's links fold into a menu that opens and navigates.
  */
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -119,6 +120,8 @@ async function layoutProblems(context: BrowserContext, route: string): Promise<s
         if (top && top !== h && !h.contains(top) && !top.contains(h)) problems.push(`heading ${describe(h)} is covered by ${describe(top)}`);
         if (b.right > window.innerWidth + 1) problems.push(`heading ${describe(h)} is cut off at the right (${Math.round(b.right)}px)`);
       }
+      const header = document.querySelector('header');
+      if (header && header.getBoundingClientRect().height > 64) problems.push(`the top bar wraps: ${Math.round(header.getBoundingClientRect().height)}px high`);
       return problems;
     });
     return found.map((p) => `${route}: ${p}`);
@@ -134,6 +137,19 @@ describe('every route on a 390×844 phone (e2e)', () => {
     for (const route of PUBLIC_ROUTES) found.push(...(await layoutProblems(context, route)));
     await context.close();
     expect(found).toEqual([]);
+  });
+
+  it("folds the public site's links into a menu that opens and navigates", async () => {
+    const page = await browser.newPage({ viewport: PHONE, isMobile: true, hasTouch: true });
+    await page.goto(`${server.url}/`);
+    const site = page.getByRole('navigation', { name: 'Site' });
+    expect(await site.getByRole('link', { name: 'Pricing' }).isVisible()).toBe(false);
+    await site.getByText('Menu').click();
+    await site.getByRole('link', { name: 'Pricing' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Pricing' }).waitFor();
+    expect(await site.getByRole('link', { name: 'Pricing' }).isVisible()).toBe(false); // the menu closed behind it
+    expect(await site.getByRole('link', { name: 'Sign up' }).isVisible()).toBe(true);
+    await page.close();
   });
 
   it('no console page scrolls sideways or hides a heading', async () => {

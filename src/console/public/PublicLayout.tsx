@@ -9,6 +9,12 @@ import { FREE_EMAILS_PER_MONTH } from '../../domain/pricing';
 import { useSession } from '../session';
 import './site.css';
 
+const SITE_LINKS: Array<[string, string]> = [
+  ['/pricing', 'Pricing'],
+  ['/blog', 'Blog'],
+  ['/about', 'About'],
+];
+
 const FOOTER_LINKS: Array<[string, string]> = [
   ['/about', 'About'],
   ['/contact-us', 'Contact us'],
@@ -28,15 +34,22 @@ export function PublicLayout({ children }: { children: ReactNode }) {
           <Link to="/" className="mw-brand">
             Mailwright
           </Link>
-          <Link to="/pricing" className="mw-navlink">
-            Pricing
-          </Link>
-          <Link to="/blog" className="mw-navlink">
-            Blog
-          </Link>
-          <Link to="/about" className="mw-navlink">
-            About
-          </Link>
+          {SITE_LINKS.map(([to, label]) => (
+            <Link key={to} to={to} className="mw-navlink mw-wide-only">
+              {label}
+            </Link>
+          ))}
+          {/* On a phone the site links fold into a menu so the bar stays one line (issue 25 item 6). */}
+          <details className="mw-menu">
+            <summary className="mw-navlink">Menu</summary>
+            <div className="mw-menu-list">
+              {SITE_LINKS.map(([to, label]) => (
+                <Link key={to} to={to} className="mw-navlink" onClick={(e) => e.currentTarget.closest('details')?.removeAttribute('open')}>
+                  {label}
+                </Link>
+              ))}
+            </div>
+          </details>
           {session ? (
             <Link to="/insights" className="mw-navlink">
               Console
