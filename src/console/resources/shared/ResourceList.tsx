@@ -6,7 +6,7 @@
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Datagrid, FunctionField, ListBase, Pagination, useListContext, useNotify, type RaRecord } from 'react-admin';
-import { Alert, Box, Button, Card, CardContent, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Stack, Typography, useMediaQuery } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import type { ResourceDefinition } from '../../../../generated/resources.gen';
@@ -43,7 +43,12 @@ function renderCell(column: Column, record: RaRecord, truncateAt?: number): Reac
     case 'sendAt':
       return formatSendAt(record as never);
     case 'campaignType':
-      return campaignTypeLabel(String(value ?? ''));
+      // A type reads on one or two lines, not four (issue 25 item 9).
+      return (
+        <Box component="span" sx={{ display: 'block', minWidth: '10rem' }}>
+          {campaignTypeLabel(String(value ?? ''))}
+        </Box>
+      );
     case 'audience': {
       // A blast's audience accounting (issue 5): the excluded total, with the reasons in the tooltip. The rows are
       // react-admin records, so the column's value is read as the spec's type (an email blast's `audience`).
@@ -96,6 +101,8 @@ function Links({ definition }: { definition: ResourceDefinition }) {
 
 function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, rowActions, editId, cell, emptyActions }: ResourceListProps) {
   const { isPending, total, filterValues, error } = useListContext();
+  // On a phone the actions come first, so Edit and Archive are on screen without a sideways swipe (issue 25 item 6).
+  const narrow = useMediaQuery('(max-width:599px)', { noSsr: true });
   const archiveOp = definition.operations.archive;
   const actions = (
     <FunctionField
@@ -103,7 +110,7 @@ function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, row
       label="Actions"
       sortable={false}
       render={(record: RaRecord) => (
-        <Stack direction="row" spacing={0.5}>
+        <Stack direction="row" spacing={0.5} sx={{ whiteSpace: 'nowrap' }}>
           <Button size="small" component={RouterLink} to={`${definition.route}/edit/${editId ? editId(record) : record.id}`}>
             {editLabel}
           </Button>
@@ -156,7 +163,7 @@ function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, row
   return (
     <Card variant="outlined" sx={{ overflowX: 'auto' }}>
       <Datagrid bulkActionButtons={false} rowClick={false} empty={<Typography sx={{ p: 2 }}>No {definition.label.toLowerCase()} match the search.</Typography>}>
-        {actionsFirst ? [actions, ...columns] : [...columns, actions]}
+        {actionsFirst || narrow ? [actions, ...columns] : [...columns, actions]}
       </Datagrid>
       <Pagination rowsPerPageOptions={[definition.list.pageSize]} />
     </Card>
