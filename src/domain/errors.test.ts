@@ -1,6 +1,6 @@
 /** Error text normalising for display (spec part 1 §8, part 2 §8). */
 import { describe, expect, it } from 'vitest';
-import { contactErrorText, loginErrorText, normaliseErrorText, signupErrorText, signupFieldErrors, SUPPORT_EMAIL } from './errors.ts';
+import { contactErrorText, loginErrorText, normaliseErrorText, signupErrorText, signupFieldErrors, signupMessagesInWords, SUPPORT_EMAIL } from './errors.ts';
 
 describe('normaliseErrorText', () => {
   it('strips brackets, braces and quotes', () => {
@@ -89,5 +89,28 @@ describe('signupErrorText and contactErrorText', () => {
       `Error: unable to send message, please check your inputs and try again, or email us at ${SUPPORT_EMAIL}`,
     );
     expect(contactErrorText(['details: Required field'])).toBe('Error: details: Required field');
+  });
+});
+
+describe('signupMessagesInWords', () => {
+  it("names each field by the form's label, never by the payload's name (issue 25 item 1)", () => {
+    expect(
+      signupMessagesInWords([
+        'company_user.email: Required field',
+        'password: Required field',
+        'company_display_name: Required field',
+        'company_user.json.business_website: must start with http:// or https://',
+        'captcha: verification failed',
+      ]),
+    ).toEqual([
+      'Business email: Required field',
+      'Password: Required field',
+      'Business name: Required field',
+      'Business website: must start with http:// or https://',
+      'captcha: verification failed',
+    ]);
+  });
+  it('leaves a message that names no field as it is', () => {
+    expect(signupMessagesInWords(['the sign-up server did not answer within 4 seconds'])).toEqual(['the sign-up server did not answer within 4 seconds']);
   });
 });

@@ -53,6 +53,30 @@ export function signupFieldErrors(errors: string[]): Partial<Record<SignupField,
   return out;
 }
 
+/** The sign-up form's labels, used to name a field in words where a message named its payload field. */
+export const SIGNUP_LABELS: Record<SignupField, string> = {
+  first_name: 'First name',
+  last_name: 'Last name',
+  business_name: 'Business name',
+  business_website: 'Business website',
+  email: 'Business email',
+  password: 'Password',
+  captcha: 'Captcha',
+};
+
+/**
+ * signupMessagesInWords rewrites sign-up error messages for people: a payload field prefix
+ * ('company_user.email: Required field') becomes the form's label ('Business email: Required field'), so the error
+ * line never shows API field names (issue 25 item 1).
+ */
+export function signupMessagesInWords(errors: string[]): string[] {
+  return errors.map((raw) => {
+    if (raw.startsWith('password:')) return `${SIGNUP_LABELS.password}:${raw.slice('password:'.length)}`;
+    const hit = SIGNUP_PREFIXES.find(([prefix]) => raw.startsWith(`${prefix}:`));
+    return hit ? `${SIGNUP_LABELS[hit[1]]}:${raw.slice(hit[0].length + 1)}` : raw;
+  });
+}
+
 /**
  * signupErrorText is the sign-up page's error line, 'Error: ' + the joined errors (spec part 1 §8); a failed inner
  * call with 401 reads 'invalid username / password combo'.

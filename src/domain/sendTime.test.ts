@@ -8,6 +8,7 @@ import {
   CONTACT_LOCAL_TIMEZONE,
   defaultBlastSchedule,
   nextSendSlot,
+  sendNowMoment,
   EARLIEST_TIMEZONE,
   FALLBACK_TIMEZONE,
   formatSendAt,
@@ -313,5 +314,12 @@ describe('formatSendAt', () => {
 
   it('shows an unparseable send_at as it is', () => {
     expect(formatSendAt({ send_at: 'garbage', timezone: 'UTC', send_in_users_timezone: false })).toBe('garbage UTC');
+  });
+});
+
+describe('sendNowMoment (issue 25 §2)', () => {
+  it('is the current minute in UTC', () => {
+    expect(sendNowMoment(new Date('2026-11-22T23:59:59.900Z'))).toEqual({ date: '2026-11-22', time: '23:59' });
+    expect(sendNowMoment(new Date('2026-11-23T00:00:00Z'))).toEqual({ date: '2026-11-23', time: '00:00' });
   });
 });

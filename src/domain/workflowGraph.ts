@@ -340,10 +340,29 @@ export function settingsOf(node: Pick<DisplayNode, 'type' | 'properties'>): Node
   return s;
 }
 
-/** The result of turning a display graph into a tree: the tree, or the errors, each naming its node. */
-export type TreeResult = { tree: TreeNode; errors: [] } | { tree?: undefined; errors: string[] };
+/**
+ * nodeTitles names every node for pick lists and the node list: its label, numbered when the graph has several of
+ * that type ("Delay 1", "Delay 2", in the graph's order). The save errors name nodes by these titles, so the
+ * editor and the server's message name the same node (issue 25 item 4).
+ */
+export function nodeTitles(display: Pick<Display, 'nodes'>): Map<string, string> {
+  const counts = new Map<string, number>();
+  for (const n of display.nodes ?? []) counts.set(n.type, (counts.get(n.type) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  const titles = new Map<string, string>();
+  for (const n of display.nodes ?? []) {
+    const k = (seen.get(n.type) ?? 0) + 1;
+    seen.set(n.type, k);
+    titles.set(n.id, (counts.get(n.type) ?? 0) > 1 ? `${nodeLabel(n.type)} ${k}` : nodeLabel(n.type));
+  }
+  return titles;
+}
 
-const nodeName = (n: Pick<DisplayNode, 'id' | 'type'>) => `node ${n.id} (${nodeLabel(n.type)})`;
+/**
+ * The result of turning a display graph into a tree: the tree, or the errors, each naming its node by its title, with
+ * the ids of the nodes they name (`nodeIds`, for the editor to mark on the canvas).
+ */
+export type TreeResult = { tree: TreeNode; errors: [] } | { tree?: undefined; errors: string[]; nodeIds: string[] };
 
 /**
  * displayToTree checks a display graph against the graph rules of part 2 §4 and turns it into the tree: exactly one
@@ -354,10 +373,17 @@ const nodeName = (n: Pick<DisplayNode, 'id' | 'type'>) => `node ${n.id} (${nodeL
  */
 export function displayToTree(display: Display): TreeResult {
   const errors: string[] = [];
+  const named = new Set<string>();
+  const titles = nodeTitles(display);
+  /** nodeName names a node in a message by its editor title, and marks it as one the errors name. */
+  const nodeName = (n: Pick<DisplayNode, 'id' | 'type'>) => {
+    named.add(n.id);
+    return titles.get(n.id) ?? nodeLabel(n.type);
+  };
   const nodes = new Map<string, DisplayNode>();
   for (const n of display.nodes ?? []) {
-    if (!(NODE_TYPES as readonly string[]).includes(n.type)) errors.push(`node ${n.id}: unknown type ${JSON.stringify(n.type)}`);
-    else if (nodes.has(n.id)) errors.push(`node ${n.id}: two nodes have this id`);
+    if (!(NODE_TYPES as readonly string[]).includes(n.type)) errors.push(`${nodeName(n)}: unknown type ${JSON.stringify(n.type)}`);
+    else if (nodes.has(n.id)) errors.push(`${nodeName(n)}: two nodes have the same id`);
     else nodes.set(n.id, n);
   }
   const triggers = [...nodes.values()].filter((n) => isTrigger(n.type));
@@ -396,7 +422,7 @@ export function displayToTree(display: Display): TreeResult {
     }
   }
   for (const n of nodes.values()) for (const e of nodeErrors(n)) errors.push(`${nodeName(n)}: ${e}`);
-  if (errors.length || triggers.length !== 1) return { errors };
+  if (errors.length || triggers.length !== 1) return { errors, nodeIds: [...named] };
 
   const reached = new Set<string>();
   const onPath = new Set<string>();
@@ -434,9 +460,9 @@ export function displayToTree(display: Display): TreeResult {
     return node;
   };
   const tree = build(triggers[0], 1);
-  if (aborted || !tree) return { errors };
+  if (aborted || !tree) return { errors, nodeIds: [...named] };
   for (const n of nodes.values()) if (!reached.has(n.id)) errors.push(`${nodeName(n)} is not connected to the trigger; connect it or delete it`);
-  return errors.length ? { errors } : { tree, errors: [] };
+  return errors.length ? { errors, nodeIds: [...named] } : { tree, errors: [] };
 }
 
 function portRank(port: string): number {
@@ -461,6 +487,8 @@ export function flattenTree(tree: TreeNode): Array<{ node: TreeNode; parentId: s
  */
 export function checkTree(tree: TreeNode): string[] {
   const errors: string[] = [];
+  // A tree comes from an API client, which knows its nodes by id.
+  const nodeName = (n: Pick<TreeNode, 'id' | 'type'>) => `node ${n.id} (${nodeLabel(n.type)})`;
   if (!tree || !isTrigger(tree.type)) return ['root_node: the workflow must start with a trigger node (Please add a trigger node to the workflow)'];
   const seen = new Set<string>();
   const walk = (n: TreeNode, depth: number): void => {

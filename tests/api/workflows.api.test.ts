@@ -199,7 +199,7 @@ describe(`workflows (${API_DB})`, () => {
     );
     await bad(
       { id: randomUUID(), name: 'Into trigger', display: { ...good, links: [...good.links, link('s', 't')] } },
-      /nothing may link into the trigger node t/,
+      /nothing may link into the trigger Event trigger/,
     );
     const missing = randomUUID();
     await bad(

@@ -1,7 +1,7 @@
 /**
- * Accessibility with axe-core in Debian's chromium against the built product (issue 7 "Done when": no serious or
- * critical violations on the public pages and on /insights, /people/users and /components/templates; issue 6 adds the
- * report and campaign screens, issue 8 the workflow list and editor). Each page is checked once its heading is shown;
+ * Accessibility with axe-core in Debian's chromium against the built product: no serious or critical violation on
+ * any route of spec part 1 §2 and part 2 §2 (tests/helpers/routes.ts; issue 25 "Done when", after issues 7, 6 and 8
+ * checked a few), the edit routes opened on records made through the API. Each page is checked once its heading is shown;
  * the violations are listed by rule, impact and target so a failure says what to fix.
  */
 import { mkdtemp } from 'node:fs/promises';
@@ -11,15 +11,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { axeProblems } from '../helpers/axe.ts';
 import { type Browser, type BrowserContext } from 'playwright-core';
 import { demoContext, launchChromium } from '../helpers/browser.ts';
-import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
+import { consoleRoutes, PUBLIC_ROUTES, recordsForEditRoutes, type RouteIds } from '../helpers/routes.ts';
 
 let server: ServerProcess;
 let browser: Browser;
+let apiKey: string;
+let ids: RouteIds;
 
 beforeAll(async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-a11y-'));
-  server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off', WORKERS: 'off' });
+  server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' });
   browser = await launchChromium();
+  const demo = await demoContext(browser, server.url, 'axe@example.net');
+  apiKey = demo.session.api_client_key;
+  await demo.context.close();
+  ids = await recordsForEditRoutes(
+    apiCaller(
+      () => server.url,
+      () => apiKey,
+    ),
+  );
 });
 afterAll(async () => {
   await browser?.close();
@@ -31,54 +43,23 @@ async function seriousViolations(context: BrowserContext, route: string): Promis
   const page = await context.newPage();
   try {
     await page.goto(`${server.url}${route}`);
-    await page.getByRole('heading', { level: 1 }).first().waitFor();
-    await page.waitForLoadState('networkidle');
-    return (await axeProblems(page)).map((p) => `${route}: ${p}`);
+    const started = Date.now();
+    await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 20_000 });
+    // Pages that poll (the job log, a designer) may never go quiet for long; half a second of quiet or 5 s will do.
+    await page.waitForLoadState('networkidle', { timeout: 5_000 }).catch(() => undefined);
+    const found = (await axeProblems(page)).map((p) => `${route}: ${p}`);
+    if (process.env.A11Y_TIMINGS) console.log(`${route}: ${Date.now() - started} ms`);
+    return found;
   } finally {
     await page.close();
   }
 }
 
-const PUBLIC_PAGES = [
-  '/',
-  '/pricing',
-  '/about',
-  '/about/contact-us',
-  '/about/contact-us/2',
-  '/contact-us',
-  '/testimonials',
-  '/signup',
-  '/signup?plan=Enterprise',
-  '/demo-login',
-  '/waiting-for-architecture',
-  '/login',
-  '/no-such-page',
-  '/blog',
-  '/blog/how-to-send-an-email-campaign',
-  '/blog/make-integration',
-];
-const CONSOLE_PAGES = [
-  '/insights',
-  '/insights/stats',
-  '/insights/issues',
-  '/insights/analysis',
-  '/campaigns',
-  '/campaigns/new',
-  '/people/users',
-  '/components/templates',
-  '/components/workflows',
-  '/components/workflows/new',
-  '/account/team',
-  '/account/settings',
-  '/account/api',
-  '/account/domains',
-];
-
 describe('accessibility (axe-core, e2e)', () => {
   it('finds no serious or critical violations on the public pages', async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const found: string[] = [];
-    for (const route of PUBLIC_PAGES) found.push(...(await seriousViolations(context, route)));
+    for (const route of PUBLIC_ROUTES) found.push(...(await seriousViolations(context, route)));
     await context.close();
     expect(found).toEqual([]);
   });
@@ -86,8 +67,8 @@ describe('accessibility (axe-core, e2e)', () => {
   it('finds no serious or critical violations on the console screens', async () => {
     const { context } = await demoContext(browser, server.url, 'axe@example.net');
     const found: string[] = [];
-    for (const route of CONSOLE_PAGES) found.push(...(await seriousViolations(context, route)));
+    for (const route of consoleRoutes(ids)) found.push(...(await seriousViolations(context, route)));
     await context.close();
     expect(found).toEqual([]);
-  });
+  }, 600_000);
 });

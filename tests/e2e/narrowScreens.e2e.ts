@@ -14,10 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { demoContext, launchChromium } from '../helpers/browser.ts';
 import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
-import { consoleRoutes, PUBLIC_ROUTES, type RouteIds } from '../helpers/routes.ts';
-import { wallClockUtc } from '../helpers/time.ts';
-import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
-import { displayToTree, type Display } from '../../src/domain/workflowGraph.ts';
+import { consoleRoutes, PUBLIC_ROUTES, recordsForEditRoutes, type RouteIds } from '../helpers/routes.ts';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -30,44 +27,6 @@ const api = apiCaller(
   () => apiKey,
 );
 
-/** recordsForEditRoutes makes one of each record an edit route opens, in the demo project, and returns their ids. */
-async function recordsForEditRoutes(): Promise<RouteIds> {
-  const persona = (await api('GET', '/api/senderpersonawrapper/sender_personas')).data[0];
-  const template = (await api('GET', '/api/template/templates')).data[0];
-  const contact = (await api('GET', '/api/user/users')).data.find((c: { email: string }) => c.email === SIMULATOR_SUCCESS_ADDRESS);
-  const segment = (await api('GET', '/api/segment/segments')).data[0];
-  const blast = crypto.randomUUID();
-  // A blast far in the future: it stays scheduled and nothing is sent while the pages are walked.
-  await api('POST', '/api/scheduler/scheduler', {
-    id: blast,
-    name: 'A blast for the phone walk',
-    template_id: template.id,
-    sender_persona_id: persona.id,
-    to_user_ids: [contact.id],
-    send_at: wallClockUtc(60 * 24 * 30),
-    timezone: 'UTC',
-  });
-  const workflow = crypto.randomUUID();
-  const display: Display = {
-    nodes: [
-      { id: 'trigger', type: 'event', position: { x: 0, y: 0 }, properties: { eventName: 'phone_signup' } },
-      { id: 'pause', type: 'delay', position: { x: 240, y: 0 }, properties: { delayMS: 60_000 } },
-    ],
-    links: [{ id: 'trigger-pause', from: { nodeId: 'trigger', portId: 'output' }, to: { nodeId: 'pause', portId: 'input' } }],
-  };
-  const saved = await api('POST', '/api/workflowwrapper/workflows', { id: workflow, name: 'A flow for the phone walk', display, tree: displayToTree(display).tree });
-  const end = Date.now() + 60_000;
-  for (;;) {
-    const [entry] = (await api('GET', `/api/joblog/joblog?ids=${saved.data.job_log_entry_id}`)).data;
-    if (entry?.ended_at) break;
-    if (Date.now() > end) throw new Error('the workflow was not saved in time');
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  const campaign = (await api('POST', '/api/campaign/campaigns', { campaign: { name: 'A campaign for the phone walk', type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blast] } }))
-    .campaign;
-  return { campaign: campaign.id, contact: contact.id, segment: segment.id, persona: persona.id, workflow, template: template.id, blast };
-}
-
 beforeAll(async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-narrow-'));
   server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' });
@@ -75,7 +34,7 @@ beforeAll(async () => {
   const demo = await demoContext(browser, server.url, 'phone@example.net', PHONE);
   apiKey = demo.session.api_client_key;
   await demo.context.close();
-  ids = await recordsForEditRoutes();
+  ids = await recordsForEditRoutes(api);
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,7 +1,8 @@
 /**
  * Sign-up to activation in a real browser against the built product (issue 7 "Done when"; spec part 1 §2, §4, §8):
- * choose a plan on /pricing (with the Deal Mirror promo applied), sign up — first with a weak password whose error is
- * routed to its field — land on the waiting page, log in, see the sandbox activation steps, add a team member and
+ * choose a plan on /pricing (with the Deal Mirror promo applied), sign up — first empty (each field named once, in
+ * words) and with a weak password whose error is routed to its field — land on the waiting page signed in (issue 25
+ * item 1), open the console and see the sandbox activation steps; a taken email named by its label, add a team member and
  * remove them, fail to remove the super-admin; the contact form; and the demo login reaching Insights.
  */
 import { mkdtemp } from 'node:fs/promises';
@@ -46,7 +47,25 @@ describe('sign-up to activation (e2e)', () => {
     expect(await page.getByLabel('Business email').getAttribute('type')).toBe('email');
   });
 
-  it('routes a weak password to its field, then signs up and lands on the waiting page', async () => {
+  it('names what is missing in words, once, with the password rule shown from the start (issue 25 item 1)', async () => {
+    const toasts: string[] = [];
+    expect(await page.locator('#signup-password-helper-text').textContent()).toBe('At least 8 characters, with a letter and a digit');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByTestId('signup-error').waitFor();
+    expect(await page.getByTestId('signup-error').textContent()).toBe('Please check Business name, Business email, Password.');
+    expect(await page.locator('#signup-business_name-helper-text').textContent()).toBe('Required field');
+    expect(await page.locator('#signup-email-helper-text').textContent()).toBe('Required field');
+    expect(await page.locator('#signup-password-helper-text').textContent()).toBe('Required field');
+    // Said once: no API field names anywhere, and no toast repeating the line.
+    expect(await page.locator('body').textContent()).not.toMatch(/company_user|company_display_name/);
+    expect(await page.getByText('Couldn’t sign you up').count()).toBe(0);
+    toasts.push(...(await page.getByRole('alert').allTextContents()));
+    expect(toasts.filter((t) => t.includes('Required field'))).toEqual([]);
+    // The cursor goes to the first field to fix.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('signup-business_name');
+  });
+
+  it('routes a weak password to its field, then signs up, signed in, on a page that says the account is ready', async () => {
     await page.getByLabel('First name').fill('Bree');
     await page.getByLabel('Last name').fill('Bright');
     await page.getByLabel('Business name').fill(`Bright Mail ${Date.now()}`);
@@ -55,7 +74,7 @@ describe('sign-up to activation (e2e)', () => {
     await page.getByLabel('Password').fill('weakpassword');
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.getByTestId('signup-error').waitFor();
-    expect(await page.getByTestId('signup-error').textContent()).toBe('Error: password: must contain a letter and a digit');
+    expect(await page.getByTestId('signup-error').textContent()).toBe('Please check Password.');
     expect(await page.locator('#signup-password-helper-text').textContent()).toBe('must contain a letter and a digit');
     expect(await page.getByRole('button', { name: 'Sign up' }).isEnabled()).toBe(true);
 
@@ -63,20 +82,18 @@ describe('sign-up to activation (e2e)', () => {
     await page.getByRole('button', { name: 'Sign up' }).click();
     await page.waitForURL(/\/waiting-for-architecture\?plan=Starter$/);
     await page.getByText('Successfully signed up!').waitFor();
-    await page.getByText('Setup takes about 30 minutes, and an email follows when it is done.').waitFor();
+    // The account is usable at once and no email is sent, so the page promises neither a wait nor an email.
+    await page.getByText('Your account is ready and you are signed in. There is nothing to wait for.').waitFor();
+    expect(await page.locator('main').textContent()).not.toMatch(/30 minutes|an email follows/);
     const caption = page.getByTestId('waiting-caption');
     const first = await caption.textContent();
-    await page.getByRole('button', { name: 'Show me something while I wait' }).click();
+    await page.getByRole('button', { name: 'Show me something fun' }).click();
     await expect.poll(() => caption.textContent()).not.toBe(first);
     expect(await page.getByRole('img').first().getAttribute('src')).toMatch(/^\/waiting\/.+\.svg$/);
   });
 
-  it('the new admin logs in and sees the sandbox activation steps', async () => {
-    await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
-    await page.waitForURL(/\/login$/);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByLabel('Password').press('Enter');
+  it('the new admin goes straight to the console, without typing the password again, and sees the sandbox steps', async () => {
+    await page.getByRole('main').getByRole('link', { name: 'Open the console' }).click();
     await page.waitForURL(/\/insights$/);
     await page.getByTestId('sandbox-activation').waitFor();
     await page.getByTestId('activation-support_email').waitFor();
@@ -84,6 +101,21 @@ describe('sign-up to activation (e2e)', () => {
       expect(await page.getByTestId(`activation-${step}`).getAttribute('data-done')).toBe('false');
     }
     expect(await page.getByTestId('sandbox-activation').textContent()).toContain('0 of 4 done');
+  });
+
+  it('a taken email is named by its label on the error line and under the field', async () => {
+    const other = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await other.goto(`${server.url}/signup`);
+    await other.getByLabel('Business name').fill('Another business');
+    await other.getByLabel('Business email').fill(owner.email);
+    await other.getByLabel('Password').fill('another-passw0rd');
+    await other.getByRole('button', { name: 'Sign up' }).click();
+    await other.getByTestId('signup-error').waitFor();
+    const line = await other.getByTestId('signup-error').textContent();
+    expect(line).toMatch(/^Error: Business email: /);
+    expect(line).not.toMatch(/company_user/);
+    expect(await other.locator('#signup-email-helper-text').textContent()).toBe(line!.replace(/^Error: Business email: /, ''));
+    await other.close();
   });
 
   it('adds a team member and removes them after confirming', async () => {

@@ -168,6 +168,7 @@ describe('workflows (e2e)', () => {
     await dialog('Delay settings').getByRole('button', { name: 'Cancel' }).click();
 
     // The same drag from the trigger's output to the delay's input is drawn and listed; the refused ones never were.
+    // (The delay came first, so the trigger, added while the delay was selected, could not follow it.)
     await dragLink(nodeOnCanvas('event'), 'output', nodeOnCanvas('delay'));
     await nodeRow('Event trigger').getByText('→ Delay').waitFor();
     expect(await page.locator('[data-testid="workflow-canvas"] g.joint-link').count()).toBe(1);
@@ -178,6 +179,16 @@ describe('workflows (e2e)', () => {
     await expect.poll(() => nodeRow('Delay').getAttribute('aria-current')).toBe('true');
     await nodeOnCanvas('delay').locator('[joint-selector="settings"]').click();
     await expect.poll(() => nodeRow('Delay').getAttribute('aria-current')).toBeNull();
+
+    // With nothing selected a new node stands alone; saving names it by its title and marks it on the canvas.
+    await toolbar.getByRole('button', { name: 'Unsubscribe' }).click();
+    await dialog('Unsubscribe settings').getByRole('button', { name: 'OK' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await problems.getByText('Unsubscribe is not connected to the trigger; connect it or delete it').waitFor();
+    expect(await problems.textContent()).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}/); // no raw ids
+    await expect.poll(() => nodeOnCanvas('unsubscriber').getAttribute('data-problem')).toBe('true');
+    expect(await nodeOnCanvas('delay').getAttribute('data-problem')).toBeNull();
+    expect(await nodeRow('Unsubscribe').getAttribute('data-problem')).toBe('true');
   });
 
   it('builds event → delay 2 s → filter → send in the editor and saves it', async () => {
@@ -225,18 +236,15 @@ describe('workflows (e2e)', () => {
     await pick(send, 'Sender persona', 'hello', new RegExp(PERSONA));
     await send.getByRole('button', { name: 'OK' }).click();
 
-    // Links: one dragged on the canvas, the others through the modals' "Next node" selects.
-    await dragLink(nodeOnCanvas('event'), 'output', nodeOnCanvas('delay'));
+    // Links: each node added followed the selected one (the one added before it; a filter's first free output is
+    // 'match'), as the modals' "Next node" selects show.
     await nodeRow('Event trigger').getByText('→ Delay').waitFor();
     await nodeRow('Delay').getByRole('button', { name: 'Settings of Delay' }).click();
-    await dialog('Delay settings').getByLabel('Next node').selectOption({ label: 'Filter: email contains a' });
-    await dialog('Delay settings').getByRole('button', { name: 'OK' }).click();
-    await nodeRow('Filter').getByRole('button', { name: 'Settings of Filter' }).click();
-    await dialog('Filter settings')
-      .getByLabel('Next node on match')
-      .selectOption({ label: `Send: ${TEMPLATE}` });
-    await dialog('Filter settings').getByRole('button', { name: 'OK' }).click();
+    expect(await dialog('Delay settings').getByLabel('Next node').locator('option:checked').textContent()).toBe('Filter: email contains a');
+    await dialog('Delay settings').getByRole('button', { name: 'Cancel' }).click();
     await nodeRow('Filter').getByText(`match → Send`).waitFor();
+    // The Send node is named by its template on the canvas, not by an id's tail.
+    await expect.poll(() => nodeOnCanvas('sender').textContent()).toContain(TEMPLATE.slice(0, 10));
     expect(await page.locator('[data-testid="workflow-canvas"] g.joint-link').count()).toBe(3);
     expect(await page.locator('[data-testid="workflow-canvas"] g.joint-element').filter({ hasText: 'no match' }).count()).toBe(1);
 
@@ -338,6 +346,8 @@ describe('workflows (e2e)', () => {
     await page.getByLabel('Name').fill(WORKFLOW);
     await expect.poll(() => runSegment.isEnabled()).toBe(true);
     expect(await page.getByText('Save your changes before running a segment').count()).toBe(0);
+    // On an event-triggered workflow the page says what Run segment does without the event (issue 25 item 4).
+    await page.getByText('This workflow starts when a contact has the event ‘signed_up’. Run segment sends a segment’s contacts through it now').waitFor();
 
     await runSegment.click();
     const modal = page.getByRole('dialog', { name: 'Run segment' });

@@ -2,26 +2,46 @@
  * /signup (spec part 1 §2, §3 Sign-up payload, §4 Sign-up, §5, §8, §9; issue 7 §4): first name, last name, business
  * name, business website (url type), business email (email type), password, and the promo code read-only while the
  * stored source holds a promo marker. ?plan= carries the plan chosen on /pricing (default Professional). The Sign up
- * button is disabled while submitting; the request is aborted after 4 s. Errors show on the error line ('Error: ' +
- * the joined errors) and, where they name one, under their field (captcha and password messages always go to those
- * fields). Success shows 'Successfully signed up!' and goes to /waiting-for-architecture keeping the query.
+ * button is disabled while submitting; the request is aborted after 4 s. The password rule is shown under the field
+ * from the start. Issue 25 item 1: the form checks its fields before sending (the server's own rules, in words); an
+ * error is said once — under its field, with one error line naming the fields by their labels, never by the API's
+ * payload names — and a toast only for what no field shows (a network failure). Success shows 'Successfully signed
+ * up!', signs the new admin in with the same credentials, and goes to /waiting-for-architecture keeping the query.
  */
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { Box, Button, Link, TextField, Typography } from '@mui/material';
 import { DEFAULT_PLAN, PLANS, type PlanName } from '../../domain/pricing';
-import { normaliseErrorText, signupErrorText, signupFieldErrors, type SignupField } from '../../domain/errors';
+import { normaliseErrorText, SIGNUP_LABELS, signupErrorText, signupFieldErrors, signupMessagesInWords, type SignupField } from '../../domain/errors';
+import { checkEmail, checkPassword, checkRequired, checkWebsite, PASSWORD_MIN_LENGTH } from '../../domain/validation';
+import { setSession } from '../session';
 import { getSourceInfo, storedPromoCode } from '../source';
 import { showToast } from '../toast';
 import { captchaAnswer, trackConversion } from './captcha';
 import { FormCard } from './FormCard';
-import { ApiError, publicClient } from './publicApi';
+import { ApiError, publicClient, unwrap } from './publicApi';
+
+/** The password rule, shown under the field before anything is typed (the server's checkPassword). */
+export const PASSWORD_RULE = `At least ${PASSWORD_MIN_LENGTH} characters, with a letter and a digit`;
 
 /** The sign-up request time-out (spec part 1 §9): 4 s. */
 export const SIGNUP_TIMEOUT_MS = 4000;
 
 type Values = Record<Exclude<SignupField, 'captcha'>, string>;
 const EMPTY: Values = { first_name: '', last_name: '', business_name: '', business_website: '', email: '', password: '' };
+
+/** formErrors checks the form as the server will (validation.ts), so a mistake is named before anything is sent. */
+function formErrors(v: Values): Partial<Record<SignupField, string>> {
+  const out: Partial<Record<SignupField, string>> = {};
+  const checks: Array<[SignupField, string | undefined]> = [
+    ['business_name', checkRequired(v.business_name)],
+    ['business_website', checkWebsite(v.business_website)],
+    ['email', checkEmail(v.email)],
+    ['password', checkPassword(v.password)],
+  ];
+  for (const [field, message] of checks) if (message) out[field] = message;
+  return out;
+}
 
 /** SignupPage renders the sign-up form and submits the spec's payload to the signup gateway. */
 export function SignupPage() {
@@ -41,13 +61,22 @@ export function SignupPage() {
     value: values[name],
     onChange: (e: { target: { value: string } }) => setValues((v) => ({ ...v, [name]: e.target.value })),
     error: !!fieldErrors[name],
-    helperText: fieldErrors[name],
+    helperText: fieldErrors[name] ?? (name === 'password' ? PASSWORD_RULE : undefined),
     disabled: submitting,
   });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (submitting) return;
+    const local = formErrors(values);
+    if (Object.keys(local).length > 0) {
+      setFieldErrors(local);
+      setError(`Please check ${Object.keys(local)
+        .map((f) => SIGNUP_LABELS[f as SignupField])
+        .join(', ')}.`);
+      document.getElementById(`signup-${Object.keys(local)[0]}`)?.focus();
+      return;
+    }
     setSubmitting(true);
     setError('');
     setFieldErrors({});
@@ -79,6 +108,12 @@ export function SignupPage() {
       if (!response.ok || result?.code !== 200) throw new ApiError(response.status, result?.errors ?? [`${response.status} ${response.statusText}`]);
       showToast('Successfully signed up!', 'success');
       void trackConversion(values.email.trim());
+      // The account is usable at once: sign the new admin in rather than asking for the password again.
+      try {
+        setSession(unwrap(await publicClient('login').POST('/login', { body: { email: values.email.trim(), password: values.password } })));
+      } catch {
+        // Signed up but not signed in (a throttled or failed login): the next page offers Log in.
+      }
       navigate(`/waiting-for-architecture${search}`);
     } catch (e) {
       const errors =
@@ -89,10 +124,12 @@ export function SignupPage() {
                 ? 'the sign-up server did not answer within 4 seconds; please try again'
                 : normaliseErrorText(e),
             ];
-      setFieldErrors(signupFieldErrors(errors));
-      const line = signupErrorText(errors);
+      const byField = signupFieldErrors(errors);
+      setFieldErrors(byField);
+      const line = signupErrorText(signupMessagesInWords(errors));
       setError(line);
-      showToast(`Couldn’t sign you up: ${line.replace(/^Error: /, '')}`, 'error');
+      // Said once: a toast only when no field shows the problem (a network failure, a time-out).
+      if (Object.keys(byField).length === 0) showToast(`Couldn’t sign you up: ${line.replace(/^Error: /, '')}`, 'error');
       setSubmitting(false);
     }
   };

@@ -1,12 +1,15 @@
 /**
- * /waiting-for-architecture (spec part 1 §1 "Account setup after sign-up takes about 30 minutes and an email follows",
- * §2; issue 7 §1): the post-sign-up page. A button cycles through local pictures, each with a joke caption; nothing is
- * fetched from another site.
+ * /waiting-for-architecture (spec part 1 §2; issue 7 §1): the post-sign-up page. The spec's words ("setup takes about
+ * 30 minutes, and an email follows") are not true of this product — the account is usable the moment sign-up
+ * succeeds and no email is sent — so the page says what is true (issue 25 item 1): the account is ready, in the
+ * sandbox, with the way in (the console when sign-up signed the admin in, else Log in). A button cycles through local
+ * pictures, each with a joke caption; nothing is fetched from another site.
  */
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { PublicLayout } from './PublicLayout';
+import { useSession } from '../session';
 
 /** The pictures (served from public/waiting/) and their captions, in the order the button shows them. */
 export const WAITING_PICTURES = [
@@ -31,23 +34,30 @@ export const WAITING_PICTURES = [
 export function WaitingPage() {
   const [index, setIndex] = useState(0);
   const picture = WAITING_PICTURES[index];
+  const session = useSession();
   return (
     <PublicLayout>
       <Box sx={{ maxWidth: 720, mx: 'auto', textAlign: 'center' }}>
         <Typography variant="h4" component="h1" gutterBottom>
           Thanks for signing up!
         </Typography>
-        <Typography sx={{ mb: 1 }}>We are setting up your account. Setup takes about 30 minutes, and an email follows when it is done.</Typography>
+        <Typography sx={{ mb: 1 }}>Your account is ready{session ? ' and you are signed in' : ''}. There is nothing to wait for.</Typography>
         <Typography color="text.secondary" sx={{ mb: 3 }}>
-          In the meantime you can log in and explore: your account starts in the sandbox, where you can add templates, contacts and sender personas and send to
-          the simulator address.
+          It starts in the sandbox: add a template, contacts and a sender persona, send to the simulator address, and ask for activation from the checklist on
+          your dashboard to send to anyone.
         </Typography>
-        <Stack direction="row" spacing={2} sx={{ justifyContent: 'center', mb: 4 }}>
-          <Button variant="contained" component={RouterLink} to="/login">
-            Log in
-          </Button>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'center', mb: 4 }}>
+          {session ? (
+            <Button variant="contained" component={RouterLink} to="/insights">
+              Open the console
+            </Button>
+          ) : (
+            <Button variant="contained" component={RouterLink} to="/login">
+              Log in
+            </Button>
+          )}
           <Button variant="outlined" onClick={() => setIndex((i) => (i + 1) % WAITING_PICTURES.length)}>
-            Show me something while I wait
+            Show me something fun
           </Button>
         </Stack>
         <Box component="figure" sx={{ m: 0 }} aria-live="polite">

@@ -170,7 +170,7 @@ function Success({
       {/* Issue 25 §2: the success page says when the emails go. */}
       {isBlastType(state.type) && (
         <Typography data-testid="launched-send-time">
-          {pastSendTime(state.timing)
+          {state.timing.sendNow || pastSendTime(state.timing)
             ? 'Its emails are being sent now.'
             : `Its emails go out ${state.timing.type.startsWith('time_of_day') ? 'at' : 'on'} ${describeTiming(state.timing)}.`}
         </Typography>

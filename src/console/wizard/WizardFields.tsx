@@ -20,6 +20,8 @@ import {
   Stack,
   TextField,
   Typography,
+  ToggleButton,
+  ToggleButtonGroup,
 } from '@mui/material';
 import { CONTACT_LOCAL_TIMEZONE, timezoneOptions } from '../../domain/sendTime';
 import type { AppDataProvider } from '../data/dataProvider';
@@ -200,6 +202,46 @@ function TimeOfDayInput({ id, value, onChange }: { id: string; value: string; on
 
 /** TimingFields edits one send moment: its send-at type and the fields that type needs. */
 export function TimingFields({
+  id,
+  timing,
+  types,
+  index,
+  onChange,
+}: {
+  id: string;
+  timing: Timing;
+  types: SendAtType[];
+  index: number;
+  onChange: (t: Timing) => void;
+}) {
+  // A blast can go at once ("Send now") or at a moment; drips always have a moment (issue 25 §2).
+  const canSendNow = types.includes('specific_timezone') && !types.includes('delay');
+  const sendNow = canSendNow && !!timing.sendNow;
+  return (
+    <Stack spacing={2}>
+      {canSendNow && (
+        <ToggleButtonGroup
+          exclusive
+          color="primary"
+          value={sendNow ? 'now' : 'later'}
+          onChange={(_e, v: 'now' | 'later' | null) => v && onChange({ ...timing, sendNow: v === 'now' })}
+          aria-label="Send now or schedule"
+        >
+          <ToggleButton value="now">Send now</ToggleButton>
+          <ToggleButton value="later">Schedule</ToggleButton>
+        </ToggleButtonGroup>
+      )}
+      {sendNow ? (
+        <Alert severity="info">The emails go as soon as you launch the campaign.</Alert>
+      ) : (
+        <TimingMoment id={id} timing={timing} types={types} index={index} onChange={onChange} />
+      )}
+    </Stack>
+  );
+}
+
+/** TimingMoment edits a scheduled send moment: the send-at type and the date, time, zone or delay it needs. */
+function TimingMoment({
   id,
   timing,
   types,

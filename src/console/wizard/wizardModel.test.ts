@@ -302,6 +302,9 @@ describe('launch payloads and steps (part 2 §4 Wizard launch)', () => {
       { template_id: T2, weight: 30 },
     ]);
     expect(ab.template_id).toBeUndefined();
+    // Send now (issue 25 §2): the launch minute in UTC, whatever moment and zone were on the form.
+    const now = blastBody({ ...s, timing: { ...s.timing, type: 'users_timezone', sendNow: true } }, 'b-3', new Date('2026-11-22T14:52:41Z'));
+    expect(now).toMatchObject({ send_at: '2026-11-22T14:52', timezone: 'UTC', send_in_users_timezone: false });
   });
 
   it('creates the campaign of each type and links it once the blast or workflow exists', () => {
@@ -431,5 +434,8 @@ describe('the default send moment and a past one (issue 25 §2)', () => {
     expect(pastSendTime({ ...s.timing, timezone: 'America/Los_Angeles' }, now)).toBeUndefined();
     expect(pastSendTime({ ...s.timing, type: 'users_timezone' }, now)).toBeUndefined();
     expect(pastSendTime({ ...s.timing, date: 'not a date' }, now)).toBeUndefined();
+    // Send now is never "past": it goes at launch, and the review says so.
+    expect(pastSendTime({ ...s.timing, sendNow: true }, now)).toBeUndefined();
+    expect(describeTiming({ ...s.timing, sendNow: true })).toBe('now, as soon as you launch');
   });
 });

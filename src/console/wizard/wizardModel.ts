@@ -8,7 +8,7 @@
  */
 import { CAMPAIGN_NAME_TAKEN, type CampaignType } from '../../domain/campaigns';
 import { sendCost } from '../../domain/pricing';
-import { CONTACT_LOCAL_TIMEZONE, isValidTimezone, parseWallClock, wallClockToInstant } from '../../domain/sendTime';
+import { CONTACT_LOCAL_TIMEZONE, isValidTimezone, parseWallClock, sendNowMoment, wallClockToInstant } from '../../domain/sendTime';
 import { MESSAGES, checkEmail, checkRequired } from '../../domain/validation';
 import { CONTACT_ZONE, displayToTree, type Display, type DisplayNode, type TreeNode } from '../../domain/workflowGraph';
 import type { OperationBody, Schema } from '../data/apiTypes';
@@ -110,6 +110,8 @@ export const usingZeroDelay = (email: number) => `missing delay for email ${emai
 /** One email's send moment. */
 export interface Timing {
   type: SendAtType;
+  /** "Send now" (blasts): the emails go when the campaign is launched; date, time and zone are then set at launch. */
+  sendNow?: boolean;
   /** YYYY-MM-DD (blasts). */
   date: string;
   /** HH:mm. */
@@ -329,7 +331,7 @@ export interface PageContext {
 
 /** timingErrors checks one send moment: a blast's date, time and (specific_timezone) zone; a drip email's time and zone. Delays never block (see delayWarning). */
 export function timingError(t: Timing): string | undefined {
-  if (t.type === 'delay') return undefined;
+  if (t.type === 'delay' || t.sendNow) return undefined;
   if (!/^\d{2}:\d{2}$/.test(t.time) || !parseWallClock(`2000-01-01T${t.time}`)) return WIZARD_MESSAGES.invalidTime;
   if ((t.type === 'specific_timezone' || t.type === 'users_timezone') && (!t.date || !parseWallClock(`${t.date}T${t.time}`)))
     return WIZARD_MESSAGES.invalidDate;
@@ -557,16 +559,18 @@ export type BlastBody = Pick<
   Required<Pick<BlastInput, 'to_segment_ids' | 'to_user_ids'>>;
 
 /** blastBody is the email blast a blast or A/B launch schedules: wall-clock send_at in the chosen zone, or in each contact's own. */
-export function blastBody(s: WizardState, id: string): BlastBody {
-  const users = s.timing.type === 'users_timezone';
+export function blastBody(s: WizardState, id: string, now: Date = new Date()): BlastBody {
+  const users = !s.timing.sendNow && s.timing.type === 'users_timezone';
+  // Send now: the current minute in UTC, fixed at launch, so the blast is due at once.
+  const at = s.timing.sendNow ? { ...sendNowMoment(now), timezone: 'UTC' } : s.timing;
   const body: BlastBody = {
     id,
     name: s.name.trim(),
     sender_persona_id: s.personaId,
     to_segment_ids: chosenSegmentIds(s),
     to_user_ids: chosenUserIds(s),
-    send_at: `${s.timing.date}T${s.timing.time}`,
-    timezone: users ? CONTACT_LOCAL_TIMEZONE : s.timing.timezone,
+    send_at: `${at.date}T${at.time}`,
+    timezone: users ? CONTACT_LOCAL_TIMEZONE : at.timezone,
     send_in_users_timezone: users,
   };
   if (s.type === 'a_b_test') body.template_ids_with_weights = templateWeights(s);
@@ -728,6 +732,7 @@ export function timeLabel12(value: string): string {
 
 /** describeTiming says when an email goes, for the review: a date and time in a zone or the contact's own, a delay after the previous step, or a time of day. */
 export function describeTiming(t: Timing, index = 0): string {
+  if (t.sendNow) return 'now, as soon as you launch';
   switch (t.type) {
     case 'specific_timezone':
       return `${t.date} at ${timeLabel12(t.time)} (${t.timezone})`;
@@ -752,7 +757,7 @@ export function describeTiming(t: Timing, index = 0): string {
  * review, or undefined (a future moment, a contact-local or time-of-day timing, or a moment that does not parse).
  */
 export function pastSendTime(timing: Timing, now: Date = new Date()): string | undefined {
-  if (timing.type !== 'specific_timezone') return undefined;
+  if (timing.sendNow || timing.type !== 'specific_timezone') return undefined;
   let at: Date;
   try {
     at = wallClockToInstant(`${timing.date}T${timing.time}`, timing.timezone);

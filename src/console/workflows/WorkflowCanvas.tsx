@@ -18,6 +18,7 @@ import { linkProblem, nodeSummary, type PortRef } from './graphEditing';
 export const NODE_SIZE = { width: 200, height: 64 } as const;
 const BLUE = '#1565c0';
 const SELECTED = '#e65100';
+const PROBLEM = '#c62828';
 /** Material's "settings" gear (24×24), drawn at 0.75 scale. */
 const GEAR =
   'M19.14 12.94c.04-.3.06-.61.06-.94 0-.32-.02-.64-.07-.94l2.03-1.58c.18-.14.23-.41.12-.61l-1.92-3.32c-.12-.22-.37-.29-.59-.22l-2.39.96c-.5-.38-1.03-.7-1.62-.94l-.36-2.54c-.04-.24-.24-.41-.48-.41h-3.84c-.24 0-.43.17-.47.41l-.36 2.54c-.59.24-1.13.57-1.62.94l-2.39-.96c-.22-.08-.47 0-.59.22L2.74 8.87c-.12.21-.08.47.12.61l2.03 1.58c-.05.3-.09.63-.09.94s.02.64.07.94l-2.03 1.58c-.18.14-.23.41-.12.61l1.92 3.32c.12.22.37.29.59.22l2.39-.96c.5.38 1.03.7 1.62.94l.36 2.54c.05.24.24.41.48.41h3.84c.24 0 .44-.17.47-.41l.36-2.54c.59-.24 1.13-.56 1.62-.94l2.39.96c.22.08.47 0 .59-.22l1.92-3.32c.12-.22.07-.47-.12-.61l-2.01-1.58zM12 15.6c-1.98 0-3.6-1.62-3.6-3.6s1.62-3.6 3.6-3.6 3.6 1.62 3.6 3.6-1.62 3.6-3.6 3.6z';
@@ -96,6 +97,8 @@ export interface WorkflowCanvasProps {
   /** Names of the templates, segments and workflows nodes use, by id (for the summaries). */
   names: Record<string, string>;
   selectedId: string | null;
+  /** Nodes the last save's errors named: drawn in red (issue 25 item 4). */
+  problemIds?: ReadonlySet<string>;
   onMove: (nodeId: string, position: { x: number; y: number }) => void;
   onConnect: (from: PortRef, toNodeId: string) => void;
   onRemoveLink: (linkId: string) => void;
@@ -104,7 +107,7 @@ export interface WorkflowCanvasProps {
 }
 
 /** sync makes the joint graph draw `display`: adds, updates and removes elements and links by id. */
-function sync(graph: dia.Graph, { display, titles, names, selectedId }: WorkflowCanvasProps): void {
+function sync(graph: dia.Graph, { display, titles, names, selectedId, problemIds }: WorkflowCanvasProps): void {
   const nodeIds = new Set(display.nodes.map((n) => n.id));
   const linkIds = new Set(display.links.map((l) => l.id));
   for (const link of graph.getLinks()) if (!linkIds.has(String(link.id))) link.remove();
@@ -119,11 +122,12 @@ function sync(graph: dia.Graph, { display, titles, names, selectedId }: Workflow
       if (p.x !== n.position.x || p.y !== n.position.y) el.position(n.position.x, n.position.y);
     }
     const selected = n.id === selectedId;
+    const problem = !!problemIds?.has(n.id);
     el.attr({
-      body: { stroke: selected ? SELECTED : BLUE, strokeWidth: selected ? 3 : 1.5 },
+      body: { stroke: problem ? PROBLEM : selected ? SELECTED : BLUE, strokeWidth: selected || problem ? 3 : 1.5, fill: problem ? '#fdecea' : '#ffffff' },
       title: { text: cut(titles.get(n.id) ?? nodeLabel(n.type), 22) },
       summary: { text: cut(nodeSummary(n, names)) },
-      root: { title: `${titles.get(n.id) ?? nodeLabel(n.type)}: ${nodeSummary(n, names)}`, 'data-node-type': n.type },
+      root: { title: `${titles.get(n.id) ?? nodeLabel(n.type)}: ${nodeSummary(n, names)}`, 'data-node-type': n.type, 'data-problem': problem ? 'true' : null },
     });
   }
   for (const l of display.links) {
@@ -227,12 +231,12 @@ export default function WorkflowCanvas(props: WorkflowCanvasProps) {
     };
   }, []);
 
-  const { display, titles, names, selectedId } = props;
+  const { display, titles, names, selectedId, problemIds } = props;
   useEffect(() => {
     if (!graphRef.current || !paperRef.current) return;
     sync(graphRef.current, live.current);
     if (scroller.current) paperRef.current.fitToContent({ padding: 40, minWidth: scroller.current.clientWidth, minHeight: 480, allowNewOrigin: 'negative' });
-  }, [display, titles, names, selectedId]);
+  }, [display, titles, names, selectedId, problemIds]);
 
   return (
     <Box

@@ -30,11 +30,35 @@ import {
   Typography,
 } from '@mui/material';
 import SettingsIcon from '@mui/icons-material/Settings';
-import { TOOLBAR, defaultProperties, displayOf, nodeErrors, nodeLabel, type Display, type DisplayNode, type NodeType } from '../../domain/workflowGraph';
+import {
+  TOOLBAR,
+  defaultProperties,
+  displayOf,
+  displayToTree,
+  nodeErrors,
+  nodeLabel,
+  outputPorts,
+  type Display,
+  type DisplayNode,
+  type NodeType,
+} from '../../domain/workflowGraph';
 import type { ListRow } from '../data/apiTypes';
 import type { AppDataProvider } from '../data/dataProvider';
 import { uuidv4 } from '../uuid';
-import { ONE_TRIGGER, addNode, connect, moveNode, nodeSummary, nodeTitles, removeNode, triggerOf, updateNode, type PortRef } from './graphEditing';
+import {
+  ONE_TRIGGER,
+  addNode,
+  connect,
+  linksFrom,
+  moveNode,
+  nodeSummary,
+  nodesInWords,
+  nodeTitles,
+  removeNode,
+  triggerOf,
+  updateNode,
+  type PortRef,
+} from './graphEditing';
 import { NodeSettingsDialog, type NodeSettingsResult } from './NodeSettingsDialog';
 import { RunSegmentDialog } from './RunSegmentDialog';
 import { RunList } from './RunList';
@@ -175,6 +199,8 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
   const [attempted, setAttempted] = useState(false);
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<{ message: string; errors: string[] } | null>(null);
+  /** The nodes the last failed save named, marked on the canvas and in the node list. */
+  const [problemIds, setProblemIds] = useState<ReadonlySet<string>>(() => new Set());
   const [notice, setNotice] = useState('');
   const [savedAt, setSavedAt] = useState(0);
   const [enabled, setEnabled] = useState(workflow?.enabled ?? true);
@@ -186,6 +212,10 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
   const names = useReferenceNames(display);
   const titles = useMemo(() => nodeTitles(display), [display]);
   const trigger = triggerOf(display);
+  // Run segment enters contacts at the trigger without their event: on an event-triggered workflow the page says so, so
+  // no one takes it for a way to fire the event (issue 25 item 4; the spec keeps the button on every saved workflow).
+  const savedTrigger = saved ? triggerOf(saved.display) : undefined;
+  const offersRunSegment = !!saved;
   const unsaved = useMemo(() => !saved || saved.name !== name.trim() || JSON.stringify(saved.display) !== JSON.stringify(display), [saved, name, display]);
 
   const add = (type: NodeType) => {
@@ -195,7 +225,16 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
       notify(result.error, { type: 'warning' });
       return;
     }
-    setDisplay(result.display);
+    // A new step follows the selected node: linked from its first free output (issue 25 item 4), then selected itself.
+    let next = result.display;
+    const from = selectedId ? display.nodes.find((n) => n.id === selectedId) : undefined;
+    const port = from && outputPorts(from.type).find((p) => linksFrom(next, { nodeId: from.id, portId: p }).length === 0);
+    if (from && port) {
+      const linked = connect(next, { nodeId: from.id, portId: port }, nodeId, uuidv4());
+      if (!('error' in linked)) next = linked.display;
+    }
+    setDisplay(next);
+    setSelectedId(nodeId);
     setSettingsFor(nodeId);
   };
 
@@ -232,6 +271,7 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
   const save = async () => {
     setAttempted(true);
     setProblem(null);
+    setProblemIds(new Set());
     setNotice('');
     setSaving(true);
     const signal = unmountSignal();
@@ -258,8 +298,14 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
         if (isNew) navigate(`/components/workflows/edit/${id}`);
         return;
       }
-      if (result.stage !== 'name') setProblem({ message: result.message, errors: result.errors });
-      notify(result.stage === 'graph' || result.stage === 'validation' ? `${result.message}: ${result.errors.join('; ')}` : result.message, {
+      // The errors name nodes by their titles, and the nodes they name are marked on the canvas (issue 25 item 4).
+      const worded = nodesInWords(result.errors, sent.display);
+      const checked = displayToTree(sent.display);
+      const ids = new Set([...worded.nodeIds, ...(checked.tree ? [] : checked.nodeIds)]);
+      setProblemIds(ids);
+      if (ids.size) setSelectedId([...ids][0]);
+      if (result.stage !== 'name') setProblem({ message: result.message, errors: worded.errors });
+      notify(result.stage === 'graph' || result.stage === 'validation' ? `${result.message}: ${worded.errors.join('; ')}` : result.message, {
         type: result.stage === 'timeout' || result.stage === 'unreadable' ? 'warning' : 'error',
       });
     } catch (error) {
@@ -292,18 +338,24 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
         <Button variant="contained" onClick={save} disabled={saving} sx={{ height: 56 }}>
           Save
         </Button>
-        {saved && (
+        {saved && offersRunSegment && (
           <Button
             variant="outlined"
             onClick={() => setRunSegment(true)}
             disabled={saving || unsaved}
             sx={{ height: 56 }}
-            aria-describedby={unsaved ? 'run-segment-unsaved' : undefined}
+            aria-describedby={unsaved ? 'run-segment-unsaved' : savedTrigger?.type === 'event' ? 'run-segment-event' : undefined}
           >
             Run segment
           </Button>
         )}
-        {saved && unsaved && (
+        {saved && offersRunSegment && !unsaved && savedTrigger?.type === 'event' && (
+          <Typography id="run-segment-event" variant="body2" color="text.secondary" sx={{ alignSelf: { sm: 'center' }, maxWidth: 360 }}>
+            This workflow starts when a contact has the event ‘{savedTrigger.properties.eventName}’. Run segment sends a segment’s contacts through it now,
+            as if each had that event.
+          </Typography>
+        )}
+        {saved && offersRunSegment && unsaved && (
           <Typography id="run-segment-unsaved" variant="body2" color="text.secondary" sx={{ alignSelf: { sm: 'center' }, maxWidth: 320 }}>
             {RUN_SEGMENT_UNSAVED}
           </Typography>
@@ -363,6 +415,7 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
             titles={titles}
             names={names}
             selectedId={selectedId}
+            problemIds={problemIds}
             onMove={(nodeId, position) => setDisplay((d) => moveNode(d, nodeId, position))}
             onConnect={onConnect}
             onRemoveLink={(linkId) => setDisplay((d) => ({ ...d, links: d.links.filter((l) => l.id !== linkId) }))}
@@ -372,7 +425,7 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
         </Box>
       </Stack>
 
-      <NodeList display={display} titles={titles} names={names} selectedId={selectedId} onOpen={setSettingsFor} />
+      <NodeList display={display} titles={titles} names={names} selectedId={selectedId} problemIds={problemIds} onOpen={setSettingsFor} />
 
       {!isNew && <RunList workflowId={id} titles={titles} heading="Runs" reloadKey={`${savedAt}-${runsKey}`} />}
 
@@ -411,12 +464,14 @@ function NodeList({
   titles,
   names,
   selectedId,
+  problemIds,
   onOpen,
 }: {
   display: Display;
   titles: Map<string, string>;
   names: Record<string, string>;
   selectedId: string | null;
+  problemIds: ReadonlySet<string>;
   onOpen: (id: string) => void;
 }) {
   const next = (n: DisplayNode) =>
@@ -438,8 +493,9 @@ function NodeList({
             return (
               <ListItem
                 key={n.id}
-                sx={n.id === selectedId ? { bgcolor: 'action.selected' } : undefined}
+                sx={problemIds.has(n.id) ? { bgcolor: '#fdecea' } : n.id === selectedId ? { bgcolor: 'action.selected' } : undefined}
                 aria-current={n.id === selectedId ? 'true' : undefined}
+                data-problem={problemIds.has(n.id) ? 'true' : undefined}
                 secondaryAction={
                   <Button size="small" startIcon={<SettingsIcon />} onClick={() => onOpen(n.id)} aria-label={`Settings of ${title}`}>
                     Settings
@@ -447,7 +503,7 @@ function NodeList({
                 }
               >
                 <ListItemText
-                  primary={`${title}: ${nodeSummary(n, names)}`}
+                  primary={`${title}: ${nodeSummary(n, names)}${problemIds.has(n.id) ? ' (see the save problems above)' : ''}`}
                   secondary={[next(n), missing.length ? `needs: ${missing.join('; ')}` : ''].filter(Boolean).join(' · ') || undefined}
                 />
               </ListItem>

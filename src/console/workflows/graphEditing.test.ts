@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProperties, displayOf, displayToTree, type Display } from '../../domain/workflowGraph.ts';
-import { addNode, connect, filterSummary, formatDuration, linkProblem, nextNodeChoices, nodeSummary, nodeTitles, removeNode } from './graphEditing.ts';
+import { addNode, connect, filterSummary, formatDuration, linkProblem, nextNodeChoices, nodesInWords, nodeSummary, nodeTitles, removeNode } from './graphEditing.ts';
 
 const T = '11111111-1111-4111-8111-111111111111';
 const P = '22222222-2222-4222-8222-222222222222';
@@ -89,5 +89,32 @@ describe('editing a workflow graph (spec part 2 §4 Workflow graph rules)', () =
     );
     const d = add(sample(), 'd2', 'delay');
     expect([...nodeTitles(d).values()]).toEqual(['Event trigger', 'Delay 1', 'Filter', 'Send', 'Delay 2']);
+  });
+});
+
+describe('nodesInWords', () => {
+  it("names the server's nodes by their titles and lists them for the canvas (issue 25 item 4)", () => {
+    const display = {
+      nodes: [
+        { id: 'trig-1', type: 'event' as const, position: { x: 0, y: 0 }, properties: { eventName: 'x' } },
+        { id: '1342e406-aaaa-bbbb-cccc-000000000001', type: 'delay' as const, position: { x: 0, y: 0 }, properties: { delayMS: 1 } },
+        { id: '1342e406-aaaa-bbbb-cccc-000000000002', type: 'delay' as const, position: { x: 0, y: 0 }, properties: { delayMS: 1 } },
+      ],
+      links: [],
+    };
+    expect(
+      nodesInWords(
+        [
+          'node 1342e406-aaaa-bbbb-cccc-000000000002 (Delay): something',
+          'node 1342e406-aaaa-bbbb-cccc-000000000001: no template with id abc in this project',
+          'node elsewhere (Send): kept as it is',
+          'name: You must provide a workflow name',
+        ],
+        display,
+      ),
+    ).toEqual({
+      errors: ['Delay 2: something', 'Delay 1: no template with id abc in this project', 'node elsewhere (Send): kept as it is', 'name: You must provide a workflow name'],
+      nodeIds: ['1342e406-aaaa-bbbb-cccc-000000000002', '1342e406-aaaa-bbbb-cccc-000000000001'],
+    });
   });
 });

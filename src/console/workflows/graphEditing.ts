@@ -13,6 +13,7 @@ import {
   inputPorts,
   isTrigger,
   nodeLabel,
+  nodeTitles,
   outputPorts,
   splitDuration,
   type Display,
@@ -90,22 +91,8 @@ export function nodeSummary(node: Pick<DisplayNode, 'type' | 'properties'>, name
 /** The delay-until modes' labels, by value (for the settings modal and summaries). */
 export const DELAY_UNTIL_LABELS = Object.fromEntries(DELAY_UNTIL_MODES.map((m) => [m.value, m.label]));
 
-/**
- * nodeTitles names every node for pick lists and the node list: its label, numbered when the graph has several of
- * that type ("Delay 1", "Delay 2", in the graph's order).
- */
-export function nodeTitles(display: Display): Map<string, string> {
-  const counts = new Map<string, number>();
-  for (const n of display.nodes) counts.set(n.type, (counts.get(n.type) ?? 0) + 1);
-  const seen = new Map<string, number>();
-  const titles = new Map<string, string>();
-  for (const n of display.nodes) {
-    const k = (seen.get(n.type) ?? 0) + 1;
-    seen.set(n.type, k);
-    titles.set(n.id, (counts.get(n.type) ?? 0) > 1 ? `${nodeLabel(n.type)} ${k}` : nodeLabel(n.type));
-  }
-  return titles;
-}
+/** nodeTitles names every node (domain/workflowGraph.ts, where the save errors use the same names). */
+export { nodeTitles };
 
 /** portLabel names an output port in the editor: 'match' / 'no match' on a filter, 'next' otherwise. */
 export function portLabel(portId: string): string {
@@ -199,4 +186,23 @@ export function connect(display: Display, from: PortRef, toNodeId: string | null
 /** nextNodeChoices lists the nodes an output port may link to (linkProblem finds nothing), in the graph's order. */
 export function nextNodeChoices(display: Display, from: PortRef): DisplayNode[] {
   return display.nodes.filter((n) => !linkProblem(display, from, n.id));
+}
+
+/**
+ * nodesInWords rewrites save errors that name nodes by id (the server's checks of the tree the editor sent: 'node
+ * 1342e406-… (Delay): …', 'node 1342e406-…: no template with id … in this project') to name them by their titles in
+ * the editor ('Delay 2: …'), and lists the ids of the nodes named, for the canvas to mark (issue 25 item 4).
+ */
+export function nodesInWords(errors: string[], display: Display): { errors: string[]; nodeIds: string[] } {
+  const titles = nodeTitles(display);
+  const named = new Set<string>();
+  const out = errors.map((e) =>
+    e.replace(/\bnode ([\w-]+)(?: \([^)]*\))?/g, (whole, id: string) => {
+      const title = titles.get(id);
+      if (!title) return whole;
+      named.add(id);
+      return title;
+    }),
+  );
+  return { errors: out, nodeIds: [...named] };
 }
