@@ -105,6 +105,7 @@ describe('sign in, build a blast and send it (e2e)', () => {
     const html = fixture.replace('>Hi there</p>', '>Hi {{user.first_name}}</p>').replace('href="http://htmlemail.io/blog"', 'href="{{unsubscribe_link}}"');
     expect(html).not.toBe(fixture);
     await page.goto(`${server.url}/components/templates/new`);
+    await page.getByRole('button', { name: 'Start blank' }).click(); // past the gallery of starters
     await page.getByLabel('Name').fill('Lee Munroe welcome');
     await page.getByLabel('Subject').fill('Welcome, {{user.first_name}}');
     // Written as code: the HTML view detaches it from the visual designer.
@@ -169,5 +170,23 @@ describe('sign in, build a blast and send it (e2e)', () => {
     await copy.waitForURL(/\/email\/[A-Za-z0-9_-]+$/);
     expect(await copy.locator('iframe[title="Email body"]').getAttribute('srcdoc')).toBe(sim.html);
     await copy.close();
+  });
+  it('sends a blast now from the form: no date to pick, due the minute it is saved (issue 25 §2)', async () => {
+    const before = sink.count;
+    await page.goto(`${server.url}/components/email-blasts/new`);
+    await page.getByLabel('Name').fill('E2E blast sent now');
+    await page.getByLabel('Template').selectOption({ label: 'Lee Munroe welcome' });
+    await page.getByLabel('Sender persona').selectOption({ index: 1 });
+    await page.getByLabel('Send now (as soon as it is saved)').check();
+    expect(await page.getByLabel('Send date').isVisible()).toBe(false);
+    const contacts = page.getByRole('combobox', { name: 'Contacts' });
+    await contacts.fill(SIMULATOR_SUCCESS_ADDRESS.slice(0, 8));
+    await page.getByRole('option', { name: SIMULATOR_SUCCESS_ADDRESS, exact: true }).click();
+    await page.getByRole('button', { name: 'Save & Send' }).click();
+    await page.waitForURL(/\/components\/email-blasts\/edit\/[0-9a-f-]{36}$/);
+    await sink.waitFor(() => sink.count >= before + 1, 60_000);
+    const mail = (await sink.parsed()).slice(before);
+    // Arrived while the form's default moment (the next quarter hour) was still ahead: it went at once.
+    expect(mail.map((m) => m.envelopeTo[0])).toEqual([SIMULATOR_SUCCESS_ADDRESS]);
   });
 });

@@ -107,6 +107,7 @@ describe('template editor offline (e2e)', () => {
   it('falls back to the offline designer, takes a dragged button block, saves, and reopens in the same designer', async () => {
     const started = Date.now();
     await page.goto(`${server.url}/components/templates/new`);
+    await page.getByRole('button', { name: 'Start blank' }).click(); // past the gallery of starters
     await page.getByText('Using the built-in designer, which works offline.').waitFor({ timeout: 10_000 });
     // The fallback shows within the readiness window (40 × 200 ms) plus its own load.
     const block = page.locator('[data-testid="grapesjs-designer"] .gjs-block').filter({ hasText: 'Button' });
@@ -195,6 +196,7 @@ describe('template editor offline (e2e)', () => {
     const p = await hanging.newPage();
     const started = Date.now();
     await p.goto(`${server.url}/components/templates/new`);
+    await p.getByRole('button', { name: 'Start blank' }).click(); // past the gallery of starters
     await p.getByText('Loading the designer…').waitFor();
     await p.getByText('The Unlayer designer did not answer within 8 s. Using the built-in designer, which works offline.').waitFor({ timeout: 15_000 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(8000);
@@ -204,6 +206,7 @@ describe('template editor offline (e2e)', () => {
 
   it("imports Postmark's welcome email as a transactional template with the suspicious-variable warning", async () => {
     await page.goto(`${server.url}/components/templates/new`);
+    await page.getByRole('button', { name: 'Start blank' }).click(); // past the gallery of starters
     await page.getByLabel('Import HTML file').setInputFiles(POSTMARK_WELCOME);
     await page.getByText('Imported content.html').waitFor();
     const html = page.getByRole('textbox', { name: 'HTML' });
@@ -244,6 +247,33 @@ describe('template editor offline (e2e)', () => {
     // A space before {user is suspicious too.
     await page.getByRole('textbox', { name: 'HTML' }).fill(fixed.replace('{{user.first_name}}', '{user.first_name}'));
     await page.getByText(/will not be filled in: .*\{user/).waitFor({ timeout: 15_000 });
+    expect(pageErrors).toEqual([]);
+  });
+  it('starts a new template from the gallery: thumbnails of the starters, and the Newsletter saved as a marketing template (issue 25 item 10)', async () => {
+    await page.goto(`${server.url}/components/templates/new`);
+    const gallery = page.getByRole('list', { name: 'Starter templates' });
+    await gallery.waitFor();
+    expect(await gallery.getByRole('listitem').count()).toBe(6); // blank and five starters
+    for (const name of ['Welcome', 'Newsletter', 'Announcement', 'Receipt', 'Password reset']) {
+      const thumb = page.getByTitle(`Thumbnail of the ${name} starter`);
+      // A live thumbnail: the starter itself, with the sample contact's values, where nothing runs.
+      await expect.poll(async () => (await thumb.getAttribute('srcdoc')) ?? '').toContain('<');
+      expect(await thumb.getAttribute('sandbox')).toBe('allow-same-origin');
+    }
+    expect(await page.getByTitle('Thumbnail of the Welcome starter').getAttribute('srcdoc')).toContain('Jane');
+    await page.getByRole('button', { name: 'Use Newsletter' }).click();
+    expect(await page.getByLabel('Name').inputValue()).toBe('Newsletter');
+    expect(await page.getByLabel('Subject').inputValue()).toBe('What is new this month');
+    expect(await page.locator('#template-type').inputValue()).toBe('TEMPLATE_MARKETING');
+    const html = await page.getByRole('textbox', { name: 'HTML' }).inputValue();
+    expect(html).toContain('{{unsubscribe_link}}');
+    expect(html).toContain('licence: /starters/LICENSE-leemunroe.txt');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Successfully saved template').waitFor();
+    await page.waitForURL(/\/components\/templates\/edit\/[0-9a-f-]{36}$/);
+    const saved = (await api('GET', `/api/template/templates?ids=${page.url().split('/').pop()}`)).data[0];
+    expect(saved).toMatchObject({ name: 'Newsletter', subject: 'What is new this month', type: 'TEMPLATE_MARKETING' });
+    expect(saved.html_body).toBe(html);
     expect(pageErrors).toEqual([]);
   });
 });

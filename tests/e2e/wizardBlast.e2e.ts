@@ -13,6 +13,7 @@ import { wallClockUtc } from '../helpers/time.ts';
 import { timeLabel12 } from '../../src/console/wizard/wizardModel.ts';
 import { Wizard, checkLinksOpen, createContacts, createSegment, createTemplates, startWorld, verifyPersonas, type WizardWorld } from './wizardFlow.ts';
 import { axeProblems } from '../helpers/axe.ts';
+import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 
 const PERSONA = 'nia@garden.example.com';
 const CONTACTS = ['ann@garden.test', 'bob@garden.test', 'cat@garden.test'];
@@ -118,6 +119,16 @@ describe('send wizard: one-time blast (e2e)', () => {
     expect(shownAt - Date.now()).toBeGreaterThan(0);
     expect(shownAt - Date.now()).toBeLessThanOrEqual(16 * 60_000);
     expect(await page.locator('#wizard-timing-timezone').inputValue()).toBe('UTC');
+    // Send now (issue 25 §2): no moment to pick, and the review says the emails go at launch.
+    await page.getByRole('button', { name: 'Send now' }).click();
+    await page.getByText('The emails go as soon as you launch the campaign.').waitFor();
+    expect(await page.locator('#wizard-timing-date').count()).toBe(0);
+    await wizard.next('Review and launch');
+    await page.getByRole('table', { name: 'Your choices' }).getByText('now, as soon as you launch').waitFor();
+    expect(await page.getByTestId('past-send-time').count()).toBe(0);
+    await wizard.back('When to send');
+    await page.getByRole('button', { name: 'Schedule' }).click();
+    expect(await page.locator('#wizard-timing-time').inputValue()).toBe(shownTime); // the scheduled moment was kept
     // A moment already past is said on the review before Launch sends at once.
     const past = wallClockUtc(-60);
     await wizard.sendAt(past);
@@ -147,13 +158,31 @@ describe('send wizard: one-time blast (e2e)', () => {
     expect(await wizard.stepStatuses()).toEqual(['waiting', 'waiting', 'waiting']);
     expect(await axeProblems(page)).toEqual([]);
 
+    // The email as it will read (issue 25 §2): rendered with a sample contact, at desktop and at phone width.
+    const preview = page.getByTestId('email-preview');
+    await preview.getByText('Subject: Spring news').waitFor();
+    const frame = preview.locator('iframe');
+    expect(await frame.getAttribute('srcdoc')).toContain('<p>Spring news for jane.doe@example.com</p>');
+    expect(await frame.getAttribute('sandbox')).toBe('allow-same-origin');
+    expect(Math.round((await frame.boundingBox())!.width)).toBe(600);
+    await preview.getByRole('button', { name: 'Phone' }).click();
+    await expect.poll(async () => Math.round((await frame.boundingBox())!.width)).toBe(375);
+
     // Confirmed through the link the persona's inbox received; the review checks again when it opens.
     await verifyPersonas(w.sink, 1);
-    w.sink.messages.length = 0;
     await wizard.back('When to send');
     await wizard.next('Review and launch');
     await audience.getByRole('row', { name: /Recipients to be sent 3$/ }).waitFor();
     expect(await problems.count()).toBe(0);
+    // A test send from the review reaches the simulator (not tracked, not one of the campaign's sends).
+    await preview.getByRole('button', { name: 'Send a test email' }).click();
+    const testDialog = page.getByRole('dialog', { name: 'Send test email' });
+    await testDialog.getByRole('button', { name: 'simulator' }).click();
+    await testDialog.getByRole('button', { name: 'Send', exact: true }).click();
+    await page.getByText(`Successfully sent email to ${SIMULATOR_SUCCESS_ADDRESS}`).waitFor();
+    await w.sink.waitFor(() => w.sink.messages.some((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)), 30_000);
+    expect((await w.sink.parsed()).find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!.subject).toBe('Spring news');
+    w.sink.messages.length = 0;
     await wizard.launch();
     const links = await wizard.successLinks();
     expect(await wizard.stepStatuses()).toEqual(['succeeded', 'succeeded', 'succeeded']);
@@ -206,10 +235,11 @@ describe('send wizard: one-time blast (e2e)', () => {
       [`/people/segments/edit/${segmentId}`]: { input: 'Garden club' },
     });
 
-    // The domains page shows the warm-up the blast started: day 1, its three emails of today's cap of 50.
+    // The domains page shows the warm-up: day 1, four emails of today's cap of 50 — the blast's three and the review's
+    // test email, which left from the same domain and counts towards its reputation like any other.
     await page.goto(`${w.server.url}/account/domains`);
     const warmup = page.getByTestId('warmup-garden.example.com');
-    await warmup.getByText('Warm-up: day 1 of 10. 3 of today’s 50 emails sent (UTC day).').waitFor();
-    await warmup.getByRole('progressbar', { name: 'Warm-up use today: 3 of 50' }).waitFor();
+    await warmup.getByText('Warm-up: day 1 of 10. 4 of today’s 50 emails sent (UTC day).').waitFor();
+    await warmup.getByRole('progressbar', { name: 'Warm-up use today: 4 of 50' }).waitFor();
   });
 });

@@ -1,6 +1,6 @@
 /** Section landing pages (spec part 1 §2): /components and /account list their subpages. */
 import { Link as RouterLink } from 'react-router-dom';
-import { Card, CardContent, List, ListItemButton, ListItemText, Typography } from '@mui/material';
+import { Card, CardContent, List, ListItem, ListItemButton, ListItemText, Typography } from '@mui/material';
 import { NAVIGATION } from '../routes';
 
 /** SectionLanding lists the subpages of the navigation section at `path`. */
@@ -14,9 +14,11 @@ export function SectionLanding({ path }: { path: string }) {
         </Typography>
         <List>
           {(section?.children ?? []).map((child) => (
-            <ListItemButton key={child.path} component={RouterLink} to={child.path}>
-              <ListItemText primary={child.label} secondary={child.children?.map((c) => c.label).join(' · ')} />
-            </ListItemButton>
+            <ListItem key={child.path} disablePadding>
+              <ListItemButton component={RouterLink} to={child.path}>
+                <ListItemText primary={child.label} secondary={child.children?.map((c) => c.label).join(' · ')} />
+              </ListItemButton>
+            </ListItem>
           ))}
         </List>
       </CardContent>

@@ -5,7 +5,8 @@
  * without an unsubscribe link, sandbox recipients: Launch stays disabled, with the reason). Launch runs the ordered
  * steps; while they run Back, Cancel and Launch are disabled and the page warns not to close the tab (the browser
  * asks too). A failed step shows its error under it and the later ones are cancelled. Leaving the page (an in-app
- * link) stops the run before its next step, and nothing moves to the success page or toasts after it.
+ * link) stops the run before its next step, and nothing moves to the success page or toasts after it. Issue 25 §2:
+ * the email itself shows rendered at desktop and phone widths, with a test send (EmailPreview).
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
@@ -21,10 +22,12 @@ import { uuidv4 } from '../uuid';
 import { CACHED_REPORTS, cacheClearError } from '../resources/campaigns/campaignForm';
 import { StepList } from '../resources/shared/StepList';
 import { planLaunch, runLaunch, type LaunchDeps, type LaunchPlan } from './launch';
+import { EmailPreview } from './EmailPreview';
 import {
   WIZARD_TYPE_INFO,
   chosenPersonaIds,
   chosenSegmentIds,
+  chosenTemplateIds,
   chosenUserIds,
   describeTiming,
   pastSendTime,
@@ -285,6 +288,12 @@ export function ReviewLaunch({
         )}
         {previewError && <Alert severity="error">{`Couldn't preview the launch: ${previewError}`}</Alert>}
         {preview && <Audience state={state} preview={preview} />}
+      </Box>
+      <Box component="section" aria-labelledby="review-email-heading">
+        <Typography variant="h6" component="h2" id="review-email-heading" sx={{ mb: 1 }}>
+          The email
+        </Typography>
+        <EmailPreview templateIds={chosenTemplateIds(state)} />
       </Box>
       {pastWarning && (
         <Alert severity="warning" data-testid="past-send-time">

@@ -6,9 +6,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useCreate, useGetList, useNotify, type RaRecord } from 'react-admin';
-import { Alert, Autocomplete, Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Autocomplete, Box, Button, Card, CardContent, Checkbox, FormControlLabel, Stack, TextField, Typography } from '@mui/material';
 import { resourcesByName } from '../../../../generated/resources.gen';
-import { defaultBlastSchedule, isContactLocalTimezone, timezoneOptions } from '../../../domain/sendTime';
+import { defaultBlastSchedule, isContactLocalTimezone, sendNowMoment, timezoneOptions } from '../../../domain/sendTime';
 import { MESSAGES, checkRequired } from '../../../domain/validation';
 import { uuidv4 } from '../../uuid';
 import { TIME_OPTIONS, parseTimeOfDay, timeLabel } from './timeInput';
@@ -74,6 +74,8 @@ export function EmailBlastCreate() {
   const [segments, setSegments] = useState<RaRecord[]>([]);
   const [contacts, setContacts] = useState<RaRecord[]>([]);
   const [attempted, setAttempted] = useState(false);
+  /** "Send now" (issue 25 §2): the blast is due the minute it is saved, in UTC; the date and time fields step aside. */
+  const [sendNow, setSendNow] = useState(false);
 
   const templates = useGetList('templates', { pagination: ALL, sort: { field: 'name', order: 'ASC' } });
   const personas = useGetList('sender-personas', { pagination: ALL, sort: { field: 'email', order: 'ASC' } });
@@ -84,9 +86,9 @@ export function EmailBlastCreate() {
     name: checkRequired(name),
     template: checkRequired(templateId),
     persona: checkRequired(personaId),
-    date: checkRequired(date),
-    time: checkRequired(timeText) ?? (time ? undefined : 'Invalid time, e.g. 3:15 pm or 15:15'),
-    timezone: checkRequired(timezone),
+    date: sendNow ? undefined : checkRequired(date),
+    time: sendNow ? undefined : (checkRequired(timeText) ?? (time ? undefined : 'Invalid time, e.g. 3:15 pm or 15:15')),
+    timezone: sendNow ? undefined : checkRequired(timezone),
     audience: segments.length + contacts.length === 0 ? MESSAGES.blastAudience : undefined,
   };
   const shown = attempted ? errors : ({} as Partial<typeof errors>);
@@ -94,8 +96,9 @@ export function EmailBlastCreate() {
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     setAttempted(true);
-    if (Object.values(errors).some(Boolean) || !time || !timezone) return;
+    if (Object.values(errors).some(Boolean) || (!sendNow && (!time || !timezone))) return;
     const id = uuidv4();
+    const now = sendNowMoment();
     const body = {
       id,
       name: name.trim(),
@@ -103,9 +106,9 @@ export function EmailBlastCreate() {
       sender_persona_id: personaId,
       to_segment_ids: segments.map((s) => String(s.id)),
       to_user_ids: contacts.map((c) => String(c.id)),
-      send_at: `${date}T${time}`,
-      timezone,
-      send_in_users_timezone: isContactLocalTimezone(timezone),
+      send_at: sendNow ? `${now.date}T${now.time}` : `${date}T${time}`,
+      timezone: sendNow ? 'UTC' : timezone!,
+      send_in_users_timezone: !sendNow && isContactLocalTimezone(timezone!),
     };
     create(
       'email-blasts',
@@ -173,7 +176,11 @@ export function EmailBlastCreate() {
                 </option>
               ))}
             </TextField>
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            <FormControlLabel
+              control={<Checkbox checked={sendNow} onChange={(e) => setSendNow(e.target.checked)} />}
+              label="Send now (as soon as it is saved)"
+            />
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ display: sendNow ? 'none' : undefined }}>
               <TextField
                 id="blast-send-date"
                 label="Send date"

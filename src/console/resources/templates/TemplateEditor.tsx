@@ -10,7 +10,8 @@ import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useNavigate } from 'react-router-dom';
 import { useCreate, useGetOne, useNotify, useUpdate, type RaRecord } from 'react-admin';
 import { Alert, Box, Button, Card, CardContent, LinearProgress, Stack, Tab, Tabs, TextField, Typography, useMediaQuery } from '@mui/material';
-import { buildRenderContext } from '../../../domain/templateVariables';
+import { renderSample } from './sampleRender';
+import { StarterGallery, type StarterChoice } from './StarterGallery';
 import { checkRequired, checkTemplateContent, suspiciousVariables } from '../../../domain/validation';
 import { Loading } from '../../layout/ConsoleLayout';
 import { TemplateInstructions } from './TemplateInstructions';
@@ -30,20 +31,7 @@ export const TEMPLATE_TYPES = [
   { value: 'TEMPLATE_TRANSACTIONAL', label: 'Transactional' },
 ] as const;
 
-const SAMPLE_CONTEXT = buildRenderContext(
-  { email: 'jane.doe@example.com', first_name: 'Jane', last_name: 'Doe', timezone: 'America/New_York', json: { plan: 'Pro' } },
-  { email: 'news@example.com', first_name: 'Sam', last_name: 'Sender' },
-  'https://example.com/unsubscribe',
-);
-
-/** renderSample fills `{{path}}` variables with sample values; a missing value renders blank (spec part 2 §3). */
-export function renderSample(html: string): string {
-  return html.replace(/\{\{\{?\s*([\w.]+)\s*\}?\}\}/g, (_, path: string) => {
-    let value: unknown = SAMPLE_CONTEXT;
-    for (const part of path.split('.')) value = (value as Record<string, unknown> | undefined)?.[part];
-    return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
-  });
-}
+export { renderSample };
 
 interface Draft {
   name: string;
@@ -75,7 +63,7 @@ function initialContent(source: RaRecord | undefined): Content {
   return { from: 'designer', kind: unlayerUnavailable() ? 'grapesjs' : 'unlayer' };
 }
 
-function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }) {
+function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; source?: RaRecord; starter?: boolean }) {
   const navigate = useNavigate();
   const notify = useNotify();
   const narrow = useMediaQuery('(max-width:599px)', { noSsr: true });
@@ -84,7 +72,7 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
   const [exporting, setExporting] = useState(false);
   const saving = creating || updating || exporting;
   const [draft, setDraft] = useState<Draft>(() => ({
-    name: source ? (mode === 'create' ? `Copy of ${source.name}` : String(source.name ?? '')) : '',
+    name: source ? (mode === 'create' && !starter ? `Copy of ${source.name}` : String(source.name ?? '')) : '',
     subject: String(source?.subject ?? ''),
     type: String(source?.type ?? 'TEMPLATE_MARKETING'),
     html_body: String(source?.html_body ?? ''),
@@ -513,14 +501,27 @@ function Editor({ mode, source }: { mode: 'create' | 'edit'; source?: RaRecord }
 
 /**
  * TemplateEditor loads the template named by `id` (to edit it, or as the starting copy of a new one) and renders the
- * editor; a load failure shows 'Unable to load template: ...'.
+ * editor; a new template without one starts at the gallery of starters (StarterGallery). A load failure shows
+ * 'Unable to load template: ...'.
  */
 export function TemplateEditor({ mode, id }: { mode: 'create' | 'edit'; id?: string }) {
   const { data, isPending, error } = useGetOne('templates', { id: id ?? '' }, { enabled: !!id });
+  /** A new template starts at the gallery (issue 25 item 10): blank, or one of the starters. */
+  const [choice, setChoice] = useState<StarterChoice | undefined>();
   const title = mode === 'edit' ? 'Edit Template' : 'New Template';
   let body: React.ReactNode;
   if (id && isPending) body = <Loading />;
   else if (id && (error || !data)) body = <Alert severity="error">Unable to load template: {(error as Error | null)?.message ?? 'not found'}</Alert>;
+  else if (!id && mode === 'create' && !choice) body = <StarterGallery onChoose={setChoice} />;
+  else if (!id && choice && !choice.blank)
+    body = (
+      <Editor
+        key={`starter-${choice.starter.id}`}
+        mode="create"
+        starter
+        source={{ id: '', name: choice.starter.name, subject: choice.starter.subject, type: choice.starter.type, html_body: choice.html, json: { designer: 'html' } }}
+      />
+    );
   else body = <Editor key={String(data?.id ?? 'new')} mode={mode} source={id ? data : undefined} />;
   return (
     <Box>

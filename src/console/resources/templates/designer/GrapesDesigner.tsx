@@ -53,6 +53,12 @@ export default function GrapesDesigner({ design, html, onReady, onChange, upload
     let ready = false;
     editor.onReady(() => {
       ready = true;
+      // GrapesJS leaves its canvas frame untitled and its side panel unreachable by keyboard: name the one, make the
+      // other focusable (axe: frame-title, scrollable-region-focusable).
+      editor.Canvas.getFrameEl()?.setAttribute('title', 'Email design canvas');
+      const panel = editor.getContainer()?.querySelector('.gjs-pn-views-container');
+      panel?.setAttribute('tabindex', '0');
+      panel?.setAttribute('aria-label', 'Designer settings panel');
       const designer: EmailDesigner = {
         kind: 'grapesjs',
         exportHtml: async () => ({

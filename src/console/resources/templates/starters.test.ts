@@ -1,0 +1,25 @@
+/**
+ * The gallery's starters (issue 25 item 10) are real templates of this product: each file exists, uses only this
+ * product's variables, keeps its licence notice, and a marketing starter passes the template checks a save applies
+ * (its unsubscribe link; spec part 2 §5 Template).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { STARTERS } from './starters.ts';
+import { checkTemplateContent, suspiciousVariables } from '../../../domain/validation.ts';
+
+const PUBLIC = path.resolve(import.meta.dirname, '../../../../public');
+
+describe('template starters', () => {
+  it.each(STARTERS)('$name uses only known variables, names its licence and passes the save checks', (starter) => {
+    const html = readFileSync(path.join(PUBLIC, starter.url), 'utf8');
+    expect(suspiciousVariables(html)).toEqual([]);
+    for (const v of html.match(/\{\{[^}]*\}\}/g) ?? []) expect(v).toMatch(/^\{\{(user\.[a-z_]+|sender_persona\.[a-z_]+|unsubscribe_link)\}\}$/);
+    const licence = /licence: \/starters\/(LICENSE-[a-z]+\.txt)/.exec(html)?.[1];
+    expect(licence).toBeDefined();
+    expect(readFileSync(path.join(PUBLIC, 'starters', licence!), 'utf8')).toMatch(/MIT License/);
+    expect(checkTemplateContent(html, starter.type)).toBeUndefined();
+    if (starter.type === 'TEMPLATE_MARKETING') expect(html).toContain('{{unsubscribe_link}}');
+  });
+});
