@@ -104,7 +104,9 @@ describe('Segments (e2e)', () => {
     expect(await page.getByRole('button', { name: 'Save as segment' }).isDisabled()).toBe(true);
     await page.getByRole('textbox', { name: 'Segment name' }).fill('Quorras at segtest');
     await page.getByRole('button', { name: 'Save as segment' }).click();
-    await page.getByText('Successfully enqueued segment creation for Quorras at segtest w/2 contacts').waitFor();
+    // Said in words, and the page moves to the list where the segment shows once built (issue 25 item 9).
+    await page.getByText('Segment ‘Quorras at segtest’ is being created with 2 contacts').waitFor();
+    await page.waitForURL(/\/people\/segments$/);
 
     // The job fills the segment; the list shows it once it is built.
     let row = page.getByRole('row').filter({ hasText: 'Quorras at segtest' });

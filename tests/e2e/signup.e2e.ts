@@ -101,6 +101,17 @@ describe('sign-up to activation (e2e)', () => {
       expect(await page.getByTestId(`activation-${step}`).getAttribute('data-done')).toBe('false');
     }
     expect(await page.getByTestId('sandbox-activation').textContent()).toContain('0 of 4 done');
+    // A new account's dashboard reads as a product, not plumbing (issue 25 item 8): no raw event names, and the empty
+    // Recent emails list says how emails get there, with the way to send one.
+    const recent = page.getByRole('region', { name: 'Recent emails' });
+    await recent.getByText('No emails sent yet.', { exact: false }).waitFor();
+    expect(await recent.getByRole('link', { name: 'Send a campaign' }).getAttribute('href')).toBe('/email-send-wizard');
+    expect(await page.locator('main').textContent()).not.toContain('email_send_result');
+    expect(await recent.getByLabel('Search').inputValue()).toBe('');
+    // The navigation names the company and the project whole, never cut (issue 25 item 9).
+    const project = page.getByTestId('nav-project');
+    expect(await project.textContent()).toMatch(/^Bright Mail \d+ \/ Main project \(sandbox\)$/);
+    expect(await project.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   });
 
   it('a taken email is named by its label on the error line and under the field', async () => {

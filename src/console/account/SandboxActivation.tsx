@@ -211,6 +211,14 @@ export function SandboxActivation() {
           {allDone
             ? 'We have your request. We review it within one business day; you will get an email and a notice here when your account is active.'
             : 'We have your request. Finish the other steps: we review a request once they are done, and you will get an email and a notice here when your account is active.'}
+          {allDone && (
+            // While the review runs, the first campaign can already go to the simulator and the sender personas (issue 25 item 8).
+            <Box sx={{ mt: 1 }}>
+              <Button color="inherit" variant="outlined" size="small" component={RouterLink} to="/email-send-wizard">
+                Try your first campaign
+              </Button>
+            </Box>
+          )}
         </Box>
       )}
       <ActivationRequestDialog

@@ -31,7 +31,8 @@ function Brand() {
         Mailwright
       </Typography>
       {session && (
-        <Typography variant="caption" component="div" color="text.secondary" noWrap>
+        // Wrapped, never cut: the company and the project each read whole in the 250 px drawer (issue 25 item 9).
+        <Typography variant="caption" component="div" color="text.secondary" sx={{ overflowWrap: 'anywhere' }} data-testid="nav-project">
           {session.company.name} / {session.project.name}
           {!session.not_in_sandbox && ' (sandbox)'}
         </Typography>

@@ -85,9 +85,9 @@ export function RecentEmails() {
       filterDefaultValues={{ field: 'email' }}
       queryOptions={{ onError: (error: Error) => notify(`Couldn’t fetch events: ${error.message}`, { type: 'error' }) }}
     >
-      <Card variant="outlined" component="section">
+      <Card variant="outlined" component="section" aria-labelledby="recent-emails-heading">
         <CardContent>
-          <Typography variant="h6" component="h2" gutterBottom>
+          <Typography variant="h6" component="h2" gutterBottom id="recent-emails-heading">
             Recent emails
           </Typography>
           <SearchBox fields={['email', 'emitted_at']} labels={{ email: 'Recipient', emitted_at: 'Date (YYYY-MM-DD)' }} />

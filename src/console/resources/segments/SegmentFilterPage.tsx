@@ -2,12 +2,14 @@
  * The Filter Contacts screen, /people/segments/new/filter (spec part 2 §2 Segments, §5 Segment, §7 Segments, §8;
  * issue 3 §6): build a filter list joined by 'and' (match every filter) or 'or' (match any), preview up to 100
  * matching contacts with their total (Email, First Name, Last Name, Added; each email opens the contact in a new tab),
- * and save it as a segment, which the server builds as a job ("Successfully enqueued segment creation for {name}
- * w/{count} contacts"). Errors in the filters show as 'Filter errors: ...' before anything is sent.
+ * and save it as a segment, which the server builds as a job. Issue 25 item 9: the spec's toast ("Successfully enqueued
+ * segment creation for {name} w/{count} contacts") reads as plumbing; it now says "Segment ‘{name}’ is being created
+ * with {count} contacts" and the page moves to the segments list, where the segment shows once built. Errors in the
+ * filters show as 'Filter errors: ...' before anything is sent.
  */
 import { useState, type FormEvent } from 'react';
 import { useNotify } from 'react-admin';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import {
   Alert,
   Box,
@@ -43,6 +45,7 @@ import { FilterBuilder, JoinSelect } from './FilterBuilder';
 /** SegmentFilterPage is /people/segments/new/filter. */
 export function SegmentFilterPage() {
   const notify = useNotify();
+  const navigate = useNavigate();
   const [rows, setRows] = useState<BuilderRow[]>([{ ...BLANK_ROW }]);
   const [conjunction, setConjunction] = useState<Conjunction>('and');
   const [name, setName] = useState('');
@@ -90,7 +93,10 @@ export function SegmentFilterPage() {
     setBusy('save');
     try {
       const res = await callOperation('createSegmentFromFilters', { body: { ...body(), name: name.trim() } }, RETRY.write);
-      notify(`Successfully enqueued segment creation for ${name.trim()} w/${res.num_users} contacts`, { type: 'success' });
+      notify(`Segment ‘${name.trim()}’ is being created with ${res.num_users.toLocaleString('en-US')} contact${res.num_users === 1 ? '' : 's'}`, {
+        type: 'success',
+      });
+      navigate('/people/segments');
     } catch (err) {
       notify(`Couldn't create segment from filters: ${(err as Error).message}`, { type: 'error' });
     } finally {
@@ -140,10 +146,10 @@ export function SegmentFilterPage() {
                 helperText={nameTouched && isBlank(name) ? 'Required field' : ' '}
                 sx={{ minWidth: 280 }}
               />
-              <Button type="submit" variant="contained" disabled={busy !== '' || isBlank(name)}>
+              <Button type="submit" variant="contained" disabled={busy !== '' || isBlank(name)} sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
                 {busy === 'save' ? <CircularProgress size={20} /> : 'Save as segment'}
               </Button>
-              <Button variant="outlined" onClick={runPreview} disabled={busy !== ''}>
+              <Button variant="outlined" onClick={runPreview} disabled={busy !== ''} sx={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
                 {busy === 'preview' ? <CircularProgress size={20} /> : 'Preview'}
               </Button>
             </Stack>

@@ -1,7 +1,7 @@
 /**
  * The gallery's starters (issue 25 item 10) are real templates of this product: each file exists, uses only this
  * product's variables, keeps its licence notice, and a marketing starter passes the template checks a save applies
- * (its unsubscribe link; spec part 2 §5 Template).
+ * (its unsubscribe link; spec part 2 §5 Template), and nothing in it is fetched from another site.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -21,5 +21,8 @@ describe('template starters', () => {
     expect(readFileSync(path.join(PUBLIC, 'starters', licence!), 'utf8')).toMatch(/MIT License/);
     expect(checkTemplateContent(html, starter.type)).toBeUndefined();
     if (starter.type === 'TEMPLATE_MARKETING') expect(html).toContain('{{unsubscribe_link}}');
+    // Nothing a preview would fetch from elsewhere (the console runs offline): no web fonts, images or scripts.
+    expect(html).not.toMatch(/@import|<script|<link[^>]+stylesheet/i);
+    expect(html.match(/\bsrc=["']https?:[^"']*/gi) ?? []).toEqual([]);
   });
 });
