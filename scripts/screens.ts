@@ -98,7 +98,12 @@ async function main(): Promise<void> {
   await mkdir(OUT, { recursive: true });
   const sink = new SmtpSink();
   const smtpUrl = await sink.start();
-  const server = await startServer({ DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'mw-screens-')), SMTP_URL: smtpUrl, LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' });
+  const server = await startServer({
+    DATA_DIR: await mkdtemp(path.join(os.tmpdir(), 'mw-screens-')),
+    SMTP_URL: smtpUrl,
+    LOG_LEVEL: 'error',
+    DEMO_RESET_CRON: 'off',
+  });
   const browser = await launchChromium();
   try {
     for (const size of SIZES) {

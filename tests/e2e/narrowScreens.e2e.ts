@@ -84,7 +84,8 @@ async function layoutProblems(context: BrowserContext, route: string): Promise<s
       if (!location.pathname.startsWith('/insights') && !document.querySelector('[aria-label="Open menu"]')) {
         for (const table of document.querySelectorAll('table')) {
           const box = table.parentElement!;
-          if (table.getBoundingClientRect().width > box.clientWidth + 1) problems.push(`${describe(table)} is wider than its box (${Math.round(table.getBoundingClientRect().width)}px in ${box.clientWidth}px)`);
+          if (table.getBoundingClientRect().width > box.clientWidth + 1)
+            problems.push(`${describe(table)} is wider than its box (${Math.round(table.getBoundingClientRect().width)}px in ${box.clientWidth}px)`);
         }
       }
       const header = document.querySelector('header');

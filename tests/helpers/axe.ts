@@ -16,10 +16,7 @@ export async function axeProblems(page: Page): Promise<string[]> {
   });
   // Sandboxed frames show an email as sent (previews, the viewer): the customer's content, where no script may run —
   // axe cannot enter them (it waits for ever), and their markup is not the console's to fix.
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .exclude('iframe[sandbox]')
-    .analyze();
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).exclude('iframe[sandbox]').analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map(

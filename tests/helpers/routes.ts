@@ -123,7 +123,12 @@ export async function recordsForEditRoutes(api: Api): Promise<RouteIds> {
     ],
     links: [{ id: 'trigger-pause', from: { nodeId: 'trigger', portId: 'output' }, to: { nodeId: 'pause', portId: 'input' } }],
   };
-  const saved = await api('POST', '/api/workflowwrapper/workflows', { id: workflow, name: 'A flow for the phone walk', display, tree: displayToTree(display).tree });
+  const saved = await api('POST', '/api/workflowwrapper/workflows', {
+    id: workflow,
+    name: 'A flow for the phone walk',
+    display,
+    tree: displayToTree(display).tree,
+  });
   const end = Date.now() + 60_000;
   for (;;) {
     const [entry] = (await api('GET', `/api/joblog/joblog?ids=${saved.data.job_log_entry_id}`)).data;
@@ -131,8 +136,10 @@ export async function recordsForEditRoutes(api: Api): Promise<RouteIds> {
     if (Date.now() > end) throw new Error('the workflow was not saved in time');
     await new Promise((r) => setTimeout(r, 250));
   }
-  const campaign = (await api('POST', '/api/campaign/campaigns', { campaign: { name: 'A campaign for the phone walk', type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blast] } }))
-    .campaign;
+  const campaign = (
+    await api('POST', '/api/campaign/campaigns', {
+      campaign: { name: 'A campaign for the phone walk', type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blast] },
+    })
+  ).campaign;
   return { campaign: campaign.id, contact: contact.id, segment: segment.id, persona: persona.id, workflow, template: template.id, blast };
 }
-

@@ -71,9 +71,11 @@ export function SignupPage() {
     const local = formErrors(values);
     if (Object.keys(local).length > 0) {
       setFieldErrors(local);
-      setError(`Please check ${Object.keys(local)
-        .map((f) => SIGNUP_LABELS[f as SignupField])
-        .join(', ')}.`);
+      setError(
+        `Please check ${Object.keys(local)
+          .map((f) => SIGNUP_LABELS[f as SignupField])
+          .join(', ')}.`,
+      );
       document.getElementById(`signup-${Object.keys(local)[0]}`)?.focus();
       return;
     }

@@ -65,7 +65,13 @@ export function EmailPreview({ templateIds }: { templateIds: string[] }) {
         </Tabs>
       )}
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
-        <ToggleButtonGroup exclusive size="small" value={width} onChange={(_e, v: keyof typeof PREVIEW_WIDTHS | null) => v && setWidth(v)} aria-label="Preview width">
+        <ToggleButtonGroup
+          exclusive
+          size="small"
+          value={width}
+          onChange={(_e, v: keyof typeof PREVIEW_WIDTHS | null) => v && setWidth(v)}
+          aria-label="Preview width"
+        >
           <ToggleButton value="desktop">Desktop</ToggleButton>
           <ToggleButton value="phone">Phone</ToggleButton>
         </ToggleButtonGroup>

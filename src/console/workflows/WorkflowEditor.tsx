@@ -351,8 +351,8 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
         )}
         {saved && offersRunSegment && !unsaved && savedTrigger?.type === 'event' && (
           <Typography id="run-segment-event" variant="body2" color="text.secondary" sx={{ alignSelf: { sm: 'center' }, maxWidth: 360 }}>
-            This workflow starts when a contact has the event ‘{savedTrigger.properties.eventName}’. Run segment sends a segment’s contacts through it now,
-            as if each had that event.
+            This workflow starts when a contact has the event ‘{savedTrigger.properties.eventName}’. Run segment sends a segment’s contacts through it now, as
+            if each had that event.
           </Typography>
         )}
         {saved && offersRunSegment && unsaved && (

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { defaultProperties, displayOf, displayToTree, type Display } from '../../domain/workflowGraph.ts';
-import { addNode, connect, filterSummary, formatDuration, linkProblem, nextNodeChoices, nodesInWords, nodeSummary, nodeTitles, removeNode } from './graphEditing.ts';
+import {
+  addNode,
+  connect,
+  filterSummary,
+  formatDuration,
+  linkProblem,
+  nextNodeChoices,
+  nodesInWords,
+  nodeSummary,
+  nodeTitles,
+  removeNode,
+} from './graphEditing.ts';
 
 const T = '11111111-1111-4111-8111-111111111111';
 const P = '22222222-2222-4222-8222-222222222222';
@@ -113,7 +124,12 @@ describe('nodesInWords', () => {
         display,
       ),
     ).toEqual({
-      errors: ['Delay 2: something', 'Delay 1: no template with id abc in this project', 'node elsewhere (Send): kept as it is', 'name: You must provide a workflow name'],
+      errors: [
+        'Delay 2: something',
+        'Delay 1: no template with id abc in this project',
+        'node elsewhere (Send): kept as it is',
+        'name: You must provide a workflow name',
+      ],
       nodeIds: ['1342e406-aaaa-bbbb-cccc-000000000002', '1342e406-aaaa-bbbb-cccc-000000000001'],
     });
   });

@@ -89,8 +89,7 @@ export function StarterGallery({ onChoose }: { onChoose: (choice: StarterChoice)
                 <Thumbnail title={`Thumbnail of the ${s.name} starter`} html={html[s.id]} />
               </Box>
               <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
-                {s.name}{' '}
-                <Chip size="small" label={s.type === 'TEMPLATE_MARKETING' ? 'Marketing' : 'Transactional'} sx={{ ml: 0.5, verticalAlign: 'middle' }} />
+                {s.name} <Chip size="small" label={s.type === 'TEMPLATE_MARKETING' ? 'Marketing' : 'Transactional'} sx={{ ml: 0.5, verticalAlign: 'middle' }} />
               </Typography>
               <Typography variant="body2" color="text.secondary">
                 {s.description}

@@ -519,7 +519,14 @@ export function TemplateEditor({ mode, id }: { mode: 'create' | 'edit'; id?: str
         key={`starter-${choice.starter.id}`}
         mode="create"
         starter
-        source={{ id: '', name: choice.starter.name, subject: choice.starter.subject, type: choice.starter.type, html_body: choice.html, json: { designer: 'html' } }}
+        source={{
+          id: '',
+          name: choice.starter.name,
+          subject: choice.starter.subject,
+          type: choice.starter.type,
+          html_body: choice.html,
+          json: { designer: 'html' },
+        }}
       />
     );
   else body = <Editor key={String(data?.id ?? 'new')} mode={mode} source={id ? data : undefined} />;

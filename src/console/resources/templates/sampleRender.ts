@@ -18,4 +18,3 @@ export function renderSample(html: string): string {
     return value === undefined || value === null || typeof value === 'object' ? '' : String(value);
   });
 }
-
