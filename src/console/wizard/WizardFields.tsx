@@ -200,20 +200,18 @@ function TimeOfDayInput({ id, value, onChange }: { id: string; value: string; on
   );
 }
 
-/** TimingFields edits one send moment: its send-at type and the fields that type needs. */
-export function TimingFields({
-  id,
-  timing,
-  types,
-  index,
-  onChange,
-}: {
+/** The props of the timing fields: one send moment, the send-at types offered, its place among a drip's emails. */
+interface TimingProps {
   id: string;
   timing: Timing;
   types: SendAtType[];
   index: number;
   onChange: (t: Timing) => void;
-}) {
+}
+
+/** TimingFields edits one send moment: Send now or a schedule (blasts), the send-at type and the fields it needs. */
+export function TimingFields(props: TimingProps) {
+  const { timing, types, onChange } = props;
   // A blast can go at once ("Send now") or at a moment; drips always have a moment (issue 25 §2).
   const canSendNow = types.includes('specific_timezone') && !types.includes('delay');
   const sendNow = canSendNow && !!timing.sendNow;
@@ -231,29 +229,13 @@ export function TimingFields({
           <ToggleButton value="later">Schedule</ToggleButton>
         </ToggleButtonGroup>
       )}
-      {sendNow ? (
-        <Alert severity="info">The emails go as soon as you launch the campaign.</Alert>
-      ) : (
-        <TimingMoment id={id} timing={timing} types={types} index={index} onChange={onChange} />
-      )}
+      {sendNow ? <Alert severity="info">The emails go as soon as you launch the campaign.</Alert> : <TimingMoment {...props} />}
     </Stack>
   );
 }
 
 /** TimingMoment edits a scheduled send moment: the send-at type and the date, time, zone or delay it needs. */
-function TimingMoment({
-  id,
-  timing,
-  types,
-  index,
-  onChange,
-}: {
-  id: string;
-  timing: Timing;
-  types: SendAtType[];
-  index: number;
-  onChange: (t: Timing) => void;
-}) {
+function TimingMoment({ id, timing, types, index, onChange }: TimingProps) {
   const zones = useMemo(() => timezoneOptions().filter((z) => z !== CONTACT_LOCAL_TIMEZONE), []);
   const set = (change: Partial<Timing>) => onChange({ ...timing, ...change });
   const warning = delayWarning(timing, index);

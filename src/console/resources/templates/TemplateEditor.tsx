@@ -252,6 +252,15 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
     </Box>
   );
 
+  const testDialog = (
+    <SendTestEmailDialog
+      open={testOpen}
+      onClose={() => setTestOpen(false)}
+      templateId={mode === 'edit' ? (source?.id as string | undefined) : undefined}
+      templateType={draft.type}
+    />
+  );
+
   if (narrow && !editOnPhone) {
     return (
       <Box>
@@ -289,12 +298,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
             )}
           </CardContent>
         </Card>
-        <SendTestEmailDialog
-          open={testOpen}
-          onClose={() => setTestOpen(false)}
-          templateId={mode === 'edit' ? (source?.id as string | undefined) : undefined}
-          templateType={draft.type}
-        />
+        {testDialog}
       </Box>
     );
   }
@@ -489,12 +493,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
         </CardContent>
       </Card>
       <TemplateInstructions />
-      <SendTestEmailDialog
-        open={testOpen}
-        onClose={() => setTestOpen(false)}
-        templateId={mode === 'edit' ? (source?.id as string | undefined) : undefined}
-        templateType={draft.type}
-      />
+      {testDialog}
     </Box>
   );
 }
