@@ -237,6 +237,15 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            /** @description Three resends of this persona's link within the last hour already ("id: the verification link was sent to {email} 3 times in the last hour; try again in N minutes"); the Retry-After header gives seconds. Counted in the database, so every server process shares the count. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Errors"];
+                };
+            };
         };
     };
     countSenderPersonas: {

@@ -392,6 +392,19 @@ describe(`sandbox activation (${API_DB})`, () => {
       status: 404,
       body: { errors: [`id: no sender persona ${persona.id} in this project`] },
     });
+    // Three resends an hour per persona (issue 25 §3: no mailbox flooded through the console); the fourth waits.
+    for (let i = 0; i < 2; i++) {
+      expect((await h.call('POST', `/api/senderpersonawrapper/sender_personas/${persona.id}/verification`, { key: t.apiKey })).status).toBe(200);
+    }
+    const flooded = await h.app.inject({
+      method: 'POST',
+      url: `/api/senderpersonawrapper/sender_personas/${persona.id}/verification`,
+      headers: { 'x-api-key': t.apiKey },
+    });
+    expect(flooded.statusCode).toBe(429);
+    expect(flooded.json()).toEqual({ errors: ['id: the verification link was sent to s@example.com 3 times in the last hour; try again in 60 minutes'] });
+    expect(Number(flooded.headers['retry-after'])).toBeGreaterThan(3500);
+    expect((await h.sink.personaVerificationLinks()).length).toBe(links + 3);
     const link = new URL((await h.sink.personaVerificationLinks()).at(-1)!);
     expect((await h.app.inject({ method: 'POST', url: link.pathname })).statusCode).toBe(200);
     expect(await h.call('POST', `/api/senderpersonawrapper/sender_personas/${persona.id}/verification`, { key: t.apiKey })).toEqual({

@@ -8,7 +8,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
-import type { QueryFn } from '../../db/client.ts';
+import type { Db, QueryFn } from '../../db/client.ts';
+import { rateLimits } from '../../db/schema.ts';
+import { HttpError } from '../../errors.ts';
+import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import { buildRawMessage } from '../../mail/render.ts';
 import { personaVerificationLink, type PersonaTarget } from '../../mail/links.ts';
 
@@ -87,4 +90,44 @@ export async function personaToVerify(query: QueryFn, target: PersonaTarget): Pr
     [target.personaId, target.projectId, target.email],
   );
   return row;
+}
+
+/** How many verification emails one sender persona may be sent by "resend" within RESEND_WINDOW_S (issue 25 §3). */
+export const RESENDS_PER_WINDOW = 3;
+/** The resend window, in seconds: an hour. */
+export const RESEND_WINDOW_S = 3600;
+
+/**
+ * ResendThrottle limits "resend the verification link" to RESENDS_PER_WINDOW a persona per RESEND_WINDOW_S, counted in
+ * the database with rate-limiter-flexible's drizzle store (the `rate_limits` table, as the sign-in throttle), so every
+ * server process sees one count and a restart does not reset it: a mailbox is never flooded through the console.
+ * `take(personaId)` consumes one resend or throws TooManyResends (429 with the wait; the Retry-After seconds on it).
+ */
+export class ResendThrottle {
+  private readonly limiter: RateLimiterDrizzle;
+  constructor(db: Db) {
+    this.limiter = new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix: 'persona-resend', points: RESENDS_PER_WINDOW, duration: RESEND_WINDOW_S });
+  }
+
+  async take(personaId: string, email: string): Promise<void> {
+    try {
+      await this.limiter.consume(personaId.toLowerCase());
+    } catch (res) {
+      if (!(res instanceof RateLimiterRes)) throw res;
+      throw new TooManyResends(Math.ceil(res.msBeforeNext / 1000), email);
+    }
+  }
+}
+
+/** TooManyResends: 429 naming the address and the wait in minutes; `retryAfterS` for a Retry-After header. */
+export class TooManyResends extends HttpError {
+  constructor(
+    readonly retryAfterS: number,
+    email: string,
+  ) {
+    const minutes = Math.max(1, Math.ceil(retryAfterS / 60));
+    super(429, [
+      `id: the verification link was sent to ${email} ${RESENDS_PER_WINDOW} times in the last hour; try again in ${minutes} minute${minutes === 1 ? '' : 's'}`,
+    ]);
+  }
 }
