@@ -106,7 +106,13 @@ export const RESEND_WINDOW_S = 3600;
 export class ResendThrottle {
   private readonly limiter: RateLimiterDrizzle;
   constructor(db: Db) {
-    this.limiter = new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix: 'persona-resend', points: RESENDS_PER_WINDOW, duration: RESEND_WINDOW_S });
+    this.limiter = new RateLimiterDrizzle({
+      storeClient: db,
+      schema: rateLimits,
+      keyPrefix: 'persona-resend',
+      points: RESENDS_PER_WINDOW,
+      duration: RESEND_WINDOW_S,
+    });
   }
 
   async take(personaId: string, email: string): Promise<void> {
