@@ -82,6 +82,10 @@ describe('send wizard: one-time blast (e2e)', () => {
 
     expect(await wizard.message()).toBe('Required field');
     await wizard.pick('Template', 'spring', 'Spring news');
+    // The chosen template shows as a thumbnail with its subject (issue 25 §2).
+    const chosen = page.getByTestId('chosen-template');
+    await chosen.getByText('Subject: Spring news').waitFor();
+    expect(await chosen.getByTitle('Thumbnail of Spring news').getAttribute('srcdoc')).toContain('Spring news for jane.doe@example.com');
     await wizard.next('Recipients');
     await page.getByRole('radio', { name: 'Segments and contacts' }).check();
     await wizard.next('Segments');

@@ -3,7 +3,7 @@
  * create one inline), timing (the send-at types with date, time every 15 minutes in am/pm, timezone, or a drip delay
  * with its unit), counts and A/B weights. Each is a controlled view of the wizard state; the rules are in wizardModel.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';
 import {
   Alert,
@@ -26,6 +26,9 @@ import {
 import { CONTACT_LOCAL_TIMEZONE, timezoneOptions } from '../../domain/sendTime';
 import type { AppDataProvider } from '../data/dataProvider';
 import { PickList, usePickSource } from '../resources/shared/PickList';
+import { callOperation } from '../data/gateway';
+import { EmailThumbnail } from '../resources/templates/EmailThumbnail';
+import { renderSample } from '../resources/templates/sampleRender';
 import { TIME_OPTIONS, parseTimeOfDay, timeLabel } from '../resources/email-blasts/timeInput';
 import {
   DELAY_UNITS,
@@ -176,7 +179,43 @@ export function TemplateChoice({
   error?: string;
 }) {
   const source = usePickSource('templates');
-  return <PickList id={id} label={label} source={source} value={value ? [value] : []} onChange={(ids) => onChange(ids[0] ?? '')} error={error} />;
+  return (
+    <Stack spacing={1}>
+      <PickList id={id} label={label} source={source} value={value ? [value] : []} onChange={(ids) => onChange(ids[0] ?? '')} error={error} />
+      {value && <ChosenTemplateThumbnail templateId={value} />}
+    </Stack>
+  );
+}
+
+/** ChosenTemplateThumbnail shows the chosen template as a thumbnail with its subject (issue 25 §2). */
+function ChosenTemplateThumbnail({ templateId }: { templateId: string }) {
+  const [template, setTemplate] = useState<{ name: string; subject: string; html: string } | undefined>();
+  useEffect(() => {
+    let live = true;
+    setTemplate(undefined);
+    callOperation('listTemplates', { query: { ids: templateId, limit: 1 } }).then(
+      (r) => {
+        const t = r.data[0];
+        if (live && t) setTemplate({ name: String(t.name), subject: String(t.subject ?? ''), html: String(t.html_body ?? '') });
+      },
+      () => undefined, // the thumbnail is a help, not a step: without it the page still works
+    );
+    return () => {
+      live = false;
+    };
+  }, [templateId]);
+  if (!template) return null;
+  return (
+    <Stack direction="row" spacing={2} sx={{ alignItems: 'flex-start' }} data-testid="chosen-template">
+      <EmailThumbnail title={`Thumbnail of ${template.name}`} html={template.html} />
+      <Box sx={{ minWidth: 0 }}>
+        <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{template.name}</Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+          Subject: {renderSample(template.subject)}
+        </Typography>
+      </Box>
+    </Stack>
+  );
 }
 
 /** TimeOfDayInput is a time every 15 minutes in am/pm, or typed (e.g. 3:07 pm, 15:07). */

@@ -6,39 +6,11 @@
  */
 import { useEffect, useState } from 'react';
 import { Alert, Box, Button, Card, CardActions, CardContent, Chip, Typography } from '@mui/material';
-import { VIEWER_SANDBOX } from '../../pages/EmailViewer';
-import { renderSample } from './sampleRender';
+import { EmailThumbnail, THUMB } from './EmailThumbnail';
 import { STARTERS, type Starter } from './starters';
 
 /** A chosen starter with its HTML, or `blank`. */
 export type StarterChoice = { blank: true } | { blank?: false; starter: Starter; html: string };
-
-const THUMB = { width: 600, height: 720, scale: 1 / 3 };
-
-function Thumbnail({ title, html }: { title: string; html?: string }) {
-  return (
-    <Box sx={{ width: THUMB.width * THUMB.scale, height: THUMB.height * THUMB.scale, overflow: 'hidden', mx: 'auto', bgcolor: '#f4f4f7', borderRadius: 1 }}>
-      {html !== undefined && (
-        <iframe
-          title={title}
-          sandbox={VIEWER_SANDBOX}
-          srcDoc={renderSample(html)}
-          tabIndex={-1}
-          loading="lazy"
-          style={{
-            width: THUMB.width,
-            height: THUMB.height,
-            border: 0,
-            transform: `scale(${THUMB.scale})`,
-            transformOrigin: '0 0',
-            pointerEvents: 'none',
-            background: '#fff',
-          }}
-        />
-      )}
-    </Box>
-  );
-}
 
 /** StarterGallery offers the blank template and the starters; `onChoose` gets the choice (with the starter's HTML). */
 export function StarterGallery({ onChoose }: { onChoose: (choice: StarterChoice) => void }) {
@@ -86,7 +58,7 @@ export function StarterGallery({ onChoose }: { onChoose: (choice: StarterChoice)
           <Card key={s.id} variant="outlined" role="listitem" sx={{ display: 'flex', flexDirection: 'column' }} data-testid={`starter-${s.id}`}>
             <CardContent sx={{ flexGrow: 1 }}>
               <Box sx={{ mb: 1 }}>
-                <Thumbnail title={`Thumbnail of the ${s.name} starter`} html={html[s.id]} />
+                <EmailThumbnail title={`Thumbnail of the ${s.name} starter`} html={html[s.id]} />
               </Box>
               <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
                 {s.name} <Chip size="small" label={s.type === 'TEMPLATE_MARKETING' ? 'Marketing' : 'Transactional'} sx={{ ml: 0.5, verticalAlign: 'middle' }} />
