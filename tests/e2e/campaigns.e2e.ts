@@ -173,6 +173,22 @@ describe('campaigns (e2e)', () => {
     // Name, Type, Sends, Opens, Clicks, Unsubscribes, Bounces, Failures, Added.
     const cells = (await row.getByRole('cell').allTextContents()).slice(0, 8);
     expect(cells).toEqual([CAMPAIGN, 'Scheduled Email Blast / Newsletter', '2', '1', '0', '0', '0', '0']);
+    // On a 1440 px laptop the row's actions are whole and on screen, and the type reads on at most two lines (issue 25
+    // item 9: "ARCHIVE" was cut and the type wrapped over four).
+    await page.setViewportSize({ width: 1440, height: 900 });
+    try {
+      const archive = (await row.getByRole('button', { name: `Archive ${CAMPAIGN}` }).boundingBox())!;
+      expect(archive.x + archive.width).toBeLessThanOrEqual(1440);
+      expect(await row.getByRole('button', { name: `Archive ${CAMPAIGN}` }).evaluate((b) => b.scrollWidth <= b.clientWidth)).toBe(true);
+      expect(await row.evaluate((r) => r.closest('.MuiCard-root')!.scrollWidth <= r.closest('.MuiCard-root')!.clientWidth)).toBe(true);
+      const typeLines = await row
+        .getByRole('cell')
+        .nth(1)
+        .evaluate((c) => Math.round(c.querySelector('span')!.getBoundingClientRect().height / parseFloat(getComputedStyle(c).lineHeight)));
+      expect(typeLines).toBeLessThanOrEqual(2);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
     await row.getByRole('link', { name: `Stats of ${CAMPAIGN}` }).click();
     await expect.poll(() => new URL(page.url()).searchParams.get('campaign_id')).toBe(campaignId);
     await page.getByRole('region', { name: 'Sends', exact: true }).getByText('Unique: 2').waitFor();
