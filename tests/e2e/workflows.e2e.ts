@@ -255,6 +255,9 @@ describe('workflows (e2e)', () => {
     await page.getByRole('heading', { level: 1, name: 'Edit Workflow' }).waitFor();
     expect(await page.getByLabel('Name').inputValue()).toBe(WORKFLOW);
     await nodeRow('Filter').getByText(`match → Send`).waitFor(); // drawn again from the saved display
+    // The Send node is named by its template after the save too, not by an id's tail (issue 25 item 4).
+    await expect.poll(() => nodeOnCanvas('sender').textContent()).toContain(TEMPLATE.slice(0, 10));
+    expect(await nodeOnCanvas('sender').textContent()).not.toMatch(/…[0-9a-f]{6}/);
 
     const saved = (await api('GET', `/api/workflowwrapper/workflows?ids=${workflowId}`)).data[0];
     expect(saved.enabled).toBe(true);
