@@ -59,7 +59,7 @@ function nameCell(column: { source: string }, record: RaRecord, truncateAt?: num
   if (column.source !== 'name') return undefined;
   const name = String(record.name ?? '');
   return (
-    <Box component="span" sx={{ display: 'block', minWidth: '12rem' }}>
+    <Box component="span" sx={{ display: 'block', minWidth: '10rem' }}>
       <span title={truncateAt && name.length > truncateAt ? name : undefined}>{truncate(name, truncateAt)}</span>
       {record.template_id && (
         <Typography variant="body2" color="text.secondary" component="span" sx={{ display: 'block' }}>

@@ -161,7 +161,8 @@ function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, row
     );
   }
   return (
-    <Card variant="outlined" sx={{ overflowX: 'auto' }}>
+    // Cells 8 px apart, not MUI's 16: Campaigns' ten columns fit a 1440 px laptop beside the navigation (issue 25 item 9).
+    <Card variant="outlined" sx={{ overflowX: 'auto', '& .MuiTableCell-root': { px: 1 } }}>
       <Datagrid bulkActionButtons={false} rowClick={false} empty={<Typography sx={{ p: 2 }}>No {definition.label.toLowerCase()} match the search.</Typography>}>
         {actionsFirst || narrow ? [actions, ...columns] : [...columns, actions]}
       </Datagrid>
