@@ -215,7 +215,6 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
   // Run segment enters contacts at the trigger without their event: on an event-triggered workflow the page says so, so
   // no one takes it for a way to fire the event (issue 25 item 4; the spec keeps the button on every saved workflow).
   const savedTrigger = saved ? triggerOf(saved.display) : undefined;
-  const offersRunSegment = !!saved;
   const unsaved = useMemo(() => !saved || saved.name !== name.trim() || JSON.stringify(saved.display) !== JSON.stringify(display), [saved, name, display]);
 
   const add = (type: NodeType) => {
@@ -338,7 +337,7 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
         <Button variant="contained" onClick={save} disabled={saving} sx={{ height: 56 }}>
           Save
         </Button>
-        {saved && offersRunSegment && (
+        {saved && (
           <Button
             variant="outlined"
             onClick={() => setRunSegment(true)}
@@ -349,13 +348,13 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
             Run segment
           </Button>
         )}
-        {saved && offersRunSegment && !unsaved && savedTrigger?.type === 'event' && (
+        {saved && !unsaved && savedTrigger?.type === 'event' && (
           <Typography id="run-segment-event" variant="body2" color="text.secondary" sx={{ alignSelf: { sm: 'center' }, maxWidth: 360 }}>
             This workflow starts when a contact has the event ‘{savedTrigger.properties.eventName}’. Run segment sends a segment’s contacts through it now, as
             if each had that event.
           </Typography>
         )}
-        {saved && offersRunSegment && unsaved && (
+        {saved && unsaved && (
           <Typography id="run-segment-unsaved" variant="body2" color="text.secondary" sx={{ alignSelf: { sm: 'center' }, maxWidth: 320 }}>
             {RUN_SEGMENT_UNSAVED}
           </Typography>

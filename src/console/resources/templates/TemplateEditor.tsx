@@ -31,8 +31,6 @@ export const TEMPLATE_TYPES = [
   { value: 'TEMPLATE_TRANSACTIONAL', label: 'Transactional' },
 ] as const;
 
-export { renderSample };
-
 interface Draft {
   name: string;
   subject: string;
