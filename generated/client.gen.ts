@@ -18,6 +18,8 @@ import type { paths as EventPaths } from './types/event.gen';
 import type { paths as ReportingPaths } from './types/reporting.gen';
 import type { paths as JoblogPaths } from './types/joblog.gen';
 import type { paths as DomainsPaths } from './types/domains.gen';
+import type { paths as WebhooksPaths } from './types/webhooks.gen';
+import type { paths as SubscriptionsPaths } from './types/subscriptions.gen';
 import type { paths as OperatorPaths } from './types/operator.gen';
 
 /** The paths of each gateway, keyed by service name (mounted at /api/<service>). */
@@ -39,11 +41,13 @@ export interface GatewayPaths {
   reporting: ReportingPaths;
   joblog: JoblogPaths;
   domains: DomainsPaths;
+  webhooks: WebhooksPaths;
+  subscriptions: SubscriptionsPaths;
   operator: OperatorPaths;
 }
 
 export type Service = keyof GatewayPaths;
-export const services = ["login","signup","contact_us","companyauthwrapper","user","segment","segmentwrapper","senderpersonawrapper","template","scheduler","campaign","workflow","workflowwrapper","event","reporting","joblog","domains","operator"] as const;
+export const services = ["login","signup","contact_us","companyauthwrapper","user","segment","segmentwrapper","senderpersonawrapper","template","scheduler","campaign","workflow","workflowwrapper","event","reporting","joblog","domains","webhooks","subscriptions","operator"] as const;
 
 /**
  * createGatewayClient returns a typed openapi-fetch client for one gateway; `baseUrl` is the session's

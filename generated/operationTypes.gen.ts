@@ -17,6 +17,8 @@ import type { components as EventComponents, operations as EventOperations } fro
 import type { components as ReportingComponents, operations as ReportingOperations } from './types/reporting.gen';
 import type { components as JoblogComponents, operations as JoblogOperations } from './types/joblog.gen';
 import type { components as DomainsComponents, operations as DomainsOperations } from './types/domains.gen';
+import type { components as WebhooksComponents, operations as WebhooksOperations } from './types/webhooks.gen';
+import type { components as SubscriptionsComponents, operations as SubscriptionsOperations } from './types/subscriptions.gen';
 import type { components as OperatorComponents, operations as OperatorOperations } from './types/operator.gen';
 
 /**
@@ -105,6 +107,23 @@ export interface OperationTypes {
   getBulkUploadStatus: JoblogOperations['getBulkUploadStatus'];
   getDkimSettings: DomainsOperations['getDkimSettings'];
   addDomain: DomainsOperations['addDomain'];
+  listWebhookEndpoints: WebhooksOperations['listWebhookEndpoints'];
+  createWebhookEndpoint: WebhooksOperations['createWebhookEndpoint'];
+  updateWebhookEndpoint: WebhooksOperations['updateWebhookEndpoint'];
+  deleteWebhookEndpoint: WebhooksOperations['deleteWebhookEndpoint'];
+  rotateWebhookSecret: WebhooksOperations['rotateWebhookSecret'];
+  sendWebhookTest: WebhooksOperations['sendWebhookTest'];
+  listWebhookDeliveries: WebhooksOperations['listWebhookDeliveries'];
+  resendWebhookDelivery: WebhooksOperations['resendWebhookDelivery'];
+  listTopics: SubscriptionsOperations['listTopics'];
+  createTopic: SubscriptionsOperations['createTopic'];
+  updateTopic: SubscriptionsOperations['updateTopic'];
+  deleteTopic: SubscriptionsOperations['deleteTopic'];
+  listSubscribeForms: SubscriptionsOperations['listSubscribeForms'];
+  createSubscribeForm: SubscriptionsOperations['createSubscribeForm'];
+  updateSubscribeForm: SubscriptionsOperations['updateSubscribeForm'];
+  deleteSubscribeForm: SubscriptionsOperations['deleteSubscribeForm'];
+  listConsents: SubscriptionsOperations['listConsents'];
   operatorLogin: OperatorOperations['operatorLogin'];
   operatorLogout: OperatorOperations['operatorLogout'];
   getOperator: OperatorOperations['getOperator'];
@@ -140,5 +159,7 @@ export interface ServiceSchemas {
   reporting: ReportingComponents['schemas'];
   joblog: JoblogComponents['schemas'];
   domains: DomainsComponents['schemas'];
+  webhooks: WebhooksComponents['schemas'];
+  subscriptions: SubscriptionsComponents['schemas'];
   operator: OperatorComponents['schemas'];
 }

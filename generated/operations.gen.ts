@@ -413,6 +413,91 @@ export const operations = {
     "method": "POST",
     "path": "/domains"
   },
+  "listWebhookEndpoints": {
+    "service": "webhooks",
+    "method": "GET",
+    "path": "/endpoints"
+  },
+  "createWebhookEndpoint": {
+    "service": "webhooks",
+    "method": "POST",
+    "path": "/endpoints"
+  },
+  "updateWebhookEndpoint": {
+    "service": "webhooks",
+    "method": "PUT",
+    "path": "/endpoints/{id}"
+  },
+  "deleteWebhookEndpoint": {
+    "service": "webhooks",
+    "method": "DELETE",
+    "path": "/endpoints/{id}"
+  },
+  "rotateWebhookSecret": {
+    "service": "webhooks",
+    "method": "POST",
+    "path": "/endpoints/{id}/rotate_secret"
+  },
+  "sendWebhookTest": {
+    "service": "webhooks",
+    "method": "POST",
+    "path": "/endpoints/{id}/test"
+  },
+  "listWebhookDeliveries": {
+    "service": "webhooks",
+    "method": "GET",
+    "path": "/endpoints/{id}/deliveries"
+  },
+  "resendWebhookDelivery": {
+    "service": "webhooks",
+    "method": "POST",
+    "path": "/deliveries/{id}/resend"
+  },
+  "listTopics": {
+    "service": "subscriptions",
+    "method": "GET",
+    "path": "/topics"
+  },
+  "createTopic": {
+    "service": "subscriptions",
+    "method": "POST",
+    "path": "/topics"
+  },
+  "updateTopic": {
+    "service": "subscriptions",
+    "method": "PUT",
+    "path": "/topics/{id}"
+  },
+  "deleteTopic": {
+    "service": "subscriptions",
+    "method": "DELETE",
+    "path": "/topics/{id}"
+  },
+  "listSubscribeForms": {
+    "service": "subscriptions",
+    "method": "GET",
+    "path": "/forms"
+  },
+  "createSubscribeForm": {
+    "service": "subscriptions",
+    "method": "POST",
+    "path": "/forms"
+  },
+  "updateSubscribeForm": {
+    "service": "subscriptions",
+    "method": "PUT",
+    "path": "/forms/{id}"
+  },
+  "deleteSubscribeForm": {
+    "service": "subscriptions",
+    "method": "DELETE",
+    "path": "/forms/{id}"
+  },
+  "listConsents": {
+    "service": "subscriptions",
+    "method": "GET",
+    "path": "/consents"
+  },
   "operatorLogin": {
     "service": "operator",
     "method": "POST",

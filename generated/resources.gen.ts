@@ -623,6 +623,20 @@ export const resources: ResourceDefinition[] = [
             "type": "boolean",
             "default": false
           },
+          "topic_id": {
+            "oneOf": [
+              {
+                "type": "string",
+                "format": "uuid",
+                "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "title": "Topic",
+            "description": "The blast's subscription topic (issue 26 §3; GET {subscriptions}/topics), over its templates' own; null or absent: its template's topic, if any. Marketing mail of a topic skips contacts who left it."
+          },
           "timezone": {
             "type": "string",
             "title": "Timezone",

@@ -159,6 +159,8 @@ export interface components {
             to_segment_ids?: components["schemas"]["UuidList"];
             to_user_ids?: components["schemas"]["UuidList"];
             to_user_emails?: string[];
+            /** @description The launch's subscription topic (else its templates'); contacts who left it are counted as unsubscribed. */
+            topic_id?: components["schemas"]["Uuid"] | null;
             /**
              * @description How many emails each recipient gets (a drip campaign's count), for the cost.
              * @default 1
@@ -242,6 +244,11 @@ export interface components {
             /** @default false */
             send_in_users_timezone: boolean;
             /**
+             * Topic
+             * @description The blast's subscription topic (issue 26 §3; GET {subscriptions}/topics), over its templates' own; null or absent: its template's topic, if any. Marketing mail of a topic skips contacts who left it.
+             */
+            topic_id?: components["schemas"]["Uuid"] | null;
+            /**
              * Timezone
              * @description An IANA zone (e.g. UTC, America/New_York), or "Contact's local timezone" (also "Contact’s local timezone" or "contacts local timezone", case-insensitive), which sets send_in_users_timezone. A contact with no zone, or an unknown one, is sent at that wall-clock time in UTC.
              */
@@ -252,9 +259,10 @@ export interface components {
             targeted: number;
             /** @description Recipients given an email (an outbox row). */
             queued: number;
-            /** @description Recipients left out, by reason - unsubscribed (marketing mail only), bounced (hard bounce), suppressed (on the suppression list after a complaint or an earlier failure), invalid (an address that does not pass the email check), not_a_contact (an id or address in the blast that names no live contact). */
+            /** @description Recipients left out, by reason - unsubscribed (marketing mail only: from everything, or from the mail's topic), unconfirmed (marketing mail only: a subscribe form's double opt-in not confirmed yet; absent on blasts expanded before it existed), bounced (hard bounce), suppressed (on the suppression list after a complaint or an earlier failure), invalid (an address that does not pass the email check), not_a_contact (an id or address in the blast that names no live contact). */
             excluded: {
                 unsubscribed: number;
+                unconfirmed?: number;
                 bounced: number;
                 suppressed: number;
                 invalid: number;
@@ -275,6 +283,8 @@ export interface components {
             send_at_utc: string | null;
             send_in_users_timezone: boolean;
             timezone: string;
+            /** @description The blast's own subscription topic (null: its template's, if any). */
+            topic_id?: string | null;
             template_id: string | null;
             template_ids_with_weights: components["schemas"]["TemplateWeight"][];
             sender_persona_id: string;

@@ -92,6 +92,11 @@ export interface components {
             html_body: string;
             plain_text_body?: string | null;
             channel_id?: string | null;
+            /**
+             * Topic
+             * @description The subscription topic of a marketing template's emails (issue 26 §3; GET {subscriptions}/topics): its unsubscribe link offers to leave that topic, and sends skip contacts who left it. Absent on an update: unchanged; null: none.
+             */
+            topic_id?: components["schemas"]["Uuid"] | null;
             /** @description The designer's design document, tagged with the designer that made it so the template reopens in the same one: {"designer": "unlayer", "version": "1.157.0", "design": <Unlayer design JSON>}, {"designer": "grapesjs", "design": <GrapesJS project data>}, or {"designer": "html"} when the HTML was written or imported as code. Null for templates saved through the API without a design: they open in the HTML code view. */
             json?: ({
                 /** @enum {string} */
@@ -109,6 +114,7 @@ export interface components {
             html_body: string;
             plain_text_body: string | null;
             channel_id: string | null;
+            topic_id: string | null;
             json: {
                 [key: string]: unknown;
             } | null;

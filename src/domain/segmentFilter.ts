@@ -13,13 +13,14 @@
  *   (num_sends_via_campaign, …_via_scheduled_email_blast, …_via_workflow, …_with_template): [id, number];
  *   num_in_segment: [segment_id, number].
  * - is_in_segment (the segment-edit set only): [segment_id], no operator (it is sent as num_in_segment > 0).
+ * - is_subscribed_to_topic (issue 26 §3): [topic_id], no operator: the contact gets marketing mail of that topic.
  * Dates compare by UTC day: ISO timestamps are cut to midnight UTC.
  */
 import { UUID_RE } from './validation.ts';
 
 export type Conjunction = 'and' | 'or';
 export type FilterOperator = 'contains' | 'does_not_contain' | 'equals' | 'not_equals' | 'less_than' | 'greater_than' | 'is_missing' | 'is_not_missing';
-export type ValueType = 'string' | 'date' | 'number' | 'campaign_id' | 'scheduled_email_blast_id' | 'workflow_id' | 'template_id' | 'segment_id';
+export type ValueType = 'string' | 'date' | 'number' | 'campaign_id' | 'scheduled_email_blast_id' | 'workflow_id' | 'template_id' | 'segment_id' | 'topic_id';
 export type AttributeKind = 'text' | 'json' | 'date' | 'count' | 'membership';
 
 /** One filter as the console sends it. */
@@ -83,6 +84,8 @@ export const FILTER_ATTRIBUTES: Readonly<Record<string, AttributeSpec>> = {
   ),
   num_in_segment: { kind: 'count', keys: ['segment_id'], value: 'number' },
   is_in_segment: { kind: 'membership', keys: ['segment_id'] },
+  // Issue 26 §3: subscribed to a topic — not unsubscribed from everything and not from that topic.
+  is_subscribed_to_topic: { kind: 'membership', keys: ['topic_id'] },
 };
 
 /** The attributes of the Filter Contacts screen (all but is_in_segment). */

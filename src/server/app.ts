@@ -41,6 +41,8 @@ import { eventHandlers } from './gateways/event/index.ts';
 import { reportingHandlers } from './gateways/reporting/index.ts';
 import { joblogHandlers } from './gateways/joblog/index.ts';
 import { domainsHandlers } from './gateways/domains/index.ts';
+import { webhooksHandlers } from './gateways/webhooks/index.ts';
+import { subscriptionsHandlers } from './gateways/subscriptions/index.ts';
 import { operatorHandlers } from './gateways/operator/index.ts';
 import fastifyCookie from '@fastify/cookie';
 import { onProjectStateChange, operatorBySession, OPERATOR_COOKIE } from './core/operator/index.ts';
@@ -68,6 +70,8 @@ const GATEWAYS: Record<string, (ctx: AppContext) => object> = {
   reporting: reportingHandlers,
   joblog: joblogHandlers,
   domains: domainsHandlers,
+  webhooks: webhooksHandlers,
+  subscriptions: subscriptionsHandlers,
   operator: operatorHandlers,
 };
 

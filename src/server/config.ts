@@ -145,6 +145,16 @@ export interface Config {
    * only requests from this machine (127.0.0.1, ::1, not through a proxy; plugins/metrics.ts).
    */
   metricsToken?: string;
+  /**
+   * Webhooks (issue 26 §1; core/webhooks): whether endpoint URLs may point at private, loopback or link-local
+   * addresses (WEBHOOK_ALLOW_PRIVATE=on; default off, so a customer cannot reach the service's own network), the
+   * time-out of one attempt (WEBHOOK_TIMEOUT_MS, default 5000 ms), the waits between attempts (WEBHOOK_RETRY_SCHEDULE,
+   * seconds, comma-separated; the last repeats; default 5,300,1800,7200,18000,36000), how long a message is retried
+   * and an endpoint may fail before it is disabled (WEBHOOK_RETRY_FOR, a duration, default 3d), how long a worker's
+   * claim on an attempt lasts (WEBHOOK_LEASE_MS, default 30000 ms) and the dispatcher's idle poll (WEBHOOK_POLL_MS,
+   * default 500 ms).
+   */
+  webhooks: { allowPrivate: boolean; timeoutMs: number; retryScheduleS: number[]; retryForMs: number; leaseMs: number; pollMs: number };
 }
 
 /** loadConfig reads the environment (process.env by default). Throws on a malformed number or duration (DEFER_MAX_AGE), SMTP_URL, STORAGE_URL, WARMUP_SCHEDULE or DOMAIN_LIMITS, an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE, or an unreadable or empty APPLE_PROXY_RANGES_FILE. */
@@ -240,7 +250,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workflowPollMs: Math.max(50, num('WORKFLOW_POLL_MS', 1000)),
     reportCompactMs: Math.max(100, num('REPORT_COMPACT_MS', 2000)),
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
+    webhooks: {
+      allowPrivate: /^(on|true|1|yes)$/i.test(env.WEBHOOK_ALLOW_PRIVATE ?? ''),
+      timeoutMs: Math.max(100, num('WEBHOOK_TIMEOUT_MS', 5000)),
+      retryScheduleS: retrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
+      retryForMs: env.WEBHOOK_RETRY_FOR ? parseDuration('WEBHOOK_RETRY_FOR', env.WEBHOOK_RETRY_FOR) : 72 * 3_600_000,
+      leaseMs: Math.max(1000, num('WEBHOOK_LEASE_MS', 30_000)),
+      pollMs: Math.max(50, num('WEBHOOK_POLL_MS', 500)),
+    },
   };
+}
+
+/** retrySchedule reads WEBHOOK_RETRY_SCHEDULE (seconds between attempts, comma-separated); throws naming it when malformed. */
+function retrySchedule(raw: string | undefined): number[] {
+  if (!raw?.trim()) return [5, 300, 1800, 7200, 18_000, 36_000];
+  const waits = raw.split(',').map((s) => Number(s.trim()));
+  if (waits.some((w) => !Number.isFinite(w) || w < 0)) throw new Error(`WEBHOOK_RETRY_SCHEDULE must be seconds separated by commas, got "${raw}"`);
+  return waits;
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * startWorkers runs the background work in this process (WORKERS=on): every queue of the job registry (jobs.ts: blast
  * expansion, the scheduled demo reset and DNS checks, imports, segments from filters, workflow saves), the report
- * compaction, the workflow engine and the sender loop. Returns a stop function that lets in-hand work finish.
+ * compaction, the workflow engine, the webhook dispatcher and the sender loop. Returns a stop function that lets in-hand work finish.
  */
 import type { AppContext } from '../server/context.ts';
 import type { QueryFn } from '../server/db/client.ts';
@@ -13,6 +13,7 @@ import { IDLE_CONNECTION_MS } from '../server/core/sending/connections.ts';
 import { RenderPool } from '../server/mail/renderPool.ts';
 import { startReportCompaction } from './reportCompaction.ts';
 import { WorkflowEngine } from './workflows.ts';
+import { WebhookDispatcher } from './webhooks.ts';
 import v8 from 'node:v8';
 
 /**
@@ -63,13 +64,17 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
   const engine = new WorkflowEngine(ctx, { leaseMs: ctx.config.workflowLeaseMs, pollMs: ctx.config.workflowPollMs });
   // Report aggregates (issue 6): deltas folded into merged rows every REPORT_COMPACT_MS.
   const stopCompaction = startReportCompaction(ctx.database.query.bind(ctx.database) as QueryFn, ctx.config.reportCompactMs);
+  // Webhook messages (issue 26 §1): delivered beside the sender, never in its way.
+  const webhooks = new WebhookDispatcher(ctx);
   await renderer.ready();
   sender.start();
   await engine.start();
+  webhooks.start();
   return {
     sender,
     engine,
     async stop() {
+      await webhooks.stop();
       await engine.stop();
       await sender.stop();
       for (const r of backupRelays) await r.transport.close();

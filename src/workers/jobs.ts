@@ -14,6 +14,7 @@ import { resetDemoAccount } from '../server/core/accounts/demo.ts';
 import { checkDomains } from '../server/core/domains/index.ts';
 import { buildSegmentFromFilters } from '../server/core/segments/fromFilters.ts';
 import { runWorkflowArchive, runWorkflowSave } from '../server/core/workflows/index.ts';
+import { removeUnconfirmed } from '../server/core/subscriptions/index.ts';
 
 /** What a handler gets besides its payload: the app context and a way to wake this process's sender. */
 export interface JobContext {
@@ -50,6 +51,8 @@ export interface JobPayloads {
   'workflow-save': { jobLogId: string; projectId: string; input: WorkflowSchemas['schemas']['WorkflowInput'] };
   /** Archive a workflow (JOB_DELETE_WORKFLOW). */
   'workflow-delete': { jobLogId: string; projectId: string; workflowId: string };
+  /** Remove contacts whose double opt-in was not confirmed in their form's unconfirmed_days (issue 26 §2; every 30 minutes). */
+  'unconfirmed-cleanup': Record<string, never>;
 }
 
 /** The name of a queue. */
@@ -86,6 +89,12 @@ export const JOBS: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   // Workflow saves and archives run one at a time per process (a project's jobs run in order).
   'workflow-save': { batchSize: 1, pollingIntervalSeconds: 0.5, handle: ({ ctx }, job) => runWorkflowSave(query(ctx), job) },
   'workflow-delete': { batchSize: 1, pollingIntervalSeconds: 0.5, handle: ({ ctx }, job) => runWorkflowArchive(ctx, job) },
+  'unconfirmed-cleanup': {
+    batchSize: 1,
+    pollingIntervalSeconds: 30,
+    schedule: () => '*/30 * * * *',
+    handle: ({ ctx }) => removeUnconfirmed(query(ctx)).then(() => undefined),
+  },
 };
 
 /** Every queue name, in registry order. */

@@ -94,6 +94,8 @@ interface TemplateRow {
   html_body: string;
   plain_text_body: string | null;
   type: string;
+  /** The subscription topic of its emails (issue 26 §3), or null. */
+  topic_id: string | null;
 }
 
 export interface SenderOptions {
@@ -544,7 +546,7 @@ export class Sender {
       ),
       this.query<TemplateRow>(LOOKUP.templates, [ids((r) => r.template_id)]),
       this.query<{ id: string; link_secret: string }>(LOOKUP.projects, [ids((r) => r.project_id)]),
-      this.query<{ id: string; enabled: boolean }>(LOOKUP.blasts, [ids((r) => r.blast_id)]),
+      this.query<{ id: string; enabled: boolean; topic_id: string | null }>(LOOKUP.blasts, [ids((r) => r.blast_id)]),
       this.query<{ project_id: string; email: string; reason: string }>(LOOKUP.suppressions, [
         ids((r) => r.project_id),
         [...new Set(rows.map((r) => r.email.trim().toLowerCase()))],
@@ -616,6 +618,14 @@ export class Sender {
         throw new PermanentError(`suppressed: ${row.email} is on the suppression list (${suppressedFor})`, 'suppressed');
       }
       if (optOutApplies && contact?.unsubscribed_at) throw new PermanentError(`unsubscribed: ${row.email} unsubscribed from marketing email`, 'unsubscribed');
+      // Subscription topics and double opt-in (issue 26; core/audience leaves the same contacts out at expansion).
+      const topicId = blast?.topic_id ?? template?.topic_id ?? null;
+      if (optOutApplies && topicId && (contact?.unsubscribed_topic_ids as string[] | undefined)?.includes(topicId)) {
+        throw new PermanentError(`unsubscribed: ${row.email} unsubscribed from this email's topic`, 'unsubscribed');
+      }
+      if (optOutApplies && contact?.confirmation_pending_at) {
+        throw new PermanentError(`unconfirmed: ${row.email} has not confirmed the subscription yet (double opt-in)`, 'unsubscribed');
+      }
       // The mailbox simulator answers for its own addresses: accepted without delivery, then its feedback.
       const simulated = simulatorFeedback(row.email);
       // Per-provider limits (core/sending/providers.ts): no free connection or send slot for the recipient's provider

@@ -116,6 +116,10 @@ export const contacts = pgTable(
     unsubscribedAt: ts('unsubscribed_at'),
     bouncedAt: ts('bounced_at'),
     complainedAt: ts('complained_at'),
+    /** Subscription topics the contact left (issue 26 §3; core/subscriptions): marketing of these topics skips them. */
+    unsubscribedTopicIds: uuid('unsubscribed_topic_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    /** Set while a subscribe form's double opt-in waits for the contact's click (issue 26 §2): no marketing mail until then. */
+    confirmationPendingAt: ts('confirmation_pending_at'),
     json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
     version: integer('version').notNull().default(1),
     createdAt: created(),
@@ -248,6 +252,8 @@ export const templates = pgTable(
     htmlBody: text('html_body').notNull(),
     plainTextBody: text('plain_text_body'),
     channelId: text('channel_id'),
+    /** The subscription topic a marketing template's email belongs to (issue 26 §3); null: none. */
+    topicId: uuid('topic_id'),
     json: jsonb('json').$type<Record<string, unknown> | null>(),
     version: integer('version').notNull().default(1),
     createdAt: created(),
@@ -279,6 +285,8 @@ export const emailBlasts = pgTable(
     sendAtUtc: ts('send_at_utc'),
     sendInUsersTimezone: boolean('send_in_users_timezone').notNull().default(false),
     timezone: text('timezone').notNull(),
+    /** The blast's subscription topic (issue 26 §3), over its templates'; null: its template's topic, if any. */
+    topicId: uuid('topic_id'),
     /** When the blast must be expanded into recipient rows (its instant, or the UTC+14 instant for contact-local). */
     dueAt: ts('due_at').notNull(),
     expandedAt: ts('expanded_at'),
@@ -287,7 +295,7 @@ export const emailBlasts = pgTable(
     audience: jsonb('audience').$type<{
       targeted: number;
       queued: number;
-      excluded: { unsubscribed: number; bounced: number; suppressed: number; invalid: number; not_a_contact: number };
+      excluded: { unsubscribed: number; unconfirmed?: number; bounced: number; suppressed: number; invalid: number; not_a_contact: number };
     } | null>(),
     createdAt: created(),
     disabledAt: ts('disabled_at'),
@@ -893,4 +901,137 @@ export const connectionShares = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.key, t.holder] })],
+);
+
+/**
+ * A project's webhook endpoints (issue 26 §1; core/webhooks): where delivery and contact events are POSTed, signed per
+ * the Standard Webhooks specification with `secret` (whsec_…). `failing_since`: the first failed attempt since the
+ * last success (null while healthy); an endpoint failing for WEBHOOK_DISABLE_AFTER is disabled (`disabled_at`, why).
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    url: text('url').notNull(),
+    description: text('description').notNull().default(''),
+    eventTypes: text('event_types').array().notNull(),
+    secret: text('secret').notNull(),
+    disabledAt: ts('disabled_at'),
+    disabledReason: text('disabled_reason'),
+    failingSince: ts('failing_since'),
+    createdAt: created(),
+    archivedAt: ts('archived_at'),
+  },
+  (t) => [index('webhook_endpoints_project_idx').on(t.projectId)],
+);
+
+/**
+ * One message to one endpoint (issue 26 §1): written by the triggers on events and contacts in the same transaction
+ * as what it reports (core/webhooks/sql/webhooks.sql), then delivered by the worker processes (workers/webhooks.ts).
+ * `id` is the Standard Webhooks `webhook-id` (msg_…), the same on every attempt; `contact_key` orders a contact's
+ * messages (one in flight per endpoint and contact, in `seq` order). status: pending → delivered | failed.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
+    projectId: uuid('project_id').notNull(),
+    endpointId: uuid('endpoint_id').notNull(),
+    eventType: text('event_type').notNull(),
+    contactKey: text('contact_key').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    status: text('status').notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
+    /** When its retry window starts: created_at, or the moment it was resent by hand. */
+    retryFrom: ts('retry_from'),
+    claimToken: uuid('claim_token'),
+    leaseUntil: ts('lease_until'),
+    lastAttemptAt: ts('last_attempt_at'),
+    lastStatusCode: integer('last_status_code'),
+    lastResponse: text('last_response'),
+    lastLatencyMs: integer('last_latency_ms'),
+    deliveredAt: ts('delivered_at'),
+    createdAt: created(),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+    index('webhook_deliveries_order_idx')
+      .on(t.endpointId, t.contactKey, t.seq)
+      .where(sql`status = 'pending'`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.seq),
+  ],
+);
+
+/** A project's subscription topics (issue 26 §3; core/subscriptions): "Product news", "Weekly digest". */
+export const topics = pgTable(
+  'topics',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: created(),
+    archivedAt: ts('archived_at'),
+  },
+  (t) => [
+    uniqueIndex('topics_project_name_idx')
+      .on(t.projectId, sql`lower(${t.name})`)
+      .where(sql`archived_at IS NULL`),
+  ],
+);
+
+/**
+ * Hosted subscribe forms (issue 26 §2; core/subscriptions): a submission at /s/{id} adds the address to `segment_id`
+ * after it confirms by email (double opt-in, mailed from `sender_persona_id`); `consent_text` is what the form shows
+ * and what the consent record keeps; unconfirmed contacts are removed after `unconfirmed_days`.
+ */
+export const subscribeForms = pgTable(
+  'subscribe_forms',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    name: text('name').notNull(),
+    segmentId: uuid('segment_id').notNull(),
+    senderPersonaId: uuid('sender_persona_id').notNull(),
+    heading: text('heading').notNull(),
+    consentText: text('consent_text').notNull(),
+    unconfirmedDays: integer('unconfirmed_days').notNull().default(7),
+    createdAt: created(),
+    archivedAt: ts('archived_at'),
+  },
+  (t) => [index('subscribe_forms_project_idx').on(t.projectId)],
+);
+
+/**
+ * Consent records (issue 26 §2): one per form submission — when, from where (IP, user agent), on which form and the
+ * text shown — and when and from where the confirmation link's button was pressed.
+ */
+export const consents = pgTable(
+  'consents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id').notNull(),
+    contactId: uuid('contact_id').notNull(),
+    formId: uuid('form_id').notNull(),
+    email: text('email').notNull(),
+    consentText: text('consent_text').notNull(),
+    submittedAt: ts('submitted_at').notNull().defaultNow(),
+    submittedIp: text('submitted_ip'),
+    submittedUserAgent: text('submitted_user_agent'),
+    confirmedAt: ts('confirmed_at'),
+    confirmedIp: text('confirmed_ip'),
+    confirmedUserAgent: text('confirmed_user_agent'),
+  },
+  (t) => [index('consents_contact_idx').on(t.contactId, t.submittedAt)],
 );

@@ -116,6 +116,17 @@ export function verifyPersonaToken(token: string, secret: string): PersonaTarget
   return f && f.length === 4 ? { projectId: f[1], personaId: f[2], email: f[3] } : undefined;
 }
 
+/** confirmationLink returns `{publicUrl}/s/c/{token}`, the link of a subscribe form's confirmation email (issue 26 §2), naming one consent record. */
+export function confirmationLink(publicUrl: string, secret: string, projectId: string, consentId: string): string {
+  return `${publicUrl}/s/c/${makeToken(secret, ['c', projectId, consentId])}`;
+}
+
+/** verifyConfirmationToken returns the consent a confirmation token names, or undefined when it is not genuine. */
+export function verifyConfirmationToken(token: string, secret: string): { projectId: string; consentId: string } | undefined {
+  const f = verify(token, secret, 'c');
+  return f && f.length === 3 && UUID.test(f[2]) ? { projectId: f[1], consentId: f[2] } : undefined;
+}
+
 /** What the renderer needs to add tracking to one email (computed on the main thread, applied where it renders). */
 export interface TrackingContext extends LinkTarget {
   publicUrl: string;

@@ -9,7 +9,9 @@
  *                          link scanners cannot unsubscribe anyone);
  * - POST /u/{token}        the page's button, or the RFC 8058 one-click POST (body List-Unsubscribe=One-Click) that
  *                          mail clients send to the List-Unsubscribe URL: unsubscribes and confirms;
- * - GET  /v/{token}        a sender persona's verification page (asks); POST confirms it (issue 4 §4).
+ * - GET  /v/{token}        a sender persona's verification page (asks); POST confirms it (issue 4 §4);
+ * - /s/{form} and /s/c/{token}: hosted subscribe forms and their confirmation links (plugins/subscribeForms.ts).
+ * With subscription topics (issue 26 §3) /u/ is a preference centre: leave the email's topic, choose topics, or leave all.
  * A token that is not genuine (forged, altered, another tenant's) gets 404 and records nothing.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -25,21 +27,69 @@ import {
   type LinkTarget,
 } from '../mail/links.ts';
 import { personaToVerify, verifyPersona } from '../core/personas/verification.ts';
-import { recordEngagement, unsubscribeByLink, unsubscribeRecipient, type EngagementRequest } from '../core/feedback/index.ts';
+import {
+  leaveTopicByLink,
+  preferences,
+  recordEngagement,
+  savePreferencesByLink,
+  unsubscribeByLink,
+  unsubscribeRecipient,
+  type EngagementRequest,
+  type Preferences,
+} from '../core/feedback/index.ts';
 import { projectSecrets } from '../core/accounts/index.ts';
 import { originOf } from './securityHeaders.ts';
+import { registerSubscribeForms } from './subscribeForms.ts';
 
 /** A 1×1 transparent GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** escapeHtml escapes text for HTML content and quoted attributes. */
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function page(title: string, body: string): string {
+/** page wraps `body` (HTML) in the public pages' frame with `title` as its heading and title: unsubscribe, verification, subscribe forms. */
+export function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;padding:48px 16px;color:#1d2129}
 main{max-width:480px;margin:auto;background:#fff;border-radius:8px;padding:32px;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 button{font:inherit;background:#1565c0;color:#fff;border:0;border-radius:4px;padding:10px 20px;cursor:pointer}</style></head>
 <body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+}
+
+/** backLink leads from a confirmation back to the preference centre of the same link. */
+const backLink = (token: string) => `<a href="/u/${encodeURIComponent(token)}">Manage your email preferences</a>`;
+
+/**
+ * preferenceCentre renders the preference centre (issue 26 §3): leave the email's topic (one button), choose topics
+ * (checkboxes; saving while unsubscribed from everything subscribes again), or leave all marketing email. Every
+ * change is a POST: a link scanner's GET changes nothing.
+ */
+function preferenceCentre(p: Preferences): string {
+  const status = p.unsubscribed
+    ? `<p>You are unsubscribed from all marketing email. Choose topics and save to receive them again.</p>`
+    : `<p>Choose which email you get from ${escapeHtml(p.company)}.</p>`;
+  const leave =
+    p.topic && !p.unsubscribed && p.topics.find((t) => t.id === p.topic!.id)?.subscribed
+      ? `<form method="post"><input type="hidden" name="action" value="topic"><button type="submit">Unsubscribe from ${escapeHtml(p.topic.name)}</button></form>`
+      : '';
+  const choose = p.isContact
+    ? `<form method="post"><input type="hidden" name="action" value="save">${p.unsubscribed ? '<input type="hidden" name="resubscribe" value="1">' : ''}
+<fieldset style="border:0;padding:0;margin:16px 0"><legend><strong>Topics</strong></legend>
+${p.topics
+  .map(
+    (t) =>
+      `<p><label><input type="checkbox" name="topic" value="${escapeHtml(t.id)}"${t.subscribed && !p.unsubscribed ? ' checked' : ''}> ${escapeHtml(t.name)}</label>${t.description ? `<br><small>${escapeHtml(t.description)}</small>` : ''}</p>`,
+  )
+  .join('\n')}</fieldset><button type="submit">Save preferences</button></form>`
+    : '';
+  const all = p.unsubscribed
+    ? ''
+    : `<form method="post" style="margin-top:24px"><input type="hidden" name="action" value="all"><button type="submit" style="background:#555">Unsubscribe from all marketing email</button></form>`;
+  return page(
+    'Email preferences',
+    `<p><strong>${escapeHtml(p.email)}</strong></p>${status}${leave}${choose}${all}
+<p><small>You will still receive messages about your account and orders.</small></p>`,
+  );
 }
 
 /** registerPublicLinks adds the tracking and unsubscribe routes to `app` (in their own context: they parse any body as text). */
@@ -96,17 +146,19 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
       return reply.code(204).header('cache-control', 'no-store').send();
     });
 
+    // The unsubscribe page and, when the project has subscription topics, its preference centre (issue 26 §3).
     scope.get<{ Params: { token: string } }>('/u/:token', async (req, reply) => {
       const target = await check(req.params.token, verifyUnsubscribeToken);
-      const who = target && (await unsubscribeRecipient(query, target));
-      if (!who) return notFound(reply);
+      const prefs = target && (await preferences(query, target));
+      if (!prefs) return notFound(reply);
       reply.type('text/html').header('cache-control', 'no-store');
-      if (who.unsubscribed) {
-        return page('You are unsubscribed', `<p>${escapeHtml(who.email)} no longer receives marketing email from ${escapeHtml(who.company)}.</p>`);
+      if (prefs.topics.length) return preferenceCentre(prefs);
+      if (prefs.unsubscribed) {
+        return page('You are unsubscribed', `<p>${escapeHtml(prefs.email)} no longer receives marketing email from ${escapeHtml(prefs.company)}.</p>`);
       }
       return page(
         'Unsubscribe',
-        `<p>Stop marketing email from ${escapeHtml(who.company)} to <strong>${escapeHtml(who.email)}</strong>?</p>
+        `<p>Stop marketing email from ${escapeHtml(prefs.company)} to <strong>${escapeHtml(prefs.email)}</strong>?</p>
 <form method="post"><button type="submit">Unsubscribe</button></form>
 <p><small>You will still receive messages about your account and orders.</small></p>`,
       );
@@ -114,20 +166,39 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
 
     scope.post<{ Params: { token: string }; Body: string }>('/u/:token', async (req, reply) => {
       const target = await check(req.params.token, verifyUnsubscribeToken);
+      const body = typeof req.body === 'string' ? req.body : '';
       // RFC 8058: the body carries List-Unsubscribe=One-Click, form-encoded or as a multipart/form-data field.
       const oneClick =
-        typeof req.body === 'string' &&
-        (/(^|&)List-Unsubscribe=One-Click(&|$)/i.test(req.body.trim()) ||
-          /name="?List-Unsubscribe"?[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\nOne-Click\r?\n/i.test(req.body));
-      const done = target && (await unsubscribeByLink(query, target, oneClick ? 'one-click' : 'page'));
-      if (!done) return notFound(reply);
+        /(^|&)List-Unsubscribe=One-Click(&|$)/i.test(body.trim()) || /name="?List-Unsubscribe"?[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\nOne-Click\r?\n/i.test(body);
+      if (!target) return notFound(reply);
+      const form = oneClick ? new URLSearchParams() : new URLSearchParams(body);
+      const action = oneClick ? 'topic' : (form.get('action') ?? 'all');
       reply.header('cache-control', 'no-store');
-      if (oneClick) return reply.type('text/plain').send('Unsubscribed');
+      if (action === 'save') {
+        const saved = await savePreferencesByLink(query, target, form.getAll('topic'), form.get('resubscribe') === '1');
+        if (!saved) return notFound(reply);
+        return reply.type('text/html').send(page('Your preferences are saved', `<p>${backLink(req.params.token)}</p>`));
+      }
+      if (action === 'topic') {
+        const left = await leaveTopicByLink(query, target, oneClick ? 'one-click' : 'page');
+        if (!left) return notFound(reply);
+        if (oneClick) return reply.type('text/plain').send('Unsubscribed');
+        const who = await unsubscribeRecipient(query, target);
+        const text = left.topic
+          ? `<p>${escapeHtml(left.email)} no longer receives ${escapeHtml(left.topic.name)} email from ${escapeHtml(who?.company ?? '')}.</p>`
+          : `<p>${escapeHtml(left.email)} no longer receives marketing email from ${escapeHtml(who?.company ?? '')}.</p>`;
+        return reply.type('text/html').send(page('You are unsubscribed', `${text}<p>${backLink(req.params.token)}</p>`));
+      }
+      const done = await unsubscribeByLink(query, target, 'page');
+      if (!done) return notFound(reply);
       const who = await unsubscribeRecipient(query, target);
       return reply
         .type('text/html')
         .send(page('You are unsubscribed', `<p>${escapeHtml(done.email)} no longer receives marketing email from ${escapeHtml(who?.company ?? '')}.</p>`));
     });
+
+    // Hosted subscribe forms and their confirmation links (issue 26 §2; plugins/subscribeForms.ts).
+    registerSubscribeForms(scope, ctx);
 
     // Sender persona verification (issue 4 §4): the page asks, its button confirms.
     const personaOf = async (token: string) => {

@@ -20,7 +20,7 @@ import {
   type FilterOperator,
   type ValueType,
 } from '../../../domain/segmentFilter';
-import { callOperation } from '../../data/gateway';
+import { callOperationUnchecked } from '../../data/gateway';
 
 /** The words shown for each attribute. */
 export const ATTRIBUTE_LABELS: Record<string, string> = {
@@ -38,6 +38,7 @@ export const ATTRIBUTE_LABELS: Record<string, string> = {
   date_workflow_completed: 'Date workflow completed',
   num_in_segment: 'Number of times in segment',
   is_in_segment: 'Is in segment',
+  is_subscribed_to_topic: 'Is subscribed to topic',
   ...Object.fromEntries(
     ['sends', 'opens', 'clicks'].flatMap((n) => [
       [`num_${n}`, `Number of ${n}`],
@@ -49,7 +50,8 @@ export const ATTRIBUTE_LABELS: Record<string, string> = {
   ),
 };
 
-const PICKERS: Partial<Record<ValueType, { op: 'listTemplates' | 'listEmailBlasts' | 'listSegments'; label: string }>> = {
+const PICKERS: Partial<Record<ValueType, { op: 'listTemplates' | 'listEmailBlasts' | 'listSegments' | 'listTopics'; label: string }>> = {
+  topic_id: { op: 'listTopics', label: 'Topic' },
   template_id: { op: 'listTemplates', label: 'Template' },
   scheduled_email_blast_id: { op: 'listEmailBlasts', label: 'Email blast' },
   segment_id: { op: 'listSegments', label: 'Segment' },
@@ -70,10 +72,11 @@ function IdPicker({ type, value, onChange, label }: { type: ValueType; value: st
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let live = true;
-    const query = picker.op === 'listSegments' ? { limit: 100, with_counts: false } : { limit: 100 };
-    callOperation(picker.op, { query })
+    const query = picker.op === 'listSegments' ? { limit: 100, with_counts: false } : picker.op === 'listTopics' ? {} : { limit: 100 };
+    callOperationUnchecked(picker.op, { query })
       .then((b) => {
-        if (live) setOptions(b.data.map((r) => ({ id: String(r.id), name: r.name || String(r.id) })));
+        const rows = (b as { data: Array<{ id: unknown; name?: string }> }).data;
+        if (live) setOptions(rows.map((r) => ({ id: String(r.id), name: r.name || String(r.id) })));
       })
       .catch(() => {
         if (live) setFailed(true);

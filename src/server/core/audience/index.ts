@@ -9,13 +9,15 @@
 import type { QueryFn } from '../../db/client.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox.ts';
 import { ESTIMATE_SAMPLE_CONTACTS, sampleScale } from '../contacts/index.ts';
-import { AUDIENCE_MISSING, TEMPLATES_ARE_MARKETING, audienceCountsSql, audienceSandboxFirstSql, audienceShape } from './queries.ts';
+import { AUDIENCE_MISSING, AUDIENCE_TOPIC, TEMPLATES_ARE_MARKETING, audienceCountsSql, audienceSandboxFirstSql, audienceShape } from './queries.ts';
 
-export { audienceCte, audienceShape, sandboxRefusedSql, AUDIENCE_MISSING, AUDIENCE_SPAN, PROJECT_TIMEZONES, TEMPLATES_ARE_MARKETING } from './queries.ts';
+export { audienceCte, audienceShape, sandboxRefusedSql, AUDIENCE_MISSING, AUDIENCE_TOPIC, AUDIENCE_SPAN, PROJECT_TIMEZONES, TEMPLATES_ARE_MARKETING } from './queries.ts';
 
 /** Contacts an audience names but leaves out, by reason (issue 5 audience accounting). */
 export interface Excluded {
   unsubscribed: number;
+  /** Double opt-in not confirmed yet (issue 26 §2): marketing mail waits for the click. */
+  unconfirmed: number;
   bounced: number;
   suppressed: number;
   invalid: number;
@@ -50,6 +52,7 @@ export async function audienceCounts(
   templateIds: string[],
   sandbox?: { personaEmails: string[] },
   sampleShare = 1,
+  topicId: string | null = null,
 ): Promise<AudienceCounts> {
   const userIds = a.to_user_ids ?? [];
   const userEmails = (a.to_user_emails ?? []).map((e) => e.toLowerCase());
@@ -57,13 +60,14 @@ export async function audienceCounts(
   const [{ marketing }] = await run<{ marketing: boolean }>(TEMPLATES_ARE_MARKETING, [templateIds]);
   const allowed = [SIMULATOR_SUCCESS_ADDRESS, ...(sandbox?.personaEmails ?? [])].map((e) => e.trim().toLowerCase());
   const args = [projectId, userIds, userEmails, a.to_segment_ids ?? [], marketing];
+  const topic = await audienceTopic(run, topicId, templateIds);
   const estimate = sampleShare < 1;
   const scale = estimate ? await sampleScale(run, projectId, sampleShare) : 1;
   const groups = await run<{ domain: string; excluded: keyof Excluded | null; refused: boolean; n: number }>(
     audienceCountsSql(shape, estimate ? sampleShare * 100 : undefined),
-    [...args, !!sandbox, allowed],
+    [...args, !!sandbox, allowed, topic],
   );
-  const excluded: Excluded = { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
+  const excluded: Excluded = { unsubscribed: 0, unconfirmed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
   const domains: Record<string, number> = {};
   let found = 0;
   let toSend = 0;
@@ -83,8 +87,14 @@ export async function audienceCounts(
   const [missing] = await run<{ missing_ids: number; missing_emails: number }>(AUDIENCE_MISSING, [projectId, userIds, userEmails]);
   excluded.not_a_contact = missing.missing_ids + missing.missing_emails;
   const sandboxFirst =
-    sandboxRefused && !estimate ? (await run<{ email: string }>(audienceSandboxFirstSql(shape), [...args, allowed])).map((r) => r.email) : [];
+    sandboxRefused && !estimate ? (await run<{ email: string }>(audienceSandboxFirstSql(shape), [...args, allowed, topic])).map((r) => r.email) : [];
   return { targeted: found + excluded.not_a_contact, excluded, toSend, sandboxRefused, sandboxFirst, domains };
+}
+
+/** audienceTopic is the subscription topic of a blast's mail (AUDIENCE_TOPIC): its own `topicId`, else its templates' common one; null for none. */
+export async function audienceTopic(run: QueryFn, topicId: string | null | undefined, templateIds: string[]): Promise<string | null> {
+  const [{ topic_id }] = await run<{ topic_id: string | null }>(AUDIENCE_TOPIC, [topicId ?? null, templateIds.filter(Boolean)]);
+  return topic_id;
 }
 
 /**

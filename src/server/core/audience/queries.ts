@@ -6,6 +6,15 @@
  */
 import { contactsSampleSql } from '../contacts/index.ts';
 
+/**
+ * AUDIENCE_TOPIC: the subscription topic of a blast's mail (issue 26 §3): the blast's own topic $1, else the topic its
+ * templates $2 all name; NULL when neither (or the topic is deleted). The sender checks each email's template again
+ * at send time.
+ */
+export const AUDIENCE_TOPIC = `SELECT (SELECT t.id FROM topics t WHERE t.archived_at IS NULL AND t.id = coalesce($1::uuid,
+    (SELECT CASE WHEN count(DISTINCT topic_id) = 1 AND bool_and(topic_id IS NOT NULL) THEN min(topic_id::text)::uuid END
+       FROM templates WHERE id = ANY($2::uuid[])))) AS topic_id`;
+
 /** TEMPLATES_ARE_MARKETING: whether any of $1 template ids is a marketing template (true when none is known: unknown counts as marketing). */
 export const TEMPLATES_ARE_MARKETING = "SELECT coalesce(bool_or(type = 'TEMPLATE_MARKETING'), true) AS marketing FROM templates WHERE id = ANY($1::uuid[])";
 
@@ -31,12 +40,20 @@ export function audienceShape(a: { to_segment_ids?: string[]; to_user_ids?: stri
  * by its index and joined once) — with why it is left out, if it is (`excluded`): 'bounced' (hard-bounced, or a
  * 'bounce' suppression-list entry) and 'suppressed' (complained, or any other entry but 'unsubscribed') from all
  * mail; 'unsubscribed' (unsubscribed_at, or an 'unsubscribed' entry) only when $5 (the mail is marketing); else
- * 'invalid' for an address checkEmail would refuse (email_is_valid, core/audience/sql). With `range`, only contact ids
+ * 'invalid' for an address checkEmail would refuse (email_is_valid, core/audience/sql). Marketing mail also leaves out
+ * contacts who left its subscription topic (the placeholder named by `topic`, a uuid or NULL; issue 26 §3) as
+ * 'unsubscribed', and contacts whose double opt-in is not confirmed yet as 'unconfirmed' (issue 26 §2). With `range`, only contact ids
  * in (lo, hi] — two placeholders, e.g. ['$6', '$7'] — so an expansion reads its audience a chunk at a time, each by
  * an index range. Without `shape`, every list is read (always correct; the shape only leaves out empty ones). With
  * `samplePercent`, only the contacts on a random sample of that share of the contacts table's pages (an estimate).
  */
-export function audienceCte(range?: [lo: string, hi: string], shape: AudienceShape = { segments: 2, ids: true, emails: true }, samplePercent?: number): string {
+export function audienceCte(
+  range?: [lo: string, hi: string],
+  shape: AudienceShape = { segments: 2, ids: true, emails: true },
+  samplePercent?: number,
+  topic?: string,
+): string {
+  const leftTopic = topic ? ` OR ${topic}::uuid = ANY(c.unsubscribed_topic_ids)` : '';
   const within = (col: string) => (range ? ` AND ${col} > ${range[0]}::uuid AND ${col} <= ${range[1]}::uuid` : '');
   const branches = [
     ...(shape.segments
@@ -60,7 +77,8 @@ export function audienceCte(range?: [lo: string, hi: string], shape: AudienceSha
   SELECT c.id, c.email, c.timezone,
          CASE WHEN c.bounced_at IS NOT NULL OR s.reason = 'bounce' THEN 'bounced'
               WHEN c.complained_at IS NOT NULL OR s.reason <> 'unsubscribed' THEN 'suppressed'
-              WHEN $5 AND (c.unsubscribed_at IS NOT NULL OR s.reason = 'unsubscribed') THEN 'unsubscribed'
+              WHEN $5 AND (c.unsubscribed_at IS NOT NULL OR s.reason = 'unsubscribed'${leftTopic}) THEN 'unsubscribed'
+              WHEN $5 AND c.confirmation_pending_at IS NOT NULL THEN 'unconfirmed'
               WHEN NOT email_is_valid(c.email) THEN 'invalid' END AS excluded
     FROM named n JOIN contacts c${sample} ON c.id = n.id
          LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)
@@ -99,15 +117,16 @@ export const PROJECT_TIMEZONES = "SELECT DISTINCT coalesce(timezone, '') AS time
 
 /**
  * audienceCountsSql: the audience of `shape` counted without returning it, in one pass; $1-$5 as audienceCte; $6
- * whether the sandbox rule applies; $7 the lower-case addresses it allows (the simulator's and the sender personas').
+ * whether the sandbox rule applies; $7 the lower-case addresses it allows (the simulator's and the sender personas');
+ * $8 the mail's subscription topic (AUDIENCE_TOPIC) or NULL.
  * One row per (domain, excluded, refused) with its count `n`: the domain as written after the '@' (the caller folds
  * case and blanks), why left out (NULL: sent to), and whether the sandbox refuses it — few rows, from which every
  * figure of the preview is summed. With `samplePercent`, over a sample of the contacts (see audienceCte).
  */
-export const audienceCountsSql = (shape: AudienceShape, samplePercent?: number) => `WITH ${audienceCte(undefined, shape, samplePercent)}
+export const audienceCountsSql = (shape: AudienceShape, samplePercent?: number) => `WITH ${audienceCte(undefined, shape, samplePercent, '$8')}
   SELECT split_part(email, '@', 2) COLLATE "C" AS domain, excluded, excluded IS NULL AND $6 AND ${sandboxRefusedSql('email', '$7')} AS refused, count(*)::int AS n
     FROM audience GROUP BY 1, 2, 3`;
 
-/** audienceSandboxFirstSql: the first five addresses (by contact id) of the audience of `shape` the sandbox refuses; $1-$5 as audienceCte, $6 the allowed addresses. */
-export const audienceSandboxFirstSql = (shape: AudienceShape) => `WITH ${audienceCte(undefined, shape)}
+/** audienceSandboxFirstSql: the first five addresses (by contact id) of the audience of `shape` the sandbox refuses; $1-$5 as audienceCte, $6 the allowed addresses, $7 the topic. */
+export const audienceSandboxFirstSql = (shape: AudienceShape) => `WITH ${audienceCte(undefined, shape, undefined, '$7')}
   SELECT email FROM audience WHERE excluded IS NULL AND ${sandboxRefusedSql('email', '$6')} ORDER BY id LIMIT 5`;

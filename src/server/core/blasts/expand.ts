@@ -22,7 +22,7 @@ import { FALLBACK_TIMEZONE, recipientSendInstant } from '../../../domain/sendTim
 import { SANDBOX_REFUSAL, SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox.ts';
 import { logFinishedBlasts } from './finished.ts';
 import { BLAST_BY_ID, LOG_EXPANDED, MARK_EXPANDED, PERSONA_EMAIL, PROJECT_PERSONA_EMAILS, PROJECT_SANDBOX, QUEUE_AUDIENCE_CHUNK } from './queries.ts';
-import { AUDIENCE_MISSING, AUDIENCE_SPAN, PROJECT_TIMEZONES, TEMPLATES_ARE_MARKETING, type Excluded } from '../audience/index.ts';
+import { AUDIENCE_MISSING, AUDIENCE_SPAN, PROJECT_TIMEZONES, TEMPLATES_ARE_MARKETING, audienceTopic, type Excluded } from '../audience/index.ts';
 import type { QueryFn } from '../../db/client.ts';
 
 /** Segment members per chunk: the first chunk small (so sending starts at once), the later ones larger (fewer statements). */
@@ -48,6 +48,7 @@ interface BlastRow {
   timezone: string;
   send_in_users_timezone: boolean;
   name: string;
+  topic_id: string | null;
 }
 
 /**
@@ -86,6 +87,7 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
   const userIds = blast.to_user_ids ?? [];
   const userEmails = (blast.to_user_emails ?? []).map((e) => e.toLowerCase());
   const segmentIds = blast.to_segment_ids ?? [];
+  const topic = await audienceTopic(run, blast.topic_id, templates);
 
   // The send instants: one per distinct zone the project's contacts have (a contact-local blast), else the blast's.
   const fallback = recipientSendInstant(blast, blast.send_in_users_timezone ? FALLBACK_TIMEZONE : blast.timezone);
@@ -98,7 +100,7 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
       zones.instant.push(at.instant.toISOString());
     }
 
-  const excluded: Excluded = { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
+  const excluded: Excluded = { unsubscribed: 0, unconfirmed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
   const perZone: Record<string, string> = {};
   let found = 0;
   let queued = 0;
@@ -112,6 +114,7 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
       bounced: number;
       suppressed: number;
       unsubscribed: number;
+      unconfirmed: number;
       invalid: number;
       to_send: number;
       refused: number;
@@ -137,11 +140,12 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
       !project.not_in_sandbox,
       allowed,
       SANDBOX_REFUSAL,
+      topic,
     ]);
     found += c.found;
     queued += c.to_send;
     failed += c.refused;
-    for (const why of ['unsubscribed', 'bounced', 'suppressed', 'invalid'] as const) excluded[why] += c[why];
+    for (const why of ['unsubscribed', 'unconfirmed', 'bounced', 'suppressed', 'invalid'] as const) excluded[why] += c[why];
     for (const [zone, instant] of Object.entries(c.zones)) perZone[zone] = new Date(instant).toISOString();
     if (c.to_send) onQueued();
     lo = upTo;

@@ -9,7 +9,7 @@ import { monthSendsSql } from '../reports/index.ts';
 import { liveContactsByEmail } from '../contacts/index.ts';
 import { PROJECT_PERSONA_EMAILS } from './queries.ts';
 import { sendCost } from '../../../domain/pricing.ts';
-import { contacts, emailBlasts, outbox, segments, senderPersonas, templates } from '../../db/schema.ts';
+import { contacts, emailBlasts, outbox, segments, senderPersonas, templates, topics } from '../../db/schema.ts';
 import {
   blastDueInstant,
   CONTACT_LOCAL_TIMEZONE,
@@ -60,6 +60,7 @@ export function toBlast(r: Row, counts: RecipientCounts = { total: 0, sent: 0, d
     send_at_utc: iso(r.sendAtUtc),
     send_in_users_timezone: r.sendInUsersTimezone,
     timezone: r.sendInUsersTimezone ? CONTACT_LOCAL_TIMEZONE : r.timezone,
+    topic_id: r.topicId,
     template_id: r.templateId,
     template_ids_with_weights: r.templateIdsWithWeights,
     sender_persona_id: r.senderPersonaId,
@@ -150,7 +151,7 @@ export async function countBlasts(db: Db, projectId: string, ids?: string, enabl
 /** missingIds returns the ids of `ids` that are not live rows of `table` in the project. */
 async function missingIds(
   db: Db,
-  table: typeof templates | typeof senderPersonas | typeof segments | typeof contacts,
+  table: typeof templates | typeof senderPersonas | typeof segments | typeof contacts | typeof topics,
   projectId: string,
   ids: string[],
 ): Promise<string[]> {
@@ -196,6 +197,7 @@ export async function saveBlast(ctx: AppContext, project: ProjectScope, b: Blast
   for (const id of await missingIds(db, senderPersonas, project.id, [b.sender_persona_id]))
     refErrs.add('sender_persona_id', `no sender persona ${id} in this project`);
   for (const id of await missingIds(db, segments, project.id, segmentIds)) refErrs.add('to_segment_ids', `no segment ${id} in this project`);
+  if (b.topic_id) for (const id of await missingIds(db, topics, project.id, [b.topic_id])) refErrs.add('topic_id', `no topic ${id} in this project`);
   for (const id of await missingIds(db, contacts, project.id, userIds)) refErrs.add('to_user_ids', `no contact ${id} in this project`);
   if (userEmails.length) {
     const found = new Set((await liveContactsByEmail(db, project.id, userEmails)).map((c) => c.email.toLowerCase()));
@@ -217,6 +219,8 @@ export async function saveBlast(ctx: AppContext, project: ProjectScope, b: Blast
       { to_segment_ids: segmentIds, to_user_ids: userIds, to_user_emails: userEmails },
       templateIds,
       { personaEmails: personas },
+      1,
+      b.topic_id,
     );
     if (audience.sandboxRefused) {
       const shown = audience.sandboxFirst.map((email) => `to_user_ids: ${sandboxRejection(email, personas)}`);
@@ -245,6 +249,7 @@ export async function saveBlast(ctx: AppContext, project: ProjectScope, b: Blast
       sendAtUtc: contactLocal ? null : wallClockToInstant(b.send_at, zone),
       sendInUsersTimezone: contactLocal,
       timezone: zone,
+      topicId: b.topic_id ?? null,
       dueAt,
     })
     .returning();
@@ -310,10 +315,10 @@ export async function previewBlast(
   // An estimate when asked for, over a large audience, outside the sandbox (whose refusals must be exact).
   const share = p.counts === 'estimate' && hasAudience && !sandboxed ? await audienceSampleShare(query, p) : 1;
   const audience: AudienceCounts = hasAudience
-    ? await audienceCounts(query, project.id, p, templateIds, sandboxed ? { personaEmails } : undefined, share)
+    ? await audienceCounts(query, project.id, p, templateIds, sandboxed ? { personaEmails } : undefined, share, p.topic_id)
     : {
         targeted: 0,
-        excluded: { unsubscribed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 },
+        excluded: { unsubscribed: 0, unconfirmed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 },
         toSend: 0,
         sandboxRefused: 0,
         sandboxFirst: [],

@@ -13,12 +13,12 @@ import { audienceCte, sandboxRefusedSql } from '../audience/index.ts';
  * zones as written, '' for none) → $13 zones, $14 instants, else $15 and $16 (the blast's zone and instant, or UTC's
  * for a contact-local blast), a new Message-ID at domain $17 — and, when $18 (the project is in the sandbox), a recipient not among the allowed $19
  * (core/audience sandboxRefusedSql) gets a failed row with the reason (its address then $20) and its
- * email_send_result_failure event. Rows already there (a resumed expansion) are left as they are and get no second
+ * email_send_result_failure event; $21 is the mail's subscription topic or NULL (core/audience AUDIENCE_TOPIC). Rows already there (a resumed expansion) are left as they are and get no second
  * event or Message-ID. Returns the chunk's accounting, counted over the audience whether or not its rows were already
  * there: `found` (live contacts named), left out by reason, `to_send`, `refused`, and `zones` (zone → send instant
  * of the chunk's recipients). No recipient passes through Node.
  */
-export const QUEUE_AUDIENCE_CHUNK = `WITH ${audienceCte(['$6', '$7'])},
+export const QUEUE_AUDIENCE_CHUNK = `WITH ${audienceCte(['$6', '$7'], undefined, undefined, '$21')},
   picked AS (
     SELECT a.id, a.email, a.excluded, coalesce(z.zone, $15) AS zone, coalesce(z.instant, $16::timestamptz) AS send_at,
            a.excluded IS NULL AND $18 AND ${sandboxRefusedSql('a.email', '$19')} AS refused
@@ -40,6 +40,7 @@ export const QUEUE_AUDIENCE_CHUNK = `WITH ${audienceCte(['$6', '$7'])},
          (count(*) FILTER (WHERE excluded = 'bounced'))::int AS bounced,
          (count(*) FILTER (WHERE excluded = 'suppressed'))::int AS suppressed,
          (count(*) FILTER (WHERE excluded = 'unsubscribed'))::int AS unsubscribed,
+         (count(*) FILTER (WHERE excluded = 'unconfirmed'))::int AS unconfirmed,
          (count(*) FILTER (WHERE excluded = 'invalid'))::int AS invalid,
          (count(*) FILTER (WHERE excluded IS NULL))::int AS to_send,
          (count(*) FILTER (WHERE refused))::int AS refused,

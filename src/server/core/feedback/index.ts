@@ -4,7 +4,8 @@
  * - opens and clicks (ses_event_open / ses_event_click) from the signed pixel and redirects (recordEngagement);
  * - unsubscribes (user_unsubscribed) from the /u/ page, the RFC 8058 one-click POST (unsubscribeByLink) and workflow
  *   unsubscriber nodes: contacts.unsubscribed_at, or for a recipient who is not a contact an 'unsubscribed'
- *   suppression-list entry (marketing mail only);
+ *   suppression-list entry (marketing mail only); and from one subscription topic (issue 26 §3: the preference
+ *   centre, leaveTopicByLink and savePreferencesByLink; contacts.unsubscribed_topic_ids);
  * - bounces and complaints (ses_event_bounce / ses_event_complaint) from SES through SNS, the JSON feedback endpoint,
  *   SMTP 5xx answers at send time and the mailbox simulator (recordFeedback). Hard bounces and complaints put the
  *   address on the suppression list and mark the contact (bounced_at / complained_at); later sends skip it (who a
@@ -229,6 +230,126 @@ export async function unsubscribeByLink(
     via,
   );
   return { email: row.email, changed };
+}
+
+/** One topic in a recipient's preference centre. */
+export interface TopicPreference {
+  id: string;
+  name: string;
+  description: string;
+  subscribed: boolean;
+}
+
+/** What the preference centre shows for one email's recipient (issue 26 §3). */
+export interface Preferences {
+  email: string;
+  company: string;
+  /** Unsubscribed from all marketing mail. */
+  unsubscribed: boolean;
+  /** Whether the recipient is a contact (only a contact can choose topics). */
+  isContact: boolean;
+  /** The email's topic, if it has one. */
+  topic: { id: string; name: string } | null;
+  topics: TopicPreference[];
+}
+
+/** emailTopic is the topic of the email a link names (EMAIL_TOPIC), or null. */
+export async function emailTopic(query: QueryFn, target: LinkTarget): Promise<{ id: string; name: string } | null> {
+  const [t] = await query<{ id: string; name: string }>(sql.EMAIL_TOPIC, [target.projectId, String(target.outboxId)]);
+  return t ?? null;
+}
+
+/** preferences reads the preference centre of the recipient an unsubscribe link names; undefined when the email does not exist. */
+export async function preferences(query: QueryFn, target: LinkTarget): Promise<Preferences | undefined> {
+  const row = await sentRow(query, target);
+  if (!row) return undefined;
+  const contacts = await query<{ id: string }>(sql.RECIPIENT_CONTACTS, [target.projectId, row.contact_id, row.email]);
+  const contactId = row.contact_id ?? contacts[0]?.id ?? null;
+  const [state] = await query<{ unsubscribed: boolean; company: string }>(sql.UNSUBSCRIBE_STATE, [target.projectId, contactId, row.email]);
+  const topics = await query<{ id: string; name: string; description: string; left_topic: boolean }>(sql.PREFERENCES, [target.projectId, contactId]);
+  return {
+    email: row.email,
+    company: state?.company ?? '',
+    unsubscribed: !!state?.unsubscribed,
+    isContact: !!contactId,
+    topic: await emailTopic(query, target),
+    topics: topics.map((t) => ({ id: t.id, name: t.name, description: t.description, subscribed: !t.left_topic })),
+  };
+}
+
+/**
+ * leaveTopicByLink: the recipient of one email leaves the email's topic (the preference centre's first button, and the
+ * RFC 8058 one-click POST of an email with a topic): the topic is added once to the contacts' unsubscribed_topic_ids
+ * and one user_unsubscribed event is recorded, json {via, topic_id, topic, blast_id, template_id, message_id}, which
+ * the reports count per topic. A recipient who is no contact, or an email without a topic, is unsubscribed from
+ * everything instead (unsubscribeByLink). Returns undefined when the email does not exist, else whether this changed.
+ */
+export async function leaveTopicByLink(
+  query: QueryFn,
+  target: LinkTarget,
+  via: 'page' | 'one-click',
+): Promise<{ email: string; changed: boolean; topic: { id: string; name: string } | null } | undefined> {
+  const row = await sentRow(query, target);
+  if (!row) return undefined;
+  const topic = await emailTopic(query, target);
+  const contacts = await query<{ id: string }>(sql.RECIPIENT_CONTACTS, [target.projectId, row.contact_id, row.email]);
+  if (!topic || !contacts.length) {
+    const all = await unsubscribeByLink(query, target, via);
+    return all && { ...all, topic: null };
+  }
+  const changed = (await query<{ id: string }>(sql.LEAVE_TOPIC, [target.projectId, contacts.map((c) => c.id), topic.id])).length > 0;
+  if (changed) {
+    await recordEvents(query, target.projectId, [
+      {
+        name: EVENT.unsubscribed,
+        email: row.email,
+        contactId: row.contact_id ?? contacts[0].id,
+        blastId: row.blast_id,
+        templateId: row.template_id,
+        json: { via, topic_id: topic.id, topic: topic.name, blast_id: row.blast_id, template_id: row.template_id, message_id: row.message_id, ...workflowJson(row) },
+      },
+    ]);
+  }
+  return { email: row.email, changed, topic };
+}
+
+/**
+ * savePreferencesByLink: the preference centre's "Save" — the recipient's contacts are subscribed to exactly the
+ * topics `subscribedTopicIds` and, when `resubscribe`, to marketing mail again (unsubscribed_at cleared, or an
+ * 'unsubscribed' suppression-list entry of a recipient who is no contact removed). Leaving a topic this way records
+ * a user_unsubscribed event per topic left, as leaveTopicByLink does. Returns undefined when the email does not exist.
+ */
+export async function savePreferencesByLink(
+  query: QueryFn,
+  target: LinkTarget,
+  subscribedTopicIds: string[],
+  resubscribe: boolean,
+): Promise<boolean | undefined> {
+  const row = await sentRow(query, target);
+  if (!row) return undefined;
+  const contacts = await query<{ id: string }>(sql.RECIPIENT_CONTACTS, [target.projectId, row.contact_id, row.email]);
+  if (!contacts.length) {
+    if (resubscribe) await query(sql.RESUBSCRIBE_ADDRESS, [target.projectId, row.email]);
+    return true;
+  }
+  const contactId = row.contact_id ?? contacts[0].id;
+  const before = await query<{ id: string; name: string; left_topic: boolean }>(sql.PREFERENCES, [target.projectId, contactId]);
+  const keep = subscribedTopicIds.filter((id) => before.some((t) => t.id === id));
+  await query(sql.SET_TOPICS, [target.projectId, contacts.map((c) => c.id), keep, resubscribe]);
+  const left = before.filter((t) => !t.left_topic && !keep.includes(t.id));
+  await recordEvents(
+    query,
+    target.projectId,
+    left.map((t) => ({
+      name: EVENT.unsubscribed,
+      email: row.email,
+      contactId,
+      blastId: row.blast_id,
+      templateId: row.template_id,
+      json: { via: 'page', topic_id: t.id, topic: t.name, blast_id: row.blast_id, template_id: row.template_id, message_id: row.message_id, ...workflowJson(row) },
+    })),
+  );
+  return true;
 }
 
 /** Why an address is on the suppression list (besides 'unsubscribed', which unsubscribe writes). */

@@ -81,3 +81,38 @@ export function listSuppressionsSql(filtered: boolean, limit: number, offset: nu
     count: `SELECT count(*)::int AS total FROM suppressions WHERE project_id = $1 ${filter}`,
   };
 }
+
+/**
+ * EMAIL_TOPIC: the subscription topic of the email outbox row $2 of project $1 (issue 26 §3): its blast's topic, else
+ * its template's; no row when it has none (or the topic is deleted).
+ */
+export const EMAIL_TOPIC = `SELECT t.id, t.name FROM outbox o
+       LEFT JOIN email_blasts b ON b.id = o.blast_id
+       LEFT JOIN templates tp ON tp.id = o.template_id
+       JOIN topics t ON t.id = coalesce(b.topic_id, tp.topic_id) AND t.project_id = o.project_id AND t.archived_at IS NULL
+      WHERE o.id = $2 AND o.project_id = $1`;
+
+/**
+ * PREFERENCES: a recipient's preference centre (issue 26 §3): every live topic of project $1, by name, and whether
+ * contact $2 has left it (false for a recipient who is no contact).
+ */
+export const PREFERENCES = `SELECT t.id, t.name, t.description, coalesce(t.id = ANY(c.unsubscribed_topic_ids), false) AS left_topic
+       FROM topics t LEFT JOIN contacts c ON c.id = $2 AND c.project_id = t.project_id
+      WHERE t.project_id = $1 AND t.archived_at IS NULL ORDER BY lower(t.name), t.id`;
+
+/** LEAVE_TOPIC: contacts $2 of project $1 leave topic $3 once; returns the ids this statement changed. */
+export const LEAVE_TOPIC = `UPDATE contacts SET unsubscribed_topic_ids = array_append(unsubscribed_topic_ids, $3::uuid), updated_at = now()
+  WHERE project_id = $1 AND id = ANY($2::uuid[]) AND NOT ($3::uuid = ANY(unsubscribed_topic_ids)) RETURNING id`;
+
+/**
+ * SET_TOPICS: contacts $2 of project $1 are subscribed to exactly the live topics $3 (they leave every other live topic);
+ * with $4 they are resubscribed to marketing mail (unsubscribed_at cleared). Returns the ids changed.
+ */
+export const SET_TOPICS = `UPDATE contacts c SET unsubscribed_topic_ids = x.left_ids, unsubscribed_at = CASE WHEN $4 THEN NULL ELSE c.unsubscribed_at END, updated_at = now()
+  FROM (SELECT coalesce(array_agg(t.id ORDER BY t.id) FILTER (WHERE NOT (t.id = ANY($3::uuid[]))), '{}') AS left_ids
+          FROM topics t WHERE t.project_id = $1 AND t.archived_at IS NULL) x
+ WHERE c.project_id = $1 AND c.id = ANY($2::uuid[])
+   AND (c.unsubscribed_topic_ids IS DISTINCT FROM x.left_ids OR ($4 AND c.unsubscribed_at IS NOT NULL)) RETURNING c.id`;
+
+/** RESUBSCRIBE_ADDRESS: takes an 'unsubscribed' suppression-list entry of address $2 off project $1's list. */
+export const RESUBSCRIBE_ADDRESS = "DELETE FROM suppressions WHERE project_id = $1 AND email = lower($2) AND reason = 'unsubscribed'";

@@ -69,9 +69,9 @@ export const CANCEL_DISABLED = `UPDATE outbox SET status = 'cancelled', last_err
 export const LOOKUP = {
   contacts: 'SELECT * FROM contacts WHERE id = ANY($1::uuid[])',
   personas: 'SELECT * FROM sender_personas WHERE id = ANY($1::uuid[])',
-  templates: 'SELECT id, version, subject, html_body, plain_text_body, type FROM templates WHERE id = ANY($1::uuid[])',
+  templates: 'SELECT id, version, subject, html_body, plain_text_body, type, topic_id FROM templates WHERE id = ANY($1::uuid[])',
   projects: 'SELECT id, link_secret FROM projects WHERE id = ANY($1::uuid[])',
-  blasts: 'SELECT id, enabled FROM email_blasts WHERE id = ANY($1::uuid[])',
+  blasts: 'SELECT id, enabled, topic_id FROM email_blasts WHERE id = ANY($1::uuid[])',
   suppressions: 'SELECT project_id, email, reason FROM suppressions WHERE project_id = ANY($1::uuid[]) AND email = ANY($2::text[])',
 } as const;
 

@@ -2,7 +2,7 @@
 import { and, count, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import Handlebars from 'handlebars';
 import type { Db } from '../../db/client.ts';
-import { templates } from '../../db/schema.ts';
+import { templates, topics } from '../../db/schema.ts';
 import { checkRequired, checkTemplateContent } from '../../../domain/validation.ts';
 import { FieldErrors } from '../../errors.ts';
 import { isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
@@ -24,6 +24,7 @@ export function toTemplate(r: Row): TemplateOut {
     html_body: r.htmlBody,
     plain_text_body: r.plainTextBody,
     channel_id: r.channelId,
+    topic_id: r.topicId,
     json: r.json ?? null,
     version: r.version,
     created_at: isoRequired(r.createdAt),
@@ -88,6 +89,18 @@ export async function saveTemplates(db: Db, projectId: string, input: TemplateIn
     errs.add(`templates[${i}].html_body`, checkTemplateContent(t.html_body, t.type) ?? handlebarsError(t.html_body));
     errs.add(`templates[${i}].plain_text_body`, handlebarsError(t.plain_text_body));
   });
+  const topicIds = [...new Set(input.map((t) => t.topic_id).filter((id): id is string => !!id))];
+  const liveTopics = new Set(
+    topicIds.length
+      ? (
+          await db
+            .select({ id: topics.id })
+            .from(topics)
+            .where(and(eq(topics.projectId, projectId), isNull(topics.archivedAt), inArray(topics.id, topicIds)))
+        ).map((r) => r.id)
+      : [],
+  );
+  input.forEach((t, i) => errs.add(`templates[${i}].topic_id`, t.topic_id && !liveTopics.has(t.topic_id) ? `no topic ${t.topic_id} in this project` : undefined));
   errs.throwIfAny();
   return db.transaction(async (tx) => {
     const ids = input.map((t) => t.id).filter((id): id is string => !!id);
@@ -103,6 +116,7 @@ export async function saveTemplates(db: Db, projectId: string, input: TemplateIn
         plainTextBody: t.plain_text_body ?? null,
         channelId: t.channel_id ?? null,
         json: t.json ?? null,
+        ...(t.topic_id !== undefined ? { topicId: t.topic_id } : {}),
       };
       if (t.id && existing.has(t.id)) {
         const [row] = await tx

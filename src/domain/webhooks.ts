@@ -1,0 +1,43 @@
+/**
+ * Webhook event types (issue 26 §1): what a project's endpoints may listen to, each with its label for the console and
+ * the event it reports (src/domain/events.ts EVENT; null for contact changes, which come from the contacts table).
+ * The database's webhook_event_type (core/webhooks/sql/webhooks.sql) maps the same events to the same types.
+ */
+import { EVENT } from './events.ts';
+
+export interface WebhookEventType {
+  type: string;
+  label: string;
+  /** The recorded event it reports; null for contact.created / contact.updated. */
+  event: string | null;
+}
+
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
+  { type: 'email.sent', label: 'Email sent (accepted by the relay)', event: EVENT.sendSuccess },
+  { type: 'email.failed', label: 'Email failed (will not be sent)', event: EVENT.sendFailure },
+  { type: 'email.bounced', label: 'Email bounced', event: EVENT.bounce },
+  { type: 'email.complained', label: 'Complaint (marked as spam)', event: EVENT.complaint },
+  { type: 'email.opened', label: 'Email opened', event: EVENT.open },
+  { type: 'email.clicked', label: 'Link clicked', event: EVENT.click },
+  { type: 'contact.unsubscribed', label: 'Contact unsubscribed (from everything or a topic)', event: EVENT.unsubscribed },
+  { type: 'contact.created', label: 'Contact created', event: null },
+  { type: 'contact.updated', label: 'Contact updated', event: null },
+  { type: 'workflow.completed', label: 'Workflow completed', event: EVENT.workflowCompleted },
+];
+
+/** The type of the test message the console's "Send test event" sends (whatever the endpoint listens to). */
+export const WEBHOOK_TEST_TYPE = 'webhook.test';
+
+/** isWebhookEventType is true for a type endpoints may listen to. */
+export function isWebhookEventType(type: string): boolean {
+  return WEBHOOK_EVENT_TYPES.some((t) => t.type === type);
+}
+
+/**
+ * retryWaitS is how long to wait before attempt `attempt` + 1 after `attempt` attempts failed (1-based), in seconds:
+ * the schedule's entry, the last one repeating (Standard Webhooks' recommendation of growing waits).
+ */
+export function retryWaitS(schedule: readonly number[], attempt: number): number {
+  if (!schedule.length) return 60;
+  return schedule[Math.min(attempt, schedule.length) - 1];
+}
