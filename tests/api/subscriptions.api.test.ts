@@ -1,0 +1,268 @@
+/**
+ * Subscription topics, the preference centre and hosted subscribe forms with double opt-in (issue 26 §2-§3) through
+ * the gateways and the public pages, on a real database and SMTP sink: a form submission makes a pending contact with
+ * a consent record and mails a confirmation link; a GET of the link confirms nothing, its button does; pending
+ * contacts get no marketing mail; the honeypot and the per-address limit; topics on templates and blasts, the
+ * preference centre's "leave this topic" (page and RFC 8058 one-click), the audience accounting and the send-time
+ * check, the is_subscribed_to_topic filter, and the unsubscribes counted per topic.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT } from '../../src/domain/events.ts';
+import { wallClockUtc } from '../helpers/time.ts';
+import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import type { Json } from '../helpers/json.ts';
+
+let h: Harness;
+let t: Tenant;
+let personaId: string;
+let segmentId: string;
+const topics: Record<string, string> = {};
+
+async function api(method: string, url: string, body?: unknown, query?: Record<string, string>): Promise<Json> {
+  const res = await h.call(method, url, { key: t.apiKey, body, query });
+  if (res.status !== 200) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body;
+}
+
+/** form posts a form-encoded body to a public page. */
+const post = (url: string, fields: Record<string, string | string[]>, ip = '203.0.113.7') => {
+  const body = new URLSearchParams();
+  for (const [k, v] of Object.entries(fields)) for (const one of [v].flat()) body.append(k, one);
+  return h.app.inject({
+    method: 'POST',
+    url,
+    remoteAddress: ip,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'Mozilla/5.0 test' },
+    payload: body.toString(),
+  });
+};
+
+beforeAll(async () => {
+  h = await startHarness({ workers: true });
+  t = await h.tenant({ activated: true });
+  personaId = (await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: 'news@topics.example.com', first_name: 'News' }] }))
+    .data[0].id;
+  await h.sink.waitFor(() => h.sink.messages.length >= 1);
+  await h.confirmPersonas();
+  segmentId = (await api('POST', '/api/segment/segments', { segments: [{ name: 'Newsletter', user_ids: [] }] })).data[0].id;
+  for (const name of ['Product news', 'Weekly digest']) topics[name] = (await api('POST', '/api/subscriptions/topics', { name })).data.id;
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe(`subscribe forms with double opt-in (${API_DB})`, () => {
+  let formId: string;
+  let link: string;
+
+  it('creates a form with its hosted page and snippet; bad fields are named', async () => {
+    const bad = await h.call('POST', '/api/subscriptions/forms', {
+      key: t.apiKey,
+      body: { name: ' ', segment_id: randomUUID(), sender_persona_id: personaId, heading: 'Join', consent_text: 'ok' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toEqual(['name: Required field', expect.stringMatching(/^segment_id: no segment/)]);
+    const form = (
+      await api('POST', '/api/subscriptions/forms', {
+        name: 'Footer',
+        segment_id: segmentId,
+        sender_persona_id: personaId,
+        heading: 'The Topics newsletter',
+        consent_text: 'I agree to receive the newsletter. Unsubscribe at any time.',
+      })
+    ).data;
+    formId = form.id;
+    expect(form.url).toBe(`http://localhost:8080/s/${form.id}`);
+    expect(form.snippet).toContain(`action="http://localhost:8080/s/${form.id}"`);
+    expect(form.snippet).toContain('name="website"');
+    const page = await h.app.inject({ method: 'GET', url: `/s/${formId}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('The Topics newsletter');
+    expect(page.body).toContain('I agree to receive the newsletter.');
+    expect((await h.app.inject({ method: 'GET', url: `/s/${randomUUID()}` })).statusCode).toBe(404);
+  });
+
+  it('a submission makes a pending contact with its consent and mails the link; a GET confirms nothing, the button does', async () => {
+    const sent = h.sink.messages.length;
+    const res = await post(`/s/${formId}`, { email: 'Pia@Example.com', first_name: 'Pia', website: '' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('Check your inbox');
+    await h.sink.waitFor(() => h.sink.messages.length > sent);
+    const mail = (await h.sink.parsed()).find((m) => m.envelopeTo.some((to) => to.toLowerCase() === 'pia@example.com'))!;
+    expect(mail.subject).toBe('Please confirm your subscription to The Topics newsletter');
+    link = /href="http:\/\/localhost:8080(\/s\/c\/[^"]+)"/.exec(String(mail.html))![1];
+
+    const [contact] = await h.runtime.database.query<{ id: string; confirmation_pending_at: Date | null; first_name: string }>(
+      'SELECT id, confirmation_pending_at, first_name FROM contacts WHERE project_id = $1 AND lower(email) = $2',
+      [t.projectId, 'pia@example.com'],
+    );
+    expect(contact.confirmation_pending_at).not.toBeNull();
+    expect(contact.first_name).toBe('Pia');
+
+    const ask = await h.app.inject({ method: 'GET', url: link });
+    expect(ask.statusCode).toBe(200);
+    expect(ask.body).toContain('Confirm subscription');
+    const still = await api('GET', '/api/subscriptions/consents', undefined, { email: 'pia@example.com' });
+    expect(still.data).toEqual([expect.objectContaining({ confirmed_at: null, submitted_ip: '203.0.113.7', submitted_user_agent: 'Mozilla/5.0 test' })]);
+
+    const confirm = await h.app.inject({ method: 'POST', url: link, remoteAddress: '198.51.100.9', headers: { 'user-agent': 'Clicker/1' } });
+    expect(confirm.statusCode).toBe(200);
+    expect(confirm.body).toContain('Subscription confirmed');
+    const [consent] = (await api('GET', '/api/subscriptions/consents', undefined, { contact_id: contact.id })).data;
+    expect(consent).toMatchObject({
+      email: 'Pia@Example.com',
+      form_name: 'Footer',
+      consent_text: 'I agree to receive the newsletter. Unsubscribe at any time.',
+      confirmed_ip: '198.51.100.9',
+      confirmed_user_agent: 'Clicker/1',
+    });
+    expect(consent.confirmed_at).not.toBeNull();
+    const [after] = await h.runtime.database.query<{ confirmation_pending_at: Date | null; member: boolean }>(
+      `SELECT c.confirmation_pending_at, EXISTS (SELECT 1 FROM segment_members m WHERE m.contact_id = c.id AND m.segment_id = $2) AS member
+         FROM contacts c WHERE c.id = $1`,
+      [contact.id, segmentId],
+    );
+    expect(after).toEqual({ confirmation_pending_at: null, member: true });
+    expect((await api('GET', '/api/subscriptions/forms')).data[0]).toMatchObject({ pending: 0, confirmed: 1 });
+  });
+
+  it('a pending contact gets no marketing mail (left out as unconfirmed)', async () => {
+    await post(`/s/${formId}`, { email: 'quinn@example.com' });
+    const [q] = await h.runtime.database.query<{ id: string }>('SELECT id FROM contacts WHERE project_id = $1 AND email = $2', [t.projectId, 'quinn@example.com']);
+    const preview = (await api('POST', '/api/scheduler/scheduler/preview', { template_id: await template('Plain', null), to_user_ids: [q.id] })).data;
+    expect(preview.excluded).toMatchObject({ unconfirmed: 1 });
+    expect(preview.to_send).toBe(0);
+  });
+
+  it('the honeypot takes nothing, a bad address is named, and one address may submit 10 times an hour', async () => {
+    const before = (await api('GET', '/api/subscriptions/forms')).data[0].pending;
+    const bot = await post(`/s/${formId}`, { email: 'bot@example.com', website: 'http://spam.example' }, '192.0.2.50');
+    expect(bot.statusCode).toBe(200);
+    expect(bot.body).toContain('Check your inbox');
+    const bad = await post(`/s/${formId}`, { email: 'not an address' }, '192.0.2.50');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('Please check your email address');
+    for (let i = 0; i < 9; i++) await post(`/s/${formId}`, { email: `burst${i}@example.com` }, '192.0.2.50');
+    const limited = await post(`/s/${formId}`, { email: 'burst-last@example.com' }, '192.0.2.50');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    const rows = await h.runtime.database.query('SELECT 1 FROM contacts WHERE project_id = $1 AND email = $2', [t.projectId, 'bot@example.com']);
+    expect(rows).toEqual([]);
+    expect((await api('GET', '/api/subscriptions/forms')).data[0].pending).toBe(before + 9);
+  });
+});
+
+/** template saves a marketing template with `topic` (or none) and resolves its id. */
+async function template(name: string, topic: string | null): Promise<string> {
+  return (
+    await api('POST', '/api/template/templates', {
+      templates: [{ name, subject: name, type: 'TEMPLATE_MARKETING', topic_id: topic, html_body: '<p>Hi</p><a href="{{unsubscribe_link}}">Manage</a>' }],
+    })
+  ).data[0].id;
+}
+
+/** blast sends a blast due now to `ids` and resolves when it is distributed, with its audience accounting. */
+async function blast(templateId: string, ids: string[], topicId?: string): Promise<{ id: string; audience: Json }> {
+  const id = randomUUID();
+  await api('POST', '/api/scheduler/scheduler', {
+    id,
+    name: `B ${id.slice(0, 6)}`,
+    template_id: templateId,
+    sender_persona_id: personaId,
+    to_user_ids: ids,
+    send_at: wallClockUtc(-1),
+    timezone: 'UTC',
+    ...(topicId ? { topic_id: topicId } : {}),
+  });
+  const end = Date.now() + 30_000;
+  for (;;) {
+    const [done] = await h.runtime.database.query(
+      "SELECT 1 FROM job_log WHERE job_name = 'JOB_DISTRIBUTE_EMAIL_BLAST' AND start_details->>'scheduled_email_group_id' = $1",
+      [id],
+    );
+    if (done) break;
+    if (Date.now() > end) throw new Error('blast not distributed');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return (await api('GET', '/api/scheduler/scheduler', undefined, { ids: id })).data[0];
+}
+
+describe(`subscription topics and the preference centre (${API_DB})`, () => {
+  it('a topic unsubscribe skips the contact for that topic only, counted per topic', async () => {
+    const ids = (await api('POST', '/api/user/users', { users: [{ email: 'rae@example.com' }, { email: 'sam@example.com' }] })).data.map(
+      (c: { id: string }) => c.id,
+    );
+    const news = await template('News 1', topics['Product news']);
+    await blast(news, ids);
+    const mail = (await h.sink.parsed()).find((m) => m.envelopeTo.includes('rae@example.com') && m.subject === 'News 1')!;
+    const centre = /href="http:\/\/localhost:8080(\/u\/[^"]+)"/.exec(String(mail.html))![1];
+    const page = await h.app.inject({ method: 'GET', url: centre });
+    expect(page.body).toContain('Email preferences');
+    expect(page.body).toContain('Unsubscribe from Product news');
+    expect(page.body).toContain('Weekly digest');
+    const left = await post(centre, { action: 'topic' });
+    expect(left.body).toContain('no longer receives Product news email');
+
+    // The next Product news blast skips Rae (unsubscribed); a Weekly digest blast still reaches her.
+    const second = await blast(await template('News 2', topics['Product news']), ids);
+    expect(second.audience).toMatchObject({ queued: 1, excluded: { unsubscribed: 1 } });
+    const digest = await blast(await template('Digest 1', null), ids, topics['Weekly digest']);
+    expect(digest.audience).toMatchObject({ queued: 2, excluded: { unsubscribed: 0 } });
+    const subjects = (await h.sink.parsed()).filter((m) => m.envelopeTo.includes('rae@example.com')).map((m) => m.subject);
+    expect(subjects).toEqual(['News 1', 'Digest 1']);
+
+    const filter = await api('POST', '/api/segment/segments/filter_users', {
+      user_filters: [{ attribute: 'is_subscribed_to_topic', values: [topics['Product news']] }],
+      limit: 10,
+    });
+    expect(JSON.stringify(filter)).not.toContain('rae@example.com');
+    expect(JSON.stringify(filter)).toContain('sam@example.com');
+
+    // One-click (RFC 8058) leaves the email's topic: Sam's Weekly digest email.
+    const samMail = (await h.sink.parsed()).find((m) => m.envelopeTo.includes('sam@example.com') && m.subject === 'Digest 1')!;
+    const samLink = /href="http:\/\/localhost:8080(\/u\/[^"]+)"/.exec(String(samMail.html))![1];
+    const oneClick = await h.app.inject({
+      method: 'POST',
+      url: samLink,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(oneClick.statusCode).toBe(200);
+    const [sam] = await h.runtime.database.query<{ unsubscribed_at: Date | null; unsubscribed_topic_ids: string[] }>(
+      'SELECT unsubscribed_at, unsubscribed_topic_ids FROM contacts WHERE id = $1',
+      [ids[1]],
+    );
+    expect(sam).toEqual({ unsubscribed_at: null, unsubscribed_topic_ids: [topics['Weekly digest']] });
+
+    const counted = (await api('GET', '/api/subscriptions/topics')).data;
+    expect(counted).toEqual([
+      expect.objectContaining({ name: 'Product news', unsubscribed_contacts: 1, unsubscribes: 1 }),
+      expect.objectContaining({ name: 'Weekly digest', unsubscribed_contacts: 1, unsubscribes: 1 }),
+    ]);
+    const events = await h.runtime.database.query<{ json: Record<string, Json> }>('SELECT json FROM events WHERE project_id = $1 AND name = $2', [
+      t.projectId,
+      EVENT.unsubscribed,
+    ]);
+    expect(events.map((e) => e.json.topic).sort()).toEqual(['Product news', 'Weekly digest']);
+
+    // Saving preferences subscribes Rae to Product news again.
+    await post(centre, { action: 'save', topic: [topics['Product news'], topics['Weekly digest']] });
+    const [rae] = await h.runtime.database.query<{ unsubscribed_topic_ids: string[] }>('SELECT unsubscribed_topic_ids FROM contacts WHERE id = $1', [ids[0]]);
+    expect(rae.unsubscribed_topic_ids).toEqual([]);
+  });
+
+  it('names a duplicate topic, and a topic another project owns is refused on a template', async () => {
+    const dup = await h.call('POST', '/api/subscriptions/topics', { key: t.apiKey, body: { name: 'product NEWS' } });
+    expect(dup.status).toBe(400);
+    expect(dup.body.errors).toEqual(['name: a topic named product NEWS already exists']);
+    const other = await h.tenant();
+    const foreign = await h.call('POST', '/api/template/templates', {
+      key: other.apiKey,
+      body: { templates: [{ name: 'X', subject: 'X', type: 'TEMPLATE_MARKETING', topic_id: topics['Product news'], html_body: '<a href="{{unsubscribe_link}}">u</a>' }] },
+    });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.errors[0]).toMatch(/^templates\[0\]\.topic_id: no topic/);
+    expect((await h.call('GET', '/api/subscriptions/topics', { key: other.apiKey })).body.data).toEqual([]);
+  });
+});
