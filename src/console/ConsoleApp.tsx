@@ -16,6 +16,9 @@ import { InsightsPage } from './pages/InsightsPage';
 import { NotificationsPage } from './pages/NotificationsPage';
 import { TeamPage } from './account/TeamPage';
 import { IntegrationsPage } from './account/IntegrationsPage';
+import { WebhooksPage } from './account/WebhooksPage';
+import { TopicsPage } from './pages/TopicsPage';
+import { SubscribeFormsPage } from './pages/SubscribeFormsPage';
 import { SettingsPage } from './account/SettingsPage';
 import { DomainsPage } from './account/DomainsPage';
 import { SectionLanding } from './pages/SectionLanding';
@@ -133,6 +136,9 @@ export default function ConsoleApp() {
         <Route path="/account/api" element={<IntegrationsPage />} />
         <Route path="/account/settings" element={<SettingsPage />} />
         <Route path="/account/domains" element={<DomainsPage />} />
+        <Route path="/account/webhooks" element={<WebhooksPage />} />
+        <Route path="/people/topics" element={<TopicsPage />} />
+        <Route path="/people/subscribe-forms" element={<SubscribeFormsPage />} />
         <Route path="/email-send-wizard" element={<SendWizardPage />} />
         <Route path="/sender-wizard" element={<Navigate to="/email-send-wizard" replace />} />
       </CustomRoutes>

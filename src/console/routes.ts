@@ -47,6 +47,9 @@ export const NAVIGATION: NavItem[] = [
         path: '/people/sender-personas',
         children: [{ label: 'Create Persona', path: '/people/sender-personas/new' }],
       },
+      // Issue 26 §2-§3 (not in the spec's navigation, which is silent on them).
+      { label: 'Topics', path: '/people/topics' },
+      { label: 'Subscribe Forms', path: '/people/subscribe-forms' },
     ],
   },
   {
@@ -77,6 +80,7 @@ export const NAVIGATION: NavItem[] = [
       { label: 'Team', path: '/account/team' },
       { label: 'Integrations', path: '/account/api' },
       { label: 'Domains', path: '/account/domains' },
+      { label: 'Webhooks', path: '/account/webhooks' },
       { label: 'Notifications', path: '/account/notifications' },
       { label: 'Events', path: '/account/events' },
       { label: 'Logout', path: '/logout' },

@@ -214,7 +214,21 @@ describe(`every operation under bad input (${API_DB})`, () => {
 });
 
 /** The kinds of record a request can name by id. */
-type Kind = 'contact' | 'segment' | 'template' | 'persona' | 'blast' | 'campaign' | 'workflow' | 'event' | 'joblog' | 'admin';
+type Kind =
+  | 'contact'
+  | 'segment'
+  | 'template'
+  | 'persona'
+  | 'blast'
+  | 'campaign'
+  | 'workflow'
+  | 'event'
+  | 'joblog'
+  | 'admin'
+  | 'topic'
+  | 'form'
+  | 'webhook'
+  | 'delivery';
 
 /** The record kind a field or parameter names, by its name; null for ids that name no record of a project. */
 const KIND_BY_NAME: Record<string, Kind | null> = {
@@ -238,6 +252,7 @@ const KIND_BY_NAME: Record<string, Kind | null> = {
   scheduled_email_group_id: 'blast',
   scheduled_email_blast_group_ids: 'blast',
   job_log_id: 'joblog',
+  topic_id: 'topic',
   // Not a record of a project: workflow node ids, message ids, the sign-up's and captcha's own ids.
   root_node_id: null,
   message_id: null,
@@ -262,6 +277,10 @@ const KIND_BY_COLLECTION: Record<string, Kind | null> = {
   all_events: 'event',
   joblog: 'joblog',
   company_user: 'admin',
+  topics: 'topic',
+  forms: 'form',
+  endpoints: 'webhook',
+  deliveries: 'delivery',
   tree: null,
   root_node: null,
   children: null,
@@ -338,6 +357,20 @@ describe(`another project's ids (${API_DB})`, () => {
       get('/api/event/all_events'),
       get('/api/joblog/joblog'),
       (async () => (await h.call('GET', '/api/companyauthwrapper/company_users', { key: b.apiKey })).body)(),
+      (async () => (await h.call('GET', '/api/subscriptions/topics', { key: b.apiKey })).body)(),
+      (async () => (await h.call('GET', '/api/subscriptions/forms', { key: b.apiKey })).body)(),
+      (async () => {
+        const endpoints = (await h.call('GET', '/api/webhooks/endpoints', { key: b.apiKey })).body;
+        // The dispatcher's attempts (to an address that does not answer here) change the deliveries' state, not what
+        // another project's calls may change: the endpoints' settings.
+        return (endpoints.data as Array<Record<string, unknown>>).map(({ url, description, event_types, secret, enabled }) => ({
+          url,
+          description,
+          event_types,
+          secret,
+          enabled,
+        }));
+      })(),
     ]);
     return JSON.stringify(parts);
   }
@@ -378,6 +411,19 @@ describe(`another project's ids (${API_DB})`, () => {
     await call('POST', '/api/event/events', { events: [{ name: 'theirs', email: `them-${randomUUID()}@b.example.com` }] });
     theirs.event = (await h.call('GET', '/api/event/all_events', { key: b.apiKey })).body.data[0].id;
     theirs.admin = (await h.call('GET', '/api/companyauthwrapper/company_users', { key: b.apiKey })).body.data[0].id;
+    theirs.topic = (await call('POST', '/api/subscriptions/topics', { name: 'Theirs' })).data.id;
+    theirs.form = (
+      await call('POST', '/api/subscriptions/forms', {
+        name: 'Theirs',
+        segment_id: theirs.segment,
+        sender_persona_id: theirs.persona,
+        heading: 'Theirs',
+        consent_text: 'Yes',
+      })
+    ).data.id;
+    // A public address (nothing answers it here; the endpoint is registered, not reached).
+    theirs.webhook = (await call('POST', '/api/webhooks/endpoints', { url: 'https://93.184.215.14/hooks', event_types: ['email.sent'] })).data.id;
+    theirs.delivery = (await call('POST', `/api/webhooks/endpoints/${theirs.webhook}/test`, undefined)).data.id;
     for (const [kind, id] of Object.entries(theirs)) expect(id, kind).toBeTruthy();
     // Wait for the workflow's save job, so the snapshot does not change under the test.
     for (

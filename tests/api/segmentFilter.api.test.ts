@@ -30,6 +30,8 @@ interface Seed {
   unsubscribed_at: string | null;
   events: Array<{ name: string; blast_id: string | null; template_id: string | null; workflow_id?: string; at: string }>;
   segments: string[];
+  /** Subscription topics the contact left (issue 26 §3). */
+  left_topics: string[];
 }
 const seed: Seed[] = [];
 const BLASTS = [randomUUID(), randomUUID()];
@@ -37,6 +39,7 @@ const TEMPLATES = [randomUUID(), randomUUID()];
 const CAMPAIGNS = [randomUUID(), randomUUID()];
 const WORKFLOWS = [randomUUID(), randomUUID()];
 let SEGMENTS: string[] = [];
+let TOPICS: string[] = [];
 const DAYS = ['2026-01-15', '2026-03-01', '2026-06-30'];
 const day = (iso: string | null) => iso?.slice(0, 10) ?? null;
 
@@ -74,6 +77,7 @@ beforeAll(async () => {
   });
   expect(seg.status, JSON.stringify(seg.body)).toBe(200);
   SEGMENTS = seg.body.data.map((s: { id: string }) => s.id);
+  for (const name of ['T1', 'T2']) TOPICS.push((await h.call('POST', '/api/subscriptions/topics', { key: t.apiKey, body: { name } })).body.data.id);
   for (const c of res.body.data as Array<Record<string, Json>>) {
     const s: Seed = {
       id: c.id,
@@ -87,6 +91,7 @@ beforeAll(async () => {
       unsubscribed_at: rnd(3) === 0 ? `${DAYS[rnd(3)]}T00:00:00.000Z` : null,
       events: [],
       segments: SEGMENTS.filter(() => rnd(2) === 0),
+      left_topics: TOPICS.filter(() => rnd(3) === 0),
     };
     for (let k = rnd(6); k > 0; k--) {
       s.events.push({
@@ -97,11 +102,12 @@ beforeAll(async () => {
         at: `${DAYS[rnd(3)]}T12:00:00.000Z`,
       });
     }
-    await query('UPDATE contacts SET created_at = $2, bounced_at = $3, unsubscribed_at = $4 WHERE id = $1', [
+    await query('UPDATE contacts SET created_at = $2, bounced_at = $3, unsubscribed_at = $4, unsubscribed_topic_ids = $5::uuid[] WHERE id = $1', [
       s.id,
       s.created_at,
       s.bounced_at,
       s.unsubscribed_at,
+      s.left_topics,
     ]);
     for (const e of s.events) {
       await query(
@@ -223,6 +229,8 @@ function matches(c: Seed, f: { attribute: string; operator?: FilterOperator; val
       return countTest(c.segments.includes(String(a)) ? 1 : 0, Number(b));
     case 'is_in_segment':
       return c.segments.includes(String(a));
+    case 'is_subscribed_to_topic':
+      return !c.unsubscribed_at && !c.left_topics.includes(String(a));
     default: {
       const m = /^num_(sends|opens|clicks)(?:_(via_campaign|via_scheduled_email_blast|via_workflow|with_template))?$/.exec(f.attribute)!;
       const name = { sends: EVENT.sendSuccess, opens: EVENT.open, clicks: EVENT.click }[m[1]];
@@ -259,6 +267,8 @@ function samples(type: string, attribute: string): Array<string | number> {
       return TEMPLATES;
     case 'segment_id':
       return SEGMENTS;
+    case 'topic_id':
+      return TOPICS;
     default:
       throw new Error(type);
   }

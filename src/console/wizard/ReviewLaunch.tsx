@@ -146,6 +146,8 @@ function Audience({ state, preview }: { state: WizardState; preview: Preview }) 
   if (!isEventType(state.type)) {
     rows.push(['Recipients targeted', n(preview.targeted)]);
     rows.push(['Left out: unsubscribed', n(ex.unsubscribed)]);
+    // Double opt-in not confirmed yet (issue 26 §2): shown only when there are some.
+    if (ex.unconfirmed) rows.push(['Left out: subscription not confirmed yet', n(ex.unconfirmed)]);
     rows.push(['Left out: bounced', n(ex.bounced)]);
     rows.push(['Left out: suppressed', n(ex.suppressed)]);
     rows.push(['Left out: invalid address', n(ex.invalid)]);

@@ -3,6 +3,7 @@
  * template, sender persona, send date and time (default the next quarter hour in UTC, nextSendSlot; issue 25 §2), timezone and audience; Save & Send posts
  * one blast with a client-generated v4 id, then goes to its edit route.
  */
+import { TopicSelect } from '../shared/TopicSelect';
 import { useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useCreate, useGetList, useNotify, type RaRecord } from 'react-admin';
@@ -68,6 +69,7 @@ export function EmailBlastCreate() {
   const [name, setName] = useState('');
   const [templateId, setTemplateId] = useState('');
   const [personaId, setPersonaId] = useState('');
+  const [topicId, setTopicId] = useState('');
   const [date, setDate] = useState(defaults.date);
   const [timeText, setTimeText] = useState(timeLabel(defaults.time));
   const [timezone, setTimezone] = useState<string | null>(defaults.timezone);
@@ -109,6 +111,7 @@ export function EmailBlastCreate() {
       send_at: sendNow ? `${now.date}T${now.time}` : `${date}T${time}`,
       timezone: sendNow ? 'UTC' : timezone!,
       send_in_users_timezone: !sendNow && isContactLocalTimezone(timezone!),
+      ...(topicId ? { topic_id: topicId } : {}),
     };
     create(
       'email-blasts',
@@ -176,6 +179,7 @@ export function EmailBlastCreate() {
                 </option>
               ))}
             </TextField>
+            <TopicSelect id="blast-topic" value={topicId} onChange={setTopicId} noneLabel="The template’s topic, if any" />
             <FormControlLabel
               control={<Checkbox checked={sendNow} onChange={(e) => setSendNow(e.target.checked)} />}
               label="Send now (as soon as it is saved)"

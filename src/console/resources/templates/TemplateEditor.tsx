@@ -5,6 +5,7 @@
  * 'Return to edit mode' preview with a sample contact and sender persona; the suspicious-variable warning (checked
  * every 2 s); the template checks; after save it goes to /components/templates/edit/{id}.
  */
+import { TopicSelect } from '../shared/TopicSelect';
 import { VIEWER_SANDBOX } from '../../pages/EmailViewer';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -36,6 +37,8 @@ interface Draft {
   subject: string;
   type: string;
   html_body: string;
+  /** The subscription topic of a marketing template ('' for none; issue 26 §3). */
+  topic_id: string;
 }
 
 function draftErrors(d: Draft): Partial<Record<keyof Draft, string>> {
@@ -74,6 +77,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
     subject: String(source?.subject ?? ''),
     type: String(source?.type ?? 'TEMPLATE_MARKETING'),
     html_body: String(source?.html_body ?? ''),
+    topic_id: String(source?.topic_id ?? ''),
   }));
   const [content, setContent] = useState<Content>(() => initialContent(source));
   const [view, setView] = useState<'design' | 'html'>(() => (initialContent(source).from === 'html' ? 'html' : 'design'));
@@ -218,6 +222,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
       // The text alternative, made from the HTML on every save so it never lags behind it (issue 4 §2).
       plain_text_body: textFromHtml(html) || null,
       channel_id: source?.channel_id ?? null,
+      topic_id: draft.type === 'TEMPLATE_MARKETING' && draft.topic_id ? draft.topic_id : null,
       json,
     };
     const options = {
@@ -351,6 +356,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
                 ))}
               </TextField>
             </Stack>
+            {draft.type === 'TEMPLATE_MARKETING' && <TopicSelect id="template-topic" value={draft.topic_id} onChange={(v) => setDraft((d) => ({ ...d, topic_id: v }))} />}
             {suspicious.length > 0 && (
               <Alert severity="warning" role="status">
                 This template contains variable formats that will not be filled in: {suspicious.join(', ')}. Use <code>{'{{user.first_name}}'}</code> style

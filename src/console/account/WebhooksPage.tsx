@@ -1,0 +1,373 @@
+/**
+ * Webhooks (/account/webhooks; issue 26 §1; openapi/webhooks.yaml): the project's endpoints — add one (URL, event
+ * types, description), and for each: its signing secret to copy, enable or disable it, send a test event, rotate the
+ * secret, delete it, and its recent messages with their status, attempts, last answer and payload, each of which can
+ * be sent again. A failing endpoint says since when; one disabled after 3 days of failures says why.
+ */
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useNotify } from 'react-admin';
+import {
+  Alert,
+  Box,
+  Button,
+  Card,
+  CardContent,
+  Checkbox,
+  Chip,
+  CircularProgress,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  FormGroup,
+  FormLabel,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableRow,
+  TextField,
+  Typography,
+} from '@mui/material';
+import type { components } from '../../../generated/types/webhooks.gen';
+import { callOperation } from '../data/gateway';
+import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks';
+import { CopyField } from './CopyField';
+
+type Endpoint = components['schemas']['WebhookEndpoint'];
+type Delivery = components['schemas']['WebhookDelivery'];
+type EventType = components['schemas']['WebhookEventType'];
+
+const when = (iso: string | null) => (iso ? `${iso.slice(0, 19).replace('T', ' ')} UTC` : '—');
+const STATUS_COLOR = { delivered: 'success', pending: 'warning', failed: 'error' } as const;
+
+/** DeliveryDialog shows one message: its payload, its last answer, and "Send again". */
+function DeliveryDialog({ delivery, onClose, onResent }: { delivery: Delivery; onClose: () => void; onResent: () => void }) {
+  const notify = useNotify();
+  const [busy, setBusy] = useState(false);
+  const resend = async () => {
+    setBusy(true);
+    try {
+      await callOperation('resendWebhookDelivery', { path: { id: delivery.id } });
+      notify('The message is being sent again', { type: 'success' });
+      onResent();
+      onClose();
+    } catch (e) {
+      notify(`Couldn’t send it again: ${(e as Error).message}`, { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog open onClose={onClose} fullWidth maxWidth="md" aria-labelledby="delivery-title">
+      <DialogTitle id="delivery-title">
+        {delivery.event_type} · {delivery.status}
+      </DialogTitle>
+      <DialogContent>
+        <Typography variant="body2" gutterBottom>
+          webhook-id <code>{delivery.id}</code> · {delivery.attempts} attempt{delivery.attempts === 1 ? '' : 's'} · last {when(delivery.last_attempt_at)}
+          {delivery.last_status_code !== null ? ` · HTTP ${delivery.last_status_code}` : ''}
+          {delivery.last_latency_ms !== null ? ` · ${delivery.last_latency_ms} ms` : ''}
+          {delivery.status === 'pending' && delivery.next_attempt_at ? ` · next try ${when(delivery.next_attempt_at)}` : ''}
+        </Typography>
+        {delivery.last_response && (
+          <>
+            <Typography variant="subtitle2">Last answer</Typography>
+            <Box component="pre" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', bgcolor: 'action.hover', p: 1, fontSize: 12 }}>
+              {delivery.last_response}
+            </Box>
+          </>
+        )}
+        <Typography variant="subtitle2">Payload</Typography>
+        <Box component="pre" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', bgcolor: 'action.hover', p: 1, fontSize: 12 }} data-testid="delivery-payload">
+          {JSON.stringify(delivery.payload, null, 2)}
+        </Box>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+        <Button variant="contained" onClick={() => void resend()} disabled={busy}>
+          Send again
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+/** EndpointCard is one endpoint with its actions and its recent messages. */
+function EndpointCard({ endpoint, onChanged }: { endpoint: Endpoint; onChanged: () => void }) {
+  const notify = useNotify();
+  const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
+  const [open, setOpen] = useState<Delivery | null>(null);
+  const [confirm, setConfirm] = useState<'rotate' | 'delete' | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const loadDeliveries = useCallback(async () => {
+    try {
+      setDeliveries((await callOperation('listWebhookDeliveries', { path: { id: endpoint.id }, query: { limit: 20 } })).data);
+    } catch (e) {
+      notify(`Couldn’t load the messages: ${(e as Error).message}`, { type: 'error' });
+    }
+  }, [endpoint.id, notify]);
+  useEffect(() => {
+    void loadDeliveries();
+  }, [loadDeliveries]);
+
+  const act = async (what: string, run: () => Promise<unknown>, done: string) => {
+    setBusy(true);
+    try {
+      await run();
+      notify(done, { type: 'success' });
+      onChanged();
+      await loadDeliveries();
+    } catch (e) {
+      notify(`Couldn’t ${what}: ${(e as Error).message}`, { type: 'error' });
+    } finally {
+      setBusy(false);
+      setConfirm(null);
+    }
+  };
+  const path = { id: endpoint.id };
+
+  return (
+    <Card data-testid={`endpoint-${endpoint.url}`}>
+      <CardContent>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1, mb: 1 }}>
+          <Typography variant="h6" component="h2" sx={{ wordBreak: 'break-all', mr: 1 }}>
+            {endpoint.url}
+          </Typography>
+          <Chip size="small" color={endpoint.enabled ? 'success' : 'default'} label={endpoint.enabled ? 'Enabled' : 'Disabled'} />
+        </Stack>
+        {endpoint.description && <Typography color="text.secondary">{endpoint.description}</Typography>}
+        <Typography variant="body2" sx={{ my: 1 }}>
+          Listens to: {endpoint.event_types.join(', ')} · {endpoint.counts.delivered} delivered, {endpoint.counts.pending} waiting, {endpoint.counts.failed}{' '}
+          failed
+        </Typography>
+        {endpoint.disabled_reason && <Alert severity="warning">Disabled: {endpoint.disabled_reason}. Its messages wait until you enable it again.</Alert>}
+        {endpoint.enabled && endpoint.failing_since && (
+          <Alert severity="error">
+            Failing since {when(endpoint.failing_since)}: messages are retried for 3 days, then the endpoint is disabled.
+          </Alert>
+        )}
+        <Box sx={{ my: 2, maxWidth: 640 }}>
+          <CopyField id={`secret-${endpoint.id}`} label="Signing secret (Standard Webhooks)" value={endpoint.secret} />
+        </Box>
+        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+          <Button size="small" variant="outlined" disabled={busy} onClick={() => void act('send a test event', () => callOperation('sendWebhookTest', { path }), 'Test event queued')}>
+            Send test event
+          </Button>
+          <Button
+            size="small"
+            variant="outlined"
+            disabled={busy}
+            onClick={() =>
+              void act(
+                endpoint.enabled ? 'disable the endpoint' : 'enable the endpoint',
+                () => callOperation('updateWebhookEndpoint', { path, body: { enabled: !endpoint.enabled } }),
+                endpoint.enabled ? 'Endpoint disabled' : 'Endpoint enabled',
+              )
+            }
+          >
+            {endpoint.enabled ? 'Disable' : 'Enable'}
+          </Button>
+          <Button size="small" variant="outlined" disabled={busy} onClick={() => setConfirm('rotate')}>
+            Rotate secret
+          </Button>
+          <Button size="small" color="error" disabled={busy} onClick={() => setConfirm('delete')}>
+            Delete
+          </Button>
+          <Button size="small" onClick={() => void loadDeliveries()}>
+            Refresh
+          </Button>
+        </Stack>
+        <Typography variant="subtitle1" component="h3" sx={{ mt: 2 }}>
+          Recent messages
+        </Typography>
+        {deliveries === null && <CircularProgress size={24} aria-label="Loading messages" />}
+        {deliveries?.length === 0 && <Typography color="text.secondary">No messages yet. Send a test event, or wait for the events it listens to.</Typography>}
+        {!!deliveries?.length && (
+          <Box sx={{ overflowX: 'auto' }}>
+            <Table size="small" aria-label={`Recent messages to ${endpoint.url}`}>
+              <TableHead>
+                <TableRow>
+                  <TableCell>Event</TableCell>
+                  <TableCell>Status</TableCell>
+                  <TableCell>Attempts</TableCell>
+                  <TableCell>Last answer</TableCell>
+                  <TableCell>Made</TableCell>
+                  <TableCell />
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {deliveries.map((d) => (
+                  <TableRow key={d.id}>
+                    <TableCell>{d.event_type}</TableCell>
+                    <TableCell>
+                      <Chip size="small" color={STATUS_COLOR[d.status]} label={d.status} />
+                    </TableCell>
+                    <TableCell>{d.attempts}</TableCell>
+                    <TableCell>
+                      {d.last_status_code !== null ? `HTTP ${d.last_status_code}` : (d.last_response?.slice(0, 40) ?? '—')}
+                      {d.last_latency_ms !== null ? ` · ${d.last_latency_ms} ms` : ''}
+                    </TableCell>
+                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(d.created_at)}</TableCell>
+                    <TableCell>
+                      <Button size="small" onClick={() => setOpen(d)} aria-label={`Details of ${d.event_type} ${d.id}`}>
+                        Details
+                      </Button>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </Box>
+        )}
+      </CardContent>
+      {open && <DeliveryDialog delivery={open} onClose={() => setOpen(null)} onResent={() => void loadDeliveries()} />}
+      <Dialog open={!!confirm} onClose={() => setConfirm(null)} aria-labelledby={`confirm-${endpoint.id}`}>
+        <DialogTitle id={`confirm-${endpoint.id}`}>{confirm === 'rotate' ? 'Rotate the signing secret?' : 'Delete this endpoint?'}</DialogTitle>
+        <DialogContent>
+          <Typography>
+            {confirm === 'rotate'
+              ? 'Messages sent from now on are signed with a new secret; update your receiver with it.'
+              : `${endpoint.url} gets no more messages; the ones waiting are dropped.`}
+          </Typography>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setConfirm(null)}>Cancel</Button>
+          <Button
+            color={confirm === 'delete' ? 'error' : 'primary'}
+            variant="contained"
+            disabled={busy}
+            onClick={() =>
+              confirm === 'rotate'
+                ? void act('rotate the secret', () => callOperation('rotateWebhookSecret', { path }), 'Secret rotated')
+                : void act('delete the endpoint', () => callOperation('deleteWebhookEndpoint', { path }), 'Endpoint deleted')
+            }
+          >
+            {confirm === 'rotate' ? 'Rotate' : 'Delete'}
+          </Button>
+        </DialogActions>
+      </Dialog>
+    </Card>
+  );
+}
+
+/** WebhooksPage is /account/webhooks. */
+export function WebhooksPage() {
+  const notify = useNotify();
+  const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
+  const [loadError, setLoadError] = useState('');
+  const [url, setUrl] = useState('');
+  const [description, setDescription] = useState('');
+  const [types, setTypes] = useState<EventType[]>(['email.sent', 'email.bounced', 'email.complained', 'contact.unsubscribed']);
+  const [errors, setErrors] = useState<string[]>([]);
+  const [adding, setAdding] = useState(false);
+
+  const load = useCallback(async () => {
+    setLoadError('');
+    try {
+      setEndpoints((await callOperation('listWebhookEndpoints', {})).data);
+    } catch (e) {
+      setLoadError(`Couldn’t load the webhook endpoints: ${(e as Error).message}`);
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const add = async (event: FormEvent) => {
+    event.preventDefault();
+    const mine = [...(!url.trim() ? ['URL: Required field'] : []), ...(!types.length ? ['Event types: choose at least one'] : [])];
+    setErrors(mine);
+    if (mine.length || adding) return;
+    setAdding(true);
+    try {
+      await callOperation('createWebhookEndpoint', { body: { url: url.trim(), event_types: types, description: description.trim() } });
+      notify('Endpoint added', { type: 'success' });
+      setUrl('');
+      setDescription('');
+      await load();
+    } catch (e) {
+      setErrors([(e as Error).message.replace(/^url: /, 'URL: ')]);
+    } finally {
+      setAdding(false);
+    }
+  };
+  const urlError = errors.find((e) => e.startsWith('URL'));
+
+  return (
+    <Stack spacing={2}>
+      <Typography variant="h5" component="h1">
+        Webhooks
+      </Typography>
+      <Alert severity="info">
+        Each event is POSTed as JSON and signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature): verify it
+        with the signing secret and any Standard Webhooks library. A message is retried for up to 3 days and can arrive twice: deduplicate by its webhook-id.
+      </Alert>
+      <Card>
+        <CardContent>
+          <Typography variant="h6" component="h2" gutterBottom>
+            Add an endpoint
+          </Typography>
+          <Stack component="form" spacing={2} onSubmit={add} noValidate>
+            <TextField
+              id="webhook-url"
+              label="URL"
+              placeholder="https://example.com/hooks/mailwright"
+              value={url}
+              onChange={(e) => setUrl(e.target.value)}
+              required
+              error={!!urlError}
+              helperText={urlError ?? 'http or https; private and internal addresses are refused'}
+            />
+            <TextField id="webhook-description" label="Description (optional)" value={description} onChange={(e) => setDescription(e.target.value)} />
+            <Box component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
+              <FormLabel component="legend">Event types</FormLabel>
+              <FormGroup sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+                {WEBHOOK_EVENT_TYPES.map((t) => (
+                  <FormControlLabel
+                    key={t.type}
+                    control={
+                      <Checkbox
+                        checked={types.includes(t.type as EventType)}
+                        onChange={(e) => setTypes((prev) => (e.target.checked ? [...prev, t.type as EventType] : prev.filter((x) => x !== t.type)))}
+                      />
+                    }
+                    label={`${t.label} (${t.type})`}
+                  />
+                ))}
+              </FormGroup>
+            </Box>
+            {errors.filter((e) => e !== urlError).map((e) => (
+              <Alert key={e} severity="error" role="alert">
+                {e}
+              </Alert>
+            ))}
+            <Box>
+              <Button type="submit" variant="contained" disabled={adding}>
+                {adding ? 'Adding…' : 'Add endpoint'}
+              </Button>
+            </Box>
+          </Stack>
+        </CardContent>
+      </Card>
+      {loadError && (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" onClick={() => void load()}>
+              Retry
+            </Button>
+          }
+        >
+          {loadError}
+        </Alert>
+      )}
+      {!endpoints && !loadError && <CircularProgress aria-label="Loading webhook endpoints" />}
+      {endpoints?.length === 0 && <Typography color="text.secondary">No endpoints yet. Add the URL your system receives events at.</Typography>}
+      {endpoints?.map((e) => <EndpointCard key={e.id} endpoint={e} onChanged={() => void load()} />)}
+    </Stack>
+  );
+}
