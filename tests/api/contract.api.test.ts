@@ -215,20 +215,7 @@ describe(`every operation under bad input (${API_DB})`, () => {
 
 /** The kinds of record a request can name by id. */
 type Kind =
-  | 'contact'
-  | 'segment'
-  | 'template'
-  | 'persona'
-  | 'blast'
-  | 'campaign'
-  | 'workflow'
-  | 'event'
-  | 'joblog'
-  | 'admin'
-  | 'topic'
-  | 'form'
-  | 'webhook'
-  | 'delivery';
+  'contact' | 'segment' | 'template' | 'persona' | 'blast' | 'campaign' | 'workflow' | 'event' | 'joblog' | 'admin' | 'topic' | 'form' | 'webhook' | 'delivery';
 
 /** The record kind a field or parameter names, by its name; null for ids that name no record of a project. */
 const KIND_BY_NAME: Record<string, Kind | null> = {

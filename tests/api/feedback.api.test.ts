@@ -280,13 +280,21 @@ describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
     // If the address becomes a contact later, marketing blasts still leave it out, counted as unsubscribed.
     const [now] = await contacts([walkIn]);
     const blast = await sendBlast([now.id]);
-    expect(blast.audience).toEqual({ targeted: 1, queued: 0, excluded: { unconfirmed: 0, unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 } });
+    expect(blast.audience).toEqual({
+      targeted: 1,
+      queued: 0,
+      excluded: { unconfirmed: 0, unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 },
+    });
   });
 
   it('the next marketing blast skips the unsubscribed contact and reports it; a transactional one still reaches it', async () => {
     const before = (await receivedBy(ann.email)).length;
     const blast = await sendBlast([ann.id, bob.id]);
-    expect(blast.audience).toEqual({ targeted: 2, queued: 1, excluded: { unconfirmed: 0, unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 } });
+    expect(blast.audience).toEqual({
+      targeted: 2,
+      queued: 1,
+      excluded: { unconfirmed: 0, unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 },
+    });
     expect(blast.sent_emails).toBe(1);
     expect(await receivedBy(ann.email)).toHaveLength(before);
     const receipt = await sendBlast([ann.id], transactionalId);
@@ -320,7 +328,11 @@ describe(`bounces, complaints and suppression (${API_DB})`, () => {
     );
     expect(suppressed.map((s) => s.email)).toEqual([SIMULATOR_ADDRESSES.bounce, SIMULATOR_ADDRESSES.complaint, SIMULATOR_ADDRESSES.suppressionlist].sort());
     const next = await sendBlast(sim.map((c) => c.id));
-    expect(next.audience).toEqual({ targeted: 4, queued: 1, excluded: { unconfirmed: 0, unsubscribed: 0, bounced: 2, suppressed: 1, invalid: 0, not_a_contact: 0 } });
+    expect(next.audience).toEqual({
+      targeted: 4,
+      queued: 1,
+      excluded: { unconfirmed: 0, unsubscribed: 0, bounced: 2, suppressed: 1, invalid: 0, not_a_contact: 0 },
+    });
   });
 
   it('a relay 550 at send time is a failed send plus a hard bounce that suppresses the address', async () => {

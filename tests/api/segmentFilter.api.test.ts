@@ -39,7 +39,7 @@ const TEMPLATES = [randomUUID(), randomUUID()];
 const CAMPAIGNS = [randomUUID(), randomUUID()];
 const WORKFLOWS = [randomUUID(), randomUUID()];
 let SEGMENTS: string[] = [];
-let TOPICS: string[] = [];
+const TOPICS: string[] = [];
 const DAYS = ['2026-01-15', '2026-03-01', '2026-06-30'];
 const day = (iso: string | null) => iso?.slice(0, 10) ?? null;
 

@@ -129,7 +129,10 @@ describe(`subscribe forms with double opt-in (${API_DB})`, () => {
 
   it('a pending contact gets no marketing mail (left out as unconfirmed)', async () => {
     await post(`/s/${formId}`, { email: 'quinn@example.com' });
-    const [q] = await h.runtime.database.query<{ id: string }>('SELECT id FROM contacts WHERE project_id = $1 AND email = $2', [t.projectId, 'quinn@example.com']);
+    const [q] = await h.runtime.database.query<{ id: string }>('SELECT id FROM contacts WHERE project_id = $1 AND email = $2', [
+      t.projectId,
+      'quinn@example.com',
+    ]);
     const preview = (await api('POST', '/api/scheduler/scheduler/preview', { template_id: await template('Plain', null), to_user_ids: [q.id] })).data;
     expect(preview.excluded).toMatchObject({ unconfirmed: 1 });
     expect(preview.to_send).toBe(0);
@@ -259,7 +262,11 @@ describe(`subscription topics and the preference centre (${API_DB})`, () => {
     const other = await h.tenant();
     const foreign = await h.call('POST', '/api/template/templates', {
       key: other.apiKey,
-      body: { templates: [{ name: 'X', subject: 'X', type: 'TEMPLATE_MARKETING', topic_id: topics['Product news'], html_body: '<a href="{{unsubscribe_link}}">u</a>' }] },
+      body: {
+        templates: [
+          { name: 'X', subject: 'X', type: 'TEMPLATE_MARKETING', topic_id: topics['Product news'], html_body: '<a href="{{unsubscribe_link}}">u</a>' },
+        ],
+      },
     });
     expect(foreign.status).toBe(400);
     expect(foreign.body.errors[0]).toMatch(/^templates\[0\]\.topic_id: no topic/);

@@ -68,7 +68,9 @@ afterAll(async () => {
 
 /** blastTo sends a marketing blast due now to new contacts with `emails`; resolves their ids. */
 async function blastTo(emails: string[]): Promise<string[]> {
-  const ids = (await api('POST', '/api/user/users', { users: emails.map((email, i) => ({ email, first_name: `F${i}` })) })).data.map((c: { id: string }) => c.id);
+  const ids = (await api('POST', '/api/user/users', { users: emails.map((email, i) => ({ email, first_name: `F${i}` })) })).data.map(
+    (c: { id: string }) => c.id,
+  );
   await api('POST', '/api/scheduler/scheduler', {
     id: randomUUID(),
     name: `Hooks ${emails[0]}`,
@@ -207,7 +209,16 @@ describe(`webhooks (${API_DB})`, () => {
     }
     // At connect time too: a host that resolves to a private address is refused by the agent, not just the form.
     const denied = await attempt(
-      { id: 'msg_x', project_id: t.projectId, endpoint_id: endpoint.id, attempts: 1, payload: {}, retry_from: new Date(), url: hookUrl, secret: endpoint.secret },
+      {
+        id: 'msg_x',
+        project_id: t.projectId,
+        endpoint_id: endpoint.id,
+        attempts: 1,
+        payload: {},
+        retry_from: new Date(),
+        url: hookUrl,
+        secret: endpoint.secret,
+      },
       { timeoutMs: 1000, allowPrivate: false },
     );
     expect(denied.ok).toBe(false);
@@ -237,7 +248,12 @@ describe(`a worker killed mid-delivery (${API_DB})`, () => {
 
   it('leaves the message to the next worker, which sends it with the same webhook-id (receivers deduplicate by it)', async () => {
     const url = await hanging.start();
-    const fixture = await processFixture('webhooks', { WEBHOOK_ALLOW_PRIVATE: 'on', WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_LEASE_MS: '3000', WEBHOOK_POLL_MS: '100' });
+    const fixture = await processFixture('webhooks', {
+      WEBHOOK_ALLOW_PRIVATE: 'on',
+      WEBHOOK_TIMEOUT_MS: '60000',
+      WEBHOOK_LEASE_MS: '3000',
+      WEBHOOK_POLL_MS: '100',
+    });
     drop = async () => {
       await fixture.sink.stop();
       await fixture.drop();

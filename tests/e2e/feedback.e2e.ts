@@ -175,7 +175,11 @@ describe('opens, clicks and one-click unsubscribe (e2e)', () => {
       contacts.map((c: { id: string }) => c.id),
     );
     const saved = (await api('GET', `/api/scheduler/scheduler?ids=${second}`)).data[0];
-    expect(saved.audience).toEqual({ targeted: 2, queued: 1, excluded: { unconfirmed: 0, unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 } });
+    expect(saved.audience).toEqual({
+      targeted: 2,
+      queued: 1,
+      excluded: { unconfirmed: 0, unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 },
+    });
     expect(sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))).toHaveLength(before);
     await page.goto(`${server.url}/components/email-blasts`);
     await page.getByRole('row').filter({ hasText: 'Winter sale 2' }).getByText('1 (1 unsubscribed)').waitFor();

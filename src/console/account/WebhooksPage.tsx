@@ -81,7 +81,11 @@ function DeliveryDialog({ delivery, onClose, onResent }: { delivery: Delivery; o
           </>
         )}
         <Typography variant="subtitle2">Payload</Typography>
-        <Box component="pre" sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', bgcolor: 'action.hover', p: 1, fontSize: 12 }} data-testid="delivery-payload">
+        <Box
+          component="pre"
+          sx={{ whiteSpace: 'pre-wrap', wordBreak: 'break-word', bgcolor: 'action.hover', p: 1, fontSize: 12 }}
+          data-testid="delivery-payload"
+        >
           {JSON.stringify(delivery.payload, null, 2)}
         </Box>
       </DialogContent>
@@ -146,15 +150,18 @@ function EndpointCard({ endpoint, onChanged }: { endpoint: Endpoint; onChanged: 
         </Typography>
         {endpoint.disabled_reason && <Alert severity="warning">Disabled: {endpoint.disabled_reason}. Its messages wait until you enable it again.</Alert>}
         {endpoint.enabled && endpoint.failing_since && (
-          <Alert severity="error">
-            Failing since {when(endpoint.failing_since)}: messages are retried for 3 days, then the endpoint is disabled.
-          </Alert>
+          <Alert severity="error">Failing since {when(endpoint.failing_since)}: messages are retried for 3 days, then the endpoint is disabled.</Alert>
         )}
         <Box sx={{ my: 2, maxWidth: 640 }}>
           <CopyField id={`secret-${endpoint.id}`} label="Signing secret (Standard Webhooks)" value={endpoint.secret} />
         </Box>
         <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
-          <Button size="small" variant="outlined" disabled={busy} onClick={() => void act('send a test event', () => callOperation('sendWebhookTest', { path }), 'Test event queued')}>
+          <Button
+            size="small"
+            variant="outlined"
+            disabled={busy}
+            onClick={() => void act('send a test event', () => callOperation('sendWebhookTest', { path }), 'Test event queued')}
+          >
             Send test event
           </Button>
           <Button
@@ -340,11 +347,13 @@ export function WebhooksPage() {
                 ))}
               </FormGroup>
             </Box>
-            {errors.filter((e) => e !== urlError).map((e) => (
-              <Alert key={e} severity="error" role="alert">
-                {e}
-              </Alert>
-            ))}
+            {errors
+              .filter((e) => e !== urlError)
+              .map((e) => (
+                <Alert key={e} severity="error" role="alert">
+                  {e}
+                </Alert>
+              ))}
             <Box>
               <Button type="submit" variant="contained" disabled={adding}>
                 {adding ? 'Adding…' : 'Add endpoint'}
@@ -367,7 +376,9 @@ export function WebhooksPage() {
       )}
       {!endpoints && !loadError && <CircularProgress aria-label="Loading webhook endpoints" />}
       {endpoints?.length === 0 && <Typography color="text.secondary">No endpoints yet. Add the URL your system receives events at.</Typography>}
-      {endpoints?.map((e) => <EndpointCard key={e.id} endpoint={e} onChanged={() => void load()} />)}
+      {endpoints?.map((e) => (
+        <EndpointCard key={e.id} endpoint={e} onChanged={() => void load()} />
+      ))}
     </Stack>
   );
 }

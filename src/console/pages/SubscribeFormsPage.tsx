@@ -92,7 +92,15 @@ export function SubscribeFormsPage() {
             New form
           </Typography>
           <Stack component="form" spacing={2} onSubmit={add} noValidate>
-            <TextField id="form-name" label="Name" value={draft.name} onChange={set('name')} required error={!!errors.name} helperText={errors.name ?? 'For you; not shown to visitors'} />
+            <TextField
+              id="form-name"
+              label="Name"
+              value={draft.name}
+              onChange={set('name')}
+              required
+              error={!!errors.name}
+              helperText={errors.name ?? 'For you; not shown to visitors'}
+            />
             <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
               <TextField
                 id="form-segment"
@@ -103,7 +111,9 @@ export function SubscribeFormsPage() {
                 required
                 fullWidth
                 error={!!errors.segment_id}
-                helperText={errors.segment_id ?? (segments.isPending ? 'Loading segments…' : segments.data?.length ? 'Confirmed subscribers join it' : 'No segments yet')}
+                helperText={
+                  errors.segment_id ?? (segments.isPending ? 'Loading segments…' : segments.data?.length ? 'Confirmed subscribers join it' : 'No segments yet')
+                }
                 slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
               >
                 <option value="">Choose a segment</option>

@@ -142,7 +142,13 @@ export function TopicsPage() {
               error={!!error}
               helperText={error || 'What recipients see in the preference centre'}
             />
-            <TextField id="topic-description" label="Description (optional)" value={description} onChange={(e) => setDescription(e.target.value)} sx={{ flex: 1, minWidth: 220 }} />
+            <TextField
+              id="topic-description"
+              label="Description (optional)"
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+              sx={{ flex: 1, minWidth: 220 }}
+            />
             <Button type="submit" variant="contained" sx={{ mt: 1 }}>
               Add topic
             </Button>

@@ -117,7 +117,10 @@ export const contacts = pgTable(
     bouncedAt: ts('bounced_at'),
     complainedAt: ts('complained_at'),
     /** Subscription topics the contact left (issue 26 §3; core/subscriptions): marketing of these topics skips them. */
-    unsubscribedTopicIds: uuid('unsubscribed_topic_ids').array().notNull().default(sql`'{}'::uuid[]`),
+    unsubscribedTopicIds: uuid('unsubscribed_topic_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
     /** Set while a subscribe form's double opt-in waits for the contact's click (issue 26 §2): no marketing mail until then. */
     confirmationPendingAt: ts('confirmation_pending_at'),
     json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),

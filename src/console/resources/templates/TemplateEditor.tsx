@@ -356,7 +356,9 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
                 ))}
               </TextField>
             </Stack>
-            {draft.type === 'TEMPLATE_MARKETING' && <TopicSelect id="template-topic" value={draft.topic_id} onChange={(v) => setDraft((d) => ({ ...d, topic_id: v }))} />}
+            {draft.type === 'TEMPLATE_MARKETING' && (
+              <TopicSelect id="template-topic" value={draft.topic_id} onChange={(v) => setDraft((d) => ({ ...d, topic_id: v }))} />
+            )}
             {suspicious.length > 0 && (
               <Alert severity="warning" role="status">
                 This template contains variable formats that will not be filled in: {suspicious.join(', ')}. Use <code>{'{{user.first_name}}'}</code> style

@@ -11,7 +11,16 @@ import { SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox.ts';
 import { ESTIMATE_SAMPLE_CONTACTS, sampleScale } from '../contacts/index.ts';
 import { AUDIENCE_MISSING, AUDIENCE_TOPIC, TEMPLATES_ARE_MARKETING, audienceCountsSql, audienceSandboxFirstSql, audienceShape } from './queries.ts';
 
-export { audienceCte, audienceShape, sandboxRefusedSql, AUDIENCE_MISSING, AUDIENCE_TOPIC, AUDIENCE_SPAN, PROJECT_TIMEZONES, TEMPLATES_ARE_MARKETING } from './queries.ts';
+export {
+  audienceCte,
+  audienceShape,
+  sandboxRefusedSql,
+  AUDIENCE_MISSING,
+  AUDIENCE_TOPIC,
+  AUDIENCE_SPAN,
+  PROJECT_TIMEZONES,
+  TEMPLATES_ARE_MARKETING,
+} from './queries.ts';
 
 /** Contacts an audience names but leaves out, by reason (issue 5 audience accounting). */
 export interface Excluded {

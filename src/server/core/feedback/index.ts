@@ -306,7 +306,15 @@ export async function leaveTopicByLink(
         contactId: row.contact_id ?? contacts[0].id,
         blastId: row.blast_id,
         templateId: row.template_id,
-        json: { via, topic_id: topic.id, topic: topic.name, blast_id: row.blast_id, template_id: row.template_id, message_id: row.message_id, ...workflowJson(row) },
+        json: {
+          via,
+          topic_id: topic.id,
+          topic: topic.name,
+          blast_id: row.blast_id,
+          template_id: row.template_id,
+          message_id: row.message_id,
+          ...workflowJson(row),
+        },
       },
     ]);
   }
@@ -346,7 +354,15 @@ export async function savePreferencesByLink(
       contactId,
       blastId: row.blast_id,
       templateId: row.template_id,
-      json: { via: 'page', topic_id: t.id, topic: t.name, blast_id: row.blast_id, template_id: row.template_id, message_id: row.message_id, ...workflowJson(row) },
+      json: {
+        via: 'page',
+        topic_id: t.id,
+        topic: t.name,
+        blast_id: row.blast_id,
+        template_id: row.template_id,
+        message_id: row.message_id,
+        ...workflowJson(row),
+      },
     })),
   );
   return true;

@@ -15,7 +15,6 @@ import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Database, Db, QueryFn } from '../../db/client.ts';
 import { rateLimits } from '../../db/schema.ts';
 import { BadRequest, FieldErrors, HttpError, NotFound } from '../../errors.ts';
-import type { ProjectScope } from '../../gateways/types.ts';
 import { iso, isoRequired } from '../../gateways/common.ts';
 import { checkEmail, UUID_RE } from '../../../domain/validation.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';
@@ -360,10 +359,11 @@ export async function submitForm(
     const contactId =
       existing?.id ??
       (
-        await tx<{ id: string }>(
-          'INSERT INTO contacts (project_id, email, first_name, confirmation_pending_at) VALUES ($1, $2, $3, now()) RETURNING id',
-          [form.projectId, email, firstName],
-        )
+        await tx<{ id: string }>('INSERT INTO contacts (project_id, email, first_name, confirmation_pending_at) VALUES ($1, $2, $3, now()) RETURNING id', [
+          form.projectId,
+          email,
+          firstName,
+        ])
       )[0].id;
     await tx(
       `INSERT INTO consents (id, project_id, contact_id, form_id, email, consent_text, submitted_ip, submitted_user_agent)

@@ -100,7 +100,9 @@ export async function saveTemplates(db: Db, projectId: string, input: TemplateIn
         ).map((r) => r.id)
       : [],
   );
-  input.forEach((t, i) => errs.add(`templates[${i}].topic_id`, t.topic_id && !liveTopics.has(t.topic_id) ? `no topic ${t.topic_id} in this project` : undefined));
+  input.forEach((t, i) =>
+    errs.add(`templates[${i}].topic_id`, t.topic_id && !liveTopics.has(t.topic_id) ? `no topic ${t.topic_id} in this project` : undefined),
+  );
   errs.throwIfAny();
   return db.transaction(async (tx) => {
     const ids = input.map((t) => t.id).filter((id): id is string => !!id);

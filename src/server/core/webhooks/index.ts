@@ -358,7 +358,9 @@ export async function attempt(message: ClaimedMessage, opts: { timeoutMs: number
         res.on('data', (chunk: string) => {
           if (text.length < 1000) text += chunk;
         });
-        res.on('end', () => done({ ok: !!res.statusCode && res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode ?? null, response: text.slice(0, 1000) }));
+        res.on('end', () =>
+          done({ ok: !!res.statusCode && res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode ?? null, response: text.slice(0, 1000) }),
+        );
         res.on('error', (err) => done({ ok: false, status: res.statusCode ?? null, response: err.message }));
       },
     );
@@ -424,7 +426,11 @@ export async function recordAttempt(
     await query(
       `INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
        VALUES ($1, 'JOB_WEBHOOK_ENDPOINT_DISABLED', now(), now(), false, $2::jsonb, $3::jsonb)`,
-      [e.project_id, JSON.stringify({ endpoint_id: e.id, url: e.url }), JSON.stringify({ reason: `Webhook endpoint ${e.url} was disabled: ${e.disabled_reason}` })],
+      [
+        e.project_id,
+        JSON.stringify({ endpoint_id: e.id, url: e.url }),
+        JSON.stringify({ reason: `Webhook endpoint ${e.url} was disabled: ${e.disabled_reason}` }),
+      ],
     );
   }
 }
