@@ -19,7 +19,20 @@ import fastifyStatic from '@fastify/static';
  * unsubscribe links, persona verification, subscribe forms (/s/), uploads and template images, the API documents, Vite's assets, health and
  * metrics. None is a console route.
  */
-export const RESERVED_PREFIXES = ['/api/', '/t/', '/u/', '/v/', '/s/', '/uploads/', '/template-images/', '/docs/', '/assets/', '/metrics', '/healthz', '/readyz'];
+export const RESERVED_PREFIXES = [
+  '/api/',
+  '/t/',
+  '/u/',
+  '/v/',
+  '/s/',
+  '/uploads/',
+  '/template-images/',
+  '/docs/',
+  '/assets/',
+  '/metrics',
+  '/healthz',
+  '/readyz',
+];
 
 /**
  * acceptsHtml says whether an Accept header admits text/html (RFC 9110 §12.5.1): no header admits anything; else a
