@@ -16,8 +16,8 @@ import fastifyStatic from '@fastify/static';
 
 /**
  * Path prefixes the server owns (a path equal to one without its trailing slash counts too): the gateways, tracking and
- * unsubscribe links, persona verification, subscribe forms (/s/), uploads and template images, the API documents, Vite's assets, health and
- * metrics. None is a console route.
+ * unsubscribe links, persona verification, subscribe forms (/s/), uploads and template images, the API documents,
+ * Vite's assets, health and metrics. None is a console route.
  */
 export const RESERVED_PREFIXES = [
   '/api/',
