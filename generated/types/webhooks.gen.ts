@@ -123,10 +123,10 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description email.sent (the relay accepted the email: delivered to the relay), email.failed (it will not be sent), email.bounced, email.complained, email.opened, email.clicked (machine opens and clicks included, with details.machine / details.bot), contact.unsubscribed (from everything, or from a topic: data.topic_id), contact.created, contact.updated, workflow.completed.
+         * @description email.sent (the relay accepted the email: delivered to the relay), email.deferred (the relay deferred it — a 4xx, a refused connection, a time-out — or a daily cap holds it; data.reason, data.next_attempt_at), email.failed (it will not be sent), email.bounced, email.complained, email.opened, email.clicked (machine opens and clicks included, with details.machine / details.bot), contact.unsubscribed (from everything, or from a topic: data.topic_id), contact.created, contact.updated, workflow.completed.
          * @enum {string}
          */
-        WebhookEventType: "email.sent" | "email.failed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "contact.unsubscribed" | "contact.created" | "contact.updated" | "workflow.completed";
+        WebhookEventType: "email.sent" | "email.deferred" | "email.failed" | "email.bounced" | "email.complained" | "email.opened" | "email.clicked" | "contact.unsubscribed" | "contact.created" | "contact.updated" | "workflow.completed";
         WebhookEndpointInput: {
             url: string;
             event_types: components["schemas"]["WebhookEventType"][];

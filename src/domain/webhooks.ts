@@ -8,12 +8,13 @@ import { EVENT } from './events.ts';
 export interface WebhookEventType {
   type: string;
   label: string;
-  /** The recorded event it reports; null for contact.created / contact.updated. */
+  /** The recorded event it reports; null for contact.created / contact.updated and email.deferred (not events). */
   event: string | null;
 }
 
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
   { type: 'email.sent', label: 'Email sent (accepted by the relay)', event: EVENT.sendSuccess },
+  { type: 'email.deferred', label: 'Email deferred (the relay asked to try later)', event: null },
   { type: 'email.failed', label: 'Email failed (will not be sent)', event: EVENT.sendFailure },
   { type: 'email.bounced', label: 'Email bounced', event: EVENT.bounce },
   { type: 'email.complained', label: 'Complaint (marked as spam)', event: EVENT.complaint },

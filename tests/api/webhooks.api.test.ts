@@ -187,6 +187,22 @@ describe(`webhooks (${API_DB})`, () => {
     await receiver.waitFor(() => receiver.requests.length === before + 3);
   });
 
+  it('reports a relay deferral as email.deferred with its reason', async () => {
+    await api('PUT', `/api/webhooks/endpoints/${endpoint.id}`, { event_types: ['email.deferred'] });
+    const before = receiver.requests.length;
+    h.sink.maxPerSecond = 0; // the relay answers 454 Throttling failure: deferred, tried again later
+    try {
+      await blastTo(['dot@hooks.example.com']);
+      await receiver.waitFor(() => receiver.ofType('email.deferred').length >= 1);
+    } finally {
+      h.sink.maxPerSecond = undefined;
+    }
+    const deferred = verified(receiver.ofType('email.deferred')[0]);
+    expect(deferred.data).toMatchObject({ email: 'dot@hooks.example.com', template_id: templateId });
+    expect(String(deferred.data.reason)).toMatch(/454|Throttling/);
+    expect(receiver.requests.slice(before).every((r) => verified(r).type === 'email.deferred')).toBe(true);
+  });
+
   it('refuses private, loopback and link-local URLs unless WEBHOOK_ALLOW_PRIVATE is on', async () => {
     const strict = await startHarness({});
     try {

@@ -90,6 +90,13 @@ CREATE INDEX "webhook_endpoints_project_idx" ON "webhook_endpoints" USING btree 
 -- these placeholders only let the triggers be created.
 CREATE OR REPLACE FUNCTION events_webhooks() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;--> statement-breakpoint
 CREATE OR REPLACE FUNCTION contacts_webhooks() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;--> statement-breakpoint
+CREATE OR REPLACE FUNCTION outbox_deferral_webhooks() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;--> statement-breakpoint
 CREATE TRIGGER events_webhooks AFTER INSERT ON events REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION events_webhooks();--> statement-breakpoint
 CREATE TRIGGER contacts_webhooks_insert AFTER INSERT ON contacts REFERENCING NEW TABLE AS new_contacts FOR EACH STATEMENT EXECUTE FUNCTION contacts_webhooks('contact.created');--> statement-breakpoint
-CREATE TRIGGER contacts_webhooks_update AFTER UPDATE ON contacts REFERENCING NEW TABLE AS new_contacts FOR EACH STATEMENT EXECUTE FUNCTION contacts_webhooks('contact.updated');
+CREATE TRIGGER contacts_webhooks_update AFTER UPDATE ON contacts REFERENCING NEW TABLE AS new_contacts FOR EACH STATEMENT EXECUTE FUNCTION contacts_webhooks('contact.updated');--> statement-breakpoint
+-- email.deferred: a row trigger whose WHEN is checked inline, so the sender's other updates of the outbox (claims, sent
+-- marks, waits for a provider's slot, which leave last_error as it was and give the attempt back) call nothing.
+CREATE TRIGGER outbox_deferral_webhooks AFTER UPDATE ON outbox FOR EACH ROW
+  WHEN (OLD.status = 'sending' AND NEW.status = 'pending' AND NEW.last_error IS NOT NULL
+        AND (NEW.attempts = OLD.attempts OR NEW.last_error IS DISTINCT FROM OLD.last_error))
+  EXECUTE FUNCTION outbox_deferral_webhooks();

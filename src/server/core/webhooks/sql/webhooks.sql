@@ -70,3 +70,20 @@ BEGIN
   ON CONFLICT (id) DO NOTHING;
   RETURN NULL;
 END $$;
+
+-- outbox_deferral_webhooks (the outbox_deferral_webhooks row trigger, fired only WHEN a claimed row goes back to
+-- pending with a reason: the relay deferred it — a 4xx, a refused connection, a time-out — or a daily cap holds it):
+-- email.deferred for endpoints listening to it. A deferral is not an event (the email is still on its way), so it has
+-- no event id: each deferral is a new message.
+CREATE OR REPLACE FUNCTION outbox_deferral_webhooks() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO webhook_deliveries (id, project_id, endpoint_id, event_type, contact_key, payload)
+  SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), NEW.project_id, w.id, 'email.deferred', coalesce(NEW.contact_id::text, lower(NEW.email)),
+         jsonb_build_object('type', 'email.deferred', 'timestamp', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+           'data', jsonb_strip_nulls(jsonb_build_object('email', NEW.email, 'contact_id', NEW.contact_id, 'blast_id', NEW.blast_id,
+             'template_id', NEW.template_id, 'message_id', NEW.message_id, 'workflow_id', NEW.workflow_id, 'reason', NEW.last_error,
+             'attempts', NEW.attempts, 'next_attempt_at', to_char(NEW.next_attempt_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))))
+    FROM webhook_endpoints w
+   WHERE w.project_id = NEW.project_id AND w.disabled_at IS NULL AND w.archived_at IS NULL AND 'email.deferred' = ANY(w.event_types);
+  RETURN NULL;
+END $$;
