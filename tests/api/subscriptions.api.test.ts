@@ -9,6 +9,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT } from '../../src/domain/events.ts';
+import { removeUnconfirmed } from '../../src/server/core/subscriptions/index.ts';
+import type { QueryFn } from '../../src/server/db/client.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import type { Json } from '../helpers/json.ts';
@@ -136,6 +138,23 @@ describe(`subscribe forms with double opt-in (${API_DB})`, () => {
     const preview = (await api('POST', '/api/scheduler/scheduler/preview', { template_id: await template('Plain', null), to_user_ids: [q.id] })).data;
     expect(preview.excluded).toMatchObject({ unconfirmed: 1 });
     expect(preview.to_send).toBe(0);
+  });
+
+  it("removes contacts that did not confirm within the form's days, keeping their consent records", async () => {
+    await post(`/s/${formId}`, { email: 'late@example.com' }, '198.51.100.77');
+    const [late] = await h.runtime.database.query<{ id: string }>('SELECT id FROM contacts WHERE project_id = $1 AND email = $2', [
+      t.projectId,
+      'late@example.com',
+    ]);
+    expect(await removeUnconfirmed(h.runtime.database.query.bind(h.runtime.database) as QueryFn)).toBe(0); // still within 7 days
+    await h.runtime.database.query("UPDATE consents SET submitted_at = now() - interval '8 days' WHERE contact_id = $1", [late.id]);
+    expect(await removeUnconfirmed(h.runtime.database.query.bind(h.runtime.database) as QueryFn)).toBe(1);
+    const [gone] = await h.runtime.database.query<{ archived_at: Date | null }>('SELECT archived_at FROM contacts WHERE id = $1', [late.id]);
+    expect(gone.archived_at).not.toBeNull();
+    expect((await api('GET', '/api/subscriptions/consents', undefined, { contact_id: late.id })).data).toHaveLength(1);
+    // A confirmed contact is never removed, however old its submission.
+    await h.runtime.database.query("UPDATE consents SET submitted_at = now() - interval '30 days' WHERE lower(email) = 'pia@example.com'");
+    expect(await removeUnconfirmed(h.runtime.database.query.bind(h.runtime.database) as QueryFn)).toBe(0);
   });
 
   it('the honeypot takes nothing, a bad address is named, and one address may submit 10 times an hour', async () => {

@@ -203,6 +203,23 @@ describe(`webhooks (${API_DB})`, () => {
     expect(receiver.requests.slice(before).every((r) => verified(r).type === 'email.deferred')).toBe(true);
   });
 
+  it('disables an endpoint that has failed for the retry period and tells the admins', async () => {
+    const dead = new WebhookReceiver();
+    const deadUrl = await dead.start();
+    await dead.stop(); // nothing listens there any more
+    const doomed = (await api('POST', '/api/webhooks/endpoints', { url: deadUrl, event_types: ['email.sent'] })).data;
+    // It has been failing for longer than WEBHOOK_RETRY_FOR (1 h here); its next failed attempt disables it.
+    await h.runtime.database.query("UPDATE webhook_endpoints SET failing_since = now() - interval '2 hours' WHERE id = $1", [doomed.id]);
+    await api('POST', `/api/webhooks/endpoints/${doomed.id}/test`);
+    await waitUntil(async () => !(await api('GET', '/api/webhooks/endpoints')).data.find((e: { id: string }) => e.id === doomed.id).enabled);
+    const after = (await api('GET', '/api/webhooks/endpoints')).data.find((e: { id: string }) => e.id === doomed.id);
+    expect(after.disabled_reason).toMatch(/^every attempt failed for 1 hours \(since /);
+    const log = (await api('GET', '/api/joblog/joblog')).data.find((j: { job_name: string }) => j.job_name === 'JOB_WEBHOOK_ENDPOINT_DISABLED');
+    expect(log).toMatchObject({ success: false, start_details: { endpoint_id: doomed.id, url: deadUrl } });
+    expect(log.end_details.reason).toContain(`Webhook endpoint ${deadUrl} was disabled`);
+    await api('DELETE', `/api/webhooks/endpoints/${doomed.id}`);
+  });
+
   it('refuses private, loopback and link-local URLs unless WEBHOOK_ALLOW_PRIVATE is on', async () => {
     const strict = await startHarness({});
     try {
