@@ -4,9 +4,10 @@
  * domain's DNS records ready to copy, with the advice to verify before sending more than 100 emails and the DMARC
  * progression p=none → quarantine → reject. Statuses come from the server's periodic DNS check; Refresh re-reads them.
  */
+import { LoadStatus } from './LoadStatus';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNotify } from 'react-admin';
-import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, LinearProgress, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Chip, LinearProgress, Stack, TextField, Typography } from '@mui/material';
 import type { components } from '../../../generated/types/domains.gen';
 import { callOperation } from '../data/gateway';
 import { getSession } from '../session';
@@ -148,20 +149,13 @@ export function DomainsPage() {
           </Box>
         </CardContent>
       </Card>
-      {loadError && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" onClick={() => void load()}>
-              Retry
-            </Button>
-          }
-        >
-          {loadError}
-        </Alert>
-      )}
-      {!domains && !loadError && <CircularProgress aria-label="Loading domains" />}
-      {domains?.length === 0 && <Typography color="text.secondary">No domains yet. Add the domain your sender personas send from.</Typography>}
+      <LoadStatus
+        rows={domains}
+        error={loadError}
+        onRetry={() => void load()}
+        loadingLabel="Loading domains"
+        emptyText="No domains yet. Add the domain your sender personas send from."
+      />
       {domains?.map((d) => (
         <Card key={d.id} data-testid={`domain-${d.domain}`}>
           <CardContent>

@@ -4,6 +4,7 @@
  * secret, delete it, and its recent messages with their status, attempts, last answer and payload, each of which can
  * be sent again. A failing endpoint says since when; one disabled after 3 days of failures says why.
  */
+import { LoadStatus } from './LoadStatus';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNotify } from 'react-admin';
 import {
@@ -362,20 +363,13 @@ export function WebhooksPage() {
           </Stack>
         </CardContent>
       </Card>
-      {loadError && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" onClick={() => void load()}>
-              Retry
-            </Button>
-          }
-        >
-          {loadError}
-        </Alert>
-      )}
-      {!endpoints && !loadError && <CircularProgress aria-label="Loading webhook endpoints" />}
-      {endpoints?.length === 0 && <Typography color="text.secondary">No endpoints yet. Add the URL your system receives events at.</Typography>}
+      <LoadStatus
+        rows={endpoints}
+        error={loadError}
+        onRetry={() => void load()}
+        loadingLabel="Loading webhook endpoints"
+        emptyText="No endpoints yet. Add the URL your system receives events at."
+      />
       {endpoints?.map((e) => (
         <EndpointCard key={e.id} endpoint={e} onChanged={() => void load()} />
       ))}

@@ -4,9 +4,10 @@
  * the heading and the consent text shown — and get the hosted page's link and an HTML snippet to paste into a
  * website, with each form's pending and confirmed submissions. Consent records are kept per submission.
  */
+import { LoadStatus } from '../account/LoadStatus';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useGetList, useNotify } from 'react-admin';
-import { Alert, Box, Button, Card, CardContent, CircularProgress, Link, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Link, Stack, TextField, Typography } from '@mui/material';
 import type { components } from '../../../generated/types/subscriptions.gen';
 import { callOperation } from '../data/gateway';
 import { CopyField } from '../account/CopyField';
@@ -184,20 +185,13 @@ export function SubscribeFormsPage() {
           </Stack>
         </CardContent>
       </Card>
-      {loadError && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" onClick={() => void load()}>
-              Retry
-            </Button>
-          }
-        >
-          {loadError}
-        </Alert>
-      )}
-      {!forms && !loadError && <CircularProgress aria-label="Loading subscribe forms" />}
-      {forms?.length === 0 && <Typography color="text.secondary">No forms yet. Create one to let people subscribe from your website.</Typography>}
+      <LoadStatus
+        rows={forms}
+        error={loadError}
+        onRetry={() => void load()}
+        loadingLabel="Loading subscribe forms"
+        emptyText="No forms yet. Create one to let people subscribe from your website."
+      />
       {forms?.map((f) => (
         <Card key={f.id} data-testid={`form-${f.name}`}>
           <CardContent>

@@ -3,6 +3,7 @@
  * delete — each with how many contacts left it and how many unsubscribes it had (the unsubscribes counted per topic).
  * A marketing template or a blast names its topic; its unsubscribe link then lets a recipient leave just that topic.
  */
+import { LoadStatus } from '../account/LoadStatus';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNotify } from 'react-admin';
 import {
@@ -11,7 +12,6 @@ import {
   Button,
   Card,
   CardContent,
-  CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
@@ -155,20 +155,13 @@ export function TopicsPage() {
           </Box>
         </CardContent>
       </Card>
-      {loadError && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" onClick={() => void load()}>
-              Retry
-            </Button>
-          }
-        >
-          {loadError}
-        </Alert>
-      )}
-      {!topics && !loadError && <CircularProgress aria-label="Loading topics" />}
-      {topics?.length === 0 && <Typography color="text.secondary">No topics yet. Without topics, unsubscribing stops all marketing email.</Typography>}
+      <LoadStatus
+        rows={topics}
+        error={loadError}
+        onRetry={() => void load()}
+        loadingLabel="Loading topics"
+        emptyText="No topics yet. Without topics, unsubscribing stops all marketing email."
+      />
       {!!topics?.length && (
         <Card>
           <Box sx={{ overflowX: 'auto' }}>
