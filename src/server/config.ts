@@ -151,7 +151,7 @@ export interface Config {
    * time-out of one attempt (WEBHOOK_TIMEOUT_MS, default 5000 ms), the waits between attempts (WEBHOOK_RETRY_SCHEDULE,
    * seconds, comma-separated; the last repeats; default 5,300,1800,7200,18000,36000), how long a message is retried
    * and an endpoint may fail before it is disabled (WEBHOOK_RETRY_FOR, a duration, default 3d), how long a worker's
-   * claim on an attempt lasts (WEBHOOK_LEASE_MS, default 30000 ms) and the dispatcher's idle poll (WEBHOOK_POLL_MS,
+   * claim on an attempt lasts (WEBHOOK_LEASE_MS, default 30000 ms, at least the time-out + 5 s) and the dispatcher's idle poll (WEBHOOK_POLL_MS,
    * default 500 ms).
    */
   webhooks: { allowPrivate: boolean; timeoutMs: number; retryScheduleS: number[]; retryForMs: number; leaseMs: number; pollMs: number };
@@ -255,7 +255,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: Math.max(100, num('WEBHOOK_TIMEOUT_MS', 5000)),
       retryScheduleS: retrySchedule(env.WEBHOOK_RETRY_SCHEDULE),
       retryForMs: env.WEBHOOK_RETRY_FOR ? parseDuration('WEBHOOK_RETRY_FOR', env.WEBHOOK_RETRY_FOR) : 72 * 3_600_000,
-      leaseMs: Math.max(1000, num('WEBHOOK_LEASE_MS', 30_000)),
+      // A claim outlives its attempt's time-out, so no second worker sends a message while the first still may.
+      leaseMs: Math.max(1000, num('WEBHOOK_LEASE_MS', 30_000), Math.max(100, num('WEBHOOK_TIMEOUT_MS', 5000)) + 5000),
       pollMs: Math.max(50, num('WEBHOOK_POLL_MS', 500)),
     },
   };

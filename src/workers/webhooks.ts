@@ -17,14 +17,15 @@ import type { AppContext } from '../server/context.ts';
 import type { QueryFn } from '../server/db/client.ts';
 import { attempt, CLAIM_DUE, NEXT_DUE_IN_MS, recordAttempt, type ClaimedMessage } from '../server/core/webhooks/index.ts';
 
-/** Messages claimed (and in flight) at once per process. */
-export const WEBHOOK_BATCH = 20;
+/** Messages in flight at once per process (each claimed as a slot frees, never waiting for a whole batch). */
+export const WEBHOOK_SLOTS = 20;
 
 /** WebhookDispatcher delivers due webhook messages until stopped. */
 export class WebhookDispatcher {
   private running = false;
   private loop?: Promise<void>;
   private wake?: () => void;
+  private readonly inFlight = new Set<Promise<void>>();
   private readonly query: QueryFn;
 
   constructor(private readonly ctx: AppContext) {
@@ -43,37 +44,51 @@ export class WebhookDispatcher {
     this.running = false;
     this.wake?.();
     await this.loop;
+    await Promise.all(this.inFlight);
   }
 
-  /** tick claims and delivers one batch; returns how many messages it handled. */
+  /**
+   * tick claims due messages for the free slots and starts their attempts (each records its answer when it ends and
+   * frees its slot, waking the loop); returns how many it claimed.
+   */
   async tick(): Promise<number> {
+    const free = WEBHOOK_SLOTS - this.inFlight.size;
+    if (free <= 0) return 0;
     const opts = this.ctx.config.webhooks;
     const claim = randomUUID();
-    const messages = await this.query<ClaimedMessage>(CLAIM_DUE, [WEBHOOK_BATCH, claim, String(opts.leaseMs)]);
-    await Promise.all(
-      messages.map(async (m) => {
+    const messages = await this.query<ClaimedMessage>(CLAIM_DUE, [free, claim, String(opts.leaseMs)]);
+    for (const m of messages) {
+      const one: Promise<void> = (async () => {
         const result = await attempt(m, { timeoutMs: opts.timeoutMs, allowPrivate: opts.allowPrivate });
         await recordAttempt(this.query, claim, m, result, opts);
-      }),
-    );
+      })()
+        .catch((err) => console.warn(`webhooks: ${(err as Error).message}`))
+        .finally(() => {
+          this.inFlight.delete(one);
+          this.wake?.();
+        });
+      this.inFlight.add(one);
+    }
     return messages.length;
   }
 
   private async run(): Promise<void> {
     const { pollMs } = this.ctx.config.webhooks;
     while (this.running) {
-      let handled = 0;
+      let claimed = 0;
       let sleepMs = pollMs;
       try {
-        handled = await this.tick();
-        if (!handled) {
+        claimed = await this.tick();
+        if (!claimed && this.inFlight.size < WEBHOOK_SLOTS) {
           const [next] = await this.query<{ ms: number | null }>(NEXT_DUE_IN_MS);
-          if (next?.ms !== null && next?.ms !== undefined) sleepMs = Math.min(pollMs, Math.max(10, Number(next.ms)));
+          // Due later: sleep until then (at most the poll). Due now but not claimable (blocked behind a contact's
+          // earlier message, or its endpoint's slots all busy): the poll, never a busy loop.
+          if (next?.ms !== null && next?.ms !== undefined && Number(next.ms) > 0) sleepMs = Math.min(pollMs, Math.max(10, Number(next.ms)));
         }
       } catch (err) {
         if (this.running) console.warn(`webhooks: ${(err as Error).message}`);
       }
-      if (handled || !this.running) continue;
+      if (claimed || !this.running) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, sleepMs);
         this.wake = () => {

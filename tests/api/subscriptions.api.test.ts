@@ -147,7 +147,17 @@ describe(`subscribe forms with double opt-in (${API_DB})`, () => {
       'late@example.com',
     ]);
     expect(await removeUnconfirmed(h.runtime.database.query.bind(h.runtime.database) as QueryFn)).toBe(0); // still within 7 days
-    await h.runtime.database.query("UPDATE consents SET submitted_at = now() - interval '8 days' WHERE contact_id = $1", [late.id]);
+    // Eight days pass (the submission and the contact as it wrote it both move back).
+    await post(`/s/${formId}`, { email: 'kept@example.com' }, '198.51.100.78');
+    for (const email of ['late@example.com', 'kept@example.com']) {
+      await h.runtime.database.query("UPDATE consents SET submitted_at = now() - interval '8 days' WHERE project_id = $1 AND lower(email) = $2", [
+        t.projectId,
+        email,
+      ]);
+      await h.runtime.database.query("UPDATE contacts SET updated_at = now() - interval '8 days' WHERE project_id = $1 AND email = $2", [t.projectId, email]);
+    }
+    // The customer's own import or API call since then makes a pending contact theirs: it stays.
+    await api('POST', '/api/user/users', { users: [{ email: 'kept@example.com', first_name: 'Kept' }] });
     expect(await removeUnconfirmed(h.runtime.database.query.bind(h.runtime.database) as QueryFn)).toBe(1);
     const [gone] = await h.runtime.database.query<{ archived_at: Date | null }>('SELECT archived_at FROM contacts WHERE id = $1', [late.id]);
     expect(gone.archived_at).not.toBeNull();
@@ -155,6 +165,15 @@ describe(`subscribe forms with double opt-in (${API_DB})`, () => {
     // A confirmed contact is never removed, however old its submission.
     await h.runtime.database.query("UPDATE consents SET submitted_at = now() - interval '30 days' WHERE lower(email) = 'pia@example.com'");
     expect(await removeUnconfirmed(h.runtime.database.query.bind(h.runtime.database) as QueryFn)).toBe(0);
+  });
+
+  it('mails one address at most 3 confirmation links a day per form, whoever submits it', async () => {
+    const before = h.sink.messages.length;
+    for (let i = 0; i < 5; i++) expect((await post(`/s/${formId}`, { email: 'victim@example.com' }, `198.51.100.${100 + i}`)).statusCode).toBe(200);
+    await h.sink.waitFor(() => h.sink.messages.length >= before + 3);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(h.sink.messages.slice(before).filter((m) => m.envelopeTo.includes('victim@example.com'))).toHaveLength(3);
+    expect((await api('GET', '/api/subscriptions/consents', undefined, { email: 'victim@example.com' })).data).toHaveLength(3);
   });
 
   it('the honeypot takes nothing, a bad address is named, and one address may submit 10 times an hour', async () => {
@@ -268,10 +287,21 @@ describe(`subscription topics and the preference centre (${API_DB})`, () => {
     ]);
     expect(events.map((e) => e.json.topic).sort()).toEqual(['Product news', 'Weekly digest']);
 
-    // Saving preferences subscribes Rae to Product news again.
-    await post(centre, { action: 'save', topic: [topics['Product news'], topics['Weekly digest']] });
-    const [rae] = await h.runtime.database.query<{ unsubscribed_topic_ids: string[] }>('SELECT unsubscribed_topic_ids FROM contacts WHERE id = $1', [ids[0]]);
-    expect(rae.unsubscribed_topic_ids).toEqual([]);
+    // Unsubscribed from everything, saving with nothing ticked leaves her so.
+    await post(centre, { action: 'all' });
+    await post(centre, { action: 'save', resubscribe: '1' });
+    const [still] = await h.runtime.database.query<{ unsubscribed_at: Date | null }>('SELECT unsubscribed_at FROM contacts WHERE id = $1', [ids[0]]);
+    expect(still.unsubscribed_at).not.toBeNull();
+    const unsubscribesBefore = (await api('GET', '/api/subscriptions/topics')).data.map((x: { unsubscribes: number }) => x.unsubscribes);
+
+    // Saving preferences with topics ticked subscribes Rae to them again, and records no topic as left.
+    await post(centre, { action: 'save', resubscribe: '1', topic: [topics['Product news'], topics['Weekly digest']] });
+    const [rae] = await h.runtime.database.query<{ unsubscribed_topic_ids: string[]; unsubscribed_at: Date | null }>(
+      'SELECT unsubscribed_topic_ids, unsubscribed_at FROM contacts WHERE id = $1',
+      [ids[0]],
+    );
+    expect(rae).toEqual({ unsubscribed_topic_ids: [], unsubscribed_at: null });
+    expect((await api('GET', '/api/subscriptions/topics')).data.map((x: { unsubscribes: number }) => x.unsubscribes)).toEqual(unsubscribesBefore);
   });
 
   it('names a duplicate topic, and a topic another project owns is refused on a template', async () => {

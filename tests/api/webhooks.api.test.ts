@@ -256,7 +256,32 @@ describe(`webhooks (${API_DB})`, () => {
     );
     expect(denied.ok).toBe(false);
     expect(denied.response).toMatch(/not allowed/);
+    // A receiver that keeps a 200 answer open, a byte at a time, is cut off at the time-out: a failed attempt.
+    const slow = new WebhookReceiver();
+    const slowUrl = await slow.start();
+    slow.mode = 'trickle';
+    try {
+      const cut = await attempt(
+        {
+          id: 'msg_y',
+          project_id: t.projectId,
+          endpoint_id: endpoint.id,
+          attempts: 1,
+          payload: {},
+          retry_from: new Date(),
+          url: slowUrl,
+          secret: endpoint.secret,
+        },
+        { timeoutMs: 1000, allowPrivate: true },
+      );
+      expect(cut.ok).toBe(false);
+      expect(cut.response).toMatch(/no complete answer within 1000 ms/);
+    } finally {
+      await slow.stop();
+    }
     expect(loadConfig({}).webhooks.allowPrivate).toBe(false);
+    // A claim always outlives its attempt's time-out.
+    expect(loadConfig({ WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_LEASE_MS: '3000' }).webhooks.leaseMs).toBe(65_000);
     expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'on' }).webhooks.allowPrivate).toBe(true);
   });
 });
@@ -283,7 +308,7 @@ describe(`a worker killed mid-delivery (${API_DB})`, () => {
     const url = await hanging.start();
     const fixture = await processFixture('webhooks', {
       WEBHOOK_ALLOW_PRIVATE: 'on',
-      WEBHOOK_TIMEOUT_MS: '60000',
+      WEBHOOK_TIMEOUT_MS: '5000',
       WEBHOOK_LEASE_MS: '3000',
       WEBHOOK_POLL_MS: '100',
     });

@@ -1,6 +1,7 @@
 /**
  * A real HTTP receiver for webhook tests (issue 26 §1): listens on 127.0.0.1, keeps every request (headers and the
- * exact body), and answers as told — 'ok' (204), 'fail' (500), or 'hang' (never answers). `stop()` closes the port
+ * exact body), and answers as told — 'ok' (204), 'fail' (500), 'hang' (never answers) or 'trickle' (starts a 200
+ * answer and sends a byte every 200 ms, never ending it). `stop()` closes the port
  * (connections refused, as when a customer's endpoint is down); `start(port)` opens it again on the same port.
  */
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
@@ -14,7 +15,7 @@ export interface ReceivedRequest {
 
 export class WebhookReceiver {
   readonly requests: ReceivedRequest[] = [];
-  mode: 'ok' | 'fail' | 'hang' = 'ok';
+  mode: 'ok' | 'fail' | 'hang' | 'trickle' = 'ok';
   port = 0;
   private server?: Server;
   private readonly hanging: ServerResponse[] = [];
@@ -28,6 +29,13 @@ export class WebhookReceiver {
       req.on('end', () => {
         this.requests.push({ headers: req.headers, body, at: Date.now() });
         if (this.mode === 'hang') return void this.hanging.push(res);
+        if (this.mode === 'trickle') {
+          // Answers at once, then a byte every 200 ms and never ends: alive, but never done.
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          const drip = setInterval(() => res.write('.'), 200);
+          res.on('close', () => clearInterval(drip));
+          return void this.hanging.push(res);
+        }
         res.writeHead(this.mode === 'ok' ? 204 : 500).end(this.mode === 'ok' ? undefined : 'receiver is failing on purpose');
       });
     });

@@ -925,6 +925,8 @@ export const webhookEndpoints = pgTable(
     disabledAt: ts('disabled_at'),
     disabledReason: text('disabled_reason'),
     failingSince: ts('failing_since'),
+    /** The last failed attempt: a failure long after it (past the longest retry wait) starts a new failing period. */
+    lastFailureAt: ts('last_failure_at'),
     createdAt: created(),
     archivedAt: ts('archived_at'),
   },

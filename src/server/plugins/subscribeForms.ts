@@ -4,7 +4,8 @@
  * - GET  /s/{form}      the form: heading, email, first name, the consent text, and a honeypot field people never see;
  * - POST /s/{form}      a submission (form-encoded; also the HTML snippet's target): creates or updates the contact as
  *                       pending, records the consent and mails the confirmation link; at most SUBMISSIONS_PER_HOUR per
- *                       client address and form (429 after). A filled honeypot gets the same answer and does nothing;
+ *                       client address and form (429 after), and CONFIRMATIONS_PER_DAY links per recipient and form
+ *                       (past that, the usual answer and nothing sent). A filled honeypot gets the same answer and does nothing;
  * - GET  /s/c/{token}   the confirmation link's page: names the address and asks (a GET confirms nothing, so link
  *                       scanners confirm nobody);
  * - POST /s/c/{token}   its button: confirms (once), the contact joins the form's segment.
@@ -26,6 +27,7 @@ import {
   type PublicForm,
 } from '../core/subscriptions/index.ts';
 import { escapeHtml, page } from './publicLinks.ts';
+import { checkEmail } from '../../domain/validation.ts';
 
 /** formPage renders the hosted form, with `error` (a sentence) above it and the values given back. */
 function formPage(form: PublicForm, values: { email?: string; firstName?: string } = {}, error?: string): string {
@@ -78,6 +80,8 @@ export function registerSubscribeForms(scope: FastifyInstance, ctx: AppContext):
     if (fields.get('website')) return sent;
     try {
       await throttle.take(form.id, req.ip);
+      // An address already sent CONFIRMATIONS_PER_DAY links from this form today gets no more (the answer is the same).
+      if (!checkEmail(values.email.trim()) && !(await throttle.mayMail(form.id, values.email))) return sent;
       await submitForm(ctx.database, ctx.config.publicUrl, form, values, requester(req));
     } catch (err) {
       if (err instanceof TooManySubmissions) reply.header('retry-after', String(err.retryAfterS));

@@ -22,6 +22,11 @@ import {
   senderPersonas,
   suppressions,
   templates,
+  webhookDeliveries,
+  webhookEndpoints,
+  consents,
+  subscribeForms,
+  topics,
 } from '../../db/schema.ts';
 import { DEMO_ACCOUNT, createAccount, sessionForAdmin, type Session } from './index.ts';
 import { upsertContacts } from '../contacts/index.ts';
@@ -64,7 +69,8 @@ async function demoProjectId(db: Db): Promise<string | undefined> {
 
 /**
  * resetDemoAccount puts the demo project back to DEMO_CONTENT in one transaction: every contact, segment, persona,
- * template, blast, campaign, queued email, event (and its report aggregates), suppression and job-log entry goes; admins added by visitors go (the first,
+ * template, blast, campaign, queued email, event (and its report aggregates), suppression, job-log entry, webhook
+ * endpoint and message, topic, subscribe form and consent record goes; admins added by visitors go (the first,
  * seeded admin stays); the project returns to the sandbox; then the known contents are written. Creates the account
  * first when it does not exist. Returns the demo project's id.
  */
@@ -73,6 +79,12 @@ export async function resetDemoAccount(db: Db): Promise<string> {
   if (!projectId) projectId = (await createAccount(db, { ...DEMO_ACCOUNT, activated: false })).projectId;
   const pid = projectId;
   await db.transaction(async (tx) => {
+    // Webhook endpoints first (issue 26): a visitor's endpoint must never receive what later visitors do.
+    await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.projectId, pid));
+    await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.projectId, pid));
+    await tx.delete(consents).where(eq(consents.projectId, pid));
+    await tx.delete(subscribeForms).where(eq(subscribeForms.projectId, pid));
+    await tx.delete(topics).where(eq(topics.projectId, pid));
     await tx.delete(outbox).where(eq(outbox.projectId, pid));
     await tx.delete(events).where(eq(events.projectId, pid));
     // Every event of the project is gone, so are its report aggregates (docs/architecture.md §14).

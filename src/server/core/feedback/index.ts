@@ -323,9 +323,11 @@ export async function leaveTopicByLink(
 
 /**
  * savePreferencesByLink: the preference centre's "Save" — the recipient's contacts are subscribed to exactly the
- * topics `subscribedTopicIds` and, when `resubscribe`, to marketing mail again (unsubscribed_at cleared, or an
- * 'unsubscribed' suppression-list entry of a recipient who is no contact removed). Leaving a topic this way records
- * a user_unsubscribed event per topic left, as leaveTopicByLink does. Returns undefined when the email does not exist.
+ * topics `subscribedTopicIds`. For a recipient unsubscribed from everything, saving with at least one topic ticked
+ * (`resubscribe`, the page's hidden field) subscribes them to marketing mail again — unsubscribed_at cleared and an
+ * 'unsubscribed' suppression-list entry of the address removed — and saving with none changes nothing. Leaving a
+ * topic this way records one user_unsubscribed event per topic left, as leaveTopicByLink does, but only for a
+ * recipient who was getting that topic. Returns undefined when the email does not exist.
  */
 export async function savePreferencesByLink(
   query: QueryFn,
@@ -336,15 +338,20 @@ export async function savePreferencesByLink(
   const row = await sentRow(query, target);
   if (!row) return undefined;
   const contacts = await query<{ id: string }>(sql.RECIPIENT_CONTACTS, [target.projectId, row.contact_id, row.email]);
-  if (!contacts.length) {
-    if (resubscribe) await query(sql.RESUBSCRIBE_ADDRESS, [target.projectId, row.email]);
+  const contactId = row.contact_id ?? contacts[0]?.id ?? null;
+  const [state] = await query<{ unsubscribed: boolean }>(sql.UNSUBSCRIBE_STATE, [target.projectId, contactId, row.email]);
+  const unsubscribed = !!state?.unsubscribed;
+  if (!contactId) {
+    if (resubscribe && unsubscribed) await query(sql.RESUBSCRIBE_ADDRESS, [target.projectId, row.email]);
     return true;
   }
-  const contactId = row.contact_id ?? contacts[0].id;
   const before = await query<{ id: string; name: string; left_topic: boolean }>(sql.PREFERENCES, [target.projectId, contactId]);
   const keep = subscribedTopicIds.filter((id) => before.some((t) => t.id === id));
-  await query(sql.SET_TOPICS, [target.projectId, contacts.map((c) => c.id), keep, resubscribe]);
-  const left = before.filter((t) => !t.left_topic && !keep.includes(t.id));
+  if (unsubscribed && (!resubscribe || !keep.length)) return true; // nothing ticked: they stay unsubscribed
+  const again = unsubscribed && resubscribe;
+  await query(sql.SET_TOPICS, [target.projectId, contacts.map((c) => c.id), keep, again]);
+  if (again) await query(sql.RESUBSCRIBE_ADDRESS, [target.projectId, row.email]);
+  const left = unsubscribed ? [] : before.filter((t) => !t.left_topic && !keep.includes(t.id));
   await recordEvents(
     query,
     target.projectId,

@@ -159,8 +159,13 @@ function compileOne(f: CheckedFilter, ctx: Ctx): string {
     );
     return dateCondition(`${first}.at`, op, b as string | undefined, bind);
   }
-  // Subscribed to a topic (issue 26 §3): marketing mail of the topic reaches the contact (core/audience's rule).
-  if (f.attribute === 'is_subscribed_to_topic') return `(c.unsubscribed_at IS NULL AND NOT (${bind(a)}::uuid = ANY(c.unsubscribed_topic_ids)))`;
+  // Subscribed to a topic (issue 26 §3): core/audience's opt-out rule for marketing mail of the topic — not
+  // unsubscribed from everything (the contact's mark or an 'unsubscribed' suppression entry), not from the topic, and
+  // not waiting for a double opt-in confirmation.
+  if (f.attribute === 'is_subscribed_to_topic') {
+    return `(c.unsubscribed_at IS NULL AND c.confirmation_pending_at IS NULL AND NOT (${bind(a)}::uuid = ANY(c.unsubscribed_topic_ids))
+      AND NOT EXISTS (SELECT 1 FROM suppressions s WHERE s.project_id = c.project_id AND s.email = lower(c.email) AND s.reason = 'unsubscribed'))`;
+  }
   if (f.spec.kind === 'membership' || f.attribute === 'num_in_segment') {
     // Membership is 1 or 0: under AND a test that holds for exactly one of them is EXISTS / NOT EXISTS.
     const cmp = f.spec.kind === 'membership' ? undefined : COUNT_OPS[op];

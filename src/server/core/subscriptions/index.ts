@@ -293,11 +293,36 @@ export class TooManySubmissions extends HttpError {
   }
 }
 
-/** SubmissionThrottle counts a client address's submissions per form in the database (rate-limiter-flexible, the rate_limits table). */
+/** Confirmation emails one address may be sent per form a day, whoever submits it (so a form cannot flood a mailbox). */
+export const CONFIRMATIONS_PER_DAY = 3;
+
+/**
+ * SubmissionThrottle counts, in the database (rate-limiter-flexible, the rate_limits table), a client address's
+ * submissions per form (take) and the confirmation emails an address is sent per form (mayMail).
+ */
 export class SubmissionThrottle {
   private readonly limiter: RateLimiterDrizzle;
+  private readonly perRecipient: RateLimiterDrizzle;
   constructor(db: Db) {
     this.limiter = new RateLimiterDrizzle({ storeClient: db, schema: rateLimits, keyPrefix: 'subscribe-ip', points: SUBMISSIONS_PER_HOUR, duration: 3600 });
+    this.perRecipient = new RateLimiterDrizzle({
+      storeClient: db,
+      schema: rateLimits,
+      keyPrefix: 'subscribe-email',
+      points: CONFIRMATIONS_PER_DAY,
+      duration: 86_400,
+    });
+  }
+
+  /** mayMail consumes one confirmation email to `email` from `formId`; false when the day's are used up. */
+  async mayMail(formId: string, email: string): Promise<boolean> {
+    try {
+      await this.perRecipient.consume(`${formId}:${email.trim().toLowerCase()}`);
+      return true;
+    } catch (res) {
+      if (!(res instanceof RateLimiterRes)) throw res;
+      return false;
+    }
   }
 
   /** take consumes one submission of `ip` to `formId` or throws TooManySubmissions. */
@@ -352,18 +377,19 @@ export async function submitForm(
   const link = confirmationLink(publicUrl, setup.link_secret, form.projectId, consentId);
   const firstName = input.firstName?.trim().slice(0, 200) || null;
   await database.transaction(async (tx) => {
-    const [existing] = await tx<{ id: string }>(
-      'SELECT id FROM contacts WHERE project_id = $1 AND lower(email) = lower($2) AND archived_at IS NULL ORDER BY created_at LIMIT 1 FOR UPDATE',
-      [form.projectId, email],
+    // A new address is inserted unless a live contact has it (also one a simultaneous submission just made).
+    const [made] = await tx<{ id: string }>(
+      `INSERT INTO contacts (project_id, email, first_name, confirmation_pending_at) VALUES ($1, $2, $3, now())
+       ON CONFLICT (project_id, lower(email)) WHERE archived_at IS NULL DO NOTHING RETURNING id`,
+      [form.projectId, email, firstName],
     );
     const contactId =
-      existing?.id ??
+      made?.id ??
       (
-        await tx<{ id: string }>('INSERT INTO contacts (project_id, email, first_name, confirmation_pending_at) VALUES ($1, $2, $3, now()) RETURNING id', [
-          form.projectId,
-          email,
-          firstName,
-        ])
+        await tx<{ id: string }>(
+          'SELECT id FROM contacts WHERE project_id = $1 AND lower(email) = lower($2) AND archived_at IS NULL ORDER BY created_at LIMIT 1',
+          [form.projectId, email],
+        )
       )[0].id;
     await tx(
       `INSERT INTO consents (id, project_id, contact_id, form_id, email, consent_text, submitted_ip, submitted_user_agent)
@@ -441,13 +467,15 @@ export async function confirmSubscription(database: Database, t: { projectId: st
 
 /**
  * REMOVE_UNCONFIRMED: contacts still pending after their latest submission's form's unconfirmed_days are archived
- * (deleted from the console's view; their consent records stay as the history of what was asked). Returns how many.
+ * (deleted from the console's view; their consent records stay as the history of what was asked). A pending contact
+ * the customer has written since (an import, the contacts API) is the customer's, and stays. Returns how many.
  */
 const REMOVE_UNCONFIRMED = `UPDATE contacts c SET archived_at = now(), updated_at = now()
   FROM (SELECT DISTINCT ON (k.contact_id) k.contact_id, k.submitted_at, f.unconfirmed_days
           FROM consents k JOIN subscribe_forms f ON f.id = k.form_id ORDER BY k.contact_id, k.submitted_at DESC) last
  WHERE c.id = last.contact_id AND c.confirmation_pending_at IS NOT NULL AND c.archived_at IS NULL
    AND last.submitted_at < now() - make_interval(days => last.unconfirmed_days)
+   AND c.updated_at < last.submitted_at + interval '1 minute'
 RETURNING c.id`;
 
 /** removeUnconfirmed archives contacts whose double opt-in was not confirmed in time (the 'unconfirmed-cleanup' job, hourly). Returns how many. */

@@ -178,7 +178,10 @@ export async function updateEndpoint(
 export async function deleteEndpoint(query: QueryFn, projectId: string, id: string): Promise<void> {
   await endpointOf(query, projectId, id);
   await query('UPDATE webhook_endpoints SET archived_at = now() WHERE project_id = $1 AND id = $2', [projectId, id]);
-  await query("UPDATE webhook_deliveries SET status = 'failed', last_response = 'endpoint deleted' WHERE endpoint_id = $1 AND status = 'pending'", [id]);
+  await query(
+    "UPDATE webhook_deliveries SET status = 'failed', last_response = 'endpoint deleted', claim_token = NULL, lease_until = NULL WHERE endpoint_id = $1 AND status = 'pending'",
+    [id],
+  );
 }
 
 /** rotateSecret gives an endpoint a new secret; later attempts are signed with it. Throws NotFound. */
@@ -257,47 +260,67 @@ export async function sendTest(query: QueryFn, projectId: string, endpointId: st
 
 /**
  * resendDelivery makes a message due now again with the same webhook-id and payload (openapi resendWebhookDelivery):
- * a delivered or failed one becomes pending with a fresh retry window (created_at stays; its retries are counted
- * from now). Throws NotFound naming `id`, or BadRequest when its endpoint is deleted.
+ * a delivered or failed one becomes pending with a fresh retry window and schedule (attempts from 0; created_at
+ * stays), a pending one is tried now. Throws NotFound naming `id`; BadRequest when its endpoint is deleted, or while
+ * an attempt is in flight (it would be sent twice at once).
  */
 export async function resendDelivery(query: QueryFn, projectId: string, id: string): Promise<Delivery> {
-  const [row] = await query<DeliveryRow & { archived: boolean }>(
-    `UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = now(), delivered_at = NULL, claim_token = NULL, lease_until = NULL,
-            retry_from = now()
+  const [row] = await query<DeliveryRow>(
+    `UPDATE webhook_deliveries d SET status = 'pending', next_attempt_at = now(), delivered_at = NULL, attempts = 0, retry_from = now()
        FROM webhook_endpoints w
       WHERE d.project_id = $1 AND d.id = $2 AND w.id = d.endpoint_id AND w.archived_at IS NULL
+        AND NOT (d.status = 'pending' AND d.lease_until > now())
       RETURNING d.id, d.event_type, d.status, d.attempts, d.created_at, d.next_attempt_at, d.last_attempt_at, d.last_status_code, d.last_response,
                 d.last_latency_ms, d.delivered_at, d.payload`,
     [projectId, id],
   );
   if (!row) {
-    const [exists] = await query('SELECT 1 FROM webhook_deliveries WHERE project_id = $1 AND id = $2', [projectId, id]);
-    if (exists) throw new BadRequest([`id: the endpoint of ${id} is deleted`]);
+    const [known] = await query<{ deleted: boolean; in_flight: boolean }>(
+      `SELECT w.archived_at IS NOT NULL AS deleted, d.status = 'pending' AND d.lease_until > now() AS in_flight
+         FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id WHERE d.project_id = $1 AND d.id = $2`,
+      [projectId, id],
+    );
+    if (known?.deleted) throw new BadRequest([`id: the endpoint of ${id} is deleted`]);
+    if (known?.in_flight) throw new BadRequest([`id: ${id} is being sent right now; see its answer before sending it again`]);
     throw new NotFound([`id: no webhook message ${id} in this project`]);
   }
   return deliveryOut(row);
 }
 
+/** Messages to one endpoint in flight at once over all workers: a slow or dead endpoint holds this many, not all. */
+export const PER_ENDPOINT_IN_FLIGHT = 4;
+
 /**
  * CLAIM_DUE: up to $1 due messages of enabled endpoints, each the earliest pending message of its contact to its
- * endpoint (so a contact's messages go in order, one at a time), claimed with token $2 for $3 ms (FOR UPDATE SKIP
- * LOCKED: workers never take the same message; one whose worker died is taken again when its lease ends). Each comes
- * with its endpoint's URL and secret and the attempt number it is.
+ * endpoint (so a contact's messages go in order, one at a time), at most PER_ENDPOINT_IN_FLIGHT per endpoint counting
+ * those in flight (so a slow or dead endpoint never takes every slot), claimed with token $2 for $3 ms (FOR UPDATE
+ * SKIP LOCKED: workers never take the same message; one whose worker died is taken again when its lease ends). Each
+ * comes with its endpoint's URL and secret and the attempt number it is. Ordering is by the messages' commit-time
+ * sequence as seen: two transactions writing messages for one contact at the same moment may go in either order.
  */
-export const CLAIM_DUE = `WITH due AS (
-    SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.disabled_at IS NULL AND w.archived_at IS NULL
+export const CLAIM_DUE = `WITH candidates AS (
+    SELECT d.id, row_number() OVER (PARTITION BY d.endpoint_id ORDER BY d.next_attempt_at, d.seq) AS nth,
+           (SELECT count(*) FROM webhook_deliveries f WHERE f.endpoint_id = d.endpoint_id AND f.status = 'pending' AND f.lease_until > now()) AS in_flight
+      FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.disabled_at IS NULL AND w.archived_at IS NULL
      WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())
        AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p WHERE p.endpoint_id = d.endpoint_id AND p.contact_key = d.contact_key
-                          AND p.status = 'pending' AND p.seq < d.seq)
+                          AND p.status = 'pending' AND p.seq < d.seq)),
+  due AS (
+    SELECT d.id FROM webhook_deliveries d JOIN candidates c ON c.id = d.id
+     WHERE c.nth + c.in_flight <= ${PER_ENDPOINT_IN_FLIGHT}
      ORDER BY d.next_attempt_at, d.seq LIMIT $1 FOR UPDATE OF d SKIP LOCKED)
   UPDATE webhook_deliveries d SET claim_token = $2::uuid, lease_until = now() + ($3 || ' milliseconds')::interval, attempts = d.attempts + 1
-    FROM due, webhook_endpoints w WHERE d.id = due.id AND w.id = d.endpoint_id
+    FROM due, webhook_endpoints w WHERE d.id = due.id AND w.id = d.endpoint_id AND d.status = 'pending'
   RETURNING d.id, d.project_id, d.endpoint_id, d.attempts, d.payload, coalesce(d.retry_from, d.created_at) AS retry_from, w.url, w.secret`;
 
-/** NEXT_DUE_IN_MS: milliseconds until the next pending message of an enabled endpoint falls due (NULL: none). */
+/**
+ * NEXT_DUE_IN_MS: milliseconds until the next pending message of an enabled endpoint that is not in flight falls due
+ * (NULL: none). 0 means one is due now but could not be claimed (blocked behind its contact's earlier message, or its
+ * endpoint at PER_ENDPOINT_IN_FLIGHT): the dispatcher then waits its poll, not 0 ms.
+ */
 export const NEXT_DUE_IN_MS = `SELECT greatest(0, extract(epoch FROM min(d.next_attempt_at) - now()) * 1000)::float8 AS ms
   FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.disabled_at IS NULL AND w.archived_at IS NULL
- WHERE d.status = 'pending'`;
+ WHERE d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until < now())`;
 
 /** A claimed message (CLAIM_DUE). */
 export interface ClaimedMessage {
@@ -330,7 +353,12 @@ export async function attempt(message: ClaimedMessage, opts: { timeoutMs: number
   const signature = new Webhook(message.secret).sign(message.id, now, body);
   const started = performance.now();
   return new Promise<AttemptResult>((resolve) => {
-    const done = (r: Omit<AttemptResult, 'latencyMs'>) => resolve({ ...r, latencyMs: Math.round(performance.now() - started) });
+    let settled = false;
+    const done = (r: Omit<AttemptResult, 'latencyMs'>) => {
+      if (settled) return;
+      settled = true;
+      resolve({ ...r, latencyMs: Math.round(performance.now() - started) });
+    };
     let url: URL;
     try {
       url = new URL(message.url);
@@ -361,9 +389,16 @@ export async function attempt(message: ClaimedMessage, opts: { timeoutMs: number
         res.on('end', () =>
           done({ ok: !!res.statusCode && res.statusCode >= 200 && res.statusCode < 300, status: res.statusCode ?? null, response: text.slice(0, 1000) }),
         );
-        res.on('error', (err) => done({ ok: false, status: res.statusCode ?? null, response: err.message }));
+        res.on('error', (err) => done({ ok: false, status: res.statusCode ?? null, response: err.message.slice(0, 1000) }));
       },
     );
+    // The whole exchange, not just each idle gap, must end within the time-out (a receiver trickling bytes is cut off).
+    const deadline = setTimeout(() => req.destroy(new Error(`no complete answer within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+    req.on('close', () => {
+      clearTimeout(deadline);
+      // Closed without a complete answer (cut off by the deadline, or by the receiver): a failed attempt.
+      done({ ok: false, status: null, response: `no complete answer within ${opts.timeoutMs} ms (connection closed)` });
+    });
     req.on('timeout', () => req.destroy(new Error(`no answer within ${opts.timeoutMs} ms`)));
     req.on('error', (err) => done({ ok: false, status: null, response: err.message.slice(0, 1000) }));
     req.end(body);
@@ -377,19 +412,23 @@ export async function attempt(message: ClaimedMessage, opts: { timeoutMs: number
 const RECORD_DELIVERED = `WITH d AS (
     UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), last_attempt_at = now(), last_status_code = $3, last_response = $4,
            last_latency_ms = $5, claim_token = NULL, lease_until = NULL
-     WHERE id = $1 AND claim_token = $2::uuid RETURNING endpoint_id)
+     WHERE id = $1 AND claim_token = $2::uuid AND status = 'pending' RETURNING endpoint_id)
   UPDATE webhook_endpoints SET failing_since = NULL WHERE id IN (SELECT endpoint_id FROM d) AND failing_since IS NOT NULL`;
 
 /**
  * RECORD_FAILED: the attempt of message $1 under claim $2 failed (status $3, answer $4, latency $5 ms): pending again
- * in $6 ms, or failed when $6 is NULL (out of retry time); its endpoint's failing_since is set if it was healthy.
+ * in $6 ms, or failed when $6 is NULL (out of retry time). Its endpoint's failing period starts now if it was healthy,
+ * or if its last failure is more than $7 ms ago (longer than any retry wait: nothing was failing in between).
  */
 const RECORD_FAILED = `WITH d AS (
     UPDATE webhook_deliveries SET status = CASE WHEN $6::float8 IS NULL THEN 'failed' ELSE 'pending' END,
            next_attempt_at = now() + (coalesce($6::float8, 0) || ' milliseconds')::interval, last_attempt_at = now(), last_status_code = $3,
            last_response = $4, last_latency_ms = $5, claim_token = NULL, lease_until = NULL
-     WHERE id = $1 AND claim_token = $2::uuid RETURNING endpoint_id)
-  UPDATE webhook_endpoints SET failing_since = now() WHERE id IN (SELECT endpoint_id FROM d) AND failing_since IS NULL`;
+     WHERE id = $1 AND claim_token = $2::uuid AND status = 'pending' RETURNING endpoint_id)
+  UPDATE webhook_endpoints
+     SET failing_since = CASE WHEN failing_since IS NULL OR last_failure_at < now() - ($7 || ' milliseconds')::interval THEN now() ELSE failing_since END,
+         last_failure_at = now()
+   WHERE id IN (SELECT endpoint_id FROM d)`;
 
 /**
  * DISABLE_FAILING: endpoints failing for longer than $1 ms are disabled, with the reason; returns them (id,
@@ -420,7 +459,16 @@ export async function recordAttempt(
   }
   const waitMs = retryWaitS(opts.retryScheduleS, message.attempts) * 1000;
   const giveUp = Date.now() + waitMs > new Date(message.retry_from).getTime() + opts.retryForMs;
-  await query(RECORD_FAILED, [message.id, claim, result.status, result.response || `HTTP ${result.status}`, result.latencyMs, giveUp ? null : waitMs]);
+  const quietMs = (Math.max(0, ...opts.retryScheduleS) + 3600) * 1000;
+  await query(RECORD_FAILED, [
+    message.id,
+    claim,
+    result.status,
+    result.response || `HTTP ${result.status}`,
+    result.latencyMs,
+    giveUp ? null : waitMs,
+    String(quietMs),
+  ]);
   const disabled = await query<{ id: string; project_id: string; url: string; disabled_reason: string }>(DISABLE_FAILING, [opts.retryForMs]);
   for (const e of disabled) {
     await query(

@@ -67,6 +67,7 @@ CREATE TABLE "webhook_endpoints" (
 	"disabled_at" timestamp with time zone,
 	"disabled_reason" text,
 	"failing_since" timestamp with time zone,
+	"last_failure_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"archived_at" timestamp with time zone
 );
