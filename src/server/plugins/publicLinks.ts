@@ -14,6 +14,7 @@
  * With subscription topics (issue 26 §3) /u/ is a preference centre: leave the email's topic, choose topics, or leave all.
  * A token that is not genuine (forged, altered, another tenant's) gets 404 and records nothing.
  */
+import { escapeUTF8 as escapeHtml } from 'entities';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { QueryFn } from '../db/client.ts';
@@ -43,9 +44,6 @@ import { registerSubscribeForms } from './subscribeForms.ts';
 
 /** A 1×1 transparent GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-
-/** escapeHtml escapes text for HTML content and quoted attributes. */
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** page wraps `body` (HTML) in the public pages' frame with `title` as its heading and title: unsubscribe, verification, subscribe forms. */
 export function page(title: string, body: string): string {

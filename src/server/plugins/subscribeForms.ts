@@ -11,6 +11,7 @@
  * - POST /s/c/{token}   its button: confirms (once), the contact joins the form's segment.
  * An unknown or deleted form, and a token that is not genuine, get 404.
  */
+import { escapeUTF8 as escapeHtml } from 'entities';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { QueryFn } from '../db/client.ts';
@@ -26,7 +27,7 @@ import {
   TooManySubmissions,
   type PublicForm,
 } from '../core/subscriptions/index.ts';
-import { escapeHtml, page } from './publicLinks.ts';
+import { page } from './publicLinks.ts';
 import { checkEmail } from '../../domain/validation.ts';
 
 /** formPage renders the hosted form, with `error` (a sentence) above it and the values given back. */

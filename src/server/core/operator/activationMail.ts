@@ -4,12 +4,11 @@
  * sender verification email (core/personas/verification.ts): from SYSTEM_FROM, DKIM-signed when SYSTEM_DKIM_KEY_FILE
  * is set, sent at once through the relay, not tracked, not stored.
  */
+import { escapeUTF8 as escapeHtml } from 'entities';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { buildRawMessage } from '../../mail/render.ts';
 import { ACTIVATED_NOTICE, type ActivationMailer } from './index.ts';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The activation email's subject. */
 export const ACTIVATION_SUBJECT = 'Your Mailwright account is active';

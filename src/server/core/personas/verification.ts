@@ -6,6 +6,7 @@
  * service's own mail: from SYSTEM_FROM, DKIM-signed when SYSTEM_DKIM_KEY_FILE is set, sent at once through the relay,
  * not tracked, not stored.
  */
+import { escapeUTF8 as escapeHtml } from 'entities';
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import type { Db, QueryFn } from '../../db/client.ts';
@@ -14,8 +15,6 @@ import { HttpError } from '../../errors.ts';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import { buildRawMessage } from '../../mail/render.ts';
 import { personaVerificationLink, type PersonaTarget } from '../../mail/links.ts';
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The subject of the verification email. */
 export function verificationSubject(email: string): string {

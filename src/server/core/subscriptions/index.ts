@@ -10,6 +10,7 @@
  * POST) confirms: the consent gets its confirmation time, IP and user agent, the contact stops being pending (and is
  * resubscribed to marketing mail, which it just asked for) and joins the form's segment — in one transaction.
  */
+import { escapeUTF8 as escapeHtml } from 'entities';
 import { randomUUID } from 'node:crypto';
 import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Database, Db, QueryFn } from '../../db/client.ts';
@@ -142,16 +143,14 @@ interface FormRow {
   confirmed: number;
 }
 
-const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 /** formSnippet is the HTML form a customer pastes into a website: it posts to the hosted page, honeypot included. */
 export function formSnippet(publicUrl: string, f: { id: string; heading: string; consent_text: string }): string {
   return `<form action="${publicUrl}/s/${f.id}" method="post">
-  <h3>${escapeAttr(f.heading)}</h3>
+  <h3>${escapeHtml(f.heading)}</h3>
   <label>Email <input type="email" name="email" required></label>
   <label>First name <input type="text" name="first_name"></label>
   <div style="position:absolute;left:-5000px" aria-hidden="true"><input type="text" name="website" tabindex="-1" autocomplete="off"></div>
-  <p><small>${escapeAttr(f.consent_text)}</small></p>
+  <p><small>${escapeHtml(f.consent_text)}</small></p>
   <button type="submit">Subscribe</button>
 </form>`;
 }
@@ -409,7 +408,7 @@ export async function submitForm(
 
 /** confirmationEmail is the confirmation email's HTML: what was asked, the link, and what happens if it is ignored. */
 function confirmationEmail(form: PublicForm, link: string): string {
-  const esc = escapeAttr;
+  const esc = escapeHtml;
   return `<html><body style="font-family:Arial,sans-serif;color:#1d2129">
 <p>Someone (we hope you) asked to subscribe this address to <strong>${esc(form.heading)}</strong> from ${esc(form.company)}.</p>
 <p><a data-no-track href="${esc(link)}" style="display:inline-block;background:#1565c0;color:#fff;padding:10px 20px;border-radius:4px;text-decoration:none">Confirm my subscription</a></p>
