@@ -9,7 +9,6 @@ import { SmtpTransport, type MailTransport } from '../server/mail/transport.ts';
 import type { Queue } from './queue.ts';
 import { JOB_NAMES, JOBS, type JobContext, type JobDefinition } from './jobs.ts';
 import { Sender } from './sender.ts';
-import { IDLE_CONNECTION_MS } from '../server/core/sending/connections.ts';
 import { RenderPool } from '../server/mail/renderPool.ts';
 import { startReportCompaction } from './reportCompaction.ts';
 import { WorkflowEngine } from './workflows.ts';
@@ -39,7 +38,7 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
   // SMTP_URL's further relays: the sender fails over to them when the ones before refuse connections.
   const backupRelays = ctx.config.backupRelays.map((r) => ({
     name: r.name,
-    transport: r.maxConnections ? new SmtpTransport(r.url, r.maxConnections, { idleTimeoutMs: IDLE_CONNECTION_MS }) : new SmtpTransport(r.url),
+    transport: new SmtpTransport(r.url, r.maxConnections),
     maxRate: r.maxRate,
     maxConnections: r.maxConnections,
     dailyQuota: r.dailyQuota,
@@ -74,9 +73,8 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
     sender,
     engine,
     async stop() {
-      await webhooks.stop();
-      await engine.stop();
-      await sender.stop();
+      // All at once: the sender's graceful stop (issue 36 §2) starts without waiting for a slow webhook receiver.
+      await Promise.all([webhooks.stop(), engine.stop(), sender.stop()]);
       for (const r of backupRelays) await r.transport.close();
       await stopCompaction();
       await renderer.close();

@@ -30,14 +30,15 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../server/context.ts';
 import type { QueryFn } from '../server/db/client.ts';
-import type { MailTransport } from '../server/mail/transport.ts';
+import { takeConnection, type MailLease, type MailTransport } from '../server/mail/transport.ts';
+import { AcquireAborted } from '../server/mail/smtpPool.ts';
 import type { RenderPool } from '../server/mail/renderPool.ts';
 import { unsubscribeLink } from '../server/mail/links.ts';
 import { recordFeedback } from '../server/core/feedback/index.ts';
 import { isDeferral, isRelayDown, isThrottling, nextAttemptDelay } from '../server/core/sending/deferral.ts';
-import { MARK_RELAY_DOWN, MARK_RELAY_UP, RelayPacer, SlotPacer } from '../server/core/sending/pacing.ts';
+import { MARK_RELAY_DOWN, MARK_RELAY_UP, PacingAborted, RelayPacer, SlotPacer } from '../server/core/sending/pacing.ts';
 import { ProviderTable, type ProviderGroup } from '../server/core/sending/providers.ts';
-import { ConnectionShare, LocalConnections, type ConnectionLimit } from '../server/core/sending/connections.ts';
+import { ConnectionShare, ShareWaitAborted } from '../server/core/sending/connections.ts';
 import type { RelaySetting } from '../server/core/sending/relays.ts';
 import { PAUSED_PROJECTS } from '../server/core/sending/reputation.ts';
 import {
@@ -47,6 +48,7 @@ import {
   WAIT_FOR_PROVIDER,
   RELEASE_PAUSED,
   FAIL_SEND,
+  HAND_BACK,
   LOOKUP,
   RENEW_LEASE,
   RETRY_SEND_LATER,
@@ -132,10 +134,11 @@ interface Relay {
   name: string;
   transport: MailTransport;
   pacer?: RelayPacer;
-  /** Its share of max_connections over all processes (core/sending/connections.ts), when it has one. */
-  connections?: ConnectionShare;
-  /** Its transport's connections in this process (the pool's size; no limit for a transport without a pool). */
-  pool: LocalConnections;
+  /**
+   * Its share of max_connections over all processes (core/sending/connections.ts), when it has one: the transport keeps
+   * its SMTP sessions within it (MailTransport.limitSessions), and the share records them until their sockets close.
+   */
+  share?: ConnectionShare;
   /** performance.now() (ms) until which the relay is not used after it refused a connection; 0 = up. */
   downUntil: number;
   /** The next wait (ms) if it is found down again: 5 s, doubling up to 5 min; reset when it takes a message. */
@@ -182,6 +185,9 @@ interface Batch {
 /** Thrown inside sendOne when the row's claim is lost before delivery: the row is dropped, not failed. */
 class ClaimLost extends Error {}
 
+/** Thrown inside sendOne when the sender stops before the email reached the relay: the row is handed back. */
+class StopHandBack extends Error {}
+
 type BatchData = Awaited<ReturnType<Sender['loadBatchData']>>;
 
 /**
@@ -216,6 +222,15 @@ export class Sender {
   private feeding = false;
   /** Claim tokens of this sender's batches not yet settled: the claim never takes rows held under them. */
   private readonly liveTokens = new Set<string>();
+  /**
+   * Set by stop(): no row is handed to a relay any more; a row claimed but not yet in an SMTP transaction goes back
+   * (HAND_BACK), and waits for a send slot or a connection end at once (the signal aborts them).
+   */
+  private stopping = false;
+  private readonly stopSignal = new AbortController();
+  /** Rows handed back while stopping, and messages in an SMTP transaction (their relay's answer awaited). */
+  private handedBack = 0;
+  private inTransaction = 0;
 
   constructor(
     private readonly ctx: AppContext,
@@ -237,8 +252,7 @@ export class Sender {
       name,
       transport: t,
       pacer: maxRate && t.delivers ? new RelayPacer(this.query, name, maxRate) : undefined,
-      connections: maxConnections && t.delivers ? new ConnectionShare(this.query, `relay:${name}`, maxConnections) : undefined,
-      pool: new LocalConnections(t.connections ?? Infinity),
+      share: maxConnections && t.delivers && t.limitSessions ? this.relayShare(name, t, maxConnections) : undefined,
       downUntil: 0,
       downFor: RELAY_DOWN_MS.first,
       limits: t.delivers ? limits : {},
@@ -273,6 +287,20 @@ export class Sender {
     this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 20);
   }
 
+  /**
+   * relayShare makes a relay's share of its max_connections over all processes and has its transport keep its SMTP
+   * sessions within it: the share records the transport's open sessions (until their sockets close) and, after each
+   * renewal, the transport closes idle sessions beyond a smaller share or opens up to a larger one.
+   */
+  private relayShare(name: string, t: MailTransport, maxConnections: number): ConnectionShare {
+    const share = new ConnectionShare(this.query, `relay:${name}`, maxConnections, {
+      measure: () => t.openSessions ?? 0,
+      onRenew: () => t.sessionLimitChanged?.(),
+    });
+    t.limitSessions!({ allowed: () => share.granted, ready: () => share.start() });
+    return share;
+  }
+
   private get batchSize(): number {
     return this.opts.batchSize ?? 200;
   }
@@ -305,14 +333,54 @@ export class Sender {
     ]);
   }
 
-  /** stop claims no more, sends the rows already claimed, and resolves once they are recorded and the loops ended. */
+  /**
+   * stop is a graceful stop (issue 36 §2): it claims no more, waits for the messages already in an SMTP transaction
+   * and records those the relay accepted, and hands back every other claimed row (HAND_BACK: pending again, due at
+   * once, its attempt not counted), so another sender takes it over at once instead of after the lease, and nothing
+   * the relay accepted is left unrecorded to be sent again. Waits for a send slot, a connection or a provider's
+   * connection end at once. Resolves once everything is recorded and the loops ended; logs what it handed back.
+   */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopping = true;
+    const inTransaction = this.inTransaction;
+    this.stopSignal.abort();
     this.poke();
+    // Claimed rows no slot has taken yet go back at once.
+    const queued = this.queue.splice(0);
+    this.wakeSlots();
+    const handing = this.handBack(queued);
     await this.loops;
+    await handing;
     await Promise.all(this.settling);
-    const shares = [...this.relays.map((r) => r.connections), ...[...this.providerState.values()].map((p) => p.connections)];
+    const shares = [...this.relays.map((r) => r.share), ...[...this.providerState.values()].map((p) => p.connections)];
     await Promise.all(shares.map((c) => c?.stop()));
+    if (this.handedBack || inTransaction) {
+      console.log(
+        `sender: stopped; waited for ${inTransaction} email(s) in an SMTP transaction and recorded them; handed back ${this.handedBack} ` +
+          'claimed email(s) not yet sent (pending again: another sender, or this one after its restart, sends them)',
+      );
+    }
+  }
+
+  /**
+   * handBack puts claimed rows back to pending (HAND_BACK, one statement per batch) and closes them in their batches.
+   * Never rejects: a row it cannot put back stays claimed until its lease lapses, when another sender takes it.
+   */
+  private async handBack(items: Array<{ row: OutboxRow; batch: Batch }>): Promise<void> {
+    const byBatch = new Map<Batch, OutboxRow[]>();
+    for (const { row, batch } of items) byBatch.set(batch, [...(byBatch.get(batch) ?? []), row]);
+    await Promise.all(
+      [...byBatch].map(async ([batch, rows]) => {
+        try {
+          const back = await this.query<{ id: string }>(HAND_BACK, [rows.map((r) => String(r.id)), batch.token]);
+          this.handedBack += back.length;
+        } catch (err) {
+          console.error(`sender: handing back ${rows.length} claimed email(s) failed (taken over after the lease):`, (err as Error).message);
+        }
+        for (let i = 0; i < rows.length; i++) this.closeRow(batch);
+      }),
+    );
   }
 
   /** poke wakes an idle feeder at once (e.g. after a single send was queued or a blast expanded). */
@@ -335,7 +403,10 @@ export class Sender {
       if (this.queue.length < this.lowWater) {
         try {
           const batch = await this.claim();
-          if (batch) {
+          if (batch && this.stopping) {
+            // Stopped while the claim ran: nothing of it is sent.
+            await this.handBack(batch.rows.map((row) => ({ row, batch })));
+          } else if (batch) {
             claimed = batch.rows.length;
             for (const row of batch.rows) this.queue.push({ row, batch });
             this.wakeSlots();
@@ -403,6 +474,11 @@ export class Sender {
     } catch (err) {
       console.error(`sender: email ${row.id} failed unexpectedly:`, (err as Error).message);
     }
+    this.closeRow(batch);
+  }
+
+  /** closeRow counts one row of the batch done (sent, failed, deferred, dropped or handed back); the last settles it. */
+  private closeRow(batch: Batch): void {
     if (--batch.open > 0) return;
     const settled = this.settle(batch);
     this.settling.add(settled);
@@ -596,9 +672,10 @@ export class Sender {
     let stage = 'render';
     let usedRelay: Relay | undefined;
     let heldProvider: ProviderGroup | undefined;
-    let heldConnection: ConnectionLimit | undefined;
+    let lease: MailLease | undefined;
     const key = `${row.project_id}/${new Date().toISOString().slice(0, 10)}/${row.id}.eml`;
     try {
+      this.checkStopping();
       if (!persona) throw new PermanentError('sender persona not found', 'sender');
       if (!persona.verified_at) {
         throw new PermanentError(
@@ -638,6 +715,7 @@ export class Sender {
           return undefined;
         }
         heldProvider = group;
+        this.checkStopping();
       }
       // Warm-up (core/sending/dailyCaps.ts): a real email from a sending domain counts toward its day; a blast's or
       // workflow's email over today's cap waits for the next UTC day (test emails and single sends always go).
@@ -681,6 +759,7 @@ export class Sender {
               },
       });
       stage = 'deliver';
+      this.checkStopping();
       // The circuit-breaker paused the project's marketing sending since the batch was claimed: the row waits.
       if ((row.blast_id || row.workflow_id) && this.paused.has(row.project_id)) {
         await this.query(RELEASE_PAUSED, [row.id, token]);
@@ -702,24 +781,25 @@ export class Sender {
         return undefined;
       }
       usedRelay = relay;
-      // A connection of the relay's (max_connections: of this process's share over all processes, else of the
-      // transport's pool), taken before the message goes so that it never queues inside the transport: with a rate
-      // limit, after the slot's instant and before the pacer checks that the send still lands in the slot's second.
+      // A connection of the relay's own (an idle SMTP session, or a new one while this process's share of
+      // max_connections — else the transport's pool size — leaves room), taken before the message goes so that it
+      // never queues inside the transport: with a rate limit, after the slot's instant and before the pacer checks
+      // that the send still lands in the slot's second.
       if (!simulated) {
-        const conn = relay.connections ?? relay.pool;
-        const take = async () => {
-          await conn.acquire();
-          return () => conn.release();
-        };
-        if (relay.pacer) await relay.pacer.permit(take);
-        else await take();
-        heldConnection = conn;
+        const take = () => takeConnection(relay.transport, this.stopSignal.signal);
+        lease = relay.pacer ? await relay.pacer.permit(take, this.stopSignal.signal) : await take();
       }
       // The render (or the wait) may have taken long: the claim must still be provably held when the email leaves.
       if (!this.holds(batch, row) && !(await this.renewAndHolds(batch, row))) throw new ClaimLost();
-      const reply = simulated
-        ? { response: `250 simulator: accepted for ${row.email} (${simulated.kind}), not delivered` }
-        : await relay.transport.send({ from: persona.email, to: [row.email] }, raw);
+      // The last moment a stopping sender hands the row back: from here on the message is in an SMTP transaction, and
+      // the stop waits for the relay's answer and records it.
+      this.checkStopping();
+      this.inTransaction++;
+      const reply = await (
+        simulated
+          ? Promise.resolve({ response: `250 simulator: accepted for ${row.email} (${simulated.kind}), not delivered` })
+          : lease!.send({ from: persona.email, to: [row.email] }, raw)
+      ).finally(() => this.inTransaction--);
       const acceptedAt = Date.now();
       const via = simulated ? 'simulator' : relay.transport.delivers ? 'smtp' : 'capture';
       if (!simulated) {
@@ -772,11 +852,35 @@ export class Sender {
         batch.dropped++;
         return undefined;
       }
+      // Stopping, and the email had not reached the relay: it goes back for another sender.
+      if (
+        err instanceof StopHandBack ||
+        (this.stopping && (err instanceof PacingAborted || err instanceof AcquireAborted || err instanceof ShareWaitAborted))
+      ) {
+        lease?.release();
+        lease = undefined;
+        await this.handBackOne(row, token);
+        return undefined;
+      }
       await this.recordFailure(row, token, (err as { stage?: string }).stage ?? stage, err, usedRelay);
       return undefined;
     } finally {
-      heldConnection?.release();
+      lease?.release();
       if (heldProvider) this.releaseProvider(heldProvider);
+    }
+  }
+
+  /** checkStopping throws StopHandBack once stop() was called: the email has not reached the relay and goes back. */
+  private checkStopping(): void {
+    if (this.stopping) throw new StopHandBack();
+  }
+
+  /** handBackOne puts one claimed row back (HAND_BACK) while stopping; a failure leaves it to the lease. */
+  private async handBackOne(row: OutboxRow, token: string): Promise<void> {
+    try {
+      this.handedBack += (await this.query(HAND_BACK, [[String(row.id)], token])).length;
+    } catch (err) {
+      console.error(`sender: handing back email ${row.id} failed (taken over after the lease):`, (err as Error).message);
     }
   }
 
@@ -797,7 +901,7 @@ export class Sender {
     }
     if (st.connections && !(await st.connections.tryAcquire())) {
       if (st.connections.waiting >= st.connections.max) return 250;
-      await st.connections.acquire();
+      await st.connections.acquire(this.stopSignal.signal);
     }
     if (st.pacer && !(await st.pacer.tryPermit())) {
       this.releaseProvider(group);

@@ -38,6 +38,8 @@ export class SmtpSink {
    * connections` at connect and closed. Undefined = no limit.
    */
   maxConnections?: number;
+  /** SMTP sessions (connections) the sink took since it started or since `sessions` was last reset. */
+  sessions = 0;
   /** Open SMTP connections now, the most open at once, and connections refused for maxConnections. */
   openConnections = 0;
   maxOpenConnections = 0;
@@ -58,6 +60,7 @@ export class SmtpSink {
           return callback(Object.assign(new Error('4.7.0 Too many connections, try again later'), { responseCode: 421 }));
         }
         this.counted.add(session.id);
+        this.sessions++;
         this.openConnections++;
         this.maxOpenConnections = Math.max(this.maxOpenConnections, this.openConnections);
         callback();
@@ -143,6 +146,16 @@ export class SmtpSink {
       if (Date.now() > end) throw new Error(`SmtpSink.waitFor timed out after ${timeoutMs} ms (${this.count} accepted, ${this.held.length} held)`);
       await new Promise((r) => setTimeout(r, 50));
     }
+  }
+
+  /**
+   * crash makes the relay go down as a crashed server does: it stops listening (new connections are refused) and
+   * drops every open connection at once, messages in flight included; start(port) brings it back on the same port.
+   */
+  async crash(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.server.close(() => resolve()));
+    for (const c of (this.server as unknown as { connections: Set<{ _socket: { destroy(): void } }> }).connections) c._socket.destroy();
+    await closed;
   }
 
   async stop(): Promise<void> {

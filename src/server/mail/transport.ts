@@ -1,15 +1,28 @@
 /**
  * MailTransport: the one interface the sender delivers through (DESIGN.md §5, useSend's MailerTransport).
- * SmtpTransport speaks SMTP to SMTP_URL through a nodemailer connection pool; CaptureTransport delivers nowhere and
- * says so, for a machine with no relay.
+ * SmtpTransport speaks SMTP to SMTP_URL through this process's sessions with the relay (SmtpPool, ./smtpPool.ts);
+ * CaptureTransport delivers nowhere and says so, for a machine with no relay.
  */
-import { IDLE_CONNECTION_MS } from '../core/sending/connections.ts';
-import nodemailer, { type Transporter } from 'nodemailer';
+import { SmtpPool, smtpEndpoint, type SessionLimit, type SmtpLease } from './smtpPool.ts';
+
+export type { SessionLimit } from './smtpPool.ts';
 
 export interface Envelope {
   from: string;
   to: string[];
 }
+
+/** One connection taken for one message (SmtpLease): send once, then release. */
+export type MailLease = SmtpLease;
+
+/**
+ * How long an idle SMTP session stays open (ms). Long enough that a steady stream of mail, however slow, reuses its
+ * sessions; short enough that a process that stopped sending soon gives its part of a relay's max_connections back
+ * (a share that shrinks closes its idle sessions at once: SmtpPool.rebalance).
+ */
+export const IDLE_SESSION_MS = 5000;
+/** Messages one SMTP session carries before it is closed and replaced. */
+export const MESSAGES_PER_SESSION = 1000;
 
 export interface MailTransport {
   /** A short description for logs (no secrets). */
@@ -18,56 +31,83 @@ export interface MailTransport {
   readonly delivers: boolean;
   /** Connections the transport opens at most (its pool); undefined for no limit. */
   readonly connections?: number;
+  /** SMTP sessions open now, from socket creation to its close (undefined for a transport without connections). */
+  readonly openSessions?: number;
   /**
-   * send hands one raw RFC 5322 message to the relay. Resolves with the relay's reply once it accepted the message
-   * (SMTP 250 after DATA); rejects with the relay's error otherwise (err.responseCode holds the SMTP code when known).
+   * acquire (on a transport with connections of its own) takes a connection for one message: it resolves once one is idle or may be opened (and is open), so the
+   * message never waits inside the transport, out of the governor's sight. Rejects with the connection's error
+   * (err.command 'CONN') when a new one cannot be opened, and with AcquireAborted when `signal` aborts first.
+   */
+  acquire?(signal?: AbortSignal): Promise<MailLease>;
+  /**
+   * send hands one raw RFC 5322 message to the relay (acquire, send, release). Resolves with the relay's reply once it
+   * accepted the message (SMTP 250 after DATA); rejects with the relay's error otherwise (err.responseCode holds the
+   * SMTP code when known).
    */
   send(envelope: Envelope, raw: Buffer): Promise<{ response: string }>;
+  /**
+   * limitSessions makes the transport keep no more sessions open than `limit.allowed()` (a share of the relay's
+   * max_connections over all processes), read at every open; call sessionLimitChanged() after it changes.
+   */
+  limitSessions?(limit: SessionLimit): void;
+  sessionLimitChanged?(): void;
   close(): Promise<void>;
 }
 
-/** SmtpTransport delivers through a pooled nodemailer SMTP transport. */
+/**
+ * takeConnection takes a connection of `transport` for one message (MailTransport.acquire), or for a transport
+ * without connections of its own a lease that simply calls its send.
+ */
+export async function takeConnection(transport: MailTransport, signal?: AbortSignal): Promise<MailLease> {
+  if (transport.acquire) return transport.acquire(signal);
+  return { send: (envelope, raw) => transport.send(envelope, raw), release: () => undefined };
+}
+
+/** SmtpTransport delivers through this process's SMTP sessions with one relay (SmtpPool). */
 export class SmtpTransport implements MailTransport {
   readonly delivers = true;
   readonly description: string;
   readonly connections: number;
-  private readonly transporter: Transporter;
+  readonly pool: SmtpPool;
 
   /**
-   * `url` is an smtp:// or smtps:// URL; `maxConnections` parallel SMTP sessions (default 5); `idleTimeoutMs`, how long
-   * an idle pooled connection stays open (default nodemailer's 4 min; a relay with max_connections gets 1 s, so a
-   * process whose connection share shrinks closes its extra ones: core/sending/connections.ts).
+   * `url` is an smtp:// or smtps:// URL (smtpEndpoint); `maxConnections` sessions at most (default 5); `idleTimeoutMs`,
+   * how long an idle session stays open (default IDLE_SESSION_MS).
    */
   constructor(url: string, maxConnections = 5, opts: { idleTimeoutMs?: number } = {}) {
-    const u = new URL(url);
+    const endpoint = smtpEndpoint(url);
     this.connections = maxConnections;
-    this.description = `SMTP ${u.protocol}//${u.hostname}:${u.port || (u.protocol === 'smtps:' ? 465 : 25)}`;
-    const secure = u.protocol === 'smtps:';
-    this.transporter = nodemailer.createTransport({
-      pool: true,
-      maxConnections,
-      maxMessages: 1000,
-      ...(opts.idleTimeoutMs ? { idleTimeout: opts.idleTimeoutMs } : {}),
-      host: u.hostname,
-      port: Number(u.port || (secure ? 465 : 25)),
-      secure,
-      auth: u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : undefined,
-      tls: { rejectUnauthorized: u.searchParams.get('tls_reject_unauthorized') !== 'false' },
-      connectionTimeout: 15_000,
-      greetingTimeout: 15_000,
-      socketTimeout: 60_000,
-      // A relay on loopback offers no certificate worth checking; STARTTLS is used when offered elsewhere.
-      ignoreTLS: u.searchParams.get('ignore_tls') === 'true',
-    });
+    this.description = `SMTP ${new URL(url).protocol}//${endpoint.host}:${endpoint.port}`;
+    this.pool = new SmtpPool(endpoint, maxConnections, { idleTimeoutMs: opts.idleTimeoutMs ?? IDLE_SESSION_MS, maxMessages: MESSAGES_PER_SESSION });
+  }
+
+  get openSessions(): number {
+    return this.pool.open;
+  }
+
+  acquire(signal?: AbortSignal): Promise<MailLease> {
+    return this.pool.acquire(signal);
   }
 
   async send(envelope: Envelope, raw: Buffer): Promise<{ response: string }> {
-    const info: { response?: string } = await this.transporter.sendMail({ envelope: { from: envelope.from, to: envelope.to }, raw });
-    return { response: String(info.response ?? '') };
+    const lease = await this.pool.acquire();
+    try {
+      return await lease.send(envelope, raw);
+    } finally {
+      lease.release();
+    }
+  }
+
+  limitSessions(limit: SessionLimit): void {
+    this.pool.limit = limit;
+  }
+
+  sessionLimitChanged(): void {
+    this.pool.rebalance();
   }
 
   async close(): Promise<void> {
-    this.transporter.close();
+    await this.pool.close();
   }
 }
 
@@ -96,10 +136,10 @@ export class CaptureTransport implements MailTransport {
 }
 
 /**
- * openTransport returns SmtpTransport for an SMTP_URL (with `maxConnections`, the relay's max_connections: a pool of
- * that many that closes idle connections after IDLE_CONNECTION_MS), else CaptureTransport.
+ * openTransport returns SmtpTransport for an SMTP_URL (at most `maxConnections` sessions, the relay's
+ * max_connections; default 5), else CaptureTransport.
  */
 export function openTransport(smtpUrl: string | undefined, maxConnections?: number): MailTransport {
   if (!smtpUrl) return new CaptureTransport();
-  return maxConnections ? new SmtpTransport(smtpUrl, maxConnections, { idleTimeoutMs: IDLE_CONNECTION_MS }) : new SmtpTransport(smtpUrl);
+  return new SmtpTransport(smtpUrl, maxConnections);
 }

@@ -1,62 +1,83 @@
 /**
  * Connection limits over all sender processes (issue 21 §1 `max_connections` of a relay, §4 of a provider group):
  * each process holds a share of the limit in `connection_shares`, renewed every RENEW_MS by the plpgsql function
- * share_connections (core/sending/sql/share_connections.sql: a fair part, never more than the others leave), and
- * sends at most its share of messages at once. A process records at least the connections it may still have open
- * (the most it had in flight over the last idle timeout, after which its pool closes an idle connection), so a
- * process whose share shrinks holds the others back until its extra connections are closed: together they never
- * have more than the limit open.
+ * share_connections (core/sending/sql/share_connections.sql: a fair part, never more than the others leave).
+ * A process records at least what it has open — for a relay, its SMTP sessions from socket creation until the socket
+ * closes (`measure`, the transport's count: mail/smtpPool.ts), for a provider group its messages in flight — so a
+ * process whose share shrinks holds the others back until its extra sessions are closed: together they never have
+ * more than the limit open (issue 36 §4: counting messages in flight instead of sockets let a relay capped at 5 see 6).
  */
 import { randomUUID } from 'node:crypto';
-import { performance } from 'node:perf_hooks';
 import type { QueryFn } from '../../db/client.ts';
 
 /** How often a share is renewed (ms), and how long a lease lives without renewal (ms). */
 export const RENEW_MS = 1000;
 export const LEASE_TTL_MS = 5000;
-/** How long the relay transport keeps an idle pooled connection (ms) when the relay has max_connections. */
-export const IDLE_CONNECTION_MS = 1000;
 
-/** ConnectionShare limits the messages this process has in flight to one key (`relay:<name>`, `provider:<group>`). */
-export class ConnectionShare implements ConnectionLimit {
+/** Thrown by ConnectionShare.acquire when its signal aborts while it waits. */
+export class ShareWaitAborted extends Error {
+  constructor() {
+    super('stopped while waiting for a connection');
+  }
+}
+
+/**
+ * ConnectionShare is this process's share of one key's connections (`relay:<name>`, `provider:<group>`): `granted` is
+ * how many it may have open now. For a provider group it also limits the messages in flight (acquire, release); for a
+ * relay the transport keeps its sessions within `granted` (MailTransport.limitSessions) and the share records them.
+ */
+export class ConnectionShare {
   /** Connections this process may use now (0 until the first renewal). */
   granted = 0;
-  /** Messages in flight. */
+  /** Messages in flight through acquire/release. */
   inFlight = 0;
   private readonly waiters: Array<() => void> = [];
-  /**
-   * The most in flight in each of the last three intervals of at least IDLE_CONNECTION_MS (the last is the current
-   * one): a connection busy at any time then may still be open, since an idle one closes IDLE_CONNECTION_MS after its
-   * last message; three intervals leave a margin of at least one for the close itself.
-   */
-  private peaks = [0, 0, 0];
   /** This share's holder id in connection_shares (one per sender, so two senders in one process count as two). */
   private readonly holder = randomUUID();
   private timer?: ReturnType<typeof setInterval>;
   private started?: Promise<void>;
   private renewing?: Promise<void>;
-  private lastRenewal = 0;
 
-  /** `max`: the limit over all processes (connections, > 0). */
+  /**
+   * `max`: the limit over all processes (connections, > 0). `opts.measure`: what this process has open besides
+   * inFlight (a relay's SMTP sessions, counted until their sockets close); `opts.onRenew`: called after each renewal
+   * (the relay's transport applies the new share).
+   */
   constructor(
     private readonly query: QueryFn,
     readonly key: string,
     readonly max: number,
+    private readonly opts: { measure?: () => number; onRenew?: () => void } = {},
   ) {}
 
   /** tryAcquire takes a connection when one of this process's share is free; false otherwise (no wait). */
   async tryAcquire(): Promise<boolean> {
     await this.start();
     if (this.inFlight >= this.granted) return false;
-    this.take();
+    this.inFlight++;
     return true;
   }
 
-  /** acquire waits for a connection of this process's share (woken by a release or a renewal that grows the share). */
-  async acquire(): Promise<void> {
+  /**
+   * acquire waits for a connection of this process's share (woken by a release or a renewal that grows the share);
+   * rejects with ShareWaitAborted when `signal` aborts first.
+   */
+  async acquire(signal?: AbortSignal): Promise<void> {
     await this.start();
-    while (this.inFlight >= this.granted) await new Promise<void>((resolve) => this.waiters.push(resolve));
-    this.take();
+    while (this.inFlight >= this.granted) {
+      if (signal?.aborted) throw new ShareWaitAborted();
+      await new Promise<void>((resolve) => {
+        const wake = () => {
+          signal?.removeEventListener('abort', wake);
+          const i = this.waiters.indexOf(wake);
+          if (i >= 0) this.waiters.splice(i, 1);
+          resolve();
+        };
+        this.waiters.push(wake);
+        signal?.addEventListener('abort', wake, { once: true });
+      });
+    }
+    this.inFlight++;
   }
 
   /** How many wait in acquire. */
@@ -70,24 +91,8 @@ export class ConnectionShare implements ConnectionLimit {
     this.wake();
   }
 
-  /** stop ends the renewals and gives the lease back. Never rejects. */
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.query('DELETE FROM connection_shares WHERE key = $1 AND holder = $2', [this.key, this.holder]).catch(() => undefined);
-  }
-
-  private take(): void {
-    this.inFlight++;
-    this.peaks[2] = Math.max(this.peaks[2], this.inFlight);
-  }
-
-  /** wake wakes as many waiters as there are free connections of the share (each checks again when it runs). */
-  private wake(): void {
-    for (let free = this.granted - this.inFlight; free > 0 && this.waiters.length; free--) this.waiters.shift()!();
-  }
-
-  private start(): Promise<void> {
+  /** start makes the first renewal (once) and then renews every RENEW_MS; resolves after the first. */
+  start(): Promise<void> {
     this.started ??= this.renew().then(() => {
       this.timer = setInterval(() => void this.renew(), RENEW_MS);
       this.timer.unref?.();
@@ -95,10 +100,22 @@ export class ConnectionShare implements ConnectionLimit {
     return this.started;
   }
 
-  /** renew asks for this process's share, recording what it may still have open; never rejects. */
+  /** stop ends the renewals and gives the lease back. Never rejects. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.query('DELETE FROM connection_shares WHERE key = $1 AND holder = $2', [this.key, this.holder]).catch(() => undefined);
+  }
+
+  /** wake wakes as many waiters as there are free connections of the share (each checks again when it runs). */
+  private wake(): void {
+    for (let free = this.granted - this.inFlight; free > 0 && this.waiters.length; free--) this.waiters[0]();
+  }
+
+  /** renew asks for this process's share, recording what it has open; never rejects. */
   private renew(): Promise<void> {
     this.renewing ??= (async () => {
-      const open = Math.max(this.inFlight, ...this.peaks);
+      const open = Math.max(this.inFlight, this.opts.measure?.() ?? 0);
       try {
         const [row] = await this.query<{ n: number }>('SELECT share_connections($1, $2, $3, $4, $5) AS n', [
           this.key,
@@ -108,11 +125,7 @@ export class ConnectionShare implements ConnectionLimit {
           LEASE_TTL_MS,
         ]);
         this.granted = Number(row.n);
-        // Keep the peak of the last interval of at least IDLE_CONNECTION_MS: connections idle for less may be open.
-        if (performance.now() - this.lastRenewal >= IDLE_CONNECTION_MS) {
-          this.peaks = [this.peaks[1], this.peaks[2], this.inFlight];
-          this.lastRenewal = performance.now();
-        }
+        this.opts.onRenew?.();
         this.wake();
       } catch (err) {
         console.error(`sender: renewing the connection share of ${this.key} failed:`, (err as Error).message);
@@ -121,35 +134,5 @@ export class ConnectionShare implements ConnectionLimit {
       }
     })();
     return this.renewing;
-  }
-}
-
-/** A limit on connections in use: a share over all processes (ConnectionShare) or this process's own (LocalConnections). */
-export interface ConnectionLimit {
-  acquire(): Promise<void>;
-  release(): void;
-}
-
-/**
- * LocalConnections limits the messages in flight in this process to a transport's pool size, so that a message is
- * handed over only when a connection is free (it never waits in the transport's own queue, out of the pacer's sight).
- */
-export class LocalConnections implements ConnectionLimit {
-  inFlight = 0;
-  private readonly waiters: Array<() => void> = [];
-
-  /** `size`: connections (Infinity for no limit). */
-  constructor(readonly size: number) {}
-
-  /** acquire waits for a free connection. */
-  async acquire(): Promise<void> {
-    while (this.inFlight >= this.size) await new Promise<void>((resolve) => this.waiters.push(resolve));
-    this.inFlight++;
-  }
-
-  /** release frees a connection and wakes the first waiter. */
-  release(): void {
-    this.inFlight--;
-    this.waiters.shift()?.();
   }
 }

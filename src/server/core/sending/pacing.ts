@@ -32,6 +32,30 @@ export const RESERVE_SLOTS = `INSERT INTO relay_pacing AS p (relay, next_at, rat
      ON CONFLICT (relay) DO UPDATE SET next_at = greatest(p.next_at, clock_timestamp()) + make_interval(secs => $2::int * $3::float8), rate = 1 / $3::float8
      RETURNING (extract(epoch FROM p.next_at - make_interval(secs => $2::int * $3::float8)) * 1000)::float8 AS first_ms`;
 
+/** Thrown by RelayPacer.permit when its signal aborts while it waits for a slot. */
+export class PacingAborted extends Error {
+  constructor() {
+    super('stopped while waiting for a send slot');
+  }
+}
+
+/** sleep waits `ms`, or rejects with PacingAborted as soon as `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new PacingAborted());
+    const done = () => {
+      signal?.removeEventListener('abort', abort);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    const abort = () => {
+      clearTimeout(t);
+      reject(new PacingAborted());
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+  });
+}
+
 /** RelayPacer hands out send permits for one relay at `maxRate` messages per second across all processes. */
 export class RelayPacer {
   /** Slots reserved per statement: about 1/20 s of the rate, 1 to 20. */
@@ -58,28 +82,30 @@ export class RelayPacer {
   /**
    * permit resolves when this process may hand one more message to the relay (at its reserved slot). `ready`, when
    * given, is awaited after the slot's instant and before the check that the send still lands in the slot's second
-   * (the sender waits there for a free connection, so the message never queues in the transport after the check);
-   * it resolves a release function, called when the slot is dropped.
+   * (the sender takes a connection there, so the message never queues in the transport after the check); what it
+   * resolves is released when the slot is dropped, and otherwise returned. Rejects with PacingAborted when `signal`
+   * aborts while it waits for the slot (the sender is stopping).
    */
-  async permit(ready?: () => Promise<() => void>): Promise<void> {
+  async permit<L extends { release(): void }>(ready?: () => Promise<L>, signal?: AbortSignal): Promise<L | undefined> {
     for (;;) {
       while (!this.slots.length) {
         this.reserving ??= this.reserve().finally(() => (this.reserving = undefined));
         await this.reserving;
       }
+      if (signal?.aborted) throw new PacingAborted();
       const at = this.slots.shift()!;
       const wait = at - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      const release = ready ? await ready() : undefined;
+      if (wait > 0) await sleep(wait, signal);
+      const taken = ready ? await ready() : undefined;
       // A relay counts per calendar second. A slot used late within its own second changes nothing there, but one
       // whose send would land in the next second (a timer firing late, a stalled event loop) would add to that second's
       // own slots: it is dropped, and the caller takes the next one. Dropped slots are capacity lost, never a burst.
       if (Math.floor(Date.now() / 1000) !== Math.floor(at / 1000)) {
-        release?.();
+        taken?.release();
         this.lateDropped++;
         continue;
       }
-      return;
+      return taken;
     }
   }
 

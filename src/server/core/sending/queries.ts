@@ -93,5 +93,13 @@ export const WAIT_FOR_PROVIDER = `UPDATE outbox SET status = 'pending', claim_to
           next_attempt_at = now() + ($3 || ' milliseconds')::interval
           WHERE id = $1 AND claim_token = $2`;
 
+/**
+ * HAND_BACK: claimed rows a stopping sender did not hand to the relay go back to pending, due at once and their attempt
+ * not counted, so another sender (or this one after its restart) takes them without waiting for the lease to lapse
+ * (issue 36 §2). $1 outbox ids, $2 their claim token. Returns the ids handed back.
+ */
+export const HAND_BACK = `UPDATE outbox SET status = 'pending', claim_token = NULL, lease_until = NULL, attempts = greatest(attempts - 1, 0)
+          WHERE id = ANY($1::bigint[]) AND claim_token = $2 AND status = 'sending' RETURNING id`;
+
 /** RELEASE_PAUSED: a claimed row of a project paused meanwhile goes back to pending, its attempt not counted. $1 id, $2 claim token. */
 export const RELEASE_PAUSED = `UPDATE outbox SET status = 'pending', claim_token = NULL, attempts = greatest(attempts - 1, 0) WHERE id = $1 AND claim_token = $2`;
