@@ -354,6 +354,11 @@ export const outbox = pgTable(
     index('outbox_due_idx')
       .on(t.status, t.nextAttemptAt)
       .where(sql`status IN ('pending', 'sending')`),
+    // Per-provider claims (issue 36 §3; core/sending CLAIM_DUE_FOR_DOMAINS): the due rows of a rate-limited mailbox
+    // provider's domains, found without scanning every pending row of the other providers.
+    index('outbox_due_domain_idx')
+      .on(sql`lower(split_part(${t.email}, '@', -1))`, t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
     index('outbox_blast_idx').on(t.blastId, t.status),
     // A bounce or complaint names its email by Message-ID (core/feedback SENT_ROW_BY_MESSAGE_ID): an index probe, not a scan of the outbox.
     index('outbox_message_id_idx').on(t.messageId),
