@@ -44,6 +44,7 @@ import { PAUSED_PROJECTS } from '../server/core/sending/reputation.ts';
 import {
   CANCEL_DISABLED,
   CLAIM_DUE,
+  CLAIM_DUE_FOR_DOMAINS,
   HOLD_FOR_CAP,
   WAIT_FOR_PROVIDER,
   RELEASE_PAUSED,
@@ -157,6 +158,15 @@ interface Relay {
   current: number;
 }
 
+/**
+ * How often (ms) the feeder claims the due rows of each rate-limited provider on their own, and how many seconds of
+ * the provider's rate it keeps in hand (issue 36 §3): a provider's rows then flow at its rate beside the rest of a
+ * blast, instead of waiting behind every other pending row (a row that steps aside for its provider is due again
+ * later than the rows queued before it, and the general claim takes rows in that order).
+ */
+const PROVIDER_CLAIM_MS = 500;
+const PROVIDER_LOOKAHEAD_S = 1;
+
 /** The first wait after a relay is found down (ms), and the longest. */
 const RELAY_DOWN_MS = { first: 5_000, max: 5 * 60_000 };
 
@@ -204,6 +214,16 @@ export class Sender {
   /** Per-provider limits (core/sending/providers.ts): the groups, and per group its pacer, messages in flight, waiters. */
   private readonly providers: ProviderTable;
   private readonly providerState = new Map<string, { pacer?: SlotPacer; connections?: ConnectionShare }>();
+  /** The provider groups with a max_rate, whose due rows the feeder claims on their own (claimForProviders). */
+  private readonly rateLimitedGroups: ProviderGroup[];
+  /**
+   * Rows of each rate-limited group claimed by this sender that have not yet taken (or given up on) a send slot of
+   * their provider: the lookahead the feeder tops up. `waitingFor` names each such row's group, by row id.
+   */
+  private readonly inHand = new Map<string, number>();
+  private readonly waitingFor = new Map<string, string>();
+  /** When (performance.now(), ms) the feeder last claimed for the rate-limited providers. */
+  private providersClaimedAt = -Infinity;
   /**
    * The relays, in order of priority: the main one, then the backups. Each paces its sends when it has a rate limit
    * (SMTP_URL max_rate, shared with every other sender process).
@@ -284,6 +304,7 @@ export class Sender {
     ].sort((a, b) => a.priority - b.priority);
     this.caps = new DailyCaps(this.query, ctx.config.warmupSchedule, opts.now);
     this.providers = new ProviderTable(ctx.config.providerGroups);
+    this.rateLimitedGroups = this.providers.groups.filter((g) => g.limits.maxRate);
     this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 20);
   }
 
@@ -348,6 +369,7 @@ export class Sender {
     this.poke();
     // Claimed rows no slot has taken yet go back at once.
     const queued = this.queue.splice(0);
+    for (const { row } of queued) this.untrack(row);
     this.wakeSlots();
     const handing = this.handBack(queued);
     await this.loops;
@@ -400,6 +422,7 @@ export class Sender {
   private async feed(): Promise<void> {
     while (this.running) {
       let claimed = 0;
+      await this.claimForProviders();
       if (this.queue.length < this.lowWater) {
         try {
           const batch = await this.claim();
@@ -408,7 +431,14 @@ export class Sender {
             await this.handBack(batch.rows.map((row) => ({ row, batch })));
           } else if (batch) {
             claimed = batch.rows.length;
-            for (const row of batch.rows) this.queue.push({ row, batch });
+            // A rate-limited provider's rows go first, as claimForProviders' do: each takes its provider's slot or
+            // steps aside at once, instead of waiting behind the batch.
+            const first: Array<{ row: OutboxRow; batch: Batch }> = [];
+            for (const row of batch.rows) {
+              if (this.track(row)) first.push({ row, batch });
+              else this.queue.push({ row, batch });
+            }
+            this.queue.unshift(...first);
             this.wakeSlots();
           }
         } catch (err) {
@@ -420,8 +450,10 @@ export class Sender {
       // Enough in hand: sleep until a slot drains the queue below the mark. Nothing due: sleep until a poke or the
       // poll (slots do not wake an idle feeder, or the tail of the last batch would claim once per row).
       this.feederWaitsForSlots = this.queue.length >= this.lowWater;
+      // Rate-limited providers are looked at again every PROVIDER_CLAIM_MS, however full the queue is.
+      const sleepMs = Math.min(this.feederWaitsForSlots ? 60_000 : this.opts.pollMs, this.rateLimitedGroups.length ? PROVIDER_CLAIM_MS : Infinity);
       await new Promise<void>((resolve) => {
-        const t = setTimeout(() => this.feederWake?.(), this.feederWaitsForSlots ? 60_000 : this.opts.pollMs);
+        const t = setTimeout(() => this.feederWake?.(), sleepMs);
         this.feederWake = () => {
           clearTimeout(t);
           this.feederWake = undefined;
@@ -430,6 +462,56 @@ export class Sender {
         };
       });
     }
+  }
+
+  /**
+   * claimForProviders claims, every PROVIDER_CLAIM_MS, the due rows of each rate-limited provider group (DOMAIN_LIMITS
+   * max_rate) up to a second of its rate less what this sender holds of it, and puts them at the front of the queue:
+   * each takes a send slot of its provider within a second or steps aside again (WAIT_FOR_PROVIDER). Never rejects.
+   */
+  private async claimForProviders(): Promise<void> {
+    if (!this.rateLimitedGroups.length || performance.now() - this.providersClaimedAt < PROVIDER_CLAIM_MS) return;
+    this.providersClaimedAt = performance.now();
+    for (const group of this.rateLimitedGroups) {
+      const want = Math.max(1, Math.ceil(group.limits.maxRate! * PROVIDER_LOOKAHEAD_S)) - (this.inHand.get(group.name) ?? 0);
+      if (want <= 0 || !this.running) continue;
+      try {
+        const batch = await this.claim({ domains: group.domains, limit: want });
+        if (!batch) continue;
+        if (this.stopping) {
+          await this.handBack(batch.rows.map((row) => ({ row, batch })));
+          continue;
+        }
+        for (const row of [...batch.rows].reverse()) {
+          this.track(row);
+          this.queue.unshift({ row, batch });
+        }
+        this.wakeSlots();
+      } catch (err) {
+        console.error(`sender: claiming the due emails of provider ${group.name} failed:`, (err as Error).message);
+      }
+    }
+  }
+
+  /**
+   * track counts a claimed row of a rate-limited provider group in what this sender holds of it (inHand, until
+   * untrack: once the row has its provider's send slot, stepped aside, or is done). True for such a row.
+   */
+  private track(row: OutboxRow): boolean {
+    const group = this.rateLimitedGroups.length ? this.providers.forEmail(row.email) : undefined;
+    if (!group?.limits.maxRate) return false;
+    if (this.waitingFor.has(String(row.id))) return true;
+    this.waitingFor.set(String(row.id), group.name);
+    this.inHand.set(group.name, (this.inHand.get(group.name) ?? 0) + 1);
+    return true;
+  }
+
+  /** untrack takes a row out of inHand (no-op when it is not counted). */
+  private untrack(row: OutboxRow): void {
+    const group = this.waitingFor.get(String(row.id));
+    if (group === undefined) return;
+    this.waitingFor.delete(String(row.id));
+    this.inHand.set(group, (this.inHand.get(group) ?? 1) - 1);
   }
 
   /** slot sends queued rows one at a time until the sender stops and the queue is empty. */
@@ -449,6 +531,7 @@ export class Sender {
       }
       if (this.feederWaitsForSlots && this.queue.length < this.lowWater) this.feederWake?.();
       await this.sendRow(item.row, item.batch);
+      this.untrack(item.row);
     }
   }
 
@@ -533,10 +616,12 @@ export class Sender {
    * plus leaseMs; a heartbeat renews the lease every heartbeatMs (default leaseMs / 3) until the batch settles, and
    * slots renew it themselves when the deadline is near (renewAndHolds). Undefined when nothing is due.
    */
-  private async claim(): Promise<Batch | undefined> {
+  private async claim(only?: { domains: string[]; limit: number }): Promise<Batch | undefined> {
     const token = randomUUID();
     const sentAt = performance.now();
-    const rows = await this.query<OutboxRow>(CLAIM_DUE, [token, String(this.opts.leaseMs), this.batchSize, [...this.liveTokens]]);
+    const rows = only
+      ? await this.query<OutboxRow>(CLAIM_DUE_FOR_DOMAINS, [token, String(this.opts.leaseMs), only.limit, only.domains])
+      : await this.query<OutboxRow>(CLAIM_DUE, [token, String(this.opts.leaseMs), this.batchSize, [...this.liveTokens]]);
     if (!rows.length) return undefined;
     this.liveTokens.add(token);
     // Which projects are paused now (the claim left their marketing rows; rows claimed earlier are checked per row).
@@ -673,6 +758,8 @@ export class Sender {
     let usedRelay: Relay | undefined;
     let heldProvider: ProviderGroup | undefined;
     let lease: MailLease | undefined;
+    /** The instant (epoch ms) of the provider's send slot this email holds, when its provider has a max_rate. */
+    let providerSlotAt: number | undefined;
     const key = `${row.project_id}/${new Date().toISOString().slice(0, 10)}/${row.id}.eml`;
     try {
       this.checkStopping();
@@ -709,11 +796,12 @@ export class Sender {
       // soon, and the email steps aside for a moment instead of holding this slot.
       const group = simulated ? undefined : this.providers.forEmail(row.email);
       if (group) {
-        const waitMs = await this.takeProvider(group);
-        if (waitMs) {
-          await this.query(WAIT_FOR_PROVIDER, [row.id, token, String(waitMs)]);
+        const taken = await this.takeProvider(group).finally(() => this.untrack(row));
+        if ('stepAsideMs' in taken) {
+          await this.query(WAIT_FOR_PROVIDER, [row.id, token, String(taken.stepAsideMs)]);
           return undefined;
         }
+        providerSlotAt = taken.slotAt;
         heldProvider = group;
         this.checkStopping();
       }
@@ -787,10 +875,19 @@ export class Sender {
       // that the send still lands in the slot's second.
       if (!simulated) {
         const take = () => takeConnection(relay.transport, this.stopSignal.signal);
-        lease = relay.pacer ? await relay.pacer.permit(take, this.stopSignal.signal) : await take();
+        // An email holding its provider's send slot (a rate-limited provider) is served before the others waiting,
+        // so it leaves within its slot's moment (issue 36 §3).
+        lease = relay.pacer ? await relay.pacer.permit(take, this.stopSignal.signal, !!heldProvider?.limits.maxRate) : await take();
       }
       // The render (or the wait) may have taken long: the claim must still be provably held when the email leaves.
       if (!this.holds(batch, row) && !(await this.renewAndHolds(batch, row))) throw new ClaimLost();
+      // A provider counts per calendar second as a relay does: an email whose provider slot has passed into an earlier
+      // second (it waited for a connection, or for a relay that was just opening its sessions) would add to this
+      // second's own slots. It steps aside and takes a new slot at once; the relay slot is capacity lost, never a burst.
+      if (providerSlotAt !== undefined && Math.floor(Date.now() / 1000) !== Math.floor(providerSlotAt / 1000)) {
+        await this.query(WAIT_FOR_PROVIDER, [row.id, token, '0']);
+        return undefined;
+      }
       // The last moment a stopping sender hands the row back: from here on the message is in an SMTP transaction, and
       // the stop waits for the relay's answer and records it.
       this.checkStopping();
@@ -885,11 +982,12 @@ export class Sender {
   }
 
   /**
-   * takeProvider takes one of the group's connections and, with a max_rate, a send slot: resolves 0 when the email may
-   * go (the caller releases the connection after delivery), or how long (ms) it should step aside: all connections are
-   * busy and as many emails wait for one already (250), or no slot is free within a second (1000).
+   * takeProvider takes one of the group's connections and, with a max_rate, a send slot: resolves {slotAt} when the
+   * email may go (the slot's instant, epoch ms, when the group has a rate; the caller releases the connection after
+   * delivery), or {stepAsideMs}, how long it should step aside: all connections are busy and as many emails wait for
+   * one already (250), or no slot is free within a second (1000).
    */
-  private async takeProvider(group: ProviderGroup): Promise<number> {
+  private async takeProvider(group: ProviderGroup): Promise<{ stepAsideMs: number } | { slotAt?: number }> {
     let st = this.providerState.get(group.name);
     if (!st) {
       const { maxRate, maxConnections } = group.limits;
@@ -900,14 +998,16 @@ export class Sender {
       this.providerState.set(group.name, st);
     }
     if (st.connections && !(await st.connections.tryAcquire())) {
-      if (st.connections.waiting >= st.connections.max) return 250;
+      if (st.connections.waiting >= st.connections.max) return { stepAsideMs: 250 };
       await st.connections.acquire(this.stopSignal.signal);
     }
-    if (st.pacer && !(await st.pacer.tryPermit())) {
+    if (!st.pacer) return {};
+    const slotAt = await st.pacer.tryPermit();
+    if (slotAt === undefined) {
       this.releaseProvider(group);
-      return st.pacer.horizonMs;
+      return { stepAsideMs: st.pacer.horizonMs };
     }
-    return 0;
+    return { slotAt };
   }
 
   /** releaseProvider gives back a connection of the group (to the first email waiting for one, if any). */

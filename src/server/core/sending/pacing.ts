@@ -56,13 +56,33 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * How long (ms) before its instant a reserved slot is handed to a waiting message. Slots are bound to messages only
+ * this late (issue 36 §3), so a message that must go soon — one holding its mailbox provider's send slot — can be
+ * served before messages that were waiting longer, a throttling answer slows every message still waiting, and a
+ * stopping sender's waits end without slots handed out far ahead. Before, each of 128 sending slots took a slot as it
+ * arrived, up to seconds ahead, and a provider's email that had its provider slot waited behind all of them.
+ */
+const HAND_OUT_LEAD_MS = 30;
+
+/** One message waiting for a slot: `priority` ones are served first, in arrival order among themselves. */
+interface SlotWaiter {
+  priority: boolean;
+  give(at: number): void;
+  fail(err: unknown): void;
+}
+
 /** RelayPacer hands out send permits for one relay at `maxRate` messages per second across all processes. */
 export class RelayPacer {
   /** Slots reserved per statement: about 1/20 s of the rate, 1 to 20. */
   readonly chunk: number;
   /** Instants (epoch ms, UTC) of reserved slots not yet handed out, earliest first. */
   private slots: number[] = [];
-  private reserving?: Promise<void>;
+  /** Messages waiting for a slot, in the order they are served. */
+  private readonly waiting: SlotWaiter[] = [];
+  private pumping = false;
+  /** Wakes the pump early (a priority waiter arrived, or the slots were dropped). */
+  private wakePump?: () => void;
   /** The share of maxRate this process paces at now (0.05–1). */
   private factor = 1;
   /** When factor last changed (performance.now(), ms). */
@@ -83,17 +103,13 @@ export class RelayPacer {
    * permit resolves when this process may hand one more message to the relay (at its reserved slot). `ready`, when
    * given, is awaited after the slot's instant and before the check that the send still lands in the slot's second
    * (the sender takes a connection there, so the message never queues in the transport after the check); what it
-   * resolves is released when the slot is dropped, and otherwise returned. Rejects with PacingAborted when `signal`
-   * aborts while it waits for the slot (the sender is stopping).
+   * resolves is released when the slot is dropped, and otherwise returned. `priority` messages are given slots before
+   * the others waiting. Rejects with PacingAborted when `signal` aborts while it waits (the sender is stopping), and
+   * with the database's error when slots cannot be reserved.
    */
-  async permit<L extends { release(): void }>(ready?: () => Promise<L>, signal?: AbortSignal): Promise<L | undefined> {
+  async permit<L extends { release(): void }>(ready?: () => Promise<L>, signal?: AbortSignal, priority = false): Promise<L | undefined> {
     for (;;) {
-      while (!this.slots.length) {
-        this.reserving ??= this.reserve().finally(() => (this.reserving = undefined));
-        await this.reserving;
-      }
-      if (signal?.aborted) throw new PacingAborted();
-      const at = this.slots.shift()!;
+      const at = await this.nextSlot(priority, signal);
       const wait = at - Date.now();
       if (wait > 0) await sleep(wait, signal);
       const taken = ready ? await ready() : undefined;
@@ -107,6 +123,77 @@ export class RelayPacer {
       }
       return taken;
     }
+  }
+
+  /** nextSlot waits in line for a slot and resolves its instant (epoch ms) about HAND_OUT_LEAD_MS before it. */
+  private nextSlot(priority: boolean, signal?: AbortSignal): Promise<number> {
+    return new Promise<number>((resolve, reject) => {
+      if (signal?.aborted) return reject(new PacingAborted());
+      const abort = () => {
+        const i = this.waiting.indexOf(waiter);
+        if (i >= 0) this.waiting.splice(i, 1);
+        reject(new PacingAborted());
+      };
+      const waiter: SlotWaiter = {
+        priority,
+        give: (at) => {
+          signal?.removeEventListener('abort', abort);
+          resolve(at);
+        },
+        fail: (err) => {
+          signal?.removeEventListener('abort', abort);
+          reject(err);
+        },
+      };
+      signal?.addEventListener('abort', abort, { once: true });
+      if (priority) {
+        const firstOther = this.waiting.findIndex((w) => !w.priority);
+        this.waiting.splice(firstOther < 0 ? this.waiting.length : firstOther, 0, waiter);
+      } else this.waiting.push(waiter);
+      this.pump();
+    });
+  }
+
+  /**
+   * pump hands reserved slots to the waiting messages in order, each about HAND_OUT_LEAD_MS before its instant,
+   * reserving more (RESERVE_SLOTS) whenever none is left; runs while anyone waits. A failed reservation fails the
+   * messages waiting then (each records a deferral) and is tried again for the next.
+   */
+  private pump(): void {
+    if (this.pumping) return;
+    this.pumping = true;
+    void (async () => {
+      try {
+        while (this.waiting.length) {
+          if (!this.slots.length) {
+            try {
+              await this.reserve();
+            } catch (err) {
+              for (const w of this.waiting.splice(0)) w.fail(err);
+            }
+            continue;
+          }
+          const lead = this.slots[0] - HAND_OUT_LEAD_MS - Date.now();
+          if (lead > 0) {
+            await new Promise<void>((resolve) => {
+              const t = setTimeout(() => {
+                this.wakePump = undefined;
+                resolve();
+              }, lead);
+              this.wakePump = () => {
+                clearTimeout(t);
+                this.wakePump = undefined;
+                resolve();
+              };
+            });
+            continue;
+          }
+          this.waiting.shift()!.give(this.slots.shift()!);
+        }
+      } finally {
+        this.pumping = false;
+      }
+    })();
   }
 
   /** Slots dropped because their send would have landed in a later calendar second than planned. */
@@ -128,6 +215,7 @@ export class RelayPacer {
     this.factor = Math.max(0.05, this.factor * DECREASE);
     this.decreasedAt = now;
     this.slots = [];
+    this.wakePump?.();
   }
 
   /** grow adds back a tenth of maxRate per second since the last change, up to maxRate. */
@@ -137,6 +225,7 @@ export class RelayPacer {
     this.adjustedAt = now;
   }
 
+  /** reserve takes the next `chunk` slots of the relay's row at this process's pace. */
   private async reserve(): Promise<void> {
     this.grow();
     const gap = 1 / this.rate;
@@ -160,11 +249,24 @@ export const MARK_RELAY_UP = `UPDATE relay_pacing SET down_until = NULL, down_re
 export const RELAY_STATES = `SELECT relay, rate, down_until, down_reason, down_until > now() AS down FROM relay_pacing WHERE relay = ANY($1::text[])`;
 
 /**
- * RESERVE_IF_FREE: reserves one slot of $2 seconds on key $1 when its next free slot begins within $3 seconds; returns
- * how long (ms, ≥ 0) until the slot begins, or no row when none is free that soon.
+ * How long (s) before the end of a calendar second no provider slot begins: an email that has its provider's slot
+ * still waits for its relay slot and a connection (tens of ms), and one sent in the next second would add to that
+ * second's own slots, so the sender drops it (issue 36 §3). Slots that would begin this late begin at the next second
+ * instead; at 5/s the slots then fall on 0.0, 0.2 … 0.8 of each second and none is lost, at 20/s one in 20.
  */
-export const RESERVE_IF_FREE = `INSERT INTO relay_pacing AS p (relay, next_at, rate) VALUES ($1, clock_timestamp() + make_interval(secs => $2::float8), 1 / $2::float8)
-     ON CONFLICT (relay) DO UPDATE SET next_at = greatest(p.next_at, clock_timestamp()) + make_interval(secs => $2::float8), rate = 1 / $2::float8
+export const PROVIDER_SLOT_GUARD_S = 0.1;
+
+/** guarded(t): instant `t`, or the start of the next second when `t` falls in the last $4 seconds of its own. */
+const guarded = (t: string) =>
+  `(CASE WHEN ${t} - date_trunc('second', ${t}) > make_interval(secs => 1 - $4::float8) THEN date_trunc('second', ${t}) + interval '1 second' ELSE ${t} END)`;
+
+/**
+ * RESERVE_IF_FREE: reserves one slot of $2 seconds on key $1 when its next free slot begins within $3 seconds, never
+ * beginning in the last $4 seconds of a calendar second (PROVIDER_SLOT_GUARD_S); returns how long (ms, ≥ 0) until the
+ * slot begins, or no row when none is free that soon.
+ */
+export const RESERVE_IF_FREE = `INSERT INTO relay_pacing AS p (relay, next_at, rate) VALUES ($1, ${guarded('clock_timestamp()')} + make_interval(secs => $2::float8), 1 / $2::float8)
+     ON CONFLICT (relay) DO UPDATE SET next_at = ${guarded('greatest(p.next_at, clock_timestamp())')} + make_interval(secs => $2::float8), rate = 1 / $2::float8
        WHERE p.next_at <= clock_timestamp() + make_interval(secs => $3::float8)
      RETURNING greatest(0, extract(epoch FROM (p.next_at - make_interval(secs => $2::float8) - clock_timestamp())) * 1000)::float8 AS wait_ms`;
 
@@ -185,18 +287,21 @@ export class SlotPacer {
   ) {}
 
   /**
-   * tryPermit resolves true at this process's reserved slot (after waiting at most horizonMs), or false at once when
-   * no slot is free within horizonMs (the caller puts the email back for about that long).
+   * tryPermit resolves at this process's reserved slot (after waiting at most horizonMs) with the slot's instant
+   * (epoch ms, UTC), or undefined at once when no slot is free within horizonMs (the caller puts the email back for
+   * about that long). A provider counts per calendar second as a relay does: the caller drops a slot whose send would
+   * land in a later second (the sender's check before delivery).
    */
-  async tryPermit(): Promise<boolean> {
-    if (performance.now() < this.busyUntil) return false;
-    const rows = await this.query<{ wait_ms: number }>(RESERVE_IF_FREE, [this.key, 1 / this.maxRate, this.horizonMs / 1000]);
+  async tryPermit(): Promise<number | undefined> {
+    if (performance.now() < this.busyUntil) return undefined;
+    const rows = await this.query<{ wait_ms: number }>(RESERVE_IF_FREE, [this.key, 1 / this.maxRate, this.horizonMs / 1000, PROVIDER_SLOT_GUARD_S]);
     if (!rows.length) {
       this.busyUntil = performance.now() + this.horizonMs / 2;
-      return false;
+      return undefined;
     }
     const wait = Number(rows[0].wait_ms);
+    const at = Date.now() + wait;
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    return true;
+    return at;
   }
 }

@@ -40,24 +40,44 @@ export const FAIL_SEND = `WITH done AS (
 export const RETRY_SEND_LATER = `UPDATE outbox SET status = 'pending', claim_token = NULL, last_error = $3, next_attempt_at = now() + ($4 || ' milliseconds')::interval
           WHERE id = $1 AND claim_token = $2`;
 
+/** What a claim may take of a project: not its blasts' and workflows' emails while the circuit-breaker paused it, nothing while an operator suspended it. */
+const CLAIMABLE_PROJECT = `-- The circuit-breaker (core/sending/reputation.ts): a paused project's blasts and workflow emails wait.
+                      AND NOT ((blast_id IS NOT NULL OR workflow_id IS NOT NULL)
+                               AND project_id IN (SELECT id FROM projects WHERE sending_paused_at IS NOT NULL))
+                      -- An operator's suspension (core/operator): none of the project's emails, not even test emails.
+                      AND project_id NOT IN (SELECT id FROM projects WHERE sending_suspended_at IS NOT NULL)`;
+
+/** The claim itself and what it returns, over the ids of `selection` (a SELECT … FOR UPDATE SKIP LOCKED). */
+const claimRows = (
+  selection: string,
+) => `UPDATE outbox SET status = 'sending', claim_token = $1, lease_until = now() + ($2 || ' milliseconds')::interval, attempts = attempts + 1
+        WHERE id IN (${selection})
+        RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, send_at, message_id, is_test,
+                  workflow_id, workflow_hops, event`;
+
 /**
  * CLAIM_DUE: takes up to $3 due rows under claim token $1 for $2 ms (text): pending rows whose send instant and next
  * attempt have come, and rows still `sending` whose lease lapsed under a token that is not one of $4 (the claiming
  * sender's own live tokens: a sender never takes over its own rows); none of a project whose marketing sending the
  * circuit-breaker paused, but its test emails and single sends; none at all of a project an operator suspended. SKIP LOCKED, so senders never wait on each other.
  */
-export const CLAIM_DUE = `UPDATE outbox SET status = 'sending', claim_token = $1, lease_until = now() + ($2 || ' milliseconds')::interval, attempts = attempts + 1
-        WHERE id IN (SELECT id FROM outbox
+export const CLAIM_DUE = claimRows(`SELECT id FROM outbox
                       WHERE ((status = 'pending' AND send_at <= now() AND next_attempt_at <= now())
                          OR (status = 'sending' AND lease_until < now() AND claim_token <> ALL($4::uuid[])))
-                      -- The circuit-breaker (core/sending/reputation.ts): a paused project's blasts and workflow emails wait.
-                      AND NOT ((blast_id IS NOT NULL OR workflow_id IS NOT NULL)
-                               AND project_id IN (SELECT id FROM projects WHERE sending_paused_at IS NOT NULL))
-                      -- An operator's suspension (core/operator): none of the project's emails, not even test emails.
-                      AND project_id NOT IN (SELECT id FROM projects WHERE sending_suspended_at IS NOT NULL)
-                      LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, send_at, message_id, is_test,
-                  workflow_id, workflow_hops, event`;
+                      ${CLAIMABLE_PROJECT}
+                      LIMIT $3 FOR UPDATE SKIP LOCKED`);
+
+/**
+ * CLAIM_DUE_FOR_DOMAINS: as CLAIM_DUE, but only pending due rows to recipients at domains $4 (lower case: a
+ * rate-limited mailbox provider's group, core/sending/providers.ts), by the index outbox_due_domain_idx (issue 36 §3:
+ * a provider's rows otherwise waited behind every other pending row, since a row that steps aside for its provider is
+ * due again later than rows queued before it).
+ */
+export const CLAIM_DUE_FOR_DOMAINS = claimRows(`SELECT id FROM outbox
+                      WHERE status = 'pending' AND lower(split_part(email, '@', -1)) = ANY($4::text[])
+                        AND next_attempt_at <= now() AND send_at <= now()
+                      ${CLAIMABLE_PROJECT}
+                      LIMIT $3 FOR UPDATE SKIP LOCKED`);
 
 /** RENEW_LEASE: extends by $2 ms (text) the lease of the rows still held under token $1; returns their ids. */
 export const RENEW_LEASE = `UPDATE outbox SET lease_until = now() + ($2 || ' milliseconds')::interval WHERE claim_token = $1 AND status = 'sending' RETURNING id`;
