@@ -40,7 +40,7 @@ import { MARK_RELAY_DOWN, MARK_RELAY_UP, PacingAborted, RelayPacer, SlotPacer } 
 import { ProviderTable, type ProviderGroup } from '../server/core/sending/providers.ts';
 import { ConnectionShare, ShareWaitAborted } from '../server/core/sending/connections.ts';
 import type { RelaySetting } from '../server/core/sending/relays.ts';
-import { PAUSED_PROJECTS } from '../server/core/sending/reputation.ts';
+import { PAUSED_PROJECTS, ReputationWatch } from '../server/core/sending/reputation.ts';
 import {
   CANCEL_DISABLED,
   CLAIM_DUE,
@@ -231,6 +231,8 @@ export class Sender {
   private readonly relays: Relay[];
   /** Projects whose marketing sending the circuit-breaker paused, as of the last claim (or this process's own pause). */
   private paused = new Set<string>();
+  /** The circuit-breaker evaluated as this sender's sends are recorded (issue 36 §1). */
+  private readonly reputation: ReputationWatch;
   /** Claimed rows not yet taken by a slot, oldest first. */
   private readonly queue: Array<{ row: OutboxRow; batch: Batch }> = [];
   /** Batches whose rows are all done, finishing (marks written, finished blasts logged). */
@@ -306,6 +308,7 @@ export class Sender {
     this.providers = new ProviderTable(ctx.config.providerGroups);
     this.rateLimitedGroups = this.providers.groups.filter((g) => g.limits.maxRate);
     this.recorder = new SentRecorder(this.query, opts.recordWindowMs ?? 20);
+    this.reputation = new ReputationWatch(this.query, ctx.config.reputation, (projectId) => this.paused.add(projectId));
   }
 
   /**
@@ -375,6 +378,7 @@ export class Sender {
     await this.loops;
     await handing;
     await Promise.all(this.settling);
+    await this.reputation.stop();
     const shares = [...this.relays.map((r) => r.share), ...[...this.providerState.values()].map((p) => p.connections)];
     await Promise.all(shares.map((c) => c?.stop()));
     if (this.handedBack || inTransaction) {
@@ -930,6 +934,7 @@ export class Sender {
           daily,
         )
         .then(async () => {
+          this.reputation.sent(row.project_id);
           sendMetrics.sent.inc({ transport: via });
           sendMetrics.latency.observe(Math.max(0, acceptedAt - new Date(row.send_at).getTime()) / 1000);
           if (!simulated) return;

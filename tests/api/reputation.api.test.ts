@@ -2,6 +2,8 @@
  * The reputation circuit-breaker (core/sending/reputation.ts): complaints from the mailbox simulator push a project's
  * complaint rate over its threshold; its marketing sending pauses with a JOB_PAUSE_SENDING entry, nothing more of its
  * blasts is sent, and it goes on once an admin resumes it. Runs on PGlite and PostgreSQL (API_DB).
+ * Also (issue 36 §1): complaints that arrive while the window holds fewer than PAUSE_MIN_SENDS sends pause the project
+ * as soon as the sends reach it — the breaker looks again as sends accumulate, not only when feedback arrives.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Sender } from '../../src/workers/sender.ts';
@@ -9,6 +11,7 @@ import { RenderPool } from '../../src/server/mail/renderPool.ts';
 import { SmtpTransport } from '../../src/server/mail/transport.ts';
 import { SIMULATOR_ADDRESSES } from '../../src/domain/feedback.ts';
 import { API_DB, dueBlast, startHarness, type Harness } from './harness.ts';
+import { EVENT } from '../../src/domain/events.ts';
 
 let h: Harness;
 let renderer: RenderPool;
@@ -78,4 +81,63 @@ describe(`reputation circuit-breaker (${API_DB})`, () => {
       await transport.close();
     }
   });
+});
+
+describe(`reputation circuit-breaker as sends accumulate (${API_DB})`, () => {
+  it('complaints posted before PAUSE_MIN_SENDS is reached pause the project within 5 s of the window reaching it', async () => {
+    const MIN_SENDS = 100;
+    const early = await startHarness({
+      config: { reputation: { minSends: MIN_SENDS, bounceRate: 0.05, complaintRate: 0.003 }, relayMaxRate: 25, relayName: 'smtp://paced-relay.test:25' },
+    });
+    const r = new RenderPool(0, early.config.storageUrl);
+    const transport = new SmtpTransport(early.config.smtpUrl!, 5);
+    const sender = new Sender(early.runtime.ctx, transport, r, { leaseMs: 30_000, pollMs: 50 });
+    try {
+      const t = await early.tenant({ activated: true });
+      const emails = Array.from({ length: 400 }, (_, i) => `early${i}@example.com`);
+      const blastId = await dueBlast(early, t, emails, { from: 'early@reputation.example.com', type: 'TEMPLATE_MARKETING' });
+      const sends = async () =>
+        (await early.runtime.database.query<{ n: number }>("SELECT count(*)::int AS n FROM outbox WHERE blast_id = $1 AND status = 'sent'", [blastId]))[0].n;
+      sender.start();
+      // At about 25 sends a second, 7 complaints arrive after some 40 sends: 17 % of the window, far over 0.3 %, but
+      // the window is still under PAUSE_MIN_SENDS, so nothing can pause yet.
+      await until(async () => (await sends()) >= 40);
+      const complained = (
+        await early.runtime.database.query<{ email: string; message_id: string }>(
+          "SELECT email, message_id FROM outbox WHERE blast_id = $1 AND status = 'sent' ORDER BY id LIMIT 7",
+          [blastId],
+        )
+      ).map((x) => ({ type: 'complaint', email: x.email, message_id: x.message_id, feedback_type: 'abuse' }));
+      const posted = await early.call('POST', '/api/event/feedback', { key: t.apiKey, body: { notifications: complained } });
+      expect(posted.status).toBe(200);
+      const status = async () => (await early.call('GET', '/api/scheduler/sending_status', { key: t.apiKey })).body;
+      const right = await status();
+      expect(right.paused).toBe(false);
+      expect(right.sends_24h).toBeLessThan(MIN_SENDS);
+      await until(async () => (await status()).paused === true, 30_000);
+      // When did the window reach PAUSE_MIN_SENDS? The emitted_at of its MIN_SENDS-th send (the product's own events).
+      const [{ reached, paused_at }] = await early.runtime.database.query<{ reached: Date; paused_at: Date }>(
+        `SELECT (SELECT emitted_at FROM events WHERE project_id = $1 AND name = '${EVENT.sendSuccess}' AND is_system
+                  ORDER BY emitted_at, id OFFSET ${MIN_SENDS - 1} LIMIT 1) AS reached,
+                sending_paused_at AS paused_at
+           FROM projects WHERE id = $1`,
+        [t.projectId],
+      );
+      expect(new Date(paused_at).getTime() - new Date(reached).getTime()).toBeLessThanOrEqual(5000);
+      expect(new Date(paused_at).getTime()).toBeGreaterThanOrEqual(new Date(reached).getTime());
+      const paused = await status();
+      expect(paused.reason).toMatch(/^Marketing sending paused: complaint rate .* \(limit 0\.3 %\) over the last \d+ sends in 24 hours/);
+      // Nothing more of the blast goes out once paused: the rest waits.
+      await new Promise((res) => setTimeout(res, 1500));
+      const sentNow = await sends();
+      await new Promise((res) => setTimeout(res, 1500));
+      expect(await sends()).toBe(sentNow);
+      expect(sentNow).toBeLessThan(400);
+    } finally {
+      await sender.stop();
+      await transport.close();
+      await r.close();
+      await early.close();
+    }
+  }, 120_000);
 });

@@ -5,6 +5,11 @@
  * sends go on — with a JOB_PAUSE_SENDING job-log entry giving the rates, until an admin resumes it
  * (POST {scheduler}/sending_status/resume). After a resume the rates are counted from the resume on. Mailbox
  * providers judge a sender by these rates (Gmail asks bulk senders to stay under 0.3 % complaints).
+ *
+ * The rates are looked at whenever feedback arrives (core/feedback recordFeedback) and as sends accumulate
+ * (ReputationWatch, which the sender feeds): complaints that arrive before the window has PAUSE_MIN_SENDS sends pause
+ * the project as soon as it has them (issue 36 §1). Only events the product recorded itself count (is_system): the
+ * sender's sends and the feedback it took in, never events a customer posted under those names (issue 36 §10).
  */
 import type { QueryFn } from '../../db/client.ts';
 import { EVENT } from '../../../domain/events.ts';
@@ -33,16 +38,38 @@ export interface SendingState {
   complaintRate: number | null;
 }
 
+/** The start of project p's window: the later of 24 hours ago and its last resume. */
+const WINDOW_START = `greatest(now() - interval '24 hours', coalesce(p.sending_resumed_at, '-infinity')) AS since`;
+
+/** Project p's hard (Permanent) bounces and complaints the product recorded since w.since. */
+const FEEDBACK_COUNTS = `(SELECT count(*) FROM events e WHERE e.project_id = p.id AND e.name = '${EVENT.bounce}' AND e.emitted_at >= w.since AND e.is_system
+           AND e.json->'bounce'->>'bounceType' = 'Permanent')::int AS bounces,
+        (SELECT count(*) FROM events e WHERE e.project_id = p.id AND e.name = '${EVENT.complaint}' AND e.emitted_at >= w.since AND e.is_system)::int AS complaints`;
+
+/**
+ * WINDOW_FEEDBACK: project $1's pause state, its window's start, and its hard bounces and complaints in the window —
+ * the cheap first half of checkReputation (feedback is rare; sends are not).
+ */
+const WINDOW_FEEDBACK = `SELECT p.sending_paused_at AS paused_at, w.since, ${FEEDBACK_COUNTS}
+   FROM projects p CROSS JOIN LATERAL (SELECT ${WINDOW_START}) w
+  WHERE p.id = $1`;
+
+/**
+ * SENDS_UP_TO: project $1's sends the product recorded since $2, counted up to $3 at most: checkReputation needs the
+ * exact count only while it is small enough for a rate to reach a threshold, so a busy project's check reads at most
+ * that many index entries instead of a day's sends.
+ */
+const SENDS_UP_TO = `SELECT count(*)::int AS n FROM (SELECT 1 FROM events e WHERE e.project_id = $1 AND e.name = '${EVENT.sendSuccess}'
+      AND e.emitted_at >= $2 AND e.is_system LIMIT $3) s`;
+
 /**
  * WINDOW_COUNTS: project $1's sends, hard (Permanent) bounces and complaints since the later of 24 hours ago and the last resume,
  * with its pause state. The events index (project_id, name, emitted_at) serves each count.
  */
 const WINDOW_COUNTS = `SELECT p.sending_paused_at AS paused_at, p.sending_pause_reason AS reason,
-        (SELECT count(*) FROM events e WHERE e.project_id = p.id AND e.name = '${EVENT.sendSuccess}' AND e.emitted_at >= w.since)::int AS sends,
-        (SELECT count(*) FROM events e WHERE e.project_id = p.id AND e.name = '${EVENT.bounce}' AND e.emitted_at >= w.since
-           AND e.json->'bounce'->>'bounceType' = 'Permanent')::int AS bounces,
-        (SELECT count(*) FROM events e WHERE e.project_id = p.id AND e.name = '${EVENT.complaint}' AND e.emitted_at >= w.since)::int AS complaints
-   FROM projects p CROSS JOIN LATERAL (SELECT greatest(now() - interval '24 hours', coalesce(p.sending_resumed_at, '-infinity')) AS since) w
+        (SELECT count(*) FROM events e WHERE e.project_id = p.id AND e.name = '${EVENT.sendSuccess}' AND e.emitted_at >= w.since AND e.is_system)::int AS sends,
+        ${FEEDBACK_COUNTS}
+   FROM projects p CROSS JOIN LATERAL (SELECT ${WINDOW_START}) w
   WHERE p.id = $1`;
 
 /** PAUSE: pauses project $1's marketing sending with reason $2 and logs JOB_PAUSE_SENDING with details $3 (once: no row when paused already). */
@@ -74,21 +101,89 @@ export async function sendingState(query: QueryFn, projectId: string): Promise<S
 
 /**
  * checkReputation pauses the project's marketing sending when its window has at least `minSends` sends and a bounce
- * or complaint rate at or over its threshold. Returns the reason when this call paused it, else undefined.
+ * or complaint rate at or over its threshold. Returns the reason when this call paused it, else undefined. Two cheap
+ * statements in the usual case: the window's feedback, and its sends counted only up to the most for which a rate can
+ * still reach its threshold (none when there is no feedback); a third writes the pause.
  */
 export async function checkReputation(query: QueryFn, projectId: string, limits: ReputationLimits): Promise<string | undefined> {
-  const s = await sendingState(query, projectId);
-  if (s.paused || s.sends < limits.minSends) return undefined;
+  const [w] = await query<{ paused_at: Date | null; since: Date; bounces: number; complaints: number }>(WINDOW_FEEDBACK, [projectId]);
+  if (!w || w.paused_at || (!w.bounces && !w.complaints)) return undefined;
+  // A rate b / sends reaches r only while sends ≤ b / r: beyond that many sends (or minSends) none can pause.
+  const most = Math.max(limits.minSends, Math.floor(w.bounces / limits.bounceRate), Math.floor(w.complaints / limits.complaintRate));
+  const [{ n: sends }] = await query<{ n: number }>(SENDS_UP_TO, [projectId, w.since, most + 1]);
+  if (sends < limits.minSends || sends > most) return undefined;
+  const bounceRate = rate(w.bounces, sends) ?? 0;
+  const complaintRate = rate(w.complaints, sends) ?? 0;
   const over: string[] = [];
-  if ((s.bounceRate ?? 0) >= limits.bounceRate)
-    over.push(`hard-bounce rate ${formatRatePrecise(s.bounceRate!)} (limit ${formatRatePrecise(limits.bounceRate)})`);
-  if ((s.complaintRate ?? 0) >= limits.complaintRate)
-    over.push(`complaint rate ${formatRatePrecise(s.complaintRate!)} (limit ${formatRatePrecise(limits.complaintRate)})`);
+  if (bounceRate >= limits.bounceRate) over.push(`hard-bounce rate ${formatRatePrecise(bounceRate)} (limit ${formatRatePrecise(limits.bounceRate)})`);
+  if (complaintRate >= limits.complaintRate) over.push(`complaint rate ${formatRatePrecise(complaintRate)} (limit ${formatRatePrecise(limits.complaintRate)})`);
   if (!over.length) return undefined;
-  const reason = `Marketing sending paused: ${over.join(' and ')} over the last ${s.sends} sends in 24 hours. Check the list you sent to, then resume.`;
-  const details = JSON.stringify({ reason, sends_24h: s.sends, bounce_rate: s.bounceRate, complaint_rate: s.complaintRate, limits });
+  const reason = `Marketing sending paused: ${over.join(' and ')} over the last ${sends} sends in 24 hours. Check the list you sent to, then resume.`;
+  const details = JSON.stringify({ reason, sends_24h: sends, bounce_rate: bounceRate, complaint_rate: complaintRate, limits });
   const logged = await query(PAUSE, [projectId, reason, details]);
   return logged.length ? reason : undefined;
+}
+
+/** How often (ms) ReputationWatch looks at the projects that sent since its last look. */
+export const REPUTATION_CHECK_MS = 1000;
+
+/**
+ * ReputationWatch evaluates the circuit-breaker as sends accumulate (issue 36 §1): the sender notes each project
+ * whose send it recorded, and every REPUTATION_CHECK_MS the watch runs checkReputation for each project noted since,
+ * so a project whose window reaches PAUSE_MIN_SENDS with a rate over its threshold pauses within a second or two of
+ * the send that made it so (feedback that arrived earlier, when the window was still too small, included).
+ * `onPause` hears each project this watch paused. Checks never reject (a failure is logged; the next send notes the
+ * project again).
+ */
+export class ReputationWatch {
+  private noted = new Set<string>();
+  private timer?: ReturnType<typeof setInterval>;
+  private checking?: Promise<void>;
+
+  constructor(
+    private readonly query: QueryFn,
+    private readonly limits: ReputationLimits,
+    private readonly onPause: (projectId: string, reason: string) => void,
+    private readonly everyMs = REPUTATION_CHECK_MS,
+  ) {}
+
+  /** sent notes that a send of `projectId` was recorded. */
+  sent(projectId: string): void {
+    this.noted.add(projectId);
+    if (!this.timer) {
+      this.timer = setInterval(() => void this.check(), this.everyMs);
+      this.timer.unref?.();
+    }
+  }
+
+  /** check looks at every project noted since the last check (one check at a time). */
+  check(): Promise<void> {
+    this.checking ??= (async () => {
+      const projects = [...this.noted];
+      this.noted = new Set();
+      if (!projects.length) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+      for (const projectId of projects) {
+        try {
+          const reason = await checkReputation(this.query, projectId, this.limits);
+          if (reason) this.onPause(projectId, reason);
+        } catch (err) {
+          console.error(`sender: checking the reputation of project ${projectId} failed:`, (err as Error).message);
+        }
+      }
+    })().finally(() => (this.checking = undefined));
+    return this.checking;
+  }
+
+  /** stop makes a last check of what was noted and ends the timer. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.checking;
+    await this.check();
+  }
 }
 
 /** resumeSending resumes a paused project's marketing sending; false when it was not paused. */
