@@ -333,6 +333,15 @@ export interface components {
         Uuid: string;
     };
     responses: {
+        /** @description Refused as a forged cross-site request: an Origin other than PUBLIC_URL's or the request's own, a Sec-Fetch-Site other than same-origin, or neither a JSON body nor an X-Requested-With header. Nothing was changed; each error names its header (origin, sec-fetch-site, content-type). */
+        CrossSite: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
         /** @description No operator session (a customer's x-api-key or session does not count). */
         Unauthorized: {
             headers: {
@@ -418,6 +427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Errors"];
                 };
             };
+            403: components["responses"]["CrossSite"];
             /** @description Too many failed sign-ins; the Retry-After header gives seconds. */
             429: {
                 headers: {
@@ -450,6 +460,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSite"];
         };
     };
     getOperator: {
@@ -544,6 +555,7 @@ export interface operations {
             200: components["responses"]["Project"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSite"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -561,6 +573,7 @@ export interface operations {
             200: components["responses"]["Project"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSite"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -584,6 +597,7 @@ export interface operations {
             200: components["responses"]["Project"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSite"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -601,6 +615,7 @@ export interface operations {
             200: components["responses"]["Project"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSite"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -626,6 +641,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSite"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -654,6 +670,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSite"];
             404: components["responses"]["NotFound"];
         };
     };

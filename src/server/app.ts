@@ -2,7 +2,8 @@
  * buildApp assembles the HTTP server (DESIGN.md §1-§3) and never listens (main.ts does): one gateway per service at
  * /api/<service>, routes and request validation registered from generated/openapi/<service>.json (bundled from
  * openapi/ by codegen) with fastify-openapi-glue, the x-api-key check, the request guards (content types, empty
- * bodies, non-finite numbers: plugins/requestGuards.ts), security headers (plugins/securityHeaders.ts), the central
+ * bodies, non-finite numbers: plugins/requestGuards.ts), the cross-site guard of the operator session cookie
+ * (plugins/crossSiteGuard.ts), security headers (plugins/securityHeaders.ts), the central
  * error handler, the links inside emails (/t/ tracking, /u/ unsubscribe: plugins/publicLinks.ts), /healthz and /readyz
  * (plugins/health.ts), /metrics (plugins/metrics.ts), and the built console, whose page answers console routes only
  * (plugins/console.ts).
@@ -20,6 +21,7 @@ import { registerPublicLinks } from './plugins/publicLinks.ts';
 import { registerUploads } from './plugins/uploads.ts';
 import { badUrlHandler, registerRequestGuards } from './plugins/requestGuards.ts';
 import { registerSecurityHeaders } from './plugins/securityHeaders.ts';
+import { cookieSessionRoutes, registerCrossSiteGuard } from './plugins/crossSiteGuard.ts';
 import { registerConsole } from './plugins/console.ts';
 import { registerHealth } from './plugins/health.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -160,13 +162,22 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     }
   });
 
+  const specifications = codegenConfig.services.map((service) => ({
+    service,
+    prefix: `/api/${service}`,
+    specification: JSON.parse(readFileSync(path.join(root, 'generated/openapi', `${service}.json`), 'utf8')),
+  }));
+  // Forged cross-site requests to cookie-authenticated operations (the operator back-office) are refused after the
+  // session check (plugins/crossSiteGuard.ts): which operations, the specs say.
+  const cookieRoutes = new Set(specifications.flatMap(({ specification, prefix }) => [...cookieSessionRoutes(specification, prefix)]));
+  registerCrossSiteGuard(app, ctx.config.publicUrl, cookieRoutes);
+
   // Each gateway's document is checked against the OpenAPI meta-schema, compiled once per process (plugins/specValidator.ts).
   shareSpecValidator();
-  for (const service of codegenConfig.services) {
+  for (const { service, prefix, specification } of specifications) {
     const make = GATEWAYS[service];
     if (!make) throw new Error(`no handlers for gateway ${service}`);
-    const specification = JSON.parse(readFileSync(path.join(root, 'generated/openapi', `${service}.json`), 'utf8'));
-    await app.register(openapiGlue, { specification, serviceHandlers: make(ctx), securityHandlers, prefix: `/api/${service}` });
+    await app.register(openapiGlue, { specification, serviceHandlers: make(ctx), securityHandlers, prefix });
   }
 
   await registerPublicLinks(app, ctx);

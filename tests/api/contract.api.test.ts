@@ -64,10 +64,13 @@ function urlOf(op: Operation, r: Request): string {
 async function send(op: Operation, r: Request = {}): Promise<Answer> {
   const key = r.key === undefined ? a.apiKey : r.key;
   // The operator gateway takes no x-api-key: its calls carry the operator's session cookie (a new session for
-  // sign-out, which ends the one it is sent with) and /cli the server's secret, unless the test sends only a key.
+  // sign-out, which ends the one it is sent with) and the back-office's X-Requested-With header (without it a
+  // cookie's change is refused as forged: plugins/crossSiteGuard.ts), and /cli the server's secret, unless the test
+  // sends only a key.
   const operator: Record<string, string> = {};
   if (op.service === 'operator' && r.key === undefined) {
     operator.cookie = `${OPERATOR_COOKIE}=${op.operationId === 'operatorLogout' ? (await operatorLogin(h.runtime.database.query.bind(h.runtime.database), OPERATOR.email, OPERATOR.password)).token : operatorToken}`;
+    operator['x-requested-with'] = 'mailwright-operator';
     operator['x-operator-secret'] = OPERATOR_CLI_SECRET;
   }
   const body = 'body' in r ? r.body : op.sampleBody;

@@ -16,12 +16,15 @@ let h: Harness;
 let t: Tenant;
 let cookie = '';
 
-/** op calls the operator gateway with the operator's session cookie (or `as` other headers instead). */
+/**
+ * op calls the operator gateway as the back-office does — with the operator's session cookie (or `as` other headers
+ * instead) and its X-Requested-With header (forged requests without it: operatorForgery.api.test.ts).
+ */
 async function op(method: string, url: string, body?: unknown, as?: Record<string, string>): Promise<{ status: number; body: Json; headers: Json }> {
   const res = await h.app.inject({
     method: method as never,
     url: `/api/operator${url}`,
-    headers: { ...(as ?? { cookie }), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: { ...(as ?? { cookie }), 'x-requested-with': 'mailwright-operator', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     payload: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };
