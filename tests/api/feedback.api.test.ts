@@ -644,6 +644,61 @@ describe(`public events API (${API_DB})`, () => {
     expect((await h.call('POST', '/api/event/events', { body: { events: [{ name: 'n', email: 'a@b.co' }] } })).status).toBe(401);
   });
 
+  it('refuses the names of events the product records itself, naming each, and stores the rest (issue 36 §10)', async () => {
+    const u = await h.tenant({ activated: true });
+    const names = Object.values(EVENT);
+    const res = await h.call('POST', '/api/event/events', {
+      key: u.apiKey,
+      body: {
+        events: [
+          { name: 'order_placed', email: 'buyer@events.example.com' },
+          ...names.map((name, i) => ({ name: i % 2 ? name.toUpperCase() : ` ${name} `, email: `fake${i}@events.example.com` })),
+        ],
+      },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.stored).toBe(1);
+    expect(res.body.failed.map((f: { index: number }) => f.index)).toEqual(names.map((_, i) => i + 1));
+    for (const [i, name] of names.entries()) {
+      expect(res.body.failed[i].errors).toHaveLength(1);
+      expect(res.body.failed[i].errors[0].toLowerCase()).toContain(`events[${i + 1}].name: "${name}" is an event mailwright records itself`);
+    }
+    // A batch of nothing else is refused whole, storing nothing.
+    const only = await h.call('POST', '/api/event/events', { key: u.apiKey, body: { events: [{ name: EVENT.sendSuccess, email: 'a@events.example.com' }] } });
+    expect(only.status).toBe(400);
+    expect(only.body.errors).toEqual([expect.stringMatching(/^events\[0\]\.name: "email_send_result_success" is an event Mailwright records itself/)]);
+    const [{ n }] = await h.runtime.database.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE project_id = $1', [u.projectId]);
+    expect(n).toBe(1);
+  });
+
+  it("counts only the product's own events toward the circuit-breaker, the reports and the month's sends (issue 36 §10)", async () => {
+    const u = await h.tenant({ activated: true });
+    const q = h.runtime.database.query.bind(h.runtime.database);
+    // 300 sends that the product did not record (as a customer could post them before the API refused the name) and
+    // 2 that it did.
+    await q(
+      `INSERT INTO events (project_id, name, email, is_system, json)
+         SELECT $1, '${EVENT.sendSuccess}', 'posted' || g || '@events.example.com', false, '{}'::jsonb FROM generate_series(1, 300) g`,
+      [u.projectId],
+    );
+    await q(
+      `INSERT INTO events (project_id, name, email, is_system, json)
+         SELECT $1, '${EVENT.sendSuccess}', 'real' || g || '@events.example.com', true, jsonb_build_object('message_id', '<real' || g || '@events.example.com>')
+           FROM generate_series(1, 2) g`,
+      [u.projectId],
+    );
+    const status = await h.call('GET', '/api/scheduler/sending_status', { key: u.apiKey });
+    expect(status.body.sends_24h).toBe(2);
+    const sends = async () =>
+      ((await h.call('GET', '/api/reporting/quickstats', { key: u.apiKey })).body.data as Array<{ name: string; num: number }>).find(
+        (r) => r.name === EVENT.sendSuccess,
+      )?.num ?? 0;
+    expect(await sends()).toBe(2);
+    // The same after the aggregates are rebuilt from the raw events.
+    await q('SELECT report_rebuild($1::uuid)', [u.projectId]);
+    expect(await sends()).toBe(2);
+  });
+
   // PGlite's listeners live in its own thread and have no connection that could drop.
   it.skipIf(process.env.API_DB !== 'postgres')('on PostgreSQL, a listener whose connection is killed LISTENs again on a new one', async () => {
     const payloads: string[] = [];

@@ -105,7 +105,8 @@ function seedHistory(now: number) {
     if (rnd(30) === 0) events.push({ ...base, name: EVENT.bounce, at: later(HOUR) });
     if (rnd(40) === 0) events.push({ ...base, name: EVENT.complaint, at: later(DAY) });
   }
-  // Customer-posted events with report names and no Message-ID: an email is then the address.
+  // Events with report names that the product did not record (posted by a customer before the events API refused
+  // such names): no report counts them.
   for (let i = 0; i < 6; i++) {
     events.push({
       name: EVENT.open,
@@ -165,7 +166,8 @@ const inScope = (e: Ev, s: Scope) =>
   (!!e.blast_id && s.blasts.includes(e.blast_id)) ||
   (!!e.template_id && s.templates.includes(e.template_id)) ||
   (!!e.workflow_id && s.workflows.includes(e.workflow_id));
-const scoped = (s: Scope) => events.filter((e) => inScope(e, s));
+/** What a report counts: the product's own events (is_system) in scope; events a customer posted under report names never count (issue 36 §10). */
+const scoped = (s: Scope) => events.filter((e) => e.is_system && inScope(e, s));
 const distinct = (xs: string[]) => new Set(xs).size;
 /** A person's event: not marked machine (opens) nor bot (clicks); unmarked counts as a person's. */
 const human = (e: Ev) => e.machine !== true && e.bot !== true;

@@ -1,7 +1,8 @@
 /**
  * The reputation circuit-breaker's banner in a real browser (src/console/account/PauseBanner.tsx): a project whose
- * complaint rate crosses the limit (PAUSE_MIN_SENDS=1 here; a send posted through the events API and a complaint
- * through the JSON feedback endpoint) shows the banner on every console page; Resume asks for confirmation, resumes,
+ * complaint rate crosses the limit (PAUSE_MIN_SENDS=1 here; one real send — a single email to the mailbox simulator,
+ * which the product records itself — and a complaint through the JSON feedback endpoint) shows the banner on every
+ * console page; Resume asks for confirmation, resumes,
  * and the banner goes.
  */
 import { mkdtemp } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import { launchChromium } from '../helpers/browser.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
 import { DEMO_ACCOUNT } from '../../src/server/core/accounts/index.ts';
-import { EVENT } from '../../src/domain/events.ts';
+import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 
 let sink: SmtpSink;
 let server: ServerProcess;
@@ -50,7 +51,13 @@ afterAll(async () => {
 
 describe('sending paused by the circuit-breaker (e2e)', () => {
   it('shows the banner on every page with the reason, and Resume (confirmed) resumes', async () => {
-    await api('POST', '/api/event/events', { events: [{ name: EVENT.sendSuccess, email: 'reader@example.com' }] });
+    // One email the product sends and records (the events API refuses send events: issue 36 §10).
+    const [persona] = (await api<{ data: Array<{ id: string }> }>('GET', '/api/senderpersonawrapper/sender_personas')).data;
+    const [template] = (await api<{ data: Array<{ id: string }> }>('GET', '/api/template/templates')).data;
+    await api('POST', '/api/event/emit_send_single_email_event', {
+      mailer_payload: { template_id: template.id, from: { user_id: persona.id }, to: [{ email: SIMULATOR_SUCCESS_ADDRESS }] },
+    });
+    await expect.poll(async () => (await api<{ sends_24h: number }>('GET', '/api/scheduler/sending_status')).sends_24h, { timeout: 30_000 }).toBe(1);
     await api('POST', '/api/event/feedback', { notifications: [{ type: 'complaint', email: 'reader@example.com', feedback_type: 'abuse' }] });
     const status = await api<{ paused: boolean; reason: string }>('GET', '/api/scheduler/sending_status');
     expect(status.paused).toBe(true);

@@ -9,6 +9,15 @@ import type { Database, QueryFn } from '../../db/client.ts';
 import { checkEmail } from '../../../domain/validation.ts';
 import { oncePerKey, requestFingerprint } from '../../idempotency.ts';
 import { recordApiEvents, type ApiEvent } from './index.ts';
+import { EVENT } from '../../../domain/events.ts';
+
+/**
+ * The event names only the product records (src/domain/events.ts EVENT: sends, failures, bounces, complaints, opens,
+ * clicks, unsubscribes, workflow runs), lower case. The events API refuses them (issue 36 §10): on a shared service
+ * a customer posting its own "sends" could dilute its bounce rate and hide from the circuit-breaker that protects
+ * every customer's reputation, and its reports and bill would count them.
+ */
+const SYSTEM_EVENT_NAMES = new Set<string>(Object.values(EVENT).map((n) => n.toLowerCase()));
 
 /** Largest batch: events per request and bytes of request body. */
 export const EVENT_BATCH_LIMITS = { events: 1000, bytes: 1024 * 1024 } as const;
@@ -36,6 +45,14 @@ export function checkEvent(raw: unknown, index: number): { errors: string[] } | 
   const errors: string[] = [];
   if (typeof e.name !== 'string' || !e.name.trim()) errors.push(at('name', 'Required field'));
   else if (e.name.length > 200) errors.push(at('name', 'at most 200 characters'));
+  else if (SYSTEM_EVENT_NAMES.has(e.name.trim().toLowerCase())) {
+    errors.push(
+      at(
+        'name',
+        `"${e.name.trim()}" is an event Mailwright records itself (sends, failures, bounces, complaints, opens, clicks, unsubscribes and workflow runs) and cannot be posted; report bounces and complaints from another relay to POST /api/event/feedback, and name your own events differently`,
+      ),
+    );
+  }
   const emailError = typeof e.email === 'string' || e.email == null ? checkEmail(e.email) : 'must be a string';
   if (emailError) errors.push(at('email', emailError));
   const metrics = (['metric1', 'metric2', 'metric3'] as const).map((m) => {

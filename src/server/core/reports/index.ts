@@ -290,7 +290,7 @@ export async function mostOpenedEmails(
 }
 
 /**
- * recentEvents returns the newest `limit` events named `name` (opens or clicks) of the scope, newest first: over the
+ * recentEvents returns the newest `limit` events named `name` (opens or clicks) the product recorded (is_system) of the scope, newest first: over the
  * project through (project, name, emitted_at), or for a campaign the newest of each of its blasts, templates and
  * workflows through their recent-engagement indexes, merged.
  */
@@ -304,16 +304,16 @@ async function recentEvents<T>(
 ): Promise<T[]> {
   if (scope.kind === 'none') return [];
   if (scope.kind === 'all') {
-    return query<T>(`SELECT ${columns} FROM events e WHERE e.project_id = $1 AND e.name = '${name}' ORDER BY e.emitted_at DESC, e.id DESC LIMIT $2`, [
-      projectId,
-      limit,
-    ]);
+    return query<T>(
+      `SELECT ${columns} FROM events e WHERE e.project_id = $1 AND e.name = '${name}' AND e.is_system ORDER BY e.emitted_at DESC, e.id DESC LIMIT $2`,
+      [projectId, limit],
+    );
   }
   const c = scope.campaign;
   const lateral = (param: string, condition: string) => `
     SELECT x.* FROM unnest(${param}) AS s(key) CROSS JOIN LATERAL (
       SELECT e.id AS event_id, ${columns} FROM events e
-       WHERE ${condition} AND e.name = '${name}' AND e.project_id = $1
+       WHERE ${condition} AND e.name = '${name}' AND e.project_id = $1 AND e.is_system
        ORDER BY e.emitted_at DESC LIMIT $2) x`;
   const rows = await query<T & { event_id?: string }>(
     `SELECT DISTINCT ON (emitted_at, event_id) * FROM (

@@ -15,7 +15,7 @@ BEGIN
          count(*) FILTER (WHERE r.name = 'ses_event_open' AND event_is_human(r.json))::int,
          count(*) FILTER (WHERE r.name = 'ses_event_click' AND event_is_human(r.json))::int
     FROM new_events r JOIN contacts c ON c.id = r.user_id AND c.project_id = r.project_id
-   WHERE r.name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click')
+   WHERE r.is_system AND r.name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click')
    GROUP BY c.id, c.project_id
    ORDER BY c.id
   ON CONFLICT (contact_id) DO UPDATE SET num_sends = k.num_sends + EXCLUDED.num_sends,
@@ -25,7 +25,8 @@ BEGIN
 END $$;
 
 -- contact_event_counts holds, per contact, its events of its project named email_send_result_success /
--- ses_event_open / ses_event_click (the segment filters num_sends, num_opens, num_clicks; src/server/core/segments/filter.ts),
+-- ses_event_open / ses_event_click that the product recorded itself (is_system; issue 36 §10): the segment filters
+-- num_sends, num_opens, num_clicks (src/server/core/segments/filter.ts),
 -- and the opens and clicks by people among them (event_is_human, core/events/sql; issue 22).
 -- Statement triggers keep it, whoever writes events (API, sender, tracking, SQL): a statement's rows are summed per
 -- contact (events whose user_id is not a contact of that project are not counted) and applied in one upsert, in
@@ -35,9 +36,9 @@ END $$;
 CREATE OR REPLACE FUNCTION events_count_for_contacts() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   source text := CASE TG_OP
-    WHEN 'INSERT' THEN 'SELECT project_id, user_id, name, json, 1 AS sign FROM new_events'
-    WHEN 'DELETE' THEN 'SELECT project_id, user_id, name, json, -1 AS sign FROM old_events'
-    ELSE 'SELECT project_id, user_id, name, json, -1 AS sign FROM old_events UNION ALL SELECT project_id, user_id, name, json, 1 FROM new_events' END;
+    WHEN 'INSERT' THEN 'SELECT project_id, user_id, name, json, is_system, 1 AS sign FROM new_events'
+    WHEN 'DELETE' THEN 'SELECT project_id, user_id, name, json, is_system, -1 AS sign FROM old_events'
+    ELSE 'SELECT project_id, user_id, name, json, is_system, -1 AS sign FROM old_events UNION ALL SELECT project_id, user_id, name, json, is_system, 1 FROM new_events' END;
 BEGIN
   EXECUTE format($sql$
     INSERT INTO contact_event_counts AS k (contact_id, project_id, num_sends, num_opens, num_clicks, num_human_opens, num_human_clicks)
@@ -49,7 +50,7 @@ BEGIN
         COALESCE(sum(r.sign) FILTER (WHERE r.name = 'ses_event_open' AND event_is_human(r.json)), 0)::int AS human_opens,
         COALESCE(sum(r.sign) FILTER (WHERE r.name = 'ses_event_click' AND event_is_human(r.json)), 0)::int AS human_clicks
       FROM (%s) r JOIN contacts c ON c.id = r.user_id AND c.project_id = r.project_id
-      WHERE r.name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click')
+      WHERE r.is_system AND r.name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click')
       GROUP BY c.id, c.project_id) s
     WHERE sends <> 0 OR opens <> 0 OR clicks <> 0 OR human_opens <> 0 OR human_clicks <> 0
     ORDER BY contact_id

@@ -8,21 +8,24 @@
 -- a message is unique by construction (an outbox row is sent or failed once), so a statement of only those takes a
 -- fast path that skips the first-occurrence claims and the link and source tables; every other event claims its
 -- (email, name) in report_firsts, and the event that claims it first (earliest emitted_at, then id) is the unique
--- one; a click also claims (email, its link). The same statement, over all events, is report_rebuild below: keep the
+-- one; a click also claims (email, its link). Only the events the product recorded itself count (is_system): an event
+-- a customer posted under one of these names (which the events API now refuses, issue 36 §10) never adds to a report
+-- or to the month's sends the bill counts. The same statement, over all events, is report_rebuild below: keep the
 -- two identical.
 CREATE OR REPLACE FUNCTION events_report_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   -- A statement of sends and failures the sender recorded (each email's one event: unique by construction) needs no
   -- first-occurrence claims, links or sources: its rows go straight to the two tables they touch.
   IF NOT EXISTS (SELECT 1 FROM new_events e
-                  WHERE e.name IN ('user_unsubscribed', 'ses_event_open', 'ses_event_click', 'ses_event_complaint', 'ses_event_bounce')
-                     OR (e.name IN ('email_send_result_success', 'email_send_result_failure') AND NOT (e.is_system AND e.json->>'message_id' IS NOT NULL))) THEN
+                  WHERE e.is_system
+                    AND (e.name IN ('user_unsubscribed', 'ses_event_open', 'ses_event_click', 'ses_event_complaint', 'ses_event_bounce')
+                         OR (e.name IN ('email_send_result_success', 'email_send_result_failure') AND e.json->>'message_id' IS NULL))) THEN
     WITH ev AS (
       SELECT e.project_id, e.name, e.emitted_at,
              coalesce(e.blast_id, '00000000-0000-0000-0000-000000000000'::uuid) AS blast_id,
              coalesce(e.template_id, '00000000-0000-0000-0000-000000000000'::uuid) AS template_id,
              coalesce(e.json->>'workflow_id', '') AS workflow_id
-        FROM new_events e WHERE e.name IN ('email_send_result_success', 'email_send_result_failure')),
+        FROM new_events e WHERE e.is_system AND e.name IN ('email_send_result_success', 'email_send_result_failure')),
     counts AS (
       INSERT INTO report_counts (project_id, blast_id, template_id, workflow_id, hour, name, num, num_unique, num_human, num_unique_human)
       SELECT project_id, blast_id, template_id, workflow_id, date_trunc('hour', emitted_at, 'UTC'), name, count(*), count(*), count(*), count(*)
@@ -43,7 +46,8 @@ BEGIN
            coalesce(e.json->>'to_domain', lower(split_part(e.email, '@', 2)), '') AS to_domain,
            event_is_human(e.json) AS human
       FROM new_events e
-     WHERE e.name IN ('email_send_result_success', 'email_send_result_failure', 'user_unsubscribed', 'ses_event_open',
+     WHERE e.is_system
+       AND e.name IN ('email_send_result_success', 'email_send_result_failure', 'user_unsubscribed', 'ses_event_open',
                       'ses_event_click', 'ses_event_complaint', 'ses_event_bounce')),
   candidates AS (
     SELECT DISTINCT ON (project_id, message_key, kind) id, project_id, message_key, kind FROM (
@@ -130,7 +134,7 @@ BEGIN
            coalesce(e.json->>'to_domain', lower(split_part(e.email, '@', 2)), '') AS to_domain,
            event_is_human(e.json) AS human
       FROM events e
-     WHERE (p_project IS NULL OR e.project_id = p_project)
+     WHERE (p_project IS NULL OR e.project_id = p_project) AND e.is_system
        AND e.name IN ('email_send_result_success', 'email_send_result_failure', 'user_unsubscribed', 'ses_event_open',
                       'ses_event_click', 'ses_event_complaint', 'ses_event_bounce')),
   candidates AS (
@@ -196,7 +200,7 @@ END $$;
 CREATE OR REPLACE FUNCTION events_report_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM new_events n JOIN old_events o USING (id)
-                  WHERE n.name IN ('ses_event_open', 'ses_event_click') AND event_is_human(n.json) <> event_is_human(o.json)) THEN
+                  WHERE n.is_system AND n.name IN ('ses_event_open', 'ses_event_click') AND event_is_human(n.json) <> event_is_human(o.json)) THEN
     RETURN NULL;
   END IF;
   WITH ch AS (
@@ -210,7 +214,7 @@ BEGIN
            coalesce(n.json->>'to_domain', lower(split_part(n.email, '@', 2)), '') AS to_domain,
            event_is_human(n.json) AS human
       FROM new_events n JOIN old_events o USING (id)
-     WHERE n.name IN ('ses_event_open', 'ses_event_click') AND event_is_human(n.json) <> event_is_human(o.json)),
+     WHERE n.is_system AND n.name IN ('ses_event_open', 'ses_event_click') AND event_is_human(n.json) <> event_is_human(o.json)),
   kinds AS (
     SELECT id, project_id, message_key, human, 'human:' || name AS kind FROM ch
     UNION ALL
@@ -229,7 +233,7 @@ BEGIN
                coalesce(e.json->>'to_domain', lower(split_part(e.email, '@', 2)), '') AS new_to_domain
           FROM events e
          WHERE (e.json->>'message_id') = f.message_key AND e.name IN ('ses_event_open', 'ses_event_click') AND e.project_id = f.project_id
-           AND event_is_human(e.json)
+           AND e.is_system AND event_is_human(e.json)
            AND (f.kind = 'human:' || e.name OR f.kind = 'human:link:' || md5(coalesce(e.json->>'link', e.json->'click'->>'link')))
          ORDER BY e.emitted_at, e.id LIMIT 1) s ON true
      WHERE NOT k.human),
