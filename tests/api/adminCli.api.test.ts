@@ -6,12 +6,16 @@
  * refused with the list of matches. A second server on the folder still refuses to start, and once the server was
  * killed with SIGKILL (its lock and endpoint file left behind) a command opens the folder itself and a server started
  * afterwards sees its change. PGlite only: on PostgreSQL (DATABASE_URL) commands run over their own connection.
+ * On both databases, `create-operator` is in the operators' audit log as `cli (<OS user>)`, as every other command
+ * (issue 36 §6), whether the running server ran it or the command line did over its own connection.
  */
 import { existsSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SmtpSink } from '../helpers/smtpSink.ts';
 import { runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
+import type { Json } from '../helpers/json.ts';
 import { API_DB, callServer, processFixture } from './harness.ts';
 
 const OWNER = { email: 'ops@lock.example.com', password: 'lock-password-1' };
@@ -96,4 +100,42 @@ describe(`operator commands against a running server's PGlite folder (${API_DB})
     },
     180_000,
   ); // about 40 s alone: three server starts (one refused) and seven commands, each a process; more on a busy machine
+});
+
+describe(`create-operator's audit entry (${API_DB})`, () => {
+  it('names the OS user, as every command does: through a running server (PGlite) or over its own connection, and with no server running', async () => {
+    const fixture = await processFixture('cli-actor', { WORKERS: 'off' });
+    const run = (args: string[]) => runTs('src/server/admin.ts', args, fixture.env);
+    const first = { email: 'first@ops.example.com', password: 'operator-password-1' };
+    const second = { email: 'second@ops.example.com', password: 'operator-password-2' };
+    let running: ServerProcess | undefined;
+    try {
+      // PGlite: the server holds the folder, so the command hands itself to POST /api/operator/cli. PostgreSQL: the
+      // command runs over its own connection beside the server.
+      running = await startServer(fixture.env);
+      expect(await run(['create-operator', '--email', first.email, '--password', first.password])).toMatch(/Created operator first@ops/);
+      await running.kill('SIGTERM');
+      // No server: the command opens the PGlite folder (or connects) itself.
+      expect(await run(['create-operator', '--email', second.email, '--password', second.password])).toMatch(/Created operator second@ops/);
+      running = await startServer(fixture.env);
+      const login = await fetch(`${running.url}/api/operator/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(first),
+      });
+      expect(login.status).toBe(200);
+      const cookie = String(login.headers.get('set-cookie')).split(';')[0];
+      const audit = ((await (await fetch(`${running.url}/api/operator/audit?limit=100`, { headers: { cookie } })).json()) as Json).data as Json[];
+      const created = audit.filter((e) => e.action === 'create_operator').map((e) => [e.after.email, e.actor]);
+      const actor = `cli (${os.userInfo().username})`;
+      expect(created.sort()).toEqual([
+        [first.email, actor],
+        [second.email, actor],
+      ]);
+    } finally {
+      await running?.kill('SIGTERM');
+      await fixture.sink.stop();
+      await fixture.drop();
+    }
+  }, 180_000); // two server starts and two commands, each a process
 });

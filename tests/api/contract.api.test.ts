@@ -126,7 +126,7 @@ beforeAll(async () => {
   a = await h.tenant({ activated: true });
   b = await h.tenant({ activated: true });
   const query = h.runtime.database.query.bind(h.runtime.database);
-  await createOperator(query, OPERATOR.email, OPERATOR.password);
+  await createOperator(query, OPERATOR.email, OPERATOR.password, 'cli (test)');
   operatorToken = (await operatorLogin(query, OPERATOR.email, OPERATOR.password)).token;
 });
 afterAll(async () => {

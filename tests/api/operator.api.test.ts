@@ -33,7 +33,7 @@ async function op(method: string, url: string, body?: unknown, as?: Record<strin
 beforeAll(async () => {
   h = await startHarness({ workers: true });
   t = await h.tenant();
-  await createOperator(h.runtime.database.query.bind(h.runtime.database), OPERATOR.email, OPERATOR.password);
+  await createOperator(h.runtime.database.query.bind(h.runtime.database), OPERATOR.email, OPERATOR.password, 'cli (test)');
 });
 afterAll(async () => {
   await h?.close();

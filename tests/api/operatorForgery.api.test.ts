@@ -127,7 +127,7 @@ beforeAll(async () => {
   active = await h.tenant({ activated: true });
   sandboxed = await h.tenant();
   suspended = await h.tenant({ activated: true });
-  await createOperator(h.runtime.database.query.bind(h.runtime.database), OPERATOR.email, OPERATOR.password);
+  await createOperator(h.runtime.database.query.bind(h.runtime.database), OPERATOR.email, OPERATOR.password, 'cli (test)');
   const login = await backOffice('POST', '/login', OPERATOR);
   expect(login.status).toBe(200);
   cookie = String(login.headers['set-cookie']).split(';')[0];

@@ -100,7 +100,7 @@ export async function runCommand(
       if (!confirmed) throw new HttpError(404, [`email: no sender persona ${args.email}${args.project ? ` in project ${args.project}` : ''}`]);
       print(`Confirmed ${confirmed} sender persona(s) ${args.email}: they may send now.`);
     } else if (command === 'create-operator') {
-      const op = await createOperator(query, args.email ?? '', args.password ?? '');
+      const op = await createOperator(query, args.email ?? '', args.password ?? '', actor);
       print(`Created operator ${op.email}: sign in at ${deps.config.publicUrl}/operator/login`);
     } else if (command === 'contact-messages') {
       const rows = await listMessages(query, { limit: Math.max(1, Number(args.limit) || 20), offset: 0 });

@@ -41,26 +41,25 @@ const tokenHash = (token: string) => createHash('sha256').update(token).digest('
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /**
- * createOperator adds an operator (email unique, any letter case; password per checkPassword). Throws BadRequest naming
- * email or password.
+ * createOperator adds an operator (email unique, any letter case; password per checkPassword) and writes the audit
+ * entry `create_operator` as `actor` (`cli (<os user>)` from the command line, by either of its paths:
+ * core/operator/commands.ts), in one statement. Throws BadRequest naming email or password.
  */
-export async function createOperator(query: QueryFn, email: string, password: string): Promise<Operator> {
+export async function createOperator(query: QueryFn, email: string, password: string, actor: Actor): Promise<Operator> {
   const errs = new FieldErrors();
   errs.add('email', checkEmail(email));
   errs.add('password', checkPassword(password));
   errs.throwIfAny();
   const hash = await hashPassword(password);
   const [row] = await query<Operator>(
-    `INSERT INTO operators (email, password_hash) VALUES ($1, $2) ON CONFLICT (lower(email)) DO NOTHING RETURNING id, email`,
-    [email.trim(), hash],
+    `WITH created AS (INSERT INTO operators (email, password_hash) VALUES ($1, $2) ON CONFLICT (lower(email)) DO NOTHING RETURNING id, email),
+          audited AS (INSERT INTO operator_audit (actor, action, target_type, target_id, after)
+                      SELECT $3, 'create_operator', 'operator', id::text, jsonb_build_object('email', email) FROM created RETURNING id)
+     SELECT id, email, (SELECT count(*) FROM audited) AS audited FROM created`,
+    [email.trim(), hash, actor],
   );
   if (!row) throw new BadRequest([`email: an operator ${email.trim()} already exists`]);
-  await query(`INSERT INTO operator_audit (actor, action, target_type, target_id, after) VALUES ($1, 'create_operator', 'operator', $2, $3::jsonb)`, [
-    'cli',
-    row.id,
-    JSON.stringify({ email: row.email }),
-  ]);
-  return row;
+  return { id: row.id, email: row.email };
 }
 
 /** A bcrypt hash of nothing anyone types, compared against for an unknown email so timing reveals nothing. */
