@@ -327,6 +327,11 @@ export const outbox = pgTable(
     subject: text('subject'),
     body: text('body'),
     isTest: boolean('is_test').notNull().default(false),
+    /**
+     * Whether opens and clicks are tracked (pixel, rewritten links, honeypot). False for the double opt-in confirmation
+     * email (issue 36 §9): nobody is tracked before they consent.
+     */
+    tracking: boolean('tracking').notNull().default(true),
     zone: text('zone'),
     sendAt: ts('send_at').notNull(),
     status: text('status').notNull().default('pending'),
