@@ -67,6 +67,17 @@ describe('checkEmail', () => {
     expect(checkEmail('a@@b')).toBe('Please don’t use confusing email addresses (e.g. with two @s)');
   });
 
+  it('refuses what RFC 5321 does not carry: more than 254 characters, or more than 64 before the @ (issue 36 §9)', () => {
+    const domain = `${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}.example.com`;
+    expect(checkEmail(`${'a'.repeat(64)}@${domain}`.slice(0, 254))).toBeUndefined();
+    expect(checkEmail(`${'a'.repeat(64)}@${domain}x`.padEnd(255, 'x'))).toBe(
+      'Must be at most 254 characters (the longest address mail can be sent to, RFC 5321)',
+    );
+    expect(checkEmail(`${'a'.repeat(400)}@example.com`)).toBe('Must be at most 254 characters (the longest address mail can be sent to, RFC 5321)');
+    expect(checkEmail(`${'a'.repeat(64)}@example.com`)).toBeUndefined();
+    expect(checkEmail(`${'a'.repeat(65)}@example.com`)).toBe('The part before the @ must be at most 64 characters (RFC 5321)');
+  });
+
   it('rejects an empty local part or domain and embedded spaces as Invalid email', () => {
     expect(checkEmail('@b.co')).toBe('Invalid email');
     expect(checkEmail('a@')).toBe('Invalid email');

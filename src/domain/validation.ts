@@ -9,6 +9,8 @@ export const MESSAGES = {
   invalidEmail: 'Invalid email',
   twoAts: 'Please don’t use confusing email addresses (e.g. with two @s)',
   mustContainDot: 'Must contain dot',
+  emailTooLong: 'Must be at most 254 characters (the longest address mail can be sent to, RFC 5321)',
+  localPartTooLong: 'The part before the @ must be at most 64 characters (RFC 5321)',
   blastAudience: 'You must choose at least one segment or contact to send the email to',
   templateContent: 'You must add email contents',
   marketingUnsubscribe: 'Marketing emails must include an unsubscribe link! Please see the instructions below the template editor',
@@ -25,9 +27,14 @@ export function checkRequired(value: unknown): string | undefined {
   return isBlank(value) ? MESSAGES.required : undefined;
 }
 
+/** The longest address mail can be sent to (RFC 5321 §4.5.3.1.3: a 256-octet path less its angle brackets), and its local part's (§4.5.3.1.1). */
+export const EMAIL_MAX_LENGTH = 254;
+export const EMAIL_LOCAL_PART_MAX_LENGTH = 64;
+
 /**
  * checkEmail applies the email rules in their spec order: empty, no @, more than one @, no dot
- * (the dot is looked for after the @). Returns the message, or undefined when valid.
+ * (the dot is looked for after the @); then the lengths RFC 5321 allows (EMAIL_MAX_LENGTH in all,
+ * EMAIL_LOCAL_PART_MAX_LENGTH before the @). Returns the message, or undefined when valid.
  */
 export function checkEmail(value: unknown): string | undefined {
   if (isBlank(value)) return MESSAGES.required;
@@ -39,6 +46,8 @@ export function checkEmail(value: unknown): string | undefined {
   if (!local || !domain || /\s/.test(email)) return MESSAGES.invalidEmail;
   if (!domain.includes('.')) return MESSAGES.mustContainDot;
   if (domain.startsWith('.') || domain.endsWith('.')) return MESSAGES.invalidEmail;
+  if (email.length > EMAIL_MAX_LENGTH) return MESSAGES.emailTooLong;
+  if (local.length > EMAIL_LOCAL_PART_MAX_LENGTH) return MESSAGES.localPartTooLong;
   return undefined;
 }
 

@@ -85,6 +85,8 @@ interface OutboxRow {
   send_at: Date;
   message_id: string;
   is_test: boolean;
+  /** False for an email sent without any tracking (the double opt-in confirmation: issue 36 §9). */
+  tracking: boolean;
   workflow_id: string | null;
   workflow_hops: number | null;
   event: Record<string, unknown> | null;
@@ -837,9 +839,10 @@ export class Sender {
           dkim: data.dkim.get(persona.id),
         },
         store: { bucket: SENT_BUCKET, key },
-        // Opens and clicks are tracked on every email but test emails (issue 5).
+        // Opens and clicks are tracked on every email but test emails (issue 5) and those sent untracked (the double
+        // opt-in confirmation: nobody is tracked before they consent, issue 36 §9).
         tracking:
-          row.is_test || !project
+          row.is_test || !row.tracking || !project
             ? undefined
             : {
                 publicUrl: this.ctx.config.publicUrl,

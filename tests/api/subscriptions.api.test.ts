@@ -94,6 +94,10 @@ describe(`subscribe forms with double opt-in (${API_DB})`, () => {
     const mail = (await h.sink.parsed()).find((m) => m.envelopeTo.some((to) => to.toLowerCase() === 'pia@example.com'))!;
     expect(mail.subject).toBe('Please confirm your subscription to The Topics newsletter');
     link = /href="http:\/\/localhost:8080(\/s\/c\/[^"]+)"/.exec(String(mail.html))![1];
+    // Nobody is tracked before they consent (issue 36 §9): no open pixel, no rewritten link, no honeypot link.
+    expect(String(mail.html)).not.toMatch(/\/t\/(o|c)\//);
+    expect(String(mail.text)).not.toMatch(/\/t\/(o|c)\//);
+    expect([...String(mail.html).matchAll(/href="([^"]+)"/g)].map((m) => m[1])).toEqual([`http://localhost:8080${link}`]);
 
     const [contact] = await h.runtime.database.query<{ id: string; confirmation_pending_at: Date | null; first_name: string }>(
       'SELECT id, confirmation_pending_at, first_name FROM contacts WHERE project_id = $1 AND lower(email) = $2',
@@ -167,6 +171,34 @@ describe(`subscribe forms with double opt-in (${API_DB})`, () => {
     expect(await removeUnconfirmed(h.runtime.database.query.bind(h.runtime.database) as QueryFn)).toBe(0);
   });
 
+  it('validates exactly as the contacts API does: an address or a name the API refuses is a 400 naming the field, and nothing is made (issue 36 §9)', async () => {
+    const contactsBefore = await h.runtime.database.query('SELECT id FROM contacts WHERE project_id = $1 ORDER BY id', [t.projectId]);
+    const outboxBefore = await h.runtime.database.query('SELECT id FROM outbox WHERE project_id = $1 ORDER BY id', [t.projectId]);
+    const long = `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}@example.com`.slice(-412);
+    const cases: Array<[Record<string, string>, string, string]> = [
+      [{ email: long }, 'email', 'Email: Must be at most 254 characters'],
+      [{ email: `${'l'.repeat(65)}@example.com` }, 'email', 'Email: The part before the @ must be at most 64 characters'],
+      [{ email: 'rita@example.com', first_name: 'R'.repeat(201) }, 'first_name', 'First name: must be at most 200 characters (it has 201)'],
+      [{ email: 'sam@example.com', first_name: 'S'.repeat(1_000_000) }, 'first_name', 'First name: must be at most 200 characters (it has 1000000)'],
+    ];
+    for (const [fields, field, message] of cases) {
+      const res = await post(`/s/${formId}`, fields, '198.51.100.200');
+      expect(res.statusCode, field).toBe(400);
+      expect(res.body).toContain(message);
+      // The contacts API refuses the same input, naming the same field.
+      const api400 = await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: [{ email: fields.email, first_name: fields.first_name }] } });
+      expect(api400.status).toBe(400);
+      expect(api400.body.errors.join(' ')).toMatch(new RegExp(`users(\\[0\\]\\.|/0/)${field}`));
+    }
+    expect(await h.runtime.database.query('SELECT id FROM contacts WHERE project_id = $1 ORDER BY id', [t.projectId])).toEqual(contactsBefore);
+    expect(await h.runtime.database.query('SELECT id FROM outbox WHERE project_id = $1 ORDER BY id', [t.projectId])).toEqual(outboxBefore);
+    // The longest address RFC 5321 allows is taken, as the API takes it.
+    const longest = `${'x'.repeat(64)}@${'y'.repeat(63)}.${'z'.repeat(63)}.${'w'.repeat(49)}.example.com`;
+    expect(longest.length).toBe(254);
+    expect((await post(`/s/${formId}`, { email: longest }, '198.51.100.201')).statusCode).toBe(200);
+    expect((await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: [{ email: longest }] } })).status).toBe(200);
+  });
+
   it('mails one address at most 3 confirmation links a day per form, whoever submits it', async () => {
     const before = h.sink.messages.length;
     for (let i = 0; i < 5; i++) expect((await post(`/s/${formId}`, { email: 'victim@example.com' }, `198.51.100.${100 + i}`)).statusCode).toBe(200);
@@ -183,7 +215,7 @@ describe(`subscribe forms with double opt-in (${API_DB})`, () => {
     expect(bot.body).toContain('Check your inbox');
     const bad = await post(`/s/${formId}`, { email: 'not an address' }, '192.0.2.50');
     expect(bad.statusCode).toBe(400);
-    expect(bad.body).toContain('Please check your email address');
+    expect(bad.body).toContain('Please check what you entered. Email: Invalid email');
     for (let i = 0; i < 9; i++) await post(`/s/${formId}`, { email: `burst${i}@example.com` }, '192.0.2.50');
     const limited = await post(`/s/${formId}`, { email: 'burst-last@example.com' }, '192.0.2.50');
     expect(limited.statusCode).toBe(429);

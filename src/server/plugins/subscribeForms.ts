@@ -28,7 +28,8 @@ import {
   type PublicForm,
 } from '../core/subscriptions/index.ts';
 import { page } from './publicLinks.ts';
-import { checkEmail } from '../../domain/validation.ts';
+import { checkEmail, EMAIL_MAX_LENGTH } from '../../domain/validation.ts';
+import { CONTACT_NAME_MAX_LENGTH } from '../core/contacts/rules.ts';
 
 /** formPage renders the hosted form, with `error` (a sentence) above it and the values given back. */
 function formPage(form: PublicForm, values: { email?: string; firstName?: string } = {}, error?: string): string {
@@ -37,8 +38,8 @@ function formPage(form: PublicForm, values: { email?: string; firstName?: string
     `<p>${escapeHtml(form.company)}</p>
 ${error ? `<p role="alert" style="color:#b00020">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="/s/${escapeHtml(form.id)}">
-<p><label for="email">Email</label><br><input id="email" type="email" name="email" required autocomplete="email" value="${escapeHtml(values.email ?? '')}" style="width:100%;font:inherit;padding:8px;box-sizing:border-box"></p>
-<p><label for="first_name">First name (optional)</label><br><input id="first_name" type="text" name="first_name" autocomplete="given-name" value="${escapeHtml(values.firstName ?? '')}" style="width:100%;font:inherit;padding:8px;box-sizing:border-box"></p>
+<p><label for="email">Email</label><br><input id="email" type="email" name="email" required maxlength="${EMAIL_MAX_LENGTH}" autocomplete="email" value="${escapeHtml(values.email ?? '')}" style="width:100%;font:inherit;padding:8px;box-sizing:border-box"></p>
+<p><label for="first_name">First name (optional)</label><br><input id="first_name" type="text" name="first_name" maxlength="${CONTACT_NAME_MAX_LENGTH}" autocomplete="given-name" value="${escapeHtml(values.firstName ?? '')}" style="width:100%;font:inherit;padding:8px;box-sizing:border-box"></p>
 <div aria-hidden="true" style="position:absolute;left:-5000px;top:auto;width:1px;height:1px;overflow:hidden"><label for="website">Leave this field empty</label><input id="website" type="text" name="website" tabindex="-1" autocomplete="off"></div>
 <p><small>${escapeHtml(form.consentText)}</small></p>
 <button type="submit">Subscribe</button>
@@ -87,8 +88,10 @@ export function registerSubscribeForms(scope: FastifyInstance, ctx: AppContext):
     } catch (err) {
       if (err instanceof TooManySubmissions) reply.header('retry-after', String(err.retryAfterS));
       if (err instanceof HttpError && err.statusCode < 500) {
-        const message = err.errors.map((e) => e.replace(/^email: /, '')).join(' ');
-        return reply.code(err.statusCode).send(formPage(form, values, `Please check your email address: ${message}`));
+        // Each problem names its field in the form's own words ("Email: …", "First name: …").
+        const labels: Record<string, string> = { email: 'Email', first_name: 'First name' };
+        const message = err.errors.map((e) => e.replace(/^(email|first_name): /, (_, f: string) => `${labels[f]}: `)).join(' ');
+        return reply.code(err.statusCode).send(formPage(form, values, `Please check what you entered. ${message}`));
       }
       throw err;
     }

@@ -3,11 +3,12 @@
  * email, archive by email. Every query is scoped to one project.
  */
 import { and, count, eq, ilike, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { DateTime } from 'luxon';
 import type { Db, QueryFn } from '../../db/client.ts';
 import { contacts, segmentMembers, segments } from '../../db/schema.ts';
-import { checkEmail, classifySearch, splitList } from '../../../domain/validation.ts';
-import { isValidTimezone } from '../../../domain/sendTime.ts';
+import { classifySearch, splitList } from '../../../domain/validation.ts';
+import { checkContactFields, dateOfBirth } from './rules.ts';
+
+export { dateOfBirth } from './rules.ts';
 import { FieldErrors } from '../../errors.ts';
 import { iso, isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
 import type { components, operations } from '../../../../generated/types/user.gen.ts';
@@ -102,17 +103,6 @@ export async function countContacts(db: Db, projectId: string, q: Partial<ListQu
 }
 
 /**
- * dateOfBirth parses 'YYYY-MM-DD' or an ISO date-time into that calendar date at 11:59:59 UTC (spec part 2 §3);
- * returns undefined when unparseable, null for null/empty.
- */
-export function dateOfBirth(value: string | null | undefined): Date | null | undefined {
-  if (value === null || value === undefined || value.trim() === '') return null;
-  const d = DateTime.fromISO(value.trim(), { zone: 'UTC' });
-  if (!d.isValid) return undefined;
-  return d.set({ hour: 11, minute: 59, second: 59, millisecond: 0 }).toJSDate();
-}
-
-/**
  * upsertContacts validates every input first (email rules, time zone, date of birth, duplicates, ids), then in one
  * transaction updates contacts matched by id (else by email, case-insensitive) and creates the rest.
  * Throws BadRequest naming each failing field (`users[i].field`); nothing is written then.
@@ -122,15 +112,13 @@ export async function upsertContacts(db: Db, projectId: string, input: ContactIn
   const seen = new Map<string, number>();
   const parsed = input.map((u, i) => {
     const f = `users[${i}]`;
-    errs.add(`${f}.email`, checkEmail(u.email));
+    // The one set of contact rules (./rules.ts), which the subscribe forms apply too.
+    for (const p of checkContactFields(u)) errs.add(`${f}.${p.field}`, p.message);
     const email = (u.email ?? '').trim();
     const key = email.toLowerCase();
     if (email && seen.has(key)) errs.add(`${f}.email`, `appears twice in this request (also users[${seen.get(key)}])`);
     seen.set(key, i);
-    if (u.timezone && !isValidTimezone(u.timezone)) errs.add(`${f}.timezone`, `unknown time zone ${u.timezone}`);
-    const dob = dateOfBirth(u.date_of_birth);
-    if (dob === undefined) errs.add(`${f}.date_of_birth`, 'must be a date (YYYY-MM-DD)');
-    return { ...u, email, dob: dob ?? null };
+    return { ...u, email, dob: dateOfBirth(u.date_of_birth) ?? null };
   });
   errs.throwIfAny();
 

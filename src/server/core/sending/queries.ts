@@ -53,7 +53,7 @@ const claimRows = (
 ) => `UPDATE outbox SET status = 'sending', claim_token = $1, lease_until = now() + ($2 || ' milliseconds')::interval, attempts = attempts + 1
         WHERE id IN (${selection})
         RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, send_at, message_id, is_test,
-                  workflow_id, workflow_hops, event`;
+                  tracking, workflow_id, workflow_hops, event`;
 
 /**
  * CLAIM_DUE: takes up to $3 due rows under claim token $1 for $2 ms (text): pending rows whose send instant and next

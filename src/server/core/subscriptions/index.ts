@@ -17,7 +17,8 @@ import type { Database, Db, QueryFn } from '../../db/client.ts';
 import { rateLimits } from '../../db/schema.ts';
 import { BadRequest, FieldErrors, HttpError, NotFound } from '../../errors.ts';
 import { iso, isoRequired } from '../../gateways/common.ts';
-import { checkEmail, UUID_RE } from '../../../domain/validation.ts';
+import { EMAIL_MAX_LENGTH, UUID_RE } from '../../../domain/validation.ts';
+import { CONTACT_NAME_MAX_LENGTH, checkContactFields } from '../contacts/rules.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { EVENT } from '../../../domain/events.ts';
 import { confirmationLink } from '../../mail/links.ts';
@@ -147,8 +148,8 @@ interface FormRow {
 export function formSnippet(publicUrl: string, f: { id: string; heading: string; consent_text: string }): string {
   return `<form action="${publicUrl}/s/${f.id}" method="post">
   <h3>${escapeHtml(f.heading)}</h3>
-  <label>Email <input type="email" name="email" required></label>
-  <label>First name <input type="text" name="first_name"></label>
+  <label>Email <input type="email" name="email" required maxlength="${EMAIL_MAX_LENGTH}"></label>
+  <label>First name <input type="text" name="first_name" maxlength="${CONTACT_NAME_MAX_LENGTH}"></label>
   <div style="position:absolute;left:-5000px" aria-hidden="true"><input type="text" name="website" tabindex="-1" autocomplete="off"></div>
   <p><small>${escapeHtml(f.consent_text)}</small></p>
   <button type="submit">Subscribe</button>
@@ -356,8 +357,10 @@ export async function submitForm(
   from: Requester,
 ): Promise<void> {
   const email = input.email.trim();
-  const invalid = checkEmail(email);
-  if (invalid) throw new BadRequest([`email: ${invalid}`]);
+  const firstName = input.firstName?.trim() || null;
+  // The contacts API's rules, with its messages (core/contacts/rules.ts): never an address or a name it would refuse.
+  const problems = checkContactFields({ email, first_name: firstName });
+  if (problems.length) throw new BadRequest(problems.map((p) => `${p.field}: ${p.message}`));
   const query = database.query.bind(database) as QueryFn;
   const [setup] = await query<{ not_in_sandbox: boolean; link_secret: string; persona_email: string; persona_first: string; persona_last: string | null }>(
     `SELECT p.not_in_sandbox, p.link_secret, sp.email AS persona_email, sp.first_name AS persona_first, sp.last_name AS persona_last
@@ -374,7 +377,6 @@ export async function submitForm(
   }
   const consentId = randomUUID();
   const link = confirmationLink(publicUrl, setup.link_secret, form.projectId, consentId);
-  const firstName = input.firstName?.trim().slice(0, 200) || null;
   await database.transaction(async (tx) => {
     // A new address is inserted unless a live contact has it (also one a simultaneous submission just made).
     const [made] = await tx<{ id: string }>(
@@ -398,8 +400,8 @@ export async function submitForm(
     const subject = `Please confirm your subscription to ${form.heading}`;
     const body = confirmationEmail(form, link);
     await tx(
-      `INSERT INTO outbox (project_id, contact_id, email, sender_persona_id, subject, body, send_at, next_attempt_at, message_id)
-       SELECT $1, $2, $3, f.sender_persona_id, $4, $5, now(), now(), '<' || gen_random_uuid() || '@' || split_part($6, '@', 2) || '>'
+      `INSERT INTO outbox (project_id, contact_id, email, sender_persona_id, subject, body, send_at, next_attempt_at, message_id, tracking)
+       SELECT $1, $2, $3, f.sender_persona_id, $4, $5, now(), now(), '<' || gen_random_uuid() || '@' || split_part($6, '@', 2) || '>', false
          FROM subscribe_forms f WHERE f.id = $7`,
       [form.projectId, contactId, email, subject, body, setup.persona_email, form.id],
     );
