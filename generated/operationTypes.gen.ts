@@ -112,6 +112,7 @@ export interface OperationTypes {
   updateWebhookEndpoint: WebhooksOperations['updateWebhookEndpoint'];
   deleteWebhookEndpoint: WebhooksOperations['deleteWebhookEndpoint'];
   rotateWebhookSecret: WebhooksOperations['rotateWebhookSecret'];
+  revealWebhookSecret: WebhooksOperations['revealWebhookSecret'];
   sendWebhookTest: WebhooksOperations['sendWebhookTest'];
   listWebhookDeliveries: WebhooksOperations['listWebhookDeliveries'];
   resendWebhookDelivery: WebhooksOperations['resendWebhookDelivery'];

@@ -438,6 +438,11 @@ export const operations = {
     "method": "POST",
     "path": "/endpoints/{id}/rotate_secret"
   },
+  "revealWebhookSecret": {
+    "service": "webhooks",
+    "method": "POST",
+    "path": "/endpoints/{id}/secret/reveal"
+  },
   "sendWebhookTest": {
     "service": "webhooks",
     "method": "POST",

@@ -43,7 +43,7 @@ export interface components {
     schemas: {
         JobLogEntry: {
             id: string;
-            /** @description JOB_PROCESS_EMAIL_BLAST (expanded a blast), JOB_DISTRIBUTE_EMAIL_BLAST (sent it), JOB_CREATE_WORKFLOW, JOB_DELETE_WORKFLOW, JOB_PARSE_CONTACT_FILE ("parsed contact file": start_details s3_key, file_name, bytes, segment_id; end_details rows_imported, rows_failed, processing_errors). */
+            /** @description JOB_PROCESS_EMAIL_BLAST (expanded a blast), JOB_DISTRIBUTE_EMAIL_BLAST (sent it), JOB_CREATE_WORKFLOW, JOB_DELETE_WORKFLOW, JOB_PARSE_CONTACT_FILE ("parsed contact file": start_details s3_key, file_name, bytes, segment_id; end_details rows_imported, rows_failed, processing_errors), JOB_WEBHOOK_SECRET_REVEALED (a webhook endpoint's signing secret was shown by revealWebhookSecret: start_details endpoint_id, url, ip, user_agent, never the secret; started_at is when). */
             job_name: string;
             started_at: components["schemas"]["Timestamp"];
             /** Format: date-time */

@@ -11,7 +11,7 @@ export interface paths {
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
-         * Register an endpoint; its signing secret is made by the service and shown in the answer.
+         * Register an endpoint; its signing secret is made by the service and shown in this answer (later only by revealWebhookSecret).
          * @description `url` must be an absolute http or https URL without a user name or password, at most 2,000 characters, whose host is not (and does not resolve to) a private, loopback, link-local or otherwise non-public address, unless the operator allows them: a 400 'url: …' says which. `event_types` names at least one type of WebhookEventType.
          */
         post: operations["createWebhookEndpoint"];
@@ -52,8 +52,30 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Replace the endpoint's signing secret; messages sent from now on are signed with the new one. */
+        /** Replace the endpoint's signing secret; messages sent from now on are signed with the new one, shown in this answer. */
         post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/endpoints/{id}/secret/reveal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show the endpoint's signing secret again, and note that it was shown.
+         * @description Answers the secret and, in the same statement, adds a JOB_WEBHOOK_SECRET_REVEALED entry to the project's job log (Account → Notifications, GET {joblog}/joblog): start_details names the endpoint (endpoint_id, url), the client's address (ip) and user agent (user_agent); started_at says when. The entry never holds the secret. The project's x-api-key is the only credential, so the entry names the client, not a person. A POST, not a GET: it writes the entry, and nothing caches or prefetches it. An endpoint of another project, or a deleted one, is a 404 as an unknown id.
+         */
+        post: operations["revealWebhookSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -132,13 +154,16 @@ export interface components {
             event_types: components["schemas"]["WebhookEventType"][];
             description?: string;
         };
+        /** @description The signing secret (whsec_ and base64), for the receiver's Standard Webhooks library. */
+        WebhookSecret: string;
+        /** @description An endpoint as lists and reads show it, without its signing secret. */
         WebhookEndpoint: {
             id: components["schemas"]["Uuid"];
             url: string;
             description: string;
             event_types: components["schemas"]["WebhookEventType"][];
-            /** @description The signing secret (whsec_ and base64), for the receiver's Standard Webhooks library. */
-            secret: string;
+            /** @description whsec_, an ellipsis and the secret's last 4 characters (e.g. whsec_…x9Qk), to tell which secret a receiver holds; never the secret. */
+            secret_hint: string;
             enabled: boolean;
             /** Format: date-time */
             disabled_at: string | null;
@@ -154,6 +179,10 @@ export interface components {
                 delivered: number;
                 failed: number;
             };
+        };
+        /** @description An endpoint with its signing secret (the answers of createWebhookEndpoint and rotateWebhookSecret only). */
+        WebhookEndpointWithSecret: components["schemas"]["WebhookEndpoint"] & {
+            secret: components["schemas"]["WebhookSecret"];
         };
         WebhookDelivery: {
             /** @description The webhook-id header (msg_…), the same on every attempt. */
@@ -272,14 +301,14 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The endpoint as registered. */
+            /** @description The endpoint as registered, with its signing secret. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhookEndpoint"];
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
                     };
                 };
             };
@@ -368,7 +397,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["WebhookEndpoint"];
+                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    revealWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["EndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint's id and its current signing secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            id: components["schemas"]["Uuid"];
+                            secret: components["schemas"]["WebhookSecret"];
+                        };
                     };
                 };
             };

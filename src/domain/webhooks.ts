@@ -29,6 +29,17 @@ export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
 /** The type of the test message the console's "Send test event" sends (whatever the endpoint listens to). */
 export const WEBHOOK_TEST_TYPE = 'webhook.test';
 
+/**
+ * The job-log name of the entry an endpoint's revealed signing secret leaves in the project's notifications
+ * (core/webhooks revealSecret; the console's label in account/jobLog.ts).
+ */
+export const JOB_WEBHOOK_SECRET_REVEALED = 'JOB_WEBHOOK_SECRET_REVEALED';
+
+/** secretHint is what lists show of a signing secret: whsec_, an ellipsis and its last 4 characters (`last4`). */
+export function secretHint(last4: string): string {
+  return `whsec_…${last4}`;
+}
+
 /** isWebhookEventType is true for a type endpoints may listen to. */
 export function isWebhookEventType(type: string): boolean {
   return WEBHOOK_EVENT_TYPES.some((t) => t.type === type);

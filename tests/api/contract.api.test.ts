@@ -353,11 +353,11 @@ describe(`another project's ids (${API_DB})`, () => {
         const endpoints = (await h.call('GET', '/api/webhooks/endpoints', { key: b.apiKey })).body;
         // The dispatcher's attempts (to an address that does not answer here) change the deliveries' state, not what
         // another project's calls may change: the endpoints' settings.
-        return (endpoints.data as Array<Record<string, unknown>>).map(({ url, description, event_types, secret, enabled }) => ({
+        return (endpoints.data as Array<Record<string, unknown>>).map(({ url, description, event_types, secret_hint, enabled }) => ({
           url,
           description,
           event_types,
-          secret,
+          secret_hint,
           enabled,
         }));
       })(),

@@ -187,6 +187,62 @@ describe(`webhooks (${API_DB})`, () => {
     await receiver.waitFor(() => receiver.requests.length === before + 3);
   });
 
+  it('shows the signing secret only when made and when revealed, which the job log notes; lists and reads never carry it', async () => {
+    const secret = endpoint.secret; // the rotated one
+    const hint = `whsec_…${secret.slice(-4)}`;
+    const carries = (body: unknown, s: string) => JSON.stringify(body).includes(s.slice('whsec_'.length));
+    const listed = (await api('GET', '/api/webhooks/endpoints')).data;
+    expect(listed[0]).toMatchObject({ id: endpoint.id, secret_hint: hint });
+    expect(listed[0]).not.toHaveProperty('secret');
+    expect(carries(listed, secret)).toBe(false);
+    const updated = (await api('PUT', `/api/webhooks/endpoints/${endpoint.id}`, { description: 'CRM sync (main)' })).data;
+    expect(updated).toMatchObject({ secret_hint: hint, description: 'CRM sync (main)' });
+    expect(carries(updated, secret)).toBe(false);
+    expect(carries(await api('GET', `/api/webhooks/endpoints/${endpoint.id}/deliveries`), secret)).toBe(false);
+
+    // Made: the answer carries the secret, once; the list afterwards only its hint.
+    const made = (await api('POST', '/api/webhooks/endpoints', { url: `${hookUrl}/second`, event_types: ['workflow.completed'] })).data;
+    expect(made.secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
+    expect(made.secret_hint).toBe(`whsec_…${made.secret.slice(-4)}`);
+    const again = (await api('GET', '/api/webhooks/endpoints')).data;
+    expect(again.map((e: Json) => e.secret_hint)).toEqual([hint, made.secret_hint]);
+    expect(carries(again, made.secret) || carries(again, secret)).toBe(false);
+
+    // Revealed: the secret, and an entry in the project's notifications that names the endpoint, when and the client.
+    const revealed = await h.app.inject({
+      method: 'POST',
+      url: `/api/webhooks/endpoints/${endpoint.id}/secret/reveal`,
+      headers: { 'x-api-key': t.apiKey, 'user-agent': 'Console test' },
+    });
+    expect(revealed.statusCode).toBe(200);
+    expect(revealed.json()).toEqual({ data: { id: endpoint.id, secret } });
+    expect(new Webhook(revealed.json().data.secret).sign('msg_1', new Date(0), '{}')).toBe(new Webhook(secret).sign('msg_1', new Date(0), '{}'));
+    const log = (await api('GET', '/api/joblog/joblog')).data.filter((j: Json) => j.job_name === 'JOB_WEBHOOK_SECRET_REVEALED');
+    expect(log).toEqual([
+      expect.objectContaining({
+        success: true,
+        start_details: expect.objectContaining({ endpoint_id: endpoint.id, url: hookUrl, ip: '127.0.0.1', user_agent: 'Console test' }),
+      }),
+    ]);
+    expect(Date.now() - Date.parse(log[0].started_at)).toBeLessThan(60_000);
+    expect(carries(log, secret)).toBe(false);
+
+    // Another project's key cannot: a 404 as for an id nobody has, and no entry anywhere.
+    const other = await h.tenant();
+    const theirs = await h.call('POST', `/api/webhooks/endpoints/${endpoint.id}/secret/reveal`, { key: other.apiKey });
+    const unknownId = randomUUID();
+    const unknown = await h.call('POST', `/api/webhooks/endpoints/${unknownId}/secret/reveal`, { key: other.apiKey });
+    expect(theirs.status).toBe(404);
+    expect(theirs.body).toEqual({ errors: [`id: no webhook endpoint ${endpoint.id} in this project`] });
+    expect(unknown.body).toEqual({ errors: [`id: no webhook endpoint ${unknownId} in this project`] });
+    expect(carries(theirs.body, secret)).toBe(false);
+    expect((await h.call('GET', '/api/joblog/joblog', { key: other.apiKey })).body.data).toEqual([]);
+    expect((await api('GET', '/api/joblog/joblog')).data.filter((j: Json) => j.job_name === 'JOB_WEBHOOK_SECRET_REVEALED')).toHaveLength(1);
+    // A deleted endpoint's secret is no one's to see.
+    await api('DELETE', `/api/webhooks/endpoints/${made.id}`);
+    expect((await h.call('POST', `/api/webhooks/endpoints/${made.id}/secret/reveal`, { key: t.apiKey })).status).toBe(404);
+  });
+
   it('reports a relay deferral as email.deferred with its reason', async () => {
     await api('PUT', `/api/webhooks/endpoints/${endpoint.id}`, { event_types: ['email.deferred'] });
     const before = receiver.requests.length;

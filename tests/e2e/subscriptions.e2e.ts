@@ -236,8 +236,9 @@ describe('double opt-in and the preference centre', () => {
 });
 
 describe('Account → Webhooks', () => {
+  let url = '';
   it('registers an endpoint, sends a test event to a real receiver and shows it delivered', async () => {
-    const url = await receiver.start();
+    url = await receiver.start();
     await page.goto(`${server.url}/account/webhooks`);
     await page.getByText('No endpoints yet').waitFor();
     await page.getByLabel('URL').fill('ftp://example.com/x');
@@ -249,7 +250,8 @@ describe('Account → Webhooks', () => {
     const card = page.getByTestId(`endpoint-${url}`);
     await card.waitFor();
     const secret = await card.getByRole('textbox', { name: 'Signing secret (Standard Webhooks)' }).inputValue();
-    expect(secret).toMatch(/^whsec_/);
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/); // in full, right after it was made, with a copy button
+    await card.getByRole('button', { name: 'Copy signing secret (standard webhooks)' }).waitFor();
     await card.getByRole('button', { name: 'Send test event' }).click();
     await receiver.waitFor(() => receiver.requests.length === 1);
     expect((new Webhook(secret).verify(receiver.requests[0].body, receiver.requests[0].headers as Record<string, string>) as { type: string }).type).toBe(
@@ -260,5 +262,42 @@ describe('Account → Webhooks', () => {
     await card.getByRole('button', { name: /^Details of webhook\.test/ }).click();
     await page.getByTestId('delivery-payload').getByText('"type": "webhook.test"').waitFor();
     await page.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('hides the secret once the page is left, reveals it on demand (noted in Notifications), and shows a rotated one', async () => {
+    await page.goto(`${server.url}/account/webhooks`);
+    const card = page.getByTestId(`endpoint-${url}`);
+    const field = card.getByRole('textbox', { name: 'Signing secret (Standard Webhooks)' });
+    await field.waitFor();
+    const [listed] = (await api<{ data: Array<{ secret_hint: string }> }>('GET', '/api/webhooks/endpoints')).data;
+    expect(await field.inputValue()).toBe(listed.secret_hint); // the hint only: whsec_…last 4
+    expect(listed.secret_hint).toMatch(/^whsec_….{4}$/);
+    expect(await card.getByRole('button', { name: 'Copy signing secret (standard webhooks)' }).count()).toBe(0);
+
+    await card.getByRole('button', { name: `Reveal the signing secret of ${url}` }).click();
+    await expect.poll(() => field.inputValue()).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
+    const secret = await field.inputValue();
+    expect(secret.slice(-4)).toBe(listed.secret_hint.slice(-4));
+    await card.getByRole('button', { name: 'Copy signing secret (standard webhooks)' }).waitFor();
+    await card.getByRole('button', { name: 'Hide' }).click();
+    await expect.poll(() => field.inputValue()).toBe(listed.secret_hint);
+
+    await card.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('dialog', { name: 'Rotate the signing secret?' }).getByRole('button', { name: 'Rotate' }).click();
+    await expect.poll(() => field.inputValue()).toMatch(/^whsec_[A-Za-z0-9+/=]{32}$/);
+    const rotated = await field.inputValue();
+    expect(rotated).not.toBe(secret);
+    const before = receiver.requests.length;
+    await card.getByRole('button', { name: 'Send test event' }).click();
+    await receiver.waitFor(() => receiver.requests.length === before + 1);
+    const request = receiver.requests[before];
+    expect((new Webhook(rotated).verify(request.body, request.headers as Record<string, string>) as { type: string }).type).toBe('webhook.test');
+
+    await page.goto(`${server.url}/account/notifications`);
+    const row = page.getByRole('table', { name: 'Notifications' }).getByRole('row').filter({ hasText: 'Webhook signing secret revealed' });
+    await row.waitFor();
+    expect(await row.count()).toBe(1);
+    expect(await row.textContent()).toContain(url);
+    expect(await page.content()).not.toContain(secret.slice('whsec_'.length));
   });
 });

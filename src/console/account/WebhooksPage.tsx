@@ -1,8 +1,11 @@
 /**
  * Webhooks (/account/webhooks; issue 26 §1; openapi/webhooks.yaml): the project's endpoints — add one (URL, event
- * types, description), and for each: its signing secret to copy, enable or disable it, send a test event, rotate the
- * secret, delete it, and its recent messages with their status, attempts, last answer and payload, each of which can
- * be sent again. A failing endpoint says since when; one disabled after 3 days of failures says why.
+ * types, description), and for each: its signing secret, enable or disable it, send a test event, rotate the secret,
+ * delete it, and its recent messages with their status, attempts, last answer and payload, each of which can be sent
+ * again. A failing endpoint says since when; one disabled after 3 days of failures says why. The secret is shown in
+ * full, with a copy button, right after the endpoint was added or its secret rotated (those answers carry it) and after
+ * "Reveal" (revealWebhookSecret, which the project's notifications note: issue 36 §8); otherwise only its hint
+ * (whsec_…last 4), as lists answer it.
  */
 import { LoadStatus } from './LoadStatus';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
@@ -38,6 +41,7 @@ import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks';
 import { CopyField } from './CopyField';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
+const SECRET_LABEL = 'Signing secret (Standard Webhooks)';
 type Delivery = components['schemas']['WebhookDelivery'];
 type EventType = components['schemas']['WebhookEventType'];
 
@@ -100,9 +104,59 @@ function DeliveryDialog({ delivery, onClose, onResent }: { delivery: Delivery; o
   );
 }
 
-/** EndpointCard is one endpoint with its actions and its recent messages. */
-function EndpointCard({ endpoint, onChanged }: { endpoint: Endpoint; onChanged: () => void }) {
+/**
+ * SecretField shows an endpoint's signing secret: `secret` in full with a copy button and "Hide" when the page has it
+ * (just added, rotated or revealed), else its hint with "Reveal", which asks the server (and is noted in Notifications).
+ */
+function SecretField({
+  endpoint,
+  secret,
+  busy,
+  onReveal,
+  onHide,
+}: {
+  endpoint: Endpoint;
+  secret: string | null;
+  busy: boolean;
+  onReveal: () => void;
+  onHide: () => void;
+}) {
+  if (secret) {
+    return (
+      <Stack spacing={1}>
+        <CopyField id={`secret-${endpoint.id}`} label={SECRET_LABEL} value={secret} />
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          <Typography variant="body2" color="text.secondary">
+            Copy it into your receiver. Once you hide it or leave this page, only Reveal shows it again.
+          </Typography>
+          <Button size="small" onClick={onHide}>
+            Hide
+          </Button>
+        </Stack>
+      </Stack>
+    );
+  }
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+      <TextField
+        id={`secret-hint-${endpoint.id}`}
+        label={SECRET_LABEL}
+        value={endpoint.secret_hint}
+        fullWidth
+        helperText="Hidden. Revealing it is noted in Account → Notifications."
+        slotProps={{ htmlInput: { readOnly: true, style: { fontFamily: 'monospace' } } }}
+      />
+      <Button variant="outlined" disabled={busy} onClick={onReveal} aria-label={`Reveal the signing secret of ${endpoint.url}`}>
+        Reveal
+      </Button>
+    </Stack>
+  );
+}
+
+/** EndpointCard is one endpoint with its actions and its recent messages; `freshSecret` is its secret when just added. */
+function EndpointCard({ endpoint, freshSecret, onChanged }: { endpoint: Endpoint; freshSecret?: string; onChanged: () => void }) {
   const notify = useNotify();
+  const [secret, setSecret] = useState<string | null>(freshSecret ?? null);
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
   const [open, setOpen] = useState<Delivery | null>(null);
   const [confirm, setConfirm] = useState<'rotate' | 'delete' | null>(null);
@@ -134,6 +188,16 @@ function EndpointCard({ endpoint, onChanged }: { endpoint: Endpoint; onChanged: 
     }
   };
   const path = { id: endpoint.id };
+  const reveal = async () => {
+    setBusy(true);
+    try {
+      setSecret((await callOperation('revealWebhookSecret', { path })).data.secret);
+    } catch (e) {
+      notify(`Couldn’t reveal the secret: ${(e as Error).message}`, { type: 'error' });
+    } finally {
+      setBusy(false);
+    }
+  };
 
   return (
     <Card data-testid={`endpoint-${endpoint.url}`}>
@@ -154,7 +218,7 @@ function EndpointCard({ endpoint, onChanged }: { endpoint: Endpoint; onChanged: 
           <Alert severity="error">Failing since {when(endpoint.failing_since)}: messages are retried for 3 days, then the endpoint is disabled.</Alert>
         )}
         <Box sx={{ my: 2, maxWidth: 640 }}>
-          <CopyField id={`secret-${endpoint.id}`} label="Signing secret (Standard Webhooks)" value={endpoint.secret} />
+          <SecretField endpoint={endpoint} secret={secret} busy={busy} onReveal={() => void reveal()} onHide={() => setSecret(null)} />
         </Box>
         <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
           <Button
@@ -250,7 +314,11 @@ function EndpointCard({ endpoint, onChanged }: { endpoint: Endpoint; onChanged: 
             disabled={busy}
             onClick={() =>
               confirm === 'rotate'
-                ? void act('rotate the secret', () => callOperation('rotateWebhookSecret', { path }), 'Secret rotated')
+                ? void act(
+                    'rotate the secret',
+                    async () => setSecret((await callOperation('rotateWebhookSecret', { path })).data.secret),
+                    'Secret rotated: copy the new one into your receiver',
+                  )
                 : void act('delete the endpoint', () => callOperation('deleteWebhookEndpoint', { path }), 'Endpoint deleted')
             }
           >
@@ -272,6 +340,8 @@ export function WebhooksPage() {
   const [types, setTypes] = useState<EventType[]>(['email.sent', 'email.bounced', 'email.complained', 'contact.unsubscribed']);
   const [errors, setErrors] = useState<string[]>([]);
   const [adding, setAdding] = useState(false);
+  // The secrets of endpoints added on this page, by id: shown until hidden or the page is left.
+  const [fresh, setFresh] = useState<Record<string, string>>({});
 
   const load = useCallback(async () => {
     setLoadError('');
@@ -292,8 +362,9 @@ export function WebhooksPage() {
     if (mine.length || adding) return;
     setAdding(true);
     try {
-      await callOperation('createWebhookEndpoint', { body: { url: url.trim(), event_types: types, description: description.trim() } });
-      notify('Endpoint added', { type: 'success' });
+      const created = (await callOperation('createWebhookEndpoint', { body: { url: url.trim(), event_types: types, description: description.trim() } })).data;
+      setFresh((known) => ({ ...known, [created.id]: created.secret }));
+      notify('Endpoint added: copy its signing secret into your receiver', { type: 'success' });
       setUrl('');
       setDescription('');
       await load();
@@ -313,6 +384,7 @@ export function WebhooksPage() {
       <Alert severity="info">
         Each event is POSTed as JSON and signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature): verify it
         with the signing secret and any Standard Webhooks library. A message is retried for up to 3 days and can arrive twice: deduplicate by its webhook-id.
+        The secret is shown when you add an endpoint or rotate its secret; after that it stays hidden until you reveal it.
       </Alert>
       <Card>
         <CardContent>
@@ -371,7 +443,7 @@ export function WebhooksPage() {
         emptyText="No endpoints yet. Add the URL your system receives events at."
       />
       {endpoints?.map((e) => (
-        <EndpointCard key={e.id} endpoint={e} onChanged={() => void load()} />
+        <EndpointCard key={e.id} endpoint={e} freshSecret={fresh[e.id]} onChanged={() => void load()} />
       ))}
     </Stack>
   );

@@ -6,6 +6,7 @@ import type { components } from '../../../generated/types/joblog.gen';
 import { normaliseErrorText } from '../../domain/errors';
 import { truncateText } from './eventDetails';
 import { describeProcessingError } from '../../domain/contactUpload';
+import { JOB_WEBHOOK_SECRET_REVEALED } from '../../domain/webhooks';
 
 export type JobLogEntry = components['schemas']['JobLogEntry'];
 
@@ -31,6 +32,7 @@ const JOB_LABELS: Record<string, string> = {
   JOB_PAUSE_SENDING: 'Marketing sending paused',
   JOB_ACCOUNT_ACTIVATED: 'Account activated',
   JOB_ACCOUNT_SANDBOXED: 'Account returned to the sandbox',
+  [JOB_WEBHOOK_SECRET_REVEALED]: 'Webhook signing secret revealed',
 };
 
 /**

@@ -16,11 +16,12 @@ import type { QueryFn } from '../../db/client.ts';
 import { BadRequest, FieldErrors, NotFound } from '../../errors.ts';
 import type { ProjectScope } from '../../gateways/types.ts';
 import { iso, isoRequired } from '../../gateways/common.ts';
-import { isWebhookEventType, retryWaitS, WEBHOOK_TEST_TYPE } from '../../../domain/webhooks.ts';
+import { isWebhookEventType, JOB_WEBHOOK_SECRET_REVEALED, retryWaitS, secretHint, WEBHOOK_TEST_TYPE } from '../../../domain/webhooks.ts';
 import { UUID_RE } from '../../../domain/validation.ts';
 import type { components } from '../../../../generated/types/webhooks.gen.ts';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
+type EndpointWithSecret = components['schemas']['WebhookEndpointWithSecret'];
 type Delivery = components['schemas']['WebhookDelivery'];
 
 /** newSecret makes an endpoint's signing secret: whsec_ and 24 random bytes in base64 (what Standard Webhooks libraries take). */
@@ -64,7 +65,8 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
   return undefined;
 }
 
-const ENDPOINT_COLUMNS = `w.id, w.url, w.description, w.event_types, w.secret, w.disabled_at, w.disabled_reason, w.failing_since, w.created_at,
+/** An endpoint's columns as lists and reads show them: of the secret, only its last 4 characters (never the secret). */
+const ENDPOINT_COLUMNS = `w.id, w.url, w.description, w.event_types, right(w.secret, 4) AS secret_last4, w.disabled_at, w.disabled_reason, w.failing_since, w.created_at,
   (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status = 'pending')::int AS pending,
   (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status = 'delivered')::int AS delivered,
   (SELECT count(*) FROM webhook_deliveries d WHERE d.endpoint_id = w.id AND d.status = 'failed')::int AS failed`;
@@ -79,7 +81,7 @@ interface EndpointRow {
   url: string;
   description: string;
   event_types: string[];
-  secret: string;
+  secret_last4: string;
   disabled_at: Date | null;
   disabled_reason: string | null;
   failing_since: Date | null;
@@ -95,7 +97,7 @@ function endpointOut(r: EndpointRow): Endpoint {
     url: r.url,
     description: r.description,
     event_types: r.event_types as Endpoint['event_types'],
-    secret: r.secret,
+    secret_hint: secretHint(r.secret_last4),
     enabled: !r.disabled_at,
     disabled_at: iso(r.disabled_at),
     disabled_reason: r.disabled_reason,
@@ -105,12 +107,12 @@ function endpointOut(r: EndpointRow): Endpoint {
   };
 }
 
-/** listEndpoints returns project `projectId`'s endpoints (openapi listWebhookEndpoints). */
+/** listEndpoints returns project `projectId`'s endpoints (openapi listWebhookEndpoints), each with its secret's hint, never the secret. */
 export async function listEndpoints(query: QueryFn, projectId: string): Promise<Endpoint[]> {
   return (await query<EndpointRow>(LIST_ENDPOINTS, [projectId])).map(endpointOut);
 }
 
-/** endpointOf returns one endpoint of the project; throws NotFound naming `id`. */
+/** endpointOf returns one endpoint of the project, with its secret's hint (never the secret); throws NotFound naming `id`. */
 export async function endpointOf(query: QueryFn, projectId: string, id: string): Promise<Endpoint> {
   const [row] = UUID_RE.test(id) ? await query<EndpointRow>(ONE_ENDPOINT, [projectId, id]) : [];
   if (!row) throw new NotFound([`id: no webhook endpoint ${id} in this project`]);
@@ -128,19 +130,22 @@ async function checkEndpointInput(input: { url?: string; event_types?: string[];
   errs.throwIfAny();
 }
 
-/** createEndpoint registers an endpoint with a new secret (openapi createWebhookEndpoint). Throws BadRequest naming url or event_types. */
+/**
+ * createEndpoint registers an endpoint with a new secret (openapi createWebhookEndpoint) and answers the endpoint with
+ * the secret, the one time it is shown unasked (later: revealSecret). Throws BadRequest naming url or event_types.
+ */
 export async function createEndpoint(
   query: QueryFn,
   project: ProjectScope,
   input: { url: string; event_types: string[]; description?: string },
   allowPrivate: boolean,
-): Promise<Endpoint> {
+): Promise<EndpointWithSecret> {
   await checkEndpointInput(input, allowPrivate);
-  const [{ id }] = await query<{ id: string }>(
-    'INSERT INTO webhook_endpoints (project_id, url, description, event_types, secret) VALUES ($1, $2, $3, $4::text[], $5) RETURNING id',
+  const [{ id, secret }] = await query<{ id: string; secret: string }>(
+    'INSERT INTO webhook_endpoints (project_id, url, description, event_types, secret) VALUES ($1, $2, $3, $4::text[], $5) RETURNING id, secret',
     [project.id, input.url.trim(), input.description?.trim() ?? '', [...new Set(input.event_types)], newSecret()],
   );
-  return endpointOf(query, project.id, id);
+  return { ...(await endpointOf(query, project.id, id)), secret };
 }
 
 /**
@@ -184,11 +189,52 @@ export async function deleteEndpoint(query: QueryFn, projectId: string, id: stri
   );
 }
 
-/** rotateSecret gives an endpoint a new secret; later attempts are signed with it. Throws NotFound. */
-export async function rotateSecret(query: QueryFn, projectId: string, id: string): Promise<Endpoint> {
+/**
+ * rotateSecret gives an endpoint a new secret (openapi rotateWebhookSecret); later attempts are signed with it. Answers
+ * the endpoint with the new secret, shown this once unasked. Throws NotFound naming `id`.
+ */
+export async function rotateSecret(query: QueryFn, projectId: string, id: string): Promise<EndpointWithSecret> {
   await endpointOf(query, projectId, id);
-  await query('UPDATE webhook_endpoints SET secret = $3 WHERE project_id = $1 AND id = $2', [projectId, id, newSecret()]);
-  return endpointOf(query, projectId, id);
+  const [{ secret }] = await query<{ secret: string }>('UPDATE webhook_endpoints SET secret = $3 WHERE project_id = $1 AND id = $2 RETURNING secret', [
+    projectId,
+    id,
+    newSecret(),
+  ]);
+  return { ...(await endpointOf(query, projectId, id)), secret };
+}
+
+/**
+ * REVEAL_SECRET: the secret of live endpoint $2 of project $1, and in the same statement the job-log entry $3
+ * (JOB_WEBHOOK_SECRET_REVEALED) that says so in the project's notifications: which endpoint (id, url), the client's
+ * address $4 and user agent $5 (the x-api-key is the project's, so the client is all that names who), and when
+ * (started_at). The entry never holds the secret. No row for an unknown, deleted or other project's endpoint.
+ */
+const REVEAL_SECRET = `WITH e AS (SELECT id, url, secret FROM webhook_endpoints WHERE project_id = $1 AND id = $2 AND archived_at IS NULL),
+  noted AS (
+    INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
+    SELECT $1, $3, now(), now(), true,
+           jsonb_build_object('endpoint_id', e.id, 'url', e.url, 'name', e.url, 'ip', $4::text, 'user_agent', $5::text,
+                              'notice', 'The signing secret of webhook endpoint ' || e.url || ' was revealed'),
+           jsonb_build_object('notice', 'The signing secret of webhook endpoint ' || e.url || ' was revealed')
+      FROM e RETURNING id)
+  SELECT e.id, e.secret, (SELECT count(*) FROM noted)::int AS noted FROM e`;
+
+/**
+ * revealSecret answers an endpoint's signing secret (openapi revealWebhookSecret) and notes it in the project's job
+ * log (REVEAL_SECRET) with `client` — the request's address and user agent — in one statement, so a secret is never
+ * shown without its entry. Throws NotFound naming `id` for an unknown, deleted or other project's endpoint.
+ */
+export async function revealSecret(
+  query: QueryFn,
+  projectId: string,
+  id: string,
+  client: { ip: string; userAgent: string | null },
+): Promise<{ id: string; secret: string }> {
+  const [row] = UUID_RE.test(id)
+    ? await query<{ id: string; secret: string }>(REVEAL_SECRET, [projectId, id, JOB_WEBHOOK_SECRET_REVEALED, client.ip, client.userAgent])
+    : [];
+  if (!row) throw new NotFound([`id: no webhook endpoint ${id} in this project`]);
+  return { id: row.id, secret: row.secret };
 }
 
 const DELIVERY_COLUMNS = `id, event_type, status, attempts, created_at, next_attempt_at, last_attempt_at, last_status_code, last_response, last_latency_ms, delivered_at, payload`;

@@ -11,6 +11,7 @@ import {
   listDeliveries,
   listEndpoints,
   resendDelivery,
+  revealSecret,
   rotateSecret,
   sendTest,
   updateEndpoint,
@@ -38,6 +39,10 @@ export function webhooksHandlers(ctx: AppContext): GatewayHandlers<operations> {
     },
     async rotateWebhookSecret(req) {
       return { data: await rotateSecret(query, scope(req).id, req.params.id) };
+    },
+    async revealWebhookSecret(req) {
+      const agent = req.headers['user-agent'];
+      return { data: await revealSecret(query, scope(req).id, req.params.id, { ip: req.ip, userAgent: typeof agent === 'string' ? agent : null }) };
     },
     async sendWebhookTest(req) {
       return { data: await sendTest(query, scope(req).id, req.params.id) };
