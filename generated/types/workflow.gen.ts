@@ -61,6 +61,8 @@ export interface components {
         };
         /** @description A node's settings (spec part 2 §3 settings). send_at_close_enough_ms is always 0. */
         NodeSettings: {
+            /** @description Event triggers on ses_event_open or ses_event_click: machine opens (an Apple Mail Privacy Protection prefetch, an image proxy, a security scanner) and bot clicks (a link scanner) enter the workflow too. Unset or false, only people's opens and clicks do, as the reports and the segment filters count them (designed). */
+            include_machine?: boolean;
             /** @description Delay nodes: how long to wait, in ms (whole seconds). */
             delay_ms?: number;
             sender_persona_id?: components["schemas"]["Uuid"];

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkTree,
+  countsMachines,
   delayUntilInstant,
   displayToTree,
   MAX_TREE_DEPTH,
   nodeErrors,
+  propertiesOf,
   splitDuration,
   type Display,
   type DisplayNode,
@@ -232,5 +234,29 @@ describe('splitDuration', () => {
     expect(splitDuration(120_000)).toEqual({ amount: 2, unit: 'minutes' });
     expect(splitDuration(86_400_000 * 3)).toEqual({ amount: 3, unit: 'days' });
     expect(splitDuration(90_000)).toEqual({ amount: 90, unit: 'seconds' });
+  });
+});
+
+describe('event triggers on opens and clicks (issue 36 §7)', () => {
+  const trigger = (eventName: string, includeMachine?: boolean) =>
+    displayToTree({
+      nodes: [node('t', 'event', { eventName, ...(includeMachine === undefined ? {} : { includeMachine }) }), node('d', 'delay', { delayMS: 1000 })],
+      links: [link('t', 'd')],
+    }).tree!;
+
+  it('count people by default; include_machine only when asked, and only on opens and clicks', () => {
+    expect(countsMachines('ses_event_open')).toBe(true);
+    expect(countsMachines(' ses_event_click ')).toBe(true);
+    expect(countsMachines('signed_up')).toBe(false);
+    expect(trigger('ses_event_open').settings.include_machine).toBeUndefined();
+    expect(trigger('ses_event_open', false).settings.include_machine).toBeUndefined();
+    expect(trigger('ses_event_click', true).settings.include_machine).toBe(true);
+    // A custom event is made by the customer's system, never by a machine in a mailbox: nothing to include.
+    expect(trigger('signed_up', true).settings.include_machine).toBeUndefined();
+  });
+
+  it('the editor reads the choice back from the tree', () => {
+    expect(propertiesOf(trigger('ses_event_open', true))).toEqual({ eventName: 'ses_event_open', includeMachine: true });
+    expect(propertiesOf(trigger('ses_event_open'))).toEqual({ eventName: 'ses_event_open' });
   });
 });

@@ -7,6 +7,7 @@
 import { DateTime } from 'luxon';
 import { checkFilters, type UserFilter } from './segmentFilter.ts';
 import { isValidTimezone, parseWallClock, recipientZone, wallClockToInstant } from './sendTime.ts';
+import { EVENT } from './events.ts';
 
 /** Every node type (part 2 §3). root, event and user_upserted are triggers: the one node a workflow starts from. */
 export const NODE_TYPES = [
@@ -118,9 +119,24 @@ export function delayUntilMode(anyDate: boolean | undefined, exclusive: boolean 
   return exclusive ? 'exclude_tardy' : 'allow_tardy';
 }
 
+/**
+ * countsMachines says whether an event trigger's event is one that people or machines make — an open or a click
+ * (src/domain/engagement.ts) — and so offers the include-machine choice (issue 36 §7).
+ */
+export function countsMachines(eventName: string | undefined): boolean {
+  const name = eventName?.trim();
+  return name === EVENT.open || name === EVENT.click;
+}
+
 /** The editor's per-node properties (part 2 §3 Node properties), plus the filters' join. */
 export interface NodeProperties {
   eventName?: string;
+  /**
+   * An event trigger on opens or clicks (ses_event_open, ses_event_click): also enter on machine opens (an Apple Mail
+   * Privacy Protection prefetch, an image proxy) and bot clicks (a link scanner). Off by default: people only, as the
+   * reports and the filters count them (issue 36 §7).
+   */
+  includeMachine?: boolean;
   delayMS?: number;
   timeHelper?: { date?: string; time?: string; timezone?: string };
   delayUntilAnyDate?: boolean;
@@ -157,6 +173,8 @@ export interface Display {
 
 /** A node's settings in the tree (part 2 §3 settings), as the server stores and runs them. */
 export interface NodeSettings {
+  /** An event trigger on opens or clicks: machine opens and bot clicks enter too (default: people only; issue 36 §7). */
+  include_machine?: boolean;
   delay_ms?: number;
   sender_persona_id?: string;
   template_id?: string;
@@ -304,6 +322,9 @@ export function settingsOf(node: Pick<DisplayNode, 'type' | 'properties'>): Node
   const p = node.properties ?? {};
   const s: NodeSettings = { send_at_close_enough_ms: 0 };
   switch (node.type) {
+    case 'event':
+      if (p.includeMachine && countsMachines(p.eventName)) s.include_machine = true;
+      break;
     case 'delay':
       s.delay_ms = p.delayMS;
       break;
@@ -527,7 +548,7 @@ export function propertiesOf(n: TreeNode): NodeProperties {
   const s = n.settings ?? ({} as NodeSettings);
   switch (n.type) {
     case 'event':
-      return { eventName: n.event_topic ?? '' };
+      return { eventName: n.event_topic ?? '', ...(s.include_machine ? { includeMachine: true } : {}) };
     case 'delay':
       return { delayMS: s.delay_ms };
     case 'delay_until': {

@@ -11,6 +11,7 @@ import { parseIpRanges } from '../../src/domain/engagement.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import { EVENT } from '../../src/domain/events.ts';
+import { displayToTree, type Display } from '../../src/domain/workflowGraph.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -250,4 +251,89 @@ describe(`machine opens and bot clicks (${API_DB})`, () => {
     expect(await filter('num_clicks_with_template', undefined, [templateId])).toEqual(['cat@people.example.com']);
     expect(await filter('num_opens_with_template', true, [templateId])).toEqual(peopleWho(EVENT.open, true));
   });
+});
+
+describe(`workflow triggers on opens and clicks count people (${API_DB}; issue 36 §7)`, () => {
+  /** trigger saves a workflow entered by `eventName` (people only unless includeMachine) and waits for its job; answers its id. */
+  async function trigger(eventName: string, includeMachine: boolean): Promise<string> {
+    const id = randomUUID();
+    const display: Display = {
+      nodes: [
+        { id: 't', type: 'event', position: { x: 0, y: 0 }, properties: { eventName, ...(includeMachine ? { includeMachine: true } : {}) } },
+        { id: 'u', type: 'update_user', position: { x: 0, y: 100 }, properties: { jsonToUpdate: { entered: 'yes' } } },
+      ],
+      links: [{ id: 'l', from: { nodeId: 't', portId: 'output' }, to: { nodeId: 'u', portId: 'input' } }],
+    };
+    const tree = displayToTree(display);
+    expect(tree.errors).toEqual([]);
+    expect(tree.tree!.settings.include_machine).toBe(includeMachine ? true : undefined);
+    const res = await h.call('POST', '/api/workflowwrapper/workflows', {
+      key: t.apiKey,
+      body: { id, name: `${eventName} ${includeMachine}`, display, tree: tree.tree },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await until(async () => {
+      const log = (await h.call('GET', '/api/joblog/joblog', { key: t.apiKey })).body.data as Array<{ id: string; ended_at: string | null }>;
+      return !!log.find((j) => j.id === res.body.data.job_log_entry_id)?.ended_at;
+    });
+    return id;
+  }
+  /** Who completed a run of the workflow (its contact's address), and who was excluded. */
+  async function runs(workflowId: string) {
+    const rows = await h.runtime.database.query<{ email: string; status: string }>(
+      'SELECT email, status FROM workflow_runs WHERE workflow_id = $1 ORDER BY email',
+      [workflowId],
+    );
+    return {
+      completed: rows.filter((r) => r.status === 'completed').map((r) => r.email),
+      excluded: rows.filter((r) => r.status === 'excluded').map((r) => r.email),
+      other: rows.filter((r) => r.status !== 'completed' && r.status !== 'excluded').map((r) => r.status),
+    };
+  }
+
+  it('a machine open or a link scanner enters only workflows that include machines; a person enters both', async () => {
+    const opens = { people: await trigger(EVENT.open, false), all: await trigger(EVENT.open, true) };
+    const clicks = { people: await trigger(EVENT.click, false), all: await trigger(EVENT.click, true) };
+    const m = await send(['mpp@flow.example.com', 'reader@flow.example.com', 'scanned@flow.example.com', 'clicker@flow.example.com']);
+    // An Apple Mail Privacy Protection prefetch right after delivery: a machine's open.
+    expect((await get(m.get('mpp@flow.example.com')!.pixel, { 'user-agent': 'Mozilla/5.0' })).statusCode).toBe(200);
+    // A person reading a while later in a desktop client.
+    await later('reader@flow.example.com');
+    expect((await get(m.get('reader@flow.example.com')!.pixel, { 'user-agent': DESKTOP })).statusCode).toBe(200);
+    // A link scanner following two links at once, a while after delivery: each click looks like a person's when it is
+    // recorded, and is judged a bot's when the other arrives.
+    await later('scanned@flow.example.com');
+    const scanned = m.get('scanned@flow.example.com')!;
+    expect((await Promise.all(scanned.links.slice(0, 2).map((l) => get(l, { 'user-agent': CHROME })))).map((r) => r.statusCode)).toEqual([302, 302]);
+    // A person's click.
+    await later('clicker@flow.example.com');
+    expect((await get(m.get('clicker@flow.example.com')!.links[0], { 'user-agent': CHROME })).statusCode).toBe(302);
+
+    // Every run that started has ended (a click trigger counting people starts 2 s late: core/workflows/sql).
+    const settled = async (id: string, n: number) => {
+      const r = await runs(id);
+      return r.completed.length + r.excluded.length >= n && r.other.length === 0;
+    };
+    await until(async () => (await settled(clicks.all, 3)) && (await settled(opens.all, 2)), 30_000);
+    await until(async () => await settled(clicks.people, 3), 30_000);
+    await until(async () => await settled(opens.people, 1), 30_000);
+    expect(await runs(opens.people)).toEqual({ completed: ['reader@flow.example.com'], excluded: [], other: [] });
+    expect(await runs(opens.all)).toEqual({ completed: ['mpp@flow.example.com', 'reader@flow.example.com'], excluded: [], other: [] });
+    // The scanner's clicks entered (they looked like a person's) and were excluded at the trigger once judged a bot's.
+    const peopleClicks = await runs(clicks.people);
+    expect(peopleClicks.completed).toEqual(['clicker@flow.example.com']);
+    expect(peopleClicks.other).toEqual([]);
+    expect(peopleClicks.excluded).toEqual(['scanned@flow.example.com', 'scanned@flow.example.com']);
+    expect(await runs(clicks.all)).toEqual({
+      completed: ['clicker@flow.example.com', 'scanned@flow.example.com', 'scanned@flow.example.com'],
+      excluded: [],
+      other: [],
+    });
+    // Nothing of the excluded runs happened: the people-only workflow's node ran for the person alone.
+    const entered = await h.runtime.database.query<{ email: string }>(
+      "SELECT email FROM contacts WHERE project_id = $1 AND json->>'entered' = 'yes' AND email LIKE '%@flow.example.com' ORDER BY email",
+      [t.projectId],
+    );
+    expect(entered.map((c) => c.email)).toEqual(['clicker@flow.example.com', 'mpp@flow.example.com', 'reader@flow.example.com', 'scanned@flow.example.com']);
+  }, 120_000);
 });

@@ -153,7 +153,12 @@ describe('workflows (e2e)', () => {
     const trigger = dialog('Event trigger settings');
     expect(await trigger.getByRole('button', { name: 'OK' }).isDisabled()).toBe(true); // no event name yet
     await trigger.getByText('event name: Required field').waitFor();
+    // Opens and clicks count people unless machines are included (issue 36 §7); other events offer no such choice.
+    await trigger.getByLabel('Event name').fill('ses_event_open');
+    const machines = trigger.getByLabel('Include machine opens and bot clicks (mail privacy proxies, link scanners)');
+    expect(await machines.isChecked()).toBe(false);
     await trigger.getByLabel('Event name').fill('tried');
+    expect(await machines.count()).toBe(0);
     await trigger.getByRole('button', { name: 'OK' }).click();
     expect(await toolbar.getByRole('button', { name: 'Event trigger' }).isDisabled()).toBe(true);
     await toolbar.getByText('A workflow has one trigger node, and this one already has it.').waitFor();

@@ -9,13 +9,29 @@
  * the errors are listed; Delete removes the node and its links.
  */
 import { useMemo, useState } from 'react';
-import { Alert, Autocomplete, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Stack, TextField, Typography } from '@mui/material';
+import {
+  Alert,
+  Autocomplete,
+  Box,
+  Button,
+  Checkbox,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  FormControlLabel,
+  IconButton,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
 import {
   CONTACT_ZONE,
   DELAY_UNTIL_MODES,
   DURATION_UNITS,
   MAX_USER_JSON_PAIRS,
+  countsMachines,
   delayUntilMode,
   nodeErrors,
   nodeLabel,
@@ -68,15 +84,30 @@ function rowsOf(filters: UserFilter[] | undefined): BuilderRow[] {
 const showValue = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
 function EventSettings({ p, set }: { p: NodeProperties; set: (p: NodeProperties) => void }) {
+  // Opens and clicks enter as people's only, as the reports and filters count them, unless machines are included
+  // (issue 36 §7).
+  const engagement = countsMachines(p.eventName);
   return (
-    <TextField
-      autoFocus
-      label="Event name"
-      value={p.eventName ?? ''}
-      onChange={(e) => set({ ...p, eventName: e.target.value })}
-      helperText="Contacts enter when an event with this name is posted for them (e.g. signed_up)."
-      slotProps={{ htmlInput: { maxLength: 200 } }}
-    />
+    <Stack spacing={1}>
+      <TextField
+        autoFocus
+        label="Event name"
+        value={p.eventName ?? ''}
+        onChange={(e) => set({ ...p, eventName: e.target.value })}
+        helperText={
+          engagement
+            ? 'Contacts enter when a person opens (or clicks in) an email they got from you.'
+            : 'Contacts enter when an event with this name is posted for them (e.g. signed_up).'
+        }
+        slotProps={{ htmlInput: { maxLength: 200 } }}
+      />
+      {engagement && (
+        <FormControlLabel
+          control={<Checkbox checked={!!p.includeMachine} onChange={(e) => set({ ...p, includeMachine: e.target.checked })} />}
+          label="Include machine opens and bot clicks (mail privacy proxies, link scanners)"
+        />
+      )}
+    </Stack>
   );
 }
 

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { QueryFn } from '../../db/client.ts';
-import { delayUntilInstant, isTrigger, MAX_WORKFLOW_HOPS, type NodeType, type TreeNode } from '../../../domain/workflowGraph.ts';
+import { countsMachines, delayUntilInstant, isTrigger, MAX_WORKFLOW_HOPS, type NodeType, type TreeNode } from '../../../domain/workflowGraph.ts';
 import { checkFilters } from '../../../domain/segmentFilter.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { EVENT } from '../../../domain/events.ts';
@@ -80,8 +80,25 @@ export interface NodeGroup {
 /** A node type's effect on a group of steps; it records every step's result through `set`. */
 export type NodeEffect = (g: NodeGroup) => Promise<void>;
 
-/** A trigger node: the run starts (workflow_started) and goes on to the next node. */
-const started: NodeEffect = async ({ q, workflow, steps, runOf, json, all, set }) => {
+/**
+ * A trigger node: the run starts (workflow_started) and goes on to the next node. An event trigger on opens or clicks
+ * that counts people only (issue 36 §7; the events trigger let in only people's) looks at its triggering event again:
+ * one judged a machine's or a bot's since it was recorded (a click followed by another link within a second is a
+ * link scanner's, marked after it entered) ends the run, excluded, before anything happens.
+ */
+const started: NodeEffect = async ({ q, node, settings, workflow, steps: claimed, runOf, json, all, set }) => {
+  let steps = claimed;
+  if (node.type === 'event' && countsMachines(node.event_topic ?? undefined) && !settings.include_machine) {
+    const ids = steps.map((s) => runOf(s).event?.id).filter((id): id is string => typeof id === 'string');
+    const machine = new Set(ids.length ? (await q<{ id: string }>(sql.MACHINE_EVENTS, [workflow.project_id, ids])).map((r) => r.id) : []);
+    for (const s of steps) {
+      if (!machine.has(String(runOf(s).event?.id))) continue;
+      const what = runOf(s).event?.name === EVENT.click ? 'a bot click (link scanner)' : 'a machine open (a mail privacy proxy or scanner fetched the image)';
+      set(s, { outcome: `excluded: entered by ${what}, and the trigger counts people only`, next: [], end: 'excluded' });
+    }
+    steps = steps.filter((s) => !machine.has(String(runOf(s).event?.id)));
+    if (!steps.length) return;
+  }
   await recordEvents(
     q,
     workflow.project_id,

@@ -56,3 +56,6 @@ export const REMOVE_SEGMENT_MEMBERS = 'DELETE FROM segment_members WHERE segment
 
 /** HANDOFF_TARGET: the trigger node of workflow $1 of project $2 when it is enabled and live (no row otherwise). */
 export const HANDOFF_TARGET = `SELECT root_node->>'id' AS root_id FROM workflows WHERE id = $1 AND project_id = $2 AND enabled AND archived_at IS NULL`;
+
+/** MACHINE_EVENTS: of events $2 of project $1, those judged a machine's or a bot's now (not event_is_human). */
+export const MACHINE_EVENTS = 'SELECT id FROM events WHERE project_id = $1 AND id = ANY($2::uuid[]) AND NOT event_is_human(json)';

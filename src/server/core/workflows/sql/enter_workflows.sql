@@ -30,8 +30,13 @@ BEGIN
     SELECT project_id, workflow_id, contact_id, email, event_id, event, hops FROM entries ORDER BY n
     ON CONFLICT (workflow_id, trigger_event_id) WHERE trigger_event_id IS NOT NULL DO NOTHING
     RETURNING id, project_id, workflow_id)
+  -- A click trigger that counts people only starts 2 s late (LINK_BURST_MS, 1 s, and a margin): a link scanner's
+  -- click is known to be one only when its next link follows within a second, and the trigger step looks again then.
   INSERT INTO workflow_steps (project_id, run_id, workflow_id, node_id, due_at)
-  SELECT r.project_id, r.id, r.workflow_id, w.root_node->>'id', now() FROM runs r JOIN workflows w ON w.id = r.workflow_id;
+  SELECT r.project_id, r.id, r.workflow_id, w.root_node->>'id',
+         now() + CASE WHEN w.root_node->>'event_topic' = 'ses_event_click' AND NOT coalesce((w.root_node->'settings'->>'include_machine')::boolean, false)
+                      THEN interval '2 seconds' ELSE interval '0' END
+    FROM runs r JOIN workflows w ON w.id = r.workflow_id;
   GET DIAGNOSTICS entered = ROW_COUNT;
   IF entered > 0 THEN
     PERFORM pg_notify('workflow_steps', entered::text);
@@ -44,6 +49,10 @@ END $$;
 -- event (so an event enters a workflow exactly once). The contact is the event's user_id, else the project's oldest
 -- live contact with its address; with neither, the run carries the address alone. An event a workflow itself caused
 -- (json.workflow_id) never enters that workflow again; a system event carries its hop count on (json.workflow_hops + 1).
+-- An open or a click enters only when a person made it (event_is_human: not a machine open nor a bot click, as the
+-- reports and the filters count people), unless the trigger node's settings include machines (include_machine; issue
+-- 36 §7); the engine looks again when the trigger step runs, since a click is judged a bot's after it was recorded
+-- when the next link follows within a second (core/workflows/nodes.ts).
 CREATE OR REPLACE FUNCTION events_enter_workflows() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM new_events e JOIN workflows w
@@ -64,7 +73,10 @@ BEGIN
                                 'metric3', e.metric3, 'emitted_at', e.emitted_at, 'json', e.json) AS event
         FROM new_events e JOIN workflows w
           ON w.project_id = e.project_id AND w.trigger_type = 'event' AND w.trigger_event = e.name AND w.enabled AND w.archived_at IS NULL
-       WHERE coalesce(e.json->>'workflow_id', '') <> w.id::text) x
+       WHERE coalesce(e.json->>'workflow_id', '') <> w.id::text
+         -- Opens and clicks enter as people's only (event_is_human), unless the trigger includes machines.
+         AND (e.name NOT IN ('ses_event_open', 'ses_event_click') OR event_is_human(e.json)
+              OR coalesce((w.root_node->'settings'->>'include_machine')::boolean, false))) x
   HAVING count(*) > 0;
   RETURN NULL;
 END $$;
