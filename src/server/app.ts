@@ -19,7 +19,7 @@ import { Unauthorized } from './errors.ts';
 import { registerErrorHandler } from './plugins/errorHandler.ts';
 import { registerPublicLinks } from './plugins/publicLinks.ts';
 import { registerUploads } from './plugins/uploads.ts';
-import { badUrlHandler, registerRequestGuards } from './plugins/requestGuards.ts';
+import { badUrlHandler, registerRequestGuards, requiredBodyRoutes } from './plugins/requestGuards.ts';
 import { registerSecurityHeaders } from './plugins/securityHeaders.ts';
 import { cookieSessionRoutes, registerCrossSiteGuard } from './plugins/crossSiteGuard.ts';
 import { registerConsole } from './plugins/console.ts';
@@ -105,7 +105,13 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   });
   registerErrorHandler(app);
   await registerSecurityHeaders(app, ctx.config);
-  registerRequestGuards(app);
+  const specifications = codegenConfig.services.map((service) => ({
+    service,
+    prefix: `/api/${service}`,
+    specification: JSON.parse(readFileSync(path.join(root, 'generated/openapi', `${service}.json`), 'utf8')),
+  }));
+  // Which operations need a body, the specs say (requestBody.required; fastify-openapi-glue does not pass it on).
+  registerRequestGuards(app, new Set(specifications.flatMap(({ specification, prefix }) => [...requiredBodyRoutes(specification, prefix)])));
   // Before any route, so its request-duration hook times them all.
   await registerMetrics(app, ctx);
   if (opts.validateResponses) {
@@ -162,11 +168,6 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
     }
   });
 
-  const specifications = codegenConfig.services.map((service) => ({
-    service,
-    prefix: `/api/${service}`,
-    specification: JSON.parse(readFileSync(path.join(root, 'generated/openapi', `${service}.json`), 'utf8')),
-  }));
   // Forged cross-site requests to cookie-authenticated operations (the operator back-office) are refused after the
   // session check (plugins/crossSiteGuard.ts): which operations, the specs say.
   const cookieRoutes = new Set(specifications.flatMap(({ specification, prefix }) => [...cookieSessionRoutes(specification, prefix)]));

@@ -1,7 +1,8 @@
 /**
  * The contract under hostile input (issue 19 §1-§2), derived from openapi/*.yaml for every operation of every gateway:
  * - no key or a wrong key → 401; a body in a media type the spec does not list → 415; `Content-Type:
- *   application/json` with no body on an operation that takes none answers as without the header;
+ *   application/json` with no body on an operation that takes none answers as without the header; no body at all, or
+ *   an empty JSON body, → 400 naming the body where the spec requires one, else the same answer either way;
  * - each body field of the wrong type, and null for each required one → 400 naming the field;
  * - absurd numbers (1e400, -1, 2^64) for every integer parameter and body field → 400 naming it;
  * - broken percent-encoding in a path → 400;
@@ -165,6 +166,21 @@ describe(`every operation under bad input (${API_DB})`, () => {
       const res = await send(op, { body: JSON.stringify(op.sampleBody ?? {}), contentType: other });
       expect(res.status, `${op.operationId} as ${other}`).toBe(415);
       expect(res.body.errors[0]).toMatch(/^content-type: /);
+      // No body at all (no Content-Type either), or an empty JSON body: a 400 naming the body where the spec requires
+      // one, else the same answer either way (it was a 500 where a body is required and no Content-Type was sent).
+      const none = await send(op, { body: undefined, contentType: null });
+      const empty = await send(op, { body: undefined, contentType: 'application/json' });
+      if (op.bodyRequired) {
+        for (const [what, res2] of [
+          ['no body', none],
+          ['an empty JSON body', empty],
+        ] as const) {
+          expect(res2.status, `${op.operationId} with ${what}`).toBe(400);
+          expect(res2.body.errors[0], `${op.operationId} with ${what}`).toMatch(/^body: /);
+        }
+      } else {
+        expect(empty.status, `${op.operationId} with an empty JSON body: ${JSON.stringify(empty.body)}`).toBe(none.status);
+      }
     } else {
       // The spec's call shape sends Content-Type: application/json on every call: with no body it changes nothing.
       const plain = await send(op, { body: undefined, contentType: null });

@@ -6,6 +6,8 @@
  *   body is read. Operations without a body ignore the header.
  * - **Empty JSON bodies.** `Content-Type: application/json` with no body is no body (the spec's call shape sends that
  *   header on every call, DELETEs included); an operation that needs a body then answers 400 `body: …` from its schema.
+ *   A request with no body and no Content-Type is treated the same (it was a 500 where a body is required), and an
+ *   operation whose body is optional (`requestBody.required` false) takes either without one.
  * - **Numbers that are not numbers.** ajv (8.20) coerces a query string such as `1e400` or `Infinity` to Infinity and
  *   then skips `maximum` for it, as it does for every non-finite number; a query or path value that ends up non-finite
  *   is a 400 naming the parameter. Finite values past a documented maximum are refused by the schema itself.
@@ -27,6 +29,25 @@ function bodyMediaTypes(route: RouteOptions): string[] | undefined {
   const body = (route.schema as { body?: { content?: Record<string, unknown> } } | undefined)?.body;
   if (!body) return undefined;
   return body.content ? Object.keys(body.content).map((t) => t.toLowerCase()) : ['application/json'];
+}
+
+/**
+ * requiredBodyRoutes lists the operations of one gateway's OpenAPI document whose request body is required
+ * (`requestBody.required: true`), as "METHOD /prefix/path/:param" keys of its Fastify routes.
+ */
+export function requiredBodyRoutes(
+  spec: { paths?: Record<string, Record<string, { requestBody?: { required?: boolean } } | unknown>> },
+  prefix: string,
+): Set<string> {
+  const routes = new Set<string>();
+  for (const [p, item] of Object.entries(spec.paths ?? {})) {
+    for (const [method, operation] of Object.entries(item)) {
+      if ((operation as { requestBody?: { required?: boolean } } | null)?.requestBody?.required === true) {
+        routes.add(`${method.toUpperCase()} ${prefix}${p.replace(/{(\w+)}/g, ':$1')}`);
+      }
+    }
+  }
+  return routes;
 }
 
 /** mediaType returns a Content-Type header's media type, lower case and without parameters ('' when absent). */
@@ -53,10 +74,10 @@ function nonFinite(values: unknown): string | undefined {
 
 /**
  * registerRequestGuards installs the guards on `app` (before the gateways are registered, so their routes get the
- * content-type check and the validators): request validators (coerced query and path, exact bodies), a JSON parser that reads an empty body as none, a per-route 415 check, and the non-finite
+ * content-type check and the validators); `requiredBodies` are the routes whose body is required (requiredBodyRoutes): request validators (coerced query and path, exact bodies), a JSON parser that reads an empty body as none, a per-route 415 check, and the non-finite
  * number check after validation.
  */
-export function registerRequestGuards(app: FastifyInstance): void {
+export function registerRequestGuards(app: FastifyInstance, requiredBodies: ReadonlySet<string> = new Set()): void {
   const compilers = AjvCompiler();
   const coercing = compilers({}, { customOptions: { ...AJV_OPTIONS, coerceTypes: 'array' } } as never);
   const exact = compilers({}, { customOptions: { ...AJV_OPTIONS, coerceTypes: false } } as never);
@@ -77,8 +98,17 @@ export function registerRequestGuards(app: FastifyInstance): void {
     if (!route.url.startsWith('/api/')) return;
     const accepted = bodyMediaTypes(route);
     if (!accepted) return;
+    const bodyRequired = [route.method].flat().some((m) => requiredBodies.has(`${String(m).toUpperCase()} ${route.url}`));
     const check = async (req: FastifyRequest) => {
-      if (!hasBody(req)) return;
+      // No body (none at all, or an empty one under Content-Type: application/json): an operation whose spec requires
+      // one answers 400 `body: …`, any other takes the request without one. Fastify picks the body
+      // schema by media type: without a Content-Type it skipped the check, and the handler of a required body read
+      // undefined and answered 500; with one, an optional body's schema refused the empty body.
+      if (!hasBody(req)) {
+        if (bodyRequired) throw new BadRequest([`body: this request needs a body (${accepted.join(' or ')}); none was sent`]);
+        delete req.headers['content-type'];
+        return;
+      }
       const type = mediaType(req.headers['content-type']);
       if (accepted.includes(type)) return;
       throw new HttpError(415, [`content-type: must be ${accepted.join(' or ')}${type ? `, not ${type}` : ' (the header is missing)'}`]);
