@@ -28,6 +28,7 @@
  *   between the last check and the relay's 250 (an email in flight), where another process may take the row over.
  */
 import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { AppContext } from '../server/context.ts';
 import type { QueryFn } from '../server/db/client.ts';
 import { takeConnection, type MailLease, type MailTransport } from '../server/mail/transport.ts';
@@ -263,6 +264,8 @@ export class Sender {
     private readonly opts: SenderOptions,
   ) {
     this.query = ctx.database.query.bind(ctx.database) as QueryFn;
+    // Every sending slot waiting for a send slot or a connection listens to the stop signal (up to 128 at once).
+    setMaxListeners(0, this.stopSignal.signal);
     const { relayMaxRate, relayName, relayDailyQuota, relayWarmup, relayPriority, relayWeight, relayMaxConnections } = ctx.config;
     const relay = (
       name: string,
@@ -323,7 +326,8 @@ export class Sender {
       measure: () => t.openSessions ?? 0,
       onRenew: () => t.sessionLimitChanged?.(),
     });
-    t.limitSessions!({ allowed: () => share.granted, ready: () => share.start() });
+    // Stopping, the sender closes its sessions before it gives its share back (stop): none may then be opened.
+    t.limitSessions!({ allowed: () => (this.stopping && !this.feeding ? 0 : share.granted), ready: () => share.start() });
     return share;
   }
 
@@ -381,6 +385,13 @@ export class Sender {
     await handing;
     await Promise.all(this.settling);
     await this.reputation.stop();
+    // The relays' sessions are closed before their shares are given back, so that no other process is granted
+    // connections this one still has open (at most 2 s; a share lapses 5 s after its last renewal anyway).
+    const shared = this.relays.filter((r) => r.share);
+    for (const r of shared) r.transport.sessionLimitChanged?.();
+    for (const end = performance.now() + 2000; shared.some((r) => (r.transport.openSessions ?? 0) > 0) && performance.now() < end;) {
+      await new Promise((res) => setTimeout(res, 20));
+    }
     const shares = [...this.relays.map((r) => r.share), ...[...this.providerState.values()].map((p) => p.connections)];
     await Promise.all(shares.map((c) => c?.stop()));
     if (this.handedBack || inTransaction) {
@@ -631,7 +642,12 @@ export class Sender {
     if (!rows.length) return undefined;
     this.liveTokens.add(token);
     // Which projects are paused now (the claim left their marketing rows; rows claimed earlier are checked per row).
-    this.paused = new Set((await this.query<{ id: string }>(PAUSED_PROJECTS)).map((r) => r.id));
+    // A failure keeps the last known set: the token must not stay live with no batch to settle it.
+    try {
+      this.paused = new Set((await this.query<{ id: string }>(PAUSED_PROJECTS)).map((r) => r.id));
+    } catch (err) {
+      console.error('sender: reading the paused projects failed:', (err as Error).message);
+    }
     const heartbeatMs = Math.min(2 ** 31 - 1, Math.max(50, Math.floor(this.opts.heartbeatMs ?? this.opts.leaseMs / 3)));
     // The heartbeat runs from the claim on, while the batch's data loads too; `lookups` is filled in below.
     const batch: Batch = {
@@ -649,8 +665,10 @@ export class Sender {
       batch.lookups = await this.loadBatchData(rows);
       return batch;
     } catch (err) {
-      // The rows stay claimed until the lease ends; another claim (this sender's too) then takes them.
+      // The rows go back at once (or, if even that fails, stay claimed until the lease ends; another claim, this
+      // sender's too, then takes them).
       clearInterval(batch.heartbeat);
+      await this.query(HAND_BACK, [rows.map((r) => String(r.id)), token]).catch(() => undefined);
       this.liveTokens.delete(token);
       throw err;
     }
@@ -1010,7 +1028,13 @@ export class Sender {
       await st.connections.acquire(this.stopSignal.signal);
     }
     if (!st.pacer) return {};
-    const slotAt = await st.pacer.tryPermit();
+    let slotAt: number | undefined;
+    try {
+      slotAt = await st.pacer.tryPermit();
+    } catch (err) {
+      this.releaseProvider(group);
+      throw err;
+    }
     if (slotAt === undefined) {
       this.releaseProvider(group);
       return { stepAsideMs: st.pacer.horizonMs };

@@ -124,6 +124,53 @@ describe('SmtpPool', () => {
     expect(sessions).toBe(2);
   });
 
+  it('answers at once when the relay hangs up after refusing a recipient (RSET never answered), and opens a new session', async () => {
+    let sessions = 0;
+    const received: string[] = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onConnect: (_s, cb) => {
+        sessions++;
+        cb();
+      },
+      onRcptTo: (address, _session, cb) =>
+        cb(address.address === 'gone@example.com' ? Object.assign(new Error('5.1.1 user unknown'), { responseCode: 550 }) : undefined),
+      onData: (stream, session, cb) => {
+        stream.resume();
+        stream.on('end', () => {
+          received.push(session.envelope.rcptTo[0].address);
+          cb();
+        });
+      },
+    });
+    // It refuses gone@, and drops the connection when the client's RSET arrives instead of answering it.
+    server.server.on('connection', (sock: import('node:net').Socket) => {
+      sock.prependListener('data', (chunk: Buffer) => {
+        if (/^RSET/m.test(chunk.toString())) sock.destroy();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanup.push(() => new Promise<void>((r) => server.close(() => r())));
+    const p = pool(`smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`, 1);
+    await expect(send(p, 'gone@example.com')).rejects.toMatchObject({ responseCode: 550 });
+    expect(await send(p, 'here@example.com')).toMatch(/^250/);
+    expect(received).toEqual(['here@example.com']);
+    expect(sessions).toBe(2);
+  });
+
+  it('ends a send waiting for the relay’s answer when the pool closes', async () => {
+    // A relay that takes the message and never answers it.
+    const { url } = await sink((x) => (x.acceptDelayMs = 60_000));
+    const p = new SmtpPool(smtpEndpoint(url), 1, { idleTimeoutMs: 5000, maxMessages: 1000 });
+    const sending = send(p, 'slow@example.com');
+    await until(() => p.open === 1);
+    await new Promise((r) => setTimeout(r, 200));
+    await p.close();
+    await expect(sending).rejects.toMatchObject({ code: 'ECONNECTION' });
+  });
+
   it('rejects the acquire as a connection failure when the relay refuses connections', async () => {
     const closed = new SmtpSink();
     const deadUrl = await closed.start();

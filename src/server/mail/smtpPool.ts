@@ -91,6 +91,36 @@ interface Waiter {
 const CONNECTION_TIMEOUT_MS = 15_000;
 const SOCKET_TIMEOUT_MS = 60_000;
 
+/** How long (ms) an RSET after a refused message may take before the session is given up. */
+const RESET_TIMEOUT_MS = 10_000;
+
+/**
+ * untilEnd runs one SMTPConnection operation and settles with its callback, or rejects (ECONNECTION) when the
+ * connection ends first or `timeoutMs` passes: nodemailer drops the callbacks still queued when it closes a
+ * connection (a relay that hangs up after refusing a recipient, or a close of the pool), which would leave the
+ * caller waiting for ever.
+ */
+function untilEnd<T>(s: Session, start: (done: (err: Error | null, value?: T) => void) => void, timeoutMs?: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const finish = (err: Error | null, value?: T) => {
+      if (settled) return;
+      settled = true;
+      s.conn.removeListener('end', ended);
+      clearTimeout(timer);
+      if (err) reject(err);
+      else resolve(value as T);
+    };
+    const ended = () => finish(Object.assign(new Error('Connection closed before the relay answered'), { code: 'ECONNECTION', command: 'CONN' }));
+    const timer = timeoutMs
+      ? setTimeout(() => finish(Object.assign(new Error('No answer from the relay in time'), { code: 'ETIMEDOUT' })), timeoutMs)
+      : undefined;
+    s.conn.once('end', ended);
+    if ((s.conn as unknown as { destroyed: boolean }).destroyed) return ended();
+    start(finish);
+  });
+}
+
 /** True for an error that says the connection itself failed (no SMTP reply to blame): nodemailer's transient codes. */
 function isConnectionError(err: { code?: string; responseCode?: number }): boolean {
   return err.responseCode === undefined && (err.code === 'ECONNECTION' || err.code === 'ESOCKET' || err.code === 'ETIMEDOUT');
@@ -285,9 +315,9 @@ export class SmtpPool {
           const reused = s.messages > 0;
           const body = Readable.from([raw], { objectMode: false });
           try {
-            const info = await new Promise<{ response: string }>((resolve, reject) =>
+            const info = await untilEnd<{ response: string }>(s, (done) =>
               s.conn.send({ from: envelope.from, to: envelope.to, size: raw.length }, body, (err, result) =>
-                err ? reject(err) : resolve({ response: String(result?.response ?? '') }),
+                done(err ?? null, { response: String(result?.response ?? '') }),
               ),
             );
             s.messages++;
@@ -298,16 +328,18 @@ export class SmtpPool {
             // A refusal of this message (RCPT or DATA answered 4xx/5xx other than 421): the session stays usable
             // after RSET. Anything else ends the session.
             if ((e.code === 'EENVELOPE' || e.code === 'EMESSAGE') && e.responseCode !== 421 && !(s.conn as unknown as { destroyed: boolean }).destroyed) {
-              reusable = await new Promise<boolean>((resolve) => s.conn.reset((resetErr) => resolve(!resetErr)));
+              reusable = await untilEnd<boolean>(s, (done) => s.conn.reset((resetErr) => done(null, !resetErr)), RESET_TIMEOUT_MS).catch(() => false);
               throw err;
             }
             reusable = false;
-            // The relay had ended this idle session before any byte of the message left: nothing was sent, so a new
+            // The relay had ended this idle session before any byte of the message left (its connection closed, not
+            // a time-out: a relay that hangs is not tried again behind the sender's back): nothing was sent, so a new
             // session takes it (once).
-            if (reused && !replaced && !body.readableDidRead && isConnectionError(e)) {
+            if (reused && !replaced && !body.readableDidRead && isConnectionError(e) && e.code !== 'ETIMEDOUT') {
               this.discard(s);
               session = undefined;
               session = await this.take();
+              reusable = true;
               continue;
             }
             throw err;

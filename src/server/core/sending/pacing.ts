@@ -65,6 +65,12 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 const HAND_OUT_LEAD_MS = 30;
 
+/**
+ * How many priority messages in a row the pump serves while another message waits: priority ones (an email holding
+ * its provider's slot) go first, but never take every slot of the relay — after this many, one other is served.
+ */
+const PRIORITY_RUN = 4;
+
 /** One message waiting for a slot: `priority` ones are served first, in arrival order among themselves. */
 interface SlotWaiter {
   priority: boolean;
@@ -81,8 +87,10 @@ export class RelayPacer {
   /** Messages waiting for a slot, in the order they are served. */
   private readonly waiting: SlotWaiter[] = [];
   private pumping = false;
-  /** Wakes the pump early (a priority waiter arrived, or the slots were dropped). */
+  /** Wakes the pump early (throttled dropped the reserved slots). */
   private wakePump?: () => void;
+  /** Priority messages served in a row since the last other one (PRIORITY_RUN). */
+  private priorityRun = 0;
   /** The share of maxRate this process paces at now (0.05–1). */
   private factor = 1;
   /** When factor last changed (performance.now(), ms). */
@@ -156,8 +164,10 @@ export class RelayPacer {
 
   /**
    * pump hands reserved slots to the waiting messages in order, each about HAND_OUT_LEAD_MS before its instant,
-   * reserving more (RESERVE_SLOTS) whenever none is left; runs while anyone waits. A failed reservation fails the
-   * messages waiting then (each records a deferral) and is tried again for the next.
+   * reserving more (RESERVE_SLOTS) whenever none is left; runs while anyone waits. A slot whose calendar second has
+   * passed (the event loop stalled) is dropped here rather than handed out. Priority messages go first, at most
+   * PRIORITY_RUN in a row while another waits. A failed reservation fails the messages waiting then (each records a
+   * deferral) and is tried again for the next.
    */
   private pump(): void {
     if (this.pumping) return;
@@ -188,7 +198,20 @@ export class RelayPacer {
             });
             continue;
           }
-          this.waiting.shift()!.give(this.slots.shift()!);
+          const at = this.slots.shift()!;
+          if (Math.floor(at / 1000) < Math.floor(Date.now() / 1000)) {
+            this.lateDropped++;
+            continue;
+          }
+          let next = 0;
+          if (this.waiting[0].priority && this.priorityRun >= PRIORITY_RUN)
+            next = Math.max(
+              0,
+              this.waiting.findIndex((w) => !w.priority),
+            );
+          const [waiter] = this.waiting.splice(next, 1);
+          this.priorityRun = waiter.priority && this.waiting.some((w) => !w.priority) ? this.priorityRun + 1 : 0;
+          waiter.give(at);
         }
       } finally {
         this.pumping = false;

@@ -108,8 +108,9 @@ export async function sendingState(query: QueryFn, projectId: string): Promise<S
 export async function checkReputation(query: QueryFn, projectId: string, limits: ReputationLimits): Promise<string | undefined> {
   const [w] = await query<{ paused_at: Date | null; since: Date; bounces: number; complaints: number }>(WINDOW_FEEDBACK, [projectId]);
   if (!w || w.paused_at || (!w.bounces && !w.complaints)) return undefined;
-  // A rate b / sends reaches r only while sends ≤ b / r: beyond that many sends (or minSends) none can pause.
-  const most = Math.max(limits.minSends, Math.floor(w.bounces / limits.bounceRate), Math.floor(w.complaints / limits.complaintRate));
+  // A rate b / sends reaches r only while sends ≤ b / r: beyond that many sends (or minSends) none can pause. The bound
+  // is rounded up (b / r in floating point may fall just under a whole number); the comparisons below decide exactly.
+  const most = Math.max(limits.minSends, Math.ceil(w.bounces / limits.bounceRate), Math.ceil(w.complaints / limits.complaintRate));
   const [{ n: sends }] = await query<{ n: number }>(SENDS_UP_TO, [projectId, w.since, most + 1]);
   if (sends < limits.minSends || sends > most) return undefined;
   const bounceRate = rate(w.bounces, sends) ?? 0;
