@@ -107,6 +107,7 @@ export interface OperationTypes {
   getBulkUploadStatus: JoblogOperations['getBulkUploadStatus'];
   getDkimSettings: DomainsOperations['getDkimSettings'];
   addDomain: DomainsOperations['addDomain'];
+  setBounceDomain: DomainsOperations['setBounceDomain'];
   listWebhookEndpoints: WebhooksOperations['listWebhookEndpoints'];
   createWebhookEndpoint: WebhooksOperations['createWebhookEndpoint'];
   updateWebhookEndpoint: WebhooksOperations['updateWebhookEndpoint'];

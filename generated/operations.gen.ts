@@ -413,6 +413,11 @@ export const operations = {
     "method": "POST",
     "path": "/domains"
   },
+  "setBounceDomain": {
+    "service": "domains",
+    "method": "PUT",
+    "path": "/domains/{id}/bounce_domain"
+  },
   "listWebhookEndpoints": {
     "service": "webhooks",
     "method": "GET",

@@ -37,6 +37,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/domains/{id}/bounce_domain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Choose the domain's bounce subdomain (issue 37 §1); its MX and SPF records are checked at once.
+         * @description Each email's return path is a per-message address at the bounce subdomain (default bounces.<domain>), so that bounces and complaint reports come back to the service whatever relay sent the mail. It must be a subdomain of the sending domain (so that SPF aligns with the From under DMARC's relaxed alignment); an empty value goes back to the default. Until its MX and SPF records verify, mail keeps the persona's address as return path.
+         */
+        put: operations["setBounceDomain"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -53,6 +73,16 @@ export interface components {
             name: string;
             /** @description The TXT value to publish, ready to copy. */
             value: string;
+            status: components["schemas"]["VerificationStatus"];
+        };
+        MxRecord: {
+            /** @enum {string} */
+            type: "MX";
+            /** @description The record's full name (the bounce subdomain). */
+            name: string;
+            /** @description The mail exchanger: the operator's inbound host (INBOUND_MX_HOST). */
+            value: string;
+            priority: number;
             status: components["schemas"]["VerificationStatus"];
         };
         /** @description The domain's warm-up (issue 21 §5; WARMUP_SCHEDULE): on warm-up day N, blasts and workflow emails from the domain go out up to the schedule's N-th value per UTC day, and the rest waits for the next day (deferred by warm-up, never failed). Day 1 is the UTC day of the domain's first real email. Test emails and single sends always go, and count. */
@@ -81,7 +111,13 @@ export interface components {
                 dkim: components["schemas"]["DnsRecord"];
                 spf: components["schemas"]["DnsRecord"];
                 dmarc: components["schemas"]["DnsRecord"];
+                bounce_mx?: components["schemas"]["MxRecord"];
+                bounce_spf?: components["schemas"]["DnsRecord"];
             };
+            /** @description The bounce subdomain: the domain of every email's return path (issue 37 §1). */
+            bounce_domain: string;
+            /** @description Whether the bounce subdomain's MX and SPF records verify: then every email from the domain carries a per-message return path there, and bounces and complaints come back whatever relay sent it. Until then mail keeps the persona's address as return path and bounces are not coming back yet. */
+            bounces_ready: boolean;
             /** @description When DNS was last checked (UTC); null before the first check. */
             checked_at: components["schemas"]["Timestamp"] | null;
             warmup: components["schemas"]["Warmup"];
@@ -120,6 +156,15 @@ export interface components {
         };
         /** @description Invalid input; every message names the field. */
         BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description No such record in this project. */
+        NotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -197,6 +242,40 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+        };
+    };
+    setBounceDomain: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description e.g. bounces.example.com; empty for the default. */
+                    bounce_domain: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The domain with its new bounce subdomain (its records Pending until the check ends). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Domain"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

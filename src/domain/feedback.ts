@@ -36,6 +36,11 @@ export interface Feedback {
   messageId?: string;
   /** When the receiving side reported it (ISO 8601 UTC); now when absent. */
   timestamp?: string;
+  /**
+   * The one classification (domain/bounces.ts; issue 37 §5), when the source gave the receiver's words: class
+   * (hard, soft, sender, undetermined), the rule's reason, the enhanced status code, and the MTA that reported it.
+   */
+  classification?: { class: string; reason: string; status?: string; reportingMta?: string; remoteMta?: string };
 }
 
 /** suppresses tells whether feedback puts the address on the suppression list (hard bounces and complaints). */
@@ -169,11 +174,13 @@ export function eventJson(f: Feedback): Record<string, unknown> {
   if (f.kind === 'complaint') {
     return { complaint: { complaintFeedbackType: f.feedbackType ?? null, complainedRecipients: [{ emailAddress: f.email }] }, message_id: f.messageId ?? null };
   }
+  const c = f.classification;
   return {
     bounce: {
       bounceType: f.bounceType ?? 'Undetermined',
       bounceSubType: f.bounceSubType ?? null,
-      bouncedRecipients: [{ emailAddress: f.email, diagnosticCode: f.diagnosticCode ?? null }],
+      bouncedRecipients: [{ emailAddress: f.email, diagnosticCode: f.diagnosticCode ?? null, ...(c?.status ? { status: c.status } : {}) }],
+      ...(c ? { class: c.class, reason: c.reason, reportingMTA: c.reportingMta ?? null, remoteMtaIp: c.remoteMta ?? null } : {}),
     },
     message_id: f.messageId ?? null,
   };

@@ -57,6 +57,47 @@ export function domainRecords(domain: string, selector: string, publicKey: strin
   };
 }
 
+/** One MX record to publish. */
+export interface MxRecord {
+  type: 'MX';
+  name: string;
+  /** The mail exchanger's host name. */
+  value: string;
+  priority: number;
+}
+
+/** bounceDomainOf: a sending domain's bounce subdomain (issue 37 §1): the one set, else bounces.<domain>. */
+export function bounceDomainOf(domain: string, custom: string | null | undefined): string {
+  return custom?.trim().toLowerCase() || `bounces.${domain}`;
+}
+
+/**
+ * bounceRecords returns the two records of a bounce subdomain (issue 37 §1): MX 10 to the operator's inbound host
+ * (INBOUND_MX_HOST), so that bounces and complaint reports sent to each email's return path reach the inbound
+ * receiver; and SPF (`spf`, the same record as the sending domain's), because receivers check SPF against the return
+ * path's domain: a subdomain of the From domain passes DMARC's relaxed SPF alignment (RFC 7489 §3.1.2).
+ */
+export function bounceRecords(bounceDomain: string, mxHost: string, spf: string): { mx: MxRecord; spf: TxtRecord } {
+  return { mx: { type: 'MX', name: bounceDomain, value: mxHost, priority: 10 }, spf: { type: 'TXT', name: bounceDomain, value: spf } };
+}
+
+/** mxStatus: Success when one MX answer's exchange is `mxHost` (any case, a trailing dot ignored); Failed otherwise. */
+export function mxStatus(exchanges: string[], mxHost: string): VerificationStatus {
+  const want = mxHost.toLowerCase().replace(/\.$/, '');
+  return exchanges.some((e) => e.toLowerCase().replace(/\.$/, '') === want) ? 'Success' : 'Failed';
+}
+
+/**
+ * bounceDomainError says what is wrong with a bounce subdomain chosen for `domain`, or undefined: it must be a valid
+ * host name below the sending domain (so that SPF aligns with the From under DMARC's relaxed alignment).
+ */
+export function bounceDomainError(value: string, domain: string): string | undefined {
+  const v = value.trim().toLowerCase();
+  if (sendingDomainError(v)) return 'must be a domain name such as bounces.example.com';
+  if (!v.endsWith(`.${domain}`)) return `must be a subdomain of ${domain}, such as bounces.${domain}`;
+  return undefined;
+}
+
 /** parseTags reads a DKIM/DMARC tag list ('v=DKIM1; k=rsa; p=...') into lower-case tag names and their values (whitespace removed). */
 export function parseTags(txt: string): Map<string, string> {
   const tags = new Map<string, string>();

@@ -59,6 +59,16 @@ export interface Config {
   /** The reputation circuit-breaker (core/sending/reputation.ts): PAUSE_MIN_SENDS (200), PAUSE_BOUNCE_RATE (5 %), PAUSE_COMPLAINT_RATE (0.3 %; fractions). */
   reputation: { minSends: number; bounceRate: number; complaintRate: number };
   /**
+   * Feedback from every relay (issue 37): the inbound SMTP receiver of bounces and complaint reports
+   * (gateways/inbound/receiver.ts) listens on INBOUND_SMTP_PORT (unset: off; in production port 25 is forwarded to it)
+   * on INBOUND_SMTP_HOST (default 0.0.0.0), offers STARTTLS with INBOUND_TLS_CERT and INBOUND_TLS_KEY (PEM files),
+   * takes messages up to INBOUND_MAX_BYTES (default 10 MB) and INBOUND_RATE_PER_MINUTE messages per client address
+   * (default 600). Bounce subdomains' MX records point at INBOUND_MX_HOST (default the PUBLIC_URL host).
+   */
+  inbound: { port?: number; host: string; mxHost: string; tls?: { cert: string; key: string }; maxBytes: number; ratePerMinute: number };
+  /** Soft bounces in a row (on different sends, no delivery between) after which an address is suppressed (SOFT_BOUNCE_LIMIT, default 3). */
+  softBounceLimit: number;
+  /**
    * The warm-up ramp of a new sending domain (WARMUP_SCHEDULE: emails per UTC day on days 1, 2, …, comma-separated;
    * `off` = null; default core/sending/dailyCaps.ts DEFAULT_WARMUP_SCHEDULE).
    */
@@ -203,6 +213,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerGroups: parseDomainLimits(env.DOMAIN_LIMITS),
     appleProxyRanges: env.APPLE_PROXY_RANGES_FILE ? readRanges(env.APPLE_PROXY_RANGES_FILE) : [],
     reputation: { minSends: num('PAUSE_MIN_SENDS', 200), bounceRate: rate('PAUSE_BOUNCE_RATE', 0.05), complaintRate: rate('PAUSE_COMPLAINT_RATE', 0.003) },
+    inbound: {
+      port: env.INBOUND_SMTP_PORT ? num('INBOUND_SMTP_PORT', 0) : undefined,
+      host: env.INBOUND_SMTP_HOST?.trim() || '0.0.0.0',
+      mxHost: (env.INBOUND_MX_HOST?.trim() || new URL(env.PUBLIC_URL || `http://localhost:${port}`).hostname).toLowerCase(),
+      tls:
+        env.INBOUND_TLS_CERT && env.INBOUND_TLS_KEY
+          ? { cert: readPem('INBOUND_TLS_CERT', env.INBOUND_TLS_CERT), key: readPem('INBOUND_TLS_KEY', env.INBOUND_TLS_KEY) }
+          : undefined,
+      maxBytes: Math.max(1024, Math.floor(num('INBOUND_MAX_BYTES', 10 * 1024 * 1024))),
+      ratePerMinute: Math.max(1, Math.floor(num('INBOUND_RATE_PER_MINUTE', 600))),
+    },
+    softBounceLimit: Math.max(1, Math.floor(num('SOFT_BOUNCE_LIMIT', 3))),
     renderThreads: Math.floor(num('RENDER_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
     importWriters: Math.max(1, Math.min(8, Math.floor(num('IMPORT_WRITERS', 2)))),
     snsVerify: !/^(off|false|0|no)$/i.test(env.SNS_VERIFY ?? 'on'),
@@ -302,6 +324,18 @@ function readRanges(file: string): IpRanges {
 }
 
 /** readKey reads a PEM private key file (SYSTEM_DKIM_KEY_FILE); throws naming the variable when it is unreadable or not a private key. */
+/** readPem reads a PEM file a setting names; throws naming the setting when it cannot be read or is not PEM. */
+function readPem(name: string, file: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new Error(`${name}: cannot read ${file} (${(err as Error).message})`);
+  }
+  if (!/-----BEGIN [A-Z ]+-----/.test(pem)) throw new Error(`${name}: ${file} is not a PEM file`);
+  return pem;
+}
+
 function readKey(file: string): string {
   let pem: string;
   try {

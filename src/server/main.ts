@@ -89,6 +89,11 @@ console.log(`Console and gateways: ${config.publicUrl}`);
 console.log(`Database: ${runtime.database.kind === 'pglite' ? `embedded PGlite in ${config.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)'}`);
 console.log(`Mail: ${runtime.transport.description}; workers ${config.workers ? 'on' : 'off'}`);
 console.log(
+  runtime.inbound
+    ? `Feedback: bounces and complaints received by SMTP on port ${runtime.inbound.port} (bounce subdomains' MX: ${config.inbound.mxHost})`
+    : 'Feedback: the inbound SMTP receiver is off (set INBOUND_SMTP_PORT to receive bounces and complaints from any relay)',
+);
+console.log(
   `Health: /healthz, /readyz; metrics: /metrics (${config.metricsToken ? 'Authorization: Bearer METRICS_TOKEN' : 'from this machine only; set METRICS_TOKEN'})`,
 );
 console.log(`Demo account${created ? ' (created now)' : ''}: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (in the sandbox)`);

@@ -65,6 +65,42 @@ export const sendMetrics = {
   }),
 };
 
+/**
+ * What the inbound receiver and the bounce mailbox did with each returned email (issue 37): `applied` with its class
+ * (hard, soft, sender, undetermined, complaint), or ignored with why (no_email: it names no email of ours;
+ * forged_token; unknown_recipient: a recipient we never mailed; auto_reply; delivered; unreadable), or refused at the
+ * SMTP level (relay: an address outside our bounce domains; too_big; rate: the client sent too many).
+ */
+export const INBOUND_RESULTS = [
+  'hard',
+  'soft',
+  'sender',
+  'undetermined',
+  'complaint',
+  'no_email',
+  'forged_token',
+  'unknown_recipient',
+  'auto_reply',
+  'delivered',
+  'unreadable',
+  'relay',
+  'too_big',
+  'rate',
+  'error',
+] as const;
+export type InboundResult = (typeof INBOUND_RESULTS)[number];
+
+/** The inbound feedback counter, by source (smtp, mailbox) and result. */
+export const inboundMetrics = {
+  messages: new Counter({
+    name: 'mailwright_inbound_messages_total',
+    help: 'Returned emails (bounces, complaint reports, auto-replies) received, by source and result',
+    labelNames: ['source', 'result'] as const,
+    registers: [processRegistry],
+  }),
+};
+for (const result of INBOUND_RESULTS) for (const source of ['smtp', 'mailbox']) inboundMetrics.messages.inc({ source, result }, 0);
+
 // Every series exists from the start at 0, so a rate over the first increment is right and dashboards show zeros.
 for (const transport of SENT_TRANSPORTS) sendMetrics.sent.inc({ transport }, 0);
 for (const reason of DEFERRAL_REASONS) sendMetrics.deferred.inc({ reason }, 0);

@@ -1,6 +1,6 @@
 /**
  * startRuntime opens everything a process needs from a Config: database (migrated), storage, queue, transport, the
- * app context, and optionally the workers. Shared by main.ts, the API tests' server processes and the benchmark.
+ * app context, optionally the workers, and the inbound SMTP receiver when INBOUND_SMTP_PORT is set. Shared by main.ts, the API tests' server processes and the benchmark.
  */
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -9,6 +9,7 @@ import { checkStorage, openStorage } from './storage/storage.ts';
 import { openTransport, type MailTransport } from './mail/transport.ts';
 import { openQueue, type Queue } from '../workers/queue.ts';
 import { startWorkers, type Workers } from '../workers/index.ts';
+import { startInboundReceiver, type InboundReceiver } from './gateways/inbound/receiver.ts';
 
 export interface Runtime {
   ctx: AppContext;
@@ -16,6 +17,8 @@ export interface Runtime {
   queue: Queue;
   transport: MailTransport;
   workers?: Workers;
+  /** The inbound SMTP receiver of bounces and complaint reports, when INBOUND_SMTP_PORT is set (issue 37 §2). */
+  inbound?: InboundReceiver;
   stop(): Promise<void>;
 }
 
@@ -40,13 +43,16 @@ export async function startRuntime(config: Config, opts: { transport?: MailTrans
     notifyWorkflows: () => workers?.engine.poke(),
   };
   if (opts.workers ?? config.workers) workers = await startWorkers(ctx, queue, transport);
+  const inbound = await startInboundReceiver(ctx);
   return {
     ctx,
     database,
     queue,
     transport,
     workers,
+    inbound,
     async stop() {
+      await inbound?.close();
       await workers?.stop();
       await queue.stop();
       await transport.close();

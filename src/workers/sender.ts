@@ -32,6 +32,7 @@ import { setMaxListeners } from 'node:events';
 import type { AppContext } from '../server/context.ts';
 import type { QueryFn } from '../server/db/client.ts';
 import { takeConnection, type MailLease, type MailTransport } from '../server/mail/transport.ts';
+import { returnPath } from '../server/mail/returnPath.ts';
 import { AcquireAborted } from '../server/mail/smtpPool.ts';
 import type { RenderPool } from '../server/mail/renderPool.ts';
 import { unsubscribeLink } from '../server/mail/links.ts';
@@ -844,6 +845,9 @@ export class Sender {
         daily = take.countWithSend;
       }
       const link = unsubscribeLink(this.ctx.config.publicUrl, project?.link_secret ?? '', row.project_id, row.contact_id, Number(row.id));
+      // The envelope sender: a per-message return path at the domain's bounce subdomain once its records verify (issue
+      // 37 §1: bounces and complaints then come back whatever relay sends it), else the persona's own address.
+      const envelopeFrom = domain?.returnPathDomain && project ? returnPath(Number(row.id), project.link_secret, domain.returnPathDomain) : persona.email;
       const vars = buildRenderContext(contact ?? { email: row.email }, persona, link, row.event);
       const { subject, raw } = await this.renderer.render({
         templateKey: template ? `${template.id}:${template.version}` : `outbox:${row.id}`,
@@ -920,7 +924,7 @@ export class Sender {
       const reply = await (
         simulated
           ? Promise.resolve({ response: `250 simulator: accepted for ${row.email} (${simulated.kind}), not delivered` })
-          : lease!.send({ from: persona.email, to: [row.email] }, raw)
+          : lease!.send({ from: envelopeFrom, to: [row.email] }, raw)
       ).finally(() => this.inTransaction--);
       const acceptedAt = Date.now();
       const via = simulated ? 'simulator' : relay.transport.delivers ? 'smtp' : 'capture';

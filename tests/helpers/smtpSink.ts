@@ -8,6 +8,8 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import type { AddressInfo } from 'node:net';
 
 export interface SinkMessage {
+  /** The envelope sender (MAIL FROM; '' for the null sender). */
+  envelopeFrom: string;
   envelopeTo: string[];
   raw: Buffer;
   /** When the sink accepted the message (Date.now(), ms). */
@@ -90,7 +92,12 @@ export class SmtpSink {
           const accept = () => {
             this.count++;
             if (!this.countOnly)
-              this.messages.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks), receivedAt: Date.now() });
+              this.messages.push({
+                envelopeFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+                envelopeTo: session.envelope.rcptTo.map((r) => r.address),
+                raw: Buffer.concat(chunks),
+                receivedAt: Date.now(),
+              });
             callback(null);
           };
           if (this.holding) this.held.push(accept);

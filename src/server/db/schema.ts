@@ -232,6 +232,14 @@ export const sendingDomains = pgTable(
     dmarcStatus: text('dmarc_status').notNull().default('Pending'),
     checkedAt: ts('checked_at'),
     /**
+     * The bounce subdomain (issue 37 §1): the domain of each email's per-message return path (VERP), whose MX points
+     * at the inbound receiver (INBOUND_MX_HOST). Lower case; null means the default, bounces.<domain>.
+     */
+    bounceDomain: text('bounce_domain'),
+    /** Success | Failed | Pending: its MX record (to INBOUND_MX_HOST) and its SPF record. */
+    bounceMxStatus: text('bounce_mx_status').notNull().default('Pending'),
+    bounceSpfStatus: text('bounce_spf_status').notNull().default('Pending'),
+    /**
      * The UTC day the domain first sent a real email: day 1 of its warm-up (WARMUP_SCHEDULE; core/sending/warmup.ts).
      * Null until then.
      */

@@ -10,11 +10,15 @@ import { promisify } from 'node:util';
 import type { QueryFn } from '../../db/client.ts';
 import type { AppContext } from '../../context.ts';
 import type { ProjectScope } from '../../gateways/types.ts';
-import { BadRequest } from '../../errors.ts';
+import { BadRequest, NotFound } from '../../errors.ts';
 import {
+  bounceDomainError,
+  bounceDomainOf,
+  bounceRecords,
   dkimStatus,
   dmarcStatus,
   domainRecords,
+  mxStatus,
   normalizeDomain,
   sendingDomainError,
   spfStatus,
@@ -37,6 +41,9 @@ interface DomainRow {
   dkim_status: VerificationStatus;
   spf_status: VerificationStatus;
   dmarc_status: VerificationStatus;
+  bounce_domain: string | null;
+  bounce_mx_status: VerificationStatus;
+  bounce_spf_status: VerificationStatus;
   checked_at: Date | string | null;
   /** Day 1 of its warm-up (YYYY-MM-DD, UTC); null before its first real email. */
   warmup_started_on: string | null;
@@ -44,11 +51,16 @@ interface DomainRow {
 }
 
 const COLUMNS =
-  'id, project_id, domain, dkim_selector, dkim_public_key, dkim_status, spf_status, dmarc_status, checked_at, warmup_started_on::text AS warmup_started_on, created_at';
+  'id, project_id, domain, dkim_selector, dkim_public_key, dkim_status, spf_status, dmarc_status, bounce_domain, bounce_mx_status, bounce_spf_status, checked_at, warmup_started_on::text AS warmup_started_on, created_at';
+
+/** What the records and checks depend on in the settings: the SPF record to publish and the inbound MX host. */
+type RecordSettings = { spfRecord: string; inbound: { mxHost: string } };
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-function toDomain(row: DomainRow, spf: string, warmup: WarmupState): DomainOut {
-  const records = domainRecords(row.domain, row.dkim_selector, row.dkim_public_key, spf);
+function toDomain(row: DomainRow, settings: RecordSettings, warmup: WarmupState): DomainOut {
+  const records = domainRecords(row.domain, row.dkim_selector, row.dkim_public_key, settings.spfRecord);
+  const bounceDomain = bounceDomainOf(row.domain, row.bounce_domain);
+  const bounce = bounceRecords(bounceDomain, settings.inbound.mxHost, settings.spfRecord);
   return {
     id: row.id,
     domain: row.domain,
@@ -59,7 +71,11 @@ function toDomain(row: DomainRow, spf: string, warmup: WarmupState): DomainOut {
       dkim: { ...records.dkim, status: row.dkim_status },
       spf: { ...records.spf, status: row.spf_status },
       dmarc: { ...records.dmarc, status: row.dmarc_status },
+      bounce_mx: { ...bounce.mx, status: row.bounce_mx_status },
+      bounce_spf: { ...bounce.spf, status: row.bounce_spf_status },
     },
+    bounce_domain: bounceDomain,
+    bounces_ready: row.bounce_mx_status === 'Success' && row.bounce_spf_status === 'Success',
     checked_at: row.checked_at ? iso(row.checked_at) : null,
     warmup,
     created_at: iso(row.created_at),
@@ -70,7 +86,7 @@ function toDomain(row: DomainRow, spf: string, warmup: WarmupState): DomainOut {
 async function withWarmup(ctx: AppContext, rows: DomainRow[]): Promise<DomainOut[]> {
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
   const states = await warmupStates(query, rows, ctx.config.warmupSchedule);
-  return rows.map((r) => toDomain(r, ctx.config.spfRecord, states.get(r.id)!));
+  return rows.map((r) => toDomain(r, ctx.config, states.get(r.id)!));
 }
 
 /** listDomains returns the project's sending domains, oldest first, with their records, statuses and warm-up. */
@@ -104,6 +120,36 @@ export async function addDomain(ctx: AppContext, project: ProjectScope, input: s
 }
 
 /**
+ * setBounceDomain sets the project's domain `id`'s bounce subdomain (issue 37 §1; '' for the default bounces.<domain>),
+ * resets its MX and SPF statuses to Pending and enqueues a DNS check. Throws NotFound for another project's or an
+ * unknown domain, BadRequest naming `bounce_domain` for a name that is not a subdomain of it.
+ */
+export async function setBounceDomain(ctx: AppContext, project: ProjectScope, id: string, input: string): Promise<DomainOut> {
+  const [current] = await ctx.database.query<{ domain: string }>('SELECT domain FROM sending_domains WHERE id = $1 AND project_id = $2', [id, project.id]);
+  if (!current) throw new NotFound([`id: no sending domain ${id}`]);
+  const value = input.trim() ? normalizeDomain(input) : '';
+  const invalid = value ? bounceDomainError(value, current.domain) : undefined;
+  if (invalid) throw new BadRequest([`bounce_domain: ${invalid}`]);
+  const [row] = await ctx.database.query<DomainRow>(
+    `UPDATE sending_domains SET bounce_domain = $3, bounce_mx_status = 'Pending', bounce_spf_status = 'Pending'
+      WHERE id = $1 AND project_id = $2 RETURNING ${COLUMNS}`,
+    [id, project.id, value && value !== `bounces.${current.domain}` ? value : null],
+  );
+  await ctx.queue.enqueue('domain-check', { domainIds: [row.id] });
+  return (await withWarmup(ctx, [row]))[0];
+}
+
+/** mxLookup returns the exchanges of the MX records at `name`, [] when there are none (rethrows other failures). */
+async function mxLookup(resolver: Resolver, name: string): Promise<string[]> {
+  try {
+    return (await resolver.resolveMx(name)).map((r) => r.exchange);
+  } catch (err) {
+    if (['ENOTFOUND', 'ENODATA'].includes((err as NodeJS.ErrnoException).code ?? '')) return [];
+    throw err;
+  }
+}
+
+/**
  * txtLookup returns the TXT strings at `name` (each record's chunks joined), [] when the name or its TXT records do
  * not exist; rethrows other resolver failures (time-out, SERVFAIL), which leave a status as it was.
  */
@@ -128,25 +174,37 @@ export function resolverFor(servers: string[]): Resolver {
  * stores each record's status and checked_at (UTC). A domain whose lookups fail for another reason than "not found"
  * keeps its statuses and is reported in the returned errors. Returns the statuses by domain id.
  */
-export async function checkDomains(query: QueryFn, config: { dnsResolvers: string[]; spfRecord: string }, ids?: string[]) {
+export async function checkDomains(query: QueryFn, config: { dnsResolvers: string[] } & RecordSettings, ids?: string[]) {
   const rows = await query<DomainRow>(
     `SELECT ${COLUMNS} FROM sending_domains WHERE $1::uuid[] IS NULL OR id = ANY($1::uuid[]) ORDER BY checked_at NULLS FIRST`,
     [ids ?? null],
   );
   const resolver = resolverFor(config.dnsResolvers);
-  const statuses = new Map<string, { dkim: VerificationStatus; spf: VerificationStatus; dmarc: VerificationStatus }>();
+  const statuses = new Map<
+    string,
+    { dkim: VerificationStatus; spf: VerificationStatus; dmarc: VerificationStatus; bounceMx: VerificationStatus; bounceSpf: VerificationStatus }
+  >();
   const errors: string[] = [];
   for (const row of rows) {
     const records = domainRecords(row.domain, row.dkim_selector, row.dkim_public_key, config.spfRecord);
     try {
-      const [dkim, spf, dmarc] = await Promise.all([records.dkim, records.spf, records.dmarc].map((r) => txtLookup(resolver, r.name)));
-      const status = { dkim: dkimStatus(dkim, row.dkim_public_key), spf: spfStatus(spf), dmarc: dmarcStatus(dmarc) };
-      await query('UPDATE sending_domains SET dkim_status = $2, spf_status = $3, dmarc_status = $4, checked_at = now() WHERE id = $1', [
-        row.id,
-        status.dkim,
-        status.spf,
-        status.dmarc,
+      const bounceDomain = bounceDomainOf(row.domain, row.bounce_domain);
+      const [[dkim, spf, dmarc, bounceSpf], mx] = await Promise.all([
+        Promise.all([records.dkim.name, records.spf.name, records.dmarc.name, bounceDomain].map((name) => txtLookup(resolver, name))),
+        mxLookup(resolver, bounceDomain),
       ]);
+      const status = {
+        dkim: dkimStatus(dkim, row.dkim_public_key),
+        spf: spfStatus(spf),
+        dmarc: dmarcStatus(dmarc),
+        bounceMx: mxStatus(mx, config.inbound.mxHost),
+        bounceSpf: spfStatus(bounceSpf),
+      };
+      await query(
+        `UPDATE sending_domains SET dkim_status = $2, spf_status = $3, dmarc_status = $4, bounce_mx_status = $5, bounce_spf_status = $6, checked_at = now()
+          WHERE id = $1`,
+        [row.id, status.dkim, status.spf, status.dmarc, status.bounceMx, status.bounceSpf],
+      );
       statuses.set(row.id, status);
     } catch (err) {
       errors.push(`${row.domain}: DNS lookup failed (${(err as Error).message})`);
@@ -186,15 +244,25 @@ const PERSONA_DOMAIN = `FROM sender_personas p
 /**
  * personaSendingDomains returns, for each of the sender personas whose address is on a registered sending domain of
  * its project (verified or not), that domain's id and name, keyed by persona id: what the warm-up counts
- * (core/sending/dailyCaps.ts). One query.
+ * (core/sending/dailyCaps.ts); and, once its bounce subdomain's MX and SPF records verify, that subdomain as
+ * `returnPathDomain`: the domain of each email's per-message return path (mail/returnPath.ts, issue 37 §1). One query.
  */
-export async function personaSendingDomains(query: QueryFn, personaIds: string[]): Promise<Map<string, { id: string; domain: string }>> {
+export async function personaSendingDomains(
+  query: QueryFn,
+  personaIds: string[],
+): Promise<Map<string, { id: string; domain: string; returnPathDomain?: string }>> {
   if (!personaIds.length) return new Map();
-  const rows = await query<{ persona_id: string; id: string; domain: string }>(
-    `SELECT p.id AS persona_id, d.id, d.domain ${PERSONA_DOMAIN} WHERE p.id = ANY($1::uuid[])`,
+  const rows = await query<{ persona_id: string; id: string; domain: string; bounce_domain: string | null; bounces_ready: boolean }>(
+    `SELECT p.id AS persona_id, d.id, d.domain, d.bounce_domain, (d.bounce_mx_status = 'Success' AND d.bounce_spf_status = 'Success') AS bounces_ready
+       ${PERSONA_DOMAIN} WHERE p.id = ANY($1::uuid[])`,
     [personaIds],
   );
-  return new Map(rows.map((r) => [r.persona_id, { id: r.id, domain: r.domain }]));
+  return new Map(
+    rows.map((r) => [
+      r.persona_id,
+      { id: r.id, domain: r.domain, ...(r.bounces_ready ? { returnPathDomain: bounceDomainOf(r.domain, r.bounce_domain) } : {}) },
+    ]),
+  );
 }
 
 /**

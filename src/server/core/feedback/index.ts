@@ -174,7 +174,7 @@ export async function unsubscribe(
   query: QueryFn,
   projectId: string,
   requests: UnsubscribeRequest[],
-  via: 'page' | 'one-click' | 'workflow',
+  via: 'page' | 'one-click' | 'workflow' | 'complaint',
 ): Promise<boolean[]> {
   const ids = [...new Set(requests.flatMap((r) => r.contactIds))];
   const updated = new Set(ids.length ? (await query<{ id: string }>(sql.UNSUBSCRIBE_CONTACTS, [projectId, ids])).map((r) => r.id) : []);

@@ -5,7 +5,7 @@
  */
 import type { operations } from '../../../../generated/types/domains.gen.ts';
 import type { AppContext } from '../../context.ts';
-import { addDomain, listDomains } from '../../core/domains/index.ts';
+import { addDomain, listDomains, setBounceDomain } from '../../core/domains/index.ts';
 import { sameProject, scope, type GatewayHandlers } from '../types.ts';
 
 /** domainsHandlers builds the domains gateway's handlers over one app context. */
@@ -20,6 +20,9 @@ export function domainsHandlers(ctx: AppContext): GatewayHandlers<operations> {
       const project = scope(req);
       sameProject(project, req.body.company_name, req.body.project_name);
       return { data: await addDomain(ctx, project, req.body.domain) };
+    },
+    async setBounceDomain(req) {
+      return { data: await setBounceDomain(ctx, scope(req), req.params.id, req.body.bounce_domain) };
     },
   };
 }

@@ -1,0 +1,221 @@
+/**
+ * Returned emails applied (issue 37 §2, §3, §6): what came back to an email's return path — through the inbound SMTP
+ * receiver or the bounce mailbox — is read (report.ts), tied to the one email it is about, and applied through the
+ * one home of feedback (recordFeedback, suppress, unsubscribe in ./index.ts): the bounce and complaint events with the
+ * receiver's words, the suppression list, the circuit-breaker, the reports and the webhooks.
+ *
+ * The email is found by the per-message return path first (mail/returnPath.ts: the envelope recipient names its
+ * outbox row, and its signature is checked under that row's project's secret), else by the Message-ID in the returned
+ * headers. A report only ever acts on that email's own recipient, in that email's own project: a report about an
+ * address we never mailed, a forged token or an unknown Message-ID changes nothing (its outcome says why).
+ *
+ * What each class does (domain/bounces.ts):
+ * - hard: a Permanent bounce; the address is suppressed at once;
+ * - soft and undetermined: a Transient bounce; the address is suppressed once SOFT_BOUNCE_LIMIT of its emails in a row
+ *   bounced soft, with no open or click by a person since the first of them (SOFT_BOUNCES_IN_A_ROW);
+ * - sender: a Transient bounce with class 'sender': never suppresses the recipient (the receiver refused the sender);
+ * - complaint: a complaint; the address is suppressed and unsubscribed from all marketing, except for the reports
+ *   that do not express the recipient's will (auth-failure, not-spam: complaintClass);
+ * - auto_reply and delivered: recorded as the outcome only, never a bounce.
+ */
+import type { QueryFn } from '../../db/client.ts';
+import { complaintClass, type BounceVerdict } from '../../../domain/bounces.ts';
+import type { Feedback } from '../../../domain/feedback.ts';
+import { parseReturnPath, verifyReturnPath } from '../../mail/returnPath.ts';
+import type { ReputationLimits } from '../sending/reputation.ts';
+import { parseFeedbackReport, type FeedbackReport, type ReportRecipient } from './report.ts';
+import { recordFeedback, suppress, unsubscribe } from './index.ts';
+import * as sql from './queries.ts';
+
+/** What applying a returned email needs from the settings. */
+export interface InboundSettings {
+  reputation?: ReputationLimits;
+  /** SOFT_BOUNCE_LIMIT. */
+  softBounceLimit: number;
+}
+
+/** The outcome of one returned email, for the log and the inbound metrics. */
+export interface InboundOutcome {
+  /** applied: feedback was recorded; ignored: nothing changed (reason says why). */
+  outcome: 'applied' | 'ignored';
+  reason?: 'no_email' | 'forged_token' | 'unknown_recipient' | 'auto_reply' | 'delivered' | 'unreadable';
+  kind: FeedbackReport['kind'];
+  /** The class applied (hard, soft, sender, undetermined, complaint). */
+  class?: string;
+  projectId?: string;
+  suppressed: number;
+  /** Set when the circuit-breaker paused the project's marketing sending now. */
+  paused?: string;
+}
+
+/** The email a returned message is about. */
+interface SentEmail {
+  id: string;
+  project_id: string;
+  email: string;
+  message_id: string;
+  contact_id: string | null;
+  link_secret: string;
+}
+
+/**
+ * applyReturnedEmail reads one returned email (raw bytes) sent to `envelopeTo` (the SMTP envelope's recipients, or
+ * the mailbox copy's Delivered-To/To) and applies it (see the module's comment). `source` is stored on the events
+ * ('smtp', 'mailbox'). Never throws on malformed mail; throws only when the database fails.
+ */
+export async function applyReturnedEmail(
+  query: QueryFn,
+  raw: Buffer,
+  envelopeTo: string[],
+  source: string,
+  settings: InboundSettings,
+): Promise<InboundOutcome> {
+  let forged = false;
+  let email: SentEmail | undefined;
+  for (const address of envelopeTo) {
+    const claimed = parseReturnPath(address);
+    if (!claimed) continue;
+    const [row] = await query<SentEmail>(SENT_EMAIL_BY_ID, [claimed.outboxId]);
+    if (row && verifyReturnPath(claimed.outboxId, claimed.signature, row.link_secret)) {
+      email = row;
+      break;
+    }
+    forged = true;
+  }
+  const report = await parseFeedbackReport(raw, envelopeTo);
+  if (!email && report.original.messageId) {
+    const rows = await query<SentEmail>(SENT_EMAIL_BY_MESSAGE_ID, [report.original.messageId.replace(/^<|>$/g, '')]);
+    if (rows.length === 1) email = rows[0];
+  }
+  if (!email)
+    return { outcome: 'ignored', reason: forged ? 'forged_token' : report.kind === 'unknown' ? 'unreadable' : 'no_email', kind: report.kind, suppressed: 0 };
+
+  const recipient = pickRecipient(report, email, !forged && envelopeTo.some((a) => parseReturnPath(a)?.outboxId === Number(email.id)));
+  if (!recipient)
+    return {
+      outcome: 'ignored',
+      reason: report.kind === 'unknown' ? 'unreadable' : 'unknown_recipient',
+      kind: report.kind,
+      projectId: email.project_id,
+      suppressed: 0,
+    };
+  const verdict = recipient.verdict;
+  if (verdict.class === 'auto_reply' || verdict.class === 'delivered') {
+    return { outcome: 'ignored', reason: verdict.class, kind: report.kind, class: verdict.class, projectId: email.project_id, suppressed: 0 };
+  }
+
+  const base = { email: email.email, messageId: email.message_id };
+  if (verdict.class === 'complaint') {
+    const suppresses = complaintClass(report.feedbackType).suppresses;
+    const { suppressed, paused } = await recordFeedback(
+      query,
+      email.project_id,
+      [{ ...base, kind: 'complaint', feedbackType: report.feedbackType ?? 'abuse', suppress: suppresses }],
+      source,
+      settings.reputation,
+    );
+    if (suppresses) {
+      const contacts = await query<{ id: string }>(sql.RECIPIENT_CONTACTS, [email.project_id, email.contact_id, email.email]);
+      await unsubscribe(
+        query,
+        email.project_id,
+        [
+          {
+            contactIds: contacts.map((c) => c.id),
+            email: email.email,
+            eventContactId: email.contact_id ?? contacts[0]?.id ?? null,
+            json: { message_id: email.message_id },
+          },
+        ],
+        'complaint',
+      );
+    }
+    return { outcome: 'applied', kind: report.kind, class: 'complaint', projectId: email.project_id, suppressed, ...(paused ? { paused } : {}) };
+  }
+
+  const feedback: Feedback & { suppress: boolean } = {
+    ...base,
+    kind: 'bounce',
+    bounceType: verdict.class === 'hard' ? 'Permanent' : 'Transient',
+    bounceSubType: subType(verdict),
+    diagnosticCode: recipient.diagnostic ? `smtp; ${recipient.diagnostic}`.slice(0, 2000) : undefined,
+    suppress: verdict.class === 'hard',
+    classification: {
+      class: verdict.class,
+      reason: verdict.reason,
+      status: recipient.status ?? verdict.status,
+      reportingMta: report.reportingMta,
+      remoteMta: recipient.remoteMta,
+    },
+  };
+  const result = await recordFeedback(query, email.project_id, [feedback], source, settings.reputation);
+  let suppressed = result.suppressed;
+  if (verdict.class === 'soft' || verdict.class === 'undetermined') {
+    const [{ n }] = await query<{ n: number }>(SOFT_BOUNCES_IN_A_ROW, [email.project_id, email.email]);
+    if (n >= settings.softBounceLimit) {
+      suppressed += await suppress(query, email.project_id, [
+        {
+          email: email.email,
+          reason: 'bounce',
+          detail: `${n} soft bounces in a row (SOFT_BOUNCE_LIMIT ${settings.softBounceLimit}); last: ${recipient.diagnostic ?? verdict.reason}`.slice(0, 1000),
+        },
+      ]);
+    }
+  }
+  return {
+    outcome: 'applied',
+    kind: report.kind,
+    class: verdict.class,
+    projectId: email.project_id,
+    suppressed,
+    ...(result.paused ? { paused: result.paused } : {}),
+  };
+}
+
+/**
+ * pickRecipient: the report's entry for the email's own recipient. An ARF report is about the email whatever
+ * address it shows (providers redact it); a report that reached the email's own signed return path with a single
+ * recipient is about it too (a forwarded address fails under its new name). Anything else names a recipient we
+ * never mailed from this email: none.
+ */
+function pickRecipient(report: FeedbackReport, email: SentEmail, byReturnPath: boolean): ReportRecipient | undefined {
+  const own = report.recipients.find((r) => r.email.toLowerCase() === email.email.toLowerCase());
+  if (own) return own;
+  if (report.kind === 'arf' || (report.kind === 'ses' && report.recipients[0]?.verdict.class === 'complaint')) {
+    return { email: email.email, verdict: { class: 'complaint', reason: 'feedback' } };
+  }
+  if (byReturnPath && report.recipients.length === 1) return report.recipients[0];
+  return undefined;
+}
+
+/** The SES-style bounce subtype of a verdict (what the bounce report and webhooks show beside the class). */
+function subType(v: BounceVerdict): string {
+  if (v.class === 'hard') return ['userunknown', 'hostunknown', 'hasmoved', 'notaccept'].includes(v.reason) ? 'NoEmail' : 'General';
+  if (v.reason === 'mailboxfull') return 'MailboxFull';
+  if (v.reason === 'mesgtoobig' || v.reason === 'exceedlimit') return 'MessageTooLarge';
+  if (v.class === 'sender' && ['spamdetected', 'virusdetected', 'contenterror'].includes(v.reason)) return 'ContentRejected';
+  return 'General';
+}
+
+/** SENT_EMAIL_BY_ID: an outbox row and its project's link secret (which signs its return path). $1 outbox id. */
+const SENT_EMAIL_BY_ID = `SELECT o.id::text AS id, o.project_id, o.email, o.message_id, o.contact_id, p.link_secret
+  FROM outbox o JOIN projects p ON p.id = o.project_id WHERE o.id = $1`;
+
+/** SENT_EMAIL_BY_MESSAGE_ID: the outbox rows with a Message-ID (ours: one). $1 Message-ID without angle brackets. */
+const SENT_EMAIL_BY_MESSAGE_ID = `SELECT o.id::text AS id, o.project_id, o.email, o.message_id, o.contact_id, p.link_secret
+  FROM outbox o JOIN projects p ON p.id = o.project_id WHERE o.message_id = $1 LIMIT 2`;
+
+/**
+ * SOFT_BOUNCES_IN_A_ROW: how many of address $2's emails in project $1 bounced soft (or undetermined) since its last
+ * open or click by a person (event_is_human): distinct Message-IDs of its soft bounce events after its latest human
+ * engagement. The engagement is looked for only from the first soft bounce on (events_project_name_idx ranges).
+ */
+const SOFT_BOUNCES_IN_A_ROW = `WITH soft AS (
+    SELECT e.json->>'message_id' AS message_id, e.emitted_at FROM events e
+     WHERE e.project_id = $1 AND e.name = 'ses_event_bounce' AND lower(e.email) = lower($2)
+       AND e.json->'bounce'->>'class' IN ('soft', 'undetermined')),
+  engaged AS (
+    SELECT max(x.emitted_at) AS at FROM events x
+     WHERE x.project_id = $1 AND x.name IN ('ses_event_open', 'ses_event_click') AND x.emitted_at >= (SELECT min(emitted_at) FROM soft)
+       AND lower(x.email) = lower($2) AND event_is_human(x.json))
+  SELECT count(DISTINCT s.message_id)::int AS n FROM soft s WHERE s.emitted_at > coalesce((SELECT at FROM engaged), '-infinity')`;

@@ -1,0 +1,128 @@
+/**
+ * The inbound SMTP receiver of returned mail (issue 37 §2): receivers of our emails send their bounces (RFC 3464
+ * DSNs and the free-text ones), complaint reports (RFC 5965 ARF) and auto-replies to each email's return path at its
+ * domain's bounce subdomain, whose MX points here (INBOUND_MX_HOST; in production port 25 is forwarded to
+ * INBOUND_SMTP_PORT). Built on smtp-server; what a message means and what it changes is core/feedback/inbound.ts.
+ *
+ * It is never an open relay: a recipient outside the bounce subdomains of the sending domains whose MX verifies is
+ * refused at RCPT with `550 5.7.1`. Messages over INBOUND_MAX_BYTES are refused with `552 5.3.4` (announced in EHLO as
+ * SIZE), a client address sending more than INBOUND_RATE_PER_MINUTE messages a minute gets `421 4.7.0` (it retries
+ * later), STARTTLS is offered when INBOUND_TLS_CERT and INBOUND_TLS_KEY are set, and there is no AUTH. Garbage is
+ * accepted and ignored (a 250 tells its sender to stop retrying) with a log line and the metric
+ * mailwright_inbound_messages_total{result}; only a database failure answers `451 4.3.0`, so that the sender retries.
+ */
+import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { AppContext } from '../../context.ts';
+import type { QueryFn } from '../../db/client.ts';
+import { applyReturnedEmail } from '../../core/feedback/inbound.ts';
+import { inboundMetrics, type InboundResult } from '../../metrics.ts';
+
+/** A running receiver: the port it listens on, and how to stop it (waits for the sessions in progress, at most 5 s). */
+export interface InboundReceiver {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** BOUNCE_DOMAIN_KNOWN: whether $1 is the bounce subdomain of a sending domain whose MX record verifies. */
+const BOUNCE_DOMAIN_KNOWN = `SELECT 1 FROM sending_domains
+  WHERE coalesce(bounce_domain, 'bounces.' || domain) = $1 AND bounce_mx_status = 'Success' LIMIT 1`;
+
+/** smtpError: an error whose SMTP reply smtp-server sends as given. */
+function smtpError(code: number, message: string): Error & { responseCode: number } {
+  return Object.assign(new Error(message), { responseCode: code });
+}
+
+/**
+ * startInboundReceiver listens on INBOUND_SMTP_PORT (0: a free port, for tests) when it is set, else returns
+ * undefined. Resolves once listening; rejects when the port cannot be bound.
+ */
+export async function startInboundReceiver(ctx: AppContext): Promise<InboundReceiver | undefined> {
+  const settings = ctx.config.inbound;
+  if (settings.port === undefined) return undefined;
+  const query = ctx.database.query.bind(ctx.database) as QueryFn;
+  const perClient = new RateLimiterMemory({ points: settings.ratePerMinute, duration: 60 });
+  const count = (result: InboundResult) => inboundMetrics.messages.inc({ source: 'smtp', result });
+
+  const server = new SMTPServer({
+    name: settings.mxHost,
+    banner: 'Mailwright feedback receiver',
+    logger: false,
+    size: settings.maxBytes,
+    authOptional: true,
+    disabledCommands: settings.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+    ...(settings.tls ? { key: settings.tls.key, cert: settings.tls.cert } : {}),
+    // The returned mail's envelope sender is empty (<>) for bounces: never refused.
+    onMailFrom(_address: SMTPServerAddress, session: SMTPServerSession, callback: (err?: Error | null) => void) {
+      perClient.consume(session.remoteAddress || 'unknown').then(
+        () => callback(),
+        () => {
+          count('rate');
+          callback(smtpError(421, '4.7.0 Too many messages from your address; try again later'));
+        },
+      );
+    },
+    onRcptTo(address: SMTPServerAddress, _session: SMTPServerSession, callback: (err?: Error | null) => void) {
+      const domain = address.address.split('@').pop()?.toLowerCase() ?? '';
+      query(BOUNCE_DOMAIN_KNOWN, [domain]).then(
+        (rows) => {
+          if (rows.length) return callback();
+          count('relay');
+          callback(smtpError(550, `5.7.1 <${address.address}>: relaying denied; this server takes mail only for its bounce domains`));
+        },
+        (err: Error) => {
+          console.error('inbound: checking a recipient failed:', err.message);
+          callback(smtpError(451, '4.3.0 Temporary failure; try again later'));
+        },
+      );
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
+          count('too_big');
+          return callback(smtpError(552, `5.3.4 Message too big: at most ${settings.maxBytes} bytes`));
+        }
+        const rcpts = session.envelope.rcptTo.map((r) => r.address);
+        applyReturnedEmail(query, Buffer.concat(chunks), rcpts, 'smtp', {
+          reputation: ctx.config.reputation,
+          softBounceLimit: ctx.config.softBounceLimit,
+        }).then(
+          (outcome) => {
+            count(outcome.outcome === 'applied' ? ((outcome.class ?? 'undetermined') as InboundResult) : (outcome.reason ?? 'unreadable'));
+            if (outcome.outcome === 'ignored') {
+              console.warn(`inbound: ignored a returned ${outcome.kind} message from ${session.remoteAddress} to ${rcpts.join(', ')}: ${outcome.reason}`);
+            }
+            callback(null, 'Feedback received');
+          },
+          (err: Error) => {
+            count('error');
+            console.error('inbound: applying a returned message failed:', err.message);
+            callback(smtpError(451, '4.3.0 Temporary failure; try again later'));
+          },
+        );
+      });
+    },
+  });
+  server.on('error', (err) => console.error('inbound: SMTP session error:', err.message));
+  await new Promise<void>((resolve, reject) => {
+    server.server.once('error', reject);
+    server.listen(settings.port, settings.host, () => {
+      server.server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 5000);
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}

@@ -1,0 +1,293 @@
+/**
+ * Feedback from every relay (issue 37): a sending domain's bounce subdomain verified against a real DNS server
+ * (dns2: its MX to the inbound host and its SPF record), every email of a blast leaving with its own signed return
+ * path there, and the relay's later bounces and complaint reports sent back over SMTP to those return paths, into the
+ * inbound receiver: a user-unknown DSN suppresses its address (left out of the next blast), a mailbox-full one does
+ * not, a "blocked using Spamhaus" one never touches the recipient, an ARF abuse report suppresses and unsubscribes;
+ * the circuit-breaker's rates count them. The receiver refuses relaying (550) and oversized mail (552), and ignores
+ * garbage, forged tokens and reports about addresses we never mailed. Runs on PGlite and PostgreSQL (API_DB).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import nodemailer from 'nodemailer';
+import SMTPConnection from 'nodemailer/lib/smtp-connection';
+import { simpleParser } from 'mailparser';
+import { checkDomains } from '../../src/server/core/domains/index.ts';
+import { loadConfig } from '../../src/server/config.ts';
+import { EVENT } from '../../src/domain/events.ts';
+import { API_DB, dueBlast, startHarness, type Harness, type Tenant } from './harness.ts';
+import { startDnsServer, type TestDnsServer } from '../helpers/dnsServer.ts';
+
+let dns: TestDnsServer;
+let h: Harness;
+let t: Tenant;
+const MX_HOST = 'mx.feedback.test';
+
+beforeAll(async () => {
+  dns = await startDnsServer();
+  h = await startHarness({
+    workers: true,
+    config: {
+      dnsResolvers: [dns.address],
+      domainCheckCron: undefined,
+      inbound: { ...loadConfig({}).inbound, port: 0, host: '127.0.0.1', mxHost: MX_HOST, maxBytes: 200_000 },
+    },
+  });
+  t = await h.tenant({ activated: true });
+});
+afterAll(async () => {
+  await h?.close();
+  await dns?.close();
+});
+
+const check = () => checkDomains(h.runtime.database.query.bind(h.runtime.database), h.config);
+const q = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => h.runtime.database.query<T>(text, params);
+
+const until = async (what: () => Promise<boolean>, ms = 20_000) => {
+  const end = Date.now() + ms;
+  while (!(await what())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+/** send hands one raw message to the receiver over SMTP with the null sender, as a receiving MTA returns a bounce. */
+async function send(to: string, raw: string): Promise<string> {
+  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: h.runtime.inbound!.port, secure: false, ignoreTLS: true });
+  try {
+    return (await transport.sendMail({ envelope: { from: '', to: [to] }, raw })).response;
+  } finally {
+    transport.close();
+  }
+}
+
+/** A DSN (RFC 3464) as Postfix writes one: the human part, the delivery-status part and the returned headers. */
+function dsn(o: { to: string; recipient: string; status: string; action?: string; diagnostic: string; messageId: string }): string {
+  return [
+    'From: MAILER-DAEMON@mx.receiver.example (Mail Delivery System)',
+    `To: ${o.to}`,
+    'Subject: Undelivered Mail Returned to Sender',
+    'Auto-Submitted: auto-replied',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/report; report-type=delivery-status; boundary="B0"',
+    '',
+    '--B0',
+    'Content-Type: text/plain; charset=us-ascii',
+    '',
+    'This is the mail system at host mx.receiver.example.',
+    '',
+    `<${o.recipient}>: host mx.receiver.example[192.0.2.7] said: ${o.diagnostic} (in reply to RCPT TO command)`,
+    '',
+    '--B0',
+    'Content-Type: message/delivery-status',
+    '',
+    'Reporting-MTA: dns; mx.receiver.example',
+    '',
+    `Final-Recipient: rfc822; ${o.recipient}`,
+    `Action: ${o.action ?? 'failed'}`,
+    `Status: ${o.status}`,
+    'Remote-MTA: dns; mx.receiver.example',
+    `Diagnostic-Code: smtp; ${o.diagnostic}`,
+    '',
+    '--B0',
+    'Content-Type: text/rfc822-headers',
+    '',
+    'From: news@shop.example',
+    `To: ${o.recipient}`,
+    `Message-ID: <${o.messageId}>`,
+    'Subject: S',
+    '',
+    '--B0--',
+    '',
+  ].join('\r\n');
+}
+
+/** An ARF abuse report (RFC 5965) as a mailbox provider's feedback loop sends one, with the recipient redacted. */
+function arf(o: { to: string; messageId: string }): string {
+  return [
+    'From: fbl@provider.example',
+    `To: ${o.to}`,
+    'Subject: FW: S',
+    'MIME-Version: 1.0',
+    'Content-Type: multipart/report; report-type=feedback-report; boundary="A0"',
+    '',
+    '--A0',
+    'Content-Type: text/plain',
+    '',
+    'This is an email abuse report for an email message received from IP 192.0.2.9.',
+    '',
+    '--A0',
+    'Content-Type: message/feedback-report',
+    '',
+    'Feedback-Type: abuse',
+    'User-Agent: Provider-FBL/1.0',
+    'Version: 1',
+    'Original-Rcpt-To: redacted@provider.example',
+    '',
+    '--A0',
+    'Content-Type: text/rfc822-headers',
+    '',
+    'From: news@shop.example',
+    'To: redacted@provider.example',
+    `Message-ID: <${o.messageId}>`,
+    '',
+    '--A0--',
+    '',
+  ].join('\r\n');
+}
+
+describe(`feedback from every relay: the return path and the inbound receiver (${API_DB})`, () => {
+  let returnPaths: Map<string, { envelopeFrom: string; messageId: string }>;
+  const people = ['gone@receiver.example', 'full@receiver.example', 'blocked@receiver.example', 'annoyed@receiver.example', 'fine@receiver.example'];
+
+  it('verifies the bounce subdomain’s MX and SPF, and then sends every email with its own signed return path there', async () => {
+    const added = await h.call('POST', '/api/domains/domains', { key: t.apiKey, body: { domain: 'shop.example' } });
+    expect(added.status).toBe(200);
+    expect(added.body.data).toMatchObject({
+      bounce_domain: 'bounces.shop.example',
+      bounces_ready: false,
+      records: {
+        bounce_mx: { type: 'MX', name: 'bounces.shop.example', value: MX_HOST, priority: 10 },
+        bounce_spf: { type: 'TXT', name: 'bounces.shop.example', value: h.config.spfRecord },
+      },
+    });
+    // Before the records verify, mail keeps the persona's address as its return path.
+    const early = () => h.sink.messages.find((m) => m.envelopeTo.includes('early@receiver.example'));
+    await dueBlast(h, t, ['early@receiver.example'], { from: 'news@shop.example', type: 'TEMPLATE_MARKETING' });
+    await until(async () => !!early());
+    expect(early()!.envelopeFrom).toBe('news@shop.example');
+
+    dns.mx.set('bounces.shop.example', [MX_HOST]);
+    dns.zone.set('bounces.shop.example', [h.config.spfRecord]);
+    await check();
+    const listed = (await h.call('GET', '/api/domains/dkim', { key: t.apiKey })).body.data as Array<Record<string, unknown>>;
+    expect(listed[0]).toMatchObject({ bounces_ready: true, records: { bounce_mx: { status: 'Success' }, bounce_spf: { status: 'Success' } } });
+
+    await dueBlast(h, t, people, { from: 'news@shop.example', type: 'TEMPLATE_MARKETING' });
+    const sent = () => h.sink.messages.filter((m) => people.includes(m.envelopeTo[0]));
+    await until(async () => sent().length === people.length);
+    returnPaths = new Map();
+    for (const m of sent()) {
+      const parsed = await simpleParser(m.raw);
+      expect(m.envelopeFrom).toMatch(/^b-[0-9a-z]+-[0-9a-f]{16}@bounces\.shop\.example$/);
+      returnPaths.set(m.envelopeTo[0], { envelopeFrom: m.envelopeFrom, messageId: parsed.messageId!.replace(/^<|>$/g, '') });
+    }
+    expect(new Set([...returnPaths.values()].map((r) => r.envelopeFrom)).size).toBe(people.length);
+  });
+
+  it('applies a user-unknown, a mailbox-full, a blocklist DSN and an ARF report each to its own recipient', async () => {
+    const rp = (email: string) => returnPaths.get(email)!;
+    const answers = [
+      await send(
+        rp('gone@receiver.example').envelopeFrom,
+        dsn({
+          to: rp('gone@receiver.example').envelopeFrom,
+          recipient: 'gone@receiver.example',
+          status: '5.1.1',
+          diagnostic: '550 5.1.1 <gone@receiver.example>: Recipient address rejected: User unknown in virtual mailbox table',
+          messageId: rp('gone@receiver.example').messageId,
+        }),
+      ),
+      await send(
+        rp('full@receiver.example').envelopeFrom,
+        dsn({
+          to: rp('full@receiver.example').envelopeFrom,
+          recipient: 'full@receiver.example',
+          status: '5.2.2',
+          diagnostic: '552 5.2.2 <full@receiver.example>: Mailbox full',
+          messageId: rp('full@receiver.example').messageId,
+        }),
+      ),
+      await send(
+        rp('blocked@receiver.example').envelopeFrom,
+        dsn({
+          to: rp('blocked@receiver.example').envelopeFrom,
+          recipient: 'blocked@receiver.example',
+          status: '5.7.1',
+          diagnostic: '554 5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org',
+          messageId: rp('blocked@receiver.example').messageId,
+        }),
+      ),
+      await send(
+        rp('annoyed@receiver.example').envelopeFrom,
+        arf({ to: rp('annoyed@receiver.example').envelopeFrom, messageId: rp('annoyed@receiver.example').messageId }),
+      ),
+    ];
+    for (const a of answers) expect(a).toMatch(/^250/);
+
+    const events = await q<{ name: string; email: string; json: { source: string; bounce?: { bounceType: string; class: string; reason: string } } }>(
+      `SELECT name, email, json FROM events WHERE project_id = $1 AND name IN ($2, $3) ORDER BY emitted_at`,
+      [t.projectId, EVENT.bounce, EVENT.complaint],
+    );
+    expect(events.map((e) => [e.name, e.email, e.json.source, e.json.bounce?.bounceType, e.json.bounce?.class])).toEqual([
+      [EVENT.bounce, 'gone@receiver.example', 'smtp', 'Permanent', 'hard'],
+      [EVENT.bounce, 'full@receiver.example', 'smtp', 'Transient', 'soft'],
+      [EVENT.bounce, 'blocked@receiver.example', 'smtp', 'Transient', 'sender'],
+      [EVENT.complaint, 'annoyed@receiver.example', 'smtp', undefined, undefined],
+    ]);
+    const suppressions = await q<{ email: string; reason: string }>('SELECT email, reason FROM suppressions WHERE project_id = $1 ORDER BY email', [
+      t.projectId,
+    ]);
+    expect(suppressions).toEqual([
+      { email: 'annoyed@receiver.example', reason: 'complaint' },
+      { email: 'gone@receiver.example', reason: 'bounce' },
+    ]);
+    const [annoyed] = await q<{ unsubscribed_at: Date | null }>('SELECT unsubscribed_at FROM contacts WHERE project_id = $1 AND email = $2', [
+      t.projectId,
+      'annoyed@receiver.example',
+    ]);
+    expect(annoyed.unsubscribed_at).not.toBeNull();
+
+    // The circuit-breaker's rates count the hard bounce and the complaint over the window's 6 sends.
+    const status = (await h.call('GET', '/api/scheduler/sending_status', { key: t.apiKey })).body;
+    expect(status).toMatchObject({ sends_24h: 6 });
+    expect(status.bounce_rate).toBeCloseTo(1 / 6, 5);
+    expect(status.complaint_rate).toBeCloseTo(1 / 6, 5);
+
+    // The next blast to all of them leaves out the hard-bounced and the complaining address.
+    await expect(dueBlast(h, t, people, { from: 'news@shop.example', type: 'TEMPLATE_MARKETING' })).rejects.toThrow('the blast queued 3 of 5 recipients');
+  });
+
+  it('ignores forged tokens, recipients we never mailed and garbage, changing nothing', async () => {
+    const fine = returnPaths.get('fine@receiver.example')!;
+    const count = async () =>
+      (
+        await q<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE project_id = $1 AND name IN ($2, $3)`, [t.projectId, EVENT.bounce, EVENT.complaint])
+      )[0].n;
+    const before = await count();
+    const forged = fine.envelopeFrom.replace(/-[0-9a-f]{16}@/, '-0000000000000000@');
+    // A forged token and no Message-ID of ours: nothing is applied.
+    expect(
+      await send(
+        forged,
+        dsn({ to: forged, recipient: 'fine@receiver.example', status: '5.1.1', diagnostic: '550 5.1.1 user unknown', messageId: 'not-ours@elsewhere.example' }),
+      ),
+    ).toMatch(/^250/);
+    // A genuine token, but the DSN names two addresses, neither the one this email went to.
+    const two = dsn({
+      to: fine.envelopeFrom,
+      recipient: 'someone-else@receiver.example',
+      status: '5.1.1',
+      diagnostic: '550 5.1.1 user unknown',
+      messageId: fine.messageId,
+    }).replace(
+      'Diagnostic-Code: smtp; 550 5.1.1 user unknown\r\n',
+      'Diagnostic-Code: smtp; 550 5.1.1 user unknown\r\n\r\nFinal-Recipient: rfc822; third@receiver.example\r\nAction: failed\r\nStatus: 5.1.1\r\n',
+    );
+    expect(await send(fine.envelopeFrom, two)).toMatch(/^250/);
+    expect(await send(fine.envelopeFrom, 'this is not an email at all\r\n\u0000\u0001')).toMatch(/^250/);
+    expect(await count()).toBe(before);
+    expect((await q('SELECT 1 FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, 'fine@receiver.example'])).length).toBe(0);
+  });
+
+  it('refuses relaying for other domains (550) and oversized mail (552)', async () => {
+    await expect(send('someone@other.example', 'Subject: hi\r\n\r\nhello')).rejects.toMatchObject({ responseCode: 550 });
+    await expect(send('b-1-0000000000000000@bounces.unknown.example', 'Subject: hi\r\n\r\nhello')).rejects.toMatchObject({ responseCode: 550 });
+    const fine = returnPaths.get('fine@receiver.example')!;
+    const big = `Subject: big\r\n\r\n${'x'.repeat(76).concat('\r\n').repeat(4000)}`;
+    await expect(send(fine.envelopeFrom, big)).rejects.toMatchObject({ responseCode: 552 });
+    // The receiver still answers afterwards.
+    const conn = new SMTPConnection({ host: '127.0.0.1', port: h.runtime.inbound!.port, ignoreTLS: true });
+    await new Promise<void>((resolve, reject) => conn.connect((err?: Error) => (err ? reject(err) : resolve())));
+    conn.quit();
+  });
+});
