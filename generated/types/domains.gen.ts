@@ -111,8 +111,8 @@ export interface components {
                 dkim: components["schemas"]["DnsRecord"];
                 spf: components["schemas"]["DnsRecord"];
                 dmarc: components["schemas"]["DnsRecord"];
-                bounce_mx?: components["schemas"]["MxRecord"];
-                bounce_spf?: components["schemas"]["DnsRecord"];
+                bounce_mx: components["schemas"]["MxRecord"];
+                bounce_spf: components["schemas"]["DnsRecord"];
             };
             /** @description The bounce subdomain: the domain of every email's return path (issue 37 §1). */
             bounce_domain: string;

@@ -1,7 +1,8 @@
 /**
  * Domain Settings in Debian's chromium (/account/domains; issue 4 §5): the domain check's messages, adding a domain,
  * its DNS records shown to copy, the DNS check's verdict against a real DNS server on 127.0.0.1 that has none of the
- * records ('DNS settings not found'), the domain's warm-up, the duplicate-domain error, and a persona's domain written in the registered casing. The Success path and DKIM signing are covered by
+ * records ('DNS settings not found'), the domain's warm-up, its bounce subdomain's MX and SPF records verified once
+ * published (issue 37 §1), the duplicate-domain error, and a persona's domain written in the registered casing. The Success path and DKIM signing are covered by
  * tests/api/domains.api.test.ts.
  */
 import { mkdtemp } from 'node:fs/promises';
@@ -29,6 +30,7 @@ beforeAll(async () => {
     DEMO_RESET_CRON: 'off',
     DOMAIN_CHECK_CRON: 'off',
     DNS_RESOLVERS: dns.address,
+    INBOUND_MX_HOST: 'mx.feedback.test',
   });
   browser = await launchChromium();
   const { context } = await demoContext(browser, server.url, 'domains@example.net');
@@ -95,6 +97,44 @@ describe('Domain Settings (e2e)', () => {
       )
       .waitFor();
     await expect.poll(() => page.getByLabel('Email').inputValue()).toBe('Pat@mail.demo-test.com');
+  });
+
+  it('shows the bounce subdomain’s MX and SPF records, says bounces are not coming back yet, and verifies another subdomain once published', async () => {
+    await page.goto(`${server.url}/account/domains`);
+    const bounces = page.getByTestId('bounces-mail.demo-test.com');
+    await bounces.waitFor();
+    expect(await bounces.getByRole('textbox', { name: 'MX name' }).inputValue()).toBe('bounces.mail.demo-test.com');
+    expect(await bounces.getByRole('textbox', { name: 'MX mail server' }).inputValue()).toBe('mx.feedback.test');
+    expect(await bounces.getByRole('textbox', { name: 'MX priority' }).inputValue()).toBe('10');
+    expect(await bounces.getByRole('textbox', { name: 'Bounce SPF TXT value' }).inputValue()).toBe('v=spf1 a mx ~all');
+    await bounces.getByText('Bounces are not coming back yet.', { exact: false }).waitFor();
+    await bounces.getByText('Bounce MX: not found').waitFor();
+
+    // A subdomain of another domain is refused, named.
+    const field = bounces.getByRole('textbox', { name: 'Bounce subdomain' });
+    await field.fill('bounces.other.com');
+    await bounces.getByRole('button', { name: 'Save' }).click();
+    await page
+      .getByText('Couldn’t save the bounce subdomain: bounce_domain: must be a subdomain of mail.demo-test.com, such as bounces.mail.demo-test.com')
+      .waitFor();
+
+    // Publish the records of another subdomain, choose it: the check saving queues verifies both.
+    dns.mx.set('returns.mail.demo-test.com', ['mx.feedback.test']);
+    dns.zone.set('returns.mail.demo-test.com', ['v=spf1 a mx ~all']);
+    await field.fill('returns.mail.demo-test.com');
+    await bounces.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Bounce subdomain saved; its records are being checked').waitFor();
+    const card = page.getByTestId('domain-mail.demo-test.com');
+    for (let i = 0; i < 60 && !(await card.getByText('Bounce MX: verified').isVisible()); i++) {
+      await page.waitForTimeout(500);
+      await card.getByRole('button', { name: 'Refresh' }).click();
+    }
+    await card.getByText('Bounce MX: verified').waitFor();
+    await card.getByText('Bounce SPF: verified').waitFor();
+    await card
+      .getByText('Bounces and complaints are coming back: every email from mail.demo-test.com carries its own return path at returns.mail.demo-test.com')
+      .waitFor();
+    expect(await card.getByRole('textbox', { name: 'MX name' }).inputValue()).toBe('returns.mail.demo-test.com');
   });
 
   it('raised no errors in the page', () => {

@@ -2,7 +2,7 @@
  * Domain Settings (/account/domains; spec part 2 §2 Sending domains, §3 Domain settings, §5 Domain, §7, §8 texts;
  * issue 4 §5): the project's sending domains with their DKIM, SPF and DMARC status, a form to add one, and each
  * domain's DNS records ready to copy, with the advice to verify before sending more than 100 emails and the DMARC
- * progression p=none → quarantine → reject. Statuses come from the server's periodic DNS check; Refresh re-reads them.
+ * progression p=none → quarantine → reject, and its bounce subdomain's MX and SPF records (issue 37 §1). Statuses come from the server's periodic DNS check; Refresh re-reads them.
  */
 import { LoadStatus } from './LoadStatus';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
@@ -22,6 +22,78 @@ function statusLabel(status: Status, record: 'DKIM' | 'SPF' | 'DMARC'): string {
   if (status === 'Success') return `${record}: verified`;
   if (status === 'Failed') return record === 'DKIM' ? `${record}: ${DKIM_FAILED_TEXT}` : `${record}: not found`;
   return `${record}: checking…`;
+}
+
+/**
+ * BounceSection shows a domain's bounce subdomain (issue 37 §1): whether bounces and complaints come back yet, its MX
+ * and SPF records ready to copy with their status, and a field to choose another subdomain.
+ */
+function BounceSection({ d, onSaved }: { d: Domain; onSaved: () => Promise<void> }) {
+  const notify = useNotify();
+  const [value, setValue] = useState(d.bounce_domain);
+  const [saving, setSaving] = useState(false);
+  const mx = d.records.bounce_mx;
+  const spf = d.records.bounce_spf;
+  const label = (status: Status, what: string) =>
+    status === 'Success' ? `${what}: verified` : status === 'Failed' ? `${what}: not found` : `${what}: checking…`;
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setSaving(true);
+    try {
+      await callOperation('setBounceDomain', { path: { id: d.id }, body: { bounce_domain: value.trim() } });
+      notify('Bounce subdomain saved; its records are being checked', { type: 'success' });
+      await onSaved();
+    } catch (e) {
+      notify(`Couldn’t save the bounce subdomain: ${(e as Error).message}`, { type: 'error' });
+    } finally {
+      setSaving(false);
+    }
+  };
+  return (
+    <Box sx={{ mt: 3 }} data-testid={`bounces-${d.domain}`}>
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 1 }}>
+        <Typography variant="subtitle1" component="h3" sx={{ mr: 1 }}>
+          Bounces and complaints
+        </Typography>
+        <Chip size="small" color={COLOR[mx.status]} label={label(mx.status, 'Bounce MX')} />
+        <Chip size="small" color={COLOR[spf.status]} label={label(spf.status, 'Bounce SPF')} />
+      </Box>
+      {d.bounces_ready ? (
+        <Alert severity="success" sx={{ mb: 2 }}>
+          Bounces and complaints are coming back: every email from {d.domain} carries its own return path at {d.bounce_domain}, whatever relay sends it.
+        </Alert>
+      ) : (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          Bounces are not coming back yet. Publish the MX and SPF records of {d.bounce_domain} below; until they verify, bounces and complaint reports go to
+          your sender personas’ inboxes, and hard-bounced addresses keep being mailed.
+        </Alert>
+      )}
+      <Stack spacing={2}>
+        <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: { md: '2fr 2fr 1fr' } }}>
+          <CopyField id={`${d.domain}-bounce-mx-name`} label="MX name" value={mx.name} />
+          <CopyField id={`${d.domain}-bounce-mx-value`} label="MX mail server" value={mx.value} />
+          <CopyField id={`${d.domain}-bounce-mx-priority`} label="MX priority" value={String(mx.priority)} />
+        </Box>
+        <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: { md: '2fr 3fr' } }}>
+          <CopyField id={`${d.domain}-bounce-spf-name`} label="Bounce SPF TXT name" value={spf.name} />
+          <CopyField id={`${d.domain}-bounce-spf-value`} label="Bounce SPF TXT value" value={spf.value} />
+        </Box>
+        <Box component="form" onSubmit={save} noValidate sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+          <TextField
+            id={`${d.domain}-bounce-domain`}
+            label="Bounce subdomain"
+            size="small"
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            helperText={`A subdomain of ${d.domain}; empty for bounces.${d.domain}`}
+          />
+          <Button type="submit" variant="outlined" disabled={saving || value.trim() === d.bounce_domain}>
+            {saving ? 'Saving…' : 'Save'}
+          </Button>
+        </Box>
+      </Stack>
+    </Box>
+  );
 }
 
 /** Shown when the session has no company or project name (spec part 2 §8). */
@@ -190,6 +262,7 @@ export function DomainsPage() {
             <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
               DMARC: start with p=none and read the aggregate reports; once they show only your own mail, move to p=quarantine, then to p=reject.
             </Typography>
+            <BounceSection d={d} onSaved={load} />
           </CardContent>
         </Card>
       ))}

@@ -139,6 +139,17 @@ export async function setBounceDomain(ctx: AppContext, project: ProjectScope, id
   return (await withWarmup(ctx, [row]))[0];
 }
 
+/**
+ * isBounceDomain tells whether `domain` (lower case) is the bounce subdomain of a sending domain whose MX record
+ * verifies: the only domains the inbound receiver takes mail for (issue 37 §2).
+ */
+export async function isBounceDomain(query: QueryFn, domain: string): Promise<boolean> {
+  const rows = await query(`SELECT 1 FROM sending_domains WHERE coalesce(bounce_domain, 'bounces.' || domain) = $1 AND bounce_mx_status = 'Success' LIMIT 1`, [
+    domain,
+  ]);
+  return rows.length > 0;
+}
+
 /** mxLookup returns the exchanges of the MX records at `name`, [] when there are none (rethrows other failures). */
 async function mxLookup(resolver: Resolver, name: string): Promise<string[]> {
   try {

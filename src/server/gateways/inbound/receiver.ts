@@ -17,6 +17,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { applyReturnedEmail } from '../../core/feedback/inbound.ts';
+import { isBounceDomain } from '../../core/domains/index.ts';
 import { inboundMetrics, type InboundResult } from '../../metrics.ts';
 
 /** A running receiver: the port it listens on, and how to stop it (waits for the sessions in progress, at most 5 s). */
@@ -24,10 +25,6 @@ export interface InboundReceiver {
   port: number;
   close(): Promise<void>;
 }
-
-/** BOUNCE_DOMAIN_KNOWN: whether $1 is the bounce subdomain of a sending domain whose MX record verifies. */
-const BOUNCE_DOMAIN_KNOWN = `SELECT 1 FROM sending_domains
-  WHERE coalesce(bounce_domain, 'bounces.' || domain) = $1 AND bounce_mx_status = 'Success' LIMIT 1`;
 
 /** smtpError: an error whose SMTP reply smtp-server sends as given. */
 function smtpError(code: number, message: string): Error & { responseCode: number } {
@@ -65,9 +62,9 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
     },
     onRcptTo(address: SMTPServerAddress, _session: SMTPServerSession, callback: (err?: Error | null) => void) {
       const domain = address.address.split('@').pop()?.toLowerCase() ?? '';
-      query(BOUNCE_DOMAIN_KNOWN, [domain]).then(
-        (rows) => {
-          if (rows.length) return callback();
+      isBounceDomain(query, domain).then(
+        (known) => {
+          if (known) return callback();
           count('relay');
           callback(smtpError(550, `5.7.1 <${address.address}>: relaying denied; this server takes mail only for its bounce domains`));
         },
