@@ -118,7 +118,7 @@ const TEXT_RULES: TextRule[] = [
     reason: 'userunknown',
     class: 'hard',
     pattern:
-      /\b(user(name)? (unknown|not found|does not exist|doesn't exist)|unknown (user|recipient|mailbox|address|local[- ]part)|no such (user|mailbox|recipient|address|account|person)|(mailbox|recipient|address|account|user) (does not exist|doesn't exist|not found|unavailable|not available|is unavailable|invalid|unknown)|invalid (recipient|mailbox|address|user)|(recipient|address) rejected|not a valid (mailbox|recipient|user)|mailbox (not present|disabled|inactive)|no mailbox|is not a known user|not listed in|couldn't find any host named|undeliverable address|bad destination mailbox|unknown or illegal alias|there is no one at this address|(doesn't|does not) have an? .{1,60} account|address (is )?not (valid|recogni[sz]ed))\b/i,
+      /\b(user(name)? (unknown|not found|does not exist|doesn't exist)|unknown (user|recipient|mailbox|address|local[- ]part)|no such (user|mailbox|recipient|address|account|person)|(mailbox|recipient|address|account|user) (does not exist|doesn't exist|not found|unavailable|invalid|unknown)|invalid (recipient|mailbox|address|user)|(recipient|address) rejected|not a valid (mailbox|recipient|user)|mailbox (not present|disabled|inactive)|no mailbox|is not a known user|not listed in|couldn't find any host named|undeliverable address|bad destination mailbox|unknown or illegal alias|there is no one at this address|(doesn't|does not) have an? .{1,60} account|address (is )?not (valid|recogni[sz]ed))\b/i,
   },
   // Passing troubles at the recipient's side.
   {

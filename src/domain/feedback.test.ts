@@ -21,7 +21,7 @@ describe('mailbox simulator', () => {
 });
 
 describe('smtpBounce', () => {
-  it('makes 5xx a permanent bounce, suppressing only for mailbox errors; ignores 4xx', () => {
+  it('makes a bad address a permanent bounce and other 5xx transient ones, suppressing only mailbox errors at RCPT; ignores 4xx', () => {
     const rcpt = (responseCode: number, response: string) => ({ responseCode, response, command: 'RCPT TO' });
     expect(smtpBounce('a@x.com', rcpt(451, '451 4.3.0 try later'))).toBeUndefined();
     expect(smtpBounce('a@x.com', rcpt(550, '550 5.1.1 <a@x.com>: user unknown'))).toMatchObject({
@@ -31,16 +31,33 @@ describe('smtpBounce', () => {
       diagnosticCode: 'smtp; 550 5.1.1 <a@x.com>: user unknown',
     });
     expect(smtpBounce('a@x.com', rcpt(550, '550 5.1.10 RESOLVER.ADR.RecipientNotFound; no MX'))).toMatchObject({ suppress: true });
-    // Sender-side and policy refusals are bounces, but say nothing about the recipient's address.
-    expect(smtpBounce('a@x.com', rcpt(550, '550 5.1.7 sender address has null MX'))).toMatchObject({ bounceType: 'Permanent', suppress: false });
+    // Sender-side and policy refusals are bounces of the sender's side: they say nothing about the recipient's address.
+    expect(smtpBounce('a@x.com', rcpt(550, '550 5.1.7 sender address has null MX'))).toMatchObject({
+      bounceType: 'Transient',
+      suppress: false,
+      classification: { class: 'sender' },
+    });
     expect(smtpBounce('a@x.com', rcpt(553, '553 5.1.8 sender domain does not exist'))).toMatchObject({ suppress: false });
-    expect(smtpBounce('a@x.com', rcpt(554, '554 5.7.1 message content rejected'))).toMatchObject({ bounceSubType: 'General', suppress: false });
+    expect(smtpBounce('a@x.com', rcpt(554, '554 5.7.1 message content rejected'))).toMatchObject({ bounceSubType: 'ContentRejected', suppress: false });
+    expect(smtpBounce('a@x.com', rcpt(554, '554 5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org'))).toMatchObject({
+      bounceType: 'Transient',
+      suppress: false,
+      classification: { class: 'sender', reason: 'blocked' },
+    });
     expect(smtpBounce('a@x.com', rcpt(550, '550 relaying denied'))).toMatchObject({ suppress: false });
-    expect(smtpBounce('a@x.com', rcpt(550, '550 Requested action not taken: mailbox unavailable'))).toMatchObject({ suppress: false });
+    // RFC 5321's text for 550, which Outlook.com and others give for a mailbox that does not exist (5.7.x policy
+    // refusals name themselves and stay on the sender's side).
+    expect(smtpBounce('a@x.com', rcpt(550, '550 Requested action not taken: mailbox unavailable'))).toMatchObject({ suppress: true });
+    expect(smtpBounce('a@x.com', rcpt(550, '550 5.7.1 Requested action not taken: mailbox unavailable, policy'))).toMatchObject({ suppress: false });
     // Without enhanced codes, only wording about an unknown mailbox suppresses.
     expect(smtpBounce('a@x.com', rcpt(550, '550 No such user here'))).toMatchObject({ suppress: true });
     // A 5.1.1 refused at DATA (after the recipient was accepted) is not about the address.
     expect(smtpBounce('a@x.com', { responseCode: 550, response: '550 5.1.1 user unknown', command: 'DATA' })).toMatchObject({ suppress: false });
+    expect(smtpBounce('a@x.com', rcpt(552, '552 5.2.2 mailbox full'))).toMatchObject({
+      bounceType: 'Transient',
+      bounceSubType: 'MailboxFull',
+      suppress: false,
+    });
     expect(smtpBounce('a@x.com', rcpt(552, '552 message too big'))).toMatchObject({ suppress: false });
   });
 });

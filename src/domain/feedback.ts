@@ -8,6 +8,7 @@
  * bounce does not.
  */
 import { SIMULATOR_SUCCESS_ADDRESS } from './sandbox.ts';
+import { classifyBounce, type BounceVerdict } from './bounces.ts';
 
 /** The simulator's domain; every address in it is handled by the product itself, never by a real mailbox. */
 export const SIMULATOR_DOMAIN = 'simulator.mailwright.test';
@@ -88,38 +89,39 @@ export interface SmtpRefusal {
   command?: string;
 }
 
-/** Enhanced status codes (RFC 3463) that say the recipient's address itself is bad: bad mailbox, bad system, bad syntax, moved, no MX. */
-const BAD_ADDRESS_CODES = new Set(['5.1.1', '5.1.2', '5.1.3', '5.1.6', '5.1.10']);
-
 /**
- * smtpBounce classifies a relay's refusal at send time (issue 5 §3). Any 5xx is a Permanent bounce, but it suppresses
- * the address only when the relay refused the recipient at RCPT TO and said the address itself is bad: enhanced
- * status 5.1.1, 5.1.2, 5.1.3, 5.1.6 or 5.1.10, or, from a relay without enhanced codes, 550/551/553 whose text says
- * the mailbox is unknown. Sender problems (5.1.7, 5.1.8), relaying denied, policy, content and size refusals, and
- * anything refused after RCPT TO say nothing reliable about the address. A 4xx is not a bounce (the sender retries
- * it): returns undefined for anything but 5xx.
+ * smtpBounce classifies a relay's refusal at send time (issue 5 §3) with the one classification (domain/bounces.ts,
+ * issue 37 §5): a 5xx is a bounce, Permanent when the classification is hard (the address itself is bad) and
+ * Transient otherwise (a passing trouble, or a refusal of the sender: a blocklist, policy, content, authentication).
+ * It suppresses the address only when the relay refused the recipient at RCPT TO and the classification is hard: a
+ * refusal after RCPT TO says nothing reliable about the address. A 4xx is not a bounce (the sender retries it):
+ * returns undefined for anything but 5xx.
  */
 export function smtpBounce(email: string, refusal: SmtpRefusal): (Feedback & { suppress: boolean }) | undefined {
   const code = refusal.responseCode;
   if (!code || code < 500 || code > 599) return undefined;
   const text = (refusal.response ?? '').trim();
   const atRcpt = /^RCPT\b/i.test(refusal.command ?? '');
-  const enhanced = /\b(5\.\d{1,3}\.\d{1,3})\b/.exec(text)?.[1];
-  const badAddress =
-    atRcpt &&
-    (enhanced
-      ? BAD_ADDRESS_CODES.has(enhanced)
-      : [550, 551, 553].includes(code) &&
-        /\b(unknown|no such|does not exist|doesn't exist|not found|invalid (mailbox|recipient|address)|unrouteable|unroutable)\b/i.test(text) &&
-        !/\brelay/i.test(text));
+  const verdict = classifyBounce({ diagnostic: text, replyCode: code, command: atRcpt ? 'RCPT' : (refusal.command ?? '').split(/\s/)[0] });
+  const hard = verdict.class === 'hard';
   return {
     kind: 'bounce',
     email,
-    bounceType: 'Permanent',
-    bounceSubType: badAddress ? 'NoEmail' : 'General',
+    bounceType: hard ? 'Permanent' : 'Transient',
+    bounceSubType: bounceSubType(verdict),
     diagnosticCode: `smtp; ${text || `${code}`}`,
-    suppress: badAddress,
+    suppress: hard && atRcpt,
+    classification: { class: verdict.class, reason: verdict.reason, status: verdict.status },
   };
+}
+
+/** bounceSubType: the SES-style subtype of a classification (NoEmail, MailboxFull, MessageTooLarge, ContentRejected, General). */
+export function bounceSubType(v: BounceVerdict): string {
+  if (v.class === 'hard') return ['userunknown', 'hostunknown', 'hasmoved', 'notaccept'].includes(v.reason) ? 'NoEmail' : 'General';
+  if (v.reason === 'mailboxfull') return 'MailboxFull';
+  if (v.reason === 'mesgtoobig' || v.reason === 'exceedlimit') return 'MessageTooLarge';
+  if (v.class === 'sender' && ['spamdetected', 'virusdetected', 'contenterror'].includes(v.reason)) return 'ContentRejected';
+  return 'General';
 }
 
 /** SesNotification is the JSON Amazon SES publishes (through SNS: the `Message` field, parsed). */

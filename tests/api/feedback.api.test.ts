@@ -344,19 +344,27 @@ describe(`bounces, complaints and suppression (${API_DB})`, () => {
     const [bounce] = await eventsOf(EVENT.bounce, gone.email);
     expect(bounce.json).toMatchObject({
       source: 'smtp',
-      bounce: { bounceType: 'Permanent', bouncedRecipients: [{ diagnosticCode: expect.stringContaining('550') }] },
+      bounce: {
+        bounceType: 'Permanent',
+        class: 'hard',
+        reason: 'userunknown',
+        bouncedRecipients: [{ diagnosticCode: expect.stringContaining('550'), status: '5.1.1' }],
+      },
     });
     const [s] = await h.runtime.database.query('SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, gone.email]);
     expect(s).toEqual({ reason: 'bounce' });
   });
 
-  it('a relay refusing for policy (5.7.1) is a failed send and a bounce, but does not suppress the address', async () => {
+  it('a relay refusing for policy (5.7.1) is a failed send and a bounce of the sender’s side, which does not suppress the address', async () => {
     const [blocked] = await contacts(['blocked@policy-relay.example.com']);
     h.sink.refuse.set(blocked.email, { code: 550, message: '5.7.1 Message rejected under policy' });
     const blast = await sendBlast([blocked.id]);
     expect(blast.failed_emails).toBe(1);
     const [bounce] = await eventsOf(EVENT.bounce, blocked.email);
-    expect(bounce.json).toMatchObject({ source: 'smtp', bounce: { bounceType: 'Permanent', bounceSubType: 'General' } });
+    expect(bounce.json).toMatchObject({
+      source: 'smtp',
+      bounce: { bounceType: 'Transient', bounceSubType: 'General', class: 'sender', reason: 'policyviolation' },
+    });
     expect(await h.runtime.database.query('SELECT 1 FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, blocked.email])).toEqual([]);
     h.sink.refuse.delete(blocked.email);
   });

@@ -19,8 +19,8 @@
  * - auto_reply and delivered: recorded as the outcome only, never a bounce.
  */
 import type { QueryFn } from '../../db/client.ts';
-import { complaintClass, type BounceVerdict } from '../../../domain/bounces.ts';
-import type { Feedback } from '../../../domain/feedback.ts';
+import { complaintClass } from '../../../domain/bounces.ts';
+import { bounceSubType, type Feedback } from '../../../domain/feedback.ts';
 import { parseReturnPath, verifyReturnPath } from '../../mail/returnPath.ts';
 import type { ReputationLimits } from '../sending/reputation.ts';
 import { parseFeedbackReport, type FeedbackReport, type ReportRecipient } from './report.ts';
@@ -137,7 +137,7 @@ export async function applyReturnedEmail(
     ...base,
     kind: 'bounce',
     bounceType: verdict.class === 'hard' ? 'Permanent' : 'Transient',
-    bounceSubType: subType(verdict),
+    bounceSubType: bounceSubType(verdict),
     diagnosticCode: recipient.diagnostic ? `smtp; ${recipient.diagnostic}`.slice(0, 2000) : undefined,
     suppress: verdict.class === 'hard',
     classification: {
@@ -186,15 +186,6 @@ function pickRecipient(report: FeedbackReport, email: SentEmail, byReturnPath: b
   }
   if (byReturnPath && report.recipients.length === 1) return report.recipients[0];
   return undefined;
-}
-
-/** The SES-style bounce subtype of a verdict (what the bounce report and webhooks show beside the class). */
-function subType(v: BounceVerdict): string {
-  if (v.class === 'hard') return ['userunknown', 'hostunknown', 'hasmoved', 'notaccept'].includes(v.reason) ? 'NoEmail' : 'General';
-  if (v.reason === 'mailboxfull') return 'MailboxFull';
-  if (v.reason === 'mesgtoobig' || v.reason === 'exceedlimit') return 'MessageTooLarge';
-  if (v.class === 'sender' && ['spamdetected', 'virusdetected', 'contenterror'].includes(v.reason)) return 'ContentRejected';
-  return 'General';
 }
 
 /** SENT_EMAIL_BY_ID: an outbox row and its project's link secret (which signs its return path). $1 outbox id. */
