@@ -68,7 +68,8 @@ export const sendMetrics = {
 /**
  * What the inbound receiver and the bounce mailbox did with each returned email (issue 37): `applied` with its class
  * (hard, soft, sender, undetermined, complaint), or ignored with why (no_email: it names no email of ours;
- * forged_token; unknown_recipient: a recipient we never mailed; auto_reply; delivered; unreadable), or refused at the
+ * forged_token; unknown_recipient: a recipient we never mailed; auto_reply; delivered; delayed: a delay warning;
+ * duplicate: the same email reported again; unreadable), or refused at the
  * SMTP level (relay: an address outside our bounce domains; too_big; rate: the client sent too many).
  */
 export const INBOUND_RESULTS = [
@@ -82,6 +83,8 @@ export const INBOUND_RESULTS = [
   'unknown_recipient',
   'auto_reply',
   'delivered',
+  'delayed',
+  'duplicate',
   'unreadable',
   'relay',
   'too_big',

@@ -247,7 +247,7 @@ describe(`feedback from every relay: the return path and the inbound receiver ($
     await expect(dueBlast(h, t, people, { from: 'news@shop.example', type: 'TEMPLATE_MARKETING' })).rejects.toThrow('the blast queued 3 of 5 recipients');
   });
 
-  it('ignores forged tokens, recipients we never mailed and garbage, changing nothing', async () => {
+  it('ignores forged tokens, recipients we never mailed, garbage, delay warnings and repeated reports, changing nothing', async () => {
     const fine = returnPaths.get('fine@receiver.example')!;
     const count = async () =>
       (
@@ -275,6 +275,27 @@ describe(`feedback from every relay: the return path and the inbound receiver ($
     );
     expect(await send(fine.envelopeFrom, two)).toMatch(/^250/);
     expect(await send(fine.envelopeFrom, 'this is not an email at all\r\n\u0000\u0001')).toMatch(/^250/);
+    // A delay warning is not a bounce; the same bounce again is counted once.
+    expect(
+      await send(
+        fine.envelopeFrom,
+        dsn({
+          to: fine.envelopeFrom,
+          recipient: 'fine@receiver.example',
+          status: '4.4.7',
+          action: 'delayed',
+          diagnostic: '451 4.4.7 delivery delayed',
+          messageId: fine.messageId,
+        }),
+      ),
+    ).toMatch(/^250/);
+    const gone = returnPaths.get('gone@receiver.example')!;
+    expect(
+      await send(
+        gone.envelopeFrom,
+        dsn({ to: gone.envelopeFrom, recipient: 'gone@receiver.example', status: '5.1.1', diagnostic: '550 5.1.1 user unknown', messageId: gone.messageId }),
+      ),
+    ).toMatch(/^250/);
     expect(await count()).toBe(before);
     expect((await q('SELECT 1 FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, 'fine@receiver.example'])).length).toBe(0);
   });

@@ -50,7 +50,7 @@ describe('Domain Settings (e2e)', () => {
     await page.getByText('Verify your domain before sending more than 100 emails').waitFor();
     await page.getByText('No domains yet.').waitFor();
 
-    const input = page.getByRole('textbox', { name: 'Domain' });
+    const input = page.getByRole('textbox', { name: 'Domain', exact: true });
     await input.fill('localhost');
     await page.getByRole('button', { name: 'Add domain' }).click();
     await page.getByText('Must contain dot').waitFor();
@@ -76,7 +76,7 @@ describe('Domain Settings (e2e)', () => {
       await card.getByRole('button', { name: 'Refresh' }).click();
     }
     await card.getByText('DKIM: DNS settings not found').waitFor();
-    await card.getByText('SPF: not found').waitFor();
+    await card.getByText('SPF: not found', { exact: true }).waitFor();
     await card.getByText(/^Checked \d{4}-\d\d-\d\d \d\d:\d\d UTC$/).waitFor();
 
     await input.fill('mail.demo-test.com');

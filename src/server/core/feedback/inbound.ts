@@ -26,6 +26,7 @@ import type { ReputationLimits } from '../sending/reputation.ts';
 import { parseFeedbackReport, type FeedbackReport, type ReportRecipient } from './report.ts';
 import { recordFeedback, suppress, unsubscribe } from './index.ts';
 import * as sql from './queries.ts';
+import { EVENT } from '../../../domain/events.ts';
 
 /** What applying a returned email needs from the settings. */
 export interface InboundSettings {
@@ -38,7 +39,7 @@ export interface InboundSettings {
 export interface InboundOutcome {
   /** applied: feedback was recorded; ignored: nothing changed (reason says why). */
   outcome: 'applied' | 'ignored';
-  reason?: 'no_email' | 'forged_token' | 'unknown_recipient' | 'auto_reply' | 'delivered' | 'unreadable';
+  reason?: 'no_email' | 'forged_token' | 'unknown_recipient' | 'auto_reply' | 'delivered' | 'delayed' | 'duplicate' | 'unreadable';
   kind: FeedbackReport['kind'];
   /** The class applied (hard, soft, sender, undetermined, complaint). */
   class?: string;
@@ -102,6 +103,14 @@ export async function applyReturnedEmail(
   const verdict = recipient.verdict;
   if (verdict.class === 'auto_reply' || verdict.class === 'delivered') {
     return { outcome: 'ignored', reason: verdict.class, kind: report.kind, class: verdict.class, projectId: email.project_id, suppressed: 0 };
+  }
+  // A delay warning (Action: delayed) is not a bounce: the receiver's MTA is still trying.
+  if (recipient.action === 'delayed') return { outcome: 'ignored', reason: 'delayed', kind: report.kind, projectId: email.project_id, suppressed: 0 };
+  // The same report twice (an MTA that retried, a report sent to the return path and to the feedback loop address):
+  // one email is bounced, or complained about, once.
+  const name = verdict.class === 'complaint' ? EVENT.complaint : EVENT.bounce;
+  if ((await query(ALREADY_REPORTED, [email.project_id, name, email.message_id])).length) {
+    return { outcome: 'ignored', reason: 'duplicate', kind: report.kind, projectId: email.project_id, suppressed: 0 };
   }
 
   const base = { email: email.email, messageId: email.message_id };
@@ -187,6 +196,9 @@ function pickRecipient(report: FeedbackReport, email: SentEmail, byReturnPath: b
   if (byReturnPath && report.recipients.length === 1) return report.recipients[0];
   return undefined;
 }
+
+/** ALREADY_REPORTED: whether project $1 has an event named $2 (a bounce or complaint) for Message-ID $3. */
+const ALREADY_REPORTED = `SELECT 1 FROM events WHERE project_id = $1 AND name = $2 AND json->>'message_id' = $3 LIMIT 1`;
 
 /** SENT_EMAIL_BY_ID: an outbox row and its project's link secret (which signs its return path). $1 outbox id. */
 const SENT_EMAIL_BY_ID = `SELECT o.id::text AS id, o.project_id, o.email, o.message_id, o.contact_id, p.link_secret
