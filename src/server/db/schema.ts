@@ -431,6 +431,14 @@ export const events = pgTable(
     index('events_message_engagement_idx')
       .on(sql`(json->>'message_id')`)
       .where(sql`name IN (${ENGAGEMENT_EVENTS})`),
+    // Returned mail (issue 37): whether an email was already bounced or complained about (one report counts once), and an
+    // address's soft bounces since its last open or click by a person (SOFT_BOUNCE_LIMIT), without a project's scan.
+    index('events_feedback_message_idx')
+      .on(sql`(json->>'message_id')`, t.name)
+      .where(sql`name IN ('ses_event_bounce', 'ses_event_complaint')`),
+    index('events_address_feedback_idx')
+      .on(t.projectId, sql`lower(email)`, t.name, t.emittedAt)
+      .where(sql`name IN ('ses_event_bounce', 'ses_event_open', 'ses_event_click')`),
     index('events_workflow_recent_idx')
       .on(sql`(json->>'workflow_id')`, t.name, t.emittedAt)
       .where(sql`(json->>'workflow_id') IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),

@@ -148,7 +148,7 @@ export class ReputationWatch {
     private readonly everyMs = REPUTATION_CHECK_MS,
   ) {}
 
-  /** sent notes that a send of `projectId` was recorded. */
+  /** sent notes that a send of `projectId` was recorded (or feedback about one: the inbound receiver notes those too). */
   sent(projectId: string): void {
     this.noted.add(projectId);
     if (!this.timer) {

@@ -19,6 +19,7 @@ import type { QueryFn } from '../../db/client.ts';
 import { applyReturnedEmail } from '../../core/feedback/inbound.ts';
 import { isBounceDomain } from '../../core/domains/index.ts';
 import { inboundMetrics, type InboundResult } from '../../metrics.ts';
+import { ReputationWatch } from '../../core/sending/reputation.ts';
 
 /** A running receiver: the port it listens on, and how to stop it (waits for the sessions in progress, at most 5 s). */
 export interface InboundReceiver {
@@ -41,6 +42,9 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
   const perClient = new RateLimiterMemory({ points: settings.ratePerMinute, duration: 60 });
   const count = (result: InboundResult) => inboundMetrics.messages.inc({ source: 'smtp', result });
+  // The circuit-breaker looks at a project once a second while its feedback arrives, not once per returned message
+  // (each look counts the window's bounces: per message that grows with the square of a burst; bench:feedback).
+  const watch = new ReputationWatch(query, ctx.config.reputation, (projectId, reason) => console.warn(`inbound: project ${projectId} paused: ${reason}`));
 
   const server = new SMTPServer({
     name: settings.mxHost,
@@ -83,11 +87,9 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
           return callback(smtpError(552, `5.3.4 Message too big: at most ${settings.maxBytes} bytes`));
         }
         const rcpts = session.envelope.rcptTo.map((r) => r.address);
-        applyReturnedEmail(query, Buffer.concat(chunks), rcpts, 'smtp', {
-          reputation: ctx.config.reputation,
-          softBounceLimit: ctx.config.softBounceLimit,
-        }).then(
+        applyReturnedEmail(query, Buffer.concat(chunks), rcpts, 'smtp', { softBounceLimit: ctx.config.softBounceLimit }).then(
           (outcome) => {
+            if (outcome.outcome === 'applied' && outcome.projectId) watch.sent(outcome.projectId);
             count(outcome.outcome === 'applied' ? ((outcome.class ?? 'undetermined') as InboundResult) : (outcome.reason ?? 'unreadable'));
             if (outcome.outcome === 'ignored') {
               console.warn(`inbound: ignored a returned ${outcome.kind} message from ${session.remoteAddress} to ${rcpts.join(', ')}: ${outcome.reason}`);
@@ -113,13 +115,15 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
   });
   return {
     port: (server.server.address() as AddressInfo).port,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 5000);
         server.close(() => {
           clearTimeout(timer);
           resolve();
         });
-      }),
+      });
+      await watch.stop();
+    },
   };
 }
