@@ -15,6 +15,9 @@ describe('classifyBounce', () => {
     expect(cls('Host or domain name not found. Name service error for name=example.invalid type=A: Host not found')).toBe('hard');
     expect(cls('550 5.1.6 recipient has moved')).toBe('hard');
     expect(classifyBounce({ status: '5.1.1' }).class).toBe('hard');
+    // Microsoft 365's and Domino's wordings for a recipient that does not exist.
+    expect(cls('550 5.4.1 Recipient address rejected: Access denied. AS(201806281) [BN8NAM12FT041.eop-nam12.prod.protection.outlook.com]')).toBe('hard');
+    expect(cls('550 Recipient not listed in public Name & Address Book')).toBe('hard');
   });
 
   it('makes passing troubles soft: mailbox full, too large, expired, greylisted, any 4.x.x', () => {

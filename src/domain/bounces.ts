@@ -48,6 +48,8 @@ interface TextRule {
   reason: string;
   class: BounceClass;
   pattern: RegExp;
+  /** The words decide even over a specific status code (a receiver's own wording for its own code). */
+  decisive?: boolean;
 }
 
 /**
@@ -56,12 +58,20 @@ interface TextRule {
  * major MTAs and providers (Postfix, Sendmail, Exim, qmail, Exchange, Gmail, Yahoo, Outlook, iCloud, …).
  */
 const TEXT_RULES: TextRule[] = [
+  // A few receivers' wordings for a recipient that does not exist read like a refusal of the sender: named first.
+  {
+    reason: 'userunknown',
+    class: 'hard',
+    decisive: true,
+    pattern:
+      /\b(5\.4\.1 recipient address rejected|recipient address rejected: access denied|not listed in (the )?(public )?(name & address book|domino directory)|recipient not found by smtp address lookup)\b/i,
+  },
   // The sender's side: blocklists, reputation, authentication, content, policy, rate, relaying.
   {
     reason: 'blocked',
     class: 'sender',
     pattern:
-      /\b(spamhaus|spamcop|sorbs|barracuda ?(central|reputation)|uceprotect|abuseat|dnsbl|rbl|black ?list(ed)?|block ?list(ed)?|listed (at|in|on|by)|blocked using|client host .{0,80} blocked|ip .{0,40}(blocked|blacklisted|block ?listed)|(connection|service|access) (refused|denied|blocked)|your ip|sender ip|open relay|no access from|poor reputation|bad reputation|low reputation|reputation|blocked by|has been blocked|temporarily (deferred|blocked)|not allowed to send|banned)\b/i,
+      /\b(spamhaus|spamcop|sorbs|barracuda ?(central|reputation)|uceprotect|abuseat|dnsbl|rbl|black ?list(ed)?|block ?list(ed)?|(?<!not )listed (at|in|on|by)|blocked using|client host .{0,80} blocked|ip .{0,40}(blocked|blacklisted|block ?listed)|(connection|service|access) (refused|denied|blocked)|your ip|sender ip|open relay|no access from|poor reputation|bad reputation|low reputation|reputation|blocked by|has been blocked|temporarily (deferred|blocked)|not allowed to send|banned)\b/i,
   },
   {
     reason: 'authfailure',
@@ -211,7 +221,7 @@ export function classifyBounce(facts: BounceFacts): BounceVerdict {
   };
   const rule = TEXT_RULES.find((r) => r.pattern.test(text));
   // The sender's side and the recipient's filtering are read first: their words are the most specific.
-  if (rule && rule.class === 'sender') return verdict(rule.class, rule.reason);
+  if (rule && (rule.class === 'sender' || rule.decisive)) return verdict(rule.class, rule.reason);
   if (rule?.reason === 'filtered') return verdict(rule.class, rule.reason);
   // Then a specific status code (x.y.z with y and z not 0, or any 5.7.z), which MTAs choose with care.
   const byStatus = status ? STATUS_RULES.find(([re]) => re.test(status)) : undefined;

@@ -300,6 +300,44 @@ describe(`feedback from every relay: the return path and the inbound receiver ($
     expect((await q('SELECT 1 FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, 'fine@receiver.example'])).length).toBe(0);
   });
 
+  it('matches a report without a return path by its Message-ID, only at a bounce domain of the email’s own project; a hard bounce after a soft one still suppresses', async () => {
+    const fine = returnPaths.get('fine@receiver.example')!;
+    const complaints = async () =>
+      (
+        await q<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE project_id = $1 AND name = $2 AND email = $3`, [
+          t.projectId,
+          EVENT.complaint,
+          'fine@receiver.example',
+        ])
+      )[0].n;
+    // Another tenant with a verified bounce domain of its own: a report there naming this tenant's email changes nothing.
+    const other = await h.tenant({ activated: true });
+    expect((await h.call('POST', '/api/domains/domains', { key: other.apiKey, body: { domain: 'other.example' } })).status).toBe(200);
+    dns.mx.set('bounces.other.example', [MX_HOST]);
+    dns.zone.set('bounces.other.example', [h.config.spfRecord]);
+    await check();
+    expect(await send('fbl@bounces.other.example', arf({ to: 'fbl@bounces.other.example', messageId: fine.messageId }))).toMatch(/^250/);
+    expect(await complaints()).toBe(0);
+    // A feedback loop's report to a fixed address at this tenant's own bounce domain is applied, by Message-ID.
+    expect(await send('fbl@bounces.shop.example', arf({ to: 'fbl@bounces.shop.example', messageId: fine.messageId }))).toMatch(/^250/);
+    expect(await complaints()).toBe(1);
+    expect(await q('SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, 'fine@receiver.example'])).toEqual([
+      { reason: 'complaint' },
+    ]);
+
+    // full@ bounced soft; its final hard bounce of the same email still suppresses it.
+    const full = returnPaths.get('full@receiver.example')!;
+    expect(
+      await send(
+        full.envelopeFrom,
+        dsn({ to: full.envelopeFrom, recipient: 'full@receiver.example', status: '5.1.1', diagnostic: '550 5.1.1 user unknown', messageId: full.messageId }),
+      ),
+    ).toMatch(/^250/);
+    expect(await q('SELECT reason FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, 'full@receiver.example'])).toEqual([
+      { reason: 'bounce' },
+    ]);
+  });
+
   it('refuses relaying for other domains (550) and oversized mail (552)', async () => {
     await expect(send('someone@other.example', 'Subject: hi\r\n\r\nhello')).rejects.toMatchObject({ responseCode: 550 });
     await expect(send('b-1-0000000000000000@bounces.unknown.example', 'Subject: hi\r\n\r\nhello')).rejects.toMatchObject({ responseCode: 550 });

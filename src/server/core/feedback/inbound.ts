@@ -84,8 +84,12 @@ export async function applyReturnedEmail(
     forged = true;
   }
   const report = await parseFeedbackReport(raw, envelopeTo);
-  if (!email && report.original.messageId) {
-    const rows = await query<SentEmail>(SENT_EMAIL_BY_MESSAGE_ID, [report.original.messageId.replace(/^<|>$/g, '')]);
+  // Without a genuine return path (a feedback loop's fixed address, a relay that rewrote the envelope sender), the
+  // returned Message-ID names the email — only an email of a project that owns the bounce domain it was sent to. A
+  // forged return path gets no second chance.
+  if (!email && !forged && report.original.messageId) {
+    const domains = [...new Set(envelopeTo.map((a) => a.split('@').pop()!.toLowerCase()))];
+    const rows = await query<SentEmail>(SENT_EMAIL_BY_MESSAGE_ID, [`<${report.original.messageId.replace(/^<|>$/g, '')}>`, domains]);
     if (rows.length === 1) email = rows[0];
   }
   if (!email)
@@ -107,9 +111,11 @@ export async function applyReturnedEmail(
   // A delay warning (Action: delayed) is not a bounce: the receiver's MTA is still trying.
   if (recipient.action === 'delayed') return { outcome: 'ignored', reason: 'delayed', kind: report.kind, projectId: email.project_id, suppressed: 0 };
   // The same report twice (an MTA that retried, a report sent to the return path and to the feedback loop address):
-  // one email is bounced, or complained about, once.
+  // one email is complained about once, and bounced once — or twice when a hard bounce follows a soft one (an MTA's
+  // warning read as a soft bounce, then its final verdict), which must still suppress.
   const name = verdict.class === 'complaint' ? EVENT.complaint : EVENT.bounce;
-  if ((await query(ALREADY_REPORTED, [email.project_id, name, email.message_id])).length) {
+  const earlier = (await query<{ class: string | null }>(EARLIER_REPORTS, [email.project_id, name, email.message_id])).map((r) => r.class);
+  if (earlier.length && (verdict.class !== 'hard' || earlier.includes('hard'))) {
     return { outcome: 'ignored', reason: 'duplicate', kind: report.kind, projectId: email.project_id, suppressed: 0 };
   }
 
@@ -197,25 +203,32 @@ function pickRecipient(report: FeedbackReport, email: SentEmail, byReturnPath: b
   return undefined;
 }
 
-/** ALREADY_REPORTED: whether project $1 has an event named $2 (a bounce or complaint) for Message-ID $3. */
-const ALREADY_REPORTED = `SELECT 1 FROM events WHERE project_id = $1 AND name = $2 AND json->>'message_id' = $3 LIMIT 1`;
+/** EARLIER_REPORTS: project $1's events named $2 (bounces or complaints) for Message-ID $3, with their class. */
+const EARLIER_REPORTS = `SELECT json->'bounce'->>'class' AS class FROM events WHERE project_id = $1 AND name = $2 AND json->>'message_id' = $3 LIMIT 10`;
 
 /** SENT_EMAIL_BY_ID: an outbox row and its project's link secret (which signs its return path). $1 outbox id. */
 const SENT_EMAIL_BY_ID = `SELECT o.id::text AS id, o.project_id, o.email, o.message_id, o.contact_id, p.link_secret
   FROM outbox o JOIN projects p ON p.id = o.project_id WHERE o.id = $1`;
 
-/** SENT_EMAIL_BY_MESSAGE_ID: the outbox rows with a Message-ID (ours: one). $1 Message-ID without angle brackets. */
+/**
+ * SENT_EMAIL_BY_MESSAGE_ID: the outbox rows with Message-ID $1 (as stored: in angle brackets; ours: one) of a project
+ * one of whose bounce subdomains is among $2 (the domains the returned email was sent to).
+ */
 const SENT_EMAIL_BY_MESSAGE_ID = `SELECT o.id::text AS id, o.project_id, o.email, o.message_id, o.contact_id, p.link_secret
-  FROM outbox o JOIN projects p ON p.id = o.project_id WHERE o.message_id = $1 LIMIT 2`;
+  FROM outbox o JOIN projects p ON p.id = o.project_id
+ WHERE o.message_id = $1
+   AND EXISTS (SELECT 1 FROM sending_domains d WHERE d.project_id = o.project_id AND coalesce(d.bounce_domain, 'bounces.' || d.domain) = ANY($2::text[]))
+ LIMIT 2`;
 
 /**
- * SOFT_BOUNCES_IN_A_ROW: how many of address $2's emails in project $1 bounced soft (or undetermined) since its last
- * open or click by a person (event_is_human): distinct Message-IDs of its soft bounce events after its latest human
- * engagement. The engagement is looked for only from the first soft bounce on (events_project_name_idx ranges).
+ * SOFT_BOUNCES_IN_A_ROW: how many of address $2's emails in project $1 bounced soft (or undetermined) in the last 30
+ * days since its last open or click by a person (event_is_human): distinct Message-IDs of its soft bounce events
+ * after its latest human engagement (events_address_feedback_idx). A mailbox full now and then over a year, read
+ * without tracked opens (Apple Mail Privacy Protection), is never suppressed for it.
  */
 const SOFT_BOUNCES_IN_A_ROW = `WITH soft AS (
     SELECT e.json->>'message_id' AS message_id, e.emitted_at FROM events e
-     WHERE e.project_id = $1 AND e.name = 'ses_event_bounce' AND lower(e.email) = lower($2)
+     WHERE e.project_id = $1 AND e.name = 'ses_event_bounce' AND lower(e.email) = lower($2) AND e.emitted_at > now() - interval '30 days'
        AND e.json->'bounce'->>'class' IN ('soft', 'undetermined')),
   engaged AS (
     SELECT max(x.emitted_at) AS at FROM events x

@@ -110,6 +110,13 @@ describe('malformed input', () => {
     }
   });
 
+  it('reads a hostile report only so far: thousands of addresses and a long line of dashes give at most 20 recipients', async () => {
+    const addresses = Array.from({ length: 8000 }, (_, i) => `user${i}@example.net`).join('\r\n');
+    const raw = `From: x@example.org\r\nSubject: failure notice\r\n\r\n${'-'.repeat(200_000)}\r\n${addresses}\r\n`;
+    const r = await parseFeedbackReport(raw);
+    expect(r.recipients.length).toBeLessThanOrEqual(20);
+  });
+
   it('never names our own return path or the report’s sender as a failed recipient', async () => {
     const raw = [
       'From: Mail Delivery System <mailer-daemon@mx.example.org>',

@@ -41,6 +41,20 @@ export interface FeedbackReport {
   original: { messageId?: string; to: string[] };
 }
 
+/**
+ * How much of a report's words are read (characters): a returned email's own words are a few kB, and every step over
+ * them is linear or bounded by MAX_ADDRESSES and MAX_RECIPIENTS, so a hostile 10 MB message costs milliseconds.
+ */
+const MAX_TEXT = 64 * 1024;
+/** At most this many addresses are taken from a free-text bounce, and recipients from a DSN. */
+const MAX_ADDRESSES = 20;
+const MAX_RECIPIENTS = 100;
+
+/** bounded: the first MAX_TEXT characters of `text`, CRLF as LF, runs of dashes shortened to three (linear regexes). */
+function bounded(text: string, max = MAX_TEXT): string {
+  return text.slice(0, max).replace(/\r\n/g, '\n').replace(/-{4,}/g, '---');
+}
+
 /** Content types that carry the original message or its headers. */
 const ORIGINAL_TYPES = new Set([
   'message/rfc822',
@@ -54,6 +68,11 @@ const ORIGINAL_TYPES = new Set([
 /** Lines that begin the copy of the original message in a free-text bounce. */
 const ORIGINAL_MARKER =
   /^\s*(-{2,}.*(original message|below this line|copy of the message|returned message|message headers?|undelivered message|original-message|message follows|this is a copy)|-{3,}\s*(original|returned) |original message follows|\s*-+ ?(begin|start) (of )?(returned|original|forwarded) message|------ This is a copy of the message|-{2,} ?headers? of (the )?original)/im;
+
+/** The subject and words of a delay warning: the receiver's MTA is still trying (never a bounce). */
+const DELAY_SUBJECT = /^\s*(warning: message .* delayed|delivery status notification \(delay\)|delayed mail|delivery delayed)/i;
+const DELAY_TEXT =
+  /\b(has not yet been delivered|will (continue|keep) (trying|to try)|still (be )?(trying|retried|being retried)|delivery attempts will continue|no action is required on your part)\b/i;
 
 /** A mail address in text (the local part may be quoted). */
 const ADDRESS = /(?:"[^"\r\n]{1,64}"|[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64})@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,}/g;
@@ -83,7 +102,7 @@ export async function parseFeedbackReport(raw: Buffer | string, ourAddresses: st
 
   const status = mail.attachments.find((a) => a.contentType.toLowerCase() === 'message/delivery-status');
   if (status) {
-    const report = dsnReport(status.content.toString('utf8'), original, text);
+    const report = dsnReport(bounded(status.content.subarray(0, 4 * MAX_TEXT).toString('utf8'), 4 * MAX_TEXT), original, text);
     if (report.recipients.length) return report;
   }
 
@@ -99,12 +118,18 @@ export async function parseFeedbackReport(raw: Buffer | string, ourAddresses: st
   let recipients = textRecipients(text, exclude, original.to);
   // MIME some MTAs break (a boundary parameter on an unfolded line) leaves no text part: read the raw body instead.
   if (!recipients.length) recipients = textRecipients(rawBody(bytes), exclude, original.to);
+  // A free-text delay warning ("has not yet been delivered", Exim's "Warning: message … delayed") is not a bounce.
+  if (DELAY_SUBJECT.test(mail.subject ?? '') || DELAY_TEXT.test(cutOriginal(text))) recipients = recipients.map((r) => ({ ...r, action: 'delayed' }));
   return { kind: recipients.length ? 'text' : 'unknown', recipients, original };
 }
 
 /** rawBody: the message's bytes after its header (as Latin-1), without MIME part headers or boundaries. */
 function rawBody(bytes: Buffer): string {
-  const text = skipMboxLine(bytes).toString('latin1').replace(/\r\n/g, '\n');
+  const text = bounded(
+    skipMboxLine(bytes)
+      .subarray(0, 4 * MAX_TEXT)
+      .toString('latin1'),
+  );
   const at = text.indexOf('\n\n');
   return (at < 0 ? '' : text.slice(at + 2))
     .split('\n')
@@ -127,7 +152,7 @@ function addressesOf(field: AddressObject | AddressObject[] | undefined): string
 
 /** The report's human-readable text: the text part, or the HTML's text when it has only HTML. */
 function humanText(mail: ParsedMail): string {
-  return (mail.text ?? (typeof mail.html === 'string' ? mail.html.replace(/<[^>]+>/g, ' ') : '') ?? '').replace(/\r\n/g, '\n');
+  return bounded(mail.text ?? (typeof mail.html === 'string' ? mail.html.slice(0, 4 * MAX_TEXT).replace(/<[^>]+>/g, ' ') : '') ?? '');
 }
 
 /**
@@ -136,7 +161,7 @@ function humanText(mail: ParsedMail): string {
  */
 function originalMessage(mail: ParsedMail, bytes: Buffer): FeedbackReport['original'] {
   const part = mail.attachments.find((a) => ORIGINAL_TYPES.has(a.contentType.toLowerCase()));
-  let headersText = part?.content.toString('utf8');
+  let headersText = part ? bounded(part.content.subarray(0, MAX_TEXT).toString('utf8')) : undefined;
   if (!headersText) {
     const text = humanText(mail);
     const at = text.search(ORIGINAL_MARKER);
@@ -191,7 +216,7 @@ const fieldText = (value: string | undefined) => value?.replace(/^[a-z0-9-]+\s*;
 
 /** arfReport reads an ARF feedback report: each Original-Rcpt-To (else the original's To) complained. */
 function arfReport(content: string, original: FeedbackReport['original']): FeedbackReport {
-  const fields = fieldMap(parseFieldBlocks(content).flat());
+  const fields = fieldMap(parseFieldBlocks(bounded(content)).flat());
   const feedbackType = fields.get('feedback-type')?.[0]?.toLowerCase() ?? 'abuse';
   // Original-Rcpt-To (RFC 5965), or Removal-Recipient (the opt-out drafts of ARF's early version 0.1).
   const named = [...(fields.get('original-rcpt-to') ?? []), ...(fields.get('removal-recipient') ?? [])].map(fieldAddress).filter((a): a is string => !!a);
@@ -220,6 +245,7 @@ function dsnRecipientBlocks(content: string): { perMessage: Map<string, string[]
       const isRecipient = name === 'final-recipient' || name === 'original-recipient';
       // A recipient field begins a new recipient unless it completes the current one (its other half).
       if (isRecipient && (!current || current.has(name))) {
+        if (recipients.length >= MAX_RECIPIENTS) return { perMessage, recipients };
         current = new Map();
         recipients.push(current);
       }
@@ -371,6 +397,7 @@ function paragraphAbout(text: string, email: string, all: string[] = []): string
 function textRecipients(text: string, exclude: Set<string>, originalTo: string[]): ReportRecipient[] {
   const own = cutOriginal(text);
   const found: string[] = [];
+  const seen = new Set<string>();
   // Addresses in the original's sender fields, quoted in the report, are not recipients.
   const senderLines = /^\s*(from|mail from|sender|reply-to|return-path|envelope-from|x-envelope-from)\s*:.*$/gim;
   for (const m of own
@@ -380,7 +407,10 @@ function textRecipients(text: string, exclude: Set<string>, originalTo: string[]
     const a = m[0].replace(/^[.]+|[.]+$/g, '');
     const lower = a.toLowerCase();
     if (exclude.has(lower) || /^(postmaster|mailer-daemon|mail-daemon|abuse|hostmaster|root|noreply|no-reply)@/i.test(a)) continue;
-    if (!found.some((f) => f.toLowerCase() === lower)) found.push(a);
+    if (seen.has(lower)) continue;
+    seen.add(lower);
+    found.push(a);
+    if (found.length >= MAX_ADDRESSES) break;
   }
   const named = found.length ? found : originalTo;
   const whole = own.replace(/\s+/g, ' ').trim();

@@ -27,6 +27,10 @@ export interface InboundReceiver {
   close(): Promise<void>;
 }
 
+/** Recipients per returned message, and SMTP sessions at once. */
+const MAX_RECIPIENTS = 5;
+const MAX_CLIENTS = 100;
+
 /** smtpError: an error whose SMTP reply smtp-server sends as given. */
 function smtpError(code: number, message: string): Error & { responseCode: number } {
   return Object.assign(new Error(message), { responseCode: code });
@@ -44,6 +48,17 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
   const count = (result: InboundResult) => inboundMetrics.messages.inc({ source: 'smtp', result });
   // The circuit-breaker looks at a project once a second while its feedback arrives, not once per returned message
   // (each look counts the window's bounces: per message that grows with the square of a burst; bench:feedback).
+  // Whether a domain is a verified bounce subdomain, remembered for a minute (10 s when not: a domain just verified is
+  // soon taken), so that each RCPT does not ask the database.
+  const known = new Map<string, { known: boolean; until: number }>();
+  const knownDomain = async (domain: string): Promise<boolean> => {
+    const hit = known.get(domain);
+    if (hit && hit.until > Date.now()) return hit.known;
+    const answer = await isBounceDomain(query, domain);
+    if (known.size > 10_000) known.clear();
+    known.set(domain, { known: answer, until: Date.now() + (answer ? 60_000 : 10_000) });
+    return answer;
+  };
   const watch = new ReputationWatch(query, ctx.config.reputation, (projectId, reason) => console.warn(`inbound: project ${projectId} paused: ${reason}`));
 
   const server = new SMTPServer({
@@ -51,6 +66,7 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
     banner: 'Mailwright feedback receiver',
     logger: false,
     size: settings.maxBytes,
+    maxClients: MAX_CLIENTS,
     authOptional: true,
     disabledCommands: settings.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     ...(settings.tls ? { key: settings.tls.key, cert: settings.tls.cert } : {}),
@@ -64,9 +80,11 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
         },
       );
     },
-    onRcptTo(address: SMTPServerAddress, _session: SMTPServerSession, callback: (err?: Error | null) => void) {
+    onRcptTo(address: SMTPServerAddress, session: SMTPServerSession, callback: (err?: Error | null) => void) {
+      // A returned email goes to one return path; a few are allowed (an MTA may group them), never a mailing.
+      if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError(452, '4.5.3 Too many recipients'));
       const domain = address.address.split('@').pop()?.toLowerCase() ?? '';
-      isBounceDomain(query, domain).then(
+      knownDomain(domain).then(
         (known) => {
           if (known) return callback();
           count('relay');
@@ -79,10 +97,15 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
       );
     },
     onData(stream, session, callback) {
+      // Nothing is kept past INBOUND_MAX_BYTES: smtp-server goes on reading an oversized message to its end.
       const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
+      let bytes = 0;
+      stream.on('data', (c: Buffer) => {
+        bytes += c.length;
+        if (bytes <= settings.maxBytes) chunks.push(c);
+      });
       stream.on('end', () => {
-        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded) {
+        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded || bytes > settings.maxBytes) {
           count('too_big');
           return callback(smtpError(552, `5.3.4 Message too big: at most ${settings.maxBytes} bytes`));
         }
