@@ -234,7 +234,21 @@ describe(`every operation under bad input (${API_DB})`, () => {
 
 /** The kinds of record a request can name by id. */
 type Kind =
-  'contact' | 'segment' | 'template' | 'persona' | 'blast' | 'campaign' | 'workflow' | 'event' | 'joblog' | 'admin' | 'topic' | 'form' | 'webhook' | 'delivery';
+  | 'contact'
+  | 'segment'
+  | 'template'
+  | 'persona'
+  | 'blast'
+  | 'campaign'
+  | 'workflow'
+  | 'event'
+  | 'joblog'
+  | 'admin'
+  | 'topic'
+  | 'form'
+  | 'webhook'
+  | 'delivery'
+  | 'domain';
 
 /** The record kind a field or parameter names, by its name; null for ids that name no record of a project. */
 const KIND_BY_NAME: Record<string, Kind | null> = {
@@ -287,6 +301,7 @@ const KIND_BY_COLLECTION: Record<string, Kind | null> = {
   forms: 'form',
   endpoints: 'webhook',
   deliveries: 'delivery',
+  domains: 'domain',
   tree: null,
   root_node: null,
   children: null,
@@ -365,6 +380,12 @@ describe(`another project's ids (${API_DB})`, () => {
       (async () => (await h.call('GET', '/api/companyauthwrapper/company_users', { key: b.apiKey })).body)(),
       (async () => (await h.call('GET', '/api/subscriptions/topics', { key: b.apiKey })).body)(),
       (async () => (await h.call('GET', '/api/subscriptions/forms', { key: b.apiKey })).body)(),
+      // Their sending domains' names and bounce subdomains (the DNS check may change the statuses at any time).
+      (async () =>
+        ((await h.call('GET', '/api/domains/dkim', { key: b.apiKey })).body.data as Array<Record<string, unknown>>).map(({ domain, bounce_domain }) => ({
+          domain,
+          bounce_domain,
+        })))(),
       (async () => {
         const endpoints = (await h.call('GET', '/api/webhooks/endpoints', { key: b.apiKey })).body;
         // The dispatcher's attempts (to an address that does not answer here) change the deliveries' state, not what
@@ -430,6 +451,7 @@ describe(`another project's ids (${API_DB})`, () => {
     // A public address (nothing answers it here; the endpoint is registered, not reached).
     theirs.webhook = (await call('POST', '/api/webhooks/endpoints', { url: 'https://93.184.215.14/hooks', event_types: ['email.sent'] })).data.id;
     theirs.delivery = (await call('POST', `/api/webhooks/endpoints/${theirs.webhook}/test`, undefined)).data.id;
+    theirs.domain = (await call('POST', '/api/domains/domains', { domain: 'theirs-contract.example' })).data.id;
     for (const [kind, id] of Object.entries(theirs)) expect(id, kind).toBeTruthy();
     // Wait for the workflow's save job, so the snapshot does not change under the test.
     for (
