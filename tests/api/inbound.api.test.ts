@@ -243,8 +243,16 @@ describe(`feedback from every relay: the return path and the inbound receiver ($
     expect(status.bounce_rate).toBeCloseTo(1 / 6, 5);
     expect(status.complaint_rate).toBeCloseTo(1 / 6, 5);
 
-    // The next blast to all of them leaves out the hard-bounced and the complaining address.
-    await expect(dueBlast(h, t, people, { from: 'news@shop.example', type: 'TEMPLATE_MARKETING' })).rejects.toThrow('the blast queued 3 of 5 recipients');
+    // The next blast to all of them leaves out the hard-bounced and the complaining address. (dueBlast counts what its
+    // own expansion queued, which is nothing when the workers expanded the due blast first: the rows are read instead.)
+    await dueBlast(h, t, people, { from: 'news@shop.example', type: 'TEMPLATE_MARKETING' }).catch(() => undefined);
+    const queued = () =>
+      q<{ email: string }>(
+        `SELECT email FROM outbox WHERE blast_id = (SELECT id FROM email_blasts WHERE project_id = $1 ORDER BY created_at DESC LIMIT 1) ORDER BY email`,
+        [t.projectId],
+      );
+    await until(async () => (await queued()).length > 0);
+    expect((await queued()).map((r) => r.email)).toEqual(['blocked@receiver.example', 'fine@receiver.example', 'full@receiver.example']);
   });
 
   it('ignores forged tokens, recipients we never mailed, garbage, delay warnings and repeated reports, changing nothing', async () => {
