@@ -42,6 +42,15 @@ afterAll(async () => {
 const check = () => checkDomains(h.runtime.database.query.bind(h.runtime.database), h.config);
 const q = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => h.runtime.database.query<T>(text, params);
 
+/**
+ * blast sends a due marketing blast from news@shop.example. The harness's own expansion may find the workers expanded
+ * the due blast first (on PostgreSQL, often) and queue nothing: the test then waits for the messages themselves.
+ */
+const blast = (emails: string[]) =>
+  dueBlast(h, t, emails, { from: 'news@shop.example', type: 'TEMPLATE_MARKETING' }).catch((err: Error) => {
+    if (!/^the blast queued 0 of /.test(err.message)) throw err;
+  });
+
 const until = async (what: () => Promise<boolean>, ms = 20_000) => {
   const end = Date.now() + ms;
   while (!(await what())) {
@@ -152,7 +161,7 @@ describe(`feedback from every relay: the return path and the inbound receiver ($
     });
     // Before the records verify, mail keeps the persona's address as its return path.
     const early = () => h.sink.messages.find((m) => m.envelopeTo.includes('early@receiver.example'));
-    await dueBlast(h, t, ['early@receiver.example'], { from: 'news@shop.example', type: 'TEMPLATE_MARKETING' });
+    await blast(['early@receiver.example']);
     await until(async () => !!early());
     expect(early()!.envelopeFrom).toBe('news@shop.example');
 
@@ -162,7 +171,7 @@ describe(`feedback from every relay: the return path and the inbound receiver ($
     const listed = (await h.call('GET', '/api/domains/dkim', { key: t.apiKey })).body.data as Array<Record<string, unknown>>;
     expect(listed[0]).toMatchObject({ bounces_ready: true, records: { bounce_mx: { status: 'Success' }, bounce_spf: { status: 'Success' } } });
 
-    await dueBlast(h, t, people, { from: 'news@shop.example', type: 'TEMPLATE_MARKETING' });
+    await blast(people);
     const sent = () => h.sink.messages.filter((m) => people.includes(m.envelopeTo[0]));
     await until(async () => sent().length === people.length);
     returnPaths = new Map();
