@@ -1,5 +1,5 @@
 /**
- * `npm run bench:feedback` (issue 37): returned emails per second through the inbound SMTP receiver, applied. BENCH_N
+ * `npm run bench:feedback`: returned emails per second through the inbound SMTP receiver, applied. BENCH_N
  * (default 10,000) sent emails of one project, each with its own return path at a verified bounce subdomain; a second
  * SMTP client, Python's smtplib in its own process with 4 connections, sends one returned email to each return path —
  * 60 % user-unknown DSNs, 25 % mailbox-full DSNs, 10 % "blocked using Spamhaus" DSNs, 5 % ARF abuse reports — and the

@@ -46,7 +46,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Choose the domain's bounce subdomain (issue 37 §1); its MX and SPF records are checked at once.
+         * Choose the domain's bounce subdomain; its MX and SPF records are checked at once.
          * @description Each email's return path is a per-message address at the bounce subdomain (default bounces.<domain>), so that bounces and complaint reports come back to the service whatever relay sent the mail. It must be a subdomain of the sending domain (so that SPF aligns with the From under DMARC's relaxed alignment); an empty value goes back to the default. Until its MX and SPF records verify, mail keeps the persona's address as return path.
          */
         put: operations["setBounceDomain"];
@@ -114,7 +114,7 @@ export interface components {
                 bounce_mx: components["schemas"]["MxRecord"];
                 bounce_spf: components["schemas"]["DnsRecord"];
             };
-            /** @description The bounce subdomain: the domain of every email's return path (issue 37 §1). */
+            /** @description The bounce subdomain: the domain of every email's return path. */
             bounce_domain: string;
             /** @description Whether the bounce subdomain's MX and SPF records verify: then every email from the domain carries a per-message return path there, and bounces and complaints come back whatever relay sent it. Until then mail keeps the persona's address as return path and bounces are not coming back yet. */
             bounces_ready: boolean;

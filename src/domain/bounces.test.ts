@@ -1,5 +1,5 @@
 /**
- * The one classification of delivery failures (issue 37 §5): hard, soft, sender-side, delivered; the receiver's
+ * The one classification of delivery failures: hard, soft, sender-side, delivered; the receiver's
  * words before the codes, a specific status code before vague words, temporary failures never hard.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * One classification of delivery failures (issue 37 §5), used by every source of feedback: the synchronous answers
+ * One classification of delivery failures, used by every source of feedback: the synchronous answers
  * of a relay at RCPT and DATA, asynchronous delivery status notifications (RFC 3464) and the free-text bounces of MTAs
  * that write none, ARF complaint reports (RFC 5965), auto-replies (RFC 3834) and providers' webhooks. Pure: it reads
  * an enhanced status code (RFC 3463), an SMTP reply code and the receiver's words, and says what the failure means

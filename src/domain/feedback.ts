@@ -38,7 +38,7 @@ export interface Feedback {
   /** When the receiving side reported it (ISO 8601 UTC); now when absent. */
   timestamp?: string;
   /**
-   * The one classification (domain/bounces.ts; issue 37 §5), when the source gave the receiver's words: class
+   * The one classification (domain/bounces.ts), when the source gave the receiver's words: class
    * (hard, soft, sender, undetermined), the rule's reason, the enhanced status code, and the MTA that reported it.
    */
   classification?: { class: string; reason: string; status?: string; reportingMta?: string; remoteMta?: string };
@@ -90,8 +90,7 @@ export interface SmtpRefusal {
 }
 
 /**
- * smtpBounce classifies a relay's refusal at send time (issue 5 §3) with the one classification (domain/bounces.ts,
- * issue 37 §5): a 5xx is a bounce, Permanent when the classification is hard (the address itself is bad) and
+ * smtpBounce classifies a relay's refusal at send time (issue 5 §3) with the one classification (domain/bounces.ts): a 5xx is a bounce, Permanent when the classification is hard (the address itself is bad) and
  * Transient otherwise (a passing trouble, or a refusal of the sender: a blocklist, policy, content, authentication).
  * It suppresses the address only when the relay refused the recipient at RCPT TO and the classification is hard: a
  * refusal after RCPT TO says nothing reliable about the address. A 4xx is not a bounce (the sender retries it):

@@ -66,13 +66,13 @@ export interface MxRecord {
   priority: number;
 }
 
-/** bounceDomainOf: a sending domain's bounce subdomain (issue 37 §1): the one set, else bounces.<domain>. */
+/** bounceDomainOf: a sending domain's bounce subdomain: the one set, else bounces.<domain>. */
 export function bounceDomainOf(domain: string, custom: string | null | undefined): string {
   return custom?.trim().toLowerCase() || `bounces.${domain}`;
 }
 
 /**
- * bounceRecords returns the two records of a bounce subdomain (issue 37 §1): MX 10 to the operator's inbound host
+ * bounceRecords returns the two records of a bounce subdomain: MX 10 to the operator's inbound host
  * (INBOUND_MX_HOST), so that bounces and complaint reports sent to each email's return path reach the inbound
  * receiver; and SPF (`spf`, the same record as the sending domain's), because receivers check SPF against the return
  * path's domain: a subdomain of the From domain passes DMARC's relaxed SPF alignment (RFC 7489 §3.1.2).

@@ -59,7 +59,7 @@ export interface Config {
   /** The reputation circuit-breaker (core/sending/reputation.ts): PAUSE_MIN_SENDS (200), PAUSE_BOUNCE_RATE (5 %), PAUSE_COMPLAINT_RATE (0.3 %; fractions). */
   reputation: { minSends: number; bounceRate: number; complaintRate: number };
   /**
-   * Feedback from every relay (issue 37): the inbound SMTP receiver of bounces and complaint reports
+   * Feedback from every relay: the inbound SMTP receiver of bounces and complaint reports
    * (gateways/inbound/receiver.ts) listens on INBOUND_SMTP_PORT (unset: off; in production port 25 is forwarded to it)
    * on INBOUND_SMTP_HOST (default 0.0.0.0), offers STARTTLS with INBOUND_TLS_CERT and INBOUND_TLS_KEY (PEM files),
    * takes messages up to INBOUND_MAX_BYTES (default 10 MB) and INBOUND_RATE_PER_MINUTE messages per client address

@@ -66,7 +66,7 @@ export const sendMetrics = {
 };
 
 /**
- * What the inbound receiver and the bounce mailbox did with each returned email (issue 37): `applied` with its class
+ * What the inbound receiver and the bounce mailbox did with each returned email: `applied` with its class
  * (hard, soft, sender, undetermined, complaint), or ignored with why (no_email: it names no email of ours;
  * forged_token; unknown_recipient: a recipient we never mailed; auto_reply; delivered; delayed: a delay warning;
  * duplicate: the same email reported again; unreadable), or refused at the

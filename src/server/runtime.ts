@@ -17,7 +17,7 @@ export interface Runtime {
   queue: Queue;
   transport: MailTransport;
   workers?: Workers;
-  /** The inbound SMTP receiver of bounces and complaint reports, when INBOUND_SMTP_PORT is set (issue 37 §2). */
+  /** The inbound SMTP receiver of bounces and complaint reports, when INBOUND_SMTP_PORT is set. */
   inbound?: InboundReceiver;
   stop(): Promise<void>;
 }

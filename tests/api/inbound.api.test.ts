@@ -1,5 +1,5 @@
 /**
- * Feedback from every relay (issue 37): a sending domain's bounce subdomain verified against a real DNS server
+ * Feedback from every relay: a sending domain's bounce subdomain verified against a real DNS server
  * (dns2: its MX to the inbound host and its SPF record), every email of a blast leaving with its own signed return
  * path there, and the relay's later bounces and complaint reports sent back over SMTP to those return paths, into the
  * inbound receiver: a user-unknown DSN suppresses its address (left out of the next blast), a mailbox-full one does

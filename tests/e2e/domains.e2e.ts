@@ -2,7 +2,7 @@
  * Domain Settings in Debian's chromium (/account/domains; issue 4 §5): the domain check's messages, adding a domain,
  * its DNS records shown to copy, the DNS check's verdict against a real DNS server on 127.0.0.1 that has none of the
  * records ('DNS settings not found'), the domain's warm-up, its bounce subdomain's MX and SPF records verified once
- * published (issue 37 §1), the duplicate-domain error, and a persona's domain written in the registered casing. The Success path and DKIM signing are covered by
+ * published, the duplicate-domain error, and a persona's domain written in the registered casing. The Success path and DKIM signing are covered by
  * tests/api/domains.api.test.ts.
  */
 import { mkdtemp } from 'node:fs/promises';

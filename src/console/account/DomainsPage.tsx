@@ -2,7 +2,7 @@
  * Domain Settings (/account/domains; spec part 2 §2 Sending domains, §3 Domain settings, §5 Domain, §7, §8 texts;
  * issue 4 §5): the project's sending domains with their DKIM, SPF and DMARC status, a form to add one, and each
  * domain's DNS records ready to copy, with the advice to verify before sending more than 100 emails and the DMARC
- * progression p=none → quarantine → reject, and its bounce subdomain's MX and SPF records (issue 37 §1). Statuses come from the server's periodic DNS check; Refresh re-reads them.
+ * progression p=none → quarantine → reject, and its bounce subdomain's MX and SPF records. Statuses come from the server's periodic DNS check; Refresh re-reads them.
  */
 import { LoadStatus } from './LoadStatus';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
@@ -25,7 +25,7 @@ function statusLabel(status: Status, record: 'DKIM' | 'SPF' | 'DMARC'): string {
 }
 
 /**
- * BounceSection shows a domain's bounce subdomain (issue 37 §1): whether bounces and complaints come back yet, its MX
+ * BounceSection shows a domain's bounce subdomain: whether bounces and complaints come back yet, its MX
  * and SPF records ready to copy with their status, and a field to choose another subdomain.
  */
 function BounceSection({ d, onSaved }: { d: Domain; onSaved: () => Promise<void> }) {

@@ -232,7 +232,7 @@ export const sendingDomains = pgTable(
     dmarcStatus: text('dmarc_status').notNull().default('Pending'),
     checkedAt: ts('checked_at'),
     /**
-     * The bounce subdomain (issue 37 §1): the domain of each email's per-message return path (VERP), whose MX points
+     * The bounce subdomain: the domain of each email's per-message return path (VERP), whose MX points
      * at the inbound receiver (INBOUND_MX_HOST). Lower case; null means the default, bounces.<domain>.
      */
     bounceDomain: text('bounce_domain'),
@@ -431,7 +431,7 @@ export const events = pgTable(
     index('events_message_engagement_idx')
       .on(sql`(json->>'message_id')`)
       .where(sql`name IN (${ENGAGEMENT_EVENTS})`),
-    // Returned mail (issue 37): whether an email was already bounced or complained about (one report counts once), and an
+    // Returned mail: whether an email was already bounced or complained about (one report counts once), and an
     // address's soft bounces since its last open or click by a person (SOFT_BOUNCE_LIMIT), without a project's scan.
     index('events_feedback_message_idx')
       .on(sql`(json->>'message_id')`, t.name)

@@ -1,5 +1,5 @@
 /**
- * The per-message return path (issue 37 §1): it names its outbox row, survives an MTA folding the local part's case,
+ * The per-message return path: it names its outbox row, survives an MTA folding the local part's case,
  * and cannot be forged, altered or moved to another project's secret.
  */
 import { describe, expect, it } from 'vitest';

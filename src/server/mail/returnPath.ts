@@ -1,5 +1,5 @@
 /**
- * The per-message return path (VERP, issue 37 §1): each email's envelope sender is `b-{id}-{signature}@{bounce
+ * The per-message return path (VERP): each email's envelope sender is `b-{id}-{signature}@{bounce
  * subdomain}`, where `id` is its outbox row in base 36 and `signature` the first 16 hex digits (64 bits) of
  * HMAC-SHA256("verp\n" + id) under its project's link secret (projects.link_secret, as the links in the email, see
  * mail/links.ts). Whatever comes back to that address — a bounce, a complaint report, an auto-reply — names its

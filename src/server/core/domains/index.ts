@@ -120,7 +120,7 @@ export async function addDomain(ctx: AppContext, project: ProjectScope, input: s
 }
 
 /**
- * setBounceDomain sets the project's domain `id`'s bounce subdomain (issue 37 §1; '' for the default bounces.<domain>),
+ * setBounceDomain sets the project's domain `id`'s bounce subdomain ('' for the default bounces.<domain>),
  * resets its MX and SPF statuses to Pending and enqueues a DNS check. Throws NotFound for another project's or an
  * unknown domain, BadRequest naming `bounce_domain` for a name that is not a subdomain of it.
  */
@@ -141,7 +141,7 @@ export async function setBounceDomain(ctx: AppContext, project: ProjectScope, id
 
 /**
  * isBounceDomain tells whether `domain` (lower case) is the bounce subdomain of a sending domain whose MX record
- * verifies: the only domains the inbound receiver takes mail for (issue 37 §2).
+ * verifies: the only domains the inbound receiver takes mail for.
  */
 export async function isBounceDomain(query: QueryFn, domain: string): Promise<boolean> {
   const rows = await query(`SELECT 1 FROM sending_domains WHERE coalesce(bounce_domain, 'bounces.' || domain) = $1 AND bounce_mx_status = 'Success' LIMIT 1`, [
@@ -256,7 +256,7 @@ const PERSONA_DOMAIN = `FROM sender_personas p
  * personaSendingDomains returns, for each of the sender personas whose address is on a registered sending domain of
  * its project (verified or not), that domain's id and name, keyed by persona id: what the warm-up counts
  * (core/sending/dailyCaps.ts); and, once its bounce subdomain's MX and SPF records verify, that subdomain as
- * `returnPathDomain`: the domain of each email's per-message return path (mail/returnPath.ts, issue 37 §1). One query.
+ * `returnPathDomain`: the domain of each email's per-message return path (mail/returnPath.ts). One query.
  */
 export async function personaSendingDomains(
   query: QueryFn,

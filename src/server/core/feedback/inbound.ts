@@ -1,5 +1,5 @@
 /**
- * Returned emails applied (issue 37 §2, §3, §6): what came back to an email's return path — through the inbound SMTP
+ * Returned emails applied: what came back to an email's return path — through the inbound SMTP
  * receiver or the bounce mailbox — is read (report.ts), tied to the one email it is about, and applied through the
  * one home of feedback (recordFeedback, suppress, unsubscribe in ./index.ts): the bounce and complaint events with the
  * receiver's words, the suppression list, the circuit-breaker, the reports and the webhooks.

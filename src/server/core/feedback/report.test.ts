@@ -1,6 +1,6 @@
 /**
  * parseFeedbackReport and the one classification (domain/bounces.ts) over 152 real returned emails
- * (tests/fixtures/bounces/, issue 37 "Done when"): hard vs not hard agrees with the sisimai decoder's expectation for
+ * (tests/fixtures/bounces/): hard vs not hard agrees with the sisimai decoder's expectation for
  * at least 95 % of the 165 recipients (printed per family), every ARF report and SES complaint is read as a complaint
  * of its recipient, no auto-reply is counted as a bounce, and malformed input gives an empty report, never a throw.
  */

@@ -1,5 +1,5 @@
 /**
- * Reading a returned email (issue 37 §2): whatever came back to a message's return path — a delivery status
+ * Reading a returned email: whatever came back to a message's return path — a delivery status
  * notification (RFC 3464 multipart/report with message/delivery-status), a complaint report (RFC 5965 ARF,
  * message/feedback-report), an auto-reply (RFC 3834), an Amazon SES notification sent as email, or the free-text
  * bounce of an MTA that writes no DSN (qmail, old Exim and Sendmail, Exchange, Gmail's and Yahoo's texts, …) — is

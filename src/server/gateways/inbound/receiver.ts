@@ -1,5 +1,5 @@
 /**
- * The inbound SMTP receiver of returned mail (issue 37 §2): receivers of our emails send their bounces (RFC 3464
+ * The inbound SMTP receiver of returned mail: receivers of our emails send their bounces (RFC 3464
  * DSNs and the free-text ones), complaint reports (RFC 5965 ARF) and auto-replies to each email's return path at its
  * domain's bounce subdomain, whose MX points here (INBOUND_MX_HOST; in production port 25 is forwarded to
  * INBOUND_SMTP_PORT). Built on smtp-server; what a message means and what it changes is core/feedback/inbound.ts.
