@@ -93,6 +93,10 @@ export interface OperationTypes {
   addSuppressions: EventOperations['addSuppressions'];
   removeSuppressions: EventOperations['removeSuppressions'];
   postSesNotification: EventOperations['postSesNotification'];
+  postProviderFeedback: EventOperations['postProviderFeedback'];
+  listFeedbackIntegrations: EventOperations['listFeedbackIntegrations'];
+  setFeedbackIntegration: EventOperations['setFeedbackIntegration'];
+  removeFeedbackIntegration: EventOperations['removeFeedbackIntegration'];
   getEmailSendResults: ReportingOperations['getEmailSendResults'];
   getQuickStats: ReportingOperations['getQuickStats'];
   getSendsLast24Hours: ReportingOperations['getSendsLast24Hours'];

@@ -343,6 +343,27 @@ export const operations = {
     "path": "/feedback/ses/{integration_key}",
     "public": true
   },
+  "postProviderFeedback": {
+    "service": "event",
+    "method": "POST",
+    "path": "/feedback/{provider}/{integration_key}",
+    "public": true
+  },
+  "listFeedbackIntegrations": {
+    "service": "event",
+    "method": "GET",
+    "path": "/feedback_integrations"
+  },
+  "setFeedbackIntegration": {
+    "service": "event",
+    "method": "PUT",
+    "path": "/feedback_integrations/{provider}"
+  },
+  "removeFeedbackIntegration": {
+    "service": "event",
+    "method": "DELETE",
+    "path": "/feedback_integrations/{provider}"
+  },
   "getEmailSendResults": {
     "service": "reporting",
     "method": "GET",

@@ -137,10 +137,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/feedback/{provider}/{integration_key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The webhook URL to give an email provider (Postmark, Mailgun, SendGrid, Brevo, Resend) for its bounce and complaint events. The project's integration key is in the path; the request must carry the provider's own proof, checked against what was set with PUT /feedback_integrations/{provider}: Postmark's basic-auth credentials (user:password in the webhook URL), Mailgun's HMAC-SHA256 signature of timestamp + token with the webhook signing key (a timestamp more than 5 minutes away or a token seen before is refused), SendGrid's ECDSA signature over the timestamp and the raw body (X-Twilio-Email-Event-Webhook-Signature and -Timestamp, with the verification key; 5 minutes; a signature seen before is refused), Brevo's bearer token (Authorization: Bearer …), Resend's Svix signature (svix-id, svix-timestamp, svix-signature with the whsec_ secret; 5 minutes; an id seen before is refused). Anything else answers 401 and changes nothing. Each event is tied to the project's email by the Message-ID the provider passes back (Mailgun, SendGrid, Brevo), else to its latest email to the recipient in the last 30 days (Postmark, Resend), and classified by the receiver's words like every bounce: hard bounces and complaints suppress, soft ones are counted, sender-side ones (a blocklist, a policy) never suppress the recipient. */
+        post: operations["postProviderFeedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feedback_integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The email providers whose feedback webhooks this project takes, each with a hint of its secret (never the secret) and the webhook URL to give the provider. */
+        get: operations["listFeedbackIntegrations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feedback_integrations/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Sets what a provider's webhook must prove: Postmark user:password (the credentials put in the webhook URL), Mailgun's webhook signing key, SendGrid's verification key (the base64 public key shown with signed event webhooks), Brevo's token, Resend's signing secret (whsec_…). Replaces an earlier one. */
+        put: operations["setFeedbackIntegration"];
+        post?: never;
+        /** Stops taking the provider's webhooks (they answer 401 from now on). */
+        delete: operations["removeFeedbackIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @enum {string} */
+        FeedbackProvider: "postmark" | "mailgun" | "sendgrid" | "brevo" | "resend";
+        FeedbackIntegration: {
+            provider: components["schemas"]["FeedbackProvider"];
+            /** @description The secret's last 4 characters after an ellipsis. */
+            secret_hint: string;
+            /** @description The URL to give the provider (for Postmark, add the credentials: https://user:password@host/…). */
+            webhook_url: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /** @description One customer event (checked per item by the server). */
         EventInput: {
             name: string;
@@ -630,6 +693,122 @@ export interface operations {
                     "application/json": components["schemas"]["Errors"];
                 };
             };
+        };
+    };
+    postProviderFeedback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: components["schemas"]["FeedbackProvider"];
+                integration_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never> | Record<string, never>[];
+            };
+        };
+        responses: {
+            /** @description Read; what each event changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Events in the request. */
+                        events: number;
+                        /** @description Bounces and complaints recorded. */
+                        applied: number;
+                        /** @description Events that changed nothing (not feedback */
+                        ignored: number;
+                        /** @description Addresses newly suppressed. */
+                        suppressed: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    listFeedbackIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The providers set up. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FeedbackIntegration"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    setFeedbackIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: components["schemas"]["FeedbackProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    secret: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Set. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackIntegration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    removeFeedbackIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: components["schemas"]["FeedbackProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed (or was not set). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        removed: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
         };
     };
 }

@@ -27,6 +27,21 @@ export function requestFingerprint(body: unknown): string {
 }
 
 /**
+ * claimKey claims `key` for the project: true the first time in 24 hours, false when it was claimed before (a
+ * webhook's replayed token or signature, a repeated Idempotency-Key). Entries older than 24 hours are dropped first;
+ * `fingerprint` is stored with the claim (oncePerKey). Inside a transaction, a concurrent claim waits for it.
+ */
+export async function claimKey(run: QueryFn, projectId: string, key: string, fingerprint?: string): Promise<boolean> {
+  await run(`DELETE FROM event_batches WHERE project_id = $1 AND created_at < now() - interval '24 hours'`, [projectId]);
+  const claimed = await run(
+    `INSERT INTO event_batches (project_id, idempotency_key, request_hash, response) VALUES ($1, $2, $3, '{}')
+     ON CONFLICT (project_id, idempotency_key) DO NOTHING RETURNING 1`,
+    [projectId, key, fingerprint ?? null],
+  );
+  return claimed.length > 0;
+}
+
+/**
  * oncePerKey runs `work` inside the caller's transaction (`run`) unless `key` was already used by the project, in
  * which case it returns the stored answer of the first run instead. With a `fingerprint` (requestFingerprint of the
  * request), a key first used for a request with another fingerprint throws KeyReused (422) instead of replaying; a key
@@ -41,13 +56,7 @@ export async function oncePerKey<T>(
   work: () => Promise<T>,
   fingerprint?: string,
 ): Promise<{ result: T; replayed: boolean }> {
-  await run(`DELETE FROM event_batches WHERE project_id = $1 AND created_at < now() - interval '24 hours'`, [projectId]);
-  const claimed = await run(
-    `INSERT INTO event_batches (project_id, idempotency_key, request_hash, response) VALUES ($1, $2, $3, '{}')
-     ON CONFLICT (project_id, idempotency_key) DO NOTHING RETURNING 1`,
-    [projectId, key, fingerprint ?? null],
-  );
-  if (!claimed.length) {
+  if (!(await claimKey(run, projectId, key, fingerprint))) {
     const [prior] = await run<{ response: T; request_hash: string | null }>(
       'SELECT response, request_hash FROM event_batches WHERE project_id = $1 AND idempotency_key = $2',
       [projectId, key],

@@ -7,6 +7,7 @@
  * Labels stay few and fixed: a reason is a short class (the stage an attempt failed at, or why it waits), never an
  * error's text, so a relay's varied replies cannot grow the number of series.
  */
+import { FEEDBACK_PROVIDERS } from '../domain/providerFeedback.ts';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 /** The registry of this process's counters and of Node's default metrics. */
@@ -90,19 +91,21 @@ export const INBOUND_RESULTS = [
   'too_big',
   'rate',
   'error',
+  'not_feedback',
+  'unauthorized',
 ] as const;
 export type InboundResult = (typeof INBOUND_RESULTS)[number];
 
-/** The inbound feedback counter, by source (smtp, mailbox) and result. */
+/** The inbound feedback counter, by source (smtp, mailbox, or a provider's webhook: postmark, mailgun, …) and result. */
 export const inboundMetrics = {
   messages: new Counter({
     name: 'mailwright_inbound_messages_total',
-    help: 'Returned emails (bounces, complaint reports, auto-replies) received, by source and result',
+    help: 'Returned emails (bounces, complaint reports, auto-replies) and provider webhook events received, by source and result',
     labelNames: ['source', 'result'] as const,
     registers: [processRegistry],
   }),
 };
-for (const result of INBOUND_RESULTS) for (const source of ['smtp', 'mailbox']) inboundMetrics.messages.inc({ source, result }, 0);
+for (const result of INBOUND_RESULTS) for (const source of ['smtp', 'mailbox', ...FEEDBACK_PROVIDERS]) inboundMetrics.messages.inc({ source, result }, 0);
 
 // Every series exists from the start at 0, so a rate over the first increment is right and dashboards show zeros.
 for (const transport of SENT_TRANSPORTS) sendMetrics.sent.inc({ transport }, 0);

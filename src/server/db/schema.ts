@@ -933,6 +933,24 @@ export const connectionShares = pgTable(
 );
 
 /**
+ * What an email provider's feedback webhook must prove for a project (POST {event}/feedback/{provider}/…): Postmark's
+ * user:password, Mailgun's signing key, SendGrid's verification (public) key, Brevo's token, Resend's whsec_ secret.
+ * One per project and provider.
+ */
+export const feedbackIntegrations = pgTable(
+  'feedback_integrations',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    provider: text('provider').notNull(),
+    secret: text('secret').notNull(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.provider] })],
+);
+
+/**
  * A project's webhook endpoints (issue 26 §1; core/webhooks): where delivery and contact events are POSTed, signed per
  * the Standard Webhooks specification with `secret` (whsec_…). `failing_since`: the first failed attempt since the
  * last success (null while healthy); an endpoint failing for WEBHOOK_DISABLE_AFTER is disabled (`disabled_at`, why).

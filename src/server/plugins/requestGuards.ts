@@ -21,6 +21,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { AjvCompiler } from '@fastify/ajv-compiler';
 import { BadRequest, HttpError } from '../errors.ts';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A JSON request's body as sent (the webhooks whose signature covers its exact bytes read it). */
+    rawBody?: string;
+  }
+}
+
 /** Ajv options of every request schema: all errors at once (messages name each field), no silent stripping, defaults filled in. */
 const AJV_OPTIONS = { removeAdditional: false, allErrors: true, useDefaults: true, allowUnionTypes: true };
 
@@ -87,6 +94,8 @@ export function registerRequestGuards(app: FastifyInstance, requiredBodies: Read
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     const text = body.toString();
+    // Kept for the webhooks whose signature covers the exact bytes (SendGrid, Svix).
+    req.rawBody = text;
     if (text.trim() === '') {
       done(null, undefined);
       return;

@@ -27,6 +27,7 @@ import { parseFeedbackReport, type FeedbackReport, type ReportRecipient } from '
 import { recordFeedback, suppress, unsubscribe } from './index.ts';
 import * as sql from './queries.ts';
 import { EVENT } from '../../../domain/events.ts';
+import { providerVerdict, type ProviderEvent } from '../../../domain/providerFeedback.ts';
 
 /** What applying a returned email needs from the settings. */
 export interface InboundSettings {
@@ -39,8 +40,9 @@ export interface InboundSettings {
 export interface InboundOutcome {
   /** applied: feedback was recorded; ignored: nothing changed (reason says why). */
   outcome: 'applied' | 'ignored';
-  reason?: 'no_email' | 'forged_token' | 'unknown_recipient' | 'auto_reply' | 'delivered' | 'delayed' | 'duplicate' | 'unreadable';
-  kind: FeedbackReport['kind'];
+  reason?: 'no_email' | 'forged_token' | 'unknown_recipient' | 'auto_reply' | 'delivered' | 'delayed' | 'duplicate' | 'unreadable' | 'not_feedback';
+  /** The kind of report (a returned email's) or 'webhook' (a provider's event). */
+  kind: FeedbackReport['kind'] | 'webhook';
   /** The class applied (hard, soft, sender, undetermined, complaint). */
   class?: string;
   projectId?: string;
@@ -104,28 +106,90 @@ export async function applyReturnedEmail(
       projectId: email.project_id,
       suppressed: 0,
     };
+  return applyToEmail(query, email, recipient, { kind: report.kind, feedbackType: report.feedbackType, reportingMta: report.reportingMta }, source, settings);
+}
+
+/**
+ * applyProviderEvents applies a provider's webhook events (domain/providerFeedback.ts) to project `projectId`: each is
+ * tied to the project's email with the Message-ID the provider passed back (and the event's recipient), else — for
+ * providers that pass back only their own ids (Postmark, Resend) — to the project's latest email to that address in
+ * the last 30 days; an event about an address the project never mailed changes nothing. Then applied as a returned
+ * email's entry is (applyToEmail). `source` is the provider's name. Returns one outcome per event, in order.
+ */
+export async function applyProviderEvents(
+  query: QueryFn,
+  projectId: string,
+  events: ProviderEvent[],
+  source: string,
+  settings: InboundSettings,
+): Promise<InboundOutcome[]> {
+  const outcomes: InboundOutcome[] = [];
+  for (const event of events) {
+    if (event.type === 'other') {
+      outcomes.push({ outcome: 'ignored', reason: 'not_feedback', kind: 'webhook', projectId, suppressed: 0 });
+      continue;
+    }
+    const [email] = event.messageId
+      ? await query<SentEmail>(SENT_EMAIL_IN_PROJECT, [projectId, `<${event.messageId}>`, event.email])
+      : await query<SentEmail>(LATEST_EMAIL_TO, [projectId, event.email]);
+    if (!email) {
+      outcomes.push({ outcome: 'ignored', reason: 'no_email', kind: 'webhook', projectId, suppressed: 0 });
+      continue;
+    }
+    const recipient: ReportRecipient = {
+      email: email.email,
+      status: event.status,
+      replyCode: event.replyCode,
+      diagnostic: event.diagnostic,
+      remoteMta: event.remoteMta,
+      verdict: providerVerdict(event),
+    };
+    outcomes.push(await applyToEmail(query, email, recipient, { kind: 'webhook', feedbackType: event.feedbackType, reportingMta: source }, source, settings));
+  }
+  return outcomes;
+}
+
+/** What is known of the report an entry came from. */
+interface ReportOrigin {
+  kind: InboundOutcome['kind'];
+  feedbackType?: string;
+  reportingMta?: string;
+}
+
+/**
+ * applyToEmail applies one recipient's entry of a report to the email it is about (see the module's comment): the
+ * one place where a returned email, a mailbox copy and a provider's webhook event change anything.
+ */
+async function applyToEmail(
+  query: QueryFn,
+  email: SentEmail,
+  recipient: ReportRecipient,
+  about: ReportOrigin,
+  source: string,
+  settings: InboundSettings,
+): Promise<InboundOutcome> {
   const verdict = recipient.verdict;
   if (verdict.class === 'auto_reply' || verdict.class === 'delivered') {
-    return { outcome: 'ignored', reason: verdict.class, kind: report.kind, class: verdict.class, projectId: email.project_id, suppressed: 0 };
+    return { outcome: 'ignored', reason: verdict.class, kind: about.kind, class: verdict.class, projectId: email.project_id, suppressed: 0 };
   }
   // A delay warning (Action: delayed) is not a bounce: the receiver's MTA is still trying.
-  if (recipient.action === 'delayed') return { outcome: 'ignored', reason: 'delayed', kind: report.kind, projectId: email.project_id, suppressed: 0 };
+  if (recipient.action === 'delayed') return { outcome: 'ignored', reason: 'delayed', kind: about.kind, projectId: email.project_id, suppressed: 0 };
   // The same report twice (an MTA that retried, a report sent to the return path and to the feedback loop address):
   // one email is complained about once, and bounced once — or twice when a hard bounce follows a soft one (an MTA's
   // warning read as a soft bounce, then its final verdict), which must still suppress.
   const name = verdict.class === 'complaint' ? EVENT.complaint : EVENT.bounce;
   const earlier = (await query<{ class: string | null }>(EARLIER_REPORTS, [email.project_id, name, email.message_id])).map((r) => r.class);
   if (earlier.length && (verdict.class !== 'hard' || earlier.includes('hard'))) {
-    return { outcome: 'ignored', reason: 'duplicate', kind: report.kind, projectId: email.project_id, suppressed: 0 };
+    return { outcome: 'ignored', reason: 'duplicate', kind: about.kind, projectId: email.project_id, suppressed: 0 };
   }
 
   const base = { email: email.email, messageId: email.message_id };
   if (verdict.class === 'complaint') {
-    const suppresses = complaintClass(report.feedbackType).suppresses;
+    const suppresses = complaintClass(about.feedbackType).suppresses;
     const { suppressed, paused } = await recordFeedback(
       query,
       email.project_id,
-      [{ ...base, kind: 'complaint', feedbackType: report.feedbackType ?? 'abuse', suppress: suppresses }],
+      [{ ...base, kind: 'complaint', feedbackType: about.feedbackType ?? 'abuse', suppress: suppresses }],
       source,
       settings.reputation,
     );
@@ -145,7 +209,7 @@ export async function applyReturnedEmail(
         'complaint',
       );
     }
-    return { outcome: 'applied', kind: report.kind, class: 'complaint', projectId: email.project_id, suppressed, ...(paused ? { paused } : {}) };
+    return { outcome: 'applied', kind: about.kind, class: 'complaint', projectId: email.project_id, suppressed, ...(paused ? { paused } : {}) };
   }
 
   const feedback: Feedback & { suppress: boolean } = {
@@ -159,7 +223,7 @@ export async function applyReturnedEmail(
       class: verdict.class,
       reason: verdict.reason,
       status: recipient.status ?? verdict.status,
-      reportingMta: report.reportingMta,
+      reportingMta: about.reportingMta,
       remoteMta: recipient.remoteMta,
     },
   };
@@ -179,7 +243,7 @@ export async function applyReturnedEmail(
   }
   return {
     outcome: 'applied',
-    kind: report.kind,
+    kind: about.kind,
     class: verdict.class,
     projectId: email.project_id,
     suppressed,
@@ -219,6 +283,16 @@ const SENT_EMAIL_BY_MESSAGE_ID = `SELECT o.id::text AS id, o.project_id, o.email
  WHERE o.message_id = $1
    AND EXISTS (SELECT 1 FROM sending_domains d WHERE d.project_id = o.project_id AND coalesce(d.bounce_domain, 'bounces.' || d.domain) = ANY($2::text[]))
  LIMIT 2`;
+
+/** SENT_EMAIL_IN_PROJECT: project $1's email with Message-ID $2 (stored form, in angle brackets) to address $3. */
+const SENT_EMAIL_IN_PROJECT = `SELECT o.id::text AS id, o.project_id, o.email, o.message_id, o.contact_id, p.link_secret
+  FROM outbox o JOIN projects p ON p.id = o.project_id WHERE o.project_id = $1 AND o.message_id = $2 AND lower(o.email) = lower($3) LIMIT 1`;
+
+/** LATEST_EMAIL_TO: project $1's latest email sent to address $2 in the last 30 days. */
+const LATEST_EMAIL_TO = `SELECT o.id::text AS id, o.project_id, o.email, o.message_id, o.contact_id, p.link_secret
+  FROM outbox o JOIN projects p ON p.id = o.project_id
+ WHERE o.project_id = $1 AND lower(o.email) = lower($2) AND o.status = 'sent' AND o.sent_at > now() - interval '30 days'
+ ORDER BY o.sent_at DESC LIMIT 1`;
 
 /**
  * SOFT_BOUNCES_IN_A_ROW: how many of address $2's emails in project $1 bounced soft (or undetermined) in the last 30

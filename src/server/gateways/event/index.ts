@@ -13,6 +13,12 @@ import { projectIdByIntegrationKey } from '../../core/accounts/index.ts';
 import { queueSingleEmail } from '../../core/sending/singleEmail.ts';
 import { EVENT_BATCH_LIMITS, ingestEvents } from '../../core/events/ingest.ts';
 import { confirmSubscription, parseSnsBody, sesFeedback } from './sns.ts';
+import { checkProviderSecret, replayed, verifyProviderRequest } from './providers.ts';
+import { applyProviderEvents } from '../../core/feedback/inbound.ts';
+import { feedbackSecret, listFeedbackIntegrations, removeFeedbackIntegration, setFeedbackIntegration } from '../../core/feedback/integrations.ts';
+import { readProviderEvents } from '../../../domain/providerFeedback.ts';
+import { claimKey } from '../../idempotency.ts';
+import { inboundMetrics, type InboundResult } from '../../metrics.ts';
 
 /** eventHandlers builds the event gateway's handlers over one app context. */
 export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
@@ -106,6 +112,43 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
         return dedupeKey ? (await oncePerKey(run, projectId, dedupeKey, record)).result : record();
       });
       return { type: msg.Type, recorded: result.recorded, suppressed: result.suppressed };
+    },
+    async postProviderFeedback(req) {
+      const { provider, integration_key } = req.params;
+      const projectId = await projectIdByIntegrationKey(ctx.database.db, integration_key);
+      if (!projectId) throw new Unauthorized('integration_key: unknown integration key');
+      const count = (result: InboundResult) => inboundMetrics.messages.inc({ source: provider, result });
+      const secret = await feedbackSecret(query, projectId, provider);
+      if (!secret) {
+        count('unauthorized');
+        throw new Unauthorized(`provider: ${provider} webhooks are not set up for this project (PUT /feedback_integrations/${provider})`);
+      }
+      const events = readProviderEvents(provider, req.body);
+      let outcomes;
+      try {
+        const { replayKey } = verifyProviderRequest(provider, req, req.rawBody ?? JSON.stringify(req.body), secret);
+        outcomes = await ctx.database.transaction(async (run) => {
+          if (replayKey && !(await claimKey(run, projectId, replayKey))) throw replayed();
+          return applyProviderEvents(run, projectId, events, provider, { reputation: ctx.config.reputation, softBounceLimit: ctx.config.softBounceLimit });
+        });
+      } catch (err) {
+        if (err instanceof Unauthorized) count('unauthorized');
+        throw err;
+      }
+      for (const o of outcomes) count(o.outcome === 'applied' ? ((o.class ?? 'undetermined') as InboundResult) : (o.reason ?? 'unreadable'));
+      const applied = outcomes.filter((o) => o.outcome === 'applied').length;
+      return { events: events.length, applied, ignored: events.length - applied, suppressed: outcomes.reduce((n, o) => n + o.suppressed, 0) };
+    },
+    async listFeedbackIntegrations(req) {
+      return { data: await listFeedbackIntegrations(query, scope(req).id, ctx.config.publicUrl) };
+    },
+    async setFeedbackIntegration(req) {
+      const problem = checkProviderSecret(req.params.provider, req.body.secret);
+      if (problem) throw new BadRequest([problem]);
+      return setFeedbackIntegration(query, scope(req).id, req.params.provider, req.body.secret, ctx.config.publicUrl);
+    },
+    async removeFeedbackIntegration(req) {
+      return { removed: await removeFeedbackIntegration(query, scope(req).id, req.params.provider) };
     },
   };
 }
