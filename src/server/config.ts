@@ -66,6 +66,14 @@ export interface Config {
    * (default 600). Bounce subdomains' MX records point at INBOUND_MX_HOST (default the PUBLIC_URL host).
    */
   inbound: { port?: number; host: string; mxHost: string; tls?: { cert: string; key: string }; maxBytes: number; ratePerMinute: number };
+  /**
+   * The bounce mailbox, for installs that cannot receive SMTP (gateways/inbound/mailbox.ts): BOUNCE_MAILBOX_URL
+   * (`imaps://user:password@host:993/INBOX`; `imap://` uses STARTTLS when the server offers it; user and password
+   * URL-encoded; the path is the folder, default INBOX), BOUNCE_MAILBOX_DONE_FOLDER (where read messages are moved,
+   * default Processed, created when missing), BOUNCE_MAILBOX_CRON (how often the reader starts, default every
+   * minute; each run then waits on IDLE for BOUNCE_MAILBOX_IDLE_S seconds, default 50). Unset: off.
+   */
+  bounceMailbox?: BounceMailboxSettings;
   /** Soft bounces in a row (on different sends, no delivery between) after which an address is suppressed (SOFT_BOUNCE_LIMIT, default 3). */
   softBounceLimit: number;
   /**
@@ -167,7 +175,42 @@ export interface Config {
   webhooks: { allowPrivate: boolean; timeoutMs: number; retryScheduleS: number[]; retryForMs: number; leaseMs: number; pollMs: number };
 }
 
-/** loadConfig reads the environment (process.env by default). Throws on a malformed number or duration (DEFER_MAX_AGE), SMTP_URL, STORAGE_URL, WARMUP_SCHEDULE or DOMAIN_LIMITS, an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE, or an unreadable or empty APPLE_PROXY_RANGES_FILE. */
+/** Where the bounce mailbox is and how it is read (Config.bounceMailbox). */
+export interface BounceMailboxSettings {
+  host: string;
+  port: number;
+  /** Implicit TLS (imaps); else STARTTLS when offered. */
+  secure: boolean;
+  user: string;
+  password: string;
+  folder: string;
+  doneFolder: string;
+  cron: string;
+  idleSeconds: number;
+}
+
+/** parseMailboxUrl reads BOUNCE_MAILBOX_URL; throws on another scheme or a missing user or password. */
+export function parseMailboxUrl(raw: string): Pick<BounceMailboxSettings, 'host' | 'port' | 'secure' | 'user' | 'password' | 'folder'> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`BOUNCE_MAILBOX_URL must be a URL such as imaps://user:password@imap.example.com:993/INBOX`);
+  }
+  if (url.protocol !== 'imaps:' && url.protocol !== 'imap:') throw new Error(`BOUNCE_MAILBOX_URL must start with imaps:// or imap://, got ${url.protocol}//`);
+  if (!url.username || !url.password) throw new Error('BOUNCE_MAILBOX_URL must name a user and a password (imaps://user:password@host/INBOX)');
+  const secure = url.protocol === 'imaps:';
+  return {
+    host: url.hostname,
+    port: url.port ? Number(url.port) : secure ? 993 : 143,
+    secure,
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    folder: decodeURIComponent(url.pathname.replace(/^\/+/, '')) || 'INBOX',
+  };
+}
+
+/** loadConfig reads the environment (process.env by default). Throws on a malformed number or duration (DEFER_MAX_AGE), SMTP_URL, BOUNCE_MAILBOX_URL, STORAGE_URL, WARMUP_SCHEDULE or DOMAIN_LIMITS, an unreadable or non-PEM SYSTEM_DKIM_KEY_FILE, or an unreadable or empty APPLE_PROXY_RANGES_FILE. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const num = (name: string, dflt: number): number => {
     const raw = env[name];
@@ -224,6 +267,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: Math.max(1024, Math.floor(num('INBOUND_MAX_BYTES', 10 * 1024 * 1024))),
       ratePerMinute: Math.max(1, Math.floor(num('INBOUND_RATE_PER_MINUTE', 600))),
     },
+    bounceMailbox: env.BOUNCE_MAILBOX_URL?.trim()
+      ? {
+          ...parseMailboxUrl(env.BOUNCE_MAILBOX_URL.trim()),
+          doneFolder: env.BOUNCE_MAILBOX_DONE_FOLDER?.trim() || 'Processed',
+          cron: env.BOUNCE_MAILBOX_CRON?.trim() || '* * * * *',
+          idleSeconds: Math.floor(num('BOUNCE_MAILBOX_IDLE_S', 50)),
+        }
+      : undefined,
     softBounceLimit: Math.max(1, Math.floor(num('SOFT_BOUNCE_LIMIT', 3))),
     renderThreads: Math.floor(num('RENDER_THREADS', Math.max(1, Math.min(4, os.availableParallelism() - 1)))),
     importWriters: Math.max(1, Math.min(8, Math.floor(num('IMPORT_WRITERS', 2)))),

@@ -15,6 +15,7 @@ import { checkDomains } from '../server/core/domains/index.ts';
 import { buildSegmentFromFilters } from '../server/core/segments/fromFilters.ts';
 import { runWorkflowArchive, runWorkflowSave } from '../server/core/workflows/index.ts';
 import { removeUnconfirmed } from '../server/core/subscriptions/index.ts';
+import { readBounceMailbox } from './bounceMailbox.ts';
 
 /** What a handler gets besides its payload: the app context and a way to wake this process's sender. */
 export interface JobContext {
@@ -31,6 +32,8 @@ export interface JobDefinition<P> {
   pollingIntervalSeconds: number;
   /** The cron expression (UTC) that enqueues an empty payload on schedule, from the config; undefined = no schedule. */
   schedule?: (config: Config) => string | undefined;
+  /** pg-boss's queue policy: 'singleton' lets one job of the queue be active at a time across all processes. */
+  policy?: 'singleton';
   /** Runs one job; a throw makes pg-boss retry it (10 times, backing off from 5 s). */
   handle: (job: JobContext, payload: P) => Promise<void>;
 }
@@ -51,6 +54,8 @@ export interface JobPayloads {
   'workflow-save': { jobLogId: string; projectId: string; input: WorkflowSchemas['schemas']['WorkflowInput'] };
   /** Archive a workflow (JOB_DELETE_WORKFLOW). */
   'workflow-delete': { jobLogId: string; projectId: string; workflowId: string };
+  /** Read the bounce mailbox (BOUNCE_MAILBOX_URL), then wait on IDLE for new messages (BOUNCE_MAILBOX_CRON). */
+  'bounce-mailbox': Record<string, never>;
   /** Remove contacts whose double opt-in was not confirmed in their form's unconfirmed_days (issue 26 §2; every 30 minutes). */
   'unconfirmed-cleanup': Record<string, never>;
 }
@@ -89,6 +94,21 @@ export const JOBS: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
   // Workflow saves and archives run one at a time per process (a project's jobs run in order).
   'workflow-save': { batchSize: 1, pollingIntervalSeconds: 0.5, handle: ({ ctx }, job) => runWorkflowSave(query(ctx), job) },
   'workflow-delete': { batchSize: 1, pollingIntervalSeconds: 0.5, handle: ({ ctx }, job) => runWorkflowArchive(ctx, job) },
+  // One reader at a time: a run waits on IDLE for most of a minute, and the next tick's job waits for it to end.
+  'bounce-mailbox': {
+    batchSize: 1,
+    pollingIntervalSeconds: 5,
+    policy: 'singleton',
+    schedule: (config) => (config.bounceMailbox ? config.bounceMailbox.cron : undefined),
+    handle: async ({ ctx }) => {
+      const settings = ctx.config.bounceMailbox;
+      if (!settings) return;
+      // An unreachable mailbox is logged, not retried: the next tick tries again.
+      await readBounceMailbox(query(ctx), settings, { reputation: ctx.config.reputation, softBounceLimit: ctx.config.softBounceLimit }).catch((err: Error) =>
+        console.error(`bounce mailbox: ${settings.host}:${settings.port}: ${err.message}`),
+      );
+    },
+  },
   'unconfirmed-cleanup': {
     batchSize: 1,
     pollingIntervalSeconds: 30,

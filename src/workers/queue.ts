@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import PgBoss from 'pg-boss';
 import type { Database, QueryFn } from '../server/db/client.ts';
 import type { JobQueue } from '../server/context.ts';
-import { JOB_NAMES, type JobName, type JobPayloads } from './jobs.ts';
+import { JOB_NAMES, JOBS, type JobName, type JobPayloads } from './jobs.ts';
 
 /** The schema pg-boss keeps its tables in (openQueue). */
 const BOSS_SCHEMA = 'pgboss';
@@ -32,7 +32,7 @@ export async function openQueue(database: Database): Promise<Queue> {
   const local = new Map<string, string[]>();
   boss.on('error', (err) => console.error('pg-boss:', err.message));
   await boss.start();
-  for (const q of JOB_NAMES) await boss.createQueue(q);
+  for (const q of JOB_NAMES) await boss.createQueue(q, JOBS[q].policy ? { name: q, policy: JOBS[q].policy } : undefined);
   return {
     boss,
     async enqueue(name, data, opts = {}) {

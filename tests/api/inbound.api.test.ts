@@ -12,24 +12,31 @@ import nodemailer from 'nodemailer';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import { simpleParser } from 'mailparser';
 import { checkDomains } from '../../src/server/core/domains/index.ts';
-import { loadConfig } from '../../src/server/config.ts';
+import { loadConfig, parseMailboxUrl } from '../../src/server/config.ts';
+import { ImapFlow } from 'imapflow';
+import { readBounceMailbox } from '../../src/workers/bounceMailbox.ts';
+import { startDovecot, type TestDovecot } from '../helpers/dovecot.ts';
 import { EVENT } from '../../src/domain/events.ts';
 import { API_DB, dueBlast, startHarness, type Harness, type Tenant } from './harness.ts';
 import { startDnsServer, type TestDnsServer } from '../helpers/dnsServer.ts';
 
 let dns: TestDnsServer;
+let dovecot: TestDovecot;
 let h: Harness;
 let t: Tenant;
 const MX_HOST = 'mx.feedback.test';
 
 beforeAll(async () => {
   dns = await startDnsServer();
+  dovecot = await startDovecot();
   h = await startHarness({
     workers: true,
     config: {
       dnsResolvers: [dns.address],
       domainCheckCron: undefined,
       inbound: { ...loadConfig({}).inbound, port: 0, host: '127.0.0.1', mxHost: MX_HOST, maxBytes: 200_000 },
+      // The scheduled reader never ticks during the test (it runs once a year); the test starts runs itself.
+      bounceMailbox: { ...parseMailboxUrl(dovecot.url), doneFolder: 'Processed', cron: '0 0 1 1 *', idleSeconds: 0 },
     },
   });
   t = await h.tenant({ activated: true });
@@ -37,6 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await h?.close();
   await dns?.close();
+  await dovecot?.close();
 });
 
 const check = () => checkDomains(h.runtime.database.query.bind(h.runtime.database), h.config);
@@ -58,6 +66,20 @@ const until = async (what: () => Promise<boolean>, ms = 20_000) => {
     await new Promise((r) => setTimeout(r, 100));
   }
 };
+
+/** blastWithReturnPaths sends a blast to `people` and reads each email's return path (envelope sender) and Message-ID. */
+async function blastWithReturnPaths(people: string[]): Promise<Map<string, { envelopeFrom: string; messageId: string }>> {
+  await blast(people);
+  const sent = () => h.sink.messages.filter((m) => people.includes(m.envelopeTo[0]));
+  await until(async () => sent().length === people.length);
+  const paths = new Map<string, { envelopeFrom: string; messageId: string }>();
+  for (const m of sent()) {
+    const parsed = await simpleParser(m.raw);
+    expect(m.envelopeFrom).toMatch(/^b-[0-9a-z]+-[0-9a-f]{16}@bounces\.shop\.example$/);
+    paths.set(m.envelopeTo[0], { envelopeFrom: m.envelopeFrom, messageId: parsed.messageId!.replace(/^<|>$/g, '') });
+  }
+  return paths;
+}
 
 /** send hands one raw message to the receiver over SMTP with the null sender, as a receiving MTA returns a bounce. */
 async function send(to: string, raw: string): Promise<string> {
@@ -144,6 +166,55 @@ function arf(o: { to: string; messageId: string }): string {
   ].join('\r\n');
 }
 
+/** The four people of the four-case test: user unknown, mailbox full, blocked by a blocklist, complaining. */
+type Four = [gone: string, full: string, blocked: string, annoyed: string];
+
+/** fourReports: the four reports (a user-unknown, a mailbox-full and a blocklist DSN, an ARF report), each to its email's return path. */
+function fourReports(four: Four, rp: (email: string) => { envelopeFrom: string; messageId: string }): Array<{ to: string; raw: string }> {
+  const [gone, full, blocked, annoyed] = four;
+  const bounce = (email: string, status: string, diagnostic: string) => ({
+    to: rp(email).envelopeFrom,
+    raw: dsn({ to: rp(email).envelopeFrom, recipient: email, status, diagnostic, messageId: rp(email).messageId }),
+  });
+  return [
+    bounce(gone, '5.1.1', `550 5.1.1 <${gone}>: Recipient address rejected: User unknown in virtual mailbox table`),
+    bounce(full, '5.2.2', `552 5.2.2 <${full}>: Mailbox full`),
+    bounce(blocked, '5.7.1', '554 5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org'),
+    { to: rp(annoyed).envelopeFrom, raw: arf({ to: rp(annoyed).envelopeFrom, messageId: rp(annoyed).messageId }) },
+  ];
+}
+
+/**
+ * expectFourApplied: the four reports were applied, each to its own recipient, from `source`: the unknown user and the
+ * complaining one suppressed (the latter unsubscribed too), the full mailbox a soft bounce, the blocklist a sender-side one.
+ */
+async function expectFourApplied(four: Four, source: string): Promise<void> {
+  const [gone, full, blocked, annoyed] = four;
+  const events = await q<{ name: string; email: string; json: { source: string; bounce?: { bounceType: string; class: string } } }>(
+    `SELECT name, email, json FROM events WHERE project_id = $1 AND name IN ($2, $3) AND email = ANY($4) ORDER BY emitted_at`,
+    [t.projectId, EVENT.bounce, EVENT.complaint, four],
+  );
+  expect(events.map((e) => [e.name, e.email, e.json.source, e.json.bounce?.bounceType, e.json.bounce?.class])).toEqual([
+    [EVENT.bounce, gone, source, 'Permanent', 'hard'],
+    [EVENT.bounce, full, source, 'Transient', 'soft'],
+    [EVENT.bounce, blocked, source, 'Transient', 'sender'],
+    [EVENT.complaint, annoyed, source, undefined, undefined],
+  ]);
+  const suppressions = await q<{ email: string; reason: string }>(
+    'SELECT email, reason FROM suppressions WHERE project_id = $1 AND email = ANY($2) ORDER BY reason',
+    [t.projectId, four],
+  );
+  expect(suppressions).toEqual([
+    { email: gone, reason: 'bounce' },
+    { email: annoyed, reason: 'complaint' },
+  ]);
+  const [contact] = await q<{ unsubscribed_at: Date | null }>('SELECT unsubscribed_at FROM contacts WHERE project_id = $1 AND email = $2', [
+    t.projectId,
+    annoyed,
+  ]);
+  expect(contact.unsubscribed_at).not.toBeNull();
+}
+
 describe(`feedback from every relay: the return path and the inbound receiver (${API_DB})`, () => {
   let returnPaths: Map<string, { envelopeFrom: string; messageId: string }>;
   const people = ['gone@receiver.example', 'full@receiver.example', 'blocked@receiver.example', 'annoyed@receiver.example', 'fine@receiver.example'];
@@ -171,80 +242,14 @@ describe(`feedback from every relay: the return path and the inbound receiver ($
     const listed = (await h.call('GET', '/api/domains/dkim', { key: t.apiKey })).body.data as Array<Record<string, unknown>>;
     expect(listed[0]).toMatchObject({ bounces_ready: true, records: { bounce_mx: { status: 'Success' }, bounce_spf: { status: 'Success' } } });
 
-    await blast(people);
-    const sent = () => h.sink.messages.filter((m) => people.includes(m.envelopeTo[0]));
-    await until(async () => sent().length === people.length);
-    returnPaths = new Map();
-    for (const m of sent()) {
-      const parsed = await simpleParser(m.raw);
-      expect(m.envelopeFrom).toMatch(/^b-[0-9a-z]+-[0-9a-f]{16}@bounces\.shop\.example$/);
-      returnPaths.set(m.envelopeTo[0], { envelopeFrom: m.envelopeFrom, messageId: parsed.messageId!.replace(/^<|>$/g, '') });
-    }
+    returnPaths = await blastWithReturnPaths(people);
     expect(new Set([...returnPaths.values()].map((r) => r.envelopeFrom)).size).toBe(people.length);
   });
 
   it('applies a user-unknown, a mailbox-full, a blocklist DSN and an ARF report each to its own recipient', async () => {
-    const rp = (email: string) => returnPaths.get(email)!;
-    const answers = [
-      await send(
-        rp('gone@receiver.example').envelopeFrom,
-        dsn({
-          to: rp('gone@receiver.example').envelopeFrom,
-          recipient: 'gone@receiver.example',
-          status: '5.1.1',
-          diagnostic: '550 5.1.1 <gone@receiver.example>: Recipient address rejected: User unknown in virtual mailbox table',
-          messageId: rp('gone@receiver.example').messageId,
-        }),
-      ),
-      await send(
-        rp('full@receiver.example').envelopeFrom,
-        dsn({
-          to: rp('full@receiver.example').envelopeFrom,
-          recipient: 'full@receiver.example',
-          status: '5.2.2',
-          diagnostic: '552 5.2.2 <full@receiver.example>: Mailbox full',
-          messageId: rp('full@receiver.example').messageId,
-        }),
-      ),
-      await send(
-        rp('blocked@receiver.example').envelopeFrom,
-        dsn({
-          to: rp('blocked@receiver.example').envelopeFrom,
-          recipient: 'blocked@receiver.example',
-          status: '5.7.1',
-          diagnostic: '554 5.7.1 Service unavailable; Client host [192.0.2.1] blocked using zen.spamhaus.org',
-          messageId: rp('blocked@receiver.example').messageId,
-        }),
-      ),
-      await send(
-        rp('annoyed@receiver.example').envelopeFrom,
-        arf({ to: rp('annoyed@receiver.example').envelopeFrom, messageId: rp('annoyed@receiver.example').messageId }),
-      ),
-    ];
-    for (const a of answers) expect(a).toMatch(/^250/);
-
-    const events = await q<{ name: string; email: string; json: { source: string; bounce?: { bounceType: string; class: string; reason: string } } }>(
-      `SELECT name, email, json FROM events WHERE project_id = $1 AND name IN ($2, $3) ORDER BY emitted_at`,
-      [t.projectId, EVENT.bounce, EVENT.complaint],
-    );
-    expect(events.map((e) => [e.name, e.email, e.json.source, e.json.bounce?.bounceType, e.json.bounce?.class])).toEqual([
-      [EVENT.bounce, 'gone@receiver.example', 'smtp', 'Permanent', 'hard'],
-      [EVENT.bounce, 'full@receiver.example', 'smtp', 'Transient', 'soft'],
-      [EVENT.bounce, 'blocked@receiver.example', 'smtp', 'Transient', 'sender'],
-      [EVENT.complaint, 'annoyed@receiver.example', 'smtp', undefined, undefined],
-    ]);
-    const suppressions = await q<{ email: string; reason: string }>('SELECT email, reason FROM suppressions WHERE project_id = $1 ORDER BY email', [
-      t.projectId,
-    ]);
-    expect(suppressions).toEqual([
-      { email: 'annoyed@receiver.example', reason: 'complaint' },
-      { email: 'gone@receiver.example', reason: 'bounce' },
-    ]);
-    const [annoyed] = await q<{ unsubscribed_at: Date | null }>('SELECT unsubscribed_at FROM contacts WHERE project_id = $1 AND email = $2', [
-      t.projectId,
-      'annoyed@receiver.example',
-    ]);
-    expect(annoyed.unsubscribed_at).not.toBeNull();
+    const four = people.slice(0, 4) as Four;
+    for (const r of fourReports(four, (email) => returnPaths.get(email)!)) expect(await send(r.to, r.raw)).toMatch(/^250/);
+    await expectFourApplied(four, 'smtp');
 
     // The circuit-breaker's rates count the hard bounce and the complaint over the window's 6 sends.
     const status = (await h.call('GET', '/api/scheduler/sending_status', { key: t.apiKey })).body;
@@ -365,5 +370,62 @@ describe(`feedback from every relay: the return path and the inbound receiver ($
     const conn = new SMTPConnection({ host: '127.0.0.1', port: h.runtime.inbound!.port, ignoreTLS: true });
     await new Promise<void>((resolve, reject) => conn.connect((err?: Error) => (err ? reject(err) : resolve())));
     conn.quit();
+  });
+});
+
+describe(`feedback from every relay: the bounce mailbox (IMAP, dovecot) (${API_DB})`, () => {
+  const four: Four = ['m-gone@receiver.example', 'm-full@receiver.example', 'm-blocked@receiver.example', 'm-annoyed@receiver.example'];
+  let paths: Map<string, { envelopeFrom: string; messageId: string }>;
+  const settings = () => h.config.bounceMailbox!;
+  const apply = () => ({ reputation: h.config.reputation, softBounceLimit: h.config.softBounceLimit });
+
+  /** withMailbox runs `work` with an IMAP session of the test's own, as the operator's mail server delivering. */
+  async function withMailbox<T>(work: (c: ImapFlow) => Promise<T>): Promise<T> {
+    const c = new ImapFlow({ host: '127.0.0.1', port: dovecot.port, secure: false, auth: { user: dovecot.user, pass: dovecot.password }, logger: false });
+    await c.connect();
+    try {
+      return await work(c);
+    } finally {
+      await c.logout();
+    }
+  }
+  /** deliver puts a returned email into the INBOX as the mail server would: with Delivered-To naming its return path. */
+  const deliver = (c: ImapFlow, to: string, raw: string) => c.append('INBOX', `Delivered-To: ${to}\r\nReturn-Path: <>\r\n${raw}`);
+  const count = (c: ImapFlow, folder: string) => c.status(folder, { messages: true }).then((s) => (s ? (s.messages ?? 0) : 0));
+
+  it('reads the four reports as they arrive (IDLE), applies each to its own recipient, and moves them out of the INBOX', async () => {
+    paths = await blastWithReturnPaths(four);
+    // The reader is started first and waits on IDLE; the reports arrive while it waits.
+    const run = readBounceMailbox(h.runtime.database.query.bind(h.runtime.database), settings(), apply(), 6);
+    await new Promise((r) => setTimeout(r, 1500));
+    await withMailbox(async (c) => {
+      for (const r of fourReports(four, (email) => paths.get(email)!)) await deliver(c, r.to, r.raw);
+    });
+    expect(await run).toEqual({ read: 4, applied: 4, failed: 0 });
+    await expectFourApplied(four, 'mailbox');
+    await withMailbox(async (c) => {
+      expect(await count(c, 'INBOX')).toBe(0);
+      expect(await count(c, 'Processed')).toBe(4);
+    });
+    // Never read twice.
+    expect(await readBounceMailbox(h.runtime.database.query.bind(h.runtime.database), settings(), apply(), 0)).toEqual({ read: 0, applied: 0, failed: 0 });
+  });
+
+  it('the scheduled job reads the mailbox: garbage and a forged token are read, ignored and moved; nothing changes', async () => {
+    const events = async () =>
+      (
+        await q<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE project_id = $1 AND name IN ($2, $3)`, [t.projectId, EVENT.bounce, EVENT.complaint])
+      )[0].n;
+    const before = await events();
+    const full = paths.get(four[1])!;
+    const forged = full.envelopeFrom.replace(/-[0-9a-f]{16}@/, '-0000000000000000@');
+    await withMailbox(async (c) => {
+      await deliver(c, 'postmaster@bounces.shop.example', 'Subject: not a bounce\r\n\r\n\u0000garbage');
+      await deliver(c, forged, dsn({ to: forged, recipient: four[1], status: '5.1.1', diagnostic: '550 5.1.1 user unknown', messageId: 'not-ours@x.example' }));
+    });
+    await h.runtime.queue.enqueue('bounce-mailbox', {});
+    await until(() => withMailbox(async (c) => (await count(c, 'INBOX')) === 0), 30_000);
+    expect(await events()).toBe(before);
+    expect(await q('SELECT 1 FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, four[1]])).toEqual([]);
   });
 });
