@@ -121,7 +121,22 @@ export interface components {
             /** @description When DNS was last checked (UTC); null before the first check. */
             checked_at: components["schemas"]["Timestamp"] | null;
             warmup: components["schemas"]["Warmup"];
+            blocks_24h: components["schemas"]["DomainBlocks"];
             created_at: components["schemas"]["Timestamp"];
+        };
+        /** @description Emails from the domain that receivers refused in the last 24 hours for a reason of the sender's, not the recipient's (a blocklist such as Spamhaus, "blocked", spam detected, a policy, failed authentication). Such bounces never suppress the recipient. More than BLOCK_ALERT_RATE (default 2 %) of the domain's sends in an hour raises a notification (JOB_BLOCK_ALERT). */
+        DomainBlocks: {
+            count: number;
+            /** @description The same blocks per relay that sent the email (when known), most first. */
+            by_relay: {
+                relay: string;
+                count: number;
+            }[];
+            /** @description The latest block, with the receiver's words; null when there was none. */
+            last: {
+                diagnostic: string;
+                at: components["schemas"]["Timestamp"];
+            } | null;
         };
         /** Format: uuid */
         Uuid: string;

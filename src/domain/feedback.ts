@@ -42,6 +42,8 @@ export interface Feedback {
    * (hard, soft, sender, undetermined), the rule's reason, the enhanced status code, and the MTA that reported it.
    */
   classification?: { class: string; reason: string; status?: string; reportingMta?: string; remoteMta?: string };
+  /** The relay that refused or sent the email, when the source knows it (the sender's own relays). */
+  relay?: string;
 }
 
 /** suppresses tells whether feedback puts the address on the suppression list (hard bounces and complaints). */

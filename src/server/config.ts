@@ -59,6 +59,11 @@ export interface Config {
   /** The reputation circuit-breaker (core/sending/reputation.ts): PAUSE_MIN_SENDS (200), PAUSE_BOUNCE_RATE (5 %), PAUSE_COMPLAINT_RATE (0.3 %; fractions). */
   reputation: { minSends: number; bounceRate: number; complaintRate: number };
   /**
+   * The share of a sending domain's sends in an hour that receivers may refuse as the sender's fault (blocklists,
+   * policy) before a notification is raised (BLOCK_ALERT_RATE, a fraction or percentage; default 2 %; core/feedback/blocks.ts).
+   */
+  blockAlertRate: number;
+  /**
    * Feedback from every relay: the inbound SMTP receiver of bounces and complaint reports
    * (gateways/inbound/receiver.ts) listens on INBOUND_SMTP_PORT (unset: off; in production port 25 is forwarded to it)
    * on INBOUND_SMTP_HOST (default 0.0.0.0), offers STARTTLS with INBOUND_TLS_CERT and INBOUND_TLS_KEY (PEM files),
@@ -256,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerGroups: parseDomainLimits(env.DOMAIN_LIMITS),
     appleProxyRanges: env.APPLE_PROXY_RANGES_FILE ? readRanges(env.APPLE_PROXY_RANGES_FILE) : [],
     reputation: { minSends: num('PAUSE_MIN_SENDS', 200), bounceRate: rate('PAUSE_BOUNCE_RATE', 0.05), complaintRate: rate('PAUSE_COMPLAINT_RATE', 0.003) },
+    blockAlertRate: rate('BLOCK_ALERT_RATE', 0.02),
     inbound: {
       port: env.INBOUND_SMTP_PORT ? num('INBOUND_SMTP_PORT', 0) : undefined,
       host: env.INBOUND_SMTP_HOST?.trim() || '0.0.0.0',

@@ -16,6 +16,7 @@ import { buildSegmentFromFilters } from '../server/core/segments/fromFilters.ts'
 import { runWorkflowArchive, runWorkflowSave } from '../server/core/workflows/index.ts';
 import { removeUnconfirmed } from '../server/core/subscriptions/index.ts';
 import { readBounceMailbox } from './bounceMailbox.ts';
+import { inboundSettings } from '../server/core/feedback/inbound.ts';
 
 /** What a handler gets besides its payload: the app context and a way to wake this process's sender. */
 export interface JobContext {
@@ -104,7 +105,7 @@ export const JOBS: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
       const settings = ctx.config.bounceMailbox;
       if (!settings) return;
       // An unreachable mailbox is logged, not retried: the next tick tries again.
-      await readBounceMailbox(query(ctx), settings, { reputation: ctx.config.reputation, softBounceLimit: ctx.config.softBounceLimit }).catch((err: Error) =>
+      await readBounceMailbox(query(ctx), settings, inboundSettings(ctx.config)).catch((err: Error) =>
         console.error(`bounce mailbox: ${settings.host}:${settings.port}: ${err.message}`),
       );
     },

@@ -845,8 +845,8 @@ export class Sender {
         daily = take.countWithSend;
       }
       const link = unsubscribeLink(this.ctx.config.publicUrl, project?.link_secret ?? '', row.project_id, row.contact_id, Number(row.id));
-      // The envelope sender: a per-message return path at the domain's bounce subdomain once its records verify (issue
-      // 37 §1: bounces and complaints then come back whatever relay sends it), else the persona's own address.
+      // The envelope sender: a per-message return path at the domain's bounce subdomain once its records verify
+      // (bounces and complaints then come back whatever relay sends it: mail/returnPath.ts), else the persona's own address.
       const envelopeFrom = domain?.returnPathDomain && project ? returnPath(Number(row.id), project.link_secret, domain.returnPathDomain) : persona.email;
       const vars = buildRenderContext(contact ?? { email: row.email }, persona, link, row.event);
       const { subject, raw } = await this.renderer.render({
@@ -951,7 +951,9 @@ export class Sender {
             template_id: row.template_id,
             is_test_email: row.is_test,
             transport: via,
-            ...(simulated || this.relays.length === 1 ? {} : { relay: relay.name }),
+            // The relay and the From's domain: what feedback about this email is counted against (core/feedback/blocks.ts).
+            ...(simulated ? {} : { relay: relay.name }),
+            sending_domain: persona.email.split('@').pop()!.toLowerCase(),
             response: reply.response,
             // A workflow's email (issue 8): its events count for the workflow, and the hop count guards against cycles.
             ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}),
@@ -1166,7 +1168,14 @@ export class Sender {
     // A relay's 5xx is a hard bounce; a recipient refused as a bad address is also suppressed (smtpBounce).
     const bounce = stage === 'deliver' ? smtpBounce(row.email, err as SmtpRefusal) : undefined;
     if (bounce) {
-      const { paused } = await recordFeedback(this.query, row.project_id, [{ ...bounce, messageId: row.message_id }], 'smtp', this.ctx.config.reputation);
+      const { paused } = await recordFeedback(
+        this.query,
+        row.project_id,
+        [{ ...bounce, messageId: row.message_id, relay: relay?.name }],
+        'smtp',
+        this.ctx.config.reputation,
+        this.ctx.config.blockAlertRate,
+      );
       if (paused) this.paused.add(row.project_id);
     }
   }

@@ -15,6 +15,7 @@ import { checkDomains } from '../../src/server/core/domains/index.ts';
 import { loadConfig, parseMailboxUrl } from '../../src/server/config.ts';
 import { ImapFlow } from 'imapflow';
 import { readBounceMailbox } from '../../src/workers/bounceMailbox.ts';
+import { inboundSettings } from '../../src/server/core/feedback/inbound.ts';
 import { startDovecot, type TestDovecot } from '../helpers/dovecot.ts';
 import { EVENT } from '../../src/domain/events.ts';
 import { API_DB, dueBlast, startHarness, type Harness, type Tenant } from './harness.ts';
@@ -213,6 +214,18 @@ async function expectFourApplied(four: Four, source: string): Promise<void> {
     annoyed,
   ]);
   expect(contact.unsubscribed_at).not.toBeNull();
+  // The blocklist bounce counts against the sending domain and the relay that sent it, with the receiver's words, and
+  // (more than 2 % of the domain's sends in the hour) raised one notification.
+  const [domain] = (await h.call('GET', '/api/domains/dkim', { key: t.apiKey })).body.data as Array<{
+    blocks_24h: { count: number; by_relay: Array<{ relay: string; count: number }>; last: { diagnostic: string } | null };
+  }>;
+  expect(domain.blocks_24h.count).toBeGreaterThanOrEqual(1);
+  expect(domain.blocks_24h.by_relay[0]).toMatchObject({ relay: expect.stringContaining('127.0.0.1') });
+  expect(domain.blocks_24h.last?.diagnostic).toMatch(/blocked using zen\.spamhaus\.org/);
+  const log = (await h.call('GET', '/api/joblog/joblog', { key: t.apiKey })).body.data as Array<{ job_name: string; start_details: Record<string, unknown> }>;
+  const alerts = log.filter((e) => e.job_name === 'JOB_BLOCK_ALERT');
+  expect(alerts).toHaveLength(1);
+  expect(alerts[0].start_details).toMatchObject({ domain: 'shop.example', last_diagnostic: expect.stringMatching(/spamhaus/) });
 }
 
 describe(`feedback from every relay: the return path and the inbound receiver (${API_DB})`, () => {
@@ -377,7 +390,7 @@ describe(`feedback from every relay: the bounce mailbox (IMAP, dovecot) (${API_D
   const four: Four = ['m-gone@receiver.example', 'm-full@receiver.example', 'm-blocked@receiver.example', 'm-annoyed@receiver.example'];
   let paths: Map<string, { envelopeFrom: string; messageId: string }>;
   const settings = () => h.config.bounceMailbox!;
-  const apply = () => ({ reputation: h.config.reputation, softBounceLimit: h.config.softBounceLimit });
+  const apply = () => inboundSettings(h.config);
 
   /** withMailbox runs `work` with an IMAP session of the test's own, as the operator's mail server delivering. */
   async function withMailbox<T>(work: (c: ImapFlow) => Promise<T>): Promise<T> {

@@ -226,6 +226,11 @@ describe.each(FEEDBACK_PROVIDERS)(`provider feedback webhooks: %s (${API_DB})`, 
       people[3],
     ]);
     expect(annoyed.unsubscribed_at).not.toBeNull();
+    // The blocklist bounce raised the sending domain's block notification.
+    const log = (await h.call('GET', '/api/joblog/joblog', { key: t.apiKey })).body.data as Array<{ job_name: string; start_details: Record<string, unknown> }>;
+    expect(log.filter((e) => e.job_name === 'JOB_BLOCK_ALERT').map((e) => e.start_details)).toEqual([
+      expect.objectContaining({ domain: 'shop.example', blocks: 1, sends: 4 }),
+    ]);
     const status = (await h.call('GET', '/api/scheduler/sending_status', { key: t.apiKey })).body;
     expect(status.bounce_rate).toBeCloseTo(1 / 4, 5);
     expect(status.complaint_rate).toBeCloseTo(1 / 4, 5);

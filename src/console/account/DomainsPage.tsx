@@ -134,6 +134,28 @@ function WarmupLine({ w, domain }: { w: Domain['warmup']; domain: string }) {
   );
 }
 
+/**
+ * BlocksLine shows the domain's emails receivers refused in the last 24 hours for a reason of the sender's
+ * (blocklists, policy; core/feedback/blocks.ts): how many, per relay, and the receiver's last words. Nothing when none.
+ */
+function BlocksLine({ b, domain }: { b: Domain['blocks_24h']; domain: string }) {
+  if (!b.count) return null;
+  const relays = b.by_relay.length > 1 ? ` (${b.by_relay.map((r) => `${r.relay}: ${r.count.toLocaleString('en-US')}`).join(', ')})` : '';
+  return (
+    <Alert severity="warning" sx={{ mb: 2 }} data-testid={`blocks-${domain}`}>
+      <Typography variant="body2">
+        Receivers refused {b.count.toLocaleString('en-US')} {b.count === 1 ? 'email' : 'emails'} from {domain} in the last 24 hours because of the sender
+        {relays}, not the recipient: these addresses are not suppressed. Check the blocklist or policy the receiver names.
+      </Typography>
+      {b.last && (
+        <Typography variant="body2" sx={{ mt: 1, fontFamily: 'monospace', wordBreak: 'break-word' }}>
+          Last ({b.last.at.slice(0, 16).replace('T', ' ')} UTC): {b.last.diagnostic}
+        </Typography>
+      )}
+    </Alert>
+  );
+}
+
 /** DomainsPage is /account/domains. */
 export function DomainsPage() {
   const notify = useNotify();
@@ -246,6 +268,7 @@ export function DomainsPage() {
               </Button>
             </Box>
             <WarmupLine w={d.warmup} domain={d.domain} />
+            <BlocksLine b={d.blocks_24h} domain={d.domain} />
             <Stack spacing={2}>
               {(['dkim', 'spf', 'dmarc'] as const).map((kind) => (
                 <Box key={kind} sx={{ display: 'grid', gap: 1, gridTemplateColumns: { md: '2fr 3fr' } }}>

@@ -30,6 +30,7 @@ const JOB_LABELS: Record<string, string> = {
   JOB_DISTRIBUTE_EMAIL_BLAST: 'Email blast sent',
   JOB_CREATE_SEGMENT_FROM_FILTERS: 'Segment created from filters',
   JOB_PAUSE_SENDING: 'Marketing sending paused',
+  JOB_BLOCK_ALERT: 'Receivers are blocking mail from a sending domain',
   JOB_ACCOUNT_ACTIVATED: 'Account activated',
   JOB_ACCOUNT_SANDBOXED: 'Account returned to the sandbox',
   [JOB_WEBHOOK_SECRET_REVEALED]: 'Webhook signing secret revealed',

@@ -349,6 +349,8 @@ export const outbox = pgTable(
     leaseUntil: ts('lease_until'),
     messageId: text('message_id').notNull(),
     location: text('location'),
+    /** The relay that accepted the email (its name: scheme, host and port), set when it is sent; feedback about the email counts against it. */
+    relay: text('relay'),
     lastError: text('last_error'),
     sentAt: ts('sent_at'),
     /** For an email a workflow's sender node queued (issue 8): the workflow, the step (one email per step) and hops. */

@@ -26,6 +26,7 @@ import {
 } from '../../../domain/sendingDomain.ts';
 import type { components } from '../../../../generated/types/domains.gen.ts';
 import { warmupStates, type WarmupState } from '../sending/dailyCaps.ts';
+import { blocksByDomain, type DomainBlocks } from '../feedback/blocks.ts';
 
 type DomainOut = components['schemas']['Domain'];
 
@@ -57,7 +58,9 @@ const COLUMNS =
 type RecordSettings = { spfRecord: string; inbound: { mxHost: string } };
 const iso = (d: Date | string) => new Date(d).toISOString();
 
-function toDomain(row: DomainRow, settings: RecordSettings, warmup: WarmupState): DomainOut {
+const NO_BLOCKS: DomainBlocks = { count: 0, by_relay: [], last: null };
+
+function toDomain(row: DomainRow, settings: RecordSettings, warmup: WarmupState, blocks: DomainBlocks = NO_BLOCKS): DomainOut {
   const records = domainRecords(row.domain, row.dkim_selector, row.dkim_public_key, settings.spfRecord);
   const bounceDomain = bounceDomainOf(row.domain, row.bounce_domain);
   const bounce = bounceRecords(bounceDomain, settings.inbound.mxHost, settings.spfRecord);
@@ -78,15 +81,20 @@ function toDomain(row: DomainRow, settings: RecordSettings, warmup: WarmupState)
     bounces_ready: row.bounce_mx_status === 'Success' && row.bounce_spf_status === 'Success',
     checked_at: row.checked_at ? iso(row.checked_at) : null,
     warmup,
+    blocks_24h: blocks,
     created_at: iso(row.created_at),
   };
 }
 
-/** withWarmup turns domain rows into the API's shape, with each one's warm-up today (core/sending/dailyCaps.ts). */
+/**
+ * withWarmup turns domain rows into the API's shape, with each one's warm-up today (core/sending/dailyCaps.ts) and its
+ * sender-side blocks of the last 24 hours (core/feedback/blocks.ts).
+ */
 async function withWarmup(ctx: AppContext, rows: DomainRow[]): Promise<DomainOut[]> {
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
   const states = await warmupStates(query, rows, ctx.config.warmupSchedule);
-  return rows.map((r) => toDomain(r, ctx.config, states.get(r.id)!));
+  const blocks = rows.length ? await blocksByDomain(query, rows[0].project_id) : new Map<string, DomainBlocks>();
+  return rows.map((r) => toDomain(r, ctx.config, states.get(r.id)!, blocks.get(r.domain)));
 }
 
 /** listDomains returns the project's sending domains, oldest first, with their records, statuses and warm-up. */

@@ -19,6 +19,7 @@
  * - auto_reply and delivered: recorded as the outcome only, never a bounce.
  */
 import type { QueryFn } from '../../db/client.ts';
+import type { Config } from '../../config.ts';
 import { complaintClass } from '../../../domain/bounces.ts';
 import { bounceSubType, type Feedback } from '../../../domain/feedback.ts';
 import { parseReturnPath, verifyReturnPath } from '../../mail/returnPath.ts';
@@ -34,6 +35,20 @@ export interface InboundSettings {
   reputation?: ReputationLimits;
   /** SOFT_BOUNCE_LIMIT. */
   softBounceLimit: number;
+  /** BLOCK_ALERT_RATE (blocks.ts). */
+  blockAlertRate: number;
+}
+
+/**
+ * inboundSettings: the settings of applying feedback, from the config. Without `checkReputation` the circuit-breaker
+ * is not looked at per report (the SMTP receiver looks once a second instead: ReputationWatch).
+ */
+export function inboundSettings(config: Pick<Config, 'reputation' | 'softBounceLimit' | 'blockAlertRate'>, checkReputation = true): InboundSettings {
+  return {
+    ...(checkReputation ? { reputation: config.reputation } : {}),
+    softBounceLimit: config.softBounceLimit,
+    blockAlertRate: config.blockAlertRate,
+  };
 }
 
 /** The outcome of one returned email, for the log and the inbound metrics. */
@@ -227,7 +242,7 @@ async function applyToEmail(
       remoteMta: recipient.remoteMta,
     },
   };
-  const result = await recordFeedback(query, email.project_id, [feedback], source, settings.reputation);
+  const result = await recordFeedback(query, email.project_id, [feedback], source, settings.reputation, settings.blockAlertRate);
   let suppressed = result.suppressed;
   if (verdict.class === 'soft' || verdict.class === 'undetermined') {
     const [{ n }] = await query<{ n: number }>(SOFT_BOUNCES_IN_A_ROW, [email.project_id, email.email]);

@@ -21,6 +21,7 @@ import { insertSystemEventsSql, recordEvents } from '../events/index.ts';
 import { classifyClick, classifyOpen, isOpenProxyAgent, linkBurst, type IpRanges } from '../../../domain/engagement.ts';
 import { checkReputation, type ReputationLimits } from '../sending/reputation.ts';
 import * as sql from './queries.ts';
+import { raiseBlockAlert } from './blocks.ts';
 
 interface SentRow {
   id: string;
@@ -404,8 +405,9 @@ export async function suppress(
 
 /**
  * recordFeedback applies bounces and complaints to one project: one ses_event_bounce / ses_event_complaint event
- * each (tied to the email by its Message-ID when known, else to the contact by address), and for hard bounces and
- * complaints suppress(); with `reputation`, then the circuit-breaker's check (core/sending/reputation.ts), and
+ * each (tied to the email by its Message-ID when known, else to the contact by address; with the email's sending
+ * domain and relay when known), and for hard bounces and complaints suppress(); with `blockAlertRate`, a sender-side
+ * bounce may raise the block alert of its domain (blocks.ts); with `reputation`, then the circuit-breaker's check (core/sending/reputation.ts), and
  * `paused` says why when it paused the project. `source` says where it came from (sns, json, smtp, simulator) and is stored in the event's
  * json. Returns how many were recorded and how many addresses were newly suppressed.
  */
@@ -415,17 +417,20 @@ export async function recordFeedback(
   items: Array<Feedback & { suppress?: boolean }>,
   source: string,
   reputation?: ReputationLimits,
+  blockAlertRate?: number,
 ): Promise<{ recorded: number; suppressed: number; paused?: string }> {
   let suppressed = 0;
+  const blockedDomains = new Set<string>();
   for (const f of items) {
     const email = f.email.trim();
     const [row] = f.messageId
-      ? await query<{ contact_id: string | null; blast_id: string | null; template_id: string | null }>(sql.SENT_ROW_BY_MESSAGE_ID, [
-          projectId,
-          f.messageId,
-          email,
-        ])
+      ? await query<{ contact_id: string | null; blast_id: string | null; template_id: string | null; relay: string | null; sending_domain: string | null }>(
+          sql.SENT_ROW_BY_MESSAGE_ID,
+          [projectId, f.messageId, email],
+        )
       : [];
+    const relay = f.relay ?? row?.relay ?? null;
+    if (f.classification?.class === 'sender' && row?.sending_domain) blockedDomains.add(row.sending_domain);
     const [contact] = row?.contact_id ? [{ id: row.contact_id }] : await query<{ id: string }>(sql.LIVE_CONTACT_BY_EMAIL, [projectId, email]);
     await recordEvents(query, projectId, [
       {
@@ -434,7 +439,13 @@ export async function recordFeedback(
         contactId: contact?.id ?? null,
         blastId: row?.blast_id ?? null,
         templateId: row?.template_id ?? null,
-        json: { ...eventJson(f), source, blast_id: row?.blast_id ?? null },
+        json: {
+          ...eventJson(f),
+          source,
+          blast_id: row?.blast_id ?? null,
+          ...(row?.sending_domain ? { sending_domain: row.sending_domain } : {}),
+          ...(relay ? { relay } : {}),
+        },
         emittedAt: f.timestamp ?? null,
       },
     ]);
@@ -444,6 +455,8 @@ export async function recordFeedback(
       ]);
     }
   }
+  // Receivers refusing the sender (blocklists, policy): a spike raises a notification (core/feedback/blocks.ts).
+  if (blockAlertRate !== undefined) for (const domain of blockedDomains) await raiseBlockAlert(query, projectId, domain, blockAlertRate);
   // Bounces and complaints move the project's rates: the circuit-breaker may pause its marketing sending now.
   const paused = reputation && items.length ? await checkReputation(query, projectId, reputation) : undefined;
   return { recorded: items.length, suppressed, ...(paused ? { paused } : {}) };

@@ -21,9 +21,13 @@ export const EMAIL_ENGAGEMENT = `SELECT id, name, (extract(epoch FROM emitted_at
 export const MARK_BOT_CLICKS = `UPDATE events SET json = json || jsonb_build_object('bot', true, 'bot_reason', $3::text)
   WHERE project_id = $1 AND id = ANY($2::uuid[]) AND name = 'ses_event_click' AND event_is_human(json)`;
 
-/** SENT_ROW_BY_MESSAGE_ID: the email a bounce or complaint names by Message-ID and address. $1 project, $2 Message-ID, $3 address. */
-export const SENT_ROW_BY_MESSAGE_ID =
-  'SELECT contact_id, blast_id, template_id FROM outbox WHERE project_id = $1 AND message_id = $2 AND lower(email) = lower($3) LIMIT 1';
+/**
+ * SENT_ROW_BY_MESSAGE_ID: the email a bounce or complaint names by Message-ID and address, with the relay that sent it
+ * and its From's domain (the sender persona's). $1 project, $2 Message-ID, $3 address.
+ */
+export const SENT_ROW_BY_MESSAGE_ID = `SELECT o.contact_id, o.blast_id, o.template_id, o.relay, split_part(lower(p.email), '@', 2) AS sending_domain
+  FROM outbox o LEFT JOIN sender_personas p ON p.id = o.sender_persona_id
+ WHERE o.project_id = $1 AND o.message_id = $2 AND lower(o.email) = lower($3) LIMIT 1`;
 
 /** LIVE_CONTACT_BY_EMAIL: the project's live contact with an address (case-insensitive). $1 project, $2 address. */
 export const LIVE_CONTACT_BY_EMAIL = 'SELECT id FROM contacts WHERE project_id = $1 AND lower(email) = lower($2) AND archived_at IS NULL LIMIT 1';

@@ -14,7 +14,7 @@ import { outboxEventsSql } from '../events/index.ts';
  */
 export const MARK_SENT = `WITH input AS (SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::jsonb[], $5::text[], $6::date[]) AS u(id, token, location, json, daily_key, daily_day)),
     done AS (
-      UPDATE outbox o SET status = 'sent', sent_at = now(), location = i.location, last_error = NULL, claim_token = NULL
+      UPDATE outbox o SET status = 'sent', sent_at = now(), location = i.location, relay = i.json->>'relay', last_error = NULL, claim_token = NULL
         FROM input i WHERE o.id = i.id AND o.claim_token = i.token
       RETURNING o.id, o.project_id, o.email, o.contact_id, o.blast_id, o.template_id, i.json, i.daily_key, i.daily_day),
     counted AS (

@@ -14,7 +14,7 @@ import { queueSingleEmail } from '../../core/sending/singleEmail.ts';
 import { EVENT_BATCH_LIMITS, ingestEvents } from '../../core/events/ingest.ts';
 import { confirmSubscription, parseSnsBody, sesFeedback } from './sns.ts';
 import { checkProviderSecret, replayed, verifyProviderRequest } from './providers.ts';
-import { applyProviderEvents } from '../../core/feedback/inbound.ts';
+import { applyProviderEvents, inboundSettings } from '../../core/feedback/inbound.ts';
 import { feedbackSecret, listFeedbackIntegrations, removeFeedbackIntegration, setFeedbackIntegration } from '../../core/feedback/integrations.ts';
 import { readProviderEvents } from '../../../domain/providerFeedback.ts';
 import { claimKey } from '../../idempotency.ts';
@@ -129,7 +129,7 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
         const { replayKey } = verifyProviderRequest(provider, req, req.rawBody ?? JSON.stringify(req.body), secret);
         outcomes = await ctx.database.transaction(async (run) => {
           if (replayKey && !(await claimKey(run, projectId, replayKey))) throw replayed();
-          return applyProviderEvents(run, projectId, events, provider, { reputation: ctx.config.reputation, softBounceLimit: ctx.config.softBounceLimit });
+          return applyProviderEvents(run, projectId, events, provider, inboundSettings(ctx.config));
         });
       } catch (err) {
         if (err instanceof Unauthorized) count('unauthorized');

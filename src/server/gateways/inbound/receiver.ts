@@ -16,7 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
-import { applyReturnedEmail } from '../../core/feedback/inbound.ts';
+import { applyReturnedEmail, inboundSettings } from '../../core/feedback/inbound.ts';
 import { isBounceDomain } from '../../core/domains/index.ts';
 import { inboundMetrics, type InboundResult } from '../../metrics.ts';
 import { ReputationWatch } from '../../core/sending/reputation.ts';
@@ -110,7 +110,7 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
           return callback(smtpError(552, `5.3.4 Message too big: at most ${settings.maxBytes} bytes`));
         }
         const rcpts = session.envelope.rcptTo.map((r) => r.address);
-        applyReturnedEmail(query, Buffer.concat(chunks), rcpts, 'smtp', { softBounceLimit: ctx.config.softBounceLimit }).then(
+        applyReturnedEmail(query, Buffer.concat(chunks), rcpts, 'smtp', inboundSettings(ctx.config, false)).then(
           (outcome) => {
             if (outcome.outcome === 'applied' && outcome.projectId) watch.sent(outcome.projectId);
             count(outcome.outcome === 'applied' ? ((outcome.class ?? 'undetermined') as InboundResult) : (outcome.reason ?? 'unreadable'));
