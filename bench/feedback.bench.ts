@@ -1,7 +1,8 @@
 /**
  * `npm run bench:feedback`: returned emails per second through the inbound SMTP receiver, applied. BENCH_N
  * (default 10,000) sent emails of one project, each with its own return path at a verified bounce subdomain; a second
- * SMTP client, Python's smtplib in its own process with 4 connections, sends one returned email to each return path —
+ * SMTP client, Python's smtplib in its own process with BENCH_CONNECTIONS connections (default 16: an MX receives from
+ * many MTAs at once), sends one returned email to each return path —
  * 60 % user-unknown DSNs, 25 % mailbox-full DSNs, 10 % "blocked using Spamhaus" DSNs, 5 % ARF abuse reports — and the
  * figure is the time from the first message to the last one applied (its event written). Prints DSNs/s, this process's
  * peak RSS (VmHWM: it runs the receiver, the parser and the database client) and PostgreSQL's CPU seconds; checks
@@ -21,12 +22,13 @@ import { EVENT } from '../src/domain/events.ts';
 
 const N = Number(process.env.BENCH_N ?? 10_000);
 const KIND = (process.env.BENCH_DB ?? 'postgres') as 'postgres' | 'pglite';
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** The client: Python's smtplib, 4 connections, each sending its share of the returned emails with the null sender. */
+/** The client: Python's smtplib, CONNS connections (threads), each sending its share of the returned emails with the null sender. */
 const CLIENT = String.raw`
 import json, smtplib, sys, threading
-port, path = int(sys.argv[1]), sys.argv[2]
+port, path, CONNS = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 items = json.load(open(path))
 def dsn(i):
     rp, rcpt, mid, kind = i['rp'], i['rcpt'], i['mid'], i['kind']
@@ -52,7 +54,7 @@ def run(share):
         if n % 200 == 199:
             s.rset()
     s.quit()
-threads = [threading.Thread(target=run, args=(items[k::4],)) for k in range(4)]
+threads = [threading.Thread(target=run, args=(items[k::CONNS],)) for k in range(CONNS)]
 for t in threads: t.start()
 for t in threads: t.join()
 `;
@@ -95,10 +97,11 @@ async function main() {
     const file = path.join(os.tmpdir(), `mw-bench-feedback-${process.pid}.json`);
     writeFileSync(file, JSON.stringify(items));
 
+    const before = peakRssMb();
     const pgCpu = postgresCpu();
     const cpu0 = process.cpuUsage();
     const started = performance.now();
-    const client = spawn('python3', ['-c', CLIENT, String(runtime.inbound!.port), file], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const client = spawn('python3', ['-c', CLIENT, String(runtime.inbound!.port), file, String(CONNECTIONS)], { stdio: ['ignore', 'inherit', 'inherit'] });
     const exited = new Promise<number>((resolve) => client.on('exit', (code) => resolve(code ?? 1)));
     const applied = async () =>
       (
@@ -125,13 +128,13 @@ async function main() {
       [projectId, EVENT.complaint, EVENT.bounce],
     );
     const want = { hard: items.filter((i) => i.kind === 'hard').length, soft: items.filter((i) => i.kind === 'soft').length };
-    console.log(`feedback (${KIND}, ${N} returned emails over SMTP, 4 connections from Python's smtplib, ${os.cpus().length} cores)`);
+    console.log(`feedback (${KIND}, ${N} returned emails over SMTP, ${CONNECTIONS} connections from Python's smtplib, ${os.cpus().length} cores)`);
     console.log(`  applied: ${done} in ${seconds.toFixed(1)} s = ${(N / seconds).toFixed(0)} DSNs/s`);
     console.log(
       `  classes: hard ${check.hard} (sent ${want.hard}), soft ${check.soft} (sent ${want.soft}), sender ${check.sender}, complaints ${check.complaints}; suppressed ${check.suppressed}`,
     );
     console.log(
-      `  this process: peak RSS ${peakRssMb().toFixed(0)} MB, CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; PostgreSQL CPU ${KIND === 'postgres' ? `${pgCpu().toFixed(1)} s` : 'n/a (in process)'}`,
+      `  this process: peak RSS ${peakRssMb().toFixed(0)} MB (${before.toFixed(0)} MB before the load), CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s; PostgreSQL CPU ${KIND === 'postgres' ? `${pgCpu().toFixed(1)} s` : 'n/a (in process)'}`,
     );
   } finally {
     await runtime.stop();

@@ -16,7 +16,7 @@
 import { ImapFlow } from 'imapflow';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
 import type { BounceMailboxSettings } from '../server/config.ts';
-import type { QueryFn } from '../server/db/client.ts';
+import type { Database } from '../server/db/client.ts';
 import { applyReturnedEmail, type InboundSettings } from '../server/core/feedback/inbound.ts';
 import { inboundMetrics, type InboundResult } from '../server/metrics.ts';
 
@@ -54,7 +54,7 @@ export function recipientsOf(headers: string): string[] {
  * failed).
  */
 export async function readBounceMailbox(
-  query: QueryFn,
+  db: Pick<Database, 'transaction'>,
   settings: BounceMailboxSettings,
   apply: InboundSettings,
   idleSeconds = settings.idleSeconds,
@@ -93,7 +93,7 @@ export async function readBounceMailbox(
           if (!message || !message.source) continue;
           run.read++;
           try {
-            const outcome = await applyReturnedEmail(query, message.source, recipientsOf(message.headers?.toString('latin1') ?? ''), 'mailbox', apply);
+            const outcome = await applyReturnedEmail(db, message.source, recipientsOf(message.headers?.toString('latin1') ?? ''), 'mailbox', apply);
             count(outcome.outcome === 'applied' ? ((outcome.class ?? 'undetermined') as InboundResult) : (outcome.reason ?? 'unreadable'));
             if (outcome.outcome === 'applied') run.applied++;
             else console.warn(`bounce mailbox: ignored message ${uid} (${outcome.kind}): ${outcome.reason}`);

@@ -373,6 +373,32 @@ describe(`feedback from every relay: the return path and the inbound receiver ($
     ]);
   });
 
+  it('applies reports arriving at once over many sessions (applied together in one transaction), each to its own email', async () => {
+    const many = Array.from({ length: 12 }, (_, i) => `at-once-${i}@receiver.example`);
+    const paths = await blastWithReturnPaths(many);
+    const answers = await Promise.all(
+      many.map((email) =>
+        send(
+          paths.get(email)!.envelopeFrom,
+          dsn({
+            to: paths.get(email)!.envelopeFrom,
+            recipient: email,
+            status: '5.1.1',
+            diagnostic: '550 5.1.1 user unknown',
+            messageId: paths.get(email)!.messageId,
+          }),
+        ),
+      ),
+    );
+    for (const a of answers) expect(a).toMatch(/^250/);
+    const rows = await q<{ email: string; n: number }>(
+      `SELECT e.email, count(*)::int AS n FROM events e WHERE e.project_id = $1 AND e.name = $2 AND e.email = ANY($3) GROUP BY e.email ORDER BY e.email`,
+      [t.projectId, EVENT.bounce, many],
+    );
+    expect(rows).toEqual([...many].sort().map((email) => ({ email, n: 1 })));
+    expect((await q('SELECT 1 FROM suppressions WHERE project_id = $1 AND email = ANY($2)', [t.projectId, many])).length).toBe(many.length);
+  });
+
   it('refuses relaying for other domains (550) and oversized mail (552)', async () => {
     await expect(send('someone@other.example', 'Subject: hi\r\n\r\nhello')).rejects.toMatchObject({ responseCode: 550 });
     await expect(send('b-1-0000000000000000@bounces.unknown.example', 'Subject: hi\r\n\r\nhello')).rejects.toMatchObject({ responseCode: 550 });
@@ -409,7 +435,7 @@ describe(`feedback from every relay: the bounce mailbox (IMAP, dovecot) (${API_D
   it('reads the four reports as they arrive (IDLE), applies each to its own recipient, and moves them out of the INBOX', async () => {
     paths = await blastWithReturnPaths(four);
     // The reader is started first and waits on IDLE; the reports arrive while it waits.
-    const run = readBounceMailbox(h.runtime.database.query.bind(h.runtime.database), settings(), apply(), 6);
+    const run = readBounceMailbox(h.runtime.database, settings(), apply(), 6);
     await new Promise((r) => setTimeout(r, 1500));
     await withMailbox(async (c) => {
       for (const r of fourReports(four, (email) => paths.get(email)!)) await deliver(c, r.to, r.raw);
@@ -421,7 +447,7 @@ describe(`feedback from every relay: the bounce mailbox (IMAP, dovecot) (${API_D
       expect(await count(c, 'Processed')).toBe(4);
     });
     // Never read twice.
-    expect(await readBounceMailbox(h.runtime.database.query.bind(h.runtime.database), settings(), apply(), 0)).toEqual({ read: 0, applied: 0, failed: 0 });
+    expect(await readBounceMailbox(h.runtime.database, settings(), apply(), 0)).toEqual({ read: 0, applied: 0, failed: 0 });
   });
 
   it('the scheduled job reads the mailbox: garbage and a forged token are read, ignored and moved; nothing changes', async () => {

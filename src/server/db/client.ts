@@ -7,6 +7,7 @@ import { mkdir, realpath } from 'node:fs/promises';
 import { PGliteThread } from './pgliteThread.ts';
 import { lockDataDir, type DataDirLock } from './dataDirLock.ts';
 import pg from 'pg';
+import { createHash } from 'node:crypto';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -27,8 +28,13 @@ export interface Database {
   db: Db;
   /** query runs one parameterised statement and returns its rows. */
   query: QueryFn;
-  /** transaction runs `fn` in one transaction (committed when it resolves, rolled back when it throws). */
-  transaction<T>(fn: (query: QueryFn) => Promise<T>): Promise<T>;
+  /**
+   * transaction runs `fn` in one transaction (committed when it resolves, rolled back when it throws). With `prepared`
+   * (PostgreSQL), each statement is prepared once per connection under a name made from its text and its plan kept:
+   * for hot paths that run a few fixed statements many times (the inbound feedback receiver), never for SQL whose
+   * text varies, which would fill each connection with statements.
+   */
+  transaction<T>(fn: (query: QueryFn) => Promise<T>, opts?: { prepared?: boolean }): Promise<T>;
   /** pg-boss connection options for this database. */
   bossOptions: { connectionString: string; max: number } | { db: { executeSql(text: string, values: unknown[]): Promise<{ rows: unknown[] }> } };
   /**
@@ -80,6 +86,11 @@ export async function openDatabase(opts: {
   return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.poolSize ?? 10) : openPglite(opts);
 }
 
+/** statementName: the name a prepared statement gets from its text (node-postgres prepares a name once per connection). */
+function statementName(text: string): string {
+  return `mw_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+}
+
 /**
  * openPostgres opens a pool of `poolSize` connections to the PostgreSQL server at `databaseUrl`, applies the pending
  * migrations and the function definitions, and returns the Database over it (LISTEN on a dedicated connection that
@@ -99,11 +110,14 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
     async query<T>(text: string, params?: unknown[]) {
       return (await pool.query(text, params)).rows as T[];
     },
-    async transaction(fn) {
+    async transaction(fn, opts = {}) {
       const client = await pool.connect();
+      const run = opts.prepared
+        ? async <T>(text: string, params?: unknown[]) => (await client.query({ name: statementName(text), text, values: params })).rows as T[]
+        : async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[];
       try {
         await client.query('BEGIN');
-        const result = await fn(async <T>(text: string, params?: unknown[]) => (await client.query(text, params)).rows as T[]);
+        const result = await fn(run);
         await client.query('COMMIT');
         return result;
       } catch (err) {

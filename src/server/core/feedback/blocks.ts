@@ -68,27 +68,37 @@ const BLOCK_ALERT = `WITH blocks AS (
              coalesce(jsonb_agg(DISTINCT json->>'relay') FILTER (WHERE json->>'relay' IS NOT NULL), '[]'::jsonb) AS relays
         FROM events
        WHERE project_id = $1 AND name = '${EVENT.bounce}' AND emitted_at > now() - interval '1 hour'
-         AND json->'bounce'->>'class' = 'sender' AND json->>'sending_domain' = $2),
+         AND json->'bounce'->>'class' = 'sender' AND json->>'sending_domain' = $2
+         AND NOT EXISTS (SELECT 1 FROM job_log j WHERE j.project_id = $1 AND j.job_name = '${JOB_BLOCK_ALERT}'
+                            AND j.start_details->>'domain' = $2 AND j.started_at > now() - interval '1 hour')),
     sends AS (
       SELECT count(*)::int AS n FROM events
-       WHERE project_id = $1 AND name = '${EVENT.sendSuccess}' AND emitted_at > now() - interval '1 hour' AND is_system
+       WHERE (SELECT n FROM blocks) > 0 AND project_id = $1 AND name = '${EVENT.sendSuccess}' AND emitted_at > now() - interval '1 hour' AND is_system
          AND json->>'sending_domain' = $2),
     alert AS (
       SELECT jsonb_build_object('name', $2::text, 'domain', $2::text, 'blocks', b.n, 'sends', s.n,
                                 'rate', round((b.n::numeric / greatest(s.n, 1)), 4), 'relays', b.relays, 'last_diagnostic', b.last_diagnostic) AS details
         FROM blocks b, sends s
-       WHERE b.n > 0 AND b.n::float8 / greatest(s.n, 1) > $3
-         AND NOT EXISTS (SELECT 1 FROM job_log j WHERE j.project_id = $1 AND j.job_name = '${JOB_BLOCK_ALERT}'
-                            AND j.start_details->>'domain' = $2 AND j.started_at > now() - interval '1 hour'))
+       WHERE b.n > 0 AND b.n::float8 / greatest(s.n, 1) > $3)
   INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
   SELECT $1, '${JOB_BLOCK_ALERT}', now(), now(), true, details, details FROM alert RETURNING id`;
 
+/** How often one process looks at one domain's blocks (ms): a burst of blocks is one look, not one per bounce. */
+const CHECK_EVERY_MS = 10_000;
+const lastLook = new Map<string, number>();
+
 /**
  * raiseBlockAlert checks sending domain `domain` of the project after a sender-side bounce (see the module's comment)
- * and logs the alert when its share of blocks in the last hour is above `rate` (a fraction). Returns true when it
- * logged one now.
+ * and logs the alert when its share of blocks in the last hour is above `rate` (a fraction); at most once per
+ * CHECK_EVERY_MS per domain and process. Returns true when it logged one now.
  */
 export async function raiseBlockAlert(query: QueryFn, projectId: string, domain: string, rate: number): Promise<boolean> {
+  // Each look counts an hour of the domain's sends: a process looks at a domain at most once per CHECK_EVERY_MS.
+  const key = `${projectId} ${domain}`;
+  const now = Date.now();
+  if ((lastLook.get(key) ?? -Infinity) > now - CHECK_EVERY_MS) return false;
+  if (lastLook.size > 10_000) lastLook.clear();
+  lastLook.set(key, now);
   const rows = await query(BLOCK_ALERT, [projectId, domain, rate]);
   if (rows.length) console.warn(`feedback: receivers are blocking mail from ${domain} (project ${projectId}); notification logged`);
   return rows.length > 0;

@@ -390,8 +390,17 @@ export async function suppress(
   projectId: string,
   entries: Array<{ email: string; reason: SuppressionReason; detail: string | null }>,
 ): Promise<number> {
-  if (!entries.length) return 0;
-  const added = await query(sql.SUPPRESS_ADDRESSES, [
+  return (await suppressAddresses(query, projectId, entries)).length;
+}
+
+/** suppressAddresses is suppress returning the addresses added (lower case) instead of their number. */
+export async function suppressAddresses(
+  query: QueryFn,
+  projectId: string,
+  entries: Array<{ email: string; reason: SuppressionReason; detail: string | null }>,
+): Promise<string[]> {
+  if (!entries.length) return [];
+  const added = await query<{ email: string }>(sql.SUPPRESS_ADDRESSES, [
     projectId,
     entries.map((e) => e.email.trim()),
     entries.map((e) => e.reason),
@@ -400,7 +409,7 @@ export async function suppress(
   const of = (reason: SuppressionReason) => [...new Set(entries.filter((e) => e.reason === reason).map((e) => e.email.trim().toLowerCase()))];
   if (of('bounce').length) await query(sql.MARK_CONTACTS_BOUNCED, [projectId, of('bounce')]);
   if (of('complaint').length) await query(sql.MARK_CONTACTS_COMPLAINED, [projectId, of('complaint')]);
-  return added.length;
+  return added.map((r) => r.email);
 }
 
 /**
@@ -409,57 +418,54 @@ export async function suppress(
  * domain and relay when known), and for hard bounces and complaints suppress(); with `blockAlertRate`, a sender-side
  * bounce may raise the block alert of its domain (blocks.ts); with `reputation`, then the circuit-breaker's check (core/sending/reputation.ts), and
  * `paused` says why when it paused the project. `source` says where it came from (sns, json, smtp, simulator) and is stored in the event's
- * json. Returns how many were recorded and how many addresses were newly suppressed.
+ * json. Returns how many were recorded, how many addresses were newly suppressed and which (lower case).
  */
 export async function recordFeedback(
   query: QueryFn,
   projectId: string,
-  items: Array<Feedback & { suppress?: boolean }>,
+  items: Array<Feedback & { suppress?: boolean; sent?: sql.SentRow }>,
   source: string,
   reputation?: ReputationLimits,
   blockAlertRate?: number,
-): Promise<{ recorded: number; suppressed: number; paused?: string }> {
-  let suppressed = 0;
+): Promise<{ recorded: number; suppressed: number; suppressedEmails: string[]; paused?: string }> {
   const blockedDomains = new Set<string>();
+  const events: Parameters<typeof recordEvents>[2] = [];
+  const suppressions: Parameters<typeof suppress>[2] = [];
   for (const f of items) {
     const email = f.email.trim();
-    const [row] = f.messageId
-      ? await query<{ contact_id: string | null; blast_id: string | null; template_id: string | null; relay: string | null; sending_domain: string | null }>(
-          sql.SENT_ROW_BY_MESSAGE_ID,
-          [projectId, f.messageId, email],
-        )
-      : [];
+    // The email's row, read here unless the caller read it already (returned mail: core/feedback/inbound.ts).
+    const [row] = f.sent ? [f.sent] : f.messageId ? await query<sql.SentRow>(sql.SENT_ROW_BY_MESSAGE_ID, [projectId, f.messageId, email]) : [];
     const relay = f.relay ?? row?.relay ?? null;
     if (f.classification?.class === 'sender' && row?.sending_domain) blockedDomains.add(row.sending_domain);
-    const [contact] = row?.contact_id ? [{ id: row.contact_id }] : await query<{ id: string }>(sql.LIVE_CONTACT_BY_EMAIL, [projectId, email]);
-    await recordEvents(query, projectId, [
-      {
-        name: f.kind === 'complaint' ? EVENT.complaint : EVENT.bounce,
-        email,
-        contactId: contact?.id ?? null,
-        blastId: row?.blast_id ?? null,
-        templateId: row?.template_id ?? null,
-        json: {
-          ...eventJson(f),
-          source,
-          blast_id: row?.blast_id ?? null,
-          ...(row?.sending_domain ? { sending_domain: row.sending_domain } : {}),
-          ...(relay ? { relay } : {}),
-        },
-        emittedAt: f.timestamp ?? null,
+    const known = row?.contact_id ?? row?.live_contact_id;
+    const [contact] = known !== undefined ? (known ? [{ id: known }] : []) : await query<{ id: string }>(sql.LIVE_CONTACT_BY_EMAIL, [projectId, email]);
+    events.push({
+      name: f.kind === 'complaint' ? EVENT.complaint : EVENT.bounce,
+      email,
+      contactId: contact?.id ?? null,
+      blastId: row?.blast_id ?? null,
+      templateId: row?.template_id ?? null,
+      json: {
+        ...eventJson(f),
+        source,
+        blast_id: row?.blast_id ?? null,
+        ...(row?.sending_domain ? { sending_domain: row.sending_domain } : {}),
+        ...(relay ? { relay } : {}),
       },
-    ]);
+      emittedAt: f.timestamp ?? null,
+    });
     if (f.suppress ?? suppresses(f)) {
-      suppressed += await suppress(query, projectId, [
-        { email, reason: f.kind === 'complaint' ? 'complaint' : 'bounce', detail: f.diagnosticCode ?? f.feedbackType ?? null },
-      ]);
+      suppressions.push({ email, reason: f.kind === 'complaint' ? 'complaint' : 'bounce', detail: f.diagnosticCode ?? f.feedbackType ?? null });
     }
   }
+  // One statement each for all the items: the events' triggers (reports, webhooks, workflows) run once.
+  await recordEvents(query, projectId, events);
+  const suppressedEmails = await suppressAddresses(query, projectId, suppressions);
   // Receivers refusing the sender (blocklists, policy): a spike raises a notification (core/feedback/blocks.ts).
   if (blockAlertRate !== undefined) for (const domain of blockedDomains) await raiseBlockAlert(query, projectId, domain, blockAlertRate);
   // Bounces and complaints move the project's rates: the circuit-breaker may pause its marketing sending now.
   const paused = reputation && items.length ? await checkReputation(query, projectId, reputation) : undefined;
-  return { recorded: items.length, suppressed, ...(paused ? { paused } : {}) };
+  return { recorded: items.length, suppressed: suppressedEmails.length, suppressedEmails, ...(paused ? { paused } : {}) };
 }
 
 /** One entry of a project's suppression list, as the API lists it. */

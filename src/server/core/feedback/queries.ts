@@ -21,12 +21,23 @@ export const EMAIL_ENGAGEMENT = `SELECT id, name, (extract(epoch FROM emitted_at
 export const MARK_BOT_CLICKS = `UPDATE events SET json = json || jsonb_build_object('bot', true, 'bot_reason', $3::text)
   WHERE project_id = $1 AND id = ANY($2::uuid[]) AND name = 'ses_event_click' AND event_is_human(json)`;
 
-/**
- * SENT_ROW_BY_MESSAGE_ID: the email a bounce or complaint names by Message-ID and address, with the relay that sent it
- * and its From's domain (the sender persona's). $1 project, $2 Message-ID, $3 address.
- */
-export const SENT_ROW_BY_MESSAGE_ID = `SELECT o.contact_id, o.blast_id, o.template_id, o.relay, split_part(lower(p.email), '@', 2) AS sending_domain
-  FROM outbox o LEFT JOIN sender_personas p ON p.id = o.sender_persona_id
+/** What feedback about an email records of it: its contact, blast, template, the relay that sent it and its From's domain. */
+export interface SentRow {
+  contact_id: string | null;
+  blast_id: string | null;
+  template_id: string | null;
+  relay: string | null;
+  sending_domain: string | null;
+  /** When the row names no contact: the live contact with its address, when the caller looked (undefined: not looked). */
+  live_contact_id?: string | null;
+}
+
+/** SENT_ROW_COLUMNS: a SentRow's columns, over outbox `o` LEFT JOIN sender_personas `sp` (the email's persona). */
+export const SENT_ROW_COLUMNS = `o.contact_id, o.blast_id, o.template_id, o.relay, split_part(lower(sp.email), '@', 2) AS sending_domain`;
+
+/** SENT_ROW_BY_MESSAGE_ID: the email a bounce or complaint names by Message-ID and address (SentRow). $1 project, $2 Message-ID, $3 address. */
+export const SENT_ROW_BY_MESSAGE_ID = `SELECT ${SENT_ROW_COLUMNS}
+  FROM outbox o LEFT JOIN sender_personas sp ON sp.id = o.sender_persona_id
  WHERE o.project_id = $1 AND o.message_id = $2 AND lower(o.email) = lower($3) LIMIT 1`;
 
 /** LIVE_CONTACT_BY_EMAIL: the project's live contact with an address (case-insensitive). $1 project, $2 address. */

@@ -14,7 +14,7 @@ import { queueSingleEmail } from '../../core/sending/singleEmail.ts';
 import { EVENT_BATCH_LIMITS, ingestEvents } from '../../core/events/ingest.ts';
 import { confirmSubscription, parseSnsBody, sesFeedback } from './sns.ts';
 import { checkProviderSecret, replayed, verifyProviderRequest } from './providers.ts';
-import { applyProviderEvents, inboundSettings } from '../../core/feedback/inbound.ts';
+import { applyProviderEvents, inboundSettings, PREPARED } from '../../core/feedback/inbound.ts';
 import { feedbackSecret, listFeedbackIntegrations, removeFeedbackIntegration, setFeedbackIntegration } from '../../core/feedback/integrations.ts';
 import { readProviderEvents } from '../../../domain/providerFeedback.ts';
 import { claimKey } from '../../idempotency.ts';
@@ -88,7 +88,8 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
         messageId: n.message_id,
         timestamp: n.timestamp,
       }));
-      return ctx.database.transaction((run) => recordFeedback(run, scope(req).id, items, 'json', ctx.config.reputation));
+      const { recorded, suppressed } = await ctx.database.transaction((run) => recordFeedback(run, scope(req).id, items, 'json', ctx.config.reputation));
+      return { recorded, suppressed };
     },
     async postSesNotification(req) {
       const projectId = await projectIdByIntegrationKey(ctx.database.db, req.params.integration_key);
@@ -130,7 +131,7 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
         outcomes = await ctx.database.transaction(async (run) => {
           if (replayKey && !(await claimKey(run, projectId, replayKey))) throw replayed();
           return applyProviderEvents(run, projectId, events, provider, inboundSettings(ctx.config));
-        });
+        }, PREPARED);
       } catch (err) {
         if (err instanceof Unauthorized) count('unauthorized');
         throw err;

@@ -16,7 +16,9 @@ import type { AddressInfo } from 'node:net';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
-import { applyReturnedEmail, inboundSettings } from '../../core/feedback/inbound.ts';
+import { applyReturnedEmails, inboundSettings, type InboundOutcome, type InboundSettings, type ReturnedEmail } from '../../core/feedback/inbound.ts';
+import { parseFeedbackReport } from '../../core/feedback/report.ts';
+import type { Database } from '../../db/client.ts';
 import { isBounceDomain } from '../../core/domains/index.ts';
 import { inboundMetrics, type InboundResult } from '../../metrics.ts';
 import { ReputationWatch } from '../../core/sending/reputation.ts';
@@ -30,6 +32,54 @@ export interface InboundReceiver {
 /** Recipients per returned message, and SMTP sessions at once. */
 const MAX_RECIPIENTS = 5;
 const MAX_CLIENTS = 100;
+
+/** The most returned emails applied in one transaction, and transactions under way at once. */
+const MAX_GROUP = 50;
+const GROUPS_AT_ONCE = 2;
+
+/**
+ * GroupCommit applies the returned emails that arrive while a transaction is under way together in the next one (at
+ * most MAX_GROUP): one commit, and one flush of the write-ahead log, for many sessions' messages
+ * (bench:feedback). When a group fails, each of its emails is tried alone, so one email the database refuses does
+ * not hold back the others.
+ */
+class GroupCommit {
+  private pending: Array<{ email: ReturnedEmail; resolve: (o: InboundOutcome) => void; reject: (err: Error) => void }> = [];
+  private running = 0;
+
+  constructor(
+    private readonly db: Pick<Database, 'transaction'>,
+    private readonly settings: InboundSettings,
+  ) {}
+
+  /** apply resolves with the email's outcome once its transaction committed; rejects when the database failed. */
+  apply(email: ReturnedEmail): Promise<InboundOutcome> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ email, resolve, reject });
+      if (this.running < GROUPS_AT_ONCE) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running++;
+    while (this.pending.length) {
+      const group = this.pending.splice(0, MAX_GROUP);
+      try {
+        const outcomes = await applyReturnedEmails(
+          this.db,
+          group.map((g) => g.email),
+          'smtp',
+          this.settings,
+        );
+        group.forEach((g, i) => g.resolve(outcomes[i]));
+      } catch (err) {
+        if (group.length === 1) group[0].reject(err as Error);
+        else for (const g of group) await applyReturnedEmails(this.db, [g.email], 'smtp', this.settings).then(([o]) => g.resolve(o), g.reject);
+      }
+    }
+    this.running--;
+  }
+}
 
 /** smtpError: an error whose SMTP reply smtp-server sends as given. */
 function smtpError(code: number, message: string): Error & { responseCode: number } {
@@ -59,6 +109,7 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
     known.set(domain, { known: answer, until: Date.now() + (answer ? 60_000 : 10_000) });
     return answer;
   };
+  const group = new GroupCommit(ctx.database, inboundSettings(ctx.config, false));
   const watch = new ReputationWatch(query, ctx.config.reputation, (projectId, reason) => console.warn(`inbound: project ${projectId} paused: ${reason}`));
 
   const server = new SMTPServer({
@@ -110,21 +161,23 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
           return callback(smtpError(552, `5.3.4 Message too big: at most ${settings.maxBytes} bytes`));
         }
         const rcpts = session.envelope.rcptTo.map((r) => r.address);
-        applyReturnedEmail(query, Buffer.concat(chunks), rcpts, 'smtp', inboundSettings(ctx.config, false)).then(
-          (outcome) => {
-            if (outcome.outcome === 'applied' && outcome.projectId) watch.sent(outcome.projectId);
-            count(outcome.outcome === 'applied' ? ((outcome.class ?? 'undetermined') as InboundResult) : (outcome.reason ?? 'unreadable'));
-            if (outcome.outcome === 'ignored') {
-              console.warn(`inbound: ignored a returned ${outcome.kind} message from ${session.remoteAddress} to ${rcpts.join(', ')}: ${outcome.reason}`);
-            }
-            callback(null, 'Feedback received');
-          },
-          (err: Error) => {
-            count('error');
-            console.error('inbound: applying a returned message failed:', err.message);
-            callback(smtpError(451, '4.3.0 Temporary failure; try again later'));
-          },
-        );
+        parseFeedbackReport(Buffer.concat(chunks), rcpts)
+          .then((report) => group.apply({ report, envelopeTo: rcpts }))
+          .then(
+            (outcome) => {
+              if (outcome.outcome === 'applied' && outcome.projectId) watch.sent(outcome.projectId);
+              count(outcome.outcome === 'applied' ? ((outcome.class ?? 'undetermined') as InboundResult) : (outcome.reason ?? 'unreadable'));
+              if (outcome.outcome === 'ignored') {
+                console.warn(`inbound: ignored a returned ${outcome.kind} message from ${session.remoteAddress} to ${rcpts.join(', ')}: ${outcome.reason}`);
+              }
+              callback(null, 'Feedback received');
+            },
+            (err: Error) => {
+              count('error');
+              console.error('inbound: applying a returned message failed:', err.message);
+              callback(smtpError(451, '4.3.0 Temporary failure; try again later'));
+            },
+          );
       });
     },
   });
