@@ -12,13 +12,21 @@ import { Webhook } from 'standardwebhooks';
 import { EVENT } from '../../src/domain/events.ts';
 import { FEEDBACK_PROVIDERS, type FeedbackProvider } from '../../src/domain/providerFeedback.ts';
 import { API_DB, dueBlast, startHarness, type Harness, type Tenant } from './harness.ts';
+import { WebhookReceiver } from '../helpers/webhookReceiver.ts';
 
 let h: Harness;
+const receiver = new WebhookReceiver();
+let hookUrl: string;
 beforeAll(async () => {
-  h = await startHarness({ workers: true });
+  hookUrl = await receiver.start();
+  h = await startHarness({
+    workers: true,
+    config: { webhooks: { allowPrivate: true, timeoutMs: 2000, retryScheduleS: [1], retryForMs: 3_600_000, leaseMs: 10_000, pollMs: 100 } },
+  });
 });
 afterAll(async () => {
   await h?.close();
+  await receiver.stop();
 });
 
 const q = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => h.runtime.database.query<T>(text, params);
@@ -171,6 +179,14 @@ describe.each(FEEDBACK_PROVIDERS)(`provider feedback webhooks: %s (${API_DB})`, 
       expect(bad.body.errors[0]).toMatch(/^secret: /);
     }
 
+    // The customer's own endpoint for bounces and complaints (Standard Webhooks, core/webhooks).
+    const hook = await h.call('POST', '/api/webhooks/endpoints', {
+      key: t.apiKey,
+      body: { url: `${hookUrl}/${provider}`, event_types: ['email.bounced', 'email.complained'] },
+    });
+    expect(hook.status).toBe(200);
+    const secret = hook.body.data.secret as string;
+
     await dueBlast(h, t, people, { from: 'news@shop.example', type: 'TEMPLATE_MARKETING' }).catch((err: Error) => {
       if (!/^the blast queued 0 of /.test(err.message)) throw err;
     });
@@ -231,6 +247,26 @@ describe.each(FEEDBACK_PROVIDERS)(`provider feedback webhooks: %s (${API_DB})`, 
     expect(log.filter((e) => e.job_name === 'JOB_BLOCK_ALERT').map((e) => e.start_details)).toEqual([
       expect.objectContaining({ domain: 'shop.example', blocks: 1, sends: 4 }),
     ]);
+    // The reports count the same bounces and complaint (from the raw events, as they arrived)…
+    const quick = (await h.call('GET', '/api/reporting/quickstats', { key: t.apiKey })).body.data as Array<{ name: string; num: number }>;
+    expect(Object.fromEntries(quick.filter((r) => r.name === EVENT.bounce || r.name === EVENT.complaint).map((r) => [r.name, r.num]))).toEqual({
+      [EVENT.bounce]: 3,
+      [EVENT.complaint]: 1,
+    });
+    // …the customer's webhook gets one signed email.bounced per bounce and one email.complained…
+    const mine = () => receiver.requests.filter((r) => r.body && JSON.parse(r.body).data?.email?.endsWith(`-${provider}@receiver.example`));
+    const until2 = Date.now() + 20_000;
+    while (mine().length < 4 && Date.now() < until2) await new Promise((r) => setTimeout(r, 100));
+    const delivered = mine().map((r) => new Webhook(secret).verify(r.body, r.headers as Record<string, string>) as { type: string; data: { email: string } });
+    expect(delivered.map((d) => [d.type, d.data.email]).sort()).toEqual(
+      [
+        ['email.bounced', people[0]],
+        ['email.bounced', people[1]],
+        ['email.bounced', people[2]],
+        ['email.complained', people[3]],
+      ].sort(),
+    );
+    // …and the circuit-breaker's rates count the hard bounce and the complaint.
     const status = (await h.call('GET', '/api/scheduler/sending_status', { key: t.apiKey })).body;
     expect(status.bounce_rate).toBeCloseTo(1 / 4, 5);
     expect(status.complaint_rate).toBeCloseTo(1 / 4, 5);
