@@ -3,7 +3,8 @@
  * SMTP server; the browser loads the open pixel from the received message and follows its tracked link through the
  * real redirect to a local page; a one-click POST to the List-Unsubscribe URL (as a mail client sends it) unsubscribes
  * the contact; the Events screen shows the send, open, click and unsubscribe; the next marketing blast skips the
- * contact and the blast list reports it as excluded (unsubscribed).
+ * contact and the blast list reports it as excluded (unsubscribed). A provider's bounce webhook set up on the
+ * Integrations page (Brevo, token-signed) shows on the contact page with the receiver's words.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -198,5 +199,37 @@ describe('opens, clicks and one-click unsubscribe (e2e)', () => {
     await sink.waitFor(() => sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)).length === before + 1, 30_000);
     const test = (await sink.parsed()).filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)).at(-1)!;
     expect(String(test.html)).not.toContain('/t/o/');
+  });
+
+  it('sets up Brevo’s webhook on the Integrations page; a signed Brevo bounce then shows on the contact page in the receiver’s words', async () => {
+    await page.goto(`${server.url}/account/api`);
+    const brevo = page.getByTestId('provider-brevo');
+    await brevo.getByText('Not set up').waitFor();
+    await brevo.getByLabel('Token').fill('brevo-e2e-token-123');
+    await brevo.getByRole('button', { name: 'Save' }).click();
+    await brevo.getByText('Set up (secret …-123)').waitFor();
+    const url = await brevo.getByRole('textbox', { name: 'Brevo webhook URL' }).inputValue();
+    expect(url).toMatch(new RegExp(`^${server.url}/api/event/feedback/brevo/`));
+
+    // Brevo reports a hard bounce of the latest email to the persona's own contact (Pat), with its Message-ID.
+    const mail = (await sink.parsed()).filter((m) => m.envelopeTo.includes(PERSONA) && /Winter sale/.test(String(m.subject))).at(-1)!;
+    const words = '550 5.1.1 <news@demo-company.example.com>: Recipient address rejected: User unknown';
+    const post = (token: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ event: 'hard_bounce', email: PERSONA, 'message-id': mail.messageId, reason: words }),
+      });
+    expect((await post('not-the-token')).status).toBe(401);
+    const answer = await post('brevo-e2e-token-123');
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toMatchObject({ applied: 1, suppressed: 1 });
+
+    const pat = (await api<{ data: Array<{ id: string; email: string }> }>('GET', '/api/user/users')).data.find((c) => c.email === PERSONA)!;
+    await page.goto(`${server.url}/people/users/edit/${pat.id}`);
+    const section = page.getByRole('region', { name: 'Bounces and complaints' });
+    await section.getByText('Hard bounce').waitFor();
+    await section.getByText(words).waitFor();
+    await section.getByText('Brevo', { exact: false }).waitFor();
   });
 });

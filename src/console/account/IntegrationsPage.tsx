@@ -2,12 +2,13 @@
  * Integrations (/account/api; spec part 1 §1 "Integrations exist with two automation platforms (the second is
  * invite-only) and with a direct events API", §3 Session integration keys; issue 7 §7): the first automation
  * platform's section with its key, the invite-only second platform linking to /contact-us, and the direct API with the
- * project's api key.
+ * project's api key, and the email providers' bounce and complaint webhooks (ProviderFeedbackCard).
  */
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Card, CardContent, Chip, Stack, Typography } from '@mui/material';
 import { getSession } from '../session';
 import { CopyField } from './CopyField';
+import { ProviderFeedbackCard } from './ProviderFeedbackCard';
 
 /** IntegrationsPage shows how to connect the project to other systems. */
 export function IntegrationsPage() {
@@ -66,6 +67,7 @@ export function IntegrationsPage() {
           </Stack>
         </CardContent>
       </Card>
+      <ProviderFeedbackCard />
     </Stack>
   );
 }
