@@ -37,3 +37,33 @@ describe('loadConfig governor settings', () => {
     expect(() => loadConfig({ DOMAIN_LIMITS: '{"a.org":{"max_rate":-1}}' })).toThrow(/^DOMAIN_LIMITS: a.org.max_rate must be a number > 0/);
   });
 });
+
+describe('loadConfig feedback settings', () => {
+  it('reads the bounce mailbox from BOUNCE_MAILBOX_URL, with its folder, port by scheme and encoded credentials', () => {
+    expect(loadConfig({}).bounceMailbox).toBeUndefined();
+    expect(loadConfig({ BOUNCE_MAILBOX_URL: 'imaps://bounces%40shop.example:p%2Fss@imap.shop.example/Bounces' }).bounceMailbox).toEqual({
+      host: 'imap.shop.example',
+      port: 993,
+      secure: true,
+      user: 'bounces@shop.example',
+      password: 'p/ss',
+      folder: 'Bounces',
+      doneFolder: 'Processed',
+      cron: '* * * * *',
+      idleSeconds: 50,
+    });
+    expect(loadConfig({ BOUNCE_MAILBOX_URL: 'imap://u:p@127.0.0.1:1143', BOUNCE_MAILBOX_IDLE_S: '5' }).bounceMailbox).toMatchObject({
+      port: 1143,
+      secure: false,
+      folder: 'INBOX',
+      idleSeconds: 5,
+    });
+    expect(loadConfig({ BLOCK_ALERT_RATE: '5%' }).blockAlertRate).toBe(0.05);
+    expect(loadConfig({}).blockAlertRate).toBe(0.02);
+  });
+  it('stops the start on a bounce mailbox URL it cannot use, naming it', () => {
+    expect(() => loadConfig({ BOUNCE_MAILBOX_URL: 'pop3://u:p@host' })).toThrow(/^BOUNCE_MAILBOX_URL must start with imaps:\/\/ or imap:\/\//);
+    expect(() => loadConfig({ BOUNCE_MAILBOX_URL: 'imaps://host/INBOX' })).toThrow(/^BOUNCE_MAILBOX_URL must name a user and a password/);
+    expect(() => loadConfig({ BOUNCE_MAILBOX_URL: 'not a url' })).toThrow(/^BOUNCE_MAILBOX_URL must be a URL/);
+  });
+});

@@ -3,6 +3,7 @@
  * expansion, the scheduled demo reset and DNS checks, imports, segments from filters, workflow saves), the report
  * compaction, the workflow engine, the webhook dispatcher and the sender loop. Returns a stop function that lets in-hand work finish.
  */
+import { capHeapGrowth } from '../server/heap.ts';
 import type { AppContext } from '../server/context.ts';
 import type { QueryFn } from '../server/db/client.ts';
 import { SmtpTransport, type MailTransport } from '../server/mail/transport.ts';
@@ -13,17 +14,7 @@ import { RenderPool } from '../server/mail/renderPool.ts';
 import { startReportCompaction } from './reportCompaction.ts';
 import { WorkflowEngine } from './workflows.ts';
 import { WebhookDispatcher } from './webhooks.ts';
-import v8 from 'node:v8';
 
-/**
- * How far V8 lets a worker process's old generation grow past its live size before the next full collection, in
- * percent (V8's `--heap-growing-percent`: the factor is 1 + this / 100; unset, V8 chooses up to 4× on a large
- * machine). The sender promotes about 2 KB of short-lived garbage per email (rows, marks and lookups held while
- * their batch is in flight), so at 1,000 emails/s an idle worker's 30 MB live heap grew to about 130 MB of mostly
- * garbage before V8 collected it. At 50 the same blast grew it by 12 MB with no loss of sending rate
- * (`npm run bench:expand`, docs/bench-log.md 2026-11-27). Set once per process; it applies to the render threads too.
- */
-export const WORKER_HEAP_GROWING_PERCENT = 50;
 
 export interface Workers {
   sender: Sender;
@@ -33,7 +24,7 @@ export interface Workers {
 
 /** startWorkers registers the job handlers on `queue` and starts the sender. */
 export async function startWorkers(ctx: AppContext, queue: Queue, transport: MailTransport): Promise<Workers> {
-  v8.setFlagsFromString(`--heap-growing-percent=${WORKER_HEAP_GROWING_PERCENT}`);
+  capHeapGrowth();
   const renderer = new RenderPool(ctx.config.renderThreads, ctx.config.storageUrl);
   // SMTP_URL's further relays: the sender fails over to them when the ones before refuse connections.
   const backupRelays = ctx.config.backupRelays.map((r) => ({

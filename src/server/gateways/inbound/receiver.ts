@@ -13,6 +13,7 @@
  */
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
+import { capHeapGrowth } from '../../heap.ts';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
@@ -93,6 +94,8 @@ function smtpError(code: number, message: string): Error & { responseCode: numbe
 export async function startInboundReceiver(ctx: AppContext): Promise<InboundReceiver | undefined> {
   const settings = ctx.config.inbound;
   if (settings.port === undefined) return undefined;
+  // Parsing returned mail makes short-lived garbage at a steady rate, as sending does (server/heap.ts).
+  capHeapGrowth();
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
   const perClient = new RateLimiterMemory({ points: settings.ratePerMinute, duration: 60 });
   const count = (result: InboundResult) => inboundMetrics.messages.inc({ source: 'smtp', result });
