@@ -15,7 +15,6 @@ import { startReportCompaction } from './reportCompaction.ts';
 import { WorkflowEngine } from './workflows.ts';
 import { WebhookDispatcher } from './webhooks.ts';
 
-
 export interface Workers {
   sender: Sender;
   engine: WorkflowEngine;
