@@ -722,7 +722,7 @@ export interface operations {
                         events: number;
                         /** @description Bounces and complaints recorded. */
                         applied: number;
-                        /** @description Events that changed nothing (not feedback */
+                        /** @description Events that changed nothing (not feedback, an email we never sent, a repeat). */
                         ignored: number;
                         /** @description Addresses newly suppressed. */
                         suppressed: number;
