@@ -17,12 +17,16 @@ import { ImapFlow } from 'imapflow';
 import { readBounceMailbox } from '../../src/workers/bounceMailbox.ts';
 import { inboundSettings } from '../../src/server/core/feedback/inbound.ts';
 import { startDovecot, type TestDovecot } from '../helpers/dovecot.ts';
+import { WebhookReceiver } from '../helpers/webhookReceiver.ts';
+import { Webhook } from 'standardwebhooks';
 import { EVENT } from '../../src/domain/events.ts';
 import { API_DB, dueBlast, startHarness, type Harness, type Tenant } from './harness.ts';
 import { startDnsServer, type TestDnsServer } from '../helpers/dnsServer.ts';
 
 let dns: TestDnsServer;
 let dovecot: TestDovecot;
+const receiver = new WebhookReceiver();
+let hookUrl: string;
 let h: Harness;
 let t: Tenant;
 const MX_HOST = 'mx.feedback.test';
@@ -30,6 +34,7 @@ const MX_HOST = 'mx.feedback.test';
 beforeAll(async () => {
   dns = await startDnsServer();
   dovecot = await startDovecot();
+  hookUrl = await receiver.start();
   h = await startHarness({
     workers: true,
     config: {
@@ -38,6 +43,7 @@ beforeAll(async () => {
       inbound: { ...loadConfig({}).inbound, port: 0, host: '127.0.0.1', mxHost: MX_HOST, maxBytes: 200_000 },
       // The scheduled reader never ticks during the test (it runs once a year); the test starts runs itself.
       bounceMailbox: { ...parseMailboxUrl(dovecot.url), doneFolder: 'Processed', cron: '0 0 1 1 *', idleSeconds: 0 },
+      webhooks: { allowPrivate: true, timeoutMs: 2000, retryScheduleS: [1], retryForMs: 3_600_000, leaseMs: 10_000, pollMs: 100 },
     },
   });
   t = await h.tenant({ activated: true });
@@ -46,6 +52,7 @@ afterAll(async () => {
   await h?.close();
   await dns?.close();
   await dovecot?.close();
+  await receiver.stop();
 });
 
 const check = () => checkDomains(h.runtime.database.query.bind(h.runtime.database), h.config);
@@ -261,8 +268,30 @@ describe(`feedback from every relay: the return path and the inbound receiver ($
 
   it('applies a user-unknown, a mailbox-full, a blocklist DSN and an ARF report each to its own recipient', async () => {
     const four = people.slice(0, 4) as Four;
+    // The customer's endpoint for bounces and complaints (Standard Webhooks, core/webhooks).
+    const hook = await h.call('POST', '/api/webhooks/endpoints', { key: t.apiKey, body: { url: hookUrl, event_types: ['email.bounced', 'email.complained'] } });
+    expect(hook.status).toBe(200);
     for (const r of fourReports(four, (email) => returnPaths.get(email)!)) expect(await send(r.to, r.raw)).toMatch(/^250/);
     await expectFourApplied(four, 'smtp');
+
+    // The reports count the same bounces and complaint, and the webhook gets one signed message for each.
+    const quick = (await h.call('GET', '/api/reporting/quickstats', { key: t.apiKey })).body.data as Array<{ name: string; num: number }>;
+    expect(Object.fromEntries(quick.filter((r) => r.name === EVENT.bounce || r.name === EVENT.complaint).map((r) => [r.name, r.num]))).toEqual({
+      [EVENT.bounce]: 3,
+      [EVENT.complaint]: 1,
+    });
+    await until(async () => receiver.requests.length >= 4);
+    const delivered = receiver.requests.map(
+      (r) => new Webhook(hook.body.data.secret as string).verify(r.body, r.headers as Record<string, string>) as { type: string; data: { email: string } },
+    );
+    expect(delivered.map((d) => [d.type, d.data.email]).sort()).toEqual(
+      [
+        ['email.bounced', four[0]],
+        ['email.bounced', four[1]],
+        ['email.bounced', four[2]],
+        ['email.complained', four[3]],
+      ].sort(),
+    );
 
     // The circuit-breaker's rates count the hard bounce and the complaint over the window's 6 sends.
     const status = (await h.call('GET', '/api/scheduler/sending_status', { key: t.apiKey })).body;
