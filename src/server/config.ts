@@ -73,7 +73,7 @@ export interface Config {
   inbound: { port?: number; host: string; mxHost: string; tls?: { cert: string; key: string }; maxBytes: number; ratePerMinute: number };
   /**
    * The bounce mailbox, for installs that cannot receive SMTP (gateways/inbound/mailbox.ts): BOUNCE_MAILBOX_URL
-   * (`imaps://user:password@host:993/INBOX`; `imap://` uses STARTTLS when the server offers it; user and password
+   * (`imaps://user:password@host:993/INBOX`; `imap://` must upgrade with STARTTLS, except on loopback; user and password
    * URL-encoded; the path is the folder, default INBOX), BOUNCE_MAILBOX_DONE_FOLDER (where read messages are moved,
    * default Processed, created when missing), BOUNCE_MAILBOX_CRON (how often the reader starts, default every
    * minute; each run then waits on IDLE for BOUNCE_MAILBOX_IDLE_S seconds, default 50). Unset: off.

@@ -27,6 +27,14 @@ export interface MailboxRun {
   failed: number;
 }
 
+/** isLoopback: a host name or address of this machine. */
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || /^127\./.test(host) || host === '::1' || host === '[::1]';
+}
+
+/** The largest message read (bytes): INBOUND_MAX_BYTES's default; returned mail is a few kB. */
+const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
 /** The headers that name the address a copy was delivered to, most precise first. */
 const RECIPIENT_HEADERS = ['delivered-to', 'x-original-to', 'to'];
 
@@ -65,6 +73,8 @@ export async function readBounceMailbox(
     secure: settings.secure,
     auth: { user: settings.user, pass: settings.password },
     logger: false,
+    // imap:// upgrades with STARTTLS, required except on this machine (a password never crosses the network in clear).
+    ...(settings.secure || isLoopback(settings.host) ? {} : { doSTARTTLS: true }),
     // Let go of the connection quickly when the server stops answering.
     socketTimeout: 120_000,
   });
@@ -89,6 +99,15 @@ export async function readBounceMailbox(
         arrived = false;
         const uids = (await client.search({ seen: false }, { uid: true })) || [];
         for (const uid of uids) {
+          // A message bigger than any report is never downloaded: it is set aside, as the SMTP receiver refuses it.
+          const meta = await client.fetchOne(String(uid), { size: true }, { uid: true });
+          if (meta && (meta.size ?? 0) > MAX_MESSAGE_BYTES) {
+            count('too_big');
+            console.warn(`bounce mailbox: message ${uid} is ${meta.size} bytes (over ${MAX_MESSAGE_BYTES}); moved unread`);
+            if (settings.doneFolder !== settings.folder) await client.messageMove(String(uid), settings.doneFolder, { uid: true });
+            else await client.messageFlagsAdd(String(uid), ['\\Seen'], { uid: true });
+            continue;
+          }
           const message = await client.fetchOne(String(uid), { source: true, headers: RECIPIENT_HEADERS }, { uid: true });
           if (!message || !message.source) continue;
           run.read++;

@@ -412,6 +412,14 @@ export async function suppressAddresses(
   return added.map((r) => r.email);
 }
 
+/** withoutNul: a JSON value with every NUL character removed from its strings (PostgreSQL's text refuses them). */
+export function withoutNul<T>(value: T): T {
+  if (typeof value === 'string') return value.replaceAll('\u0000', '') as T;
+  if (Array.isArray(value)) return value.map(withoutNul) as T;
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutNul(v)])) as T;
+  return value;
+}
+
 /**
  * recordFeedback applies bounces and complaints to one project: one ses_event_bounce / ses_event_complaint event
  * each (tied to the email by its Message-ID when known, else to the contact by address; with the email's sending
@@ -445,17 +453,19 @@ export async function recordFeedback(
       contactId: contact?.id ?? null,
       blastId: row?.blast_id ?? null,
       templateId: row?.template_id ?? null,
-      json: {
+      // Receivers' words come from outside: a NUL (which PostgreSQL refuses in text) is dropped.
+      json: withoutNul({
         ...eventJson(f),
         source,
         blast_id: row?.blast_id ?? null,
         ...(row?.sending_domain ? { sending_domain: row.sending_domain } : {}),
         ...(relay ? { relay } : {}),
-      },
+      }),
       emittedAt: f.timestamp ?? null,
     });
     if (f.suppress ?? suppresses(f)) {
-      suppressions.push({ email, reason: f.kind === 'complaint' ? 'complaint' : 'bounce', detail: f.diagnosticCode ?? f.feedbackType ?? null });
+      const detail = f.diagnosticCode ?? f.feedbackType ?? null;
+      suppressions.push({ email, reason: f.kind === 'complaint' ? 'complaint' : 'bounce', detail: detail && withoutNul(detail) });
     }
   }
   // One statement each for all the items: the events' triggers (reports, webhooks, workflows) run once.

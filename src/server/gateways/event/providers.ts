@@ -6,7 +6,7 @@
  * - Mailgun: `signature.signature` = HMAC-SHA256(signing key, timestamp + token) in hex; a timestamp more than
  *   MAX_SKEW_S away from now, or a token seen before, is refused;
  * - SendGrid: an ECDSA (P-256) signature over timestamp + raw body in X-Twilio-Email-Event-Webhook-Signature, checked
- *   with the verification key by @sendgrid/eventwebhook; MAX_SKEW_S; a signature seen before is refused;
+ *   with the verification key by @sendgrid/eventwebhook; MAX_SKEW_S; a timestamp and body seen before are refused;
  * - Brevo: `Authorization: Bearer <token>`, constant time;
  * - Resend: Svix's signature (the Standard Webhooks scheme: svix-id, svix-timestamp, svix-signature), checked by
  *   standardwebhooks (which refuses a timestamp more than 5 minutes away); an id seen before is refused.
@@ -128,7 +128,9 @@ export function verifyProviderRequest(provider: FeedbackProvider, req: FastifyRe
       }
       if (!valid) refuse('the ECDSA signature does not match the verification key');
       if (!fresh(timestamp)) refuse(`the timestamp is more than ${MAX_SKEW_S} s away`);
-      return { replayKey: `${provider}-webhook:${createHash('sha256').update(signature).digest('hex')}` };
+      // The key is the signed content, not the signature's text: one signature can be written several ways
+      // (padding, the other of its two s values) that all verify.
+      return { replayKey: `${provider}-webhook:${createHash('sha256').update(`${timestamp}${rawBody}`).digest('hex')}` };
     }
     case 'resend': {
       const id = header(req, 'svix-id') || header(req, 'webhook-id');

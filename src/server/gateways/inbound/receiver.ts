@@ -74,6 +74,7 @@ class GroupCommit {
         );
         group.forEach((g, i) => g.resolve(outcomes[i]));
       } catch (err) {
+        if (group.length > 1) console.warn(`inbound: a group of ${group.length} returned emails failed (${(err as Error).message}); applying each alone`);
         if (group.length === 1) group[0].reject(err as Error);
         else for (const g of group) await applyReturnedEmails(this.db, [g.email], 'smtp', this.settings).then(([o]) => g.resolve(o), g.reject);
       }
