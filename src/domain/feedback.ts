@@ -92,7 +92,7 @@ export interface SmtpRefusal {
 }
 
 /**
- * smtpBounce classifies a relay's refusal at send time (issue 5 §3) with the one classification (domain/bounces.ts): a 5xx is a bounce, Permanent when the classification is hard (the address itself is bad) and
+ * smtpBounce classifies a relay's refusal at send time (its synchronous 5xx answer at RCPT or DATA) with the one classification (domain/bounces.ts): a 5xx is a bounce, Permanent when the classification is hard (the address itself is bad) and
  * Transient otherwise (a passing trouble, or a refusal of the sender: a blocklist, policy, content, authentication).
  * It suppresses the address only when the relay refused the recipient at RCPT TO and the classification is hard: a
  * refusal after RCPT TO says nothing reliable about the address. A 4xx is not a bounce (the sender retries it):
