@@ -409,27 +409,30 @@ const SENT_EMAIL_COLUMNS = `o.id::text AS id, o.project_id, o.email, o.message_i
               WHERE e.json->>'message_id' = o.message_id AND e.name IN ('${EVENT.bounce}', '${EVENT.complaint}') AND e.project_id = o.project_id
               LIMIT 10) AS earlier`;
 
+/** SENT_EMAIL_FROM: the tables SENT_EMAIL_COLUMNS reads: an outbox row, its project and its sender persona. */
+const SENT_EMAIL_FROM = `FROM outbox o JOIN projects p ON p.id = o.project_id LEFT JOIN sender_personas sp ON sp.id = o.sender_persona_id`;
+
 /** SENT_EMAILS_BY_IDS: outbox rows by id, with their projects' link secrets (which sign their return paths). $1 outbox ids. */
 const SENT_EMAILS_BY_IDS = `SELECT ${SENT_EMAIL_COLUMNS}
-  FROM outbox o JOIN projects p ON p.id = o.project_id LEFT JOIN sender_personas sp ON sp.id = o.sender_persona_id WHERE o.id = ANY($1::bigint[])`;
+  ${SENT_EMAIL_FROM} WHERE o.id = ANY($1::bigint[])`;
 
 /**
  * SENT_EMAIL_BY_MESSAGE_ID: the outbox rows with Message-ID $1 (as stored: in angle brackets; ours: one) of a project
  * one of whose bounce subdomains is among $2 (the domains the returned email was sent to).
  */
 const SENT_EMAIL_BY_MESSAGE_ID = `SELECT ${SENT_EMAIL_COLUMNS}
-  FROM outbox o JOIN projects p ON p.id = o.project_id LEFT JOIN sender_personas sp ON sp.id = o.sender_persona_id
+  ${SENT_EMAIL_FROM}
  WHERE o.message_id = $1
    AND EXISTS (SELECT 1 FROM sending_domains d WHERE d.project_id = o.project_id AND coalesce(d.bounce_domain, 'bounces.' || d.domain) = ANY($2::text[]))
  LIMIT 2`;
 
 /** SENT_EMAIL_IN_PROJECT: project $1's email with Message-ID $2 (stored form, in angle brackets) to address $3. */
 const SENT_EMAIL_IN_PROJECT = `SELECT ${SENT_EMAIL_COLUMNS}
-  FROM outbox o JOIN projects p ON p.id = o.project_id LEFT JOIN sender_personas sp ON sp.id = o.sender_persona_id WHERE o.project_id = $1 AND o.message_id = $2 AND lower(o.email) = lower($3) LIMIT 1`;
+  ${SENT_EMAIL_FROM} WHERE o.project_id = $1 AND o.message_id = $2 AND lower(o.email) = lower($3) LIMIT 1`;
 
 /** LATEST_EMAIL_TO: project $1's latest email sent to address $2 in the last 30 days. */
 const LATEST_EMAIL_TO = `SELECT ${SENT_EMAIL_COLUMNS}
-  FROM outbox o JOIN projects p ON p.id = o.project_id LEFT JOIN sender_personas sp ON sp.id = o.sender_persona_id
+  ${SENT_EMAIL_FROM}
  WHERE o.project_id = $1 AND lower(o.email) = lower($2) AND o.status = 'sent' AND o.sent_at > now() - interval '30 days'
  ORDER BY o.sent_at DESC LIMIT 1`;
 
