@@ -74,8 +74,23 @@ function signed(provider: FeedbackProvider, cases: Case[], secret: string, at = 
         headers: { ...json, authorization: `Basic ${Buffer.from(secret).toString('base64')}` },
         body: JSON.stringify(
           c.kind === 'complaint'
-            ? { RecordType: 'SpamComplaint', Type: 'SpamComplaint', TypeCode: 512, ID: i + 1, Email: c.email, Details: 'Complaint' }
-            : { RecordType: 'Bounce', Type: c.label === 'hard' ? 'HardBounce' : 'SoftBounce', ID: i + 1, Email: c.email, Details: c.text },
+            ? {
+                RecordType: 'SpamComplaint',
+                Type: 'SpamComplaint',
+                TypeCode: 512,
+                ID: i + 1,
+                Email: c.email,
+                Details: 'Complaint',
+                BouncedAt: new Date(at * 1000).toISOString(),
+              }
+            : {
+                RecordType: 'Bounce',
+                Type: c.label === 'hard' ? 'HardBounce' : 'SoftBounce',
+                ID: i + 1,
+                Email: c.email,
+                Details: c.text,
+                BouncedAt: new Date(at * 1000).toISOString(),
+              },
         ),
       }));
     case 'mailgun':
@@ -126,8 +141,8 @@ function signed(provider: FeedbackProvider, cases: Case[], secret: string, at = 
         headers: { ...json, authorization: `Bearer ${secret}` },
         body: JSON.stringify(
           c.kind === 'complaint'
-            ? { event: 'spam', email: c.email, 'message-id': `<${c.messageId}>` }
-            : { event: c.label === 'hard' ? 'hard_bounce' : 'soft_bounce', email: c.email, 'message-id': `<${c.messageId}>`, reason: c.text },
+            ? { event: 'spam', email: c.email, 'message-id': `<${c.messageId}>`, ts_event: at }
+            : { event: c.label === 'hard' ? 'hard_bounce' : 'soft_bounce', email: c.email, 'message-id': `<${c.messageId}>`, reason: c.text, ts_event: at },
         ),
       }));
     case 'resend':
@@ -177,6 +192,14 @@ describe.each(FEEDBACK_PROVIDERS)(`provider feedback webhooks: %s (${API_DB})`, 
       const bad = await h.call('PUT', `/api/event/feedback_integrations/${provider}`, { key: t.apiKey, body: { secret: 'not-a-key-at-all' } });
       expect(bad.status).toBe(400);
       expect(bad.body.errors[0]).toMatch(/^secret: /);
+    }
+    if (provider === 'sendgrid') {
+      // An EC key on another curve is not a SendGrid verification key either.
+      const p384 = generateKeyPairSync('ec', { namedCurve: 'secp384r1' }).publicKey.export({ type: 'spki', format: 'der' }).toString('base64');
+      const bad = await h.call('PUT', `/api/event/feedback_integrations/${provider}`, { key: t.apiKey, body: { secret: p384 } });
+      expect(bad.status).toBe(400);
+      const kept = (await h.call('GET', '/api/event/feedback_integrations', { key: t.apiKey })).body.data as Array<{ provider: string; secret_hint: string }>;
+      expect(kept.find((i) => i.provider === provider)?.secret_hint).toBe(`…${SECRETS[provider].slice(-4)}`);
     }
 
     // The customer's own endpoint for bounces and complaints (Standard Webhooks, core/webhooks).
@@ -295,13 +318,13 @@ describe.each(FEEDBACK_PROVIDERS)(`provider feedback webhooks: %s (${API_DB})`, 
       // Stale: signed ten minutes ago.
       const stale = signed(provider, [again], SECRETS[provider], Math.floor(Date.now() / 1000) - 600)[0];
       expect((await post(provider, key, stale)).statusCode).toBe(401);
-      // Replayed: a genuine request, sent twice.
-      const genuine = signed(provider, [{ ...cases[1] }], SECRETS[provider])[0];
-      expect((await post(provider, key, genuine)).statusCode).toBe(200);
-      const replay = await post(provider, key, genuine);
-      expect(replay.statusCode).toBe(401);
-      expect(replay.json().errors[0]).toMatch(/replay/);
     }
+    // Replayed: a genuine request, sent twice (Postmark and Brevo sign nothing: the same body is the copy).
+    const genuine = signed(provider, [{ ...cases[1] }], SECRETS[provider])[0];
+    expect((await post(provider, key, genuine)).statusCode).toBe(200);
+    const replay = await post(provider, key, genuine);
+    expect(replay.statusCode).toBe(401);
+    expect(replay.json().errors[0]).toMatch(/replay/);
     // The genuine repeat of a bounce already recorded for that email changes nothing either.
     expect(await feedbackCount(t.projectId)).toBe(before);
     // Another project's key with this project's proof: 401 (the other project has no such provider set up).

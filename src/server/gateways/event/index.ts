@@ -129,7 +129,7 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
       try {
         const { replayKey } = verifyProviderRequest(provider, req, req.rawBody ?? JSON.stringify(req.body), secret);
         outcomes = await ctx.database.transaction(async (run) => {
-          if (replayKey && !(await claimKey(run, projectId, replayKey))) throw replayed();
+          if (!(await claimKey(run, projectId, replayKey))) throw replayed();
           return applyProviderEvents(run, projectId, events, provider, inboundSettings(ctx.config));
         }, PREPARED);
       } catch (err) {

@@ -2,18 +2,19 @@
  * The proof each email provider's feedback webhook carries, checked by that provider's own scheme, for
  * `POST {event}/feedback/{provider}/{integration_key}` (openapi/event.yaml postProviderFeedback):
  * - Postmark: HTTP basic-auth credentials put in the webhook URL, compared with the stored user:password in constant
- *   time (SHA-256 digests, timingSafeEqual);
+ *   time (SHA-256 digests, timingSafeEqual); the same body a second time is refused (bodyKey);
  * - Mailgun: `signature.signature` = HMAC-SHA256(signing key, timestamp + token) in hex; a timestamp more than
  *   MAX_SKEW_S away from now, or a token seen before, is refused;
- * - SendGrid: an ECDSA (P-256) signature over timestamp + raw body in X-Twilio-Email-Event-Webhook-Signature, checked
- *   with the verification key by @sendgrid/eventwebhook; MAX_SKEW_S; a timestamp and body seen before are refused;
- * - Brevo: `Authorization: Bearer <token>`, constant time;
+ * - SendGrid: an ECDSA (P-256, SHA-256, DER in base64) signature over timestamp + raw body in
+ *   X-Twilio-Email-Event-Webhook-Signature, checked with the verification key by Node's crypto (OpenSSL: 0.19 ms a
+ *   request, where SendGrid's own @sendgrid/eventwebhook, pure-JS ECDSA, took 3.8 ms: a cheap way to burn CPU with
+ *   forged requests; docs/bench-log.md 2026-11-28); MAX_SKEW_S; a timestamp and body seen before are refused;
+ * - Brevo: `Authorization: Bearer <token>`, constant time; the same body a second time is refused (bodyKey);
  * - Resend: Svix's signature (the Standard Webhooks scheme: svix-id, svix-timestamp, svix-signature), checked by
  *   standardwebhooks (which refuses a timestamp more than 5 minutes away); an id seen before is refused.
  * Every failure throws Unauthorized (401) before anything is read or changed.
  */
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { EventWebhook } from '@sendgrid/eventwebhook';
+import { createHash, createHmac, createPublicKey, timingSafeEqual, verify, type KeyObject } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import type { FastifyRequest } from 'fastify';
 import { Unauthorized } from '../../errors.ts';
@@ -44,11 +45,27 @@ function fresh(timestamp: string): boolean {
   return Number.isFinite(t) && Math.abs(Date.now() / 1000 - t) <= MAX_SKEW_S;
 }
 
-/** pem: SendGrid shows its verification key as bare base64 (SPKI DER); the library reads PEM. */
-function pem(key: string): string {
-  if (key.includes('-----BEGIN')) return key;
-  const body = key.replace(/\s+/g, '').replace(/(.{64})/g, '$1\n');
-  return `-----BEGIN PUBLIC KEY-----\n${body}\n-----END PUBLIC KEY-----`;
+/**
+ * bodyKey: the replay key of a provider that signs nothing (Postmark, Brevo: a shared secret proves the sender, not
+ * the request), the SHA-256 of the exact body. Each of their deliveries carries its own event (Postmark's bounce ID
+ * and BouncedAt, Brevo's ts_event and message-id), and a provider sends it again only after an answer that was not
+ * 2xx (nothing was claimed then), so the same bytes a second time are a copy of a request already applied.
+ */
+function bodyKey(provider: FeedbackProvider, rawBody: string): string {
+  return `${provider}-webhook:${createHash('sha256').update(rawBody).digest('hex')}`;
+}
+
+/**
+ * sendgridKey: the verification key as a P-256 public key. SendGrid shows it as bare base64 (SPKI DER); PEM is taken
+ * too. Throws when it is neither, or not an EC key on P-256.
+ */
+function sendgridKey(key: string): KeyObject {
+  const k = key.trim();
+  const object = k.includes('-----BEGIN')
+    ? createPublicKey(k)
+    : createPublicKey({ key: Buffer.from(k.replace(/\s+/g, ''), 'base64'), format: 'der', type: 'spki' });
+  if (object.asymmetricKeyType !== 'ec' || object.asymmetricKeyDetails?.namedCurve !== 'prime256v1') throw new Error('not a P-256 key');
+  return object;
 }
 
 /**
@@ -61,7 +78,7 @@ export function checkProviderSecret(provider: FeedbackProvider, secret: string):
     return 'secret: Postmark webhooks prove themselves with user:password (the credentials put in the webhook URL)';
   if (provider === 'sendgrid') {
     try {
-      new EventWebhook().convertPublicKeyToECDSA(pem(s));
+      sendgridKey(s);
     } catch {
       return 'secret: not a SendGrid verification key (the base64 public key shown beside "Signed Event Webhook")';
     }
@@ -78,12 +95,13 @@ export function checkProviderSecret(provider: FeedbackProvider, secret: string):
 
 /**
  * verifyProviderRequest checks a webhook request's proof against the project's `secret` (see the module's comment);
- * `rawBody` is the request's body exactly as sent. Returns the key that names this delivery for the providers that
- * sign one (Mailgun's token, SendGrid's signature, Svix's id): the caller claims it (claimKey) in the transaction that
- * applies the events and refuses the request as a replay when it was claimed before (replayed()). Throws
+ * `rawBody` is the request's body exactly as sent. Returns the key that names this delivery (Mailgun's token, the
+ * digest of SendGrid's signed timestamp and body, Svix's id, the body's digest for Postmark and Brevo): the caller
+ * claims it (claimKey) in the transaction that applies the events and refuses the request as a replay when it was
+ * claimed before (replayed()). Throws
  * Unauthorized when the proof is missing, wrong or stale.
  */
-export function verifyProviderRequest(provider: FeedbackProvider, req: FastifyRequest, rawBody: string, secret: string): { replayKey?: string } {
+export function verifyProviderRequest(provider: FeedbackProvider, req: FastifyRequest, rawBody: string, secret: string): { replayKey: string } {
   const refuse = (why: string): never => {
     throw new Unauthorized(`signature: ${why}`);
   };
@@ -92,13 +110,13 @@ export function verifyProviderRequest(provider: FeedbackProvider, req: FastifyRe
       const m = /^Basic\s+(\S+)$/i.exec(header(req, 'authorization'));
       if (!m) refuse('basic-auth credentials are missing (put user:password in the webhook URL)');
       if (!sameSecret(Buffer.from(m![1], 'base64').toString(), secret)) refuse('the basic-auth credentials are wrong');
-      return {};
+      return { replayKey: bodyKey(provider, rawBody) };
     }
     case 'brevo': {
       const m = /^Bearer\s+(\S+)$/i.exec(header(req, 'authorization'));
       if (!m) refuse('the bearer token is missing');
       if (!sameSecret(m![1], secret)) refuse('the bearer token is wrong');
-      return {};
+      return { replayKey: bodyKey(provider, rawBody) };
     }
     case 'mailgun': {
       let body: { signature?: { timestamp?: unknown; token?: unknown; signature?: unknown } };
@@ -121,8 +139,7 @@ export function verifyProviderRequest(provider: FeedbackProvider, req: FastifyRe
       if (!signature || !timestamp) refuse('X-Twilio-Email-Event-Webhook-Signature or -Timestamp is missing');
       let valid = false;
       try {
-        const hook = new EventWebhook();
-        valid = hook.verifySignature(hook.convertPublicKeyToECDSA(pem(secret)), rawBody, signature, timestamp);
+        valid = verify('sha256', Buffer.from(`${timestamp}${rawBody}`), sendgridKey(secret), Buffer.from(signature, 'base64'));
       } catch {
         valid = false;
       }
