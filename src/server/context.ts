@@ -6,6 +6,7 @@ import type { Database } from './db/client.ts';
 import type { Storage } from './storage/storage.ts';
 import type { Config } from './config.ts';
 import type { MailTransport } from './mail/transport.ts';
+import type { BlockWatch } from './core/feedback/blocks.ts';
 import type { JobName, JobPayloads } from '../workers/jobs.ts';
 
 export interface JobQueue {
@@ -27,4 +28,6 @@ export interface AppContext {
   notifySender: () => void;
   /** notifyWorkflows wakes an idle in-process workflow engine after runs were started (a no-op when workers run elsewhere). */
   notifyWorkflows: () => void;
+  /** The process's watch of sender-side blocks: when to look at a sending domain's block alert (core/feedback/blocks.ts). */
+  blocks: BlockWatch;
 }

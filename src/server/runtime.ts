@@ -10,6 +10,8 @@ import { openTransport, type MailTransport } from './mail/transport.ts';
 import { openQueue, type Queue } from '../workers/queue.ts';
 import { startWorkers, type Workers } from '../workers/index.ts';
 import { startInboundReceiver, type InboundReceiver } from './gateways/inbound/receiver.ts';
+import { BlockWatch } from './core/feedback/blocks.ts';
+import type { QueryFn } from './db/client.ts';
 
 export interface Runtime {
   ctx: AppContext;
@@ -41,6 +43,7 @@ export async function startRuntime(config: Config, opts: { transport?: MailTrans
     transport,
     notifySender: () => workers?.sender.poke(),
     notifyWorkflows: () => workers?.engine.poke(),
+    blocks: new BlockWatch(database.query.bind(database) as QueryFn, config.blockAlertRate),
   };
   if (opts.workers ?? config.workers) workers = await startWorkers(ctx, queue, transport);
   const inbound = await startInboundReceiver(ctx);
@@ -54,6 +57,7 @@ export async function startRuntime(config: Config, opts: { transport?: MailTrans
     async stop() {
       await inbound?.close();
       await workers?.stop();
+      await ctx.blocks.stop();
       await queue.stop();
       await transport.close();
       await database.close();

@@ -105,7 +105,7 @@ export const JOBS: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
       const settings = ctx.config.bounceMailbox;
       if (!settings) return;
       // An unreachable mailbox is logged, not retried: the next tick tries again.
-      await readBounceMailbox(ctx.database, settings, inboundSettings(ctx.config)).catch((err: Error) =>
+      await readBounceMailbox(ctx.database, settings, inboundSettings(ctx.config, ctx.blocks)).catch((err: Error) =>
         console.error(`bounce mailbox: ${settings.host}:${settings.port}: ${err.message}`),
       );
     },

@@ -971,6 +971,7 @@ export class Sender {
             [{ ...simulated, messageId: row.message_id }],
             'simulator',
             this.ctx.config.reputation,
+            this.ctx.blocks,
           );
           if (paused) this.paused.add(row.project_id);
         })
@@ -1174,7 +1175,7 @@ export class Sender {
         [{ ...bounce, messageId: row.message_id, relay: relay?.name }],
         'smtp',
         this.ctx.config.reputation,
-        this.ctx.config.blockAlertRate,
+        this.ctx.blocks,
       );
       if (paused) this.paused.add(row.project_id);
     }

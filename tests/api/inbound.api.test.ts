@@ -16,6 +16,7 @@ import { loadConfig, parseMailboxUrl } from '../../src/server/config.ts';
 import { ImapFlow } from 'imapflow';
 import { readBounceMailbox } from '../../src/workers/bounceMailbox.ts';
 import { inboundSettings } from '../../src/server/core/feedback/inbound.ts';
+import { BlockWatch, JOB_BLOCK_ALERT, raiseBlockAlert } from '../../src/server/core/feedback/blocks.ts';
 import { startDovecot, type TestDovecot } from '../helpers/dovecot.ts';
 import { WebhookReceiver } from '../helpers/webhookReceiver.ts';
 import { Webhook } from 'standardwebhooks';
@@ -445,7 +446,7 @@ describe(`feedback from every relay: the bounce mailbox (IMAP, dovecot) (${API_D
   const four: Four = ['m-gone@receiver.example', 'm-full@receiver.example', 'm-blocked@receiver.example', 'm-annoyed@receiver.example'];
   let paths: Map<string, { envelopeFrom: string; messageId: string }>;
   const settings = () => h.config.bounceMailbox!;
-  const apply = () => inboundSettings(h.config);
+  const apply = () => inboundSettings(h.config, h.runtime.ctx.blocks);
 
   /** withMailbox runs `work` with an IMAP session of the test's own, as the operator's mail server delivering. */
   async function withMailbox<T>(work: (c: ImapFlow) => Promise<T>): Promise<T> {
@@ -495,5 +496,61 @@ describe(`feedback from every relay: the bounce mailbox (IMAP, dovecot) (${API_D
     await until(() => withMailbox(async (c) => (await count(c, 'INBOX')) === 0), 30_000);
     expect(await events()).toBe(before);
     expect(await q('SELECT 1 FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, four[1]])).toEqual([]);
+  });
+});
+
+describe(`feedback from every relay: the block alert's looks (${API_DB})`, () => {
+  /** sends and blocks write `n` success events and sender-side bounce events of sending domain `domain`, now. */
+  const sends = (projectId: string, domain: string, n: number) =>
+    q(
+      `INSERT INTO events (project_id, name, email, is_system, json)
+       SELECT $1, $2, 'r' || g || '@receiver.example', true, jsonb_build_object('sending_domain', $3::text) FROM generate_series(1, $4) g`,
+      [projectId, EVENT.sendSuccess, domain, n],
+    );
+  const blocks = (projectId: string, domain: string, n: number) =>
+    q(
+      `INSERT INTO events (project_id, name, email, json)
+       SELECT $1, $2, 'b' || g || '@receiver.example',
+              jsonb_build_object('sending_domain', $3::text, 'relay', 'relay.example',
+                                 'bounce', jsonb_build_object('class', 'sender', 'bouncedRecipients', jsonb_build_array(jsonb_build_object('diagnosticCode', 'smtp; 554 5.7.1 blocked using zen.spamhaus.org'))))
+         FROM generate_series(1, $4) g`,
+      [projectId, EVENT.bounce, domain, n],
+    );
+  const alerts = (projectId: string) =>
+    q<{ details: { domain: string; blocks: number; sends: number } }>(`SELECT start_details AS details FROM job_log WHERE project_id = $1 AND job_name = $2`, [
+      projectId,
+      JOB_BLOCK_ALERT,
+    ]);
+  const query = q;
+
+  it("looks again when the time between looks is up, so a burst's end is not missed", async () => {
+    const { projectId } = await h.tenant({ activated: true });
+    const watch = new BlockWatch(query, 0.02, 300);
+    await sends(projectId, 'burst.example', 100);
+    await blocks(projectId, 'burst.example', 1);
+    // 1 block of 100 sends: under 2 %, no alert.
+    expect(await watch.blocked(query, projectId, 'burst.example')).toBe(false);
+    // The rest of the burst arrives before the next look is allowed: no look now, one when the time is up.
+    await blocks(projectId, 'burst.example', 4);
+    expect(await watch.blocked(query, projectId, 'burst.example')).toBe(false);
+    expect(await alerts(projectId)).toEqual([]);
+    await until(async () => (await alerts(projectId)).length > 0, 5000);
+    expect((await alerts(projectId)).map((a) => a.details)).toEqual([expect.objectContaining({ domain: 'burst.example', blocks: 5, sends: 100 })]);
+    // Once logged, more blocks within the hour log nothing more.
+    await blocks(projectId, 'burst.example', 10);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await watch.blocked(query, projectId, 'burst.example')).toBe(false);
+    await watch.stop();
+    expect(await alerts(projectId)).toHaveLength(1);
+  });
+
+  it('logs one alert when two processes look at once', async () => {
+    const { projectId } = await h.tenant({ activated: true });
+    // Blocks reported after the hour of their sends count against at least as many sends: never over 100 %.
+    await sends(projectId, 'twice.example', 2);
+    await blocks(projectId, 'twice.example', 5);
+    const looks = await Promise.all([1, 2, 3].map(() => raiseBlockAlert(query, projectId, 'twice.example', 0.02)));
+    expect(looks.filter(Boolean)).toHaveLength(1);
+    expect((await alerts(projectId)).map((a) => a.details)).toEqual([expect.objectContaining({ domain: 'twice.example', blocks: 5, sends: 2, rate: 1 })]);
   });
 });

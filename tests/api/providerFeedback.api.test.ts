@@ -65,7 +65,10 @@ interface Signed {
   headers: Record<string, string>;
 }
 
-/** signed writes the cases as `provider` posts them, signed with `secret` at time `at` (Unix s). */
+/**
+ * signed writes the cases as `provider` posts them, signed with `secret` at time `at` (Unix s). Each delivery's body is
+ * its own, as the providers' are (Postmark's bounce ID, Brevo's ts_epoch in ms): a body seen twice is a replay.
+ */
 function signed(provider: FeedbackProvider, cases: Case[], secret: string, at = Math.floor(Date.now() / 1000)): Signed[] {
   const json = { 'content-type': 'application/json' };
   switch (provider) {
@@ -78,7 +81,7 @@ function signed(provider: FeedbackProvider, cases: Case[], secret: string, at = 
                 RecordType: 'SpamComplaint',
                 Type: 'SpamComplaint',
                 TypeCode: 512,
-                ID: i + 1,
+                ID: i + 1 + Math.floor(Math.random() * 1e9),
                 Email: c.email,
                 Details: 'Complaint',
                 BouncedAt: new Date(at * 1000).toISOString(),
@@ -86,7 +89,7 @@ function signed(provider: FeedbackProvider, cases: Case[], secret: string, at = 
             : {
                 RecordType: 'Bounce',
                 Type: c.label === 'hard' ? 'HardBounce' : 'SoftBounce',
-                ID: i + 1,
+                ID: i + 1 + Math.floor(Math.random() * 1e9),
                 Email: c.email,
                 Details: c.text,
                 BouncedAt: new Date(at * 1000).toISOString(),
@@ -141,8 +144,15 @@ function signed(provider: FeedbackProvider, cases: Case[], secret: string, at = 
         headers: { ...json, authorization: `Bearer ${secret}` },
         body: JSON.stringify(
           c.kind === 'complaint'
-            ? { event: 'spam', email: c.email, 'message-id': `<${c.messageId}>`, ts_event: at }
-            : { event: c.label === 'hard' ? 'hard_bounce' : 'soft_bounce', email: c.email, 'message-id': `<${c.messageId}>`, reason: c.text, ts_event: at },
+            ? { event: 'spam', email: c.email, 'message-id': `<${c.messageId}>`, ts_event: at, ts_epoch: Date.now() }
+            : {
+                event: c.label === 'hard' ? 'hard_bounce' : 'soft_bounce',
+                email: c.email,
+                'message-id': `<${c.messageId}>`,
+                reason: c.text,
+                ts_event: at,
+                ts_epoch: Date.now(),
+              },
         ),
       }));
     case 'resend':
@@ -321,7 +331,8 @@ describe.each(FEEDBACK_PROVIDERS)(`provider feedback webhooks: %s (${API_DB})`, 
     }
     // Replayed: a genuine request, sent twice (Postmark and Brevo sign nothing: the same body is the copy).
     const genuine = signed(provider, [{ ...cases[1] }], SECRETS[provider])[0];
-    expect((await post(provider, key, genuine)).statusCode).toBe(200);
+    const first = await post(provider, key, genuine);
+    expect(first.statusCode, `${provider}: ${first.body}`).toBe(200);
     const replay = await post(provider, key, genuine);
     expect(replay.statusCode).toBe(401);
     expect(replay.json().errors[0]).toMatch(/replay/);

@@ -2,9 +2,9 @@
  * Sender-side blocks: bounces whose receiver refused the sender, not the recipient (a blocklist such as Spamhaus,
  * "blocked", spam detected, policy, authentication; class 'sender' of domain/bounces.ts). They never suppress the
  * recipient; they are counted per sending domain (the From's domain) and relay from the raw bounce events, shown on
- * the domains page (blocksByDomain), and a spike raises a notification (raiseBlockAlert): more than BLOCK_ALERT_RATE
- * (default 2 %) of a domain's sends in the last hour were blocked → one JOB_BLOCK_ALERT job-log entry per domain and
- * hour, naming the domain, the counts, the relays and the receiver's last words.
+ * the domains page (blocksByDomain), and a spike raises a notification (BlockWatch, raiseBlockAlert): more than
+ * BLOCK_ALERT_RATE (default 2 %) of a domain's sends in the last hour were blocked → one JOB_BLOCK_ALERT job-log entry
+ * per domain and hour, naming the domain, the counts, the relays and the receiver's last words.
  *
  * The counts read the events recordFeedback writes: ses_event_bounce with json.bounce.class = 'sender' and
  * json.sending_domain, json.relay; sends are email_send_result_success events with json.sending_domain (the sender
@@ -59,8 +59,10 @@ export async function blocksByDomain(query: QueryFn, projectId: string): Promise
 
 /**
  * BLOCK_ALERT: logs JOB_BLOCK_ALERT for project $1's sending domain $2 when its sender-side bounces of the last hour
- * are more than $3 (a fraction) of its sends of the last hour, and no alert for it was logged in the last hour.
- * Returns the entry's id, or no row.
+ * are more than $3 (a fraction) of its sends of the last hour (at least as many sends as blocks are counted: a block
+ * may be reported after the hour of its send), and no alert for it was logged in the last hour. $4 is the
+ * domain's key for this clock hour, claimed in event_batches by the same statement: two processes looking at once
+ * log one alert (the second waits on the unique index, then claims nothing). Returns the entry's id, or no row.
  */
 const BLOCK_ALERT = `WITH blocks AS (
       SELECT count(*)::int AS n,
@@ -77,29 +79,96 @@ const BLOCK_ALERT = `WITH blocks AS (
          AND json->>'sending_domain' = $2),
     alert AS (
       SELECT jsonb_build_object('name', $2::text, 'domain', $2::text, 'blocks', b.n, 'sends', s.n,
-                                'rate', round((b.n::numeric / greatest(s.n, 1)), 4), 'relays', b.relays, 'last_diagnostic', b.last_diagnostic) AS details
+                                'rate', round((b.n::numeric / greatest(s.n, b.n)), 4), 'relays', b.relays, 'last_diagnostic', b.last_diagnostic) AS details
         FROM blocks b, sends s
-       WHERE b.n > 0 AND b.n::float8 / greatest(s.n, 1) > $3)
+       WHERE b.n > 0 AND b.n::float8 / greatest(s.n, b.n) > $3),
+    claim AS (
+      INSERT INTO event_batches (project_id, idempotency_key, request_hash, response)
+      SELECT $1, $4, NULL, '{}' FROM alert
+      ON CONFLICT (project_id, idempotency_key) DO NOTHING RETURNING 1)
   INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
-  SELECT $1, '${JOB_BLOCK_ALERT}', now(), now(), true, details, details FROM alert RETURNING id`;
-
-/** How often one process looks at one domain's blocks (ms): a burst of blocks is one look, not one per bounce. */
-const CHECK_EVERY_MS = 10_000;
-const lastLook = new Map<string, number>();
+  SELECT $1, '${JOB_BLOCK_ALERT}', now(), now(), true, details, details FROM alert WHERE EXISTS (SELECT 1 FROM claim) RETURNING id`;
 
 /**
- * raiseBlockAlert checks sending domain `domain` of the project after a sender-side bounce (see the module's comment)
- * and logs the alert when its share of blocks in the last hour is above `rate` (a fraction); at most once per
- * CHECK_EVERY_MS per domain and process. Returns true when it logged one now.
+ * raiseBlockAlert looks once at sending domain `domain` of the project (see the module's comment) and logs the alert
+ * when its share of blocks in the last hour is above `rate` (a fraction). `query` may be the caller's transaction (it
+ * then sees the blocks just written). Returns true when it logged one now.
  */
 export async function raiseBlockAlert(query: QueryFn, projectId: string, domain: string, rate: number): Promise<boolean> {
-  // Each look counts an hour of the domain's sends: a process looks at a domain at most once per CHECK_EVERY_MS.
-  const key = `${projectId} ${domain}`;
-  const now = Date.now();
-  if ((lastLook.get(key) ?? -Infinity) > now - CHECK_EVERY_MS) return false;
-  if (lastLook.size > 10_000) lastLook.clear();
-  lastLook.set(key, now);
-  const rows = await query(BLOCK_ALERT, [projectId, domain, rate]);
+  const hour = Math.floor(Date.now() / 3_600_000);
+  const rows = await query(BLOCK_ALERT, [projectId, domain, rate, `block-alert:${domain}:${hour}`]);
   if (rows.length) console.warn(`feedback: receivers are blocking mail from ${domain} (project ${projectId}); notification logged`);
   return rows.length > 0;
+}
+
+/** How often one process looks at one domain's blocks (ms): a burst of blocks is two looks, not one per bounce. */
+export const BLOCK_CHECK_MS = 10_000;
+
+/**
+ * BlockWatch decides when to look at a domain's blocks (raiseBlockAlert), one per process (AppContext.blocks): each
+ * look counts an hour of the domain's sends, so a burst of blocks must not make one look per bounce, and the burst's
+ * end must still be looked at. The first block of a domain not looked at in the last `everyMs` is looked at at once,
+ * in the caller's transaction (a failure rejects); the blocks after it within `everyMs` make one more look when that
+ * time is up, with the watch's own `query` (outside any transaction: their events have been committed by then; a
+ * failure is logged).
+ */
+export class BlockWatch {
+  private readonly lastLook = new Map<string, number>();
+  private readonly later = new Map<string, ReturnType<typeof setTimeout>>();
+
+  /** `query` runs outside any transaction; `rate` is BLOCK_ALERT_RATE (a fraction); `everyMs` the time between looks. */
+  constructor(
+    private readonly query: QueryFn,
+    readonly rate: number,
+    private readonly everyMs = BLOCK_CHECK_MS,
+  ) {}
+
+  /**
+   * blocked notes sender-side blocks of `domain` just written through `run` (the caller's transaction, or the
+   * database). Resolves true when it logged the alert now; false otherwise (a later look may log it).
+   */
+  async blocked(run: QueryFn, projectId: string, domain: string): Promise<boolean> {
+    const key = `${projectId} ${domain}`;
+    const now = Date.now();
+    const last = this.lastLook.get(key) ?? -Infinity;
+    if (last <= now - this.everyMs) {
+      if (this.lastLook.size > 10_000) this.lastLook.clear();
+      this.lastLook.set(key, now);
+      // In the caller's transaction a failure must fail it (the transaction is aborted anyway).
+      return raiseBlockAlert(run, projectId, domain, this.rate);
+    }
+    if (!this.later.has(key)) {
+      const timer = setTimeout(
+        () => {
+          this.later.delete(key);
+          this.lastLook.set(key, Date.now());
+          void this.look(this.query, projectId, domain);
+        },
+        last + this.everyMs - now,
+      );
+      timer.unref?.();
+      this.later.set(key, timer);
+    }
+    return false;
+  }
+
+  private async look(run: QueryFn, projectId: string, domain: string): Promise<boolean> {
+    try {
+      return await raiseBlockAlert(run, projectId, domain, this.rate);
+    } catch (err) {
+      console.error(`feedback: looking at the blocks of ${domain} (project ${projectId}) failed:`, (err as Error).message);
+      return false;
+    }
+  }
+
+  /** stop makes the looks still due now, then forgets them (before the database closes). */
+  async stop(): Promise<void> {
+    const due = [...this.later.entries()];
+    this.later.clear();
+    for (const [key, timer] of due) {
+      clearTimeout(timer);
+      const [projectId, domain] = key.split(' ');
+      await this.look(this.query, projectId, domain);
+    }
+  }
 }

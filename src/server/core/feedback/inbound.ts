@@ -24,6 +24,7 @@ import { complaintClass } from '../../../domain/bounces.ts';
 import { bounceSubType, type Feedback } from '../../../domain/feedback.ts';
 import { parseReturnPath, verifyReturnPath } from '../../mail/returnPath.ts';
 import type { ReputationLimits } from '../sending/reputation.ts';
+import type { BlockWatch } from './blocks.ts';
 import { parseFeedbackReport, type FeedbackReport, type ReportRecipient } from './report.ts';
 import { recordFeedback, suppressAddresses, unsubscribe } from './index.ts';
 import { SENT_ROW_COLUMNS, type SentRow } from './queries.ts';
@@ -36,19 +37,24 @@ export interface InboundSettings {
   reputation?: ReputationLimits;
   /** SOFT_BOUNCE_LIMIT. */
   softBounceLimit: number;
-  /** BLOCK_ALERT_RATE (blocks.ts). */
-  blockAlertRate: number;
+  /** The process's watch of sender-side blocks (blocks.ts; AppContext.blocks); without it no block alert is raised. */
+  blocks?: BlockWatch;
 }
 
 /**
- * inboundSettings: the settings of applying feedback, from the config. Without `checkReputation` the circuit-breaker
- * is not looked at per report (the SMTP receiver looks once a second instead: ReputationWatch).
+ * inboundSettings: the settings of applying feedback, from the config and the process's BlockWatch. Without
+ * `checkReputation` the circuit-breaker is not looked at per report (the SMTP receiver looks once a second instead:
+ * ReputationWatch).
  */
-export function inboundSettings(config: Pick<Config, 'reputation' | 'softBounceLimit' | 'blockAlertRate'>, checkReputation = true): InboundSettings {
+export function inboundSettings(
+  config: Pick<Config, 'reputation' | 'softBounceLimit'>,
+  blocks: BlockWatch | undefined,
+  checkReputation = true,
+): InboundSettings {
   return {
     ...(checkReputation ? { reputation: config.reputation } : {}),
     softBounceLimit: config.softBounceLimit,
-    blockAlertRate: config.blockAlertRate,
+    ...(blocks ? { blocks } : {}),
   };
 }
 
@@ -320,7 +326,7 @@ async function applyEntries(query: QueryFn, items: Array<Entry | InboundOutcome>
       group.map((p) => p.feedback),
       source,
       settings.reputation,
-      settings.blockAlertRate,
+      settings.blocks,
     );
     const newly = new Set(result.suppressedEmails);
     // An address's soft bounces in a row (SOFT_BOUNCE_LIMIT): suppressed once it reaches the limit.

@@ -21,7 +21,7 @@ import { insertSystemEventsSql, recordEvents } from '../events/index.ts';
 import { classifyClick, classifyOpen, isOpenProxyAgent, linkBurst, type IpRanges } from '../../../domain/engagement.ts';
 import { checkReputation, type ReputationLimits } from '../sending/reputation.ts';
 import * as sql from './queries.ts';
-import { raiseBlockAlert } from './blocks.ts';
+import type { BlockWatch } from './blocks.ts';
 
 interface SentRow {
   id: string;
@@ -423,8 +423,8 @@ export function withoutNul<T>(value: T): T {
 /**
  * recordFeedback applies bounces and complaints to one project: one ses_event_bounce / ses_event_complaint event
  * each (tied to the email by its Message-ID when known, else to the contact by address; with the email's sending
- * domain and relay when known), and for hard bounces and complaints suppress(); with `blockAlertRate`, a sender-side
- * bounce may raise the block alert of its domain (blocks.ts); with `reputation`, then the circuit-breaker's check (core/sending/reputation.ts), and
+ * domain and relay when known), and for hard bounces and complaints suppress(); with `blocks`, a sender-side
+ * bounce may raise the block alert of its domain (blocks.ts BlockWatch); with `reputation`, then the circuit-breaker's check (core/sending/reputation.ts), and
  * `paused` says why when it paused the project. `source` says where it came from (sns, json, smtp, simulator) and is stored in the event's
  * json. Returns how many were recorded, how many addresses were newly suppressed and which (lower case).
  */
@@ -434,7 +434,7 @@ export async function recordFeedback(
   items: Array<Feedback & { suppress?: boolean; sent?: sql.SentRow }>,
   source: string,
   reputation?: ReputationLimits,
-  blockAlertRate?: number,
+  blocks?: BlockWatch,
 ): Promise<{ recorded: number; suppressed: number; suppressedEmails: string[]; paused?: string }> {
   const blockedDomains = new Set<string>();
   const events: Parameters<typeof recordEvents>[2] = [];
@@ -472,7 +472,7 @@ export async function recordFeedback(
   await recordEvents(query, projectId, events);
   const suppressedEmails = await suppressAddresses(query, projectId, suppressions);
   // Receivers refusing the sender (blocklists, policy): a spike raises a notification (core/feedback/blocks.ts).
-  if (blockAlertRate !== undefined) for (const domain of blockedDomains) await raiseBlockAlert(query, projectId, domain, blockAlertRate);
+  if (blocks) for (const domain of blockedDomains) await blocks.blocked(query, projectId, domain);
   // Bounces and complaints move the project's rates: the circuit-breaker may pause its marketing sending now.
   const paused = reputation && items.length ? await checkReputation(query, projectId, reputation) : undefined;
   return { recorded: items.length, suppressed: suppressedEmails.length, suppressedEmails, ...(paused ? { paused } : {}) };

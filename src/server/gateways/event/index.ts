@@ -88,7 +88,9 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
         messageId: n.message_id,
         timestamp: n.timestamp,
       }));
-      const { recorded, suppressed } = await ctx.database.transaction((run) => recordFeedback(run, scope(req).id, items, 'json', ctx.config.reputation));
+      const { recorded, suppressed } = await ctx.database.transaction((run) =>
+        recordFeedback(run, scope(req).id, items, 'json', ctx.config.reputation, ctx.blocks),
+      );
       return { recorded, suppressed };
     },
     async postSesNotification(req) {
@@ -109,7 +111,7 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
       // in event_batches and repeated, so a retry never records a bounce twice.
       const dedupeKey = typeof msg.MessageId === 'string' && msg.MessageId ? `sns:${msg.MessageId}` : undefined;
       const result = await ctx.database.transaction(async (run) => {
-        const record = () => recordFeedback(run, projectId, items, 'sns', ctx.config.reputation);
+        const record = () => recordFeedback(run, projectId, items, 'sns', ctx.config.reputation, ctx.blocks);
         return dedupeKey ? (await oncePerKey(run, projectId, dedupeKey, record)).result : record();
       });
       return { type: msg.Type, recorded: result.recorded, suppressed: result.suppressed };
@@ -130,7 +132,7 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
         const { replayKey } = verifyProviderRequest(provider, req, req.rawBody ?? JSON.stringify(req.body), secret);
         outcomes = await ctx.database.transaction(async (run) => {
           if (!(await claimKey(run, projectId, replayKey))) throw replayed();
-          return applyProviderEvents(run, projectId, events, provider, inboundSettings(ctx.config));
+          return applyProviderEvents(run, projectId, events, provider, inboundSettings(ctx.config, ctx.blocks));
         }, PREPARED);
       } catch (err) {
         if (err instanceof Unauthorized) count('unauthorized');

@@ -113,7 +113,7 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
     known.set(domain, { known: answer, until: Date.now() + (answer ? 60_000 : 10_000) });
     return answer;
   };
-  const group = new GroupCommit(ctx.database, inboundSettings(ctx.config, false));
+  const group = new GroupCommit(ctx.database, inboundSettings(ctx.config, ctx.blocks, false));
   const watch = new ReputationWatch(query, ctx.config.reputation, (projectId, reason) => console.warn(`inbound: project ${projectId} paused: ${reason}`));
 
   const server = new SMTPServer({
