@@ -4,7 +4,10 @@
  * reader, built on imapflow, takes each unread message there, applies it exactly as the inbound SMTP receiver does
  * (core/feedback/inbound.ts applyReturnedEmail: the same parser, classification and rules), then flags it \Seen and
  * moves it to BOUNCE_MAILBOX_DONE_FOLDER, so that it is never read twice. A message whose applying fails (the
- * database) stays unread and is taken by the next run.
+ * database) stays unread and is tried again by the next run, not by the same one (a message the database keeps
+ * refusing costs one try and one error line a run, and never holds back the others). A run takes no new message after
+ * MAX_RUN_MS: a large backlog is read over several runs, each well inside the job's expiry (pg-boss: 15 minutes), so
+ * two readers never overlap.
  *
  * It runs as the pg-boss job 'bounce-mailbox' (workers/jobs.ts), on BOUNCE_MAILBOX_CRON (default every minute; one run
  * at a time across all worker processes): each run reads what is waiting, then waits on IDLE for new messages for
@@ -35,6 +38,9 @@ function isLoopback(host: string): boolean {
 /** The largest message read (bytes): INBOUND_MAX_BYTES's default; returned mail is a few kB. */
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
+/** How long one run takes new messages (ms), its IDLE wait included. */
+export const MAX_RUN_MS = 10 * 60_000;
+
 /** The headers that name the address a copy was delivered to, most precise first. */
 const RECIPIENT_HEADERS = ['delivered-to', 'x-original-to', 'to'];
 
@@ -57,16 +63,18 @@ export function recipientsOf(headers: string): string[] {
 
 /**
  * readBounceMailbox connects to the mailbox, applies every unread message, then waits on IDLE for `idleSeconds`
- * (settings.idleSeconds unless given; 0: no wait) applying new ones as they arrive, and logs out. Throws when the
- * mailbox cannot be reached or the login is refused; a message that cannot be applied stays unread (counted as
- * failed).
+ * (settings.idleSeconds unless given; 0: no wait) applying new ones as they arrive, and logs out; after `maxRunMs`
+ * (MAX_RUN_MS unless given) it takes no new message. Throws when the mailbox cannot be reached or the login is
+ * refused; a message that cannot be applied stays unread (counted as failed).
  */
 export async function readBounceMailbox(
   db: Pick<Database, 'transaction'>,
   settings: BounceMailboxSettings,
   apply: InboundSettings,
   idleSeconds = settings.idleSeconds,
+  maxRunMs = MAX_RUN_MS,
 ): Promise<MailboxRun> {
+  const deadline = Date.now() + maxRunMs;
   const client = new ImapFlow({
     host: settings.host,
     port: settings.port,
@@ -95,10 +103,14 @@ export async function readBounceMailbox(
         arrived = true;
         wake?.();
       });
+      // Messages whose applying failed in this run: left for the next one.
+      const failed = new Set<number>();
       const readUnseen = async () => {
         arrived = false;
         const uids = (await client.search({ seen: false }, { uid: true })) || [];
         for (const uid of uids) {
+          if (Date.now() >= deadline) return;
+          if (failed.has(uid)) continue;
           // A message bigger than any report is never downloaded: it is set aside, as the SMTP receiver refuses it.
           const meta = await client.fetchOne(String(uid), { size: true }, { uid: true });
           if (meta && (meta.size ?? 0) > MAX_MESSAGE_BYTES) {
@@ -118,6 +130,7 @@ export async function readBounceMailbox(
             else console.warn(`bounce mailbox: ignored message ${uid} (${outcome.kind}): ${outcome.reason}`);
           } catch (err) {
             // The database failed: the message stays unread, for the next run.
+            failed.add(uid);
             run.failed++;
             count('error');
             console.error(`bounce mailbox: applying message ${uid} failed:`, (err as Error).message);
@@ -128,7 +141,7 @@ export async function readBounceMailbox(
         }
       };
       await readUnseen();
-      const end = Date.now() + idleSeconds * 1000;
+      const end = Math.min(deadline, Date.now() + idleSeconds * 1000);
       while (Date.now() < end) {
         const idling = client.idle();
         if (!arrived) {

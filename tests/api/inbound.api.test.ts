@@ -497,6 +497,16 @@ describe(`feedback from every relay: the bounce mailbox (IMAP, dovecot) (${API_D
     expect(await events()).toBe(before);
     expect(await q('SELECT 1 FROM suppressions WHERE project_id = $1 AND email = $2', [t.projectId, four[1]])).toEqual([]);
   });
+
+  it('a run takes no new message after its time is up: the rest wait, unread, for the next run', async () => {
+    await withMailbox(async (c) => {
+      for (const n of [1, 2]) await deliver(c, 'postmaster@bounces.shop.example', `Subject: not a bounce ${n}\r\n\r\nhello`);
+    });
+    expect(await readBounceMailbox(h.runtime.database, settings(), apply(), 0, 0)).toEqual({ read: 0, applied: 0, failed: 0 });
+    expect(await withMailbox((c) => count(c, 'INBOX'))).toBe(2);
+    expect(await readBounceMailbox(h.runtime.database, settings(), apply(), 0)).toEqual({ read: 2, applied: 0, failed: 0 });
+    expect(await withMailbox((c) => count(c, 'INBOX'))).toBe(0);
+  });
 });
 
 describe(`feedback from every relay: the block alert's looks (${API_DB})`, () => {
