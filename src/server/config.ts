@@ -37,6 +37,8 @@ export interface Config {
   /** SMTP_URL's `priority` (lower is used first) and `weight` (share among relays of equal priority) of the first relay. */
   relayPriority?: number;
   relayWeight?: number;
+  /** SMTP_URL's `return_path=persona` for the first relay: its mail keeps the persona's address as envelope sender. */
+  relayReturnPath?: 'persona';
   /** The relay's name for its pacing row and logs: scheme, host and port of SMTP_URL (no credentials). */
   relayName?: string;
   /** SMTP_URL's further relays, by priority: used when the ones before refuse connections (failover). */
@@ -249,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     relayMaxConnections: relay?.maxConnections,
     relayPriority: relay?.priority,
     relayWeight: relay?.weight,
+    relayReturnPath: relay?.returnPath,
     backupRelays,
     storageUrl: env.STORAGE_URL ? checkStorageUrl(env.STORAGE_URL) : path.join(dataDir, 'storage'),
     workers: !/^(off|false|0|no)$/i.test(env.WORKERS ?? 'on'),

@@ -26,14 +26,7 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
   capHeapGrowth();
   const renderer = new RenderPool(ctx.config.renderThreads, ctx.config.storageUrl);
   // SMTP_URL's further relays: the sender fails over to them when the ones before refuse connections.
-  const backupRelays = ctx.config.backupRelays.map((r) => ({
-    name: r.name,
-    transport: new SmtpTransport(r.url, r.maxConnections),
-    maxRate: r.maxRate,
-    maxConnections: r.maxConnections,
-    dailyQuota: r.dailyQuota,
-    warmup: r.warmup,
-  }));
+  const backupRelays = ctx.config.backupRelays.map(({ url, ...setting }) => ({ ...setting, transport: new SmtpTransport(url, setting.maxConnections) }));
   const sender = new Sender(ctx, transport, renderer, {
     leaseMs: ctx.config.sendLeaseMs,
     pollMs: ctx.config.sendPollMs,

@@ -160,6 +160,8 @@ interface Relay {
   weight: number;
   /** The round-robin's running weight. */
   current: number;
+  /** SMTP_URL's `return_path=persona`: mail through it keeps the persona's address as envelope sender (no VERP). */
+  returnPath?: 'persona';
 }
 
 /**
@@ -267,48 +269,35 @@ export class Sender {
     this.query = ctx.database.query.bind(ctx.database) as QueryFn;
     // Every sending slot waiting for a send slot or a connection listens to the stop signal (up to 128 at once).
     setMaxListeners(0, this.stopSignal.signal);
-    const { relayMaxRate, relayName, relayDailyQuota, relayWarmup, relayPriority, relayWeight, relayMaxConnections } = ctx.config;
-    const relay = (
-      name: string,
-      t: MailTransport,
-      maxRate?: number,
-      limits: Relay['limits'] = {},
-      priority = 0,
-      weight = 1,
-      maxConnections?: number,
-    ): Relay => ({
-      name,
+    const { relayMaxRate, relayName, relayDailyQuota, relayWarmup, relayPriority, relayWeight, relayMaxConnections, relayReturnPath } = ctx.config;
+    const relay = (s: Omit<RelaySetting, 'url'>, t: MailTransport): Relay => ({
+      name: s.name,
       transport: t,
-      pacer: maxRate && t.delivers ? new RelayPacer(this.query, name, maxRate) : undefined,
-      share: maxConnections && t.delivers && t.limitSessions ? this.relayShare(name, t, maxConnections) : undefined,
+      pacer: s.maxRate && t.delivers ? new RelayPacer(this.query, s.name, s.maxRate) : undefined,
+      share: s.maxConnections && t.delivers && t.limitSessions ? this.relayShare(s.name, t, s.maxConnections) : undefined,
       downUntil: 0,
       downFor: RELAY_DOWN_MS.first,
-      limits: t.delivers ? limits : {},
-      priority,
-      weight,
+      limits: t.delivers ? { dailyQuota: s.dailyQuota, warmup: s.warmup } : {},
+      priority: s.priority ?? 0,
+      weight: s.weight ?? 1,
       current: 0,
+      ...(s.returnPath ? { returnPath: s.returnPath } : {}),
     });
     this.relays = [
       relay(
-        relayName ?? transport.description,
+        {
+          name: relayName ?? transport.description,
+          maxRate: relayMaxRate,
+          dailyQuota: relayDailyQuota,
+          warmup: relayWarmup,
+          priority: relayPriority ?? 0,
+          weight: relayWeight,
+          maxConnections: relayMaxConnections,
+          returnPath: relayReturnPath,
+        },
         transport,
-        relayMaxRate,
-        { dailyQuota: relayDailyQuota, warmup: relayWarmup },
-        relayPriority ?? 0,
-        relayWeight,
-        relayMaxConnections,
       ),
-      ...(opts.backupRelays ?? []).map((b, i) =>
-        relay(
-          b.name,
-          b.transport,
-          b.maxRate,
-          { dailyQuota: b.dailyQuota, warmup: b.warmup },
-          b.priority ?? (relayPriority ?? 0) + i + 1,
-          b.weight,
-          b.maxConnections,
-        ),
-      ),
+      ...(opts.backupRelays ?? []).map(({ transport: t, ...b }, i) => relay({ ...b, priority: b.priority ?? (relayPriority ?? 0) + i + 1 }, t)),
     ].sort((a, b) => a.priority - b.priority);
     this.caps = new DailyCaps(this.query, ctx.config.warmupSchedule, opts.now);
     this.providers = new ProviderTable(ctx.config.providerGroups);
@@ -846,8 +835,9 @@ export class Sender {
       }
       const link = unsubscribeLink(this.ctx.config.publicUrl, project?.link_secret ?? '', row.project_id, row.contact_id, Number(row.id));
       // The envelope sender: a per-message return path at the domain's bounce subdomain once its records verify
-      // (bounces and complaints then come back whatever relay sends it: mail/returnPath.ts), else the persona's own address.
-      const envelopeFrom = domain?.returnPathDomain && project ? returnPath(Number(row.id), project.link_secret, domain.returnPathDomain) : persona.email;
+      // (bounces and complaints then come back whatever relay sends it: mail/returnPath.ts), else — or through a relay
+      // that must keep the signed-in mailbox's address (return_path=persona) — the persona's own address.
+      const messageReturnPath = domain?.returnPathDomain && project ? returnPath(Number(row.id), project.link_secret, domain.returnPathDomain) : undefined;
       const vars = buildRenderContext(contact ?? { email: row.email }, persona, link, row.event);
       const { subject, raw } = await this.renderer.render({
         templateKey: template ? `${template.id}:${template.version}` : `outbox:${row.id}`,
@@ -924,7 +914,7 @@ export class Sender {
       const reply = await (
         simulated
           ? Promise.resolve({ response: `250 simulator: accepted for ${row.email} (${simulated.kind}), not delivered` })
-          : lease!.send({ from: envelopeFrom, to: [row.email] }, raw)
+          : lease!.send({ from: (relay.returnPath !== 'persona' && messageReturnPath) || persona.email, to: [row.email] }, raw)
       ).finally(() => this.inTransaction--);
       const acceptedAt = Date.now();
       const via = simulated ? 'simulator' : relay.transport.delivers ? 'smtp' : 'capture';

@@ -564,3 +564,30 @@ describe(`feedback from every relay: the block alert's looks (${API_DB})`, () =>
     expect((await alerts(projectId)).map((a) => a.details)).toEqual([expect.objectContaining({ domain: 'twice.example', blocks: 5, sends: 2, rate: 1 })]);
   });
 });
+
+describe(`feedback from every relay: a relay that keeps the persona's address (return_path=persona) (${API_DB})`, () => {
+  let h2: Harness;
+  beforeAll(async () => {
+    h2 = await startHarness({
+      workers: true,
+      config: { relayReturnPath: 'persona', dnsResolvers: [dns.address], domainCheckCron: undefined, inbound: { ...h.config.inbound, port: 0 } },
+    });
+  });
+  afterAll(() => h2?.close());
+
+  it('sends with the persona’s address as envelope sender even once the bounce subdomain verifies', async () => {
+    const t2 = await h2.tenant({ activated: true });
+    expect((await h2.call('POST', '/api/domains/domains', { key: t2.apiKey, body: { domain: 'office.example' } })).status).toBe(200);
+    dns.mx.set('bounces.office.example', [MX_HOST]);
+    dns.zone.set('bounces.office.example', [h2.config.spfRecord]);
+    await checkDomains(h2.runtime.database.query.bind(h2.runtime.database), h2.config);
+    const [domain] = (await h2.call('GET', '/api/domains/dkim', { key: t2.apiKey })).body.data as Array<{ bounces_ready: boolean }>;
+    expect(domain.bounces_ready).toBe(true);
+    await dueBlast(h2, t2, ['kept@receiver.example'], { from: 'news@office.example', type: 'TEMPLATE_MARKETING' }).catch((err: Error) => {
+      if (!/^the blast queued 0 of /.test(err.message)) throw err;
+    });
+    const sent = () => h2.sink.messages.find((m) => m.envelopeTo.includes('kept@receiver.example'));
+    await until(async () => !!sent());
+    expect(sent()!.envelopeFrom).toBe('news@office.example');
+  });
+});

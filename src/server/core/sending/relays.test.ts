@@ -25,6 +25,12 @@ describe('parseRelayUrl', () => {
     expect(parseRelayUrl('smtp://127.0.0.1:2525')).toEqual({ url: 'smtp://127.0.0.1:2525', name: 'smtp://127.0.0.1:2525', maxRate: undefined });
     expect(parseRelayUrl('smtps://relay.example.com').name).toBe('smtps://relay.example.com:465');
   });
+  it('reads return_path=persona (the persona’s address as envelope sender through this relay) and removes it from the URL', () => {
+    expect(parseRelayUrl('smtp://smtp.office365.com:587?return_path=persona')).toMatchObject({ url: 'smtp://smtp.office365.com:587', returnPath: 'persona' });
+    expect(parseRelayUrl('smtp://relay.example.com:25?return_path=message').returnPath).toBeUndefined();
+    expect(parseRelayUrls('smtp://a.example:25,smtp://b.example:25?return_path=persona').map((r) => r.returnPath)).toEqual([undefined, 'persona']);
+    expect(() => parseRelayUrl('smtp://relay.example.com:25?return_path=verp')).toThrow(/^SMTP_URL: return_path must be persona/);
+  });
   it('refuses what it cannot use, naming SMTP_URL', () => {
     expect(() => parseRelayUrl('relay.example.com:25')).toThrow(/^SMTP_URL must be an smtp/);
     expect(() => parseRelayUrl('http://relay.example.com')).toThrow(/^SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL, got http:/);

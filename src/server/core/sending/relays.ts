@@ -5,7 +5,10 @@
  * (core/sending/connections.ts); `daily_quota`, messages per UTC day over all processes; `warmup=1`, the
  * relay's daily volume follows WARMUP_SCHEDULE from the first day it sent (both core/sending/dailyCaps.ts);
  * `priority`, lower is used first (default: the list's order); `weight`, the share of the mail among relays of equal
- * priority that are up (default 1). SMTP_URL
+ * priority that are up (default 1); `return_path=persona`, mail through the relay keeps the sender persona's address as
+ * envelope sender instead of the per-message return path (mail/returnPath.ts) — for relays that require it to be
+ * the signed-in mailbox (Microsoft 365's SMTP AUTH answers SendAsDenied); their bounces then come back by the
+ * relay's own route (a provider webhook, or the persona's inbox). SMTP_URL
  * may list several relays separated by commas: the sender uses the first by priority that is up and fails over to the
  * next when one refuses connections (src/workers/sender.ts).
  */
@@ -25,15 +28,17 @@ export interface RelaySetting {
   priority?: number;
   /** The share among relays of equal priority (`weight`, default 1). */
   weight?: number;
+  /** `return_path=persona`: the persona's address is the envelope sender through this relay (no per-message return path). */
+  returnPath?: 'persona';
 }
 
-/** The governor's parameters, read and removed from the URL. */
-const GOVERNOR_PARAMS = ['max_rate', 'max_connections', 'daily_quota', 'warmup', 'priority', 'weight'] as const;
+/** Our parameters (the governor's and return_path), read and removed from the URL. */
+const GOVERNOR_PARAMS = ['max_rate', 'max_connections', 'daily_quota', 'warmup', 'priority', 'weight', 'return_path'] as const;
 
 /**
  * parseRelayUrl reads SMTP_URL. Throws an Error naming SMTP_URL and the fault when it is not one smtp(s):// URL,
- * `max_rate` or `weight` is not a number > 0, `max_connections` or `daily_quota` not a whole number > 0, `warmup` not 0 or 1, or `priority`
- * not whole.
+ * `max_rate` or `weight` is not a number > 0, `max_connections` or `daily_quota` not a whole number > 0, `warmup` not 0 or 1, `priority`
+ * not whole, or `return_path` not persona or message.
  */
 export function parseRelayUrl(value: string): RelaySetting {
   let u: URL;
@@ -79,6 +84,9 @@ export function parseRelayUrl(value: string): RelaySetting {
   const rawWarmup = u.searchParams.get('warmup');
   if (rawWarmup !== null && !/^(0|1|true|false)$/.test(rawWarmup)) throw new Error(`SMTP_URL: warmup must be 1 or 0, got "${rawWarmup}"`);
   const warmup = rawWarmup === '1' || rawWarmup === 'true';
+  const rawReturnPath = u.searchParams.get('return_path');
+  if (rawReturnPath !== null && !/^(persona|message)$/.test(rawReturnPath))
+    throw new Error(`SMTP_URL: return_path must be persona (the persona's address as envelope sender) or message (the default), got "${rawReturnPath}"`);
   for (const p of GOVERNOR_PARAMS) u.searchParams.delete(p);
   const name = `${u.protocol}//${u.hostname}:${u.port || (u.protocol === 'smtps:' ? 465 : 25)}`;
   return {
@@ -90,6 +98,7 @@ export function parseRelayUrl(value: string): RelaySetting {
     ...(warmup ? { warmup } : {}),
     ...(priority === undefined ? {} : { priority }),
     ...(weight === undefined ? {} : { weight }),
+    ...(rawReturnPath === 'persona' ? { returnPath: 'persona' as const } : {}),
   };
 }
 
