@@ -64,4 +64,27 @@ export default defineConfig(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  // The layers (docs/architecture.md): each may import only what lies beneath it.
+  {
+    files: ['src/domain/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer('domain/ is pure logic', ['server', 'workers', 'console'])] }] },
+  },
+  {
+    files: ['src/server/core/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer('core/ holds the domain facts', ['gateways', 'plugins', 'workers'])] }] },
+  },
+  {
+    files: ['src/console/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer('the console runs in the browser', ['server', 'workers'])] }] },
+  },
 );
+
+/**
+ * layer: a no-restricted-imports pattern refusing any relative import that passes through one of `folders`
+ * (`../server/…`, `../../workers/…`), with the reason shown to the author.
+ * @param {string} why
+ * @param {string[]} folders
+ */
+function layer(why, folders) {
+  return { regex: `^(\\.\\.?/)+(.*/)?(${folders.join('|')})/`, message: `${why}: it may not import ${folders.join(', ')}.` };
+}

@@ -3,15 +3,12 @@
  * are not mounted, e.g. the login page, and kept alive across the switch from the public site to the console.
  */
 import { lazy, Suspense, useSyncExternalStore } from 'react';
+import type { Toast } from './ToastView';
 
 // Snackbar, Alert and their transitions load with the first toast, not with every public page (issue 7 §9).
 const ToastView = lazy(() => import('./ToastView'));
 
-export interface Toast {
-  message: string;
-  type: 'success' | 'error' | 'info';
-  key: number;
-}
+export type { Toast };
 
 let current: Toast | null = null;
 const listeners = new Set<() => void>();

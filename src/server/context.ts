@@ -7,7 +7,7 @@ import type { Storage } from './storage/storage.ts';
 import type { Config } from './config.ts';
 import type { MailTransport } from './mail/transport.ts';
 import type { BlockWatch } from './core/feedback/blocks.ts';
-import type { JobName, JobPayloads } from '../workers/jobs.ts';
+import type { JobName, JobPayloads } from './core/jobs/payloads.ts';
 
 export interface JobQueue {
   /**

@@ -7,7 +7,7 @@
 import type { AppContext } from '../server/context.ts';
 import type { Config } from '../server/config.ts';
 import type { QueryFn } from '../server/db/client.ts';
-import type { components as WorkflowSchemas } from '../../generated/types/workflowwrapper.gen.ts';
+import type { JobName, JobPayloads } from '../server/core/jobs/payloads.ts';
 import { expandBlast } from '../server/core/blasts/expand.ts';
 import { importContactFile } from '../server/core/contacts/import.ts';
 import { resetDemoAccount } from '../server/core/accounts/demo.ts';
@@ -17,6 +17,8 @@ import { runWorkflowArchive, runWorkflowSave } from '../server/core/workflows/in
 import { removeUnconfirmed } from '../server/core/subscriptions/index.ts';
 import { readBounceMailbox } from './bounceMailbox.ts';
 import { inboundSettings } from '../server/core/feedback/inbound.ts';
+
+export type { JobName, JobPayloads };
 
 /** What a handler gets besides its payload: the app context and a way to wake this process's sender. */
 export interface JobContext {
@@ -38,31 +40,6 @@ export interface JobDefinition<P> {
   /** Runs one job; a throw makes pg-boss retry it (10 times, backing off from 5 s). */
   handle: (job: JobContext, payload: P) => Promise<void>;
 }
-
-/** The payload of each queue. */
-export interface JobPayloads {
-  /** Expand a due blast into outbox rows (spec part 2 §5 Email blast; core/audience decides who). */
-  'blast-expand': { blastId: string };
-  /** Put the shared demo account back to its known state (DEMO_RESET_CRON). */
-  'demo-reset': Record<string, never>;
-  /** Check sending domains' DNS: the ones named, or every domain on DOMAIN_CHECK_CRON ({}). */
-  'domain-check': { domainIds?: string[] };
-  /** Import a stored contact file (the job-log entry names it). */
-  'contact-import': { jobLogId: string };
-  /** Build a segment from filters (one INSERT … SELECT). */
-  'segment-from-filters': { jobLogId: string };
-  /** Save a workflow (JOB_CREATE_WORKFLOW). */
-  'workflow-save': { jobLogId: string; projectId: string; input: WorkflowSchemas['schemas']['WorkflowInput'] };
-  /** Archive a workflow (JOB_DELETE_WORKFLOW). */
-  'workflow-delete': { jobLogId: string; projectId: string; workflowId: string };
-  /** Read the bounce mailbox (BOUNCE_MAILBOX_URL), then wait on IDLE for new messages (BOUNCE_MAILBOX_CRON). */
-  'bounce-mailbox': Record<string, never>;
-  /** Remove contacts whose double opt-in was not confirmed in their form's unconfirmed_days (issue 26 §2; every 30 minutes). */
-  'unconfirmed-cleanup': Record<string, never>;
-}
-
-/** The name of a queue. */
-export type JobName = keyof JobPayloads;
 
 const query = (ctx: AppContext) => ctx.database.query.bind(ctx.database) as QueryFn;
 

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../errors.ts';
+import type { ProjectScope } from '../core/scope.ts';
 
 type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : never;
 
@@ -13,17 +14,11 @@ export type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNull
 export type ParamsOf<O> = O extends { parameters: { path?: infer P } } ? NonNullable<P> : never;
 export type OkOf<O> = O extends { responses: { 200: infer R } } ? JsonBody<R> : never;
 
-/** The project a request's x-api-key names; set by the ApiKey security handler. */
-export interface ProjectScope {
-  id: string;
-  name: string;
-  companyId: string;
-  companyName: string;
-  notInSandbox: boolean;
-}
+export type { ProjectScope };
 
 declare module 'fastify' {
   interface FastifyRequest {
+    /** The project the request's x-api-key names; set by the ApiKey security handler. */
     project?: ProjectScope;
   }
 }

@@ -27,7 +27,7 @@ import {
   TooManySubmissions,
   type PublicForm,
 } from '../core/subscriptions/index.ts';
-import { page } from './publicLinks.ts';
+import { page } from './publicPage.ts';
 import { checkEmail, EMAIL_MAX_LENGTH } from '../../domain/validation.ts';
 import { CONTACT_NAME_MAX_LENGTH } from '../core/contacts/rules.ts';
 

@@ -13,7 +13,6 @@ import { pipeline, Readable, Transform } from 'node:stream';
 import type * as ClientS3 from '@aws-sdk/client-s3';
 import type * as LibStorage from '@aws-sdk/lib-storage';
 import { ObjectTooLarge, StorageFailure } from './errors.ts';
-import type { Storage } from './storage.ts';
 
 /** Where S3Storage keeps its objects: STORAGE_URL's parts (parseS3Url). */
 export interface S3Location {
@@ -124,7 +123,9 @@ function isMissing(err: unknown): boolean {
  * object and the service's reason, with the SDK's error as its `cause`; a missing object is not a failure (get and
  * size resolve undefined, getStream's stream errors with code ENOENT).
  */
-export class S3Storage implements Storage {
+// Checked against the Storage interface where openStorage (storage.ts) returns it; not named here, so that the two
+// modules do not import each other.
+export class S3Storage {
   private client?: Promise<{ sdk: Sdk; client: ClientS3.S3Client }>;
 
   constructor(readonly location: S3Location) {}

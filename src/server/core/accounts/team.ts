@@ -8,7 +8,7 @@ import { companyUsers, contactMessages, contacts, projects, senderPersonas, temp
 import { EMAIL_TAKEN, hashPassword, isUniqueViolation } from './index.ts';
 import { BadRequest, FieldErrors, NotFound } from '../../errors.ts';
 import { checkEmail, checkPassword } from '../../../domain/validation.ts';
-import type { ProjectScope } from '../../gateways/types.ts';
+import type { ProjectScope } from '../scope.ts';
 import type { components } from '../../../../generated/types/companyauthwrapper.gen.ts';
 
 export type CompanyUser = components['schemas']['CompanyUser'];

@@ -22,8 +22,8 @@ import { checkRequired, checkTemplateContent, MESSAGES, UUID_V4_RE } from '../..
 import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { BadRequest, FieldErrors } from '../../errors.ts';
 import type { AppContext } from '../../context.ts';
-import type { ProjectScope } from '../../gateways/types.ts';
-import { iso, isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
+import type { ProjectScope } from '../scope.ts';
+import { iso, isoRequired, likePattern, orderBy, uuidList } from '../listing.ts';
 import type { components, operations } from '../../../../generated/types/scheduler.gen.ts';
 import type { Config } from '../../config.ts';
 import { ProviderTable } from '../sending/providers.ts';

@@ -8,7 +8,7 @@ import type { components } from '../../../../generated/types/campaign.gen.ts';
 import { BadRequest, HttpError } from '../../errors.ts';
 import { CAMPAIGN_NAME_TAKEN, campaignProblems, type CampaignType } from '../../../domain/campaigns.ts';
 import { splitList } from '../../../domain/validation.ts';
-import { likePattern, orderSql, uuidList } from '../../gateways/common.ts';
+import { likePattern, orderSql, uuidList } from '../listing.ts';
 import { EVENT } from '../../../domain/events.ts';
 
 type Campaign = components['schemas']['Campaign'];

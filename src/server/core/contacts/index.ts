@@ -10,7 +10,7 @@ import { checkContactFields, dateOfBirth } from './rules.ts';
 
 export { dateOfBirth } from './rules.ts';
 import { FieldErrors } from '../../errors.ts';
-import { iso, isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
+import { iso, isoRequired, likePattern, orderBy, uuidList } from '../listing.ts';
 import type { components, operations } from '../../../../generated/types/user.gen.ts';
 
 export type ContactOut = components['schemas']['Contact'];

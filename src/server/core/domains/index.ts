@@ -9,7 +9,7 @@ import { Resolver } from 'node:dns/promises';
 import { promisify } from 'node:util';
 import type { QueryFn } from '../../db/client.ts';
 import type { AppContext } from '../../context.ts';
-import type { ProjectScope } from '../../gateways/types.ts';
+import type { ProjectScope } from '../scope.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import {
   bounceDomainError,

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.ts';
 import { events } from '../../db/schema.ts';
 import { splitList, UUID_RE } from '../../../domain/validation.ts';
 import { BadRequest } from '../../errors.ts';
-import { isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
+import { isoRequired, likePattern, orderBy, uuidList } from '../listing.ts';
 import type { components, operations } from '../../../../generated/types/event.gen.ts';
 import { EVENT } from '../../../domain/events.ts';
 

@@ -488,7 +488,7 @@ export interface SuppressionEntry {
 
 /**
  * listSuppressions returns one page of the project's suppression list, newest first, and the total matching.
- * `emailLike` is an already-escaped ILIKE pattern (gateways/common.ts likePattern) or undefined for all.
+ * `emailLike` is an already-escaped ILIKE pattern (core/listing.ts likePattern) or undefined for all.
  */
 export async function listSuppressions(
   query: QueryFn,

@@ -6,7 +6,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { jobLog } from '../../db/schema.ts';
-import { iso, isoRequired } from '../../gateways/common.ts';
+import { iso, isoRequired } from '../listing.ts';
 import type { components } from '../../../../generated/types/joblog.gen.ts';
 
 type JobLogEntry = components['schemas']['JobLogEntry'];

@@ -8,7 +8,7 @@ import { senderPersonas, sendingDomains } from '../../db/schema.ts';
 import { registeredCasing } from '../../../domain/sendingDomain.ts';
 import { checkEmail, checkRequired } from '../../../domain/validation.ts';
 import { FieldErrors } from '../../errors.ts';
-import { isoRequired, orderBy, uuidList } from '../../gateways/common.ts';
+import { isoRequired, orderBy, uuidList } from '../listing.ts';
 import type { components, operations } from '../../../../generated/types/senderpersonawrapper.gen.ts';
 
 export type PersonaOut = components['schemas']['SenderPersona'];

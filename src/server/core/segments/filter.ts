@@ -37,7 +37,7 @@
  *   again for every row.
  */
 import type { CheckedFilter, Conjunction } from '../../../domain/segmentFilter.ts';
-import { likePattern } from '../../gateways/common.ts';
+import { likePattern } from '../listing.ts';
 import { EVENT } from '../../../domain/events.ts';
 import { contactsSampleSql } from '../contacts/index.ts';
 

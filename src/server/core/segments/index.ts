@@ -11,7 +11,7 @@ import { contactSampleShare, ESTIMATE_SAMPLE_CONTACTS, sampleScale } from '../co
 import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { checkRequired } from '../../../domain/validation.ts';
 import { BadRequest, FieldErrors, NotFound } from '../../errors.ts';
-import { isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
+import { isoRequired, likePattern, orderBy, uuidList } from '../listing.ts';
 import type { components, operations } from '../../../../generated/types/segment.gen.ts';
 
 type SegmentOut = components['schemas']['Segment'];

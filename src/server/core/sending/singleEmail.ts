@@ -9,7 +9,7 @@ import { outbox, senderPersonas, templates } from '../../db/schema.ts';
 import { checkEmail, UUID_RE } from '../../../domain/validation.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { BadRequest, FieldErrors } from '../../errors.ts';
-import type { ProjectScope } from '../../gateways/types.ts';
+import type { ProjectScope } from '../scope.ts';
 import { liveContactsByEmail } from '../contacts/index.ts';
 import type { components } from '../../../../generated/types/event.gen.ts';
 

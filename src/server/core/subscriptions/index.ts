@@ -16,7 +16,7 @@ import { RateLimiterDrizzle, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Database, Db, QueryFn } from '../../db/client.ts';
 import { rateLimits } from '../../db/schema.ts';
 import { BadRequest, FieldErrors, HttpError, NotFound } from '../../errors.ts';
-import { iso, isoRequired } from '../../gateways/common.ts';
+import { iso, isoRequired } from '../listing.ts';
 import { EMAIL_MAX_LENGTH, UUID_RE } from '../../../domain/validation.ts';
 import { CONTACT_NAME_MAX_LENGTH, checkContactFields } from '../contacts/rules.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';

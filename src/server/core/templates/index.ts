@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.ts';
 import { templates, topics } from '../../db/schema.ts';
 import { checkRequired, checkTemplateContent } from '../../../domain/validation.ts';
 import { FieldErrors } from '../../errors.ts';
-import { isoRequired, likePattern, orderBy, uuidList } from '../../gateways/common.ts';
+import { isoRequired, likePattern, orderBy, uuidList } from '../listing.ts';
 import type { components, operations } from '../../../../generated/types/template.gen.ts';
 
 export type TemplateOut = components['schemas']['Template'];

@@ -13,7 +13,7 @@ import type { AppContext } from '../../context.ts';
 import { BadRequest, NotFound } from '../../errors.ts';
 import { checkTree, displayOf, displayToTree, flattenTree, type TreeNode } from '../../../domain/workflowGraph.ts';
 import type { components } from '../../../../generated/types/workflowwrapper.gen.ts';
-import { likePattern, orderSql, uuidList } from '../../gateways/common.ts';
+import { likePattern, orderSql, uuidList } from '../listing.ts';
 import { ANY_UPSERT_TRIGGERED, ENTER_HANDED_ON, ENTER_SEGMENT, ENTER_UPSERTED } from './queries.ts';
 
 export { enterUpsertedFrom } from './queries.ts';

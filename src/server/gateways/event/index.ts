@@ -5,7 +5,7 @@ import type { QueryFn } from '../../db/client.ts';
 import { BadRequest, HttpError, Unauthorized } from '../../errors.ts';
 import { addManualSuppressions, listSuppressions, recordFeedback, removeSuppressions } from '../../core/feedback/index.ts';
 import { checkEmail } from '../../../domain/validation.ts';
-import { likePattern } from '../common.ts';
+import { likePattern } from '../../core/listing.ts';
 import { oncePerKey } from '../../idempotency.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import { countEvents, listEvents } from '../../core/events/search.ts';

@@ -1,7 +1,7 @@
 /** joblog gateway (openapi/joblog.yaml): the project's job notifications, newest first. */
 import type { operations } from '../../../../generated/types/joblog.gen.ts';
 import type { AppContext } from '../../context.ts';
-import { uuidList } from '../common.ts';
+import { uuidList } from '../../core/listing.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { bulkUploadStatus } from '../../core/contacts/upload.ts';

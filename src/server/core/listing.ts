@@ -1,6 +1,7 @@
 /**
- * Helpers shared by the gateways: sort_columns parsing against a whitelist, id lists, and row → API mappers' small
- * pieces. Pure except for drizzle column references.
+ * Listing helpers shared by the core's queries and the gateways: sort_columns parsing against a whitelist, id lists,
+ * LIKE patterns, and the row → API mappers' timestamps (ISO 8601 UTC). Pure except for drizzle column references;
+ * errors are BadRequest (400) naming the field.
  */
 import { asc, desc, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
