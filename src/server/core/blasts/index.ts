@@ -10,6 +10,7 @@ import { liveContactsByEmail } from '../contacts/index.ts';
 import { PROJECT_PERSONA_EMAILS } from './queries.ts';
 import { sendCost } from '../../../domain/pricing.ts';
 import { contacts, emailBlasts, outbox, segments, senderPersonas, templates, topics } from '../../db/schema.ts';
+import { cancelBlastRows } from '../sending/outbox.ts';
 import {
   blastDueInstant,
   CONTACT_LOCAL_TIMEZONE,
@@ -276,12 +277,7 @@ export async function disableBlasts(db: Db, projectId: string, idList: string): 
       .where(and(eq(emailBlasts.projectId, projectId), inArray(emailBlasts.id, ids), eq(emailBlasts.enabled, true)))
       .returning({ id: emailBlasts.id });
     const done = rows.map((r) => r.id);
-    if (done.length) {
-      await tx
-        .update(outbox)
-        .set({ status: 'cancelled', lastError: 'blast disabled' })
-        .where(and(inArray(outbox.blastId, done), eq(outbox.status, 'pending')));
-    }
+    await cancelBlastRows(tx, done);
     const doneSet = new Set(done);
     return { ids: done, errors: ids.filter((id) => !doneSet.has(id)).map((id) => `ids: no enabled email blast ${id} in this project`) };
   });

@@ -5,6 +5,7 @@
 import { EVENT } from '../../../domain/events.ts';
 import { outboxEventsSql } from '../events/index.ts';
 import { audienceCte, sandboxRefusedSql } from '../audience/index.ts';
+import { insertOutboxSql } from '../sending/outbox.ts';
 
 /**
  * QUEUE_AUDIENCE_CHUNK: one chunk of a due blast's expansion, in one statement (issue 24 §1): the audience's contacts
@@ -23,14 +24,24 @@ export const QUEUE_AUDIENCE_CHUNK = `WITH ${audienceCte(['$6', '$7'], undefined,
     SELECT a.id, a.email, a.excluded, coalesce(z.zone, $15) AS zone, coalesce(z.instant, $16::timestamptz) AS send_at,
            a.excluded IS NULL AND $18 AND ${sandboxRefusedSql('a.email', '$19')} AS refused
       FROM audience a LEFT JOIN unnest($12::text[], $13::text[], $14::timestamptz[]) AS z(key, zone, instant) ON z.key = coalesce(a.timezone, '')),
-  made AS (
-    INSERT INTO outbox (project_id, blast_id, contact_id, email, template_id, sender_persona_id, zone, send_at, next_attempt_at, status, last_error, message_id)
-    SELECT $1, $8, p.id, p.email, pick_template(p.id, $10::uuid[], $11::int[]), $9, p.zone, p.send_at, p.send_at,
-           CASE WHEN p.refused THEN 'failed' ELSE 'pending' END, CASE WHEN p.refused THEN p.email || $20 END,
-           '<' || gen_random_uuid() || '@' || $17 || '>'
-      FROM picked p WHERE p.excluded IS NULL
-    ON CONFLICT (blast_id, contact_id) DO NOTHING
-    RETURNING project_id, email, contact_id, blast_id, template_id, status, last_error, message_id),
+  made AS (${insertOutboxSql(
+    {
+      project_id: '$1',
+      blast_id: '$8',
+      contact_id: 'p.id',
+      email: 'p.email',
+      template_id: 'pick_template(p.id, $10::uuid[], $11::int[])',
+      sender_persona_id: '$9',
+      zone: 'p.zone',
+      send_at: 'p.send_at',
+      next_attempt_at: 'p.send_at',
+      status: "CASE WHEN p.refused THEN 'failed' ELSE 'pending' END",
+      last_error: 'CASE WHEN p.refused THEN p.email || $20 END',
+    },
+    '$17',
+    'picked p WHERE p.excluded IS NULL',
+    'ON CONFLICT (blast_id, contact_id) DO NOTHING RETURNING project_id, email, contact_id, blast_id, template_id, status, last_error, message_id',
+  )}),
   failed AS (${outboxEventsSql(
     `'${EVENT.sendFailure}'`,
     "jsonb_build_object('error_string', last_error, 'blast_id', blast_id, 'message_id', message_id)",

@@ -7,6 +7,7 @@ import type { Db, QueryFn } from '../../db/client.ts';
 import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { classifySearch, splitList } from '../../../domain/validation.ts';
 import { checkContactFields, dateOfBirth } from './rules.ts';
+import { MERGE_CONTACT_METADATA } from './queries.ts';
 
 export { dateOfBirth } from './rules.ts';
 import { FieldErrors } from '../../errors.ts';
@@ -279,4 +280,13 @@ export async function sampleScale(query: QueryFn, projectId: string, share: numb
     plannedProjectContacts(query, projectId),
   ]);
   return sampled.n ? projectRows / sampled.n : 1 / share;
+}
+
+/**
+ * mergeContactMetadata merges `json` into the metadata (json column) of the project's live contacts `ids` (a
+ * workflow's Update contact step). Resolves with the ids updated (archived or unknown ones are skipped).
+ */
+export async function mergeContactMetadata(query: QueryFn, projectId: string, ids: string[], json: Record<string, unknown>): Promise<string[]> {
+  if (!ids.length) return [];
+  return (await query<{ id: string }>(MERGE_CONTACT_METADATA, [projectId, ids, JSON.stringify(json)])).map((r) => r.id);
 }

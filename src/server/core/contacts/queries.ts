@@ -35,3 +35,7 @@ export const SHOW_UPLOADED_SEGMENT = 'UPDATE segments SET invisible = false WHER
 
 /** IMPORT_END: ends entry $1 with success $2, start details merged with $3 and end details $4. */
 export const IMPORT_END = `UPDATE job_log SET ended_at = now(), success = $2, start_details = start_details || $3::jsonb, end_details = $4::jsonb WHERE id = $1`;
+
+/** MERGE_CONTACT_METADATA: merges json $3 into the metadata of live contacts $2 of project $1; returns the ids updated. */
+export const MERGE_CONTACT_METADATA = `UPDATE contacts SET json = json || $3::jsonb, updated_at = now(), version = version + 1
+            WHERE project_id = $1 AND id = ANY($2::uuid[]) AND archived_at IS NULL RETURNING id`;

@@ -8,7 +8,7 @@ import type { QueryFn } from '../../db/client.ts';
 import type { SystemEventName } from '../../../domain/events.ts';
 import { RECORD_API_EVENTS, RECORD_SYSTEM_EVENTS } from './queries.ts';
 
-export { insertSystemEventsSql, outboxEventsSql } from './queries.ts';
+export { insertSystemEventsSql, MARK_BOT_CLICKS, outboxEventsSql } from './queries.ts';
 
 /** One system event to record: its name, recipient address, contact, blast, template, json and when (UTC ISO; default now). */
 export interface SystemEvent {

@@ -66,3 +66,7 @@ export const RECORD_API_EVENTS = `INSERT INTO events (id, project_id, name, emai
             i.metric1, i.metric2, i.metric3, i.json, coalesce(i.emitted_at, now()), false
        FROM unnest($2::uuid[], $3::text[], $4::text[], $5::float8[], $6::float8[], $7::float8[], $8::jsonb[], $9::timestamptz[])
          AS i(id, name, email, metric1, metric2, metric3, json, emitted_at)`;
+
+/** MARK_BOT_CLICKS: marks clicks bot with a reason (the events_report_update trigger moves the human counters). $1 project, $2 event ids, $3 reason. */
+export const MARK_BOT_CLICKS = `UPDATE events SET json = json || jsonb_build_object('bot', true, 'bot_reason', $3::text)
+  WHERE project_id = $1 AND id = ANY($2::uuid[]) AND name = 'ses_event_click' AND event_is_human(json)`;

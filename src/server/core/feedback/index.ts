@@ -17,7 +17,7 @@ import { eventJson, suppresses, type Feedback } from '../../../domain/feedback.t
 import { deviceOf } from '../../../domain/devices.ts';
 import { EVENT } from '../../../domain/events.ts';
 import type { LinkTarget } from '../../mail/links.ts';
-import { insertSystemEventsSql, recordEvents } from '../events/index.ts';
+import { insertSystemEventsSql, MARK_BOT_CLICKS, recordEvents } from '../events/index.ts';
 import { classifyClick, classifyOpen, isOpenProxyAgent, linkBurst, type IpRanges } from '../../../domain/engagement.ts';
 import { checkReputation, type ReputationLimits } from '../sending/reputation.ts';
 import * as sql from './queries.ts';
@@ -122,7 +122,7 @@ export async function recordEngagement(query: QueryFn, target: LinkTarget, kind:
       .map((e) => ({ id: e.id, link: e.link, at: Number(e.at), human: e.human }));
     const self = clicks.find((c) => c.id === recorded.id);
     const burst = self ? linkBurst(self, clicks) : [];
-    if (burst.length) await query(sql.MARK_BOT_CLICKS, [target.projectId, burst, 'all_links_at_once']);
+    if (burst.length) await query(MARK_BOT_CLICKS, [target.projectId, burst, 'all_links_at_once']);
   }
   return true;
 }

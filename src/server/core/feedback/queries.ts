@@ -17,10 +17,6 @@ export const EMAIL_ENGAGEMENT = `SELECT id, name, (extract(epoch FROM emitted_at
        event_is_human(json) AS human
   FROM events WHERE (json->>'message_id') = $2 AND name IN ('ses_event_open', 'ses_event_click') AND project_id = $1`;
 
-/** MARK_BOT_CLICKS: marks clicks bot with a reason (the events_report_update trigger moves the human counters). $1 project, $2 event ids, $3 reason. */
-export const MARK_BOT_CLICKS = `UPDATE events SET json = json || jsonb_build_object('bot', true, 'bot_reason', $3::text)
-  WHERE project_id = $1 AND id = ANY($2::uuid[]) AND name = 'ses_event_click' AND event_is_human(json)`;
-
 /** What feedback about an email records of it: its contact, blast, template, the relay that sent it and its From's domain. */
 export interface SentRow {
   contact_id: string | null;

@@ -2,10 +2,10 @@
  * Single sends (spec part 2 §7 test email; POST {event}/emit_send_single_email_event): one email to a few recipients,
  * queued in the outbox like any other send, so the sender delivers, tracks and counts it the same way.
  */
-import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { outbox, senderPersonas, templates } from '../../db/schema.ts';
+import type { Db, QueryFn } from '../../db/client.ts';
+import { senderPersonas, templates } from '../../db/schema.ts';
+import { insertOutboxSql } from './outbox.ts';
 import { checkEmail, UUID_RE } from '../../../domain/validation.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { BadRequest, FieldErrors } from '../../errors.ts';
@@ -16,12 +16,32 @@ import type { components } from '../../../../generated/types/event.gen.ts';
 type SendRequest = components['schemas']['EmailSendRequest'];
 
 /**
+ * QUEUE_SINGLE_EMAIL: one outbox row per recipient, due now. $1 project, $2 template (or NULL), $3 persona, $4 subject
+ * and $5 body (without a template), $6 is_test, $7 the persona's domain (the Message-IDs'), $8 contact ids (NULL for
+ * an address that is not a contact) and $9 addresses, in parallel arrays.
+ */
+const QUEUE_SINGLE_EMAIL = insertOutboxSql(
+  {
+    project_id: '$1',
+    contact_id: 'u.contact_id',
+    email: 'u.email',
+    template_id: '$2::uuid',
+    sender_persona_id: '$3::uuid',
+    subject: '$4::text',
+    body: '$5::text',
+    is_test: '$6::boolean',
+  },
+  '$7::text',
+  'unnest($8::uuid[], $9::text[]) AS u(contact_id, email)',
+);
+
+/**
  * queueSingleEmail validates a send request and queues one outbox row per recipient (to, cc and bcc each get their
  * own copy), due now. The sender persona is from.user_id or the persona whose email is from.email; the content is
  * template_id, or subject + body. In the sandbox every recipient must be allowed. Throws BadRequest naming
  * `mailer_payload.<field>`; nothing is queued then. Returns the number of rows queued.
  */
-export async function queueSingleEmail(db: Db, project: ProjectScope, m: SendRequest): Promise<number> {
+export async function queueSingleEmail(db: Db, query: QueryFn, project: ProjectScope, m: SendRequest): Promise<number> {
   const errs = new FieldErrors();
   const recipients = [...(m.to ?? []), ...(m.cc ?? []), ...(m.bcc ?? [])];
   recipients.forEach((r, i) => errs.add(`mailer_payload.to[${i}].email`, checkEmail(r.email)));
@@ -58,23 +78,16 @@ export async function queueSingleEmail(db: Db, project: ProjectScope, m: SendReq
   const emails = recipients.map((r) => r.email.trim());
   const known = await liveContactsByEmail(db, project.id, emails);
   const contactByEmail = new Map(known.map((c) => [c.email.toLowerCase(), c.id]));
-  const domain = persona.email.split('@')[1];
-  const now = new Date();
-  await db.insert(outbox).values(
-    emails.map((email) => ({
-      projectId: project.id,
-      blastId: null,
-      contactId: contactByEmail.get(email.toLowerCase()) ?? null,
-      email,
-      templateId: m.template_id ?? null,
-      senderPersonaId: persona.id,
-      subject: m.template_id ? null : (m.subject ?? null),
-      body: m.template_id ? null : (m.body ?? null),
-      isTest: m.is_test_email ?? false,
-      sendAt: now,
-      nextAttemptAt: now,
-      messageId: `<${randomUUID()}@${domain}>`,
-    })),
-  );
+  await query(QUEUE_SINGLE_EMAIL, [
+    project.id,
+    m.template_id ?? null,
+    persona.id,
+    m.template_id ? null : (m.subject ?? null),
+    m.template_id ? null : (m.body ?? null),
+    m.is_test_email ?? false,
+    persona.email.split('@')[1],
+    emails.map((email) => contactByEmail.get(email.toLowerCase()) ?? null),
+    emails,
+  ]);
   return emails.length;
 }

@@ -23,6 +23,7 @@ import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { EVENT } from '../../../domain/events.ts';
 import { confirmationLink } from '../../mail/links.ts';
 import type { components } from '../../../../generated/types/subscriptions.gen.ts';
+import { insertOutboxSql } from '../sending/outbox.ts';
 
 type Topic = components['schemas']['Topic'];
 type Form = components['schemas']['SubscribeForm'];
@@ -400,9 +401,11 @@ export async function submitForm(
     const subject = `Please confirm your subscription to ${form.heading}`;
     const body = confirmationEmail(form, link);
     await tx(
-      `INSERT INTO outbox (project_id, contact_id, email, sender_persona_id, subject, body, send_at, next_attempt_at, message_id, tracking)
-       SELECT $1, $2, $3, f.sender_persona_id, $4, $5, now(), now(), '<' || gen_random_uuid() || '@' || split_part($6, '@', 2) || '>', false
-         FROM subscribe_forms f WHERE f.id = $7`,
+      insertOutboxSql(
+        { project_id: '$1', contact_id: '$2', email: '$3', sender_persona_id: 'f.sender_persona_id', subject: '$4', body: '$5', tracking: 'false' },
+        "split_part($6, '@', 2)",
+        'subscribe_forms f WHERE f.id = $7',
+      ),
       [form.projectId, contactId, email, subject, body, setup.persona_email, form.id],
     );
   });

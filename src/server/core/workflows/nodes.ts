@@ -4,7 +4,6 @@
  * and says, per step, its outcome, its next steps and whether the run ends there. The engine that claims and runs
  * steps is src/workers/workflows.ts; contacts enter through enter_workflows (./sql/enter_workflows.sql).
  */
-import { randomUUID } from 'node:crypto';
 import type { QueryFn } from '../../db/client.ts';
 import { countsMachines, delayUntilInstant, isTrigger, MAX_WORKFLOW_HOPS, type NodeType, type TreeNode } from '../../../domain/workflowGraph.ts';
 import { checkFilters } from '../../../domain/segmentFilter.ts';
@@ -16,6 +15,8 @@ import { unsubscribe } from '../feedback/index.ts';
 import { enterHandedOn } from './index.ts';
 import * as sql from './queries.ts';
 import { PROJECT_PERSONA_EMAILS } from '../blasts/queries.ts';
+import { insertOutboxSql } from '../sending/outbox.ts';
+import { mergeContactMetadata } from '../contacts/index.ts';
 
 /** A claimed step: one node for one run. */
 export interface StepRow {
@@ -151,11 +152,7 @@ export const NODE_EFFECTS: Record<NodeType, NodeEffect> = {
   },
   update_user: async ({ q, settings, workflow, steps, liveContact, all, set }) => {
     const ids = steps.map(liveContact).filter((x): x is string => !!x);
-    const updated = new Set(
-      ids.length
-        ? (await q<{ id: string }>(sql.UPDATE_CONTACT_METADATA, [workflow.project_id, ids, JSON.stringify(settings.user_json ?? {})])).map((r) => r.id)
-        : [],
-    );
+    const updated = new Set(await mergeContactMetadata(q, workflow.project_id, ids, settings.user_json ?? {}));
     for (const s of steps) set(s, { outcome: updated.has(liveContact(s) ?? '') ? 'updated metadata' : 'skipped: no contact', next: all(null) });
   },
   unsubscriber: async ({ q, workflow, steps, runOf, liveContact, json, all, set }) => {
@@ -257,7 +254,7 @@ async function queueEmails({ q, node, workflow, steps, runOf, set }: NodeGroup):
   const personaEmails = project?.not_in_sandbox ? [] : (await q<{ email: string }>(PROJECT_PERSONA_EMAILS, [workflow.project_id])).map((r) => r.email);
   const [persona] = await q<{ email: string }>('SELECT email FROM sender_personas WHERE id = $1', [node.settings.sender_persona_id]);
   const domain = persona?.email.split('@')[1] ?? 'localhost';
-  const rows: Array<{ step: StepRow; email: string; contact: string | null; error: string | null; messageId: string }> = [];
+  const rows: Array<{ step: StepRow; email: string; contact: string | null; error: string | null }> = [];
   for (const s of steps) {
     const run = runOf(s);
     const email = run.contact_id ? (run.contact_archived ? null : run.contact_email) : run.email;
@@ -266,19 +263,29 @@ async function queueEmails({ q, node, workflow, steps, runOf, set }: NodeGroup):
       continue;
     }
     const error = project?.not_in_sandbox ? null : (sandboxRejection(email, personaEmails) ?? null);
-    rows.push({ step: s, email, contact: run.contact_id, error, messageId: `<${randomUUID()}@${domain}>` });
+    rows.push({ step: s, email, contact: run.contact_id, error });
   }
   if (rows.length) {
     const queued = await q<{ id: string; workflow_step_id: string }>(
-      `WITH made AS (
-       INSERT INTO outbox (project_id, contact_id, email, template_id, sender_persona_id, send_at, next_attempt_at, status, last_error,
-                           message_id, workflow_id, workflow_step_id, workflow_hops, event)
-       SELECT $1, u.contact, u.email, $2, $3, now(), now(), CASE WHEN u.error IS NULL THEN 'pending' ELSE 'failed' END, u.error,
-              u.message_id, $4, u.step, u.hops, u.event
-         FROM unnest($5::uuid[], $6::text[], $7::text[], $8::text[], $9::bigint[], $10::int[], $11::jsonb[])
-              AS u(contact, email, error, message_id, step, hops, event)
-       ON CONFLICT (workflow_step_id) WHERE workflow_step_id IS NOT NULL DO NOTHING
-       RETURNING id, project_id, contact_id, email, template_id, status, last_error, message_id, workflow_id, workflow_step_id, workflow_hops),
+      `WITH made AS (${insertOutboxSql(
+        {
+          project_id: '$1',
+          contact_id: 'u.contact',
+          email: 'u.email',
+          template_id: '$2',
+          sender_persona_id: '$3',
+          status: "CASE WHEN u.error IS NULL THEN 'pending' ELSE 'failed' END",
+          last_error: 'u.error',
+          workflow_id: '$4',
+          workflow_step_id: 'u.step',
+          workflow_hops: 'u.hops',
+          event: 'u.event',
+        },
+        '$8::text',
+        'unnest($5::uuid[], $6::text[], $7::text[], $9::bigint[], $10::int[], $11::jsonb[]) AS u(contact, email, error, step, hops, event)',
+        `ON CONFLICT (workflow_step_id) WHERE workflow_step_id IS NOT NULL DO NOTHING
+         RETURNING id, project_id, contact_id, email, template_id, status, last_error, message_id, workflow_id, workflow_step_id, workflow_hops`,
+      )}),
      failed AS (${insertSystemEventsSql(
        {
          project_id: 'project_id',
@@ -299,7 +306,7 @@ async function queueEmails({ q, node, workflow, steps, runOf, set }: NodeGroup):
         rows.map((r) => r.contact),
         rows.map((r) => r.email),
         rows.map((r) => r.error),
-        rows.map((r) => r.messageId),
+        domain,
         rows.map((r) => r.step.id),
         rows.map((r) => runOf(r.step).hops),
         rows.map((r) => {

@@ -42,10 +42,6 @@ export const ANY_UPSERT_TRIGGERED = `SELECT EXISTS (SELECT 1 FROM workflows WHER
 export const ENTER_HANDED_ON = `SELECT enter_workflows(array_fill($1::uuid, ARRAY[cardinality($4::text[])]), array_fill($2::uuid, ARRAY[cardinality($4::text[])]),
        $3::uuid[], $4::text[], NULL, $5::jsonb[], $6::int[]) AS n`;
 
-/** UPDATE_CONTACT_METADATA: merges json $3 into the metadata of live contacts $2 of project $1; returns the ids updated. */
-export const UPDATE_CONTACT_METADATA = `UPDATE contacts SET json = json || $3::jsonb, updated_at = now(), version = version + 1
-            WHERE project_id = $1 AND id = ANY($2::uuid[]) AND archived_at IS NULL RETURNING id`;
-
 /** LIVE_SEGMENT: a row when segment $1 is a live segment of project $2. */
 export const LIVE_SEGMENT = 'SELECT 1 FROM segments WHERE id = $1 AND project_id = $2 AND archived_at IS NULL';
 

@@ -32,7 +32,7 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
       return { num_events: await countEvents(db, scope(req).id, req.query) };
     },
     async sendSingleEmail(req) {
-      const queued = await queueSingleEmail(db, scope(req), req.body.mailer_payload);
+      const queued = await queueSingleEmail(db, query, scope(req), req.body.mailer_payload);
       ctx.notifySender();
       return { data: { queued } };
     },
