@@ -8,8 +8,6 @@ import type { Toast } from './ToastView';
 // Snackbar, Alert and their transitions load with the first toast, not with every public page (issue 7 §9).
 const ToastView = lazy(() => import('./ToastView'));
 
-export type { Toast };
-
 let current: Toast | null = null;
 const listeners = new Set<() => void>();
 

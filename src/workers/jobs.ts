@@ -18,8 +18,6 @@ import { removeUnconfirmed } from '../server/core/subscriptions/index.ts';
 import { readBounceMailbox } from './bounceMailbox.ts';
 import { inboundSettings } from '../server/core/feedback/inbound.ts';
 
-export type { JobName, JobPayloads };
-
 /** What a handler gets besides its payload: the app context and a way to wake this process's sender. */
 export interface JobContext {
   ctx: AppContext;

@@ -14,8 +14,6 @@ export type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNull
 export type ParamsOf<O> = O extends { parameters: { path?: infer P } } ? NonNullable<P> : never;
 export type OkOf<O> = O extends { responses: { 200: infer R } } ? JsonBody<R> : never;
 
-export type { ProjectScope };
-
 declare module 'fastify' {
   interface FastifyRequest {
     /** The project the request's x-api-key names; set by the ApiKey security handler. */

@@ -5,7 +5,7 @@
  */
 import type { Config } from '../../config.ts';
 import { HttpError } from '../../errors.ts';
-import type { ProjectScope } from '../types.ts';
+import type { ProjectScope } from '../../core/scope.ts';
 
 /** How long the provider may take (ms). */
 const PROVIDER_TIMEOUT_MS = 10_000;
