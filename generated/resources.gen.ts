@@ -635,7 +635,7 @@ export const resources: ResourceDefinition[] = [
               }
             ],
             "title": "Topic",
-            "description": "The blast's subscription topic (issue 26 §3; GET {subscriptions}/topics), over its templates' own; null or absent: its template's topic, if any. Marketing mail of a topic skips contacts who left it."
+            "description": "The blast's subscription topic (GET {subscriptions}/topics), over its templates' own; null or absent: its template's topic, if any. Marketing mail of a topic skips contacts who left it."
           },
           "timezone": {
             "type": "string",

@@ -44,7 +44,7 @@ export interface paths {
         };
         /**
          * Live campaigns with their metrics (all time), sorted and paged; the /campaigns list.
-         * @description sends, opens, clicks, unsubscribes, bounces and unsuccessful_sends count distinct emails (an email is one message to one recipient): a recipient who opens one email three times is one open. human_opens and human_clicks count the emails a person opened or clicked (issue 22: machine opens and bot clicks left out); the console shows them by default. With split_templates=true an A/B test campaign gives one row per template it sent (template_id, template_name), each with that template's metrics; sorting and paging apply to campaigns, and a split campaign's rows stay together.
+         * @description sends, opens, clicks, unsubscribes, bounces and unsuccessful_sends count distinct emails (an email is one message to one recipient): a recipient who opens one email three times is one open. human_opens and human_clicks count the emails a person opened or clicked (machine opens and bot clicks left out); the console shows them by default. With split_templates=true an A/B test campaign gives one row per template it sent (template_id, template_name), each with that template's metrics; sorting and paging apply to campaigns, and a split campaign's rows stay together.
          */
         get: operations["listCampaignMetrics"];
         put?: never;

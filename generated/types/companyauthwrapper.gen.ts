@@ -34,7 +34,7 @@ export interface paths {
         };
         /**
          * The project's sandbox state and its activation steps, each with whether it is done (spec part 1 §1).
-         * @description Steps, in order: template (a live template exists), contacts (a live contact exists), sender_persona (a live sender persona exists whose address is verified: one that cannot send yet is not done, issue 25 §3), support_email (an admin of the project has sent a contact-us message, which should give the expected monthly volume, or sent the console's activation request). An operator then activates the project from the back-office (/operator) or with `npm run admin -- activate`.
+         * @description Steps, in order: template (a live template exists), contacts (a live contact exists), sender_persona (a live sender persona exists whose address is verified: one that cannot send yet is not done), support_email (an admin of the project has sent a contact-us message, which should give the expected monthly volume, or sent the console's activation request). An operator then activates the project from the back-office (/operator) or with `npm run admin -- activate`.
          */
         get: operations["getSandboxActivation"];
         put?: never;
@@ -53,7 +53,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * What an operator decided about the project, for the console's 15-second refresh (issue 23 §3).
+         * What an operator decided about the project, for the console's 15-second refresh.
          * @description not_in_sandbox is the session's field as it is now (an operator may have activated the project, or returned it to the sandbox, since sign-in); sending_suspended and suspend_reason say whether an operator suspended all of its sending, and why. One indexed read.
          */
         get: operations["getAccountStatus"];
@@ -75,7 +75,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Ask for the project to be taken out of the sandbox (the last activation step, issue 23 §3).
+         * Ask for the project to be taken out of the sandbox (the last activation step).
          * @description Stored for the operators' back-office with the signed-in admin's email (a 400 naming email when it is not one of the project's admins); it completes the support_email step of GET /sandbox_activation. Another request replaces nothing: each one is kept.
          */
         post: operations["requestActivation"];

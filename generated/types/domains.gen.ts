@@ -85,7 +85,7 @@ export interface components {
             priority: number;
             status: components["schemas"]["VerificationStatus"];
         };
-        /** @description The domain's warm-up (issue 21 §5; WARMUP_SCHEDULE): on warm-up day N, blasts and workflow emails from the domain go out up to the schedule's N-th value per UTC day, and the rest waits for the next day (deferred by warm-up, never failed). Day 1 is the UTC day of the domain's first real email. Test emails and single sends always go, and count. */
+        /** @description The domain's warm-up (WARMUP_SCHEDULE): on warm-up day N, blasts and workflow emails from the domain go out up to the schedule's N-th value per UTC day, and the rest waits for the next day (deferred by warm-up, never failed). Day 1 is the UTC day of the domain's first real email. Test emails and single sends always go, and count. */
         Warmup: {
             /** @description Whether a warm-up cap applies today (or will from the first email). */
             active: boolean;

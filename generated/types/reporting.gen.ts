@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * The stored copies of sent emails, by location (base64url of bucket/key), or a recipient's email history by email. A location not found is listed in errors.
-         * @description Give `locations`, or `email` for the history of one recipient (the contact form's email history, issue 3 §3): the stored copies of the emails successfully sent to that address, newest first, `limit` at a time from `offset`, with `total`. With neither, a 400 names locations.
+         * @description Give `locations`, or `email` for the history of one recipient (the contact form's email history): the stored copies of the emails successfully sent to that address, newest first, `limit` at a time from `offset`, with `total`. With neither, a 400 names locations.
          */
         get: operations["getEmailSendResults"];
         put?: never;
@@ -231,7 +231,7 @@ export interface components {
             template_id: string | null;
             blast_id: string | null;
             user_agent: string | null;
-            /** @description A bot made the click (issue 22): a link scanner, the honeypot link, every link at once. */
+            /** @description A bot made the click: a link scanner, the honeypot link, every link at once. */
             bot: boolean;
             /** @description Why (null for a person): honeypot, scanner, no_user_agent, on_delivery, all_links_at_once. */
             bot_reason: string | null;
@@ -272,7 +272,7 @@ export interface components {
             template_id: string | null;
             email_subject: string | null;
             user_agent: string | null;
-            /** @description A machine made the open (issue 22): Apple Mail Privacy Protection, a scanner, a proxy refetch. */
+            /** @description A machine made the open: Apple Mail Privacy Protection, a scanner, a proxy refetch. */
             machine: boolean;
             /** @description Why (null for a person): apple_mpp, generic_user_agent, proxy_refetch, scanner, no_user_agent, on_delivery. */
             machine_reason: string | null;

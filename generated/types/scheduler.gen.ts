@@ -44,7 +44,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What a blast would do if scheduled now (the send wizard's review; issue 9 §2; designed, the spec shows no such call): the recipients its audience targets, those left out by reason, those it would send to, this month's sends so far and the estimated cost of the send under the usage pricing (the cheapest calculation of the month's total, minus that before the send; the first 10,000 emails a month are free), and the problems that stop a launch (an unverified sender persona, a marketing template without an unsubscribe link, recipients the sandbox does not allow). Saves nothing. */
+        /** What a blast would do if scheduled now (the send wizard's review; designed, the spec shows no such call): the recipients its audience targets, those left out by reason, those it would send to, this month's sends so far and the estimated cost of the send under the usage pricing (the cheapest calculation of the month's total, minus that before the send; the first 10,000 emails a month are free), and the problems that stop a launch (an unverified sender persona, a marketing template without an unsubscribe link, recipients the sandbox does not allow). Saves nothing. */
         post: operations["previewEmailBlast"];
         delete?: never;
         options?: never;
@@ -167,7 +167,7 @@ export interface components {
              */
             emails_per_recipient: number;
             /**
-             * @description How the audience is counted (issue 24). exact: every recipient (over a million, more than a second). estimate: from a sample of about 10,000 of the audience's contacts, every count scaled up (counts_estimated true); an audience that small, or a sandboxed project's, is counted exactly. The send wizard asks for the estimate, shows "about", then asks again for the exact counts.
+             * @description How the audience is counted. exact: every recipient (over a million, more than a second). estimate: from a sample of about 10,000 of the audience's contacts, every count scaled up (counts_estimated true); an audience that small, or a sandboxed project's, is counted exactly. The send wizard asks for the estimate, shows "about", then asks again for the exact counts.
              * @default exact
              * @enum {string}
              */
@@ -245,7 +245,7 @@ export interface components {
             send_in_users_timezone: boolean;
             /**
              * Topic
-             * @description The blast's subscription topic (issue 26 §3; GET {subscriptions}/topics), over its templates' own; null or absent: its template's topic, if any. Marketing mail of a topic skips contacts who left it.
+             * @description The blast's subscription topic (GET {subscriptions}/topics), over its templates' own; null or absent: its template's topic, if any. Marketing mail of a topic skips contacts who left it.
              */
             topic_id?: components["schemas"]["Uuid"] | null;
             /**

@@ -88,7 +88,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Preview the contacts a filter list matches, with their total (spec part 2 §7 Segments; issue 3 §6).
+         * Preview the contacts a filter list matches, with their total (spec part 2 §7 Segments).
          * @description The filters are checked against the catalog (src/domain/segmentFilter.ts) and compiled to parameterised SQL on the server; no SQL text is taken from the client. An unknown attribute, an operator its type does not allow, or a filter with missing or wrong values gets a 400 naming user_filters and the filter's number ('filter N is not fully filled out'); no filter at all gets 'you must provide at least 1 filter'. Contacts are listed newest first. `segment_edit: true` checks against the segment-edit attribute set (with is_in_segment).
          */
         post: operations["filterUsers"];
@@ -150,7 +150,7 @@ export interface components {
             /** @default 0 */
             offset: number;
             /**
-             * @description How total_users is counted (issue 24 §3). exact: every matching contact counted (over a million contacts this takes a few hundred ms). estimate: the page at once and the total estimated from a sample of about 10,000 of the project's contacts (total_is_estimate true; within a few per cent for totals in the tens of thousands: −6.7 … +6.7 % on bench:filter's five filters); a project that small or smaller is counted exactly. The console asks for the estimate, shows "about N", then asks again for the exact total.
+             * @description How total_users is counted. exact: every matching contact counted (over a million contacts this takes a few hundred ms). estimate: the page at once and the total estimated from a sample of about 10,000 of the project's contacts (total_is_estimate true; within a few per cent for totals in the tens of thousands: −6.7 … +6.7 % on bench:filter's five filters); a project that small or smaller is counted exactly. The console asks for the estimate, shows "about N", then asks again for the exact total.
              * @default exact
              * @enum {string}
              */

@@ -7,7 +7,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A one-time URL to PUT a CSV or XLSX file of contacts to; the contacts are imported as for GET {user}/users/upload_url, and every contact of a valid row becomes a member of a new segment named after the file (its name without the extension), created when the import starts (issue 3 §2). */
+        /** A one-time URL to PUT a CSV or XLSX file of contacts to; the contacts are imported as for GET {user}/users/upload_url, and every contact of a valid row becomes a member of a new segment named after the file (its name without the extension), created when the import starts. */
         get: operations["getSegmentUploadUrl"];
         put?: never;
         post?: never;
@@ -27,7 +27,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Make a segment of the contacts a filter list matches, as a job (spec part 2 §7 Segments; issue 3 §6).
+         * Make a segment of the contacts a filter list matches, as a job (spec part 2 §7 Segments).
          * @description The name is required ('name: Required field') and the filters are checked as for POST {segment}/segments/filter_users (400 naming user_filters and the filter's number). The contacts are counted at once (num_users); the segment is created invisible, and a job (JOB_CREATE_SEGMENT_FROM_FILTERS in the job log) adds every contact that matches when it runs, then shows the segment. Poll GET {joblog}/joblog for the entry (job_log_id); its end_details hold segment_id and num_users.
          */
         post: operations["createSegmentFromFilters"];
@@ -46,7 +46,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enter every contact of a segment into a workflow at its trigger node (the editor's Run segment and the send wizard's drip campaigns; spec part 2 §7 Workflows, issue 8 §4). Each member starts a run of its own; archived contacts are left out. The workflow must be live and enabled, and root_node_id its trigger. */
+        /** Enter every contact of a segment into a workflow at its trigger node (the editor's Run segment and the send wizard's drip campaigns; spec part 2 §7 Workflows). Each member starts a run of its own; archived contacts are left out. The workflow must be live and enabled, and root_node_id its trigger. */
         post: operations["sendSegmentToWorkflow"];
         delete?: never;
         options?: never;
@@ -118,7 +118,7 @@ export interface operations {
                 filename: string;
                 /** @description The file's MIME type as the browser reports it (text/csv, application/vnd.ms-excel, text/plain or empty for CSV; application/vnd.openxmlformats-officedocument.spreadsheetml.sheet for XLSX). The PUT must carry the same Content-Type. What the file is, is decided by its extension and checked against its content while it is read. */
                 type: string;
-                /** @description The file's column mapping (issue 25 §7), as JSON: an object of header name (as written in the file, trimmed) → target, one of email, first_name, last_name, timezone, date_of_birth, json, json.<key> or skip (not imported); at most 100 columns, names and keys up to 100 characters, a field or key for one column only. Columns it does not name are read by name: the fields, json, json.<key>, and the common exports' names for the fields ("Email Address", "E-mail", FIRSTNAME, "Last Name"…); any other column goes where the entry "*" says (metadata: a metadata key named after the column, lower case with "_" between words; skip), and without "*" stops the file. Without `columns` the file is read by name alone. At most 4,000 characters. A mapping that is not one is a 400 naming `columns`. */
+                /** @description The file's column mapping, as JSON: an object of header name (as written in the file, trimmed) → target, one of email, first_name, last_name, timezone, date_of_birth, json, json.<key> or skip (not imported); at most 100 columns, names and keys up to 100 characters, a field or key for one column only. Columns it does not name are read by name: the fields, json, json.<key>, and the common exports' names for the fields ("Email Address", "E-mail", FIRSTNAME, "Last Name"…); any other column goes where the entry "*" says (metadata: a metadata key named after the column, lower case with "_" between words; skip), and without "*" stops the file. Without `columns` the file is read by name alone. At most 4,000 characters. A mapping that is not one is a 400 naming `columns`. */
                 columns?: string;
             };
             header?: never;

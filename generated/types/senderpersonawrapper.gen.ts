@@ -27,7 +27,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Email an unverified sender persona's address its verification link again (issue 25 §3: "resend verification"). The link is the same kind a save sends; following it (GET shows a button, POST confirms) verifies the persona. */
+        /** Email an unverified sender persona's address its verification link again ("resend verification"). The link is the same kind a save sends; following it (GET shows a button, POST confirms) verifies the persona. */
         post: operations["resendPersonaVerification"];
         delete?: never;
         options?: never;

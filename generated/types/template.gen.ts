@@ -94,7 +94,7 @@ export interface components {
             channel_id?: string | null;
             /**
              * Topic
-             * @description The subscription topic of a marketing template's emails (issue 26 §3; GET {subscriptions}/topics): its unsubscribe link offers to leave that topic, and sends skip contacts who left it. Absent on an update: unchanged; null: none.
+             * @description The subscription topic of a marketing template's emails (GET {subscriptions}/topics): its unsubscribe link offers to leave that topic, and sends skip contacts who left it. Absent on an update: unchanged; null: none.
              */
             topic_id?: components["schemas"]["Uuid"] | null;
             /** @description The designer's design document, tagged with the designer that made it so the template reopens in the same one: {"designer": "unlayer", "version": "1.157.0", "design": <Unlayer design JSON>}, {"designer": "grapesjs", "design": <GrapesJS project data>}, or {"designer": "html"} when the HTML was written or imported as code. Null for templates saved through the API without a design: they open in the HTML code view. */

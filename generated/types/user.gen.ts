@@ -26,7 +26,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A one-time URL to PUT a CSV or XLSX file of contacts to; the file is imported as a job (spec part 2 §7 Contacts, issue 3 §1). */
+        /** A one-time URL to PUT a CSV or XLSX file of contacts to; the file is imported as a job (spec part 2 §7 Contacts). */
         get: operations["getContactUploadUrl"];
         put?: never;
         post?: never;
@@ -264,7 +264,7 @@ export interface operations {
                 filename: string;
                 /** @description The file's MIME type as the browser reports it (text/csv, application/vnd.ms-excel, text/plain or empty for CSV; application/vnd.openxmlformats-officedocument.spreadsheetml.sheet for XLSX). The PUT must carry the same Content-Type. What the file is, is decided by its extension and checked against its content while it is read. */
                 type: string;
-                /** @description The file's column mapping (issue 25 §7), as JSON: an object of header name (as written in the file, trimmed) → target, one of email, first_name, last_name, timezone, date_of_birth, json, json.<key> or skip (not imported); at most 100 columns, names and keys up to 100 characters, a field or key for one column only. Columns it does not name are read by name: the fields, json, json.<key>, and the common exports' names for the fields ("Email Address", "E-mail", FIRSTNAME, "Last Name"…); any other column goes where the entry "*" says (metadata: a metadata key named after the column, lower case with "_" between words; skip), and without "*" stops the file. Without `columns` the file is read by name alone. At most 4,000 characters. A mapping that is not one is a 400 naming `columns`. */
+                /** @description The file's column mapping, as JSON: an object of header name (as written in the file, trimmed) → target, one of email, first_name, last_name, timezone, date_of_birth, json, json.<key> or skip (not imported); at most 100 columns, names and keys up to 100 characters, a field or key for one column only. Columns it does not name are read by name: the fields, json, json.<key>, and the common exports' names for the fields ("Email Address", "E-mail", FIRSTNAME, "Last Name"…); any other column goes where the entry "*" says (metadata: a metadata key named after the column, lower case with "_" between words; skip), and without "*" stops the file. Without `columns` the file is read by name alone. At most 4,000 characters. A mapping that is not one is a 400 naming `columns`. */
                 columns?: string;
             };
             header?: never;

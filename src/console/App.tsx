@@ -2,7 +2,7 @@
  * The app's one router tree (spec part 1 §2, §6): the public site while logged out (authenticated routes show the
  * About page), the react-admin console while a session exists; leaving the session goes to /login. Only the home page
  * is in the entry bundle, and it uses no component library; every other page (with MUI and the public theme), and the
- * whole console, load when first opened (issue 7 §9). /operator/* is the operators' back-office, apart from both. The public site's base styles are in index.html and site.css.
+ * whole console, load when first opened. /operator/* is the operators' back-office, apart from both. The public site's base styles are in index.html and site.css.
  */
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Route, Routes, useLocation, useNavigate } from 'react-router-dom';
@@ -15,7 +15,7 @@ import { GlobalToast } from './toast';
 const ConsoleApp = lazy(() => import('./ConsoleApp'));
 const LoginPage = page(() => import('./public/LoginPage'), 'LoginPage');
 const LogoutPage = page(() => import('./public/LogoutPage'), 'LogoutPage');
-// The operators' back-office (issue 23 §1): its own sign-in and pages, whatever the customer session.
+// The operators' back-office: its own sign-in and pages, whatever the customer session.
 const OperatorApp = page(() => import('./operator/OperatorApp'), 'OperatorApp');
 
 function PublicSite() {

@@ -1,6 +1,6 @@
 /**
  * Retries of spec part 1 §9 / part 2 §7 (count/delay), shared by the console's data layer and the public pages. Kept
- * free of react-admin so the public site's bundle does not pull it in (issue 7 §9).
+ * free of react-admin so the public site's bundle does not pull it in.
  */
 
 /**

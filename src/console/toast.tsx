@@ -5,7 +5,7 @@
 import { lazy, Suspense, useSyncExternalStore } from 'react';
 import type { Toast } from './ToastView';
 
-// Snackbar, Alert and their transitions load with the first toast, not with every public page (issue 7 §9).
+// Snackbar, Alert and their transitions load with the first toast, not with every public page.
 const ToastView = lazy(() => import('./ToastView'));
 
 let current: Toast | null = null;

@@ -1,5 +1,5 @@
 /**
- * A/B test results (issue 9 §3): each variant (template) of an A/B campaign against the best one, by open rate and by
+ * A/B test results: each variant (template) of an A/B campaign against the best one, by open rate and by
  * click rate, with the confidence of a standard two-proportion z-test (pooled), and a plain verdict — including "too
  * small to call" when the samples are too small for the test's normal approximation. Rates are per email sent: unique
  * opens / unique sends, unique clicks / unique sends. Pure; the normal distribution comes from simple-statistics.

@@ -177,7 +177,7 @@ export async function runSteps<S>(
 }
 
 /**
- * How far an A/B blast's split may stray from its weights (issue 9 §3): each recipient's template is chosen by a hash
+ * How far an A/B blast's split may stray from its weights: each recipient's template is chosen by a hash
  * of its contact id (pick_template, src/server/core/blasts/sql), so the split is a draw of one binomial: for 1,000 recipients
  * and a 70/30 split its standard deviation is 1.45 points, and 5 points is more than three of them.
  */

@@ -94,7 +94,7 @@ describe('parseMetadataValue and dateOfBirth', () => {
   });
 });
 
-describe('suggestMapping (issue 25 §7)', () => {
+describe('suggestMapping', () => {
   it('matches the common exports’ names for the fields and keeps every other column as metadata', () => {
     expect(suggestMapping(['Email Address', 'First Name', 'Last Name', 'Phone Number', 'TIMEZONE', 'Birthday'])).toEqual({
       'Email Address': 'email',

@@ -1,5 +1,5 @@
 /**
- * Reading contact files (issue 3 §1; spec part 2 §5 Contact, §7 Contacts file upload): which header columns a CSV or
+ * Reading contact files (spec part 2 §5 Contact, §7 Contacts file upload): which header columns a CSV or
  * XLSX file may have, and how one row becomes a contact or a list of row errors. Pure functions; the import job
  * (src/server/core/contacts/import.ts) streams the file and feeds them one row at a time.
  *
@@ -8,7 +8,7 @@
  *   `date_of_birth` (YYYY-MM-DD, or a date cell in XLSX; stored at 11:59:59 UTC that day), `json` (a JSON object merged
  *   into the metadata) and `json.<key>` (one metadata key, read with parseMetadataValue). The common exports' names for the
  *   fields are read as the fields ("Email Address", "E-mail", FIRSTNAME, "Last Name"…). Any other column stops the
- *   file, unless the upload's column mapping (issue 25 §7) sends it somewhere: a field, json, json.<key> or skip.
+ *   file, unless the upload's column mapping sends it somewhere: a field, json, json.<key> or skip.
  * - A CSV file's delimiter is a comma, a semicolon or a tab, whichever its header line uses (csvDelimiter).
  * - An empty cell leaves the contact's existing value unchanged. The same email twice in a file: the last row wins.
  */
@@ -24,7 +24,7 @@ export type ContactColumn =
   | { kind: 'skip' };
 
 /**
- * Where a column of a file goes (issue 25 §7, the upload's column mapping): a contact field, `json` (a JSON object
+ * Where a column of a file goes (the upload's column mapping): a contact field, `json` (a JSON object
  * merged into the metadata), `json.<key>` (one metadata key) or `skip` (not imported).
  */
 export type ImportTarget = 'email' | 'first_name' | 'last_name' | 'timezone' | 'date_of_birth' | 'json' | 'skip' | `json.${string}`;
@@ -106,7 +106,7 @@ function targetOf(col: ContactColumn): ImportTarget {
 }
 
 /**
- * suggestMapping proposes a target for each header name (issue 25 §7; the upload screen's first guess): a contact
+ * suggestMapping proposes a target for each header name (the upload screen's first guess): a contact
  * field by its name or a common export's name for it (the first column only, for each field), else a metadata key
  * named after the column, so nothing in the file is lost unless the user chooses to skip it.
  */
@@ -192,7 +192,7 @@ export interface ContactHeader {
 const FIELDS = new Set(['email', 'first_name', 'last_name', 'timezone', 'date_of_birth']);
 
 /**
- * readContactHeader maps a header row to columns. Each column goes where `mapping` (issue 25 §7) sends it; a column
+ * readContactHeader maps a header row to columns. Each column goes where `mapping` sends it; a column
  * the mapping does not name is read by its name: a contact field, json, json.<key>, or a common export's name for a
  * field ("Email Address", "FIRSTNAME"…). Returns `{header}` or `{error}` — the whole file's error (no email column, a
  * column named twice, two columns for one field, an unknown column; spec: "Any other column stops the file with an

@@ -1,5 +1,5 @@
 /**
- * The console's side of contact file uploads (issue 3 §1-§2; spec part 2 §4 "File upload lifecycle", §5 Uploads, §7
+ * The console's side of contact file uploads (spec part 2 §4 "File upload lifecycle", §5 Uploads, §7
  * Contacts "File upload", §8, §9 Upload): which files may be sent, the content type they are sent with, the key the
  * status call takes, how far processing has got, when polling stops, how often it polls, the spec's messages, and the
  * state of one file on the upload screen. Pure functions; the upload screen (src/console/pages/ContactUploadPage.tsx)

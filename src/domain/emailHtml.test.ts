@@ -1,4 +1,4 @@
-/** What is sent of a template's HTML: active content stripped, the text part generated (issue 4 §2, Bad input). */
+/** What is sent of a template's HTML: active content stripped, the text part generated (Bad input). */
 import { describe, expect, it } from 'vitest';
 import { readFixture } from '../../tests/helpers/fixtures.ts';
 import { stripActiveContent, textFromHtml } from './emailHtml';

@@ -1,5 +1,5 @@
 /**
- * What is sent of a template's HTML (issue 4 §2 and its Bad input; spec part 2 §5 Template): active content is
+ * What is sent of a template's HTML (spec part 2 §5 Template): active content is
  * stripped (script elements, event-handler attributes, javascript:/vbscript: URLs), and the text part is generated from
  * the HTML when the template has no plain_text_body. Both work on the template source, so Handlebars variables
  * ({{user.first_name}}, {{unsubscribe_link}}) pass through untouched and each runs once per template version, not per

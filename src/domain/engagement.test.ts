@@ -1,5 +1,5 @@
 /**
- * Machine opens and bot clicks (src/domain/engagement.ts; issue 22 §2-§3) over a corpus of real user agents.
+ * Machine opens and bot clicks (src/domain/engagement.ts) over a corpus of real user agents.
  * Sources of the strings:
  * - Apple Mail Privacy Protection's proxy sends "Mozilla/5.0" alone: Apple, "Use Mail Privacy Protection on iPhone"
  *   (support.apple.com/guide/iphone/iph6a6a8ba2f) and the ESP write-ups that logged it (Litmus, "Apple Mail Privacy

@@ -1,5 +1,5 @@
 /**
- * Machine opens and bot clicks (issue 22 §2-§3): which recorded opens a machine made (Apple Mail Privacy Protection's
+ * Machine opens and bot clicks: which recorded opens a machine made (Apple Mail Privacy Protection's
  * prefetch, a security scanner, an image proxy's refetch) and which clicks a link scanner made. Each open event
  * carries json {machine, machine_reason}, each click {bot, bot_reason}; reports, per-contact counts and segment
  * filters count people by default (event_is_human, src/server/core/events/sql/event_is_human.sql). Pure: the caller

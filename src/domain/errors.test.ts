@@ -93,7 +93,7 @@ describe('signupErrorText and contactErrorText', () => {
 });
 
 describe('signupMessagesInWords', () => {
-  it("names each field by the form's label, never by the payload's name (issue 25 item 1)", () => {
+  it("names each field by the form's label, never by the payload's name", () => {
     expect(
       signupMessagesInWords([
         'company_user.email: Required field',

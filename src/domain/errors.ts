@@ -22,7 +22,7 @@ export function loginErrorText(error: unknown, thrown = false): string {
   return text;
 }
 
-/** The sign-up form's fields that errors are routed to (spec part 1 §8 sign-up; issue 7 §4). */
+/** The sign-up form's fields that errors are routed to (spec part 1 §8 sign-up). */
 export type SignupField = 'first_name' | 'last_name' | 'business_name' | 'business_website' | 'email' | 'password' | 'captcha';
 
 /** The payload field each message prefix names (openapi/signup.yaml), mapped to the form's field. */
@@ -67,7 +67,7 @@ export const SIGNUP_LABELS: Record<SignupField, string> = {
 /**
  * signupMessagesInWords rewrites sign-up error messages for people: a payload field prefix
  * ('company_user.email: Required field') becomes the form's label ('Business email: Required field'), so the error
- * line never shows API field names (issue 25 item 1).
+ * line never shows API field names.
  */
 export function signupMessagesInWords(errors: string[]): string[] {
   return errors.map((raw) => {

@@ -1,5 +1,5 @@
 /**
- * Delivery feedback (issue 5; spec part 1 §3 Event): what a bounce, a complaint or a simulator address means for a
+ * Delivery feedback (spec part 1 §3 Event): what a bounce, a complaint or a simulator address means for a
  * recipient. Pure logic shared by the sender, the SES/SNS endpoint and the JSON feedback endpoint:
  * - the mailbox simulator (like Amazon SES's): addresses that produce a given outcome without reaching a mailbox;
  * - SMTP failures at send time classified as hard or soft bounces;

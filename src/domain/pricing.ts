@@ -1,5 +1,5 @@
 /**
- * Usage-based pricing (spec part 1 §1 "Pricing is usage-based", §2 /pricing, §3 Pricing, §9 Pricing; issue 7 §2): the
+ * Usage-based pricing (spec part 1 §1 "Pricing is usage-based", §2 /pricing, §3 Pricing, §9 Pricing): the
  * one place the free allowance, the three tiers and the cost formula live, shared by the pricing page and anything
  * that quotes a price.
  *

@@ -195,7 +195,7 @@ export const REPORT_LIMITS = {
 } as const;
 
 /**
- * The counters of a report row that have a count of people beside them (issue 22): total → people. Report rows carry
+ * The counters of a report row that have a count of people beside them: total → people. Report rows carry
  * both (num / num_human, opens / human_opens, num_opens / num_human_opens …); the console shows people by default.
  */
 export const PEOPLE_FIELDS: Readonly<Record<string, string>> = {
@@ -224,7 +224,7 @@ export function peopleView<T>(row: T): T {
 
 /**
  * Words for the reasons of src/domain/engagement.ts (machine_reason, bot_reason), as the console shows them beside an
- * open or click a machine made (issue 22). Kept here, apart from the rules, so the console does not bundle them.
+ * open or click a machine made. Kept here, apart from the rules, so the console does not bundle them.
  */
 export const REASON_LABELS: Readonly<Record<string, string>> = {
   apple_mpp: 'Apple Mail Privacy Protection',

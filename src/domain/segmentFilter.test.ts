@@ -169,7 +169,7 @@ describe('the filter builder', () => {
   });
 });
 
-describe('include_machine in the builder (issue 22)', () => {
+describe('include_machine in the builder', () => {
   it('is offered on opens and clicks rows only and sent as include_machine: true', () => {
     expect(['num_opens', 'num_clicks_via_campaign', 'num_opens_with_template'].every(countsMachines)).toBe(true);
     expect(['num_sends', 'num_in_segment', 'contact_email'].some(countsMachines)).toBe(false);

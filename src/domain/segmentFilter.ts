@@ -1,19 +1,19 @@
 /**
- * Segment filters (spec part 2 §3 Filters, §5 Segment; issue 3 §6): the catalog of attributes, which operators each
+ * Segment filters (spec part 2 §3 Filters, §5 Segment): the catalog of attributes, which operators each
  * allows and which values it takes, and the checks the builder and the server share. The server compiles a checked
- * filter list to parameterised SQL (src/server/core/segments/filter.ts); workflow filter nodes (issue 8) use the same two.
+ * filter list to parameterised SQL (src/server/core/segments/filter.ts); workflow filter nodes use the same two.
  *
  * A filter is {attribute, operator, values}. Value lists by attribute:
  * - text (contact_email, contact_first_name, contact_last_name, contact_city, contact_state): [text]; none for the
  *   missing tests. contact_json: [key, text]; [key] for the missing tests.
  * - dates (contact_date_of_birth, date_added, date_bounced, date_unsubscribed): [date]; none for the missing tests.
  *   date_workflow_started / date_workflow_completed: [workflow_id, date]; [workflow_id] for the missing tests.
- * - counts (num_sends, num_opens, num_clicks): [number]; opens and clicks count people only (issue 22: not machine
+ * - counts (num_sends, num_opens, num_clicks): [number]; opens and clicks count people only (not machine
  *   opens nor bot clicks) unless the filter has include_machine: true; per campaign, blast, workflow or template
  *   (num_sends_via_campaign, …_via_scheduled_email_blast, …_via_workflow, …_with_template): [id, number];
  *   num_in_segment: [segment_id, number].
  * - is_in_segment (the segment-edit set only): [segment_id], no operator (it is sent as num_in_segment > 0).
- * - is_subscribed_to_topic (issue 26 §3): [topic_id], no operator: the contact gets marketing mail of that topic.
+ * - is_subscribed_to_topic: [topic_id], no operator: the contact gets marketing mail of that topic.
  * Dates compare by UTC day: ISO timestamps are cut to midnight UTC.
  */
 import { UUID_RE } from './validation.ts';
@@ -28,7 +28,7 @@ export interface UserFilter {
   attribute: string;
   operator?: string | null;
   values?: Array<string | number | null>;
-  /** Opens and clicks filters (num_opens*, num_clicks*): count machine opens and bot clicks too (default false: people only; issue 22). */
+  /** Opens and clicks filters (num_opens*, num_clicks*): count machine opens and bot clicks too (default false: people only). */
   include_machine?: boolean | null;
 }
 
@@ -197,11 +197,11 @@ export interface BuilderRow {
   attribute: string;
   operator: string;
   values: string[];
-  /** An opens or clicks row counts machine opens and bot clicks too (sent as include_machine: true; issue 22). */
+  /** An opens or clicks row counts machine opens and bot clicks too (sent as include_machine: true). */
   includeMachine?: boolean;
 }
 
-/** countsMachines says whether an attribute counts opens or clicks, which people or machines make (issue 22): only those rows offer include_machine. */
+/** countsMachines says whether an attribute counts opens or clicks, which people or machines make: only those rows offer include_machine. */
 export function countsMachines(attribute: string): boolean {
   return /^num_(opens|clicks)(_|$)/.test(attribute);
 }
@@ -256,7 +256,7 @@ export function builderErrors(rows: BuilderRow[], allowed: readonly string[] = S
 }
 
 /**
- * aboutCount words an estimated total (filter_users with total: estimate; issue 24 §3) as people read one: three
+ * aboutCount words an estimated total (filter_users with total: estimate) as people read one: three
  * significant figures with thousands separators ("296,988" → "297,000"); below 1,000 the number as it is.
  */
 export function aboutCount(n: number): string {

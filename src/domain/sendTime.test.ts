@@ -275,7 +275,7 @@ describe('timezoneOptions', () => {
   });
 });
 
-describe('nextSendSlot and defaultBlastSchedule (issue 25 §2)', () => {
+describe('nextSendSlot and defaultBlastSchedule', () => {
   it('is the first quarter hour at least a minute ahead, in UTC, across midnight', () => {
     expect(nextSendSlot(new Date('2026-11-22T14:52:00Z'))).toEqual({ date: '2026-11-22', time: '15:00' });
     expect(nextSendSlot(new Date('2026-11-22T14:59:30Z'))).toEqual({ date: '2026-11-22', time: '15:15' });
@@ -317,7 +317,7 @@ describe('formatSendAt', () => {
   });
 });
 
-describe('sendNowMoment (issue 25 §2)', () => {
+describe('sendNowMoment', () => {
   it('is the current minute in UTC', () => {
     expect(sendNowMoment(new Date('2026-11-22T23:59:59.900Z'))).toEqual({ date: '2026-11-22', time: '23:59' });
     expect(sendNowMoment(new Date('2026-11-23T00:00:00Z'))).toEqual({ date: '2026-11-23', time: '00:00' });

@@ -144,14 +144,14 @@ export function nextSendSlot(now: Date = new Date()): { date: string; time: stri
 
 /**
  * sendNowMoment is "Send now" as a blast's wall-clock send moment: the current minute in UTC (`now` floored to the
- * minute), so the blast is due at once when it is saved (issue 25 §2). Returns the UTC date (YYYY-MM-DD) and time (HH:mm).
+ * minute), so the blast is due at once when it is saved. Returns the UTC date (YYYY-MM-DD) and time (HH:mm).
  */
 export function sendNowMoment(now: Date = new Date()): { date: string; time: string } {
   const t = DateTime.fromJSDate(now, { zone: 'UTC' });
   return { date: t.toISODate() as string, time: t.toFormat('HH:mm') };
 }
 
-/** defaultBlastSchedule is the new-blast default: the next quarter hour (nextSendSlot), in UTC (issue 25 §2; spec part 2 §4 said 12:30). */
+/** defaultBlastSchedule is the new-blast default: the next quarter hour (nextSendSlot), in UTC (spec part 2 §4 said 12:30). */
 export function defaultBlastSchedule(now: Date = new Date()): { date: string; time: string; timezone: string } {
   return { ...nextSendSlot(now), timezone: 'UTC' };
 }

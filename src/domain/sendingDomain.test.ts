@@ -1,4 +1,4 @@
-/** Sending domains: the host-name check, the records to publish, and matching DNS answers (issue 4 §5). */
+/** Sending domains: the host-name check, the records to publish, and matching DNS answers. */
 import { describe, expect, it } from 'vitest';
 import {
   casingNotice,

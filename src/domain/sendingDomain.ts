@@ -1,5 +1,5 @@
 /**
- * Sending domains (spec part 2 §2 /account/domains, §3 Domain settings; issue 4 §5): the host-name check, the DKIM,
+ * Sending domains (spec part 2 §2 /account/domains, §3 Domain settings): the host-name check, the DKIM,
  * SPF and DMARC TXT records a domain must publish, and whether what DNS answers matches them. Pure: the DNS lookups
  * are the server's (src/server/core/domains/index.ts).
  */

@@ -51,13 +51,13 @@ export function checkEmail(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The shortest password accepted for an admin (sign-up, add-admin; issue 7 §4, §6). */
+/** The shortest password accepted for an admin (sign-up, add-admin). */
 export const PASSWORD_MIN_LENGTH = 8;
 
 /**
  * checkPassword refuses an empty or weak admin password: fewer than PASSWORD_MIN_LENGTH characters, or without both a
  * letter and a digit. Returns the message, or undefined when acceptable. (The spec shows no client-side rule, part 1
- * §5; this is the server's, issue 7 "Bad input".)
+ * §5; this is the server's.)
  */
 export function checkPassword(value: unknown): string | undefined {
   if (isBlank(value)) return MESSAGES.required;
@@ -142,7 +142,7 @@ export function splitList(value: string | undefined | null): string[] {
   ];
 }
 
-/** What a contact search text means (spec part 2 §5 Search; issue 3 §4). */
+/** What a contact search text means (spec part 2 §5 Search). */
 export type ContactSearch = { kind: 'id'; id: string } | { kind: 'date'; day: string } | { kind: 'text'; text: string };
 
 /**

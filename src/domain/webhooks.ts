@@ -1,5 +1,5 @@
 /**
- * Webhook event types (issue 26 §1): what a project's endpoints may listen to, each with its label for the console and
+ * Webhook event types: what a project's endpoints may listen to, each with its label for the console and
  * the event it reports (src/domain/events.ts EVENT; null for contact changes, which come from the contacts table).
  * The database's webhook_event_type (core/webhooks/sql/webhooks.sql) maps the same events to the same types.
  */

@@ -167,7 +167,7 @@ describe('displayToTree', () => {
   it('refuses a node no path reaches, a second link from a splitter output and a link from send_to_workflow', () => {
     const stray = example();
     stray.nodes.push(node('x', 'unsubscriber'));
-    // Named by its title in the editor, never by its id; the id comes apart, for the canvas to mark (issue 25 item 4).
+    // Named by its title in the editor, never by its id; the id comes apart, for the canvas to mark.
     expect(displayToTree(stray)).toEqual({ errors: ['Unsubscribe is not connected to the trigger; connect it or delete it'], nodeIds: ['x'] });
     const twice = example();
     twice.nodes.push(node('u', 'unsubscriber'));
@@ -237,7 +237,7 @@ describe('splitDuration', () => {
   });
 });
 
-describe('event triggers on opens and clicks (issue 36 §7)', () => {
+describe('event triggers on opens and clicks', () => {
   const trigger = (eventName: string, includeMachine?: boolean) =>
     displayToTree({
       nodes: [node('t', 'event', { eventName, ...(includeMachine === undefined ? {} : { includeMachine }) }), node('d', 'delay', { delayMS: 1000 })],

@@ -1,6 +1,6 @@
 /**
  * Workflow graphs (spec part 2 §2 Workflows, §3 Workflow, §4 Workflow graph rules and delay-until modes, §5 Workflow,
- * §9; issue 8 §2-§3): the node types and their ports, each node's settings and their checks, the editor's display
+ * §9): the node types and their ports, each node's settings and their checks, the editor's display
  * graph (nodes and links) turned into the tree the server stores and runs, and the delay-until instant. Pure; shared
  * by the workflow editor, the workflow gateway (validation) and the engine.
  */
@@ -121,7 +121,7 @@ export function delayUntilMode(anyDate: boolean | undefined, exclusive: boolean 
 
 /**
  * countsMachines says whether an event trigger's event is one that people or machines make — an open or a click
- * (src/domain/engagement.ts) — and so offers the include-machine choice (issue 36 §7).
+ * (src/domain/engagement.ts) — and so offers the include-machine choice.
  */
 export function countsMachines(eventName: string | undefined): boolean {
   const name = eventName?.trim();
@@ -134,7 +134,7 @@ export interface NodeProperties {
   /**
    * An event trigger on opens or clicks (ses_event_open, ses_event_click): also enter on machine opens (an Apple Mail
    * Privacy Protection prefetch, an image proxy) and bot clicks (a link scanner). Off by default: people only, as the
-   * reports and the filters count them (issue 36 §7).
+   * reports and the filters count them.
    */
   includeMachine?: boolean;
   delayMS?: number;
@@ -173,7 +173,7 @@ export interface Display {
 
 /** A node's settings in the tree (part 2 §3 settings), as the server stores and runs them. */
 export interface NodeSettings {
-  /** An event trigger on opens or clicks: machine opens and bot clicks enter too (default: people only; issue 36 §7). */
+  /** An event trigger on opens or clicks: machine opens and bot clicks enter too (default: people only). */
   include_machine?: boolean;
   delay_ms?: number;
   sender_persona_id?: string;
@@ -364,7 +364,7 @@ export function settingsOf(node: Pick<DisplayNode, 'type' | 'properties'>): Node
 /**
  * nodeTitles names every node for pick lists and the node list: its label, numbered when the graph has several of
  * that type ("Delay 1", "Delay 2", in the graph's order). The save errors name nodes by these titles, so the
- * editor and the server's message name the same node (issue 25 item 4).
+ * editor and the server's message name the same node.
  */
 export function nodeTitles(display: Pick<Display, 'nodes'>): Map<string, string> {
   const counts = new Map<string, number>();

@@ -1,6 +1,6 @@
 /**
  * The optional captcha of the public forms (spec part 1 §7 sign-up "invisible v3 captcha, action submit", §8 captcha
- * errors; issue 7 §1, §4): verified server-side with the configured provider's siteverify endpoint, off when none is
+ * errors): verified server-side with the configured provider's siteverify endpoint, off when none is
  * configured (Config.captcha undefined).
  */
 import type { Config } from './config.ts';

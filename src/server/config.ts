@@ -102,7 +102,7 @@ export interface Config {
   renderThreads: number;
   /** Upsert statements a contact import keeps in flight at once, one lane of batches per connection (IMPORT_WRITERS, default 2, 1–8). */
   importWriters: number;
-  /** Require a valid Amazon SNS signature on SES notifications (SNS_VERIFY=on|off, default on; issue 5). */
+  /** Require a valid Amazon SNS signature on SES notifications (SNS_VERIFY=on|off, default on). */
   snsVerify: boolean;
   /**
    * SNS topics whose messages are accepted (SNS_TOPIC_ARNS, comma-separated ARNs; empty accepts any topic). With it
@@ -110,7 +110,7 @@ export interface Config {
    */
   snsTopicArns: string[];
   /**
-   * The optional captcha provider of the public forms (issue 7 §1, §4): a reCAPTCHA-v3-style siteverify endpoint
+   * The optional captcha provider of the public forms: a reCAPTCHA-v3-style siteverify endpoint
    * (CAPTCHA_VERIFY_URL, posted `secret`, `response`, `remoteip` as a form; answers {success, score?}), its secret
    * (CAPTCHA_SECRET), the site key and script the pages load (CAPTCHA_SITE_KEY, CAPTCHA_SCRIPT_URL) and the lowest
    * accepted score (CAPTCHA_MIN_SCORE, default 0.5). Off unless CAPTCHA_VERIFY_URL and CAPTCHA_SECRET are both set.
@@ -119,7 +119,7 @@ export interface Config {
   /** Where the sign-up page posts the conversion event {email} (CONVERSION_TRACKING_URL); unset means off. */
   conversionTrackingUrl?: string;
   /**
-   * The sandbox chat assistant (spec part 1 §1, §7; issue 7 §8): the one internal company that sees it
+   * The sandbox chat assistant (spec part 1 §1, §7): the one internal company that sees it
    * (ASSISTANT_COMPANY, a company name), the provider the server proxies to (ASSISTANT_PROVIDER_URL; its /session and
    * /session/refresh are called) and the bearer token sent to it (ASSISTANT_PROVIDER_KEY).
    */
@@ -141,7 +141,7 @@ export interface Config {
    */
   trustProxy?: boolean | string[] | ((address: string, hop: number) => boolean);
   /**
-   * Sending domains (issue 4 §5): the DNS servers their records are checked against (DNS_RESOLVERS, comma-separated
+   * Sending domains: the DNS servers their records are checked against (DNS_RESOLVERS, comma-separated
    * `ip` or `ip:port`; empty uses the system's), the SPF record they are told to publish (SPF_RECORD, default
    * 'v=spf1 a mx ~all'; put your relay's include here), and when every domain is checked again (DOMAIN_CHECK_CRON,
    * cron in UTC, default every 10 minutes; 'off' never).
@@ -150,14 +150,14 @@ export interface Config {
   /** The From address of the service's own mail, e.g. persona verification (SYSTEM_FROM, default no-reply@ the PUBLIC_URL host). */
   systemFrom: string;
   /**
-   * The DKIM key the service's own mail is signed with (issue 19 §6), for SYSTEM_FROM's domain: the PEM private key
+   * The DKIM key the service's own mail is signed with, for SYSTEM_FROM's domain: the PEM private key
    * read from SYSTEM_DKIM_KEY_FILE and the selector SYSTEM_DKIM_SELECTOR (default mw1), whose public key is published
    * at `<selector>._domainkey.<domain>`. Unset: the service's own mail goes out unsigned.
    */
   systemDkim?: { domainName: string; keySelector: string; privateKey: string };
   spfRecord: string;
   domainCheckCron?: string;
-  /** How long the sends reports are cached per project and campaign (REPORT_CACHE_MS, default 15000 ms; 0 never caches; issue 6). */
+  /** How long the sends reports are cached per project and campaign (REPORT_CACHE_MS, default 15000 ms; 0 never caches). */
   reportCacheMs: number;
   /** How long the workflow engine's claim on a step lasts before another worker takes it over after a crash (WORKFLOW_LEASE_MS, default 60000 ms). */
   workflowLeaseMs: number;
@@ -171,7 +171,7 @@ export interface Config {
    */
   metricsToken?: string;
   /**
-   * Webhooks (issue 26 §1; core/webhooks): whether endpoint URLs may point at private, loopback or link-local
+   * Webhooks (core/webhooks): whether endpoint URLs may point at private, loopback or link-local
    * addresses (WEBHOOK_ALLOW_PRIVATE=on; default off, so a customer cannot reach the service's own network), the
    * time-out of one attempt (WEBHOOK_TIMEOUT_MS, default 5000 ms), the waits between attempts (WEBHOOK_RETRY_SCHEDULE,
    * seconds, comma-separated; the last repeats; default 5,300,1800,7200,18000,36000), how long a message is retried

@@ -1,6 +1,5 @@
 /**
- * Work done at most once per key (issue 5: the events API's Idempotency-Key, SNS redeliveries by MessageId; issue 19
- * §5). Keys, a fingerprint of the request and the first answer live in `event_batches` for 24 hours. The rules follow
+ * Work done at most once per key (the events API's Idempotency-Key, SNS redeliveries by MessageId). Keys, a fingerprint of the request and the first answer live in `event_batches` for 24 hours. The rules follow
  * the IETF httpapi Idempotency-Key draft: the same key with the same request replays the first answer; the same key
  * with a different request is refused with 422 and stores nothing.
  */

@@ -23,7 +23,7 @@ import { seedDemoAccount } from './core/accounts/demo.ts';
 import { publishOperatorEndpoint } from './operatorEndpoint.ts';
 import { StorageUnavailable } from './storage/storage.ts';
 
-/** How long (ms) stopping may take after SIGINT/SIGTERM before the process exits anyway, saying what was left (issue 23 §6). */
+/** How long (ms) stopping may take after SIGINT/SIGTERM before the process exits anyway, saying what was left. */
 const STOP_DEADLINE_MS = 10_000;
 
 let app: FastifyInstance | undefined;

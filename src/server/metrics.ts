@@ -1,5 +1,5 @@
 /**
- * The process's own metrics (issue 23 §5): what the sender counts as it records each attempt's outcome, and Node's
+ * The process's own metrics: what the sender counts as it records each attempt's outcome, and Node's
  * default metrics (event-loop lag, heap, CPU, handles). One registry per process, as Prometheus expects: each process
  * is scraped on its own and the sums are taken over instances. What depends on an app (HTTP durations) or is read from
  * the database at scrape time (queue depths, relay states) lives in plugins/metrics.ts, which serves both at /metrics.

@@ -1,5 +1,5 @@
 /**
- * The command line's way in to a running server (issue 23 §2). One process at a time may open an embedded (PGlite)
+ * The command line's way in to a running server. One process at a time may open an embedded (PGlite)
  * database (db/dataDirLock.ts), so while the server holds DATA_DIR, `npm run admin` hands its command to the server:
  * at start the server writes DATA_DIR/operator.json — its loopback URL and a random secret — readable only by its OS
  * user (mode 0600), and answers POST /api/operator/cli only to 127.0.0.1/::1 with that secret (x-operator-secret).

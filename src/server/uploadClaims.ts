@@ -1,5 +1,5 @@
 /**
- * One upload per pre-signed upload URL (issue 19 §3; openapi: "the URL is good for one upload"). A PUT claims its URL
+ * One upload per pre-signed upload URL (openapi: "the URL is good for one upload"). A PUT claims its URL
  * in `used_upload_urls` before it stores anything; the primary key on the token's hash is the atomic check, so of two
  * PUTs to one URL, at once or one after the other, only one stores. A PUT refused before anything was stored (wrong
  * type, empty, too large, bytes that are not the declared image) releases its claim, so the person uploading can try

@@ -44,9 +44,9 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
     else await queue.boss.unschedule(name);
   }
   const engine = new WorkflowEngine(ctx, { leaseMs: ctx.config.workflowLeaseMs, pollMs: ctx.config.workflowPollMs });
-  // Report aggregates (issue 6): deltas folded into merged rows every REPORT_COMPACT_MS.
+  // Report aggregates: deltas folded into merged rows every REPORT_COMPACT_MS.
   const stopCompaction = startReportCompaction(ctx.database.query.bind(ctx.database) as QueryFn, ctx.config.reportCompactMs);
-  // Webhook messages (issue 26 §1): delivered beside the sender, never in its way.
+  // Webhook messages: delivered beside the sender, never in its way.
   const webhooks = new WebhookDispatcher(ctx);
   await renderer.ready();
   sender.start();
@@ -56,7 +56,7 @@ export async function startWorkers(ctx: AppContext, queue: Queue, transport: Mai
     sender,
     engine,
     async stop() {
-      // All at once: the sender's graceful stop (issue 36 §2) starts without waiting for a slow webhook receiver.
+      // All at once: the sender's graceful stop starts without waiting for a slow webhook receiver.
       await Promise.all([webhooks.stop(), engine.stop(), sender.stop()]);
       for (const r of backupRelays) await r.transport.close();
       await stopCompaction();

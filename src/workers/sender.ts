@@ -12,7 +12,7 @@
  * window left is between the relay's 250 and the mark's commit (the window plus one statement); a resend then carries
  * the same Message-ID, which receivers use to drop duplicates.
  *
- * A live sender never takes over its own rows and never sends a row it cannot show it still holds (issue 19 item 8: a
+ * A live sender never takes over its own rows and never sends a row it cannot show it still holds (a
  * stalled process once re-claimed rows still waiting in its own queue and sent them twice):
  * - It never takes over its own claims: the claim skips rows whose claim token is one of this sender's live tokens
  *   (those of batches not yet settled, i.e. until every sent mark of the batch is written), whatever their lease says.
@@ -87,7 +87,7 @@ interface OutboxRow {
   send_at: Date;
   message_id: string;
   is_test: boolean;
-  /** False for an email sent without any tracking (the double opt-in confirmation: issue 36 §9). */
+  /** False for an email sent without any tracking (the double opt-in confirmation). */
   tracking: boolean;
   workflow_id: string | null;
   workflow_hops: number | null;
@@ -101,7 +101,7 @@ interface TemplateRow {
   html_body: string;
   plain_text_body: string | null;
   type: string;
-  /** The subscription topic of its emails (issue 26 §3), or null. */
+  /** The subscription topic of its emails, or null. */
   topic_id: string | null;
 }
 
@@ -166,7 +166,7 @@ interface Relay {
 
 /**
  * How often (ms) the feeder claims the due rows of each rate-limited provider on their own, and how many seconds of
- * the provider's rate it keeps in hand (issue 36 §3): a provider's rows then flow at its rate beside the rest of a
+ * the provider's rate it keeps in hand: a provider's rows then flow at its rate beside the rest of a
  * blast, instead of waiting behind every other pending row (a row that steps aside for its provider is due again
  * later than the rows queued before it, and the general claim takes rows in that order).
  */
@@ -237,7 +237,7 @@ export class Sender {
   private readonly relays: Relay[];
   /** Projects whose marketing sending the circuit-breaker paused, as of the last claim (or this process's own pause). */
   private paused = new Set<string>();
-  /** The circuit-breaker evaluated as this sender's sends are recorded (issue 36 §1). */
+  /** The circuit-breaker evaluated as this sender's sends are recorded. */
   private readonly reputation: ReputationWatch;
   /** Claimed rows not yet taken by a slot, oldest first. */
   private readonly queue: Array<{ row: OutboxRow; batch: Batch }> = [];
@@ -354,7 +354,7 @@ export class Sender {
   }
 
   /**
-   * stop is a graceful stop (issue 36 §2): it claims no more, waits for the messages already in an SMTP transaction
+   * stop is a graceful stop: it claims no more, waits for the messages already in an SMTP transaction
    * and records those the relay accepted, and hands back every other claimed row (HAND_BACK: pending again, due at
    * once, its attempt not counted), so another sender takes it over at once instead of after the lease, and nothing
    * the relay accepted is left unrecorded to be sent again. Waits for a send slot, a connection or a provider's
@@ -726,7 +726,7 @@ export class Sender {
         ids((r) => r.project_id),
         [...new Set(rows.map((r) => r.email.trim().toLowerCase()))],
       ]),
-      // Mail from a persona on a verified sending domain is DKIM-signed with that domain's key (issue 4 §5).
+      // Mail from a persona on a verified sending domain is DKIM-signed with that domain's key.
       dkimKeys(
         this.query,
         ids((r) => r.sender_persona_id),
@@ -796,7 +796,7 @@ export class Sender {
         throw new PermanentError(`suppressed: ${row.email} is on the suppression list (${suppressedFor})`, 'suppressed');
       }
       if (optOutApplies && contact?.unsubscribed_at) throw new PermanentError(`unsubscribed: ${row.email} unsubscribed from marketing email`, 'unsubscribed');
-      // Subscription topics and double opt-in (issue 26; core/audience leaves the same contacts out at expansion).
+      // Subscription topics and double opt-in (core/audience leaves the same contacts out at expansion).
       const topicId = blast?.topic_id ?? template?.topic_id ?? null;
       if (optOutApplies && topicId && (contact?.unsubscribed_topic_ids as string[] | undefined)?.includes(topicId)) {
         throw new PermanentError(`unsubscribed: ${row.email} unsubscribed from this email's topic`, 'unsubscribed');
@@ -851,8 +851,8 @@ export class Sender {
           dkim: data.dkim.get(persona.id),
         },
         store: { bucket: SENT_BUCKET, key },
-        // Opens and clicks are tracked on every email but test emails (issue 5) and those sent untracked (the double
-        // opt-in confirmation: nobody is tracked before they consent, issue 36 §9).
+        // Opens and clicks are tracked on every email but test emails and those sent untracked (the double
+        // opt-in confirmation: nobody is tracked before they consent).
         tracking:
           row.is_test || !row.tracking || !project
             ? undefined
@@ -895,7 +895,7 @@ export class Sender {
       if (!simulated) {
         const take = () => takeConnection(relay.transport, this.stopSignal.signal);
         // An email holding its provider's send slot (a rate-limited provider) is served before the others waiting,
-        // so it leaves within its slot's moment (issue 36 §3).
+        // so it leaves within its slot's moment.
         lease = relay.pacer ? await relay.pacer.permit(take, this.stopSignal.signal, !!heldProvider?.limits.maxRate) : await take();
       }
       // The render (or the wait) may have taken long: the claim must still be provably held when the email leaves.
@@ -945,7 +945,7 @@ export class Sender {
             ...(simulated ? {} : { relay: relay.name }),
             sending_domain: persona.email.split('@').pop()!.toLowerCase(),
             response: reply.response,
-            // A workflow's email (issue 8): its events count for the workflow, and the hop count guards against cycles.
+            // A workflow's email: its events count for the workflow, and the hop count guards against cycles.
             ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}),
           },
           daily,

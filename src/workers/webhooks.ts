@@ -1,5 +1,5 @@
 /**
- * The webhook dispatcher (issue 26 §1; docs/architecture.md §22): in every worker process, claims due webhook messages
+ * The webhook dispatcher (docs/architecture.md §22): in every worker process, claims due webhook messages
  * (core/webhooks CLAIM_DUE: FOR UPDATE SKIP LOCKED with a claim token and a lease, as the sender claims the outbox),
  * POSTs each to its endpoint (core/webhooks attempt: signed, WEBHOOK_TIMEOUT_MS) and records the answer (recordAttempt:
  * delivered, retried on the schedule, or failed after WEBHOOK_RETRY_FOR). It runs beside the sender, never in its

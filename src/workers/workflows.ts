@@ -1,5 +1,5 @@
 /**
- * The workflow engine (issue 8 §5; docs/architecture.md §8): runs the steps of workflow runs, each exactly once.
+ * The workflow engine (docs/architecture.md §8): runs the steps of workflow runs, each exactly once.
  *
  * A step is one node for one run (workflow_steps, unique on run and node). The engine claims due steps in batches
  * (FOR UPDATE SKIP LOCKED, a claim token and a lease, as the sender claims the outbox), groups them by node, and runs

@@ -1,7 +1,7 @@
 /**
  * The sandbox chat assistant widget (spec part 1 §1 "appears only for one internal test company, and only when the
  * query flag withai=true is present", §7 AI chat: session and session-refresh calls returning client_secret, the
- * login message retried up to 3 times 2 s apart; issue 7 §8). The server decides which company may see it and
+ * login message retried up to 3 times 2 s apart). The server decides which company may see it and
  * proxies to the provider; with no provider configured the widget says 'assistant not configured'.
  */
 import { useEffect, useState } from 'react';

@@ -1,4 +1,4 @@
-/** A read-only value with a copy button (issue 7 §7: keys, endpoints and the sample on the account screens). */
+/** A read-only value with a copy button (keys, endpoints and the sample on the account screens). */
 import { useState } from 'react';
 import { IconButton, InputAdornment, TextField, Tooltip } from '@mui/material';
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';

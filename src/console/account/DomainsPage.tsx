@@ -1,6 +1,5 @@
 /**
- * Domain Settings (/account/domains; spec part 2 §2 Sending domains, §3 Domain settings, §5 Domain, §7, §8 texts;
- * issue 4 §5): the project's sending domains with their DKIM, SPF and DMARC status, a form to add one, and each
+ * Domain Settings (/account/domains; spec part 2 §2 Sending domains, §3 Domain settings, §5 Domain, §7, §8 texts): the project's sending domains with their DKIM, SPF and DMARC status, a form to add one, and each
  * domain's DNS records ready to copy, with the advice to verify before sending more than 100 emails and the DMARC
  * progression p=none → quarantine → reject, and its bounce subdomain's MX and SPF records. Statuses come from the server's periodic DNS check; Refresh re-reads them.
  */
@@ -102,7 +101,7 @@ const NO_SESSION_NAMES = 'Couldn’t get dkim info, please try logging out and b
 const COLOR: Record<Status, 'success' | 'error' | 'default'> = { Success: 'success', Failed: 'error', Pending: 'default' };
 
 /**
- * WarmupLine tells where the domain is in its warm-up (issue 21 §5; core/sending/dailyCaps.ts): its day, today's cap
+ * WarmupLine tells where the domain is in its warm-up (core/sending/dailyCaps.ts): its day, today's cap
  * and use as a bar, or that the warm-up starts with its first email, is complete, or is off.
  */
 function WarmupLine({ w, domain }: { w: Domain['warmup']; domain: string }) {

@@ -1,6 +1,6 @@
 /**
  * Integrations (/account/api; spec part 1 §1 "Integrations exist with two automation platforms (the second is
- * invite-only) and with a direct events API", §3 Session integration keys; issue 7 §7): the first automation
+ * invite-only) and with a direct events API", §3 Session integration keys): the first automation
  * platform's section with its key, the invite-only second platform linking to /contact-us, and the direct API with the
  * project's api key, and the email providers' bounce and complaint webhooks (ProviderFeedbackCard).
  */

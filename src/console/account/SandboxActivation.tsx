@@ -1,8 +1,8 @@
 /**
  * The sandbox activation steps (spec part 1 §1 "New accounts start in a sandbox ... Activation steps: add a template,
- * create contacts, create a sender persona, and email support with the expected monthly volume"; issue 7 §5), shown on
+ * create contacts, create a sender persona, and email support with the expected monthly volume"), shown on
  * Insights while the session's project is in the sandbox, each step with its state and a link to do it; the last step
- * is the activation request form (issue 23 §3). Activation itself is an operator's, from the back-office (/operator)
+ * is the activation request form. Activation itself is an operator's, from the back-office (/operator)
  * or `npm run admin -- activate`.
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
@@ -212,7 +212,7 @@ export function SandboxActivation() {
             ? 'We have your request. We review it within one business day; you will get an email and a notice here when your account is active.'
             : 'We have your request. Finish the other steps: we review a request once they are done, and you will get an email and a notice here when your account is active.'}
           {allDone && (
-            // While the review runs, the first campaign can already go to the simulator and the sender personas (issue 25 item 8).
+            // While the review runs, the first campaign can already go to the simulator and the sender personas.
             <Box sx={{ mt: 1 }}>
               <Button color="inherit" variant="outlined" size="small" component={RouterLink} to="/email-send-wizard">
                 Try your first campaign

@@ -1,6 +1,6 @@
 /**
  * Settings (/account/settings; spec part 1 §2 "Settings shows the API endpoint, key, headers and a sample event, and is
- * the same page as team in one reading"; issue 7 §7): the events endpoint, the api key, the headers, a sample event
+ * the same page as team in one reading"): the events endpoint, the api key, the headers, a sample event
  * and the same as a curl command that works when pasted into a shell; then the team.
  */
 import { Box, Card, CardContent, Stack, Typography } from '@mui/material';

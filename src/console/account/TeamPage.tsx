@@ -1,6 +1,6 @@
 /**
  * 'Your team' (/account/team; spec part 1 §2 Team screen, §3 Company user, §6, §7 companyauthwrapper calls, §8 Team
- * texts; issue 7 §6): the project's admins, a form to add one (email typed as email, password, optional names) and
+ * texts): the project's admins, a form to add one (email typed as email, password, optional names) and
  * removal behind a confirmation modal. The earliest-created admin is the super-admin; the server refuses to remove
  * them and the screen says to contact support to change the email.
  */
@@ -153,7 +153,7 @@ export function TeamPanel() {
                 <TableCell>{new Date(m.created_at).toISOString().slice(0, 10)}</TableCell>
                 <TableCell>{String(m.json.addedBy ?? '')}</TableCell>
                 <TableCell align="right">
-                  {/* The super-admin cannot be removed (said beside the address), so no Remove is offered (issue 25 §9). */}
+                  {/* The super-admin cannot be removed (said beside the address), so no Remove is offered. */}
                   {!m.super_admin && (
                     <Button color="error" size="small" onClick={() => setRemoving(m)} aria-label={`Remove ${m.email}`}>
                       Remove

@@ -1,10 +1,10 @@
 /**
- * Webhooks (/account/webhooks; issue 26 §1; openapi/webhooks.yaml): the project's endpoints — add one (URL, event
+ * Webhooks (/account/webhooks; openapi/webhooks.yaml): the project's endpoints — add one (URL, event
  * types, description), and for each: its signing secret, enable or disable it, send a test event, rotate the secret,
  * delete it, and its recent messages with their status, attempts, last answer and payload, each of which can be sent
  * again. A failing endpoint says since when; one disabled after 3 days of failures says why. The secret is shown in
  * full, with a copy button, right after the endpoint was added or its secret rotated (those answers carry it) and after
- * "Reveal" (revealWebhookSecret, which the project's notifications note: issue 36 §8); otherwise only its hint
+ * "Reveal" (revealWebhookSecret, which the project's notifications note); otherwise only its hint
  * (whsec_…last 4), as lists answer it.
  */
 import { LoadStatus } from './LoadStatus';

@@ -112,7 +112,7 @@ describe('notification helpers', () => {
     ...e,
   });
 
-  it('labels jobs in words, unknown names too (issue 25 §5)', () => {
+  it('labels jobs in words, unknown names too', () => {
     expect(jobLabel('JOB_PROCESS_EMAIL_BLAST')).toBe('Email blast queued for sending');
     expect(jobLabel('JOB_DISTRIBUTE_EMAIL_BLAST')).toBe('Email blast sent');
     expect(jobLabel('JOB_CREATE_WORKFLOW')).toBe('Workflow saved');
@@ -123,7 +123,7 @@ describe('notification helpers', () => {
     expect(jobLabel('JOB_SOMETHING_ELSE')).toBe('Something else');
   });
 
-  it("names a contact import by its file and says a refused row's reason without JSON escapes (issue 25 §5)", () => {
+  it("names a contact import by its file and says a refused row's reason without JSON escapes", () => {
     expect(jobName(entry({ job_name: 'JOB_PARSE_CONTACT_FILE', start_details: { file_name: 'leads.csv', s3_key: 'p/leads-2026.csv' } }))).toBe('leads.csv');
     expect(
       jobErrors({

@@ -1,5 +1,5 @@
 /**
- * What an operator decided about the signed-in project (GET {companyauthwrapper}/account_status; issue 23 §3): out of
+ * What an operator decided about the signed-in project (GET {companyauthwrapper}/account_status): out of
  * the sandbox or not, and whether all its sending is suspended and why. Read by the 15-second refresh
  * (useJobLogPolling) and kept in a tiny store so the banner re-renders. When the sandbox state differs from the
  * session's, the session's not_in_sandbox is updated (the cookie is rewritten then, and only then), so "(sandbox)"

@@ -19,7 +19,7 @@ export const JOB_POLL_MS = 15_000;
 
 /**
  * Job names (openapi/joblog.yaml, src/workers) → what the Notifications screen and the job toasts call them. The spec
- * (part 1 §2) lists "parsed contact file", "processed partial email blast" and the like; issue 25 §5 found those read
+ * (part 1 §2) lists "parsed contact file", "processed partial email blast" and the like, which read
  * as plumbing to a new customer, so each says in plain words what happened.
  */
 const JOB_LABELS: Record<string, string> = {
@@ -84,7 +84,7 @@ export function jobStatus(entry: Pick<JobLogEntry, 'ended_at' | 'success'>): Job
 /**
  * textOf says one error value in words: a refused row ({line, column, reason}) as the upload screen does, another
  * object as its values ("key: value"), never as JSON (whose escaped quotes became backslashes once quotes were
- * stripped: issue 25 §5).
+ * stripped).
  */
 function textOf(value: object): string {
   const v = value as Record<string, unknown>;

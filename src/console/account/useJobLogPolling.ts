@@ -2,7 +2,7 @@
  * The logged-in periodic refresh (spec part 1 §4 "a periodic refresh action (argument 100) runs every 15 seconds and
  * once at start", §7 "polling uses the latest 100", §9): reads the latest 100 job-log entries at mount and every 15 s,
  * and shows a toast for each job that has ended since the previous read. Entries already ended at the first read are
- * only remembered, never announced. The same refresh reads the project's account_status (issue 23 §3), so an
+ * only remembered, never announced. The same refresh reads the project's account_status, so an
  * operator's activation drops "(sandbox)" from the header within 15 s, without a new sign-in (accountStatus.ts).
  *
  * It uses the generated openapi-fetch client rather than the console's gateway helper on purpose: that helper

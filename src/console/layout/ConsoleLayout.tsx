@@ -31,7 +31,7 @@ function Brand() {
         Mailwright
       </Typography>
       {session && (
-        // Wrapped, never cut: the company and the project each read whole in the 250 px drawer (issue 25 item 9).
+        // Wrapped, never cut: the company and the project each read whole in the 250 px drawer.
         <Typography variant="caption" component="div" color="text.secondary" sx={{ overflowWrap: 'anywhere' }} data-testid="nav-project">
           {session.company.name} / {session.project.name}
           {!session.not_in_sandbox && ' (sandbox)'}

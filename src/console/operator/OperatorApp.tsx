@@ -1,5 +1,5 @@
 /**
- * The operators' back-office (issue 23 §1) at /operator: for the people who run the service, not for customers. Its
+ * The operators' back-office at /operator: for the people who run the service, not for customers. Its
  * own sign-in (/operator/login, the mw_operator cookie), then companies and projects (search by company, project or
  * admin email), one project with its activation request and the actions (activate / return to the sandbox, suspend /
  * resume sending, verify a sender persona, reset an admin's password), the contact-form messages and the audit log.

@@ -1,5 +1,5 @@
 /**
- * The upload screen's confirm step (issue 25 §7): before a contact file is sent, its columns and first rows are
+ * The upload screen's confirm step: before a contact file is sent, its columns and first rows are
  * shown, each column with where it goes — a contact field, a metadata key, the metadata object, or "Don't import" —
  * first guessed by suggestMapping (the common exports' names: "Email Address", FIRSTNAME, "E-mail"…). Import sends
  * the file with that mapping; Cancel drops it. A CSV is previewed from its first 64 KB in the browser; an .xlsx file

@@ -1,11 +1,11 @@
 /**
- * The contact file upload screens (issue 3 §1-§2; spec part 2 §2 Contacts /people/users/new/bulk and Segments
+ * The contact file upload screens (spec part 2 §2 Contacts /people/users/new/bulk and Segments
  * /people/segments/new/bulk/2, §4 "File upload lifecycle", §5 Uploads, §7 Contacts "File upload", §8, §9 Upload):
  * a drop zone that also opens the file picker (click, Enter or Space), a progress table (File, Uploading, Processing),
  * explanatory text, the sample file and the formatting rules.
  *
  * Each accepted file is first shown for confirmation (ColumnMappingCard: its columns, where each goes, its first
- * rows; issue 25 §7), then uploaded in turn (one PUT at a time, so big files do not split the bandwidth and the status
+ * rows), then uploaded in turn (one PUT at a time, so big files do not split the bandwidth and the status
  * polls keep a connection), then its import is polled at the size-dependent interval of src/domain/contactUpload.ts
  * until it is done or fails. Files refused by extension or size are listed at once and never sent. Every failure is
  * an error toast and stays, in red, on its file's row (spec part 2 §8). In segment mode the file's contacts also become
@@ -119,7 +119,7 @@ function ProcessingCell({ item, mode, onRetry }: { item: UploadItem; mode: Uploa
   );
   switch (item.phase) {
     case 'success':
-      // Every row imported is a success; some refused is not (issue 25 §7): their lines are listed below.
+      // Every row imported is a success; some refused is not: their lines are listed below.
       return (
         <Stack spacing={0.5}>
           <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>

@@ -1,6 +1,6 @@
 /**
  * The email viewer at /email/{location} (spec part 1 §2, §7, §8): the stored copy of a sent email, exactly as sent,
- * inside a sandboxed iframe so no script in it can run (VIEWER_SANDBOX); viewing it never counts as an open (issue 22);
+ * inside a sandboxed iframe so no script in it can run (VIEWER_SANDBOX); viewing it never counts as an open;
  * a spinner while loading, 'No email body found' when absent.
  */
 import { useEffect, useState } from 'react';
@@ -15,7 +15,7 @@ type SendResult = components['schemas']['EmailSendResult'];
 /**
  * The sandbox of every iframe the console shows an email in (the viewer, the template previews): scripts, forms,
  * pop-ups and top navigation stay off; the document keeps the console's origin so its requests to the tracking
- * endpoints carry the console as referrer and are not counted (issue 22 §1). Never add allow-scripts to it.
+ * endpoints carry the console as referrer and are not counted. Never add allow-scripts to it.
  */
 export const VIEWER_SANDBOX = 'allow-same-origin';
 
@@ -79,7 +79,7 @@ export function EmailViewer() {
         <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
           {/* Sandboxed: no script, form or pop-up of the email runs. allow-same-origin (without allow-scripts, so nothing can
               use it) gives the copy the console's origin, so the loads of its tracking pixel carry the console as
-              referrer and the tracking endpoints record nothing (issue 22 §1; docs/architecture.md §14). */}
+              referrer and the tracking endpoints record nothing (docs/architecture.md §14). */}
           <iframe title="Email body" sandbox={VIEWER_SANDBOX} srcDoc={payload.body} style={{ width: '100%', height: '80vh', border: 0, background: '#fff' }} />
         </Paper>
       ) : (

@@ -3,7 +3,7 @@
  * columns, each with column checkboxes whose deselected set is the URL's deselected_columns1 (30-day) and
  * deselected_columns2 (24-hour) — absent means unsuccessful_sends, complaints, bounces and unsubscribes hidden, 'none'
  * nothing hidden — both filtered by the URL's optional campaign_id (a campaign pick list); then the Recent emails list:
- * every send result (sent or failed; issue 25 item 8: the spec's initial search 'email_send_result_success' read as
+ * every send result (sent or failed; the spec's initial search 'email_send_result_success' read as
  * plumbing, so the list is fixed to the send results and the search box starts empty, on the recipient), newest first,
  * 10 a page, each with its result in words and a link that opens the stored email in a new tab.
  */

@@ -1,6 +1,6 @@
 /**
- * A report series chart (spec part 1 §2 Insights and reports, Chart details; §8; §9 default report columns; issue 22
- * §5 charts that do not mislead): per-hour counts over the last 24 hours or per-day counts over the last 31 days, in
+ * A report series chart (spec part 1 §2 Insights and reports, Chart details; §8; §9 default report columns;
+ * charts that do not mislead): per-hour counts over the last 24 hours or per-day counts over the last 31 days, in
  * UTC, from the reporting gateway, one bar per bucket for each shown report column. Each column has a checkbox (the
  * legend); the deselected ones are the page's URL parameter (deselected_columns1 or 2), owned by the caller. Only
  * every 3rd x label is shown (4th on small, 5th on extra-small screens), the y axis starts at zero with integer ticks
@@ -83,7 +83,7 @@ export interface ChartTableProps<T> {
 }
 
 /**
- * ChartTable puts a chart's numbers in an HTML table for screen readers and keyboard users (issue 22 §5): a 'Show as
+ * ChartTable puts a chart's numbers in an HTML table for screen readers and keyboard users: a 'Show as
  * table' button (aria-expanded, aria-controls) under the chart reveals a table with a caption, a header row, one row
  * per bucket (its name in a row header cell) and one right-aligned column per series; the button then reads 'Hide
  * table'. Collapsed by default so the page keeps its length.

@@ -1,5 +1,5 @@
 /**
- * Subscribe forms (/people/subscribe-forms; issue 26 §2; openapi/subscriptions.yaml): make a segment subscribable
+ * Subscribe forms (/people/subscribe-forms; openapi/subscriptions.yaml): make a segment subscribable
  * through a hosted form with double opt-in — choose the segment, the sender persona that mails the confirmation link,
  * the heading and the consent text shown — and get the hosted page's link and an HTML snippet to paste into a
  * website, with each form's pending and confirmed submissions. Consent records are kept per submission.

@@ -1,5 +1,5 @@
 /**
- * Topics (/people/topics; issue 26 §3; openapi/subscriptions.yaml): the project's subscription topics — add, rename,
+ * Topics (/people/topics; openapi/subscriptions.yaml): the project's subscription topics — add, rename,
  * delete — each with how many contacts left it and how many unsubscribes it had (the unsubscribes counted per topic).
  * A marketing template or a blast names its topic; its unsubscribe link then lets a recipient leave just that topic.
  */

@@ -1,7 +1,7 @@
 /**
  * The contact form (spec part 1 §2 /contact-us, /about/contact-us, /about/contact-us/2; §3 Contact message; §4 "Contact
  * form ... disable their button while sending"; §5 no client-side checks except the captcha; §7 retry 2/200 ms; §8
- * texts; issue 7 §1). Email and message, plus an optional name; stored server-side. /about/contact-us sends and then
+ * texts). Email and message, plus an optional name; stored server-side. /about/contact-us sends and then
  * shows /about/contact-us/2, the confirmation step; /contact-us confirms in place.
  */
 import { useState, type FormEvent } from 'react';

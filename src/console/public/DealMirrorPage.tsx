@@ -1,5 +1,5 @@
 /**
- * /deal-mirror (spec part 1 §2; issue 7 §1): applies the Deal Mirror promo — stores its marker in the source_info
+ * /deal-mirror (spec part 1 §2): applies the Deal Mirror promo — stores its marker in the source_info
  * cookie for 12 hours — shows 'Your Deal Mirror Promo code has been applied!' and continues to the pricing page, from
  * where sign-up carries the promo code.
  */

@@ -1,5 +1,5 @@
 /**
- * /demo-login (spec part 1 §2, §4, §5, §6; issue 7 §4): an email (no format check) and the agreement to the terms (no
+ * /demo-login (spec part 1 §2, §4, §5, §6): an email (no format check) and the agreement to the terms (no
  * illegal images; images may be replaced; consent to communications). The button is disabled while sending and until
  * the terms are accepted; success signs in to the shared demo account and goes to Insights.
  */

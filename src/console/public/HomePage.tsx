@@ -1,7 +1,7 @@
 /**
  * The public home page (spec part 1 §2 "/" when logged out): a hero, the why-the-product cards (usage-based cost,
  * segmentation, contact maintenance, timezone targeting, what was sent) and a call to action. Plain elements styled by
- * site.css, so / loads no component library (issue 7 §9).
+ * site.css, so / loads no component library.
  */
 import { Link } from 'react-router-dom';
 import { PublicLayout } from './PublicLayout';

@@ -1,5 +1,5 @@
 /**
- * /pricing (spec part 1 §2, §9; issue 7 §2): three plan cards (Starter, Professional, Enterprise), each with the
+ * /pricing (spec part 1 §2, §9): three plan cards (Starter, Professional, Enterprise), each with the
  * rounded-up monthly price of the cheapest tier at that plan's volume; the shared feature list; a cost slider over
  * fixed email counts; and the table of the three tier calculations at the comparison volumes with the lowest
  * highlighted. Selecting a card sets the chosen plan (default Professional; a valid ?plan= preselects it) and the
@@ -58,7 +58,7 @@ const VISUALLY_HIDDEN = {
 } as const;
 
 const count = (n: number) => n.toLocaleString('en-US');
-// In cents, as an invoice shows money (issue 25 §9: "$6.075" read as a mistake). A tier's cost can end in half a cent;
+// In cents, as an invoice shows money ("$6.075" read as a mistake). A tier's cost can end in half a cent;
 // it is rounded up to the cent, never down, so the page never promises less than the bill.
 const dollars = (n: number) =>
   `$${(Math.ceil(Math.round(n * 1000) / 10) / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;

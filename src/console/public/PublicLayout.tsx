@@ -1,7 +1,7 @@
 /**
  * The public site's frame (spec part 1 §2 Public pages): a top bar with the main links, then the page, then a footer.
- * Plain elements styled by site.css: it is in the entry bundle of every public page, which must stay small (issue 7
- * §9: JavaScript for / under 150 kB gzip), so it uses no component library.
+ * Plain elements styled by site.css: it is in the entry bundle of every public page, which must stay small
+ * (JavaScript for / under 150 kB gzip), so it uses no component library.
  */
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -39,7 +39,7 @@ export function PublicLayout({ children }: { children: ReactNode }) {
               {label}
             </Link>
           ))}
-          {/* On a phone the site links fold into a menu so the bar stays one line (issue 25 item 6). */}
+          {/* On a phone the site links fold into a menu so the bar stays one line. */}
           <details className="mw-menu">
             <summary className="mw-navlink">Menu</summary>
             <div className="mw-menu-list">

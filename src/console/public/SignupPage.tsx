@@ -1,5 +1,5 @@
 /**
- * /signup (spec part 1 §2, §3 Sign-up payload, §4 Sign-up, §5, §8, §9; issue 7 §4): first name, last name, business
+ * /signup (spec part 1 §2, §3 Sign-up payload, §4 Sign-up, §5, §8, §9): first name, last name, business
  * name, business website (url type), business email (email type), password, and the promo code read-only while the
  * stored source holds a promo marker. ?plan= carries the plan chosen on /pricing (default Professional). The Sign up
  * button is disabled while submitting; the request is aborted after 4 s. The password rule is shown under the field

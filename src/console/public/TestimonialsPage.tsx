@@ -1,5 +1,5 @@
 /**
- * /testimonials, labelled 'Accolades and partnerships' (spec part 1 §2; issue 7 §1): what customers value and whom the
+ * /testimonials, labelled 'Accolades and partnerships' (spec part 1 §2): what customers value and whom the
  * product is built with. Static content.
  */
 import { Box, Card, CardContent, Typography } from '@mui/material';

@@ -1,4 +1,4 @@
-/** The public pages' MUI theme (primary #1565c0), applied around each lazily loaded public page (issue 7 §9). */
+/** The public pages' MUI theme (primary #1565c0), applied around each lazily loaded public page. */
 import type { ReactNode } from 'react';
 import { ThemeProvider, createTheme } from '@mui/material';
 

@@ -1,7 +1,7 @@
 /**
- * /waiting-for-architecture (spec part 1 §2; issue 7 §1): the post-sign-up page. The spec's words ("setup takes about
+ * /waiting-for-architecture (spec part 1 §2): the post-sign-up page. The spec's words ("setup takes about
  * 30 minutes, and an email follows") are not true of this product — the account is usable the moment sign-up
- * succeeds and no email is sent — so the page says what is true (issue 25 item 1): the account is ready, in the
+ * succeeds and no email is sent — so the page says what is true: the account is ready, in the
  * sandbox, with the way in (the console when sign-up signed the admin in, else Log in). A button cycles through local
  * pictures, each with a joke caption; nothing is fetched from another site.
  */

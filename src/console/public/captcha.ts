@@ -1,7 +1,7 @@
 /**
  * The public forms' optional captcha and conversion tracking (spec part 1 §5 "If the captcha script is missing, the
  * message is sent with an empty answer", §7 sign-up "invisible v3 captcha, action submit ... A captcha failure is only
- * logged", conversion tracking after submit; issue 7 §1, §4). Both are off unless the server's configuration
+ * logged", conversion tracking after submit). Both are off unless the server's configuration
  * (GET /api/signup/signup/config) names them; the server verifies the answer.
  */
 import type { components } from '../../../generated/types/signup.gen';

@@ -1,6 +1,6 @@
 /**
  * Calls the public pages make (spec part 1 §7: login, sign-up, contact_us, demo login), through the generated typed
- * clients and without react-admin (issue 7 §9). The login and sign-up hosts are fixed: this origin's /api/{service}.
+ * clients and without react-admin. The login and sign-up hosts are fixed: this origin's /api/{service}.
  */
 import { createGatewayClient } from '../../../generated/client.gen';
 import { loginErrorText } from '../../domain/errors';

@@ -1,5 +1,5 @@
 /**
- * The public pages' routes (spec part 1 §2 Public pages; issue 7 §1-§4, §9), shared by the logged-out site and the
+ * The public pages' routes (spec part 1 §2 Public pages), shared by the logged-out site and the
  * console (where they render without the console frame). Every page but the home page is loaded when first opened, so
  * / ships only what it shows; the blog's API posts add swagger-ui-react only when they open.
  */

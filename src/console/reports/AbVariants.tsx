@@ -1,5 +1,5 @@
 /**
- * The Variants section of /insights/stats for an A/B test campaign (issue 9 §3): one row per template the campaign
+ * The Variants section of /insights/stats for an A/B test campaign: one row per template the campaign
  * sent (campaign_metrics split by template), with its sends, open and click rates, the best open rate marked, each
  * other variant's difference against the best with the confidence of a two-proportion z-test, and a plain verdict
  * (including when there are too few emails to call). Shown only when the filtered campaign is an a_b_test campaign.

@@ -1,7 +1,7 @@
 /**
  * The campaign filter of the report pages (spec part 1 §2: /insights/stats "The filter is kept in the URL and clearing
  * it removes it"; part 2 §2 Pick lists): a campaign pick list whose choice is the URL's campaign_id, and the "Include
- * machine opens" switch (issue 22).
+ * machine opens" switch.
  */
 import { Box, FormControlLabel, Switch } from '@mui/material';
 import { UUID_RE } from '../../domain/validation';
@@ -33,7 +33,7 @@ export function CampaignFilter({ id = 'report-campaign-filter' }: { id?: string 
 }
 
 /**
- * MachineToggle is the report pages' "Include machine opens" switch (issue 22 §4): off (the default), every number
+ * MachineToggle is the report pages' "Include machine opens" switch: off (the default), every number
  * counts what people did — no Apple Mail Privacy Protection prefetch, scanner or proxy refetch, no bot click; on, every
  * recorded open and click. Kept in the URL (machine=include) like the campaign.
  */

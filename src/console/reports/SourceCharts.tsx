@@ -1,7 +1,7 @@
 /**
  * The Statistics page's source and template charts (spec part 1 §2 Insights and reports: opens and clicks by
  * user_agent — grouped into Desktop / Other, Tablet, Mobile — and by domain; part 2 §9: up to six template colours,
- * pie labels cut at 20 characters; issue 22 §5 charts that do not mislead). The bar charts count from zero with
+ * pie labels cut at 20 characters; charts that do not mislead). The bar charts count from zero with
  * integer ticks; a chart with nothing to count says so instead of drawing an empty axis or pie; under each chart a
  * 'Show as table' toggle reveals its numbers (full names, not cut) as an HTML table. Loaded lazily with @mui/x-charts
  * and the user-agent parser.

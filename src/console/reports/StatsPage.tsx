@@ -1,7 +1,7 @@
 /**
  * The Statistics page at /insights/stats (spec part 1 §2 Insights and reports, §7 reporting calls, §8 Reports, §9
  * report limits; part 2 §2 Campaigns: /insights/stats?campaign_id={id}): a campaign filter kept in the URL as
- * campaign_id (clearing it removes it), the quick-stat cards, an A/B test campaign's Variants (issue 9 §3),
+ * campaign_id (clearing it removes it), the quick-stat cards, an A/B test campaign's Variants,
  * most-clicked links, most-opened templates by subject (10), recently clicked links (5), recently opened emails (10),
  * opens and clicks by device group and by domain, and the daily series of the last 31 days with the four issue
  * columns hidden unless the URL's deselected_columns1 says otherwise. Each section has its own loading, error and
@@ -29,7 +29,7 @@ const SubjectPie = lazy(() => import('./SourceCharts').then((m) => ({ default: m
 const BY_SOURCE_FAILED = "Couldn't fetch by-source report data";
 const MOST_OPENED_FAILED = "Couldn't fetch most-opened emails report data";
 
-/** madeBy names who made a recent open or click: 'Person', or the machine's reason in words (issue 22). */
+/** madeBy names who made a recent open or click: 'Person', or the machine's reason in words. */
 function madeBy(machine: boolean, reason: string | null): string {
   if (!machine) return 'Person';
   return REASON_LABELS[reason ?? 'unknown'] ?? 'Machine';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { comparisonText, variantLines } from './abVariants.ts';
 
-describe('A/B results on the Statistics page (issue 9 §3)', () => {
+describe('A/B results on the Statistics page', () => {
   it('marks the best open rate and compares the other with its confidence', () => {
     const lines = variantLines([
       { template_id: 'b', template_name: 'Spring B', sends: 500, opens: 100, clicks: 20 },

@@ -1,5 +1,5 @@
 /**
- * The A/B results of the Statistics page (issue 9 §3): an a_b_test campaign's per-template counts (campaign_metrics
+ * The A/B results of the Statistics page: an a_b_test campaign's per-template counts (campaign_metrics
  * split by template: sends, opens and clicks as distinct emails) compared by compareVariants, and each variant's cells
  * as the page shows them — open and click rates, the difference against the best with its confidence, and the verdict.
  */

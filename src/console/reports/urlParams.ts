@@ -63,7 +63,7 @@ export function useDeselectedParam(param: DeselectedParam, defaults?: SeriesColu
 
 /**
  * useIncludeMachineParam returns whether the report pages count machine opens and bot clicks too (the URL's
- * machine=include; absent: people only, issue 22 §4) and a setter that keeps every other parameter.
+ * machine=include; absent: people only) and a setter that keeps every other parameter.
  */
 export function useIncludeMachineParam(): [boolean, (include: boolean) => void] {
   const [params, setParams] = useSearchParams();

@@ -20,7 +20,7 @@ export interface ReportState<T> {
 
 /**
  * useLoaded runs `load` (through the dataProvider) whenever `rowsKey` changes and answers its rows — as people made
- * them (peopleView, src/domain/reports.ts) unless the URL says machine=include (issue 22); on failure it toasts
+ * them (peopleView, src/domain/reports.ts) unless the URL says machine=include; on failure it toasts
  * `{failure}: {error}`, records the error text and clears the loading flag (spec part 1 §8). `load` is read afresh for
  * each key, so it may close over the values the key names.
  */

@@ -1,5 +1,5 @@
 /**
- * The send wizard review's email preview (issue 25 §2): each chosen template rendered with sample values (a contact
+ * The send wizard review's email preview: each chosen template rendered with sample values (a contact
  * named Jane Doe, renderSample) at desktop (600 px) or phone (375 px) width, its subject above, and a 'Send a test
  * email' button (the template editor's modal: to the simulator, a sender persona or, once activated, any address; not
  * tracked). The rendered email sits in a sandboxed frame where nothing runs.

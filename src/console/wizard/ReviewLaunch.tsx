@@ -1,5 +1,5 @@
 /**
- * The send wizard's Review and launch page (spec part 2 §2, §4 Wizard launch; issue 9 §2): everything chosen, the
+ * The send wizard's Review and launch page (spec part 2 §2, §4 Wizard launch): everything chosen, the
  * audience the preview resolves now (targeted, left out by reason, to be sent), the estimated cost by the pricing
  * formula over this month's sends, and the problems that stop a launch (an unverified persona, a marketing template
  * without an unsubscribe link, sandbox recipients: Launch stays disabled, with the reason). Launch runs the ordered
@@ -146,7 +146,7 @@ function Audience({ state, preview }: { state: WizardState; preview: Preview }) 
   if (!isEventType(state.type)) {
     rows.push(['Recipients targeted', n(preview.targeted)]);
     rows.push(['Left out: unsubscribed', n(ex.unsubscribed)]);
-    // Double opt-in not confirmed yet (issue 26 §2): shown only when there are some.
+    // Double opt-in not confirmed yet: shown only when there are some.
     if (ex.unconfirmed) rows.push(['Left out: subscription not confirmed yet', n(ex.unconfirmed)]);
     rows.push(['Left out: bounced', n(ex.bounced)]);
     rows.push(['Left out: suppressed', n(ex.suppressed)]);
@@ -215,7 +215,7 @@ export function ReviewLaunch({
     let live = true;
     setPreview(undefined);
     setPreviewError(undefined);
-    // A large audience is estimated first (an answer at once), then counted exactly (issue 24).
+    // A large audience is estimated first (an answer at once), then counted exactly.
     const ask = (counts: 'estimate' | 'exact') => dataProvider.callGateway('previewEmailBlast', { body: { ...JSON.parse(request), counts } });
     ask('estimate')
       .then(async (answer) => {

@@ -1,5 +1,5 @@
 /**
- * The send wizard at /email-send-wizard (spec part 2 §2 Send wizard, §4, §5 Campaign, §8, §9; issue 9 §1-§2): page 1
+ * The send wizard at /email-send-wizard (spec part 2 §2 Send wizard, §4, §5 Campaign, §8, §9): page 1
  * the campaign type, page 2 the campaign name (checked free among campaigns 500 ms after the last keystroke), then
  * the type's pages (wizardPages), Review and launch, and Success with links to everything created, opening in new
  * tabs. Every page blocks Continue with its message until it is valid; Back keeps every choice; the state lives in

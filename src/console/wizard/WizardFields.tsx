@@ -187,7 +187,7 @@ export function TemplateChoice({
   );
 }
 
-/** ChosenTemplateThumbnail shows the chosen template as a thumbnail with its subject (issue 25 §2). */
+/** ChosenTemplateThumbnail shows the chosen template as a thumbnail with its subject. */
 function ChosenTemplateThumbnail({ templateId }: { templateId: string }) {
   const [template, setTemplate] = useState<{ name: string; subject: string; html: string } | undefined>();
   useEffect(() => {
@@ -251,7 +251,7 @@ interface TimingProps {
 /** TimingFields edits one send moment: Send now or a schedule (blasts), the send-at type and the fields it needs. */
 export function TimingFields(props: TimingProps) {
   const { timing, types, onChange } = props;
-  // A blast can go at once ("Send now") or at a moment; drips always have a moment (issue 25 §2).
+  // A blast can go at once ("Send now") or at a moment; drips always have a moment.
   const canSendNow = types.includes('specific_timezone') && !types.includes('delay');
   const sendNow = canSendNow && !!timing.sendNow;
   return (

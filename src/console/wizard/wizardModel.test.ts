@@ -232,7 +232,7 @@ describe('the inline sender persona (part 2 §5, §8)', () => {
   });
 });
 
-describe('review: preview request and cost (issue 9 §2)', () => {
+describe('review: preview request and cost', () => {
   it('asks the preview for each type’s templates, personas and audience', () => {
     const blast = state('scheduled_email_blast', { personaId: P1, templateId: T1, segmentIds: [S1], userIds: [U1], recipientType: 'segments' });
     expect(previewRequest(blast)).toEqual({ template_id: T1, sender_persona_id: P1, to_segment_ids: [S1], to_user_ids: [] });
@@ -302,7 +302,7 @@ describe('launch payloads and steps (part 2 §4 Wizard launch)', () => {
       { template_id: T2, weight: 30 },
     ]);
     expect(ab.template_id).toBeUndefined();
-    // Send now (issue 25 §2): the launch minute in UTC, whatever moment and zone were on the form.
+    // Send now: the launch minute in UTC, whatever moment and zone were on the form.
     const now = blastBody({ ...s, timing: { ...s.timing, type: 'users_timezone', sendNow: true } }, 'b-3', new Date('2026-11-22T14:52:41Z'));
     expect(now).toMatchObject({ send_at: '2026-11-22T14:52', timezone: 'UTC', send_in_users_timezone: false });
   });
@@ -416,7 +416,7 @@ describe('describeTiming', () => {
   });
 });
 
-describe('the default send moment and a past one (issue 25 §2)', () => {
+describe('the default send moment and a past one', () => {
   it('starts a blast at the slot it is given, and a drip with its delays', () => {
     const s = initialState('2026-11-22', { date: '2026-11-22', time: '15:00' });
     expect(s.timing).toMatchObject({ type: 'specific_timezone', date: '2026-11-22', time: '15:00', timezone: 'UTC' });

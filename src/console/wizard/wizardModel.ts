@@ -1,5 +1,5 @@
 /**
- * The send wizard's rules (spec part 2 §2 Send wizard, §3, §4 Wizard launch, §5 Campaign, §8, §9; issue 9 §1-§2),
+ * The send wizard's rules (spec part 2 §2 Send wizard, §3, §4 Wizard launch, §5 Campaign, §8, §9),
  * free of React and I/O so every rule is unit-tested: which pages each campaign type walks through, what blocks
  * Continue on each page (with the spec's messages), the drip and A/B rules (counts, delays, weights, templates chosen
  * once), the preview request of the review, the estimated cost, and the payloads and ordered steps of the launch —
@@ -151,7 +151,7 @@ export interface WizardState {
 }
 
 /**
- * defaultTiming is a new send moment: `slot` (the next quarter hour, nextSendSlot; issue 25 §2) in the default zone —
+ * defaultTiming is a new send moment: `slot` (the next quarter hour, nextSendSlot) in the default zone —
  * 12:00 on `today` when no slot is given — or for a drip email a delay (1 day after the previous, none for the first).
  */
 export function defaultTiming(today: string, drip = false, first = true, slot?: { date: string; time: string }): Timing {
@@ -354,7 +354,7 @@ export function delayWarning(t: Timing, index: number): string | undefined {
 }
 
 /**
- * pageError is what blocks Continue on page `p` (part 2 §5, issue 9 "Bad input"), or undefined when the page is
+ * pageError is what blocks Continue on page `p` (part 2 §5), or undefined when the page is
  * valid. The name page also blocks while its lookup is pending or failed.
  */
 export function pageError(s: WizardState, p: WizardPage, ctx: PageContext = {}): string | undefined {
@@ -525,7 +525,7 @@ export function formatDollars(dollars: number): string {
 }
 
 /**
- * reviewCost is the review's estimated cost (issue 9 §2), by the pricing formula (sendCost) over this month's sends so
+ * reviewCost is the review's estimated cost, by the pricing formula (sendCost) over this month's sends so
  * far: for a known audience (blasts, A/B, drip_campaign), what its emails add to this month's bill; for the
  * event-triggered types, whose audience is not known, what 1,000 more emails would add this month.
  */
@@ -753,7 +753,7 @@ export function describeTiming(t: Timing, index = 0): string {
 
 /**
  * pastSendTime says, for a blast sent at a fixed moment (`specific_timezone`), when that moment is already past at
- * `now` (issue 25 §2: a review at 14:52 for "today 12:00 pm" launched at once without a word): a sentence for the
+ * `now` (a review at 14:52 for "today 12:00 pm" launched at once without a word): a sentence for the
  * review, or undefined (a future moment, a contact-local or time-of-day timing, or a moment that does not parse).
  */
 export function pastSendTime(timing: Timing, now: Date = new Date()): string | undefined {

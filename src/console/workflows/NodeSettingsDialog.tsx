@@ -1,6 +1,6 @@
 /**
- * The node-settings modal of the workflow editor (spec part 2 §2 Workflows, §4 Workflow graph rules, §5 Workflow, §9;
- * issue 8): one form per node type — event trigger (event name); delay (amount of at least 1 and a unit, stored in
+ * The node-settings modal of the workflow editor (spec part 2 §2 Workflows, §4 Workflow graph rules, §5 Workflow, §9):
+ * one form per node type — event trigger (event name); delay (amount of at least 1 and a unit, stored in
  * ms); delay until (date, time every 15 minutes, time zone with the contact's own first, and the three modes);
  * filter (the segment filter builder, and/or); segmentation (segment and ADD/REMOVE); update metadata (up to 5
  * key/value pairs, values read as JSON when they are); unsubscribe (nothing to set); to workflow (another workflow);
@@ -85,7 +85,7 @@ const showValue = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v)
 
 function EventSettings({ p, set }: { p: NodeProperties; set: (p: NodeProperties) => void }) {
   // Opens and clicks enter as people's only, as the reports and filters count them, unless machines are included
-  // (issue 36 §7).
+  //.
   const engagement = countsMachines(p.eventName);
   return (
     <Stack spacing={1}>

@@ -1,5 +1,5 @@
 /**
- * Contacts' paths through workflows (issue 8: a contact's path must be visible from the workflow and from the contact):
+ * Contacts' paths through workflows (a contact's path must be visible from the workflow and from the contact):
  * runs newest first, 10 a page, each with its contact (or workflow), status, trigger event, and the steps it took —
  * node, status, when it was due and when it ran (UTC) and what it did ('match', 'no match', 'waited 2000 ms', 'queued
  * email …'). The workflow editor's Runs panel reads listWorkflowRuns, the contact page listContactRuns. While a

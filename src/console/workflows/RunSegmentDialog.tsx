@@ -1,5 +1,5 @@
 /**
- * The workflow editor's 'Run segment' modal (spec part 2 §2 Workflows, §5 Workflow, §7 Workflows, §8; issue 8 §4):
+ * The workflow editor's 'Run segment' modal (spec part 2 §2 Workflows, §5 Workflow, §7 Workflows, §8):
  * every contact of the chosen segment enters the saved workflow at its trigger node, through
  * POST {segmentwrapper}/segments/send_to_workflow {segment_id, workflow_id, root_node_id}. No segment says 'Please
  * select a segment!'; a graph without a trigger says 'Please add a trigger node to the workflow'; success toasts

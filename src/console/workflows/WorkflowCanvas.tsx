@@ -1,5 +1,5 @@
 /**
- * The workflow editor's node canvas (spec part 2 §2 Workflows, §4 Workflow graph rules; issue 8): a @joint/core
+ * The workflow editor's node canvas (spec part 2 §2 Workflows, §4 Workflow graph rules): a @joint/core
  * dia.Graph drawn by a dia.Paper from the editor's display graph, which stays the one source of truth — every user
  * gesture (moving a node, dragging a link from an output port to an input port, removing a link) is handed back as
  * an edit, and the graph is redrawn from the new display. Each node shows its label, a short summary of its
@@ -97,7 +97,7 @@ export interface WorkflowCanvasProps {
   /** Names of the templates, segments and workflows nodes use, by id (for the summaries). */
   names: Record<string, string>;
   selectedId: string | null;
-  /** Nodes the last save's errors named: drawn in red (issue 25 item 4). */
+  /** Nodes the last save's errors named: drawn in red. */
   problemIds?: ReadonlySet<string>;
   onMove: (nodeId: string, position: { x: number; y: number }) => void;
   onConnect: (from: PortRef, toNodeId: string) => void;

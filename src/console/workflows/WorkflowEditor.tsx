@@ -1,6 +1,6 @@
 /**
  * The workflow editor at /components/workflows/new and /components/workflows/edit/{id} (spec part 2 §2 Workflows, §4
- * Workflow save and graph rules, §5 Workflow, §7 Workflows, §8; issue 8): the name, Save, 'Run segment' (once saved),
+ * Workflow save and graph rules, §5 Workflow, §7 Workflows, §8): the name, Save, 'Run segment' (once saved),
  * the toolbar of the spec's groups, the canvas (WorkflowCanvas, @joint/core), a keyboard-reachable list of the nodes
  * with their settings buttons, the node-settings modal, and in edit mode the Runs panel with each contact's path.
  * The display graph in this component's state is the one source of truth: the canvas and the settings modal both
@@ -213,7 +213,7 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
   const titles = useMemo(() => nodeTitles(display), [display]);
   const trigger = triggerOf(display);
   // Run segment enters contacts at the trigger without their event: on an event-triggered workflow the page says so, so
-  // no one takes it for a way to fire the event (issue 25 item 4; the spec keeps the button on every saved workflow).
+  // no one takes it for a way to fire the event (the spec keeps the button on every saved workflow).
   const savedTrigger = saved ? triggerOf(saved.display) : undefined;
   const unsaved = useMemo(() => !saved || saved.name !== name.trim() || JSON.stringify(saved.display) !== JSON.stringify(display), [saved, name, display]);
 
@@ -224,7 +224,7 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
       notify(result.error, { type: 'warning' });
       return;
     }
-    // A new step follows the selected node: linked from its first free output (issue 25 item 4), then selected itself.
+    // A new step follows the selected node: linked from its first free output, then selected itself.
     let next = result.display;
     const from = selectedId ? display.nodes.find((n) => n.id === selectedId) : undefined;
     const port = from && outputPorts(from.type).find((p) => linksFrom(next, { nodeId: from.id, portId: p }).length === 0);
@@ -297,7 +297,7 @@ function EditorBody({ workflow }: { workflow?: Workflow }) {
         if (isNew) navigate(`/components/workflows/edit/${id}`);
         return;
       }
-      // The errors name nodes by their titles, and the nodes they name are marked on the canvas (issue 25 item 4).
+      // The errors name nodes by their titles, and the nodes they name are marked on the canvas.
       const worded = nodesInWords(result.errors, sent.display);
       const checked = displayToTree(sent.display);
       const ids = new Set([...worded.nodeIds, ...(checked.tree ? [] : checked.nodeIds)]);

@@ -104,7 +104,7 @@ describe('editing a workflow graph (spec part 2 §4 Workflow graph rules)', () =
 });
 
 describe('nodesInWords', () => {
-  it("names the server's nodes by their titles and lists them for the canvas (issue 25 item 4)", () => {
+  it("names the server's nodes by their titles and lists them for the canvas", () => {
     const display = {
       nodes: [
         { id: 'trig-1', type: 'event' as const, position: { x: 0, y: 0 }, properties: { eventName: 'x' } },

@@ -1,5 +1,5 @@
 /**
- * The workflow editor's edits of the display graph (spec part 2 §2 Workflows, §4 Workflow graph rules; issue 8):
+ * The workflow editor's edits of the display graph (spec part 2 §2 Workflows, §4 Workflow graph rules):
  * adding, moving and deleting nodes, linking an output port to a node's input (the canvas's drag and the settings
  * modal's "Next node" select both go through `connect`, so both make the same graph), and the short text each node
  * shows. The graph's rules and the tree come from src/domain/workflowGraph.ts; this module only edits. Pure.
@@ -191,7 +191,7 @@ export function nextNodeChoices(display: Display, from: PortRef): DisplayNode[] 
 /**
  * nodesInWords rewrites save errors that name nodes by id (the server's checks of the tree the editor sent: 'node
  * 1342e406-… (Delay): …', 'node 1342e406-…: no template with id … in this project') to name them by their titles in
- * the editor ('Delay 2: …'), and lists the ids of the nodes named, for the canvas to mark (issue 25 item 4).
+ * the editor ('Delay 2: …'), and lists the ids of the nodes named, for the canvas to mark.
  */
 export function nodesInWords(errors: string[], display: Display): { errors: string[]; nodeIds: string[] } {
   const titles = nodeTitles(display);

@@ -1,5 +1,5 @@
 /**
- * The data directory lock (dataDirLock.ts, issue 19 item 9): taken by creating DIR.lock, refused while a live process
+ * The data directory lock (dataDirLock.ts): taken by creating DIR.lock, refused while a live process
  * holds it (another process, this process or another of its threads, or one on another host), taken over at once
  * when its holder is dead (killed with SIGKILL, or a pid reused by another process), or when the file is not a lock;
  * released by release() and by the process's exit; and of several processes breaking one stale lock at the same

@@ -2,7 +2,7 @@
  * dataDirLock: one process at a time in an embedded (PGlite) data directory, the way PostgreSQL's postmaster.pid works.
  *
  * PGlite takes no lock of its own: a second process that opens the same folder (the operator CLI next to a running
- * server) reads and writes it as if alone, and whichever closes last overwrites the other's changes (issue 19 item 9).
+ * server) reads and writes it as if alone, and whichever closes last overwrites the other's changes.
  * So whoever opens the directory `dir` first creates the file `dir.lock` beside it (DATA_DIR/pglite.lock; outside
  * the PGlite folder, so PGlite never sees it), holding the holder's pid, host name, process start time and command.
  * The file is created whole and atomically (written to a temporary file, then hard-linked to its name, which fails

@@ -1,5 +1,5 @@
 /**
- * Whether the database has every migration of this build (for /readyz, issue 23 §5). drizzle's migrator (db/client.ts,
+ * Whether the database has every migration of this build (for /readyz). drizzle's migrator (db/client.ts,
  * db/pgliteWorker.ts) records each applied migration in drizzle.__drizzle_migrations with its journal instant
  * (`created_at` = the journal entry's `when`, ms), and applies a migration when it is later than the last one recorded;
  * so the database is current when its latest record is at or after the journal's last entry.

@@ -30,7 +30,7 @@ export const companies = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     name: text('name').notNull(),
-    /** From sign-up (issue 7 §4): plan (product_package_id), business_website, source, promo_code. */
+    /** From sign-up: plan (product_package_id), business_website, source, promo_code. */
     json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: created(),
   },
@@ -116,12 +116,12 @@ export const contacts = pgTable(
     unsubscribedAt: ts('unsubscribed_at'),
     bouncedAt: ts('bounced_at'),
     complainedAt: ts('complained_at'),
-    /** Subscription topics the contact left (issue 26 §3; core/subscriptions): marketing of these topics skips them. */
+    /** Subscription topics the contact left (core/subscriptions): marketing of these topics skips them. */
     unsubscribedTopicIds: uuid('unsubscribed_topic_ids')
       .array()
       .notNull()
       .default(sql`'{}'::uuid[]`),
-    /** Set while a subscribe form's double opt-in waits for the contact's click (issue 26 §2): no marketing mail until then. */
+    /** Set while a subscribe form's double opt-in waits for the contact's click: no marketing mail until then. */
     confirmationPendingAt: ts('confirmation_pending_at'),
     json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
     version: integer('version').notNull().default(1),
@@ -151,7 +151,7 @@ export const contactEventCounts = pgTable('contact_event_counts', {
   numSends: integer('num_sends').notNull().default(0),
   numOpens: integer('num_opens').notNull().default(0),
   numClicks: integer('num_clicks').notNull().default(0),
-  /** Opens and clicks by people: the events not marked machine (opens) or bot (clicks); issue 22. */
+  /** Opens and clicks by people: the events not marked machine (opens) or bot (clicks). */
   numHumanOpens: integer('num_human_opens').notNull().default(0),
   numHumanClicks: integer('num_human_clicks').notNull().default(0),
 });
@@ -198,7 +198,7 @@ export const senderPersonas = pgTable(
     json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
     version: integer('version').notNull().default(1),
     /**
-     * When the address confirmed it is the persona's (the link of the verification email was followed; issue 4 §4).
+     * When the address confirmed it is the persona's (the link of the verification email was followed).
      * Null until then, and again after the email changes; sends from the persona fail while it is null.
      */
     verifiedAt: ts('verified_at'),
@@ -210,7 +210,7 @@ export const senderPersonas = pgTable(
 );
 
 /**
- * A project's sending domain (issue 4 §5): its DKIM key pair (2048-bit RSA; the private key PEM never leaves the
+ * A project's sending domain: its DKIM key pair (2048-bit RSA; the private key PEM never leaves the
  * server) and the verification status of its DKIM, SPF and DMARC records, set by the DNS check (src/server/core/domains/index.ts).
  */
 export const sendingDomains = pgTable(
@@ -263,7 +263,7 @@ export const templates = pgTable(
     htmlBody: text('html_body').notNull(),
     plainTextBody: text('plain_text_body'),
     channelId: text('channel_id'),
-    /** The subscription topic a marketing template's email belongs to (issue 26 §3); null: none. */
+    /** The subscription topic a marketing template's email belongs to; null: none. */
     topicId: uuid('topic_id'),
     json: jsonb('json').$type<Record<string, unknown> | null>(),
     version: integer('version').notNull().default(1),
@@ -296,7 +296,7 @@ export const emailBlasts = pgTable(
     sendAtUtc: ts('send_at_utc'),
     sendInUsersTimezone: boolean('send_in_users_timezone').notNull().default(false),
     timezone: text('timezone').notNull(),
-    /** The blast's subscription topic (issue 26 §3), over its templates'; null: its template's topic, if any. */
+    /** The blast's subscription topic, over its templates'; null: its template's topic, if any. */
     topicId: uuid('topic_id'),
     /** When the blast must be expanded into recipient rows (its instant, or the UTC+14 instant for contact-local). */
     dueAt: ts('due_at').notNull(),
@@ -337,7 +337,7 @@ export const outbox = pgTable(
     isTest: boolean('is_test').notNull().default(false),
     /**
      * Whether opens and clicks are tracked (pixel, rewritten links, honeypot). False for the double opt-in confirmation
-     * email (issue 36 §9): nobody is tracked before they consent.
+     * email: nobody is tracked before they consent.
      */
     tracking: boolean('tracking').notNull().default(true),
     zone: text('zone'),
@@ -353,7 +353,7 @@ export const outbox = pgTable(
     relay: text('relay'),
     lastError: text('last_error'),
     sentAt: ts('sent_at'),
-    /** For an email a workflow's sender node queued (issue 8): the workflow, the step (one email per step) and hops. */
+    /** For an email a workflow's sender node queued: the workflow, the step (one email per step) and hops. */
     workflowId: uuid('workflow_id'),
     workflowStepId: bigint('workflow_step_id', { mode: 'number' }),
     workflowHops: integer('workflow_hops'),
@@ -369,7 +369,7 @@ export const outbox = pgTable(
     index('outbox_due_idx')
       .on(t.status, t.nextAttemptAt)
       .where(sql`status IN ('pending', 'sending')`),
-    // Per-provider claims (issue 36 §3; core/sending CLAIM_DUE_FOR_DOMAINS): the due rows of a rate-limited mailbox
+    // Per-provider claims (core/sending CLAIM_DUE_FOR_DOMAINS): the due rows of a rate-limited mailbox
     // provider's domains, found without scanning every pending row of the other providers.
     index('outbox_due_domain_idx')
       .on(sql`lower(split_part(${t.email}, '@', -1))`, t.nextAttemptAt)
@@ -420,7 +420,7 @@ export const events = pgTable(
     index('events_workflow_contact_idx')
       .on(sql`(json->>'workflow_id')`, t.name, t.userId, t.projectId, t.emittedAt)
       .where(sql`(json->>'workflow_id') IS NOT NULL AND name IN (${COUNTED_EVENTS}, ${WORKFLOW_EVENTS})`),
-    // The recently opened / clicked reports of one campaign (issue 6): the newest opens and clicks of a blast, template
+    // The recently opened / clicked reports of one campaign: the newest opens and clicks of a blast, template
     // or workflow, read backwards. Opens and clicks only, so the sender's writes (sends) do not pay for them.
     index('events_blast_recent_idx')
       .on(t.blastId, t.name, t.emittedAt)
@@ -428,7 +428,7 @@ export const events = pgTable(
     index('events_template_recent_idx')
       .on(t.templateId, t.name, t.emittedAt)
       .where(sql`template_id IS NOT NULL AND name IN (${ENGAGEMENT_EVENTS})`),
-    // An email's opens and clicks so far (issue 22): the tracking endpoint reads them to tell a proxy's refetch and a
+    // An email's opens and clicks so far: the tracking endpoint reads them to tell a proxy's refetch and a
     // scanner's burst of clicks from a person (src/domain/engagement.ts).
     index('events_message_engagement_idx')
       .on(sql`(json->>'message_id')`)
@@ -488,7 +488,7 @@ export const campaigns = pgTable(
 );
 
 /*
- * Report aggregates (issue 6; docs/architecture.md §14). The triggers on events (migration 0007) add one row per
+ * Report aggregates (docs/architecture.md §14). The triggers on events (migration 0007) add one row per
  * statement and key to these tables ("deltas", merged = false) without touching any existing row, so writers never
  * wait on each other; the workers' compaction folds deltas into one merged row per key. Readers sum both (the
  * report_*_v views). Keys: the event's blast, template and workflow (the zero UUID / '' for none), so a campaign's
@@ -601,7 +601,7 @@ export const reportSources = pgTable(
 
 /**
  * The first occurrences already counted as unique: one row per (email, kind), kind being an event name,
- * 'link:' || md5(link), or either prefixed 'human:' for the first open or click by a person (issue 22). An insert that
+ * 'link:' || md5(link), or either prefixed 'human:' for the first open or click by a person. An insert that
  * conflicts means the event is a repeat.
  */
 export const reportFirsts = pgTable(
@@ -617,7 +617,7 @@ export const reportFirsts = pgTable(
 );
 
 /**
- * A workflow (spec part 2 §3 Workflow; issue 8): the editor's display graph and the tree it runs (root_node). The
+ * A workflow (spec part 2 §3 Workflow): the editor's display graph and the tree it runs (root_node). The
  * trigger is copied out of the tree (trigger_type, trigger_event) so the events trigger finds the workflows an event
  * enters by index. A disabled workflow takes no new contacts; an archived one also ends its runs.
  */
@@ -651,7 +651,7 @@ export const workflows = pgTable(
 );
 
 /**
- * One contact's pass through a workflow (issue 8 §5): who, entered by which event (unique per workflow: an event
+ * One contact's pass through a workflow: who, entered by which event (unique per workflow: an event
  * enters a workflow once), the event itself for {{event.*}}, how many workflow hand-offs led here, and its state
  * (active, completed, excluded by a delay-until, ended by an archive or a missing node).
  */
@@ -728,7 +728,7 @@ export const jobLog = pgTable(
 );
 
 /**
- * The project's suppression list (issue 5): addresses that hard-bounced or complained are never mailed again. `email`
+ * The project's suppression list: addresses that hard-bounced or complained are never mailed again. `email`
  * is stored lower-case; `reason` is 'bounce' or 'complaint'; `detail` the diagnostic code or feedback type.
  */
 export const suppressions = pgTable(
@@ -765,7 +765,7 @@ export const eventBatches = pgTable(
 );
 
 /**
- * Messages from the public contact form (spec part 1 §3 Contact message; issue 7 §1). Not tenant data: visitors are
+ * Messages from the public contact form (spec part 1 §3 Contact message). Not tenant data: visitors are
  * not signed in. Operators read them with `npm run admin -- contact-messages`.
  */
 export const contactMessages = pgTable(
@@ -777,7 +777,7 @@ export const contactMessages = pgTable(
     details: text('details').notNull(),
     /** The sender's IP address as the server saw it. */
     ip: text('ip'),
-    /** 'contact' (the public contact form) or 'activation' (the console's activation request, issue 23 §3). */
+    /** 'contact' (the public contact form) or 'activation' (the console's activation request). */
     kind: text('kind').notNull().default('contact'),
     /** The signed-in project an activation request comes from. */
     projectId: uuid('project_id').references(() => projects.id),
@@ -793,7 +793,7 @@ export const contactMessages = pgTable(
 );
 
 /**
- * The people who run the service (issue 23 §1): they sign in at /operator, never with a customer's key or session.
+ * The people who run the service: they sign in at /operator, never with a customer's key or session.
  * Created by `npm run admin -- create-operator`; `password_hash` is bcrypt.
  */
 export const operators = pgTable(
@@ -822,7 +822,7 @@ export const operatorSessions = pgTable(
 );
 
 /**
- * The operators' audit log (issue 23 §1): every operator action, from the back-office or the CLI — who (`actor`: the
+ * The operators' audit log: every operator action, from the back-office or the CLI — who (`actor`: the
  * operator's email, or `cli` with the OS user), what (`action`, the target), when, and the target's state before and after.
  */
 export const operatorAudit = pgTable(
@@ -841,7 +841,7 @@ export const operatorAudit = pgTable(
   (t) => [index('operator_audit_created_idx').on(t.createdAt), index('operator_audit_project_idx').on(t.projectId, t.createdAt)],
 );
 
-/** Visitors who signed in to the shared demo account (issue 7 §4): their email and consent to the terms, with when. */
+/** Visitors who signed in to the shared demo account: their email and consent to the terms, with when. */
 export const demoLogins = pgTable('demo_logins', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   email: text('email').notNull(),
@@ -850,7 +850,7 @@ export const demoLogins = pgTable('demo_logins', {
 });
 
 /**
- * Upload URLs that have been used (issue 19 §3): a pre-signed upload URL is good for one upload. The PUT claims its
+ * Upload URLs that have been used: a pre-signed upload URL is good for one upload. The PUT claims its
  * URL here before storing anything (the primary key is the atomic check, so two PUTs at once cannot both store); a
  * refused upload (wrong type, too large, empty) releases its claim so the same URL can be tried again; a stored one
  * keeps it, and every later PUT answers 410. Rows are kept until the URL has expired (expires_at), then deleted.
@@ -871,7 +871,7 @@ export const usedUploadUrls = pgTable(
 );
 
 /**
- * Counters of rate-limiter-flexible's drizzle store (RateLimiterDrizzle; issue 19 §4): failed sign-ins per client
+ * Counters of rate-limiter-flexible's drizzle store (RateLimiterDrizzle): failed sign-ins per client
  * address and per account, shared by every server process on the database and kept across restarts. `key` is the
  * limiter's prefix and the counted thing (e.g. `login-ip:203.0.113.9`), `points` the failures in the window that ends
  * at `expire`.
@@ -953,7 +953,7 @@ export const feedbackIntegrations = pgTable(
 );
 
 /**
- * A project's webhook endpoints (issue 26 §1; core/webhooks): where delivery and contact events are POSTed, signed per
+ * A project's webhook endpoints (core/webhooks): where delivery and contact events are POSTed, signed per
  * the Standard Webhooks specification with `secret` (whsec_…). `failing_since`: the first failed attempt since the
  * last success (null while healthy); an endpoint failing for WEBHOOK_DISABLE_AFTER is disabled (`disabled_at`, why).
  */
@@ -980,7 +980,7 @@ export const webhookEndpoints = pgTable(
 );
 
 /**
- * One message to one endpoint (issue 26 §1): written by the triggers on events and contacts in the same transaction
+ * One message to one endpoint: written by the triggers on events and contacts in the same transaction
  * as what it reports (core/webhooks/sql/webhooks.sql), then delivered by the worker processes (workers/webhooks.ts).
  * `id` is the Standard Webhooks `webhook-id` (msg_…), the same on every attempt; `contact_key` orders a contact's
  * messages (one in flight per endpoint and contact, in `seq` order). status: pending → delivered | failed.
@@ -1020,7 +1020,7 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
-/** A project's subscription topics (issue 26 §3; core/subscriptions): "Product news", "Weekly digest". */
+/** A project's subscription topics (core/subscriptions): "Product news", "Weekly digest". */
 export const topics = pgTable(
   'topics',
   {
@@ -1041,7 +1041,7 @@ export const topics = pgTable(
 );
 
 /**
- * Hosted subscribe forms (issue 26 §2; core/subscriptions): a submission at /s/{id} adds the address to `segment_id`
+ * Hosted subscribe forms (core/subscriptions): a submission at /s/{id} adds the address to `segment_id`
  * after it confirms by email (double opt-in, mailed from `sender_persona_id`); `consent_text` is what the form shows
  * and what the consent record keeps; unconfirmed contacts are removed after `unconfirmed_days`.
  */
@@ -1065,7 +1065,7 @@ export const subscribeForms = pgTable(
 );
 
 /**
- * Consent records (issue 26 §2): one per form submission — when, from where (IP, user agent), on which form and the
+ * Consent records: one per form submission — when, from where (IP, user agent), on which form and the
  * text shown — and when and from where the confirmation link's button was pressed.
  */
 export const consents = pgTable(

@@ -65,7 +65,7 @@ describe('addTracking', () => {
     expect(verifyClickToken(hrefs[0].slice(`${base}/t/c/`.length), 'k1')?.url).toBe('https://shop.example.com/?a=1&b=2');
     expect(verifyClickToken(hrefs[1].slice(`${base}/t/c/`.length), 'k1')?.url).toBe('http://x.example.com/');
     expect(hrefs.slice(2, 6)).toEqual(['mailto:hi@example.com', '#top', unsub, 'https://private.example.com/']);
-    // The hidden honeypot link (issue 22 §3), then the pixel, before </body>.
+    // The hidden honeypot link, then the pixel, before </body>.
     expect(hrefs).toHaveLength(7);
     expect(verifyHoneypotToken(hrefs[6].slice(`${base}/t/h/`.length), 'k1')).toEqual({
       projectId: target.projectId,

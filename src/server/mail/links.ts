@@ -1,5 +1,5 @@
 /**
- * Signed links placed in emails (DESIGN.md §1: /u/… unsubscribe, /t/o/… open pixel, /t/c/… click redirect; issue 5).
+ * Signed links placed in emails (DESIGN.md §1: /u/… unsubscribe, /t/o/… open pixel, /t/c/… click redirect).
  * Every token names the project and the outbox row it was made for and is signed with HMAC-SHA256 under the project's
  * link secret (projects.link_secret: server-side randomness, never shown, unrelated to the api key), so it cannot be
  * forged, altered or moved to another tenant. A click token also carries the destination URL inside the signed payload: the redirect can only go to a
@@ -82,7 +82,7 @@ export function verifyClickToken(token: string, secret: string): (LinkTarget & {
 }
 
 /**
- * honeypotUrl returns `{publicUrl}/t/h/{token}`, the hidden link of a tracked email (issue 22 §3): no person sees it,
+ * honeypotUrl returns `{publicUrl}/t/h/{token}`, the hidden link of a tracked email: no person sees it,
  * so whoever follows it is a scanner following every link; its click is recorded as a bot's.
  */
 export function honeypotUrl(publicUrl: string, secret: string, target: LinkTarget): string {
@@ -95,7 +95,7 @@ export function verifyHoneypotToken(token: string, secret: string): LinkTarget |
   return f && { projectId: f[1], contactId: f[2] || null, outboxId: Number(f[3]) };
 }
 
-/** A sender persona's verification: whose, in which project, for which address (issue 4 §4). */
+/** A sender persona's verification: whose, in which project, for which address. */
 export interface PersonaTarget {
   projectId: string;
   personaId: string;
@@ -116,7 +116,7 @@ export function verifyPersonaToken(token: string, secret: string): PersonaTarget
   return f && f.length === 4 ? { projectId: f[1], personaId: f[2], email: f[3] } : undefined;
 }
 
-/** confirmationLink returns `{publicUrl}/s/c/{token}`, the link of a subscribe form's confirmation email (issue 26 §2), naming one consent record. */
+/** confirmationLink returns `{publicUrl}/s/c/{token}`, the link of a subscribe form's confirmation email, naming one consent record. */
 export function confirmationLink(publicUrl: string, secret: string, projectId: string, consentId: string): string {
   return `${publicUrl}/s/c/${makeToken(secret, ['c', projectId, consentId])}`;
 }
@@ -153,7 +153,7 @@ export function addTracking(html: string, t: TrackingContext): string {
     if (href === t.unsubscribeLink || href.startsWith(`${own}t/`) || href.startsWith(`${own}u/`)) return whole;
     return `${head}${quote}${clickUrl(t.publicUrl, t.secret, t, href).replace(/&/g, '&amp;')}${quote}`;
   });
-  // The honeypot (issue 22 §3): an empty link hidden from people (display:none, mso-hide for Outlook, out of the tab
+  // The honeypot: an empty link hidden from people (display:none, mso-hide for Outlook, out of the tab
   // order and the accessibility tree) that scanners following every href still follow.
   const honeypot = `<a href="${honeypotUrl(t.publicUrl, t.secret, t)}" style="display:none!important;mso-hide:all;font-size:0;line-height:0;max-height:0;overflow:hidden" aria-hidden="true" tabindex="-1"></a>`;
   const pixel = `${honeypot}<img src="${openPixelUrl(t.publicUrl, t.secret, t)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0" />`;
@@ -174,7 +174,7 @@ export interface UploadTarget {
   expiresAt: number;
   /** The file's original name, when it matters after the upload (a segment made from a file is named after it). */
   name?: string;
-  /** A contact file's column mapping as JSON (issue 25 §7): header name → target; only with `name`. */
+  /** A contact file's column mapping as JSON: header name → target; only with `name`. */
   columns?: string;
 }
 

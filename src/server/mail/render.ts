@@ -27,7 +27,7 @@ export interface CompiledTemplate {
  * compileTemplate compiles a template's parts: the HTML without active content, and the text part — the
  * plain_text_body when there is one (the template editor fills it from the HTML on every save), else one made here
  * from the HTML with html-to-text (textFromHtml), so a template saved through the API without text still goes out
- * multipart/alternative (issue 19 §6). This runs once per template version. Subject and text are not HTML-escaped;
+ * multipart/alternative. This runs once per template version. Subject and text are not HTML-escaped;
  * HTML values are. Throws a Handlebars parse error (with its line) for malformed variables.
  */
 export function compileTemplate(t: { subject: string; html_body: string; plain_text_body?: string | null }): CompiledTemplate {
@@ -120,7 +120,7 @@ export interface MessageInput {
   /** One-click unsubscribe URL for marketing mail (adds List-Unsubscribe headers); omit for transactional mail. */
   listUnsubscribe?: string;
   date?: Date;
-  /** Sign with this domain's DKIM key (relaxed/relaxed, rsa-sha256, DKIM_SIGNED_HEADERS); omit for unsigned mail (issue 4 §5). */
+  /** Sign with this domain's DKIM key (relaxed/relaxed, rsa-sha256, DKIM_SIGNED_HEADERS); omit for unsigned mail. */
   dkim?: DkimKey;
 }
 
@@ -178,7 +178,7 @@ export interface RenderRequest {
   message: Omit<MessageInput, 'subject' | 'html' | 'text'>;
   /** Where the exact copy goes (written by whoever renders, so the bytes never cross threads twice). */
   store: { bucket: string; key: string };
-  /** Open pixel and click redirects to add to the rendered HTML (issue 5); omitted for untracked mail. */
+  /** Open pixel and click redirects to add to the rendered HTML; omitted for untracked mail. */
   tracking?: TrackingContext;
 }
 

@@ -1,5 +1,5 @@
 /**
- * SmtpPool (issue 36 §4) against real SMTP servers on 127.0.0.1 (smtp-server): sessions are reused, never more are
+ * SmtpPool against real SMTP servers on 127.0.0.1 (smtp-server): sessions are reused, never more are
  * open than the allowance (counted until their sockets close), a smaller allowance closes idle sessions, a refused
  * recipient keeps its session, a session the relay ended while idle is replaced without a lost or doubled message,
  * and a relay that refuses connections rejects the acquire as a connection failure.

@@ -1,6 +1,6 @@
 /**
  * SmtpPool: the SMTP sessions (connections) of one relay in this process, spoken with nodemailer's SMTPConnection
- * (RFC 5321). What it adds over nodemailer's own pool (issue 36 §4) is that it counts what the relay counts:
+ * (RFC 5321). What it adds over nodemailer's own pool is that it counts what the relay counts:
  * - a session counts from the moment its socket is created until the socket's `close` event — while it connects,
  *   sends, idles and while its QUIT is on its way — so `open` is what the relay sees open from this process;
  * - a message goes to an idle session of its own (the most recently used first, so that the others idle out) or, when

@@ -1,5 +1,5 @@
 /**
- * The built console (Vite's dist/console) and what answers a path no route has (issue 23 §5).
+ * The built console (Vite's dist/console) and what answers a path no route has.
  *
  * The console is one page whose router draws every client route (src/console/App.tsx and the react-admin resources:
  * /campaigns, /people/users/edit/:id, /login, /pricing, /operator …), so an unknown path a browser navigates to gets

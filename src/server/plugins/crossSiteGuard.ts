@@ -1,5 +1,5 @@
 /**
- * The cross-site request guard of cookie-authenticated operations (issue 36 §5; docs/architecture.md §4, §20). A
+ * The cross-site request guard of cookie-authenticated operations (docs/architecture.md §4, §20). A
  * browser sends a cookie with every request to its site, whoever's page made it, and SameSite=Strict only keeps out
  * other sites: a page on another port or a sibling subdomain of the same host is the same site, so its form posts and
  * no-cors fetches arrive with the operator's mw_operator cookie. A state-changing request (POST, PUT, PATCH, DELETE)

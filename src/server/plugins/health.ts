@@ -1,5 +1,5 @@
 /**
- * Health endpoints for orchestrators and load balancers (issue 23 §5):
+ * Health endpoints for orchestrators and load balancers:
  * - `GET /healthz`: the process is up and serving HTTP (liveness; touches nothing else). 200 {ok, database}.
  * - `GET /readyz`: the process can do its work (readiness): the database answers `SELECT 1` within READY_TIMEOUT_MS,
  *   the job queue's tables are there at the version this pg-boss needs, and every migration of this build is applied.

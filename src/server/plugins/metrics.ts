@@ -1,5 +1,5 @@
 /**
- * GET /metrics in Prometheus's text format (issue 23 §5), with prom-client:
+ * GET /metrics in Prometheus's text format, with prom-client:
  * - the process's metrics (src/server/metrics.ts): emails sent, deferred and failed by reason class, send latency
  *   (due → accepted by the relay, s), and Node's default metrics (event-loop lag, heap, GC, CPU);
  * - this app's HTTP request durations (s) by method, route pattern (`request.routeOptions.url`, never the raw URL;

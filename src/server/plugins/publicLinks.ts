@@ -1,17 +1,17 @@
 /**
- * The links inside emails (DESIGN.md §1; issue 5), served without an x-api-key since recipients follow them:
+ * The links inside emails (DESIGN.md §1), served without an x-api-key since recipients follow them:
  * - GET  /t/o/{token}.gif  open pixel: records ses_event_open, answers a 1×1 transparent GIF;
  * - GET  /t/c/{token}      click redirect: records ses_event_click, 302 to the link the token carries;
- * - GET  /t/h/{token}      the hidden honeypot link: records a bot's ses_event_click, answers 204 (issue 22 §3);
+ * - GET  /t/h/{token}      the hidden honeypot link: records a bot's ses_event_click, answers 204;
  * Opens and clicks carry the machine / bot verdict of src/domain/engagement.ts; a request whose referrer is the
- * console itself (its email viewer) is answered and never recorded (issue 22 §1);
+ * console itself (its email viewer) is answered and never recorded;
  * - GET  /u/{token}        unsubscribe page: names the address and asks to confirm (a GET never unsubscribes, so
  *                          link scanners cannot unsubscribe anyone);
  * - POST /u/{token}        the page's button, or the RFC 8058 one-click POST (body List-Unsubscribe=One-Click) that
  *                          mail clients send to the List-Unsubscribe URL: unsubscribes and confirms;
- * - GET  /v/{token}        a sender persona's verification page (asks); POST confirms it (issue 4 §4);
+ * - GET  /v/{token}        a sender persona's verification page (asks); POST confirms it;
  * - /s/{form} and /s/c/{token}: hosted subscribe forms and their confirmation links (plugins/subscribeForms.ts).
- * With subscription topics (issue 26 §3) /u/ is a preference centre: leave the email's topic, choose topics, or leave all.
+ * With subscription topics /u/ is a preference centre: leave the email's topic, choose topics, or leave all.
  * A token that is not genuine (forged, altered, another tenant's) gets 404 and records nothing.
  */
 import { escapeUTF8 as escapeHtml } from 'entities';
@@ -50,7 +50,7 @@ const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 const backLink = (token: string) => `<a href="/u/${encodeURIComponent(token)}">Manage your email preferences</a>`;
 
 /**
- * preferenceCentre renders the preference centre (issue 26 §3): leave the email's topic (one button), choose topics
+ * preferenceCentre renders the preference centre: leave the email's topic (one button), choose topics
  * (checkboxes; saving while unsubscribed from everything subscribes again), or leave all marketing email. Every
  * change is a POST: a link scanner's GET changes nothing.
  */
@@ -99,7 +99,7 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
     // Fastify answers HEAD with the GET route; a HEAD (a link checker, a proxy's probe) is answered but never counted.
     const counted = (req: FastifyRequest) => req.method !== 'HEAD';
 
-    // The console's own views never count (issue 22 §1): a stored copy shown in the console's viewer (a sandboxed
+    // The console's own views never count: a stored copy shown in the console's viewer (a sandboxed
     // iframe that keeps the console's origin, VIEWER_SANDBOX) loads its pixel and follows its links with the console
     // page as referrer (Referrer-Policy same-origin sends it to this origin only), which no mail client does. Such a
     // request is answered as usual and recorded nowhere.
@@ -128,7 +128,7 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
       return reply.header('cache-control', 'no-store').redirect(target.url, 302);
     });
 
-    // The hidden honeypot link (issue 22 §3): only scanners follow it; recorded as a bot's click, answered with nothing.
+    // The hidden honeypot link: only scanners follow it; recorded as a bot's click, answered with nothing.
     scope.get<{ Params: { token: string } }>('/t/h/:token', async (req, reply) => {
       const target = await check(req.params.token, verifyHoneypotToken);
       if (!target || (counted(req) && !fromConsole(req) && !(await recordEngagement(query, target, 'click', request(req, { honeypot: true })))))
@@ -136,7 +136,7 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
       return reply.code(204).header('cache-control', 'no-store').send();
     });
 
-    // The unsubscribe page and, when the project has subscription topics, its preference centre (issue 26 §3).
+    // The unsubscribe page and, when the project has subscription topics, its preference centre.
     scope.get<{ Params: { token: string } }>('/u/:token', async (req, reply) => {
       const target = await check(req.params.token, verifyUnsubscribeToken);
       const prefs = target && (await preferences(query, target));
@@ -187,10 +187,10 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
         .send(page('You are unsubscribed', `<p>${escapeHtml(done.email)} no longer receives marketing email from ${escapeHtml(who?.company ?? '')}.</p>`));
     });
 
-    // Hosted subscribe forms and their confirmation links (issue 26 §2; plugins/subscribeForms.ts).
+    // Hosted subscribe forms and their confirmation links (plugins/subscribeForms.ts).
     registerSubscribeForms(scope, ctx);
 
-    // Sender persona verification (issue 4 §4): the page asks, its button confirms.
+    // Sender persona verification: the page asks, its button confirms.
     const personaOf = async (token: string) => {
       const secret = await secretOf(projectOfToken(token));
       return secret ? verifyPersonaToken(token, secret) : undefined;

@@ -1,5 +1,5 @@
 /**
- * Request guards of the gateways (issue 19 §1: bad input is never a 5xx, and every error answer has an `errors`
+ * Request guards of the gateways (bad input is never a 5xx, and every error answer has an `errors`
  * list). What the specs' schemas cannot say on their own:
  * - **Content types.** An operation with a request body takes only the media types its spec lists
  *   (`requestBody.content`); any other, or a body without a Content-Type, is a 415 naming `content-type` before the

@@ -1,9 +1,8 @@
 /**
- * Security headers on every page and API answer (issue 19 §7), set by @fastify/helmet: a Content-Security-Policy,
+ * Security headers on every page and API answer, set by @fastify/helmet: a Content-Security-Policy,
  * X-Frame-Options SAMEORIGIN with `frame-ancestors 'self'`, X-Content-Type-Options nosniff, Referrer-Policy
  * same-origin (tokens in /u/ and /t/ paths never leak to the sites links go to; requests to this origin carry the
- * referrer, which is how the tracking endpoints know a load from the console's email viewer and do not count it —
- * issue 22 §1), Cross-Origin-Opener-Policy, and
+ * referrer, which is how the tracking endpoints know a load from the console's email viewer and do not count it), Cross-Origin-Opener-Policy, and
  * Strict-Transport-Security when PUBLIC_URL is https.
  *
  * The policy (contentSecurityPolicy) is what the console needs and no more:

@@ -1,5 +1,5 @@
 /**
- * One compiled OpenAPI meta-schema per process (issue 23 §6, a faster start). fastify-openapi-glue checks each
+ * One compiled OpenAPI meta-schema per process (a faster start). fastify-openapi-glue checks each
  * gateway's document against the OpenAPI meta-schema with a new @seriousme/openapi-schema-validator Validator, and
  * each Validator compiles that large schema with a new ajv: with one gateway per service it was compiled once per
  * gateway, most of buildApp's time (figures: docs/bench-log.md, `npm run bench:startup`). The compiled checker is a

@@ -1,5 +1,5 @@
 /**
- * The hosted subscribe forms and their confirmation links (issue 26 §2; core/subscriptions), served without an
+ * The hosted subscribe forms and their confirmation links (core/subscriptions), served without an
  * x-api-key since website visitors use them:
  * - GET  /s/{form}      the form: heading, email, first name, the consent text, and a honeypot field people never see;
  * - POST /s/{form}      a submission (form-encoded; also the HTML snippet's target): creates or updates the contact as

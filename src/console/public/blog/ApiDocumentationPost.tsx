@@ -1,7 +1,7 @@
 /**
  * The API documentation post (spec part 1 §2 "The API documentation post embeds an OpenAPI document served from
  * /docs/api.yml and has a show/hide tutorial"; §7 "Documented public API", whose guide states a template must contain
- * an unsubscribe link; issue 7 §3): an overview, a button that shows or hides a step-by-step tutorial with curl
+ * an unsubscribe link): an overview, a button that shows or hides a step-by-step tutorial with curl
  * examples, and the reference rendered by swagger-ui from the document bundled at build time (scripts/apiDocs.ts).
  */
 import { useId, useState } from 'react';

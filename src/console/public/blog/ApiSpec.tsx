@@ -1,5 +1,5 @@
 /**
- * ApiSpec embeds an API document in a blog post (spec part 1 §2 /blog; issue 7 §3), loading swagger-ui-react only when
+ * ApiSpec embeds an API document in a blog post (spec part 1 §2 /blog), loading swagger-ui-react only when
  * a post that embeds one is opened: the blog index and every other page never fetch it.
  */
 import { lazy, Suspense } from 'react';

@@ -1,5 +1,5 @@
 /**
- * /blog (spec part 1 §2 Public pages: "index of six posts, newest first"; issue 7 §3): each post's title (a link to
+ * /blog (spec part 1 §2 Public pages: "index of six posts, newest first"): each post's title (a link to
  * /blog/<slug>), date and summary. Imports only the posts' metadata, so this page loads none of the posts' bodies and
  * never swagger-ui.
  */

@@ -1,5 +1,5 @@
 /**
- * /blog/<slug> (spec part 1 §2 Public pages, /blog; issue 7 §3): one post, with its title as the page's h1, its date
+ * /blog/<slug> (spec part 1 §2 Public pages, /blog): one post, with its title as the page's h1, its date
  * and its body; an unknown slug says so and links back to /blog. Reads `:slug` from the route.
  */
 import { Link as RouterLink, useParams } from 'react-router-dom';

@@ -1,6 +1,6 @@
 /**
  * The Make API-spec post (spec part 1 §2 "The automation-platform spec post embeds an API spec document loaded from
- * /docs/make_integration.yml"; issue 7 §3): how the Make app connects, then the document itself, rendered by
+ * /docs/make_integration.yml"): how the Make app connects, then the document itself, rendered by
  * swagger-ui (loaded only here and on the API documentation post).
  */
 import { ApiSpec } from './ApiSpec';

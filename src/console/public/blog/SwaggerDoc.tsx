@@ -1,6 +1,6 @@
 /**
  * SwaggerDoc renders an OpenAPI document with swagger-ui-react (spec part 1 §2 /blog: the Make API-spec post embeds
- * /docs/make_integration.yml, the API documentation post /docs/api.yml; issue 7 §3). Only ApiSpec.tsx imports it, and
+ * /docs/make_integration.yml, the API documentation post /docs/api.yml). Only ApiSpec.tsx imports it, and
  * lazily, so swagger-ui (and its CSS) are fetched only by those two posts; its chunk is named after this file. It
  * fetches nothing but `url`, from this site: the BaseLayout has no online validator badge, and the CSS has no fonts.
  *

@@ -1,5 +1,5 @@
 /**
- * The bodies of the blog's text posts (spec part 1 §1 claims, §2 /blog; issue 7 §3): exact copies of sent email,
+ * The bodies of the blog's text posts (spec part 1 §1 claims, §2 /blog): exact copies of sent email,
  * timezone-aware sending, event-triggered and drip email, the Make integration, the how-to video's chapters, and the
  * unlisted serverless post. The two posts that embed an API document are ApiDocumentationPost.tsx and MakeSpecPost.tsx.
  * Figures come from src/domain so the text says what the product does.

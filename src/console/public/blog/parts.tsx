@@ -1,5 +1,5 @@
 /**
- * The building blocks of the blog's post bodies (spec part 1 §2 Public pages, /blog; issue 7 §3): a section with its
+ * The building blocks of the blog's post bodies (spec part 1 §2 Public pages, /blog): a section with its
  * h2, a paragraph, an in-site link, inline code and a code block. Headings below the page's h1 are h2 (sections) and
  * h3; links are underlined so they stand out from the text without colour.
  */

@@ -1,5 +1,5 @@
 /**
- * The blog's post list (spec part 1 §2 Public pages, /blog; issue 7 §3): slug, title, date and summary of every post,
+ * The blog's post list (spec part 1 §2 Public pages, /blog): slug, title, date and summary of every post,
  * without their bodies (posts.tsx adds those), so the catalogue can be tested without React. The index shows the six
  * posts of INDEX_POSTS, newest first. Two more posts exist but are not on it (UNLISTED_POSTS): /blog/serverless, which
  * the spec names apart from the index, and the Make API-spec post. The spec names seven slugs for its "index of six

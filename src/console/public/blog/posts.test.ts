@@ -1,6 +1,6 @@
 /**
  * The blog's post list (spec part 1 §2 /blog: "index of six posts, newest first", the slugs, "A serverless post also
- * exists"; issue 7 §3). The expected slugs and order are written out here, not read from postMeta.ts.
+ * exists"). The expected slugs and order are written out here, not read from postMeta.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { findPostMeta, formatPostDate, INDEX_POSTS, UNLISTED_POSTS } from './postMeta';

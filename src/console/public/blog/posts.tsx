@@ -1,5 +1,5 @@
 /**
- * The blog's catalogue (spec part 1 §2 Public pages, /blog; issue 7 §3): each post's metadata (postMeta.ts) with the
+ * The blog's catalogue (spec part 1 §2 Public pages, /blog): each post's metadata (postMeta.ts) with the
  * component that renders its body. Typed by slug, so a post without a body (or a body without a post) does not
  * compile. /blog/serverless and the Make API-spec post are here too, although the index does not list them (see
  * postMeta.ts).

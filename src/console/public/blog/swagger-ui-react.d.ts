@@ -1,5 +1,5 @@
 /**
- * Types for swagger-ui-react 5.35 (it ships none): the props SwaggerDoc.tsx passes (issue 7 §3). See the package's
+ * Types for swagger-ui-react 5.35 (it ships none): the props SwaggerDoc.tsx passes. See the package's
  * index.mjs for the full list.
  */
 declare module 'swagger-ui-react' {

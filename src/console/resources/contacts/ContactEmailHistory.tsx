@@ -1,6 +1,6 @@
 /**
- * A contact's email history on /people/users/edit/{id} (spec part 2 §2 Contacts, §7 Other: email send results;
- * issue 3 §3): the emails successfully sent to the contact's address, newest first, 10 at a time, from
+ * A contact's email history on /people/users/edit/{id} (spec part 2 §2 Contacts, §7 Other: email send results):
+ * the emails successfully sent to the contact's address, newest first, 10 at a time, from
  * GET {reporting}/email_send_results?email=; each opens the stored copy in the email viewer (/email/{location}).
  */
 import { useEffect, useState } from 'react';

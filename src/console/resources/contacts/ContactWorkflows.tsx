@@ -1,5 +1,5 @@
 /**
- * A contact's workflows on /people/users/edit/{id} (issue 8: a contact's path through workflows is visible from the
+ * A contact's workflows on /people/users/edit/{id} (a contact's path through workflows is visible from the
  * contact): the contact's runs through every workflow, newest first (listContactRuns contact_id=…), each with its
  * path and a link to its workflow's editor.
  */

@@ -1,6 +1,6 @@
 /**
  * The new email blast form at /components/email-blasts/new (spec part 2 §2 Email blasts, §4, §5 Email blast): name,
- * template, sender persona, send date and time (default the next quarter hour in UTC, nextSendSlot; issue 25 §2), timezone and audience; Save & Send posts
+ * template, sender persona, send date and time (default the next quarter hour in UTC, nextSendSlot), timezone and audience; Save & Send posts
  * one blast with a client-generated v4 id, then goes to its edit route.
  */
 import { TopicSelect } from '../shared/TopicSelect';
@@ -76,7 +76,7 @@ export function EmailBlastCreate() {
   const [segments, setSegments] = useState<RaRecord[]>([]);
   const [contacts, setContacts] = useState<RaRecord[]>([]);
   const [attempted, setAttempted] = useState(false);
-  /** "Send now" (issue 25 §2): the blast is due the minute it is saved, in UTC; the date and time fields step aside. */
+  /** "Send now": the blast is due the minute it is saved, in UTC; the date and time fields step aside. */
   const [sendNow, setSendNow] = useState(false);
 
   const templates = useGetList('templates', { pagination: ALL, sort: { field: 'name', order: 'ASC' } });

@@ -1,9 +1,9 @@
 /**
- * The filter builder (spec part 2 §3 Filters, §4 Segment, §5 Segment; issue 3 §6): rows of attribute, operator and
+ * The filter builder (spec part 2 §3 Filters, §4 Segment, §5 Segment): rows of attribute, operator and
  * values over the catalog of src/domain/segmentFilter.ts, always with one blank trailing row (blank rows are stripped
  * on every change). Value inputs follow the value types: text, a date, a whole number of at least 0, or a picker for
  * a template, an email blast or a segment (campaigns and workflows are typed as ids until their gateways exist). The
- * same component will serve the workflow editor's filter nodes (issue 8).
+ * same component will serve the workflow editor's filter nodes.
  */
 import { useEffect, useState } from 'react';
 import { Autocomplete, Box, Checkbox, FormControlLabel, IconButton, MenuItem, Stack, TextField, Tooltip } from '@mui/material';

@@ -1,6 +1,6 @@
 /**
  * The segment edit page, /people/segments/new/empty and /people/segments/edit/{id} (spec part 2 §2 Segments, §4
- * Segment, §7 Segments, §8; issue 3 §5): the New Segment / Edit Segment heading, the name with Save (new) or Rename
+ * Segment, §7 Segments, §8): the New Segment / Edit Segment heading, the name with Save (new) or Rename
  * (existing), disabled while the name is blank; after a create it goes to the edit route. An existing segment shows
  * its members (In segment, each with Remove) and the other contacts (Not in segment, each with Add), both paged 10 at
  * a time and searched like the contacts list, and a filter (the segment-edit set) finds contacts to add; contacts can

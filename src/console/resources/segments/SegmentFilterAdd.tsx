@@ -1,6 +1,6 @@
 /**
  * "Add contacts by filter" on the segment edit page (spec part 2 §3 Filters: the segment-edit filter set, which drops
- * num_in_segment, city, state, json and the workflow dates and adds is_in_segment; issue 3 §5-§6): build filters,
+ * num_in_segment, city, state, json and the workflow dates and adds is_in_segment): build filters,
  * preview the first 100 matching contacts (filter_users with segment_edit), and add the ones shown to the segment.
  */
 import { useState } from 'react';

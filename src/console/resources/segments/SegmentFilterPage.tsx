@@ -1,6 +1,6 @@
 /**
- * The Filter Contacts screen, /people/segments/new/filter (spec part 2 §2 Segments, §5 Segment, §7 Segments, §8;
- * issue 3 §6): build a filter list joined by 'and' (match every filter) or 'or' (match any), preview up to 100
+ * The Filter Contacts screen, /people/segments/new/filter (spec part 2 §2 Segments, §5 Segment, §7 Segments, §8):
+ * build a filter list joined by 'and' (match every filter) or 'or' (match any), preview up to 100
  * matching contacts with their total (Email, First Name, Last Name, Added; each email opens the contact in a new tab),
  * and save it as a segment, which the server builds as a job. Issue 25 item 9: the spec's toast ("Successfully enqueued
  * segment creation for {name} w/{count} contacts") reads as plumbing; it now says "Segment ‘{name}’ is being created
@@ -70,7 +70,7 @@ export function SegmentFilterPage() {
     setBusy('preview');
     try {
       // segment_edit and offset are the spec's defaults, sent since the generated body type lists defaulted fields as set.
-      // The page and an estimated total first (at once, even over a million contacts), then the exact total (issue 24 §3).
+      // The page and an estimated total first (at once, even over a million contacts), then the exact total.
       const asked = body();
       const quick = await callOperation('filterUsers', { body: { ...asked, segment_edit: false, limit: 100, offset: 0, total: 'estimate' } }, RETRY.segments);
       setPreview({ users: quick.users, total: quick.total_users, estimate: quick.total_is_estimate });

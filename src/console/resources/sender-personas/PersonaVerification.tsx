@@ -1,5 +1,5 @@
 /**
- * A sender persona's verification status, where the user sees the persona (issue 25 §3): on the list, "Verified" or
+ * A sender persona's verification status, where the user sees the persona: on the list, "Verified" or
  * "Not confirmed yet" with a button that emails the link again; on the edit page, what the status means for sending
  * and the same button. The link is sent by POST {senderpersonawrapper}/sender_personas/{id}/verification.
  */

@@ -5,7 +5,7 @@ import { PersonaStatusCell } from './PersonaVerification';
 
 /**
  * SenderPersonaList lists personas (email, first name, last name, verified, added) with an empty state prompting to add
- * one; an unverified persona says it cannot send and offers to resend its link (issue 25 §3).
+ * one; an unverified persona says it cannot send and offers to resend its link.
  */
 export function SenderPersonaList() {
   return (

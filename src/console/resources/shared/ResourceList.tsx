@@ -43,14 +43,14 @@ function renderCell(column: Column, record: RaRecord, truncateAt?: number): Reac
     case 'sendAt':
       return formatSendAt(record as never);
     case 'campaignType':
-      // A type reads on one or two lines, not four (issue 25 item 9).
+      // A type reads on one or two lines, not four.
       return (
         <Box component="span" sx={{ display: 'block', minWidth: '10rem' }}>
           {campaignTypeLabel(String(value ?? ''))}
         </Box>
       );
     case 'audience': {
-      // A blast's audience accounting (issue 5): the excluded total, with the reasons in the tooltip. The rows are
+      // A blast's audience accounting: the excluded total, with the reasons in the tooltip. The rows are
       // react-admin records, so the column's value is read as the spec's type (an email blast's `audience`).
       const a = value as Schema<'scheduler', 'BlastAudience'> | null | undefined;
       if (!a) return '';
@@ -101,7 +101,7 @@ function Links({ definition }: { definition: ResourceDefinition }) {
 
 function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, rowActions, editId, cell, emptyActions }: ResourceListProps) {
   const { isPending, total, filterValues, error } = useListContext();
-  // On a phone the actions come first, so Edit and Archive are on screen without a sideways swipe (issue 25 item 6).
+  // On a phone the actions come first, so Edit and Archive are on screen without a sideways swipe.
   const narrow = useMediaQuery('(max-width:599px)', { noSsr: true });
   const archiveOp = definition.operations.archive;
   const actions = (
@@ -161,7 +161,7 @@ function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, row
     );
   }
   return (
-    // Cells 8 px apart, not MUI's 16: Campaigns' ten columns fit a 1440 px laptop beside the navigation (issue 25 item 9).
+    // Cells 8 px apart, not MUI's 16: Campaigns' ten columns fit a 1440 px laptop beside the navigation.
     <Card variant="outlined" sx={{ overflowX: 'auto', '& .MuiTableCell-root': { px: 1 } }}>
       <Datagrid bulkActionButtons={false} rowClick={false} empty={<Typography sx={{ p: 2 }}>No {definition.label.toLowerCase()} match the search.</Typography>}>
         {actionsFirst || narrow ? [actions, ...columns] : [...columns, actions]}

@@ -1,5 +1,5 @@
 /**
- * TopicSelect picks a subscription topic (issue 26 §3; GET {subscriptions}/topics) for a marketing template or a
+ * TopicSelect picks a subscription topic (GET {subscriptions}/topics) for a marketing template or a
  * blast: "No topic" or one of the project's topics, with a line saying what a topic does. The topics load once; while
  * they load, and if they cannot, the select says so and keeps the current value.
  */

@@ -1,5 +1,5 @@
 /**
- * A template's thumbnail (issue 25 items 2 and 10): the email itself, rendered with the sample contact
+ * A template's thumbnail: the email itself, rendered with the sample contact
  * (sampleRender.ts) in a sandboxed frame scaled to a third — in the template gallery and under the send wizard's
  * template pick list.
  */

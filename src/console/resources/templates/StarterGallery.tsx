@@ -1,5 +1,5 @@
 /**
- * The new-template gallery (issue 25 item 10): a blank template (the drag-and-drop designer) or one of the starters
+ * The new-template gallery: a blank template (the drag-and-drop designer) or one of the starters
  * (starters.ts), each shown as a live thumbnail — the starter itself, rendered with sample values in a sandboxed frame
  * scaled to a third — with its name, type and purpose, and a button to start from it. Keyboard: every card's button
  * is a tab stop; the thumbnails are not.

@@ -1,5 +1,5 @@
 /**
- * The template editor (spec part 2 §2 Templates, §4 Template editor, §5 Template; issue 4 §1-§2): name, subject and
+ * The template editor (spec part 2 §2 Templates, §4 Template editor, §5 Template): name, subject and
  * type; the drag-and-drop designer (Unlayer, or the offline GrapesJS designer when Unlayer cannot load, behind the
  * EmailDesigner interface, both lazy-loaded) or the HTML as code; HTML import; image upload; the 'Render variables' /
  * 'Return to edit mode' preview with a sample contact and sender persona; the suspicious-variable warning (checked
@@ -37,7 +37,7 @@ interface Draft {
   subject: string;
   type: string;
   html_body: string;
-  /** The subscription topic of a marketing template ('' for none; issue 26 §3). */
+  /** The subscription topic of a marketing template ('' for none). */
   topic_id: string;
 }
 
@@ -92,7 +92,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
       : undefined;
   });
   const [attempted, setAttempted] = useState(false);
-  /** On a phone the editor opens only when asked: the page shows the rendered template instead (issue 25 item 6). */
+  /** On a phone the editor opens only when asked: the page shows the rendered template instead. */
   const [editOnPhone, setEditOnPhone] = useState(false);
   const [renderVariables, setRenderVariables] = useState(false);
   const [suspicious, setSuspicious] = useState<string[]>([]);
@@ -219,7 +219,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
       ...draft,
       html_body: html,
       enabled: source?.enabled ?? true,
-      // The text alternative, made from the HTML on every save so it never lags behind it (issue 4 §2).
+      // The text alternative, made from the HTML on every save so it never lags behind it.
       plain_text_body: textFromHtml(html) || null,
       channel_id: source?.channel_id ?? null,
       topic_id: draft.type === 'TEMPLATE_MARKETING' && draft.topic_id ? draft.topic_id : null,
@@ -511,7 +511,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
  */
 export function TemplateEditor({ mode, id }: { mode: 'create' | 'edit'; id?: string }) {
   const { data, isPending, error } = useGetOne('templates', { id: id ?? '' }, { enabled: !!id });
-  /** A new template starts at the gallery (issue 25 item 10): blank, or one of the starters. */
+  /** A new template starts at the gallery: blank, or one of the starters. */
   const [choice, setChoice] = useState<StarterChoice | undefined>();
   const title = mode === 'edit' ? 'Edit Template' : 'New Template';
   let body: React.ReactNode;

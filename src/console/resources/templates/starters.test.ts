@@ -1,5 +1,5 @@
 /**
- * The gallery's starters (issue 25 item 10) are real templates of this product: each file exists, uses only this
+ * The gallery's starters are real templates of this product: each file exists, uses only this
  * product's variables, keeps its licence notice, and a marketing starter passes the template checks a save applies
  * (its unsubscribe link; spec part 2 §5 Template), and nothing in it is fetched from another site.
  */

@@ -1,5 +1,5 @@
 /**
- * The template gallery's starters (issue 25 item 10): real-world emails adapted from MIT-licensed sets (Postmark's
+ * The template gallery's starters: real-world emails adapted from MIT-licensed sets (Postmark's
  * transactional templates, Lee Munroe's responsive email; the licences are served beside them under /starters/),
  * their placeholders turned into this product's variables ({{user.first_name}}, {{sender_persona.email}}, …). The
  * marketing ones carry {{unsubscribe_link}} (spec part 2 §5 Template). The HTML is served as static files from

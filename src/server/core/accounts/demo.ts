@@ -1,5 +1,5 @@
 /**
- * The shared demo account (spec part 1 §1, §2 /demo-login, §6; issue 7 §4): visitors sign in to it from /demo-login
+ * The shared demo account (spec part 1 §1, §2 /demo-login, §6): visitors sign in to it from /demo-login
  * without a password after giving an email and accepting the terms, and its data is put back to one known state on a
  * schedule (Config.demoResetCron, pg-boss cron) so one visitor cannot spoil it for the next.
  */
@@ -79,7 +79,7 @@ export async function resetDemoAccount(db: Db): Promise<string> {
   if (!projectId) projectId = (await createAccount(db, { ...DEMO_ACCOUNT, activated: false })).projectId;
   const pid = projectId;
   await db.transaction(async (tx) => {
-    // Webhook endpoints first (issue 26): a visitor's endpoint must never receive what later visitors do.
+    // Webhook endpoints first: a visitor's endpoint must never receive what later visitors do.
     await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.projectId, pid));
     await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.projectId, pid));
     await tx.delete(consents).where(eq(consents.projectId, pid));

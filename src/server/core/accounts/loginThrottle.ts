@@ -1,5 +1,5 @@
 /**
- * Sign-in throttling (issue 7 "Bad input"; issue 19 §4: a limit the attacker cannot reset). Failed sign-ins are
+ * Sign-in throttling (a limit the attacker cannot reset). Failed sign-ins are
  * counted twice, with rate-limiter-flexible's drizzle store (RateLimiterDrizzle over the `rate_limits` table), so every
  * server process on the database sees the same counts and they survive a restart:
  * - per client address (`login-ip:<address>`): at most LOGIN_MAX_FAILURES per LOGIN_FAILURE_WINDOW_S, whatever

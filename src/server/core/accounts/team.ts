@@ -1,5 +1,5 @@
 /**
- * The team of a company project ('Your team', spec part 1 §2, §3 Company user, §6; issue 7 §5, §6): its admins, the
+ * The team of a company project ('Your team', spec part 1 §2, §3 Company user, §6): its admins, the
  * earliest-created of whom is the super-admin and cannot be removed, and the sandbox activation steps.
  */
 import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
@@ -124,7 +124,7 @@ export async function sandboxActivation(db: Db, project: ProjectScope): Promise<
       .where(and(eq(table.projectId, project.id), isNull(table.archivedAt)));
     return row.n > 0;
   };
-  // A persona counts once its address is verified: until then it cannot send (issue 25 §3).
+  // A persona counts once its address is verified: until then it cannot send.
   const personaStep = async () => {
     const [row] = await db
       .select({ all: count(), verified: count(senderPersonas.verifiedAt) })
@@ -160,7 +160,7 @@ export async function saveContactMessage(db: Db, m: { email: string; name: strin
   await db.insert(contactMessages).values(m);
 }
 
-/** What an operator decided about a project, read afresh (GET {companyauthwrapper}/account_status; issue 23 §3). */
+/** What an operator decided about a project, read afresh (GET {companyauthwrapper}/account_status). */
 export async function accountStatus(
   db: Db,
   project: ProjectScope,

@@ -4,7 +4,7 @@
  * sandbox check (core/blasts saveBlast), the preview (POST {scheduler}/scheduler/preview) and the expansion
  * (src/server/core/blasts/expand.ts). The SQL is ./queries.ts: audienceCte, counted without leaving the database by
  * audienceCountsSql (the preview and the save-time sandbox check) and written a chunk at a time into the outbox by the
- * expansion (core/blasts QUEUE_AUDIENCE_CHUNK). No recipient list passes through Node (issue 24).
+ * expansion (core/blasts QUEUE_AUDIENCE_CHUNK). No recipient list passes through Node.
  */
 import type { QueryFn } from '../../db/client.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox.ts';
@@ -22,10 +22,10 @@ export {
   TEMPLATES_ARE_MARKETING,
 } from './queries.ts';
 
-/** Contacts an audience names but leaves out, by reason (issue 5 audience accounting). */
+/** Contacts an audience names but leaves out, by reason. */
 export interface Excluded {
   unsubscribed: number;
-  /** Double opt-in not confirmed yet (issue 26 §2): marketing mail waits for the click. */
+  /** Double opt-in not confirmed yet: marketing mail waits for the click. */
   unconfirmed: number;
   bounced: number;
   suppressed: number;
@@ -47,7 +47,7 @@ export interface AudienceCounts {
 }
 
 /**
- * audienceCounts counts a blast's audience in the database, without reading the recipients into Node (issue 24 §2),
+ * audienceCounts counts a blast's audience in the database, without reading the recipients into Node,
  * exactly as the expansion (core/blasts/expand.ts) will find it — or, with `sampleShare` < 1 (contactSampleShare),
  * estimated from that share of the contacts table's pages, every count scaled up (sampleScale: a ratio estimate over
  * the project's contacts on those pages; ids and addresses that name no

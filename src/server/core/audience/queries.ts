@@ -7,7 +7,7 @@
 import { contactsSampleSql } from '../contacts/index.ts';
 
 /**
- * AUDIENCE_TOPIC: the subscription topic of a blast's mail (issue 26 §3): the blast's own topic $1, else the topic its
+ * AUDIENCE_TOPIC: the subscription topic of a blast's mail: the blast's own topic $1, else the topic its
  * templates $2 all name; NULL when neither (or the topic is deleted). The sender checks each email's template again
  * at send time.
  */
@@ -41,8 +41,8 @@ export function audienceShape(a: { to_segment_ids?: string[]; to_user_ids?: stri
  * 'bounce' suppression-list entry) and 'suppressed' (complained, or any other entry but 'unsubscribed') from all
  * mail; 'unsubscribed' (unsubscribed_at, or an 'unsubscribed' entry) only when $5 (the mail is marketing); else
  * 'invalid' for an address checkEmail would refuse (email_is_valid, core/audience/sql). Marketing mail also leaves out
- * contacts who left its subscription topic (the placeholder named by `topic`, a uuid or NULL; issue 26 §3) as
- * 'unsubscribed', and contacts whose double opt-in is not confirmed yet as 'unconfirmed' (issue 26 §2). With `range`, only contact ids
+ * contacts who left its subscription topic (the placeholder named by `topic`, a uuid or NULL) as
+ * 'unsubscribed', and contacts whose double opt-in is not confirmed yet as 'unconfirmed'. With `range`, only contact ids
  * in (lo, hi] — two placeholders, e.g. ['$6', '$7'] — so an expansion reads its audience a chunk at a time, each by
  * an index range. Without `shape`, every list is read (always correct; the shape only leaves out empty ones). With
  * `samplePercent`, only the contacts on a random sample of that share of the contacts table's pages (an estimate).

@@ -1,8 +1,8 @@
 /**
- * Blast expansion (DESIGN.md §6; issue 24 §1): when a blast is due, turn its audience (core/audience: segments ∪
+ * Blast expansion (DESIGN.md §6): when a blast is due, turn its audience (core/audience: segments ∪
  * contacts, minus unsubscribed, bounced, complained and suppressed addresses) into one outbox row per recipient with
  * its own send instant (the contact's zone when asked), and record the audience accounting (targeted, queued,
- * excluded by reason; issue 5) on the blast.
+ * excluded by reason) on the blast.
  *
  * The rows are written by the database: each chunk is one INSERT … SELECT from the audience query over a range of
  * contact ids (QUEUE_AUDIENCE_CHUNK), so no recipient list passes through Node and memory stays flat whatever the

@@ -287,7 +287,7 @@ type PreviewIn = components['schemas']['PreviewRequest'];
 type PreviewOut = components['schemas']['BlastPreview'];
 
 /**
- * previewBlast answers POST {scheduler}/scheduler/preview (the send wizard's review; issue 9 §2): the audience as the
+ * previewBlast answers POST {scheduler}/scheduler/preview (the send wizard's review): the audience as the
  * expansion would resolve it now (src/server/core/audience/index.ts), this UTC month's sends so far (from the report aggregates),
  * the cost of the send (src/domain/pricing.ts sendCost over to_send × emails_per_recipient) and the problems that stop
  * a launch, and how long the send takes under the delivery governor's limits that apply now (`governor`: the relay's
@@ -307,7 +307,7 @@ export async function previewBlast(
   const hasAudience = !!((p.to_segment_ids?.length ?? 0) + (p.to_user_ids?.length ?? 0) + (p.to_user_emails?.length ?? 0));
   const sandboxed = !project.notInSandbox && hasAudience;
   const personaEmails = sandboxed ? (await query<{ email: string }>(PROJECT_PERSONA_EMAILS, [project.id])).map((r) => r.email) : [];
-  // Counted in the database: the recipients never pass through here (issue 24 §2).
+  // Counted in the database: the recipients never pass through here.
   // An estimate when asked for, over a large audience, outside the sandbox (whose refusals must be exact).
   const share = p.counts === 'estimate' && hasAudience && !sandboxed ? await audienceSampleShare(query, p) : 1;
   const audience: AudienceCounts = hasAudience

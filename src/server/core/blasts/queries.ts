@@ -8,7 +8,7 @@ import { audienceCte, sandboxRefusedSql } from '../audience/index.ts';
 import { insertOutboxSql } from '../sending/outbox.ts';
 
 /**
- * QUEUE_AUDIENCE_CHUNK: one chunk of a due blast's expansion, in one statement (issue 24 §1): the audience's contacts
+ * QUEUE_AUDIENCE_CHUNK: one chunk of a due blast's expansion, in one statement: the audience's contacts
  * with ids in ($6, $7] (core/audience audienceCte; $1-$5 as there) become outbox rows of blast $8 — sender persona $9,
  * template pick_template(contact, $10, $11) (core/blasts/sql), send instant and zone from the table $12 (contact time
  * zones as written, '' for none) → $13 zones, $14 instants, else $15 and $16 (the blast's zone and instant, or UTC's

@@ -1,5 +1,5 @@
 /**
- * Campaigns (spec part 2 §3 Campaign, §5, §7; issue 6 §3): named groups of email blasts, workflows or templates, and
+ * Campaigns (spec part 2 §3 Campaign, §5, §7): named groups of email blasts, workflows or templates, and
  * their metrics from the report aggregates (docs/architecture.md §14). Every query is scoped to one project.
  */
 import { randomUUID } from 'node:crypto';
@@ -190,7 +190,7 @@ const METRICS = {
   unsuccessful_sends: EVENT.sendFailure,
 } as const;
 
-/** The metrics counting only what people did (issue 22: distinct emails opened or clicked by a person), from num_unique_human. */
+/** The metrics counting only what people did (distinct emails opened or clicked by a person), from num_unique_human. */
 const HUMAN_METRICS = { human_opens: EVENT.open, human_clicks: EVENT.click } as const;
 type MetricColumn = keyof typeof METRICS | keyof typeof HUMAN_METRICS;
 const METRIC_COLUMNS = [...Object.keys(METRICS), ...Object.keys(HUMAN_METRICS)] as MetricColumn[];

@@ -1,5 +1,5 @@
 /**
- * The contact file import job (issue 3 §1-§2; job-log "parsed contact file", JOB_PARSE_CONTACT_FILE): streams the
+ * The contact file import job (job-log "parsed contact file", JOB_PARSE_CONTACT_FILE): streams the
  * stored CSV (csv-parse) or XLSX (src/server/core/contacts/xlsxRows.ts, a streaming reader of the first sheet) file, never holding it whole in memory, checks
  * every row (src/domain/contactImport.ts), and upserts the good ones by email in batches of BATCH_ROWS with one
  * `INSERT … SELECT FROM json_to_recordset(…) ON CONFLICT` statement each, on IMPORT_WRITERS (config importWriters) connections at once (for a segment upload, the batch's contacts join the
@@ -52,7 +52,7 @@ interface Details {
   file_name: string;
   segment_id: string | null;
   bytes: number;
-  /** The upload's column mapping (issue 25 §7), if it had one. */
+  /** The upload's column mapping, if it had one. */
   columns?: ColumnMapping;
 }
 
@@ -64,7 +64,7 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
   const d = entry.start_details;
   const mapping = d.columns ?? {};
   const state = { bytesRead: 0, imported: 0, failed: 0, errors: [] as RowError[] };
-  // Imported contacts enter the project's "contact created or updated" workflows (issue 8 §5), in the batch's statement.
+  // Imported contacts enter the project's "contact created or updated" workflows, in the batch's statement.
   const entering = await anyUpsertTriggered(query, entry.project_id);
   const refuse = (errs: RowError[]) => {
     state.failed++;

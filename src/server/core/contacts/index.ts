@@ -47,7 +47,7 @@ const SORTABLE = {
 const SEARCHABLE = { email: contacts.email, first_name: contacts.firstName, last_name: contacts.lastName, timezone: contacts.timezone };
 
 /**
- * smartSearch is the `search_field=all` condition (spec part 2 §5 Search; issue 3 §4), read by classifySearch: a
+ * smartSearch is the `search_field=all` condition (spec part 2 §5 Search), read by classifySearch: a
  * UUID matches the contact's id or its metadata user_id; a date-like text matches contacts added (created_at) or
  * born (date_of_birth) on that UTC day; anything else is a case-insensitive substring of the email, first name, last
  * name or "first last".
@@ -260,7 +260,7 @@ async function plannedProjectContacts(query: QueryFn, projectId: string): Promis
  * about `sample` of project `projectId`'s contacts are in it (a sample of p % of the pages holds about p % of the
  * project's contacts), from the planner's statistics; 1 when the project is that small (then it is counted exactly).
  * At least 0.1 % of the table. Used by filter_users (core/segments) and the blast preview (core/audience) with
- * `total`/`counts: estimate` (issue 24 §3).
+ * `total`/`counts: estimate`.
  */
 export async function contactSampleShare(query: QueryFn, projectId: string, sample: number): Promise<number> {
   const projectRows = await plannedProjectContacts(query, projectId);

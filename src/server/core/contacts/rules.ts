@@ -1,5 +1,5 @@
 /**
- * What a contact's fields must be, wherever a contact comes from (issue 36 §9: the hosted subscribe form had rules of
+ * What a contact's fields must be, wherever a contact comes from (the hosted subscribe form had rules of
  * its own and took an address the contacts API refuses): the API's upsert (`POST {user}/users`) and the subscribe
  * forms check their input here, with the same messages. Pure functions; the spec's email rules are
  * src/domain/validation.ts checkEmail (spec part 1 §5, plus the lengths RFC 5321 allows).

@@ -1,5 +1,5 @@
 /**
- * Contact file uploads on the server (issue 3 §1-§2; spec part 2 §7 Contacts file upload, part 1 §3 Bulk upload
+ * Contact file uploads on the server (spec part 2 §7 Contacts file upload, part 1 §3 Bulk upload
  * status): the pre-signed upload URL, what happens when the PUT has stored the file (a job-log entry
  * "parsed contact file" and a queued import job; for a segment upload, the new segment), and the status the console
  * polls. The import itself is src/server/core/contacts/import.ts.
@@ -34,7 +34,7 @@ export { contactFileKind as fileKind, extensionMessage, MAX_CONTACT_FILE_BYTES, 
 /**
  * contactUploadUrl answers GET {user}/users/upload_url and GET {segmentwrapper}/segments/upload_url: a pre-signed
  * PUT URL valid 15 minutes, with the stored key in its `s3_key` query parameter. `columns`, when given, is the file's
- * column mapping as JSON (issue 25 §7: header name → email, first_name, last_name, timezone, date_of_birth, json,
+ * column mapping as JSON (header name → email, first_name, last_name, timezone, date_of_birth, json,
  * json.<key> or skip); it travels signed in the URL and the import reads the file with it. Throws BadRequest naming
  * `filename` when the name is not .csv or .xlsx, `columns` when the mapping is not one (checkMapping).
  */

@@ -1,6 +1,6 @@
 /**
  * A streaming reader of the first worksheet of an XLSX workbook (ECMA-376 SpreadsheetML), for the contact import
- * (issue 3 §1: "XLSX through a streaming reader"). It reads only what an import needs: cell values of one sheet.
+ * ("XLSX through a streaming reader"). It reads only what an import needs: cell values of one sheet.
  *
  * Why not exceljs's WorkbookReader (used before): it costs 1.55–2.1 s per 100,000 rows with nothing else to do, more
  * than PostgreSQL's whole COPY of the same rows, which made the issue's target (≥ 0.6 of COPY) unreachable; this

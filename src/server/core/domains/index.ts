@@ -1,5 +1,5 @@
 /**
- * Sending domains on the server (spec part 2 §2 /account/domains, §3, §7; issue 4 §5): registering a domain with a
+ * Sending domains on the server (spec part 2 §2 /account/domains, §3, §7): registering a domain with a
  * fresh 2048-bit DKIM key pair, listing domains with the records to publish, the DNS check that sets each record's
  * status (run at once after adding, then on DOMAIN_CHECK_CRON by the workers), and the signing keys the sender uses
  * for mail from a persona on a domain whose DKIM record is verified.

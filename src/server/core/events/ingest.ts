@@ -1,5 +1,5 @@
 /**
- * The public events API (`POST {event}/events`; spec part 1 §7, part 2 §2; issue 5): customers post batches of
+ * The public events API (`POST {event}/events`; spec part 1 §7, part 2 §2): customers post batches of
  * events {name, email, metric1..3, json}. Each event is checked on its own; the valid ones are stored in one
  * statement (user_id resolved from the project's contacts by email), the bad ones are reported by index and field.
  * An Idempotency-Key makes a retried batch store nothing twice. The statement triggers on events (report
@@ -13,7 +13,7 @@ import { EVENT } from '../../../domain/events.ts';
 
 /**
  * The event names only the product records (src/domain/events.ts EVENT: sends, failures, bounces, complaints, opens,
- * clicks, unsubscribes, workflow runs), lower case. The events API refuses them (issue 36 §10): on a shared service
+ * clicks, unsubscribes, workflow runs), lower case. The events API refuses them: on a shared service
  * a customer posting its own "sends" could dilute its bounce rate and hide from the circuit-breaker that protects
  * every customer's reputation, and its reports and bill would count them.
  */

@@ -4,7 +4,7 @@
  * - opens and clicks (ses_event_open / ses_event_click) from the signed pixel and redirects (recordEngagement);
  * - unsubscribes (user_unsubscribed) from the /u/ page, the RFC 8058 one-click POST (unsubscribeByLink) and workflow
  *   unsubscriber nodes: contacts.unsubscribed_at, or for a recipient who is not a contact an 'unsubscribed'
- *   suppression-list entry (marketing mail only); and from one subscription topic (issue 26 §3: the preference
+ *   suppression-list entry (marketing mail only); and from one subscription topic (the preference
  *   centre, leaveTopicByLink and savePreferencesByLink; contacts.unsubscribed_topic_ids);
  * - bounces and complaints (ses_event_bounce / ses_event_complaint) from SES through SNS, the JSON feedback endpoint,
  *   SMTP 5xx answers at send time and the mailbox simulator (recordFeedback). Hard bounces and complaints put the
@@ -51,7 +51,7 @@ function workflowJson(row: SentRow): Record<string, unknown> {
   return row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {};
 }
 
-/** What the tracking endpoint knows of one open or click request (issue 22): the client's user agent and address. */
+/** What the tracking endpoint knows of one open or click request: the client's user agent and address. */
 export interface EngagementRequest {
   userAgent: string;
   ip?: string;
@@ -241,7 +241,7 @@ export interface TopicPreference {
   subscribed: boolean;
 }
 
-/** What the preference centre shows for one email's recipient (issue 26 §3). */
+/** What the preference centre shows for one email's recipient. */
 export interface Preferences {
   email: string;
   company: string;

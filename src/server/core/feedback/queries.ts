@@ -94,7 +94,7 @@ export function listSuppressionsSql(filtered: boolean, limit: number, offset: nu
 }
 
 /**
- * EMAIL_TOPIC: the subscription topic of the email outbox row $2 of project $1 (issue 26 §3): its blast's topic, else
+ * EMAIL_TOPIC: the subscription topic of the email outbox row $2 of project $1: its blast's topic, else
  * its template's; no row when it has none (or the topic is deleted).
  */
 export const EMAIL_TOPIC = `SELECT t.id, t.name FROM outbox o
@@ -104,7 +104,7 @@ export const EMAIL_TOPIC = `SELECT t.id, t.name FROM outbox o
       WHERE o.id = $2 AND o.project_id = $1`;
 
 /**
- * PREFERENCES: a recipient's preference centre (issue 26 §3): every live topic of project $1, by name, and whether
+ * PREFERENCES: a recipient's preference centre: every live topic of project $1, by name, and whether
  * contact $2 has left it (false for a recipient who is no contact).
  */
 export const PREFERENCES = `SELECT t.id, t.name, t.description, coalesce(t.id = ANY(c.unsubscribed_topic_ids), false) AS left_topic

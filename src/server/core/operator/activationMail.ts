@@ -1,5 +1,5 @@
 /**
- * The activation email (issue 23 §3): when an operator takes a project out of the sandbox, each of its admins is told
+ * The activation email: when an operator takes a project out of the sandbox, each of its admins is told
  * "Your account is active: you can now send to anyone", with a link to the console. The service's own mail, as the
  * sender verification email (core/personas/verification.ts): from SYSTEM_FROM, DKIM-signed when SYSTEM_DKIM_KEY_FILE
  * is set, sent at once through the relay, not tracked, not stored.

@@ -1,5 +1,5 @@
 /**
- * The operator commands of `npm run admin -- <command>` (issue 23 §2), as one function both callers share: the
+ * The operator commands of `npm run admin -- <command>`, as one function both callers share: the
  * command line runs it over its own database connection (PostgreSQL, or a PGlite folder no server holds), and a
  * running server runs it for the command line (POST {operator}/cli) when the server holds the PGlite folder, so a
  * command never reports success for a change the running server cannot see. What a command prints is returned, not

@@ -1,5 +1,5 @@
 /**
- * The operators' back-office (issue 23 §1, §3): the people who run the service, their sessions, what they see of every
+ * The operators' back-office: the people who run the service, their sessions, what they see of every
  * company and project, and what they do to one — each action one statement that changes the target and writes the
  * audit log together (`operator_audit`: who, what, when, before/after), so neither exists without the other. Used by
  * the operator gateway (gateways/operator) and the admin command line (admin.ts, operatorCommands.ts) alike.
@@ -24,7 +24,7 @@ export const OPERATOR_COOKIE = 'mw_operator';
 /** The job-log name of the in-console notice an activation (or a return to the sandbox) leaves the project's admins. */
 export const JOB_ACCOUNT_ACTIVATED = 'JOB_ACCOUNT_ACTIVATED';
 export const JOB_ACCOUNT_SANDBOXED = 'JOB_ACCOUNT_SANDBOXED';
-/** The notice an activation shows in the console and sends by email (issue 23 §3). */
+/** The notice an activation shows in the console and sends by email. */
 export const ACTIVATED_NOTICE = 'Your account is active: you can now send to anyone';
 export const SANDBOXED_NOTICE = 'Your account is back in the sandbox: you can send only to the simulator and your own sender personas';
 
@@ -399,7 +399,7 @@ export interface ProjectMatch {
 }
 
 /**
- * resolveProject finds the one project an operator means (issue 23 §2): `project` is a project id or a project name
+ * resolveProject finds the one project an operator means: `project` is a project id or a project name
  * (with `company` to narrow it), or `email` an admin's email (that admin's project). Throws NotFound when nothing
  * matches and BadRequest listing every match ("company / project (id)") when a name matches more than one project.
  */

@@ -69,7 +69,7 @@ export async function countPersonas(db: Db, projectId: string, ids?: string): Pr
  * `sender_personas[i].field`.
  */
 /**
- * refuseDuplicateEmails enforces one sender persona per address in a project (issue 25 §3: saving the same persona
+ * refuseDuplicateEmails enforces one sender persona per address in a project (saving the same persona
  * twice made two rows, listed twice in the wizard), as Postmark's sender signatures and Brevo's senders do: an address
  * (compared without letter case) used by another persona of the project, or by two new ones of the same request, is a
  * BadRequest naming `sender_personas[i].email`. Saves of one project are serialised by a transaction-scoped advisory
@@ -129,7 +129,7 @@ export async function savePersonas(db: Db, projectId: string, input: PersonaIn[]
         json: p.json === undefined ? (before?.json ?? {}) : (p.json ?? {}),
       };
       if (before) {
-        // A new address must confirm itself again (issue 4 §4); a change of letter case only is the same address.
+        // A new address must confirm itself again; a change of letter case only is the same address.
         const moved = before.email.toLowerCase() !== values.email.toLowerCase();
         const [row] = await tx
           .update(senderPersonas)

@@ -1,5 +1,5 @@
 /**
- * Sender persona verification (issue 4 §4; spec part 2 §5 Sender persona: "after saving, click the verification link
+ * Sender persona verification (spec part 2 §5 Sender persona: "after saving, click the verification link
  * in the email"): every save of an unverified persona emails its address a link; following it (GET shows a confirm
  * button, POST confirms, so a link scanner fetching the page verifies nothing) sets verified_at. Until then the sender
  * refuses to send from the persona and records 'sender not verified' (src/workers/sender.ts). The email is the
@@ -91,7 +91,7 @@ export async function personaToVerify(query: QueryFn, target: PersonaTarget): Pr
   return row;
 }
 
-/** How many verification emails one sender persona may be sent by "resend" within RESEND_WINDOW_S (issue 25 §3). */
+/** How many verification emails one sender persona may be sent by "resend" within RESEND_WINDOW_S. */
 export const RESENDS_PER_WINDOW = 3;
 /** The resend window, in seconds: an hour. */
 export const RESEND_WINDOW_S = 3600;

@@ -1,6 +1,5 @@
 /**
- * Reports over a project's events (spec part 1 §2 Insights and reports, §3 Report rows, §7 reporting calls; issue 6
- * §1). Counts come from the report aggregates the events triggers keep (docs/architecture.md §14), summed over the
+ * Reports over a project's events (spec part 1 §2 Insights and reports, §3 Report rows, §7 reporting calls). Counts come from the report aggregates the events triggers keep (docs/architecture.md §14), summed over the
  * campaign's blasts, templates and workflows; the recent lists read the newest events through their indexes. Time
  * buckets are UTC. A campaign that does not exist in the project reports nothing.
  */
@@ -126,7 +125,7 @@ export async function emailHistory(
 
 const names = (list: readonly string[]) => list.map((n) => `'${n}'`).join(', ');
 
-/** quickStats returns, for each report event name (zeros included), all time: events and distinct emails, in all and by people (issue 22). */
+/** quickStats returns, for each report event name (zeros included), all time: events and distinct emails, in all and by people. */
 export async function quickStats(query: QueryFn, projectId: string, scope: ReportScope): Promise<QuickStatRow[]> {
   const counts = new Map<string, Omit<QuickStatRow, 'name'>>();
   if (scope.kind !== 'none') {

@@ -1,6 +1,6 @@
 /**
  * compileFilters turns checked segment filters (src/domain/segmentFilter.ts) into parameterised SQL over the contacts
- * table aliased `c` (issue 3 §6): a condition, and the joins it needs after `FROM contacts c`. Every value the client
+ * table aliased `c`: a condition, and the joins it needs after `FROM contacts c`. Every value the client
  * sent is a bind parameter; the SQL text comes only from this file, chosen by attribute and operator names the catalog
  * has already checked (and, for counts, by whether the number is 0 or 1), so no text from the client ever becomes SQL.
  *
@@ -11,7 +11,7 @@
  * - dates compare by UTC day: equals — on that day; not_equals — has a date, not on that day; less_than (before) —
  *   before that day; greater_than (after) — after that day; is_missing — no date.
  * - counts: events of the contact — sends email_send_result_success, opens ses_event_open, clicks ses_event_click
- *   (opens and clicks by people only — event_is_human — unless the filter has include_machine; issue 22) —
+ *   (opens and clicks by people only — event_is_human — unless the filter has include_machine) —
  *   restricted to a blast (events.blast_id), a template (events.template_id), a workflow (events.json workflow_id,
  *   written by the workflow engine) or a campaign (the events of its blasts, templates and workflows, as its reports
  *   count them), compared to the number.
@@ -159,7 +159,7 @@ function compileOne(f: CheckedFilter, ctx: Ctx): string {
     );
     return dateCondition(`${first}.at`, op, b as string | undefined, bind);
   }
-  // Subscribed to a topic (issue 26 §3): core/audience's opt-out rule for marketing mail of the topic — not
+  // Subscribed to a topic: core/audience's opt-out rule for marketing mail of the topic — not
   // unsubscribed from everything (the contact's mark or an 'unsubscribed' suppression entry), not from the topic, and
   // not waiting for a double opt-in confirmation.
   if (f.attribute === 'is_subscribed_to_topic') {
@@ -183,7 +183,7 @@ function compileOne(f: CheckedFilter, ctx: Ctx): string {
   const base = f.attribute.replace(/_(via_campaign|via_scheduled_email_blast|via_workflow|with_template)$/, '');
   const name = EVENT_NAMES[base];
   if (!name) throw new Error(`no count attribute ${f.attribute}`);
-  // Opens and clicks count people only unless the filter includes machines (issue 22; event_is_human, core/events/sql).
+  // Opens and clicks count people only unless the filter includes machines (event_is_human, core/events/sql).
   const peopleOnly = base !== 'num_sends' && !f.includeMachine;
   if (!f.spec.keys.length) {
     const k = ctx.counts();

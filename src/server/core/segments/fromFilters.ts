@@ -1,6 +1,5 @@
 /**
- * Segments made from filters (spec part 2 §7 Segments, POST {segmentwrapper}/segments/create_from_filters; issue 3
- * §6). The request checks the name and the filters, counts the contacts that match now, creates the segment invisible
+ * Segments made from filters (spec part 2 §7 Segments, POST {segmentwrapper}/segments/create_from_filters). The request checks the name and the filters, counts the contacts that match now, creates the segment invisible
  * and records a job-log entry (JOB_CREATE_SEGMENT_FROM_FILTERS); the job adds every matching contact in one
  * INSERT … SELECT over the same compiled filter (src/server/core/segments/filter.ts) and then shows the segment, in one
  * transaction, so a segment is never listed half-filled. The job is idempotent: a retry after a crash finds the

@@ -1,5 +1,5 @@
 /**
- * Segments (spec part 2 §3 Segment, §7 Segments; issue 3 §5-§6): list with member counts, create with members,
+ * Segments (spec part 2 §3 Segment, §7 Segments): list with member counts, create with members,
  * rename, add and remove members, and preview filters. Invisible segments (being built from filters by a job) are
  * neither listed nor editable until the job shows them.
  */
@@ -218,7 +218,7 @@ type FilterRequest = components['schemas']['FilterRequest'];
 
 /**
  * filterUsers answers POST /segment/segments/filter_users: one page (newest first) of the project's live contacts
- * the filters match, and their total. With `total: 'estimate'` (issue 24 §3) the total is counted over a sample of
+ * the filters match, and their total. With `total: 'estimate'` the total is counted over a sample of
  * about ESTIMATE_SAMPLE_CONTACTS (core/contacts) of the project's contacts (whole table pages at random, TABLESAMPLE SYSTEM) and scaled
  * up, `total_is_estimate` true — unless the planner's statistics put the project at no more contacts than that, when
  * it is counted exactly. Throws BadRequest naming user_filters when the filters fail the catalog checks.

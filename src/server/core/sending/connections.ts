@@ -1,11 +1,11 @@
 /**
- * Connection limits over all sender processes (issue 21 §1 `max_connections` of a relay, §4 of a provider group):
+ * Connection limits over all sender processes (`max_connections` of a relay or of a provider group):
  * each process holds a share of the limit in `connection_shares`, renewed every RENEW_MS by the plpgsql function
  * share_connections (core/sending/sql/share_connections.sql: a fair part, never more than the others leave).
  * A process records at least what it has open — for a relay, its SMTP sessions from socket creation until the socket
  * closes (`measure`, the transport's count: mail/smtpPool.ts), for a provider group its messages in flight — so a
  * process whose share shrinks holds the others back until its extra sessions are closed: together they never have
- * more than the limit open (issue 36 §4: counting messages in flight instead of sockets let a relay capped at 5 see 6).
+ * more than the limit open (counting messages in flight instead of sockets let a relay capped at 5 see 6).
  */
 import { randomUUID } from 'node:crypto';
 import type { QueryFn } from '../../db/client.ts';

@@ -1,5 +1,5 @@
 /**
- * Daily caps of the delivery governor (issue 21 items 1 and 5): a sending domain's warm-up and a relay's daily_quota.
+ * Daily caps of the delivery governor: a sending domain's warm-up and a relay's daily_quota.
  * Both count real emails per UTC day in one `daily_sends` row per key and day; a sender takes one unit per email with
  * one conditional statement (TAKE_DAILY), so every sender process together never exceeds the day's cap. Mail over a
  * cap is never failed: it waits for the next UTC day (the sender holds it, core/sending/queries.ts HOLD_FOR_CAP).

@@ -1,5 +1,5 @@
 /**
- * How much mail waits in the outbox (issue 23 §5, read by /metrics at scrape time): one statement over the rows the
+ * How much mail waits in the outbox (read by /metrics at scrape time): one statement over the rows the
  * sender has not finished, counted with the partial index outbox_due_idx (status IN ('pending', 'sending')), so its
  * cost follows the mail in the queue, not the outbox's history.
  */

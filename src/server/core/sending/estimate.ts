@@ -1,5 +1,5 @@
 /**
- * How long a launch takes to go out under the delivery governor's limits that apply now (issue 21 §7): the relay's
+ * How long a launch takes to go out under the delivery governor's limits that apply now: the relay's
  * rate (SMTP_URL max_rate), each recipient provider's rate (DOMAIN_LIMITS; core/sending/providers.ts) and the sending
  * domain's warm-up caps (core/sending/dailyCaps.ts). The send wizard's review and POST {scheduler}/scheduler/preview
  * show it. Pure: the caller gives the counts and the clock.

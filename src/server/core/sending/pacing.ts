@@ -58,7 +58,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /**
  * How long (ms) before its instant a reserved slot is handed to a waiting message. Slots are bound to messages only
- * this late (issue 36 §3), so a message that must go soon — one holding its mailbox provider's send slot — can be
+ * this late, so a message that must go soon — one holding its mailbox provider's send slot — can be
  * served before messages that were waiting longer, a throttling answer slows every message still waiting, and a
  * stopping sender's waits end without slots handed out far ahead. Before, each of 128 sending slots took a slot as it
  * arrived, up to seconds ahead, and a provider's email that had its provider slot waited behind all of them.
@@ -274,7 +274,7 @@ export const RELAY_STATES = `SELECT relay, rate, down_until, down_reason, down_u
 /**
  * How long (s) before the end of a calendar second no provider slot begins: an email that has its provider's slot
  * still waits for its relay slot and a connection (tens of ms), and one sent in the next second would add to that
- * second's own slots, so the sender drops it (issue 36 §3). Slots that would begin this late begin at the next second
+ * second's own slots, so the sender drops it. Slots that would begin this late begin at the next second
  * instead; at 5/s the slots then fall on 0.0, 0.2 … 0.8 of each second and none is lost, at 20/s one in 20.
  */
 export const PROVIDER_SLOT_GUARD_S = 0.1;

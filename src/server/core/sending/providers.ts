@@ -1,5 +1,5 @@
 /**
- * Per-provider limits of the delivery governor (issue 21 §4): the big mailbox providers throttle senders that open too
+ * Per-provider limits of the delivery governor: the big mailbox providers throttle senders that open too
  * many connections or send too fast (Gmail and Yahoo answer 421/451), so mail to each provider group keeps within a
  * rate (`max_rate`, messages/s over all sender processes, paced through a relay_pacing row `provider:<group>` as a
  * relay is: core/sending/pacing.ts) and a number of messages in flight at once (`max_connections`, per sender
@@ -9,8 +9,8 @@
  * no free connection, is not waited for; it goes back to pending for a moment (src/workers/sender.ts) and the sender
  * takes the next one. The mailbox simulator's addresses have no provider.
  *
- * Built-in groups and defaults: for Yahoo/AOL, 150 connections, the figure of Yahoo's sender guidance that issue 21
- * cites ("up to 150 connections, 20 messages each"). Google, Microsoft and Apple publish no numbers; their defaults
+ * Built-in groups and defaults: for Yahoo/AOL, 150 connections, the figure of Yahoo's sender guidance
+ * ("up to 150 connections, 20 messages each"). Google, Microsoft and Apple publish no numbers; their defaults
  * (20, 10, 10 connections) are conservative choices of ours. No group has a default max_rate: set one with DOMAIN_LIMITS, e.g.
  * `{"gmail.com":{"max_rate":20}}` (naming any domain of a group sets the whole group's limits).
  */

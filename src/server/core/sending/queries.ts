@@ -69,8 +69,7 @@ export const CLAIM_DUE = claimRows(`SELECT id FROM outbox
 
 /**
  * CLAIM_DUE_FOR_DOMAINS: as CLAIM_DUE, but only pending due rows to recipients at domains $4 (lower case: a
- * rate-limited mailbox provider's group, core/sending/providers.ts), by the index outbox_due_domain_idx (issue 36 §3:
- * a provider's rows otherwise waited behind every other pending row, since a row that steps aside for its provider is
+ * rate-limited mailbox provider's group, core/sending/providers.ts), by the index outbox_due_domain_idx (* a provider's rows otherwise waited behind every other pending row, since a row that steps aside for its provider is
  * due again later than rows queued before it).
  */
 export const CLAIM_DUE_FOR_DOMAINS = claimRows(`SELECT id FROM outbox
@@ -116,7 +115,7 @@ export const WAIT_FOR_PROVIDER = `UPDATE outbox SET status = 'pending', claim_to
 /**
  * HAND_BACK: claimed rows a stopping sender did not hand to the relay go back to pending, due at once and their attempt
  * not counted, so another sender (or this one after its restart) takes them without waiting for the lease to lapse
- * (issue 36 §2). $1 outbox ids, $2 their claim token. Returns the ids handed back.
+ *. $1 outbox ids, $2 their claim token. Returns the ids handed back.
  */
 export const HAND_BACK = `UPDATE outbox SET status = 'pending', claim_token = NULL, lease_until = NULL, attempts = greatest(attempts - 1, 0)
           WHERE id = ANY($1::bigint[]) AND claim_token = $2 AND status = 'sending' RETURNING id`;

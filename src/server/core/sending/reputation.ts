@@ -8,8 +8,8 @@
  *
  * The rates are looked at whenever feedback arrives (core/feedback recordFeedback) and as sends accumulate
  * (ReputationWatch, which the sender feeds): complaints that arrive before the window has PAUSE_MIN_SENDS sends pause
- * the project as soon as it has them (issue 36 §1). Only events the product recorded itself count (is_system): the
- * sender's sends and the feedback it took in, never events a customer posted under those names (issue 36 §10).
+ * the project as soon as it has them. Only events the product recorded itself count (is_system): the
+ * sender's sends and the feedback it took in, never events a customer posted under those names.
  */
 import type { QueryFn } from '../../db/client.ts';
 import { EVENT } from '../../../domain/events.ts';
@@ -129,7 +129,7 @@ export async function checkReputation(query: QueryFn, projectId: string, limits:
 export const REPUTATION_CHECK_MS = 1000;
 
 /**
- * ReputationWatch evaluates the circuit-breaker as sends accumulate (issue 36 §1): the sender notes each project
+ * ReputationWatch evaluates the circuit-breaker as sends accumulate: the sender notes each project
  * whose send it recorded, and every REPUTATION_CHECK_MS the watch runs checkReputation for each project noted since,
  * so a project whose window reaches PAUSE_MIN_SENDS with a rate over its threshold pauses within a second or two of
  * the send that made it so (feedback that arrived earlier, when the window was still too small, included).

@@ -1,5 +1,5 @@
 /**
- * Subscription topics and hosted subscribe forms with double opt-in (issue 26 §2-§3; openapi/subscriptions.yaml;
+ * Subscription topics and hosted subscribe forms with double opt-in (openapi/subscriptions.yaml;
  * docs/architecture.md §22). The one home of how a contact subscribes through a form (submitForm → the confirmation
  * email → confirmSubscription) and of the topics' records; who leaves a topic is core/feedback (the preference
  * centre), and who a topic's mail skips is core/audience (at expansion) and the sender (at send time).
@@ -344,7 +344,7 @@ export interface Requester {
 }
 
 /**
- * submitForm takes one submission of form `formId` (issue 26 §2): checks the address (BadRequest naming email), makes
+ * submitForm takes one submission of form `formId`: checks the address (BadRequest naming email), makes
  * the contact pending if it is new, records the consent and queues the confirmation email (transactional, from the
  * form's sender persona; its link is confirmationLink), all in one transaction. A project in the sandbox may only
  * mail the addresses the sandbox allows (BadRequest naming email). The answer is the same whether the address was a

@@ -1,5 +1,5 @@
 /**
- * Webhooks (issue 26 §1; openapi/webhooks.yaml; docs/architecture.md §22): a project's endpoints, the messages made for
+ * Webhooks (openapi/webhooks.yaml; docs/architecture.md §22): a project's endpoints, the messages made for
  * them, and one delivery attempt. The messages themselves are written by the triggers of core/webhooks/sql/webhooks.sql
  * in the same transaction as the event or contact change they report; workers/webhooks.ts claims due ones (CLAIM_DUE)
  * and calls deliverOne. Signing is the standardwebhooks library's (the Standard Webhooks specification); the

@@ -307,7 +307,7 @@ export async function enterSegment(
 
 /**
  * enterUpsertedContacts enters contacts just created or updated through the users API or a file import into every
- * enabled workflow of the project whose trigger is user_upserted (issue 8 §5), one run each. Returns how many runs
+ * enabled workflow of the project whose trigger is user_upserted, one run each. Returns how many runs
  * it started (0 when the project has no such workflow: one indexed probe).
  */
 export async function enterUpsertedContacts(query: QueryFn, projectId: string, contactIds: string[]): Promise<number> {

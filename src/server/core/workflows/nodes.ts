@@ -83,7 +83,7 @@ export type NodeEffect = (g: NodeGroup) => Promise<void>;
 
 /**
  * A trigger node: the run starts (workflow_started) and goes on to the next node. An event trigger on opens or clicks
- * that counts people only (issue 36 §7; the events trigger let in only people's) looks at its triggering event again:
+ * that counts people only (the events trigger let in only people's) looks at its triggering event again:
  * one judged a machine's or a bot's since it was recorded (a click followed by another link within a second is a
  * link scanner's, marked after it entered) ends the run, excluded, before anything happens.
  */

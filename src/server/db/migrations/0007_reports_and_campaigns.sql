@@ -82,7 +82,7 @@ CREATE INDEX "report_totals_delta_idx" ON "report_totals" USING btree ("project_
 CREATE INDEX "events_blast_recent_idx" ON "events" USING btree ("blast_id","name","emitted_at") WHERE blast_id IS NOT NULL AND name IN ('ses_event_open', 'ses_event_click');--> statement-breakpoint
 CREATE INDEX "events_template_recent_idx" ON "events" USING btree ("template_id","name","emitted_at") WHERE template_id IS NOT NULL AND name IN ('ses_event_open', 'ses_event_click');--> statement-breakpoint
 CREATE INDEX "events_workflow_recent_idx" ON "events" USING btree ((json->>'workflow_id'),"name","emitted_at") WHERE (json->>'workflow_id') IS NOT NULL AND name IN ('ses_event_open', 'ses_event_click');--> statement-breakpoint
--- Report aggregates (issue 6; docs/architecture.md §4g). Each view is what readers query: the merged rows and the
+-- Report aggregates (docs/architecture.md §4g). Each view is what readers query: the merged rows and the
 -- deltas not yet merged, each branch answered from its own partial index.
 CREATE VIEW report_counts_v AS SELECT * FROM report_counts WHERE merged UNION ALL SELECT * FROM report_counts WHERE NOT merged;--> statement-breakpoint
 CREATE VIEW report_totals_v AS SELECT * FROM report_totals WHERE merged UNION ALL SELECT * FROM report_totals WHERE NOT merged;--> statement-breakpoint

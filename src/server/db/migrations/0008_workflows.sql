@@ -59,7 +59,7 @@ CREATE INDEX "workflow_steps_workflow_idx" ON "workflow_steps" USING btree ("wor
 CREATE INDEX "workflows_project_idx" ON "workflows" USING btree ("project_id","created_at");--> statement-breakpoint
 CREATE INDEX "workflows_trigger_idx" ON "workflows" USING btree ("project_id","trigger_type","trigger_event") WHERE enabled AND archived_at IS NULL;--> statement-breakpoint
 CREATE UNIQUE INDEX "outbox_workflow_step_idx" ON "outbox" USING btree ("workflow_step_id") WHERE workflow_step_id IS NOT NULL;--> statement-breakpoint
--- events_enter_workflows (issue 8 §5): every event a statement inserts enters the enabled, live workflows of its
+-- events_enter_workflows: every event a statement inserts enters the enabled, live workflows of its
 -- project whose event trigger has its name, in the same transaction as the event (so an event enters a workflow
 -- exactly once: workflow_runs is unique on workflow and event). The contact is the event's user_id, else the live
 -- contact with its address; with neither, the run carries the address alone. An event a workflow itself caused

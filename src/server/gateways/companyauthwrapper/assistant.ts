@@ -1,6 +1,5 @@
 /**
- * The sandbox chat assistant's server side (spec part 1 §1 "only for one internal test company", §7 AI chat; issue 7
- * §8): the console never talks to the provider; the server checks the company and forwards the session and refresh
+ * The sandbox chat assistant's server side (spec part 1 §1 "only for one internal test company", §7 AI chat): the console never talks to the provider; the server checks the company and forwards the session and refresh
  * calls to ASSISTANT_PROVIDER_URL with its bearer key, so the provider's key never reaches a browser.
  */
 import type { Config } from '../../config.ts';

@@ -1,5 +1,5 @@
 /**
- * companyauthwrapper gateway (openapi/companyauthwrapper.yaml; spec part 1 §2 Team, §3 Company user, §7; issue 7 §5,
+ * companyauthwrapper gateway (openapi/companyauthwrapper.yaml; spec part 1 §2 Team, §3 Company user, §7,
  * §6, §8): the project's admins (team.ts), the sandbox activation steps, and the sandbox chat assistant's session
  * calls proxied to the configured provider (assistant.ts). Every call is scoped to the x-api-key's project.
  */

@@ -1,5 +1,5 @@
 /**
- * contact_us gateway (openapi/contact_us.yaml; spec part 1 §3 Contact message, §7, §8; issue 7 §1): stores a visitor's
+ * contact_us gateway (openapi/contact_us.yaml; spec part 1 §3 Contact message, §7, §8): stores a visitor's
  * message for the support team after the optional server-side captcha check. Empty messages and invalid emails are a
  * 400 naming the field; over-long input is refused by the schema.
  */

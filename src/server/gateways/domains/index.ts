@@ -1,6 +1,5 @@
 /**
- * domains gateway (openapi/domains.yaml; spec part 2 §2 /account/domains, §3 Domain settings, §7 Sending domains;
- * issue 4 §5): the project's sending domains with their DKIM, SPF and DMARC records (src/server/core/domains/index.ts). Every
+ * domains gateway (openapi/domains.yaml; spec part 2 §2 /account/domains, §3 Domain settings, §7 Sending domains): the project's sending domains with their DKIM, SPF and DMARC records (src/server/core/domains/index.ts). Every
  * call is scoped to the x-api-key's project.
  */
 import type { operations } from '../../../../generated/types/domains.gen.ts';

@@ -1,5 +1,5 @@
 /**
- * Amazon SES bounce and complaint notifications delivered by SNS over HTTPS (issue 5), for
+ * Amazon SES bounce and complaint notifications delivered by SNS over HTTPS, for
  * `POST {event}/feedback/ses/{integration_key}`. The signature check is sns-payload-validator's: SignatureVersion 1
  * or 2, a SigningCertURL on sns.<region>.amazonaws.com, the certificate fetched over HTTPS and cached.
  */

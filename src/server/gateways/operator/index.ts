@@ -1,5 +1,5 @@
 /**
- * operator gateway (openapi/operator.yaml; issue 23 §1, §2): the operators' back-office. Every call but /login and
+ * operator gateway (openapi/operator.yaml): the operators' back-office. Every call but /login and
  * /cli needs the operator session cookie (the OperatorSession security handler in app.ts sets req.operator); /cli is
  * the command line's way in to a running server (OperatorSecret: loopback and the DATA_DIR secret). The facts live in
  * core/operator; this file only maps requests to them.

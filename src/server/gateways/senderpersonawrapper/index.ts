@@ -20,7 +20,7 @@ export function senderPersonaHandlers(ctx: AppContext): GatewayHandlers<operatio
     async saveSenderPersonas(req) {
       const projectId = scope(req).id;
       const data = await savePersonas(db, projectId, req.body.sender_personas);
-      // Every save of an unverified persona (re)sends its verification email (issue 4 §4).
+      // Every save of an unverified persona (re)sends its verification email.
       return { data, errors: await sendPersonaVerifications(ctx, projectId, data) };
     },
     async resendPersonaVerification(req, reply) {

@@ -1,5 +1,5 @@
 /**
- * signup gateway (openapi/signup.yaml; spec part 1 §3 Sign-up payload, §4, §8; issue 7 §4): a new company, its first
+ * signup gateway (openapi/signup.yaml; spec part 1 §3 Sign-up payload, §4, §8): a new company, its first
  * project in the sandbox and its first admin, or a 400 whose messages name the payload's fields; and the public
  * configuration of the optional captcha and conversion tracking.
  */

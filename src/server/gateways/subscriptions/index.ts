@@ -1,5 +1,5 @@
 /**
- * subscriptions gateway (openapi/subscriptions.yaml; issue 26 §2-§3): the project's subscription topics, hosted
+ * subscriptions gateway (openapi/subscriptions.yaml): the project's subscription topics, hosted
  * subscribe forms and consent records (src/server/core/subscriptions). Every call is scoped to the x-api-key's project.
  */
 import type { operations } from '../../../../generated/types/subscriptions.gen.ts';

@@ -19,7 +19,7 @@ export function userHandlers(ctx: AppContext): GatewayHandlers<operations> {
     },
     async upsertUsers(req) {
       const data = await upsertContacts(db, scope(req).id, req.body.users);
-      // Contacts created or updated enter the project's user_upserted workflows (issue 8 §5).
+      // Contacts created or updated enter the project's user_upserted workflows.
       if (
         await enterUpsertedContacts(
           ctx.database.query.bind(ctx.database) as QueryFn,

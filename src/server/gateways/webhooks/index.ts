@@ -1,5 +1,5 @@
 /**
- * webhooks gateway (openapi/webhooks.yaml; issue 26 §1): a project's webhook endpoints and their messages
+ * webhooks gateway (openapi/webhooks.yaml): a project's webhook endpoints and their messages
  * (src/server/core/webhooks). Every call is scoped to the x-api-key's project.
  */
 import type { operations } from '../../../../generated/types/webhooks.gen.ts';

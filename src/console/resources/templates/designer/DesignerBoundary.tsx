@@ -1,6 +1,6 @@
 /**
  * DesignerBoundary keeps a designer that throws (while loading its code or at run time) from taking the console down
- * with it: it shows the error and a way on — editing the HTML as code — instead of an empty area (issue 4, Bad input).
+ * with it: it shows the error and a way on — editing the HTML as code — instead of an empty area (Bad input).
  */
 import { Component, type ReactNode } from 'react';
 import { Alert, Button } from '@mui/material';

@@ -1,5 +1,5 @@
 /**
- * The one small interface every email designer of the template editor implements (issue 4 §1; spec part 2 §2
+ * The one small interface every email designer of the template editor implements (spec part 2 §2
  * Templates "a drag-and-drop email designer", §4 Template editor, §5 "Editor readiness: 40 tries at 200 ms").
  *
  * Two implementations: Unlayer's (react-email-editor, designer version 1.157.0), which loads from Unlayer's servers,

@@ -1,6 +1,6 @@
 /**
  * The self-hosted drag-and-drop designer (GrapesJS with grapesjs-preset-newsletter) behind the EmailDesigner
- * interface (issue 4 §1): the fallback when Unlayer cannot load, and the designer of templates whose HTML was
+ * interface: the fallback when Unlayer cannot load, and the designer of templates whose HTML was
  * imported. It needs no network: the icon-font CDN request is turned off (`cssIcons: ''`), nothing is stored in the
  * browser (`storageManager: false`), and the blocks whose placeholders load remote images are left out. About 400 kB
  * gzip (STACK-NOTES), so this module is only ever imported lazily, by the template editor.

@@ -1,5 +1,5 @@
 /**
- * Unlayer's designer (react-email-editor, designer version 1.157.0) behind the EmailDesigner interface (issue 4 §1).
+ * Unlayer's designer (react-email-editor, designer version 1.157.0) behind the EmailDesigner interface.
  *
  * Unlayer loads a script and an iframe from its servers. Offline or blocked it shows an empty area, never fires
  * onReady and never reports why (STACK-NOTES), so readiness is checked here as spec part 2 §5 says — 40 tries at

@@ -1,5 +1,5 @@
 /**
- * Whether Unlayer failed to load in this page session (issue 4 §1). Kept apart from UnlayerDesigner so the editor can
+ * Whether Unlayer failed to load in this page session. Kept apart from UnlayerDesigner so the editor can
  * ask without loading react-email-editor. A failed script tag never recovers (STACK-NOTES), so once Unlayer has failed
  * the editor goes straight to the offline designer until the page is reloaded.
  */

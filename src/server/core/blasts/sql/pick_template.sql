@@ -1,5 +1,5 @@
 -- pick_template(contact, templates, bounds): the template one recipient of a blast gets (spec part 2 §3 A/B blasts,
--- template_ids_with_weights; issue 9 §3). `bounds` are the weights' running totals from 0: for weights 70 and 30,
+-- template_ids_with_weights). `bounds` are the weights' running totals from 0: for weights 70 and 30,
 -- templates {A, B} and bounds {0, 70, 100}. The recipient's point is the first 32 bits of its contact id (random in a
 -- version-4 UUID) modulo the total, and it gets the template whose [bound, next bound) holds the point: a stable draw,
 -- so a re-expansion picks the same template, and a split close to the weights (tests/api/wizard.api.test.ts). A blast

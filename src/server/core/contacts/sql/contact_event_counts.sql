@@ -25,9 +25,9 @@ BEGIN
 END $$;
 
 -- contact_event_counts holds, per contact, its events of its project named email_send_result_success /
--- ses_event_open / ses_event_click that the product recorded itself (is_system; issue 36 §10): the segment filters
+-- ses_event_open / ses_event_click that the product recorded itself (is_system): the segment filters
 -- num_sends, num_opens, num_clicks (src/server/core/segments/filter.ts),
--- and the opens and clicks by people among them (event_is_human, core/events/sql; issue 22).
+-- and the opens and clicks by people among them (event_is_human, core/events/sql).
 -- Statement triggers keep it, whoever writes events (API, sender, tracking, SQL): a statement's rows are summed per
 -- contact (events whose user_id is not a contact of that project are not counted) and applied in one upsert, in
 -- contact id order, so two statements that touch the same contacts wait for each other instead of deadlocking. The

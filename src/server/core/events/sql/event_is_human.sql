@@ -1,4 +1,4 @@
--- event_is_human(json) is the one definition of "a person did it" (issue 22): an event is a person's unless its json
+-- event_is_human(json) is the one definition of "a person did it": an event is a person's unless its json
 -- marks it machine (an open: Apple Mail Privacy Protection, a scanner, a proxy's refetch) or bot (a click: a link
 -- scanner). Unknown (null, or no mark: events recorded before classification, or posted through the API) counts as a
 -- person. The classification itself is src/domain/engagement.ts; reports, per-contact counts and segment filters

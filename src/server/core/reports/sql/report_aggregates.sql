@@ -9,7 +9,7 @@
 -- fast path that skips the first-occurrence claims and the link and source tables; every other event claims its
 -- (email, name) in report_firsts, and the event that claims it first (earliest emitted_at, then id) is the unique
 -- one; a click also claims (email, its link). Only the events the product recorded itself count (is_system): an event
--- a customer posted under one of these names (which the events API now refuses, issue 36 §10) never adds to a report
+-- a customer posted under one of these names (which the events API now refuses) never adds to a report
 -- or to the month's sends the bill counts. The same statement, over all events, is report_rebuild below: keep the
 -- two identical.
 CREATE OR REPLACE FUNCTION events_report_insert() RETURNS trigger LANGUAGE plpgsql AS $$

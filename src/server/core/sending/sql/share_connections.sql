@@ -1,4 +1,4 @@
--- Connection shares of the delivery governor (core/sending/connections.ts; issue 21 §1, §4): a relay's
+-- Connection shares of the delivery governor (core/sending/connections.ts): a relay's
 -- max_connections (and a provider's) over every sender process on the database. Each process holds a lease row with
 -- the connections it may use, renewed every second; a process's share is the fair part of the limit (rounded up) but
 -- never more than what the others leave. A process records at least what it has open, so while it shrinks the others

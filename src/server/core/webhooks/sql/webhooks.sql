@@ -1,4 +1,4 @@
--- Webhook messages (issue 26 §1; core/webhooks): which events become messages to which endpoints, in one place.
+-- Webhook messages (core/webhooks): which events become messages to which endpoints, in one place.
 -- The current definition of each function below; applied at every start after the migrations (src/server/db/functions.ts),
 -- so a change is made here, once. Migration 0021 keeps the triggers (DDL).
 
