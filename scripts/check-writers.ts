@@ -20,7 +20,7 @@ const HOMES: Record<string, string[]> = {
 /** The code of a file with its comments blanked (line numbers kept): `--` lines of SQL files, `//` and block comments of TypeScript. */
 function withoutComments(file: string, text: string): string {
   if (file.endsWith('.sql')) return text.replace(/--.*$/gm, '');
-  return text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+  return text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|\s)\/\/.*$/gm, '$1');
 }
 
 function* files(dir: string): Generator<string> {

@@ -57,8 +57,9 @@ export async function startRuntime(config: Config, opts: { transport?: MailTrans
     async stop() {
       await inbound?.close();
       await workers?.stop();
-      await ctx.blocks.stop();
       await queue.stop();
+      // After everything that records feedback (the receiver, the workers, the queue's jobs).
+      await ctx.blocks.stop();
       await transport.close();
       await database.close();
     },

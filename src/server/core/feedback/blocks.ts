@@ -60,9 +60,10 @@ export async function blocksByDomain(query: QueryFn, projectId: string): Promise
 /**
  * BLOCK_ALERT: logs JOB_BLOCK_ALERT for project $1's sending domain $2 when its sender-side bounces of the last hour
  * are more than $3 (a fraction) of its sends of the last hour (at least as many sends as blocks are counted: a block
- * may be reported after the hour of its send), and no alert for it was logged in the last hour. $4 is the
- * domain's key for this clock hour, claimed in event_batches by the same statement: two processes looking at once
- * log one alert (the second waits on the unique index, then claims nothing). Returns the entry's id, or no row.
+ * may be reported after the hour of its send), and no alert for it was logged in the last hour. $4 followed by the
+ * database's UTC hour is the domain's key for this hour, claimed in event_batches by the same statement: processes
+ * looking at once log one alert (the others wait on the unique index, then claim nothing; one clock, the database's,
+ * names the hour). Returns the entry's id, or no row.
  */
 const BLOCK_ALERT = `WITH blocks AS (
       SELECT count(*)::int AS n,
@@ -84,7 +85,7 @@ const BLOCK_ALERT = `WITH blocks AS (
        WHERE b.n > 0 AND b.n::float8 / greatest(s.n, b.n) > $3),
     claim AS (
       INSERT INTO event_batches (project_id, idempotency_key, request_hash, response)
-      SELECT $1, $4, NULL, '{}' FROM alert
+      SELECT $1, $4 || to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24'), NULL, '{}' FROM alert
       ON CONFLICT (project_id, idempotency_key) DO NOTHING RETURNING 1)
   INSERT INTO job_log (project_id, job_name, started_at, ended_at, success, start_details, end_details)
   SELECT $1, '${JOB_BLOCK_ALERT}', now(), now(), true, details, details FROM alert WHERE EXISTS (SELECT 1 FROM claim) RETURNING id`;
@@ -95,8 +96,7 @@ const BLOCK_ALERT = `WITH blocks AS (
  * then sees the blocks just written). Returns true when it logged one now.
  */
 export async function raiseBlockAlert(query: QueryFn, projectId: string, domain: string, rate: number): Promise<boolean> {
-  const hour = Math.floor(Date.now() / 3_600_000);
-  const rows = await query(BLOCK_ALERT, [projectId, domain, rate, `block-alert:${domain}:${hour}`]);
+  const rows = await query(BLOCK_ALERT, [projectId, domain, rate, `block-alert:${domain}:`]);
   if (rows.length) console.warn(`feedback: receivers are blocking mail from ${domain} (project ${projectId}); notification logged`);
   return rows.length > 0;
 }
@@ -104,17 +104,22 @@ export async function raiseBlockAlert(query: QueryFn, projectId: string, domain:
 /** How often one process looks at one domain's blocks (ms): a burst of blocks is two looks, not one per bounce. */
 export const BLOCK_CHECK_MS = 10_000;
 
+/** The least wait (ms) before a later look: the transaction that wrote the block it is for must have committed. */
+const COMMIT_WAIT_MS = 2_000;
+
 /**
  * BlockWatch decides when to look at a domain's blocks (raiseBlockAlert), one per process (AppContext.blocks): each
  * look counts an hour of the domain's sends, so a burst of blocks must not make one look per bounce, and the burst's
  * end must still be looked at. The first block of a domain not looked at in the last `everyMs` is looked at at once,
  * in the caller's transaction (a failure rejects); the blocks after it within `everyMs` make one more look when that
- * time is up, with the watch's own `query` (outside any transaction: their events have been committed by then; a
- * failure is logged).
+ * time is up (at least COMMIT_WAIT_MS after the block), with the watch's own `query` (outside any transaction: their
+ * events have been committed by then; a failure is logged). After stop() it looks no more.
  */
 export class BlockWatch {
   private readonly lastLook = new Map<string, number>();
   private readonly later = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly running = new Set<Promise<boolean>>();
+  private stopped = false;
 
   /** `query` runs outside any transaction; `rate` is BLOCK_ALERT_RATE (a fraction); `everyMs` the time between looks. */
   constructor(
@@ -137,14 +142,14 @@ export class BlockWatch {
       // In the caller's transaction a failure must fail it (the transaction is aborted anyway).
       return raiseBlockAlert(run, projectId, domain, this.rate);
     }
-    if (!this.later.has(key)) {
+    if (!this.later.has(key) && !this.stopped) {
       const timer = setTimeout(
         () => {
           this.later.delete(key);
           this.lastLook.set(key, Date.now());
           void this.look(this.query, projectId, domain);
         },
-        last + this.everyMs - now,
+        Math.max(last + this.everyMs - now, COMMIT_WAIT_MS),
       );
       timer.unref?.();
       this.later.set(key, timer);
@@ -152,17 +157,23 @@ export class BlockWatch {
     return false;
   }
 
-  private async look(run: QueryFn, projectId: string, domain: string): Promise<boolean> {
-    try {
-      return await raiseBlockAlert(run, projectId, domain, this.rate);
-    } catch (err) {
-      console.error(`feedback: looking at the blocks of ${domain} (project ${projectId}) failed:`, (err as Error).message);
-      return false;
-    }
+  private look(run: QueryFn, projectId: string, domain: string): Promise<boolean> {
+    const looking = raiseBlockAlert(run, projectId, domain, this.rate)
+      .catch((err: Error) => {
+        console.error(`feedback: looking at the blocks of ${domain} (project ${projectId}) failed:`, err.message);
+        return false;
+      })
+      .finally(() => this.running.delete(looking));
+    this.running.add(looking);
+    return looking;
   }
 
-  /** stop makes the looks still due now, then forgets them (before the database closes). */
+  /**
+   * stop makes the looks still due now, waits for those under way, and takes no more (call it once nothing records
+   * feedback any more: after the workers and the queue, before the database closes).
+   */
   async stop(): Promise<void> {
+    this.stopped = true;
     const due = [...this.later.entries()];
     this.later.clear();
     for (const [key, timer] of due) {
@@ -170,5 +181,6 @@ export class BlockWatch {
       const [projectId, domain] = key.split(' ');
       await this.look(this.query, projectId, domain);
     }
+    await Promise.all([...this.running]);
   }
 }
