@@ -117,7 +117,7 @@ const COMMIT_WAIT_MS = 2_000;
  */
 export class BlockWatch {
   private readonly lastLook = new Map<string, number>();
-  private readonly later = new Map<string, ReturnType<typeof setTimeout>>();
+  private readonly later = new Map<string, { timer: ReturnType<typeof setTimeout>; projectId: string; domain: string }>();
   private readonly running = new Set<Promise<boolean>>();
   private stopped = false;
 
@@ -152,7 +152,7 @@ export class BlockWatch {
         Math.max(last + this.everyMs - now, COMMIT_WAIT_MS),
       );
       timer.unref?.();
-      this.later.set(key, timer);
+      this.later.set(key, { timer, projectId, domain });
     }
     return false;
   }
@@ -174,11 +174,10 @@ export class BlockWatch {
    */
   async stop(): Promise<void> {
     this.stopped = true;
-    const due = [...this.later.entries()];
+    const due = [...this.later.values()];
     this.later.clear();
-    for (const [key, timer] of due) {
+    for (const { timer, projectId, domain } of due) {
       clearTimeout(timer);
-      const [projectId, domain] = key.split(' ');
       await this.look(this.query, projectId, domain);
     }
     await Promise.all([...this.running]);
