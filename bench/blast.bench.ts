@@ -143,7 +143,7 @@ async function prepare(database: Database, html: string, kind: 'pglite' | 'postg
       last_name: 'Last',
       json: { plan: 'gold' },
     }));
-    ids.push(...(await upsertContacts(db, project.id, batch)).map((c) => c.id));
+    ids.push(...(await upsertContacts(database.query, project.id, batch)).data.map((c) => c.id));
   }
   const { startWorkers } = await import('../src/workers/index.ts');
   const workers = await startWorkers(runtime.ctx, runtime.queue, runtime.transport);

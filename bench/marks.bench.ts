@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const contactIds: string[] = [];
   for (let i = 0; i < ROWS; i += 1000) {
     const batch = Array.from({ length: 1000 }, (_, j) => ({ email: `r${i + j}@marks.example.com`, first_name: `First${i + j}` }));
-    contactIds.push(...(await upsertContacts(database.db, project.id, batch)).map((c) => c.id));
+    contactIds.push(...(await upsertContacts(database.query, project.id, batch)).data.map((c) => c.id));
   }
   const blastId = randomUUID();
   const templateId = randomUUID();

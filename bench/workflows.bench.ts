@@ -65,7 +65,7 @@ async function main(): Promise<void> {
       email: (i + j) % 2 ? `user${i + j}@bench.io` : `dana${i + j}@bench.io`,
       first_name: `F${i + j}`,
     }));
-    await upsertContacts(database.db, project.id, batch);
+    await upsertContacts(database.query, project.id, batch);
     emails.push(...batch.map((b) => b.email));
   }
   const display: Display = {

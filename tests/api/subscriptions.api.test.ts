@@ -14,6 +14,7 @@ import type { QueryFn } from '../../src/server/db/client.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import type { Json } from '../helpers/json.ts';
+import { displayToTree, type Display } from '../../src/domain/workflowGraph.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -142,6 +143,52 @@ describe(`subscribe forms with double opt-in (${API_DB})`, () => {
     const preview = (await api('POST', '/api/scheduler/scheduler/preview', { template_id: await template('Plain', null), to_user_ids: [q.id] })).data;
     expect(preview.excluded).toMatchObject({ unconfirmed: 1 });
     expect(preview.to_send).toBe(0);
+  });
+
+  it('a subscriber enters the user_upserted workflows when confirming, not before; a submission never renames a contact', async () => {
+    const workflowId = randomUUID();
+    const display: Display = {
+      nodes: [
+        { id: 'r', type: 'user_upserted', position: { x: 0, y: 0 }, properties: {} },
+        { id: 'd', type: 'delay', position: { x: 0, y: 0 }, properties: { delayMS: 3_600_000 } },
+      ],
+      links: [{ id: 'r-d', from: { nodeId: 'r', portId: 'output' }, to: { nodeId: 'd', portId: 'input' } }],
+    };
+    const saved = await api('POST', '/api/workflowwrapper/workflows', { id: workflowId, name: 'Welcome', display, tree: displayToTree(display).tree });
+    const ended = async () => (await api('GET', '/api/joblog/joblog')).data.find((j: { id: string }) => j.id === saved.data.job_log_entry_id)?.ended_at;
+    for (let i = 0; i < 100 && !(await ended()); i++) await new Promise((r) => setTimeout(r, 100));
+    const form = (
+      await api('POST', '/api/subscriptions/forms', {
+        name: 'Sidebar',
+        segment_id: segmentId,
+        sender_persona_id: personaId,
+        heading: 'The sidebar list',
+        consent_text: 'I agree.',
+      })
+    ).data;
+    const runs = async (email: string) =>
+      (await h.runtime.database.query('SELECT 1 FROM workflow_runs WHERE workflow_id = $1 AND lower(email) = $2', [workflowId, email])).length;
+
+    const sent = h.sink.messages.length;
+    expect((await post(`/s/${form.id}`, { email: 'ravi@example.com', first_name: 'Ravi' }, '203.0.113.80')).statusCode).toBe(200);
+    await h.sink.waitFor(() => h.sink.messages.slice(sent).some((m) => m.envelopeTo.includes('ravi@example.com')));
+    expect(await runs('ravi@example.com')).toBe(0); // pending: not mailable yet
+    const mail = (await h.sink.parsed()).find((m) => m.envelopeTo.includes('ravi@example.com'))!;
+    const confirmLink = /href="http:\/\/localhost:8080(\/s\/c\/[^"]+)"/.exec(String(mail.html))![1];
+    expect((await h.app.inject({ method: 'POST', url: confirmLink })).statusCode).toBe(200);
+    expect(await runs('ravi@example.com')).toBe(1);
+
+    // An existing contact's name is the customer's: a visitor's submission leaves it, and enters nothing.
+    await api('POST', '/api/user/users', { users: [{ email: 'sam@example.com', first_name: 'Samuel' }] });
+    const before = await runs('sam@example.com');
+    expect((await post(`/s/${form.id}`, { email: 'SAM@example.com', first_name: 'Mallory' }, '203.0.113.81')).statusCode).toBe(200);
+    const [sam] = await h.runtime.database.query<{ first_name: string; email: string; version: number; confirmation_pending_at: Date | null }>(
+      'SELECT first_name, email, version, confirmation_pending_at FROM contacts WHERE project_id = $1 AND lower(email) = $2 AND archived_at IS NULL',
+      [t.projectId, 'sam@example.com'],
+    );
+    expect(sam).toEqual({ first_name: 'Samuel', email: 'sam@example.com', version: 1, confirmation_pending_at: null });
+    expect(await runs('sam@example.com')).toBe(before);
+    await api('POST', `/api/workflowwrapper/workflows/${workflowId}/disable`);
   });
 
   it("removes contacts that did not confirm within the form's days, keeping their consent records", async () => {

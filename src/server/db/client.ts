@@ -13,6 +13,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { FUNCTIONS_LOCK_KEY, functionsSql } from './functions.ts';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { sql, type SQL } from 'drizzle-orm';
 import * as schema from './schema.ts';
 
 export { DataDirLocked } from './dataDirLock.ts';
@@ -21,6 +22,19 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 /** A parameterised statement ($1, $2, …) returning its rows. */
 export type QueryFn = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+
+/**
+ * queryOf runs named raw SQL ($1, $2, … placeholders) on a drizzle database or transaction, for core functions that
+ * take a QueryFn when the caller holds a drizzle transaction (the demo account's reset). Each placeholder becomes a
+ * bound parameter; none is interpolated into the text.
+ */
+export function queryOf(db: Db): QueryFn {
+  return async <T>(text: string, params: unknown[] = []) => {
+    const chunks: SQL[] = text.split(/\$(\d+)/).map((part, i) => (i % 2 ? sql`${params[Number(part) - 1]}` : sql.raw(part)));
+    const result = (await db.execute(sql.join(chunks))) as unknown as { rows: T[] };
+    return result.rows;
+  };
+}
 
 /** One open database: drizzle for typed queries, `query` for named raw SQL, and what pg-boss needs to connect. */
 export interface Database {

@@ -117,6 +117,7 @@ export function registerSubscribeForms(scope: FastifyInstance, ctx: AppContext):
     if (!target || !pending) return notFound(reply);
     const done = await confirmSubscription(ctx.database, target, requester(req));
     if (done === undefined) return notFound(reply);
+    if (done) ctx.notifyWorkflows();
     return reply
       .type('text/html')
       .header('cache-control', 'no-store')

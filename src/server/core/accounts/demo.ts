@@ -4,7 +4,7 @@
  * schedule (Config.demoResetCron, pg-boss cron) so one visitor cannot spoil it for the next.
  */
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
+import { queryOf, type Db } from '../../db/client.ts';
 import {
   campaigns,
   companyUsers,
@@ -113,7 +113,7 @@ export async function resetDemoAccount(db: Db): Promise<string> {
     await savePersonas(db2, pid, [DEMO_CONTENT.persona]);
     // The demo's persona is the operator's own address, confirmed by seeding it (no verification email goes out).
     await tx.update(senderPersonas).set({ verifiedAt: new Date() }).where(eq(senderPersonas.projectId, pid));
-    const saved = await upsertContacts(db2, pid, DEMO_CONTENT.contacts);
+    const { data: saved } = await upsertContacts(queryOf(db2), pid, DEMO_CONTENT.contacts);
     const [segment] = await tx.insert(segments).values({ projectId: pid, name: DEMO_CONTENT.segment }).returning();
     await tx.insert(segmentMembers).values(saved.map((c) => ({ segmentId: segment.id, contactId: c.id })));
     await saveTemplates(db2, pid, [DEMO_CONTENT.template]);

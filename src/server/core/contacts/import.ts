@@ -15,8 +15,9 @@ import { parse } from 'csv-parse';
 import { readXlsxRows, XlsxError } from './xlsxRows.ts';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
-import { anyUpsertTriggered, enterUpsertedFrom } from '../workflows/index.ts';
-import { ADD_WRITTEN_TO_SEGMENT, IMPORT_END, IMPORT_JOB, IMPORT_PROGRESS, SHOW_UPLOADED_SEGMENT, UPSERT_CONTACTS_JSON } from './queries.ts';
+import { anyUpsertTriggered } from '../workflows/index.ts';
+import { IMPORT_END, IMPORT_JOB, IMPORT_PROGRESS, SHOW_UPLOADED_SEGMENT } from './queries.ts';
+import { upsertContactsSql } from './upsert.ts';
 import { fileKind, SEGMENT_UPLOADS_BUCKET } from './upload.ts';
 import { withLocalFile } from '../../storage/storage.ts';
 import {
@@ -283,26 +284,14 @@ async function readXlsx(file: string, name: string, mapping: ColumnMapping, onRo
 
 /**
  * upsertBatch creates or updates the batch's contacts by email (case-insensitive, among the project's live contacts)
- * in one statement and, in the same statement, adds them to the segment of a segment upload and, when `enterWorkflows`,
+ * with the one contact upsert (./upsert.ts: a value given replaces the stored one, an empty cell keeps it, metadata
+ * merges) and, in the same statement, adds them to the segment of a segment upload and, when `enterWorkflows`,
  * starts a run of each enabled user_upserted workflow of the project for each of them.
  */
 async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[], segmentId: string | null, enterWorkflows = false): Promise<void> {
   // The batch goes over as one JSON document (one native JSON.stringify, one json parse on the server): far cheaper
   // than seven text arrays that node-postgres escapes element by element and the server parses as array literals.
-  const upsert = UPSERT_CONTACTS_JSON;
   const params: unknown[] = [projectId, JSON.stringify(rows)];
-  if (!segmentId && !enterWorkflows) {
-    await query(upsert, params);
-    return;
-  }
-  const parts = [`written AS (${upsert} RETURNING id, email)`];
-  if (segmentId) {
-    params.push(segmentId);
-    parts.push(`members AS (${ADD_WRITTEN_TO_SEGMENT})`);
-  }
-  if (enterWorkflows) {
-    // In the same statement (core/workflows enterUpsertedFrom): the contacts written enter, or nothing is written.
-    parts.push(`entered AS (${enterUpsertedFrom('written')})`);
-  }
-  await query(`WITH ${parts.join(',\n')} SELECT 1 FROM ${enterWorkflows ? 'entered' : '(SELECT 1) AS one'}`, params);
+  if (segmentId) params.push(segmentId);
+  await query(upsertContactsSql({ segment: !!segmentId, enterWorkflows }), params);
 }

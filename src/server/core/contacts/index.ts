@@ -8,6 +8,7 @@ import { contacts, segmentMembers, segments } from '../../db/schema.ts';
 import { classifySearch, splitList } from '../../../domain/validation.ts';
 import { checkContactFields, dateOfBirth } from './rules.ts';
 import { MERGE_CONTACT_METADATA } from './queries.ts';
+import { upsertContactsSql, type UpsertRow } from './upsert.ts';
 
 export { dateOfBirth } from './rules.ts';
 import { FieldErrors } from '../../errors.ts';
@@ -103,15 +104,37 @@ export async function countContacts(db: Db, projectId: string, q: Partial<ListQu
   return row.n;
 }
 
+/** The fields of a contact the API may give; each one given is named in the upsert row's `clear` (given null clears). */
+const GIVEN_FIELDS = ['first_name', 'last_name', 'timezone', 'date_of_birth', 'json'] as const;
+
+/** A contact as the upsert statement returns it (snake_case columns). */
+interface ContactSqlRow {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  timezone: string | null;
+  date_of_birth: Date | null;
+  unsubscribed_at: Date | null;
+  json: Record<string, unknown> | null;
+  version: number;
+  created_at: Date;
+  updated_at: Date;
+  entered: number;
+}
+
 /**
- * upsertContacts validates every input first (email rules, time zone, date of birth, duplicates, ids), then in one
- * transaction updates contacts matched by id (else by email, case-insensitive) and creates the rest.
- * Throws BadRequest naming each failing field (`users[i].field`); nothing is written then.
+ * upsertContacts validates every input first (email rules, time zone, date of birth, duplicates, ids), then writes
+ * them with the one contact upsert (./upsert.ts): a contact given by id is updated, else the live contact with the
+ * email (case-insensitive), else a new one; a field given replaces the stored value (null clears it, metadata is
+ * replaced), a field left out is kept. In the same statement the contacts written enter the project's user_upserted
+ * workflows. Returns the contacts in the order given and how many workflow runs started. Throws BadRequest naming each failing
+ * field (`users[i].field`); nothing is written then.
  */
-export async function upsertContacts(db: Db, projectId: string, input: ContactIn[]): Promise<ContactOut[]> {
+export async function upsertContacts(query: QueryFn, projectId: string, input: ContactIn[]): Promise<{ data: ContactOut[]; entered: number }> {
   const errs = new FieldErrors();
   const seen = new Map<string, number>();
-  const parsed = input.map((u, i) => {
+  const rows: UpsertRow[] = input.map((u, i) => {
     const f = `users[${i}]`;
     // The one set of contact rules (./rules.ts), which the subscribe forms apply too.
     for (const p of checkContactFields(u)) errs.add(`${f}.${p.field}`, p.message);
@@ -119,66 +142,62 @@ export async function upsertContacts(db: Db, projectId: string, input: ContactIn
     const key = email.toLowerCase();
     if (email && seen.has(key)) errs.add(`${f}.email`, `appears twice in this request (also users[${seen.get(key)}])`);
     seen.set(key, i);
-    return { ...u, email, dob: dateOfBirth(u.date_of_birth) ?? null };
+    const dob = dateOfBirth(u.date_of_birth);
+    return {
+      id: u.id ?? null,
+      email,
+      first_name: u.first_name ?? null,
+      last_name: u.last_name ?? null,
+      timezone: u.timezone || null,
+      date_of_birth: dob ? dob.toISOString() : null,
+      json: u.json ?? null,
+      clear: GIVEN_FIELDS.filter((k) => u[k] !== undefined),
+      match: true,
+    };
   });
   errs.throwIfAny();
+  await checkIds(query, projectId, rows);
+  const written = await query<ContactSqlRow>(upsertContactsSql({ enterWorkflows: true, returnContacts: true }), [projectId, JSON.stringify(rows)]);
+  return { data: written.map(contactOut), entered: Number(written[0]?.entered ?? 0) };
+}
 
-  return db.transaction(async (tx) => {
-    const ids = parsed.map((u) => u.id).filter((id): id is string => !!id);
-    const byId = new Map<string, Row>();
-    if (ids.length) {
-      for (const r of await tx
-        .select()
-        .from(contacts)
-        .where(and(eq(contacts.projectId, projectId), inArray(contacts.id, ids), isNull(contacts.archivedAt))))
-        byId.set(r.id, r);
-    }
-    const emails = parsed.map((u) => u.email.toLowerCase());
-    const byEmail = new Map<string, Row>();
-    for (const r of await tx
-      .select()
-      .from(contacts)
-      .where(and(eq(contacts.projectId, projectId), isNull(contacts.archivedAt), inArray(sql`lower(${contacts.email})`, emails)))) {
-      byEmail.set(r.email.toLowerCase(), r);
-    }
-    const notFound = new FieldErrors();
-    parsed.forEach((u, i) => {
-      if (u.id && !byId.has(u.id)) notFound.add(`users[${i}].id`, `no contact ${u.id} in this project`);
-    });
-    parsed.forEach((u, i) => {
-      const other = byEmail.get(u.email.toLowerCase());
-      if (u.id && other && other.id !== u.id) notFound.add(`users[${i}].email`, `another contact already has the email ${u.email}`);
-    });
-    notFound.throwIfAny();
+/**
+ * checkIds: every id given is a live contact of the project, and no contact given by id takes an address another
+ * live contact has. Throws BadRequest naming `users[i].id` / `users[i].email`.
+ */
+async function checkIds(query: QueryFn, projectId: string, rows: UpsertRow[]): Promise<void> {
+  const byIdRows = rows.map((r, i) => ({ r, i })).filter(({ r }) => r.id);
+  if (!byIdRows.length) return;
+  const found = await query<{ id: string; email: string }>(
+    `SELECT id, email FROM contacts WHERE project_id = $1 AND archived_at IS NULL AND (id = ANY($2::uuid[]) OR lower(email) = ANY($3::text[]))`,
+    [projectId, byIdRows.map(({ r }) => r.id), byIdRows.map(({ r }) => r.email.toLowerCase())],
+  );
+  const ids = new Set(found.map((c) => c.id));
+  const byEmail = new Map(found.map((c) => [c.email.toLowerCase(), c.id]));
+  const notFound = new FieldErrors();
+  for (const { r, i } of byIdRows) {
+    if (!ids.has(r.id!)) notFound.add(`users[${i}].id`, `no contact ${r.id} in this project`);
+    const other = byEmail.get(r.email.toLowerCase());
+    if (other && other !== r.id) notFound.add(`users[${i}].email`, `another contact already has the email ${r.email}`);
+  }
+  notFound.throwIfAny();
+}
 
-    const out: ContactOut[] = [];
-    for (const u of parsed) {
-      const existing = u.id ? byId.get(u.id) : byEmail.get(u.email.toLowerCase());
-      const values = {
-        email: u.email,
-        firstName: u.first_name === undefined ? (existing?.firstName ?? null) : u.first_name,
-        lastName: u.last_name === undefined ? (existing?.lastName ?? null) : u.last_name,
-        timezone: u.timezone === undefined ? (existing?.timezone ?? null) : u.timezone || null,
-        dateOfBirth: u.date_of_birth === undefined ? (existing?.dateOfBirth ?? null) : u.dob,
-        json: u.json === undefined ? (existing?.json ?? {}) : (u.json ?? {}),
-      };
-      if (existing) {
-        const [row] = await tx
-          .update(contacts)
-          .set({ ...values, version: sql`${contacts.version} + 1`, updatedAt: new Date() })
-          .where(and(eq(contacts.id, existing.id), eq(contacts.projectId, projectId)))
-          .returning();
-        out.push(toContact(row));
-      } else {
-        const [row] = await tx
-          .insert(contacts)
-          .values({ ...values, projectId })
-          .returning();
-        out.push(toContact(row));
-      }
-    }
-    return out;
-  });
+/** contactOut maps a contact row of the upsert statement to the API's Contact. */
+function contactOut(r: ContactSqlRow): ContactOut {
+  return {
+    id: r.id,
+    email: r.email,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    timezone: r.timezone,
+    date_of_birth: iso(r.date_of_birth),
+    unsubscribed_at: iso(r.unsubscribed_at),
+    json: r.json ?? {},
+    version: r.version,
+    created_at: isoRequired(r.created_at),
+    updated_at: isoRequired(r.updated_at),
+  };
 }
 
 /**

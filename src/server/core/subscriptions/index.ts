@@ -24,6 +24,8 @@ import { EVENT } from '../../../domain/events.ts';
 import { confirmationLink } from '../../mail/links.ts';
 import type { components } from '../../../../generated/types/subscriptions.gen.ts';
 import { insertOutboxSql } from '../sending/outbox.ts';
+import { upsertContactsSql } from '../contacts/upsert.ts';
+import { enterUpsertedFrom } from '../workflows/queries.ts';
 
 type Topic = components['schemas']['Topic'];
 type Form = components['schemas']['SubscribeForm'];
@@ -379,20 +381,12 @@ export async function submitForm(
   const consentId = randomUUID();
   const link = confirmationLink(publicUrl, setup.link_secret, form.projectId, consentId);
   await database.transaction(async (tx) => {
-    // A new address is inserted unless a live contact has it (also one a simultaneous submission just made).
-    const [made] = await tx<{ id: string }>(
-      `INSERT INTO contacts (project_id, email, first_name, confirmation_pending_at) VALUES ($1, $2, $3, now())
-       ON CONFLICT (project_id, lower(email)) WHERE archived_at IS NULL DO NOTHING RETURNING id`,
-      [form.projectId, email, firstName],
-    );
-    const contactId =
-      made?.id ??
-      (
-        await tx<{ id: string }>(
-          'SELECT id FROM contacts WHERE project_id = $1 AND lower(email) = lower($2) AND archived_at IS NULL ORDER BY created_at LIMIT 1',
-          [form.projectId, email],
-        )
-      )[0].id;
+    // The one contact upsert: a new address becomes a contact waiting for its confirmation; a contact that exists
+    // (also one a simultaneous submission just made) is left as it is — a visitor may not rename it.
+    const [{ id: contactId }] = await tx<{ id: string }>(upsertContactsSql({ returnContacts: true }), [
+      form.projectId,
+      JSON.stringify([{ email, first_name: firstName, match: true, only_new: true, pending: true }]),
+    ]);
     await tx(
       `INSERT INTO consents (id, project_id, contact_id, form_id, email, consent_text, submitted_ip, submitted_user_agent)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -444,7 +438,7 @@ export async function pendingConfirmation(query: QueryFn, t: { projectId: string
 /**
  * confirmSubscription confirms one consent (the confirmation page's button; a GET never does): in one transaction the
  * consent records when and from where it was confirmed (once), the contact stops being pending and is resubscribed to
- * marketing mail (it just asked for it), and it joins the form's segment. Returns undefined when the consent (or its
+ * marketing mail (it just asked for it), enters the project's user_upserted workflows, and joins the form's segment. Returns undefined when the consent (or its
  * contact) no longer exists, else whether this call confirmed it (false: confirmed before).
  */
 export async function confirmSubscription(database: Database, t: { projectId: string; consentId: string }, from: Requester): Promise<boolean | undefined> {
@@ -459,10 +453,13 @@ export async function confirmSubscription(database: Database, t: { projectId: st
       from.ip,
       from.userAgent.slice(0, 512),
     ]);
+    // The contact confirmed enters the project's user_upserted workflows in the same statement (core/workflows).
     await tx(
-      `UPDATE contacts SET confirmation_pending_at = NULL, unsubscribed_at = NULL, updated_at = now()
-        WHERE id = $1 AND (confirmation_pending_at IS NOT NULL OR unsubscribed_at IS NOT NULL)`,
-      [k.contact_id],
+      `WITH written AS (UPDATE contacts SET confirmation_pending_at = NULL, unsubscribed_at = NULL, updated_at = now()
+                          WHERE id = $2 AND project_id = $1 AND (confirmation_pending_at IS NOT NULL OR unsubscribed_at IS NOT NULL)
+                      RETURNING id, email)
+       ${enterUpsertedFrom('written')}`,
+      [t.projectId, k.contact_id],
     );
     await tx('INSERT INTO segment_members (segment_id, contact_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [k.segment_id, k.contact_id]);
     return true;

@@ -5,7 +5,7 @@
  *
  * Entering a workflow has one definition, the SQL function enter_workflows (./sql/enter_workflows.sql), reached
  * through ./queries.ts: a segment's members (enterSegment), contacts created or updated through the API or a file
- * import (enterUpsertedContacts, enterUpsertedFrom), runs handed on between workflows (enterHandedOn) and events (the
+ * import and subscribe forms (enterUpsertedFrom, inside the contact upsert), runs handed on between workflows (enterHandedOn) and events (the
  * events_enter_workflows trigger, same file). The engine that runs the steps is src/workers/workflows.ts.
  */
 import type { QueryFn } from '../../db/client.ts';
@@ -14,7 +14,7 @@ import { BadRequest, NotFound } from '../../errors.ts';
 import { checkTree, displayOf, displayToTree, flattenTree, type TreeNode } from '../../../domain/workflowGraph.ts';
 import type { components } from '../../../../generated/types/workflowwrapper.gen.ts';
 import { likePattern, orderSql, uuidList } from '../listing.ts';
-import { ANY_UPSERT_TRIGGERED, ENTER_HANDED_ON, ENTER_SEGMENT, ENTER_UPSERTED } from './queries.ts';
+import { ANY_UPSERT_TRIGGERED, ENTER_HANDED_ON, ENTER_SEGMENT } from './queries.ts';
 
 export { enterUpsertedFrom } from './queries.ts';
 
@@ -302,17 +302,6 @@ export async function enterSegment(
   const [seg] = await query('SELECT 1 FROM segments WHERE id = $1 AND project_id = $2 AND archived_at IS NULL', [body.segment_id, projectId]);
   if (!seg) throw new NotFound([`segment_id: no segment with id ${body.segment_id}`]);
   const rows = await query<{ n: number }>(ENTER_SEGMENT, [projectId, body.workflow_id, body.segment_id]);
-  return Number(rows[0]?.n ?? 0);
-}
-
-/**
- * enterUpsertedContacts enters contacts just created or updated through the users API or a file import into every
- * enabled workflow of the project whose trigger is user_upserted, one run each. Returns how many runs
- * it started (0 when the project has no such workflow: one indexed probe).
- */
-export async function enterUpsertedContacts(query: QueryFn, projectId: string, contactIds: string[]): Promise<number> {
-  if (!contactIds.length) return 0;
-  const rows = await query<{ n: number }>(ENTER_UPSERTED, [projectId, contactIds]);
   return Number(rows[0]?.n ?? 0);
 }
 

@@ -17,10 +17,6 @@ export const ENTER_SEGMENT = `SELECT enter_workflows(array_agg($1::uuid), array_
        FROM segment_members m JOIN contacts c ON c.id = m.contact_id
       WHERE m.segment_id = $3 AND c.project_id = $1 AND c.archived_at IS NULL`;
 
-/** ENTER_UPSERTED: contacts $2 of project $1 (just created or updated) enter its user_upserted workflows. Returns n. */
-export const ENTER_UPSERTED = `SELECT enter_workflows(array_agg(w.project_id), array_agg(w.id), array_agg(c.id), array_agg(c.email), NULL, NULL, NULL) AS n
-       FROM ${UPSERT_TRIGGERED} CROSS JOIN contacts c WHERE c.id = ANY($2::uuid[]) AND c.project_id = $1`;
-
 /**
  * enterUpsertedFrom returns a SELECT that enters the contacts of `source` (a FROM item with columns id and email,
  * e.g. a CTE of contacts written by the same statement) into the user_upserted workflows of project $1. The

@@ -4,7 +4,6 @@ import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import { contactUploadUrl } from '../../core/contacts/upload.ts';
 import { archiveContactsByEmail, countContacts, listContacts, upsertContacts } from '../../core/contacts/index.ts';
-import { enterUpsertedContacts } from '../../core/workflows/index.ts';
 import type { QueryFn } from '../../db/client.ts';
 
 /** userHandlers builds the user gateway's handlers over one app context. */
@@ -18,16 +17,9 @@ export function userHandlers(ctx: AppContext): GatewayHandlers<operations> {
       return { num_users: await countContacts(db, scope(req).id, req.query) };
     },
     async upsertUsers(req) {
-      const data = await upsertContacts(db, scope(req).id, req.body.users);
-      // Contacts created or updated enter the project's user_upserted workflows.
-      if (
-        await enterUpsertedContacts(
-          ctx.database.query.bind(ctx.database) as QueryFn,
-          scope(req).id,
-          data.map((c) => c.id),
-        )
-      )
-        ctx.notifyWorkflows();
+      // Contacts created or updated enter the project's user_upserted workflows in the same statement.
+      const { data, entered } = await upsertContacts(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id, req.body.users);
+      if (entered) ctx.notifyWorkflows();
       return { data };
     },
     async getContactUploadUrl(req) {
