@@ -70,6 +70,12 @@ export default defineConfig(
     rules: { 'no-restricted-imports': ['error', { patterns: [layer('domain/ is pure logic', ['server', 'workers', 'console'])] }] },
   },
   {
+    // runtime.ts is the composition root: it starts the server and, in one process, the workers.
+    files: ['src/server/**'],
+    ignores: ['src/server/runtime.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [layer('server/ serves requests', ['workers', 'console'])] }] },
+  },
+  {
     files: ['src/server/core/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [layer('core/ holds the domain facts', ['gateways', 'plugins', 'workers'])] }] },
   },

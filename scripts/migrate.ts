@@ -1,7 +1,7 @@
 /**
  * migrate: brings the database named by DATABASE_URL (else the PGlite folder in DATA_DIR) up to this build and exits:
  * the pending drizzle migrations and the current database functions (db/client.ts openDatabase), then pg-boss's schema
- * and every queue of the registry (workers/queue.ts openQueue). It sends no mail, serves nothing and runs no worker.
+ * and every queue of the registry (core/jobs/queue.ts openQueue). It sends no mail, serves nothing and runs no worker.
  *
  * Why it exists: every server process does the same at start, but not safely at the same moment on a database that
  * needs it. drizzle's migrator takes no lock (two processes both find a migration missing and both run it; one fails),
@@ -13,7 +13,7 @@
  */
 import { loadConfig } from '../src/server/config.ts';
 import { openDatabase } from '../src/server/db/client.ts';
-import { openQueue } from '../src/workers/queue.ts';
+import { openQueue } from '../src/server/core/jobs/queue.ts';
 
 try {
   const config = loadConfig();

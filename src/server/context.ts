@@ -11,7 +11,7 @@ import type { JobName, JobPayloads } from './core/jobs/payloads.ts';
 
 export interface JobQueue {
   /**
-   * enqueue schedules a job on queue `name` (the registry: src/workers/jobs.ts) with that queue's payload, not before
+   * enqueue schedules a job on queue `name` (the registry: src/server/core/jobs/registry.ts) with that queue's payload, not before
    * `startAfter` (UTC). `singletonKey` drops duplicates.
    */
   enqueue<N extends JobName>(name: N, data: JobPayloads[N], opts?: { startAfter?: Date; singletonKey?: string }): Promise<void>;

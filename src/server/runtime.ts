@@ -7,7 +7,7 @@ import type { AppContext } from './context.ts';
 import { openDatabase, type Database } from './db/client.ts';
 import { checkStorage, openStorage } from './storage/storage.ts';
 import { openTransport, type MailTransport } from './mail/transport.ts';
-import { openQueue, type Queue } from '../workers/queue.ts';
+import { openQueue, type Queue } from './core/jobs/queue.ts';
 import { startWorkers, type Workers } from '../workers/index.ts';
 import { startInboundReceiver, type InboundReceiver } from './gateways/inbound/receiver.ts';
 import { BlockWatch } from './core/feedback/blocks.ts';

@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { openDatabase } from '../../src/server/db/client.ts';
-import { openQueue } from '../../src/workers/queue.ts';
+import { openQueue } from '../../src/server/core/jobs/queue.ts';
 
 export const TEMPLATE_PATH = path.resolve(import.meta.dirname, '../../.tmp/pglite-template.tar');
 

@@ -14,7 +14,7 @@ import { simpleParser } from 'mailparser';
 import { checkDomains } from '../../src/server/core/domains/index.ts';
 import { loadConfig, parseMailboxUrl } from '../../src/server/config.ts';
 import { ImapFlow } from 'imapflow';
-import { readBounceMailbox } from '../../src/workers/bounceMailbox.ts';
+import { readBounceMailbox } from '../../src/server/core/feedback/bounceMailbox.ts';
 import { inboundSettings } from '../../src/server/core/feedback/inbound.ts';
 import { BlockWatch, JOB_BLOCK_ALERT, raiseBlockAlert } from '../../src/server/core/feedback/blocks.ts';
 import { startDovecot, type TestDovecot } from '../helpers/dovecot.ts';

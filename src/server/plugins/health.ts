@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import type { QueryFn } from '../db/client.ts';
 import { pendingMigrations, readJournal } from '../db/migrationState.ts';
-import { queueProblem } from '../../workers/queue.ts';
+import { queueProblem } from '../core/jobs/queue.ts';
 
 /** How long (ms) each readiness check may take before it counts as failed. */
 export const READY_TIMEOUT_MS = 2000;

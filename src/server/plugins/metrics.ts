@@ -23,8 +23,8 @@ import { HttpError, Unauthorized } from '../errors.ts';
 import { processRegistry, startProcessMetrics } from '../metrics.ts';
 import { outboxDepths } from '../core/sending/depths.ts';
 import { relayStates } from '../core/sending/reputation.ts';
-import { queueDepths } from '../../workers/queue.ts';
-import { JOB_NAMES } from '../../workers/jobs.ts';
+import { queueDepths } from '../core/jobs/queue.ts';
+import { JOB_NAMES } from '../core/jobs/registry.ts';
 import { READY_TIMEOUT_MS, withTimeout } from './health.ts';
 
 /** The job states counted as unfinished, each reported (0 when none) for every queue of the registry. */

@@ -1,7 +1,7 @@
 /**
  * The job log (spec part 1 §6 Notifications; openapi/joblog.yaml): every long piece of work — imports, blast
  * expansions and distributions, workflow saves — leaves an entry its feature writes when it starts and ends; the
- * console lists them and waits on them. The queues that run the work are src/workers/jobs.ts.
+ * console lists them and waits on them. The queues that run the work are src/server/core/jobs/registry.ts.
  */
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';

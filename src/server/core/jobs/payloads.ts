@@ -1,6 +1,6 @@
 /**
  * The pg-boss queues' names and payloads: what code that enqueues (JobQueue.enqueue in server/context.ts) and the
- * job registry that handles them (workers/jobs.ts) agree on. Types only.
+ * job registry that handles them (./registry.ts) agree on. Types only.
  */
 import type { components as WorkflowSchemas } from '../../../../generated/types/workflowwrapper.gen.ts';
 

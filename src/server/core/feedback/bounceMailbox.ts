@@ -9,7 +9,7 @@
  * MAX_RUN_MS: a large backlog is read over several runs, each well inside the job's expiry (pg-boss: 15 minutes), so
  * two readers never overlap.
  *
- * It runs as the pg-boss job 'bounce-mailbox' (workers/jobs.ts), on BOUNCE_MAILBOX_CRON (default every minute; one run
+ * It runs as the pg-boss job 'bounce-mailbox' (core/jobs/registry.ts), on BOUNCE_MAILBOX_CRON (default every minute; one run
  * at a time across all worker processes): each run reads what is waiting, then waits on IDLE for new messages for
  * BOUNCE_MAILBOX_IDLE_S seconds (imapflow polls with NOOP where the server has no IDLE), so mail is read within
  * seconds, and the schedule is the fallback when a connection drops. The envelope recipient the receiver would have
@@ -18,10 +18,10 @@
  */
 import { ImapFlow } from 'imapflow';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
-import type { BounceMailboxSettings } from '../server/config.ts';
-import type { Database } from '../server/db/client.ts';
-import { applyReturnedEmail, type InboundSettings } from '../server/core/feedback/inbound.ts';
-import { inboundMetrics, type InboundResult } from '../server/metrics.ts';
+import type { BounceMailboxSettings } from '../../config.ts';
+import type { Database } from '../../db/client.ts';
+import { applyReturnedEmail, type InboundSettings } from './inbound.ts';
+import { inboundMetrics, type InboundResult } from '../../metrics.ts';
 
 /** What one run did: messages read and applied (the rest changed nothing, or failed and stay unread). */
 export interface MailboxRun {

@@ -4,10 +4,10 @@
  */
 import { createRequire } from 'node:module';
 import PgBoss from 'pg-boss';
-import type { Database, QueryFn } from '../server/db/client.ts';
-import type { JobQueue } from '../server/context.ts';
-import { JOB_NAMES, JOBS } from './jobs.ts';
-import type { JobName, JobPayloads } from '../server/core/jobs/payloads.ts';
+import type { Database, QueryFn } from '../../db/client.ts';
+import type { JobQueue } from '../../context.ts';
+import { JOB_NAMES, JOBS } from './registry.ts';
+import type { JobName, JobPayloads } from './payloads.ts';
 
 /** The schema pg-boss keeps its tables in (openQueue). */
 const BOSS_SCHEMA = 'pgboss';

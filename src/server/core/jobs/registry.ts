@@ -2,21 +2,21 @@
  * The job registry: every pg-boss queue the product uses — its name, payload type, how its workers poll, its
  * schedule (cron, UTC) and its handler — in one place. Code that enqueues names a queue by its key here, checked by
  * the type system (JobQueue.enqueue in server/context.ts takes a JobName and that queue's JobPayload); workers/index.ts
- * registers every entry; workers/queue.ts creates every queue at start.
+ * registers every entry; ./queue.ts creates every queue at start.
  */
-import type { AppContext } from '../server/context.ts';
-import type { Config } from '../server/config.ts';
-import type { QueryFn } from '../server/db/client.ts';
-import type { JobName, JobPayloads } from '../server/core/jobs/payloads.ts';
-import { expandBlast } from '../server/core/blasts/expand.ts';
-import { importContactFile } from '../server/core/contacts/import.ts';
-import { resetDemoAccount } from '../server/core/accounts/demo.ts';
-import { checkDomains } from '../server/core/domains/index.ts';
-import { buildSegmentFromFilters } from '../server/core/segments/fromFilters.ts';
-import { runWorkflowArchive, runWorkflowSave } from '../server/core/workflows/index.ts';
-import { removeUnconfirmed } from '../server/core/subscriptions/index.ts';
-import { readBounceMailbox } from './bounceMailbox.ts';
-import { inboundSettings } from '../server/core/feedback/inbound.ts';
+import type { AppContext } from '../../context.ts';
+import type { Config } from '../../config.ts';
+import type { QueryFn } from '../../db/client.ts';
+import type { JobName, JobPayloads } from './payloads.ts';
+import { expandBlast } from '../blasts/expand.ts';
+import { importContactFile } from '../contacts/import.ts';
+import { resetDemoAccount } from '../accounts/demo.ts';
+import { checkDomains } from '../domains/index.ts';
+import { buildSegmentFromFilters } from '../segments/fromFilters.ts';
+import { runWorkflowArchive, runWorkflowSave } from '../workflows/index.ts';
+import { removeUnconfirmed } from '../subscriptions/index.ts';
+import { readBounceMailbox } from '../feedback/bounceMailbox.ts';
+import { inboundSettings } from '../feedback/inbound.ts';
 
 /** What a handler gets besides its payload: the app context and a way to wake this process's sender. */
 export interface JobContext {
