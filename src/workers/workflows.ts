@@ -14,15 +14,28 @@
  * mode gives (src/domain/workflowGraph.ts delayUntilInstant); every other next step is due at once. The engine sleeps
  * until the earliest pending step is due (or POLL ms), and wakes early on NOTIFY workflow_steps (events entering
  * workflows) or a poke from this process.
+ *
+ * The engine holds the loop; its statements are core/workflows/steps.ts, what each node does core/workflows/nodes.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../server/context.ts';
 import type { QueryFn } from '../server/db/client.ts';
 import { flattenTree, type TreeNode } from '../domain/workflowGraph.ts';
 import { applyNode, completeRuns, type RunRow, type StepRow, type WorkflowRow } from '../server/core/workflows/nodes.ts';
+import {
+  CLAIM_STEPS,
+  END_RUNS,
+  HOLD_STEPS,
+  NEXT_DUE,
+  NEXT_STEPS,
+  RETRY_STEPS,
+  STEP_RUNS,
+  STEP_WORKFLOWS,
+  STEPS_DONE,
+  STOP_STEPS,
+} from '../server/core/workflows/steps.ts';
 
 /** How many times a step that fails for an unexpected reason (a database error) is tried before its run ends. */
-export const MAX_STEP_ATTEMPTS = 5;
 
 export interface EngineOptions {
   /** How long a claim lasts before another worker may take the step over (ms). */
@@ -89,7 +102,7 @@ export class WorkflowEngine {
       if (!this.running || claimed >= (this.opts.batchSize ?? 1000) || this.poked) continue;
       let waitMs = this.opts.pollMs;
       try {
-        const [{ next }] = await this.query<{ next: Date | null }>(`SELECT min(due_at) AS next FROM workflow_steps WHERE status IN ('pending', 'running')`);
+        const [{ next }] = await this.query<{ next: Date | null }>(NEXT_DUE);
         if (next) waitMs = Math.max(0, Math.min(waitMs, new Date(next).getTime() - Date.now()));
       } catch {
         /* poll */
@@ -114,33 +127,10 @@ export class WorkflowEngine {
    */
   async runBatch(): Promise<number> {
     const token = randomUUID();
-    const steps = await this.query<StepRow>(
-      `UPDATE workflow_steps SET status = 'running', claim_token = $1, lease_until = now() + ($2 || ' milliseconds')::interval, attempts = attempts + 1
-        WHERE id IN (SELECT id FROM workflow_steps WHERE status IN ('pending', 'running') AND due_at <= now()
-                        AND (status = 'pending' OR lease_until < now())
-                      ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-        RETURNING id, project_id, run_id, workflow_id, node_id, due_at, attempts`,
-      [token, String(this.opts.leaseMs), this.opts.batchSize ?? 1000],
-    );
+    const steps = await this.query<StepRow>(CLAIM_STEPS, [token, String(this.opts.leaseMs), this.opts.batchSize ?? 1000]);
     if (!steps.length) return 0;
-    const runs = new Map(
-      (
-        await this.query<RunRow>(
-          `SELECT r.id, r.project_id, r.workflow_id, r.contact_id, r.email, r.event, r.hops, r.status, c.email AS contact_email, c.timezone,
-              (c.archived_at IS NOT NULL) AS contact_archived
-         FROM workflow_runs r LEFT JOIN contacts c ON c.id = r.contact_id WHERE r.id = ANY($1::uuid[])`,
-          [[...new Set(steps.map((s) => s.run_id))]],
-        )
-      ).map((r) => [r.id, r]),
-    );
-    const workflows = new Map(
-      (
-        await this.query<WorkflowRow>(
-          `SELECT id, project_id, version, root_node, enabled, archived_at IS NOT NULL AS archived FROM workflows WHERE id = ANY($1::uuid[])`,
-          [[...new Set(steps.map((s) => s.workflow_id))]],
-        )
-      ).map((w) => [w.id, w]),
-    );
+    const runs = new Map((await this.query<RunRow>(STEP_RUNS, [[...new Set(steps.map((s) => s.run_id))]])).map((r) => [r.id, r]));
+    const workflows = new Map((await this.query<WorkflowRow>(STEP_WORKFLOWS, [[...new Set(steps.map((s) => s.workflow_id))]])).map((w) => [w.id, w]));
 
     const groups = new Map<string, { node: TreeNode; workflow: WorkflowRow; steps: StepRow[] }>();
     const stopped: Array<{ step: StepRow; status: 'cancelled' | 'failed'; outcome: string; endRun: boolean }> = [];
@@ -193,13 +183,9 @@ export class WorkflowEngine {
   /** stopSteps cancels or fails steps that cannot run (their run ended, the workflow was archived or edited). */
   private async stopSteps(list: Array<{ step: StepRow; status: 'cancelled' | 'failed'; outcome: string; endRun: boolean }>, token: string): Promise<void> {
     await this.ctx.database.transaction(async (q) => {
-      await q(
-        `UPDATE workflow_steps s SET status = u.status, outcome = u.outcome, executed_at = now(), claim_token = NULL
-                 FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(id, status, outcome) WHERE s.id = u.id AND s.claim_token = $4`,
-        [list.map((x) => x.step.id), list.map((x) => x.status), list.map((x) => x.outcome), token],
-      );
+      await q(STOP_STEPS, [list.map((x) => x.step.id), list.map((x) => x.status), list.map((x) => x.outcome), token]);
       const ending = [...new Set(list.filter((x) => x.endRun).map((x) => x.step.run_id))];
-      if (ending.length) await q(`UPDATE workflow_runs SET status = 'ended', ended_at = now() WHERE id = ANY($1::uuid[]) AND status = 'active'`, [ending]);
+      if (ending.length) await q(END_RUNS, [ending, 'ended']);
     });
   }
 
@@ -207,15 +193,9 @@ export class WorkflowEngine {
   private async retryLater(group: StepRow[], token: string, reason: string): Promise<void> {
     console.error(`workflows: ${group.length} step(s) failed, to be retried: ${reason}`);
     await this.ctx.database.transaction(async (q) => {
-      const failed = await q<{ run_id: string; status: string }>(
-        `UPDATE workflow_steps SET status = CASE WHEN attempts >= ${MAX_STEP_ATTEMPTS} THEN 'failed' ELSE 'pending' END,
-                due_at = CASE WHEN attempts >= ${MAX_STEP_ATTEMPTS} THEN due_at ELSE now() + power(2, attempts) * interval '1 second' END,
-                outcome = $3, claim_token = NULL, executed_at = CASE WHEN attempts >= ${MAX_STEP_ATTEMPTS} THEN now() END
-          WHERE id = ANY($1::bigint[]) AND claim_token = $2 RETURNING run_id, status`,
-        [group.map((s) => s.id), token, `error: ${reason}`.slice(0, 500)],
-      );
+      const failed = await q<{ run_id: string; status: string }>(RETRY_STEPS, [group.map((s) => s.id), token, `error: ${reason}`.slice(0, 500)]);
       const ended = failed.filter((f) => f.status === 'failed').map((f) => f.run_id);
-      if (ended.length) await q(`UPDATE workflow_runs SET status = 'ended', ended_at = now() WHERE id = ANY($1::uuid[]) AND status = 'active'`, [ended]);
+      if (ended.length) await q(END_RUNS, [ended, 'ended']);
     });
   }
 
@@ -226,34 +206,18 @@ export class WorkflowEngine {
   private async runGroup(node: TreeNode, workflow: WorkflowRow, group: StepRow[], runs: Map<string, RunRow>, token: string): Promise<number> {
     const finishedRuns: string[] = [];
     const ran = await this.ctx.database.transaction(async (q) => {
-      const held = new Set(
-        (
-          await q<{ id: string }>(`SELECT id FROM workflow_steps WHERE id = ANY($1::bigint[]) AND claim_token = $2 AND status = 'running' FOR UPDATE`, [
-            group.map((s) => s.id),
-            token,
-          ])
-        ).map((r) => String(r.id)),
-      );
+      const held = new Set((await q<{ id: string }>(HOLD_STEPS, [group.map((s) => s.id), token])).map((r) => String(r.id)));
       const steps = group.filter((s) => held.has(String(s.id)));
       if (!steps.length) return 0;
       const results = await applyNode(q, node, workflow, steps, runs);
-      await q(
-        `UPDATE workflow_steps s SET status = 'done', executed_at = now(), outcome = u.outcome, claim_token = NULL
-                 FROM unnest($1::bigint[], $2::text[]) AS u(id, outcome) WHERE s.id = u.id`,
-        [steps.map((s) => s.id), steps.map((s) => results.get(String(s.id))!.outcome)],
-      );
+      await q(STEPS_DONE, [steps.map((s) => s.id), steps.map((s) => results.get(String(s.id))!.outcome)]);
       const next = steps.flatMap((s) => results.get(String(s.id))!.next.map((n) => ({ run: s.run_id, node: n.nodeId, due: n.dueAt?.toISOString() ?? null })));
       if (next.length) {
-        await q(
-          `INSERT INTO workflow_steps (project_id, run_id, workflow_id, node_id, due_at)
-                 SELECT $1, u.run, $2, u.node, coalesce(u.due, now()) FROM unnest($3::uuid[], $4::text[], $5::timestamptz[]) AS u(run, node, due)
-                 ON CONFLICT (run_id, node_id) DO NOTHING`,
-          [workflow.project_id, workflow.id, next.map((n) => n.run), next.map((n) => n.node), next.map((n) => n.due)],
-        );
+        await q(NEXT_STEPS, [workflow.project_id, workflow.id, next.map((n) => n.run), next.map((n) => n.node), next.map((n) => n.due)]);
       }
       for (const status of ['excluded', 'ended'] as const) {
         const ids = steps.filter((s) => results.get(String(s.id))!.end === status).map((s) => s.run_id);
-        if (ids.length) await q(`UPDATE workflow_runs SET status = $2, ended_at = now() WHERE id = ANY($1::uuid[]) AND status = 'active'`, [ids, status]);
+        if (ids.length) await q(END_RUNS, [ids, status]);
       }
       finishedRuns.push(
         ...steps

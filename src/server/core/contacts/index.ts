@@ -114,12 +114,12 @@ interface ContactSqlRow {
   first_name: string | null;
   last_name: string | null;
   timezone: string | null;
-  date_of_birth: Date | null;
-  unsubscribed_at: Date | null;
-  json: Record<string, unknown> | null;
+  date_of_birth: Date | string | null;
+  unsubscribed_at: Date | string | null;
+  json: Record<string, unknown> | string | null;
   version: number;
-  created_at: Date;
-  updated_at: Date;
+  created_at: Date | string;
+  updated_at: Date | string;
   entered: number;
 }
 
@@ -183,20 +183,24 @@ async function checkIds(query: QueryFn, projectId: string, rows: UpsertRow[]): P
   notFound.throwIfAny();
 }
 
-/** contactOut maps a contact row of the upsert statement to the API's Contact. */
+/**
+ * contactOut maps a contact row of the upsert statement to the API's Contact. Timestamps come as Dates, or as
+ * PostgreSQL's text when the statement ran through a drizzle transaction on PGlite (queryOf), which parses none.
+ */
 function contactOut(r: ContactSqlRow): ContactOut {
+  const at = (v: Date | string | null) => (v === null ? null : new Date(v));
   return {
     id: r.id,
     email: r.email,
     first_name: r.first_name,
     last_name: r.last_name,
     timezone: r.timezone,
-    date_of_birth: iso(r.date_of_birth),
-    unsubscribed_at: iso(r.unsubscribed_at),
-    json: r.json ?? {},
-    version: r.version,
-    created_at: isoRequired(r.created_at),
-    updated_at: isoRequired(r.updated_at),
+    date_of_birth: iso(at(r.date_of_birth)),
+    unsubscribed_at: iso(at(r.unsubscribed_at)),
+    json: typeof r.json === 'string' ? JSON.parse(r.json) : (r.json ?? {}),
+    version: Number(r.version),
+    created_at: isoRequired(at(r.created_at)!),
+    updated_at: isoRequired(at(r.updated_at)!),
   };
 }
 
