@@ -4,7 +4,7 @@
  * paging, sorting, search and segment filters, counting, and archiving by email.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
+import { API_DB, startHarness, type Harness, type OpBody, type Tenant } from './harness.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -30,22 +30,22 @@ interface Contact {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function upsert(t: Tenant, users: Array<Record<string, unknown>>): Promise<Contact[]> {
-  const res = await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users } });
+async function upsert(t: Tenant, users: OpBody<'upsertUsers'>['users']): Promise<Contact[]> {
+  const res = await h.op('upsertUsers', { key: t.apiKey, body: { users } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
 }
 
 async function count(t: Tenant, query: Record<string, string | number | boolean> = {}): Promise<number> {
-  const res = await h.call('GET', '/api/user/users/count', { key: t.apiKey, query });
+  const res = await h.op('countUsers', { key: t.apiKey, query });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.num_users;
 }
 
 async function emails(t: Tenant, query: Record<string, string | number | boolean> = {}): Promise<string[]> {
-  const res = await h.call('GET', '/api/user/users', { key: t.apiKey, query: { limit: 100, ...query } });
+  const res = await h.op('listUsers', { key: t.apiKey, query: { limit: 100, ...query } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.map((c: Contact) => c.email);
+  return res.body.data.map((c) => c.email);
 }
 
 async function rejected(t: Tenant, body: unknown): Promise<string[]> {

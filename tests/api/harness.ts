@@ -21,6 +21,20 @@ import { wallClockUtc } from '../helpers/time.ts';
 import { SmtpSink } from '../helpers/smtpSink.ts';
 import type { Json } from '../helpers/json.ts';
 import { TEMPLATE_PATH } from './globalSetup.ts';
+import { operations, type OperationId } from '../../generated/operations.gen.ts';
+import type { OperationTypes } from '../../generated/operationTypes.gen.ts';
+
+/** The JSON request body of operation O (never when it takes none). */
+export type OpBody<O extends OperationId> = OperationTypes[O] extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+/** The 200 answer's JSON body of operation O. */
+export type OpResult<O extends OperationId> = OperationTypes[O] extends { responses: { 200: { content: { 'application/json': infer R } } } } ? R : unknown;
+/** What a test gives to call operation O: the key, the path parameters, the query and the body. */
+export interface OpRequest<O extends OperationId> {
+  key?: string;
+  path?: Record<string, string>;
+  query?: Record<string, string | number | boolean>;
+  body?: OpBody<O>;
+}
 
 /** The secret of POST /api/operator/cli in the harness's app (a running server makes a random one: operatorEndpoint.ts). */
 export const OPERATOR_CLI_SECRET = 'harness-operator-cli-secret';
@@ -74,6 +88,12 @@ export interface Harness {
     opts?: { key?: string; body?: unknown; query?: Record<string, string | number | boolean> },
   ): Promise<{ status: number; body: T }>;
   /**
+   * op calls one gateway operation by its operationId (generated/operations.gen.ts gives its method and path; `path`
+   * fills the path's {parameters}): the body is typed from the spec, and so is the answer's body when it is a 200
+   * (an error answer's body is the spec's Errors shape, read as `errors`).
+   */
+  op<O extends OperationId>(id: O, req?: OpRequest<O>): Promise<{ status: number; body: OpResult<O> & { errors?: string[] } }>;
+  /**
    * confirmPersonas confirms every sender persona whose verification email reached the sink (POST to its link, as its
    * page's button does); each link is followed once, and one for an address the persona no longer has is skipped.
    * Returns how many it confirmed now.
@@ -103,20 +123,26 @@ export async function startHarness(opts: { workers?: boolean; sendPollMs?: numbe
   const app = await buildApp(runtime.ctx, { logLevel: 'silent', validateResponses: true, operatorCliSecret: OPERATOR_CLI_SECRET });
   let n = 0;
   const followed = new Set<string>();
+  const call: Harness['call'] = async (method, url, o = {}) => {
+    const qs = o.query ? `?${new URLSearchParams(Object.entries(o.query).map(([k, v]) => [k, String(v)])).toString()}` : '';
+    const res = await app.inject({
+      method: method as never,
+      url: url + qs,
+      headers: { ...(o.key !== undefined ? { 'x-api-key': o.key } : {}), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      payload: o.body === undefined ? undefined : JSON.stringify(o.body),
+    });
+    return { status: res.statusCode, body: (res.body ? res.json() : undefined) as never };
+  };
   return {
     app,
     runtime,
     sink,
     config,
-    async call(method, url, o = {}) {
-      const qs = o.query ? `?${new URLSearchParams(Object.entries(o.query).map(([k, v]) => [k, String(v)])).toString()}` : '';
-      const res = await app.inject({
-        method: method as never,
-        url: url + qs,
-        headers: { ...(o.key !== undefined ? { 'x-api-key': o.key } : {}), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) },
-        payload: o.body === undefined ? undefined : JSON.stringify(o.body),
-      });
-      return { status: res.statusCode, body: (res.body ? res.json() : undefined) as never };
+    call,
+    async op(id, req = {}) {
+      const o = operations[id];
+      const url = `/api/${o.service}${o.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(req.path?.[name] ?? ''))}`;
+      return call(o.method, url, { key: req.key, body: req.body, query: req.query });
     },
     async confirmPersonas() {
       let confirmed = 0;
