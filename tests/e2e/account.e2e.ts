@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { signInWithForm } from '../helpers/e2e.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
@@ -128,11 +129,7 @@ afterAll(async () => {
 
 describe('events and notifications screens (e2e)', () => {
   it('signs in, sends real emails through the API, and the 15 s job-log poll announces the finished blast', async () => {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(DEMO_ACCOUNT.email);
-    await page.getByLabel('Password').fill(DEMO_ACCOUNT.password);
-    await page.getByLabel('Password').press('Enter');
-    await page.waitForURL(/\/insights$/);
+    await signInWithForm(page, server.url, DEMO_ACCOUNT);
 
     const login = await fetch(`${server.url}/api/login/login`, {
       method: 'POST',

@@ -4,15 +4,14 @@
  * schedule a blast from the form (saved due at the minute picked), send one now, and check that a real SMTP server receives exactly one rendered message per
  * recipient, that Recent emails lists it and that its /email/{location} page shows the same body.
  */
-import { readFile, mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page } from 'playwright-core';
-import { launchChromium, type DemoSession } from '../helpers/browser.ts';
+import { readFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { DemoSession } from '../helpers/browser.ts';
+import { apiCaller, type ServerProcess } from '../helpers/processes.ts';
+import type { SmtpSink } from '../helpers/smtpSink.ts';
+import { e2eHooks, signInWithForm, startE2E } from '../helpers/e2e.ts';
 import { DateTime } from 'luxon';
-import { SmtpSink } from '../helpers/smtpSink.ts';
-import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
 import { fixturePath } from '../helpers/fixtures.ts';
 import { DEMO_ACCOUNT } from '../../src/server/core/accounts/index.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
@@ -21,7 +20,6 @@ const FIXTURE = fixturePath('email-templates/leemunroe/email-inlined.html');
 
 let sink: SmtpSink;
 let server: ServerProcess;
-let browser: Browser;
 let page: Page;
 let apiKey = '';
 /** api calls the product's gateways with the signed-in project's key. */
@@ -30,23 +28,35 @@ const api = apiCaller(
   () => apiKey,
 );
 
+e2eHooks();
 beforeAll(async () => {
-  sink = new SmtpSink();
-  const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-'));
-  server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '500', LOG_LEVEL: 'error' });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  ({ sink, server, page } = await startE2E({ tag: 'blast', env: { SEND_POLL_MS: '500' } }));
 });
-afterEach((ctx) => {
-  // A failed test shows what the server said (its sender and job logs) before it is stopped.
-  if (ctx.task.result?.state === 'fail') console.error(`server output (last 20 kB):\n${server?.output().slice(-20_000)}`);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
-  await sink?.stop();
-});
+
+/**
+ * saveBlastForm fills the blast form — the Lee Munroe template, sender persona `persona`, the simulator and the
+ * persona as contacts — due `when` (a UTC minute picked in the date and time fields, or 'now'), and saves it.
+ */
+async function saveBlastForm(name: string, persona: string, when: DateTime | 'now'): Promise<void> {
+  await page.goto(`${server.url}/components/email-blasts/new`);
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Template').selectOption({ label: 'Lee Munroe welcome' });
+  await page.getByLabel('Sender persona').selectOption({ label: `Pat Sender <${persona}>` });
+  if (when === 'now') await page.getByLabel('Send now (as soon as it is saved)').check();
+  else {
+    await page.getByLabel('Send date').fill(when.toISODate()!);
+    const time = page.getByRole('combobox', { name: 'Send time' });
+    await time.fill(when.toFormat('h:mm a').toLowerCase());
+    await time.press('Escape');
+  }
+  const contacts = page.getByRole('combobox', { name: 'Contacts' });
+  for (const email of [SIMULATOR_SUCCESS_ADDRESS, persona]) {
+    await contacts.fill(email.slice(0, 8));
+    await page.getByRole('option', { name: email, exact: true }).click();
+  }
+  await page.getByRole('button', { name: 'Save & Send' }).click();
+  await page.waitForURL(/\/components\/email-blasts\/edit\/[0-9a-f-]{36}$/);
+}
 
 describe('sign in, build a blast and send it (e2e)', () => {
   it('a logged-out visitor on a protected route sees the about page', async () => {
@@ -56,11 +66,7 @@ describe('sign in, build a blast and send it (e2e)', () => {
   });
 
   it('signs in with Enter in the password field', async () => {
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(DEMO_ACCOUNT.email);
-    await page.getByLabel('Password').fill(DEMO_ACCOUNT.password);
-    await page.getByLabel('Password').press('Enter');
-    await page.waitForURL(/\/insights$/);
+    await signInWithForm(page, server.url, DEMO_ACCOUNT);
     const cookie = (await page.context().cookies()).find((c) => c.name === 'user_info');
     expect(cookie?.sameSite).toBe('Strict');
     expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(23 * 3600_000);
@@ -124,21 +130,7 @@ describe('sign in, build a blast and send it (e2e)', () => {
 
     // Scheduled from the form a whole minute ahead, in UTC: the blast is saved due then, and nothing goes before.
     const at = DateTime.utc().plus({ minutes: 2 }).startOf('minute');
-    await page.goto(`${server.url}/components/email-blasts/new`);
-    await page.getByLabel('Name').fill('E2E blast, later');
-    await page.getByLabel('Template').selectOption({ label: 'Lee Munroe welcome' });
-    await page.getByLabel('Sender persona').selectOption({ label: `Pat Sender <${persona}>` });
-    await page.getByLabel('Send date').fill(at.toISODate()!);
-    const time = page.getByRole('combobox', { name: 'Send time' });
-    await time.fill(at.toFormat('h:mm a').toLowerCase());
-    await time.press('Escape');
-    const contacts = page.getByRole('combobox', { name: 'Contacts' });
-    for (const email of [SIMULATOR_SUCCESS_ADDRESS, persona]) {
-      await contacts.fill(email.slice(0, 8));
-      await page.getByRole('option', { name: email, exact: true }).click();
-    }
-    await page.getByRole('button', { name: 'Save & Send' }).click();
-    await page.waitForURL(/\/components\/email-blasts\/edit\/[0-9a-f-]{36}$/);
+    await saveBlastForm('E2E blast, later', persona, at);
     const later = (
       await api<{ data: Array<{ id: string; name: string; send_at: string; send_at_utc: string | null }> }>('GET', '/api/scheduler/scheduler')
     ).data.find((b) => b.name === 'E2E blast, later')!;
@@ -150,17 +142,7 @@ describe('sign in, build a blast and send it (e2e)', () => {
     expect(sink.count).toBe(verificationMails);
 
     const sentAt = Date.now();
-    await page.goto(`${server.url}/components/email-blasts/new`);
-    await page.getByLabel('Name').fill('E2E blast');
-    await page.getByLabel('Template').selectOption({ label: 'Lee Munroe welcome' });
-    await page.getByLabel('Sender persona').selectOption({ label: `Pat Sender <${persona}>` });
-    await page.getByLabel('Send now (as soon as it is saved)').check();
-    for (const email of [SIMULATOR_SUCCESS_ADDRESS, persona]) {
-      await contacts.fill(email.slice(0, 8));
-      await page.getByRole('option', { name: email, exact: true }).click();
-    }
-    await page.getByRole('button', { name: 'Save & Send' }).click();
-    await page.waitForURL(/\/components\/email-blasts\/edit\/[0-9a-f-]{36}$/);
+    await saveBlastForm('E2E blast', persona, 'now');
 
     await sink.waitFor(() => sink.count >= verificationMails + 2, 60_000);
     await new Promise((r) => setTimeout(r, 2000));

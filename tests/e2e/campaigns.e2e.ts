@@ -9,15 +9,12 @@
  * workflow (one DELETE, one JOB_DELETE_WORKFLOW job), wait for that job, archive the campaign; an A/B campaign whose
  * blast sent two templates is split by the toggle into one row per template, each named by its template.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page } from 'playwright-core';
-import { demoContext, launchChromium } from '../helpers/browser.ts';
-import { SmtpSink } from '../helpers/smtpSink.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { api, marketingTemplate, sandboxRecipients, sendBlastNow, e2eHooks, startE2E, verifiedPersona } from '../helpers/e2e.ts';
+import type { ServerProcess } from '../helpers/processes.ts';
+import type { SmtpSink } from '../helpers/smtpSink.ts';
 import { MAIL_CLIENT_UA, readerDelay } from '../helpers/reader.ts';
-import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { displayToTree, type Display } from '../../src/domain/workflowGraph.ts';
@@ -32,9 +29,7 @@ const AB_CAMPAIGN = 'Winter A/B campaign';
 
 let sink: SmtpSink;
 let server: ServerProcess;
-let browser: Browser;
 let page: Page;
-let apiKey: string;
 let blastId: string;
 let campaignId: string;
 let personaId: string;
@@ -42,78 +37,27 @@ let contactIds: string[];
 
 type JobRow = { id: string; job_name: string; ended_at: string | null; success: boolean | null; start_details: Record<string, unknown> };
 
-/** api calls the product's gateways with the signed-in project's key (throws on a non-2xx answer). */
-const api = apiCaller(
-  () => server.url,
-  () => apiKey,
-);
-
+e2eHooks();
 beforeAll(async () => {
-  sink = new SmtpSink();
-  const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-campaigns-'));
-  server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' });
-  browser = await launchChromium();
-  const demo = await demoContext(browser, server.url, 'campaigns@example.net');
-  apiKey = demo.session.api_client_key;
-  page = await demo.context.newPage();
+  ({ sink, server, page } = await startE2E({ tag: 'campaigns', env: { SEND_POLL_MS: '200', DEMO_RESET_CRON: 'off' }, demo: 'campaigns@example.net' }));
 
   // The demo account is in the sandbox: it may mail the simulator's success address and its own sender personas.
-  const persona = (
-    await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'Campaigns' }] })
-  ).data[0];
+  const persona = await verifiedPersona({ email: PERSONA, first_name: 'Demo', last_name: 'Campaigns' });
   personaId = persona.id;
-  const [link] = await sink.personaVerificationLinks();
-  expect((await fetch(link, { method: 'POST' })).status).toBe(200);
-  const template = (
-    await api('POST', '/api/template/templates', {
-      templates: [
-        {
-          name: 'Winter letter',
-          subject: 'Winter letter',
-          type: 'TEMPLATE_MARKETING',
-          html_body: '<html><body><p>Hi {{user.first_name}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>',
-        },
-      ],
-    })
-  ).data[0];
-  const contacts = (
-    await api('POST', '/api/user/users', {
-      users: [
-        { email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' },
-        { email: PERSONA, first_name: 'Pat' },
-      ],
-    })
-  ).data;
-  contactIds = contacts.map((c: { id: string }) => c.id);
-  blastId = crypto.randomUUID();
-  await api('POST', '/api/scheduler/scheduler', {
-    id: blastId,
-    name: BLAST,
-    template_id: template.id,
-    sender_persona_id: persona.id,
-    to_user_ids: contacts.map((c: { id: string }) => c.id),
-    send_at: wallClockUtc(-1),
-    timezone: 'UTC',
-  });
-  const end = Date.now() + 60_000;
-  for (;;) {
-    const jobs = await api<{ data: Array<{ job_name: string; start_details: Record<string, unknown> }> }>('GET', '/api/joblog/joblog?limit=100');
-    if (jobs.data.some((j) => j.job_name === 'JOB_DISTRIBUTE_EMAIL_BLAST' && j.start_details.scheduled_email_group_id === blastId)) break;
-    if (Date.now() > end) throw new Error('the blast was not distributed in time');
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  const templateId = await marketingTemplate(
+    'Winter letter',
+    'Winter letter',
+    '<html><body><p>Hi {{user.first_name}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>',
+  );
+  const contacts = await sandboxRecipients(PERSONA);
+  contactIds = contacts.map((c) => c.id);
+  blastId = await sendBlastNow({ name: BLAST, template_id: templateId, sender_persona_id: persona.id, to_user_ids: contactIds });
   await sink.waitFor(() => sink.messages.length >= 3, 60_000); // the persona's verification email and the two sends
   const mail = (await sink.parsed()).find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!;
   const pixel = /<img src="([^"]+\/t\/o\/[^"]+\.gif)"/.exec(String(mail.html))![1];
   // A person opens it (issue 22: a mail client, a while after delivery), so the list's Opens, people's, counts it.
   await readerDelay(sink.messages.find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!.receivedAt, 'open');
   expect((await fetch(pixel, { headers: { 'user-agent': MAIL_CLIENT_UA } })).status).toBe(200);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
-  await sink?.stop();
 });
 
 describe('campaigns (e2e)', () => {

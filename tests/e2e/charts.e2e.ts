@@ -7,15 +7,12 @@
  * reporting gateway's series rows (GET /api/reporting/sendslast31days and sendslast24hours); the Statistics page's
  * by-device chart has the same toggle. The pages with their tables open have no serious accessibility violation.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Locator, type Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import type { ServerProcess } from '../helpers/processes.ts';
+import type { SmtpSink } from '../helpers/smtpSink.ts';
+import { api, e2eHooks, startE2E } from '../helpers/e2e.ts';
 import { axeProblems } from '../helpers/axe.ts';
-import { demoContext, launchChromium } from '../helpers/browser.ts';
-import { SmtpSink } from '../helpers/smtpSink.ts';
-import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 
 /** How many emails the test sends (all in the current UTC hour, so one day and one hour hold them all). */
@@ -34,15 +31,7 @@ interface SeriesRow {
 
 let sink: SmtpSink;
 let server: ServerProcess;
-let browser: Browser;
 let page: Page;
-let apiKey: string;
-
-/** api calls the product's gateways with the signed-in project's key (throws on a non-2xx answer). */
-const api = apiCaller(
-  () => server.url,
-  () => apiKey,
-);
 
 /** series reads one sends report of the signed-in project, as the console does (every campaign). */
 const series = async (report: 'sendslast31days' | 'sendslast24hours') => (await api<{ data: SeriesRow[] }>('GET', `/api/reporting/${report}`)).data;
@@ -96,21 +85,14 @@ async function openTable(chart: Locator, caption: string): Promise<Locator> {
   return table;
 }
 
+e2eHooks();
 beforeAll(async () => {
-  sink = new SmtpSink();
-  const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-charts-'));
   // REPORT_CACHE_MS=0: the sends reports are read afresh after the sends, not from the empty answer cached before.
-  server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off', REPORT_CACHE_MS: '0' });
-  browser = await launchChromium();
-  const demo = await demoContext(browser, server.url, 'charts@example.net');
-  apiKey = demo.session.api_client_key;
-  page = await demo.context.newPage();
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
-  await sink?.stop();
+  ({ sink, server, page } = await startE2E({
+    tag: 'charts',
+    env: { SEND_POLL_MS: '200', DEMO_RESET_CRON: 'off', REPORT_CACHE_MS: '0' },
+    demo: 'charts@example.net',
+  }));
 });
 
 describe('charts that do not mislead (e2e)', () => {

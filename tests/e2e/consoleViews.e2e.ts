@@ -7,15 +7,11 @@
  * The pixel's load is awaited in the server's request log, so the test shows it was requested and answered, not
  * blocked.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
-import { SmtpSink } from '../helpers/smtpSink.ts';
-import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
-import { wallClockUtc } from '../helpers/time.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { api, signInWithForm, e2eHooks, startE2E, marketingTemplate, sendBlastNow, verifiedPersona } from '../helpers/e2e.ts';
+import type { ServerProcess } from '../helpers/processes.ts';
+import type { SmtpSink } from '../helpers/smtpSink.ts';
 import { DEMO_ACCOUNT } from '../../src/server/core/accounts/index.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { EVENT } from '../../src/domain/events.ts';
@@ -24,9 +20,7 @@ const PERSONA = 'news@demo-company.example.com';
 
 let sink: SmtpSink;
 let server: ServerProcess;
-let browser: Browser;
 let page: Page;
-let apiKey: string;
 
 /** servedAtLeast waits until the server's request log (LOG_LEVEL info) shows `n` answered requests under `prefix`, each 2xx or 3xx. */
 async function servedAtLeast(prefix: string, n: number) {
@@ -42,61 +36,21 @@ async function servedAtLeast(prefix: string, n: number) {
     if (Date.now() > end) throw new Error(`the server answered ${answered()} requests under ${prefix}, not ${n}`);
 }
 
-const api = apiCaller(
-  () => server.url,
-  () => apiKey,
-);
-
+e2eHooks();
 beforeAll(async () => {
-  sink = new SmtpSink();
-  const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-views-'));
-  server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'info' });
-  const login = await (
-    await fetch(`${server.url}/api/login/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password }),
-    })
-  ).json();
-  apiKey = login.api_client_key ?? login.data?.api_client_key;
-  expect(apiKey).toBeTruthy();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
-  await sink?.stop();
+  ({ sink, server, page } = await startE2E({ tag: 'views', env: { SEND_POLL_MS: '200', LOG_LEVEL: 'info' }, login: DEMO_ACCOUNT }));
 });
 
 describe('the console never records an open or a click (e2e)', () => {
   it('views of the stored copy, the contact history and the template preview leave every count at 0', async () => {
-    const persona = (await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo' }] })).data[0];
-    const [verify] = await sink.personaVerificationLinks();
-    expect((await fetch(verify, { method: 'POST' })).status).toBe(200);
-    const template = (
-      await api('POST', '/api/template/templates', {
-        templates: [
-          {
-            name: 'Quiet views',
-            subject: 'Quiet views, {{user.first_name}}',
-            type: 'TEMPLATE_MARKETING',
-            html_body: `<html><body><p>Hi {{user.first_name}}</p><p><a href="${server.url}/pricing">See the prices</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,
-          },
-        ],
-      })
-    ).data[0];
+    const persona = await verifiedPersona({ email: PERSONA, first_name: 'Demo' });
+    const templateId = await marketingTemplate(
+      'Quiet views',
+      'Quiet views, {{user.first_name}}',
+      `<html><body><p>Hi {{user.first_name}}</p><p><a href="${server.url}/pricing">See the prices</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,
+    );
     const [contact] = (await api('POST', '/api/user/users', { users: [{ email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' }] })).data;
-    await api('POST', '/api/scheduler/scheduler', {
-      id: crypto.randomUUID(),
-      name: 'Quiet views',
-      template_id: template.id,
-      sender_persona_id: persona.id,
-      to_user_ids: [contact.id],
-      send_at: wallClockUtc(-1),
-      timezone: 'UTC',
-    });
+    await sendBlastNow({ name: 'Quiet views', template_id: templateId, sender_persona_id: persona.id, to_user_ids: [contact.id] });
     await sink.waitFor(() => sink.messages.some((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)), 60_000);
     const mail = (await sink.parsed()).find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!;
     expect(String(mail.html)).toMatch(/\/t\/o\/[^"]+\.gif/);
@@ -105,11 +59,7 @@ describe('the console never records an open or a click (e2e)', () => {
       history = await api('GET', `/api/reporting/email_send_results?email=${encodeURIComponent(SIMULATOR_SUCCESS_ADDRESS)}`);
     const location = history.send_results[0].location;
 
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(DEMO_ACCOUNT.email);
-    await page.getByLabel('Password').fill(DEMO_ACCOUNT.password);
-    await page.getByLabel('Password').press('Enter');
-    await page.waitForURL(/\/insights$/);
+    await signInWithForm(page, server.url, DEMO_ACCOUNT);
 
     // 1. The viewer: its sandboxed iframe loads the pixel (the server's request log shows it answered; Playwright does
     // not report requests of a sandboxed frame) and the link is followed inside it.
@@ -131,7 +81,7 @@ describe('the console never records an open or a click (e2e)', () => {
     await tab.close();
 
     // 3. The template's preview with its variables rendered.
-    await page.goto(`${server.url}/components/templates/edit/${template.id}`);
+    await page.goto(`${server.url}/components/templates/edit/${templateId}`);
     await page.getByRole('button', { name: 'Render variables' }).click();
     await page.frameLocator('iframe[title="Template preview"]').getByRole('link', { name: 'See the prices' }).waitFor();
 

@@ -5,43 +5,29 @@
  * published, the duplicate-domain error, and a persona's domain written in the registered casing. The Success path and DKIM signing are covered by
  * tests/api/domains.api.test.ts.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { demoContext, launchChromium } from '../helpers/browser.ts';
-import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import type { Page } from 'playwright-core';
+import { e2eHooks, startE2E } from '../helpers/e2e.ts';
+import type { ServerProcess } from '../helpers/processes.ts';
 import { startDnsServer, type TestDnsServer } from '../helpers/dnsServer.ts';
 
 let dns: TestDnsServer;
 let server: ServerProcess;
-let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
+e2eHooks();
 beforeAll(async () => {
   // A DNS server that knows no records: every lookup is answered, with nothing.
   dns = await startDnsServer();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-domains-'));
-  server = await startServer({
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'error',
-    DEMO_RESET_CRON: 'off',
-    DOMAIN_CHECK_CRON: 'off',
-    DNS_RESOLVERS: dns.address,
-    INBOUND_MX_HOST: 'mx.feedback.test',
-  });
-  browser = await launchChromium();
-  const { context } = await demoContext(browser, server.url, 'domains@example.net');
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  ({ server, page, pageErrors } = await startE2E({
+    tag: 'domains',
+    sink: false,
+    env: { DEMO_RESET_CRON: 'off', DOMAIN_CHECK_CRON: 'off', DNS_RESOLVERS: dns.address, INBOUND_MX_HOST: 'mx.feedback.test' },
+    demo: 'domains@example.net',
+  }));
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
-  await dns?.close();
-});
+afterAll(() => dns?.close());
 
 describe('Domain Settings (e2e)', () => {
   it('checks the domain as typed, adds it, shows its records and the DNS verdict, and refuses it twice', async () => {

@@ -6,17 +6,11 @@
  * contact and the blast list reports it as excluded (unsubscribed). A provider's bounce webhook set up on the
  * Integrations page (Brevo, token-signed) shows on the contact page with the receiver's words.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
-import { SmtpSink } from '../helpers/smtpSink.ts';
-import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
-import { wallClockUtc } from '../helpers/time.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { api, landingPage, marketingTemplate, sandboxRecipients, sendBlastNow, e2eHooks, startE2E, verifiedPersona, signInWithForm } from '../helpers/e2e.ts';
+import type { ServerProcess } from '../helpers/processes.ts';
+import type { SmtpSink } from '../helpers/smtpSink.ts';
 import { DEMO_ACCOUNT } from '../../src/server/core/accounts/index.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { EVENT } from '../../src/domain/events.ts';
@@ -25,105 +19,27 @@ const PERSONA = 'news@demo-company.example.com';
 
 let sink: SmtpSink;
 let server: ServerProcess;
-let landing: Server;
-let landingUrl: string;
-let browser: Browser;
 let page: Page;
-let apiKey: string;
+let landingUrl: string;
 
-/** api calls the product's gateways with the signed-in project's key (throws on a non-2xx answer). */
-const api = apiCaller(
-  () => server.url,
-  () => apiKey,
-);
-
-/** blast schedules a marketing blast due now to `ids` and waits until the blast list shows it distributed. */
-async function blast(name: string, templateId: string, personaId: string, ids: string[]) {
-  const id = crypto.randomUUID();
-  await api('POST', '/api/scheduler/scheduler', {
-    id,
-    name,
-    template_id: templateId,
-    sender_persona_id: personaId,
-    to_user_ids: ids,
-    send_at: wallClockUtc(-1),
-    timezone: 'UTC',
-  });
-  const end = Date.now() + 60_000;
-  for (;;) {
-    const jobs = await api<{ data: Array<{ job_name: string; start_details: Record<string, unknown> }> }>('GET', '/api/joblog/joblog?limit=100');
-    if (jobs.data.some((j) => j.job_name === 'JOB_DISTRIBUTE_EMAIL_BLAST' && j.start_details.scheduled_email_group_id === id)) break;
-    if (Date.now() > end) throw new Error(`blast ${name} was not distributed in time`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return id;
-}
-
+e2eHooks();
 beforeAll(async () => {
-  landing = createServer((_req, res) => {
-    res.setHeader('content-type', 'text/html');
-    res.end('<!doctype html><title>Winter sale</title><h1>Winter sale landing page</h1>');
-  });
-  await new Promise<void>((r) => landing.listen(0, '127.0.0.1', r));
-  landingUrl = `http://127.0.0.1:${(landing.address() as AddressInfo).port}/winter-sale?src=email`;
-  sink = new SmtpSink();
-  const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-fb-'));
-  server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error' });
-  const login = await (
-    await fetch(`${server.url}/api/login/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password }),
-    })
-  ).json();
-  apiKey = login.api_client_key ?? login.data?.api_client_key;
-  expect(apiKey).toBeTruthy();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
-  await sink?.stop();
-  landing?.close();
+  landingUrl = await landingPage('Winter sale', '/winter-sale?src=email');
+  ({ sink, server, page } = await startE2E({ tag: 'fb', env: { SEND_POLL_MS: '200' }, login: DEMO_ACCOUNT }));
 });
 
 describe('opens, clicks and one-click unsubscribe (e2e)', () => {
   it('tracks the open and the click, unsubscribes in one click, shows the events, and excludes the contact next time', async () => {
     // The demo account is in the sandbox: it may mail the simulator's success address and its own sender personas.
-    const persona = (
-      await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'News' }] })
-    ).data[0];
-    const [link] = await sink.personaVerificationLinks();
-    expect((await fetch(link, { method: 'POST' })).status).toBe(200);
-    const template = (
-      await api('POST', '/api/template/templates', {
-        templates: [
-          {
-            name: 'Winter sale',
-            subject: 'Winter sale, {{user.first_name}}',
-            type: 'TEMPLATE_MARKETING',
-            html_body: `<html><body><p>Hi {{user.first_name}}</p><p><a href="${landingUrl}">See the sale</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,
-          },
-        ],
-      })
-    ).data[0];
-    const contacts = (
-      await api('POST', '/api/user/users', {
-        users: [
-          { email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' },
-          { email: PERSONA, first_name: 'Pat' },
-        ],
-      })
-    ).data;
-    const sim = contacts.find((c: { email: string }) => c.email === SIMULATOR_SUCCESS_ADDRESS);
-    await blast(
-      'Winter sale 1',
-      template.id,
-      persona.id,
-      contacts.map((c: { id: string }) => c.id),
+    const persona = await verifiedPersona({ email: PERSONA, first_name: 'Demo', last_name: 'News' });
+    const templateId = await marketingTemplate(
+      'Winter sale',
+      'Winter sale, {{user.first_name}}',
+      `<html><body><p>Hi {{user.first_name}}</p><p><a href="${landingUrl}">See the sale</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,
     );
+    const contacts = await sandboxRecipients(PERSONA);
+    const sim = contacts.find((c) => c.email === SIMULATOR_SUCCESS_ADDRESS)!;
+    await sendBlastNow({ name: 'Winter sale 1', template_id: templateId, sender_persona_id: persona.id, to_user_ids: contacts.map((c) => c.id) });
 
     await sink.waitFor(() => sink.messages.some((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)), 60_000);
     const mail = (await sink.parsed()).find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!;
@@ -155,11 +71,7 @@ describe('opens, clicks and one-click unsubscribe (e2e)', () => {
     expect(contact.unsubscribed_at).toBeTruthy();
 
     // The Events screen shows the four events for the contact.
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(DEMO_ACCOUNT.email);
-    await page.getByLabel('Password').fill(DEMO_ACCOUNT.password);
-    await page.getByLabel('Password').press('Enter');
-    await page.waitForURL(/\/insights$/);
+    await signInWithForm(page, server.url, DEMO_ACCOUNT);
     await page.goto(`${server.url}/account/events`);
     const search = page.getByLabel('Search events');
     await search.fill(SIMULATOR_SUCCESS_ADDRESS);
@@ -169,12 +81,12 @@ describe('opens, clicks and one-click unsubscribe (e2e)', () => {
 
     // The next marketing blast skips the unsubscribed contact and says so.
     const before = sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)).length;
-    const second = await blast(
-      'Winter sale 2',
-      template.id,
-      persona.id,
-      contacts.map((c: { id: string }) => c.id),
-    );
+    const second = await sendBlastNow({
+      name: 'Winter sale 2',
+      template_id: templateId,
+      sender_persona_id: persona.id,
+      to_user_ids: contacts.map((c) => c.id),
+    });
     const saved = (await api('GET', `/api/scheduler/scheduler?ids=${second}`)).data[0];
     expect(saved.audience).toEqual({
       targeted: 2,

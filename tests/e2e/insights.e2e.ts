@@ -9,19 +9,13 @@
  * when every column is shown) across a reload, and its campaign filter (campaign_id) narrows both charts; a malformed
  * campaign_id shows the error state and the report toast.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
 import { axeProblems } from '../helpers/axe.ts';
-import { demoContext, launchChromium } from '../helpers/browser.ts';
-import { SmtpSink } from '../helpers/smtpSink.ts';
+import { api, landingPage, marketingTemplate, sandboxRecipients, sendBlastNow, e2eHooks, startE2E, verifiedPersona } from '../helpers/e2e.ts';
+import type { ServerProcess } from '../helpers/processes.ts';
+import type { SmtpSink } from '../helpers/smtpSink.ts';
 import { MAIL_CLIENT_UA, readerDelay } from '../helpers/reader.ts';
-import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
-import { wallClockUtc } from '../helpers/time.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 import { chartName } from '../../src/domain/reports.ts';
 
@@ -30,94 +24,33 @@ const CAMPAIGN = 'Autumn reports campaign';
 
 let sink: SmtpSink;
 let server: ServerProcess;
-let landing: Server;
 let landingUrl: string;
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
-let apiKey: string;
 let campaignId: string;
-
-/** api calls the product's gateways with the signed-in project's key (throws on a non-2xx answer). */
-const api = apiCaller(
-  () => server.url,
-  () => apiKey,
-);
-
-/** blast schedules a marketing blast due now to `ids` and waits until the job log shows it distributed. */
-async function blast(name: string, templateId: string, personaId: string, ids: string[]): Promise<string> {
-  const id = crypto.randomUUID();
-  await api('POST', '/api/scheduler/scheduler', {
-    id,
-    name,
-    template_id: templateId,
-    sender_persona_id: personaId,
-    to_user_ids: ids,
-    send_at: wallClockUtc(-1),
-    timezone: 'UTC',
-  });
-  const end = Date.now() + 60_000;
-  for (;;) {
-    const jobs = await api<{ data: Array<{ job_name: string; start_details: Record<string, unknown> }> }>('GET', '/api/joblog/joblog?limit=100');
-    if (jobs.data.some((j) => j.job_name === 'JOB_DISTRIBUTE_EMAIL_BLAST' && j.start_details.scheduled_email_group_id === id)) return id;
-    if (Date.now() > end) throw new Error(`blast ${name} was not distributed in time`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** card is the quick-stat card named `label` (a region labelled by its heading). */
 const card = (label: string) => page.getByRole('region', { name: label, exact: true });
 const section = (title: string) => page.getByRole('region', { name: title });
 
+e2eHooks();
 beforeAll(async () => {
-  landing = createServer((_req, res) => {
-    res.setHeader('content-type', 'text/html');
-    res.end('<!doctype html><title>Autumn</title><h1>Autumn landing page</h1>');
-  });
-  await new Promise<void>((r) => landing.listen(0, '127.0.0.1', r));
-  landingUrl = `http://127.0.0.1:${(landing.address() as AddressInfo).port}/autumn?src=email`;
-  sink = new SmtpSink();
-  const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-insights-'));
-  server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' });
-  browser = await launchChromium();
-  const demo = await demoContext(browser, server.url, 'insights@example.net');
-  context = demo.context;
-  apiKey = demo.session.api_client_key;
-  page = await context.newPage();
+  landingUrl = await landingPage('Autumn', '/autumn?src=email');
+  ({ sink, server, browser, page } = await startE2E({
+    tag: 'insights',
+    env: { SEND_POLL_MS: '200', DEMO_RESET_CRON: 'off' },
+    demo: 'insights@example.net',
+  }));
 
   // The demo account is in the sandbox: it may mail the simulator's success address and its own sender personas.
-  const persona = (
-    await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Demo', last_name: 'Reports' }] })
-  ).data[0];
-  const [link] = await sink.personaVerificationLinks();
-  expect((await fetch(link, { method: 'POST' })).status).toBe(200);
-  const template = (
-    await api('POST', '/api/template/templates', {
-      templates: [
-        {
-          name: 'Autumn news',
-          subject: 'Autumn news',
-          type: 'TEMPLATE_MARKETING',
-          html_body: `<html><body><p>Hi {{user.first_name}}</p><p><a href="${landingUrl}">See autumn</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,
-        },
-      ],
-    })
-  ).data[0];
-  const contacts = (
-    await api('POST', '/api/user/users', {
-      users: [
-        { email: SIMULATOR_SUCCESS_ADDRESS, first_name: 'Sim' },
-        { email: PERSONA, first_name: 'Pat' },
-      ],
-    })
-  ).data;
-  const blastId = await blast(
-    'Autumn blast',
-    template.id,
-    persona.id,
-    contacts.map((c: { id: string }) => c.id),
+  const persona = await verifiedPersona({ email: PERSONA, first_name: 'Demo', last_name: 'Reports' });
+  const templateId = await marketingTemplate(
+    'Autumn news',
+    'Autumn news',
+    `<html><body><p>Hi {{user.first_name}}</p><p><a href="${landingUrl}">See autumn</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,
   );
+  const contacts = await sandboxRecipients(PERSONA);
+  const blastId = await sendBlastNow({ name: 'Autumn blast', template_id: templateId, sender_persona_id: persona.id, to_user_ids: contacts.map((c) => c.id) });
   await sink.waitFor(() => sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS) || m.envelopeTo.includes(PERSONA)).length >= 2, 60_000);
 
   // One recipient opens the email twice (images shown twice) and clicks its link once.
@@ -141,12 +74,6 @@ beforeAll(async () => {
   campaignId = (
     await api('POST', '/api/campaign/campaigns', { campaign: { name: CAMPAIGN, type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blastId] } })
   ).campaign.id;
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
-  await sink?.stop();
-  landing?.close();
 });
 
 describe('insights and reports (e2e)', () => {

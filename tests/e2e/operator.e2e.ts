@@ -8,6 +8,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { signInWithForm } from '../helpers/e2e.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page } from 'playwright-core';
 import { launchChromium } from '../helpers/browser.ts';
@@ -62,11 +63,7 @@ afterAll(async () => {
 
 describe('operator activation (e2e)', () => {
   it('the customer requests activation from the checklist, in the console', async () => {
-    await customer.goto(`${server.url}/login`);
-    await customer.getByLabel('Email').fill(admin.email);
-    await customer.getByLabel('Password').fill(admin.password);
-    await customer.getByLabel('Password').press('Enter');
-    await customer.waitForURL(/\/insights$/);
+    await signInWithForm(customer, server.url, admin);
     await customer.getByText(`Harbor Goods ${stamp} / Main project (sandbox)`).waitFor();
     await customer.getByTestId('activation-support_email').getByRole('button', { name: 'Request activation' }).click();
     const dialog = customer.getByRole('dialog', { name: 'Request activation' });

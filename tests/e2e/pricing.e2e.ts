@@ -4,29 +4,18 @@
  * comparison table with the lowest calculation marked; and /deal-mirror's promo cookie and toast. Expected figures are worked out by hand from §9, not taken
  * from src/domain/pricing.ts, so a wrong formula there fails here too.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
-import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { e2eHooks, startE2E } from '../helpers/e2e.ts';
+import type { ServerProcess } from '../helpers/processes.ts';
 
 let server: ServerProcess;
-let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
+e2eHooks();
 beforeAll(async () => {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-pricing-'));
-  server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'error' });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
+  ({ server, page, pageErrors } = await startE2E({ tag: 'pricing', sink: false }));
 });
 
 describe('pricing and promo pages (e2e)', () => {

@@ -5,38 +5,23 @@
  * adds and removes a contact through the In segment / Not in segment lists, renames it, and adds contacts found with
  * the segment-edit filters (is in segment).
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { demoContext, launchChromium } from '../helpers/browser.ts';
-import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { api, e2eHooks, startE2E } from '../helpers/e2e.ts';
+import type { ServerProcess } from '../helpers/processes.ts';
 
 let server: ServerProcess;
-let browser: Browser;
 let page: Page;
-let apiKey: string;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
-async function api(method: string, url: string, body?: unknown) {
-  const res = await fetch(`${server.url}${url}`, {
-    method,
-    headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  expect(res.status, url).toBe(200);
-  return res.json();
-}
-
+e2eHooks();
 beforeAll(async () => {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-segments-'));
-  server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off', DOMAIN_CHECK_CRON: 'off' });
-  browser = await launchChromium();
-  const { context, session } = await demoContext(browser, server.url, 'segments@example.net');
-  apiKey = session.api_client_key;
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
+  ({ server, page, pageErrors } = await startE2E({
+    tag: 'segments',
+    sink: false,
+    env: { DEMO_RESET_CRON: 'off', DOMAIN_CHECK_CRON: 'off' },
+    demo: 'segments@example.net',
+  }));
   await api('POST', '/api/user/users', {
     users: [
       { email: 'quorra1@segtest.example', first_name: 'Quorra' },
@@ -45,10 +30,6 @@ beforeAll(async () => {
       { email: 'quorra@elsewhere.example', first_name: 'Quorra' },
     ],
   });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
 });
 
 /** pick chooses `option` in the MUI select labelled `label`. */

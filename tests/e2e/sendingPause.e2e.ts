@@ -5,48 +5,19 @@
  * console page; Resume asks for confirmation, resumes,
  * and the banner goes.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
-import { SmtpSink } from '../helpers/smtpSink.ts';
-import { apiCaller, startServer, type ServerProcess } from '../helpers/processes.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { api, signInWithForm, e2eHooks, startE2E } from '../helpers/e2e.ts';
+import type { ServerProcess } from '../helpers/processes.ts';
 import { DEMO_ACCOUNT } from '../../src/server/core/accounts/index.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 
-let sink: SmtpSink;
 let server: ServerProcess;
-let browser: Browser;
 let page: Page;
-let apiKey: string;
 
-const api = apiCaller(
-  () => server.url,
-  () => apiKey,
-);
-
+e2eHooks();
 beforeAll(async () => {
-  sink = new SmtpSink();
-  const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-pause-'));
-  server = await startServer({ DATA_DIR: dataDir, SMTP_URL: smtpUrl, LOG_LEVEL: 'error', PAUSE_MIN_SENDS: '1' });
-  const login = await (
-    await fetch(`${server.url}/api/login/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: DEMO_ACCOUNT.email, password: DEMO_ACCOUNT.password }),
-    })
-  ).json();
-  apiKey = login.api_client_key ?? login.data?.api_client_key;
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
-  await sink?.stop();
+  ({ server, page } = await startE2E({ tag: 'pause', env: { PAUSE_MIN_SENDS: '1' }, login: DEMO_ACCOUNT, viewport: { width: 390, height: 844 } }));
 });
 
 describe('sending paused by the circuit-breaker (e2e)', () => {
@@ -62,11 +33,7 @@ describe('sending paused by the circuit-breaker (e2e)', () => {
     const status = await api<{ paused: boolean; reason: string }>('GET', '/api/scheduler/sending_status');
     expect(status.paused).toBe(true);
 
-    await page.goto(`${server.url}/login`);
-    await page.getByLabel('Email').fill(DEMO_ACCOUNT.email);
-    await page.getByLabel('Password').fill(DEMO_ACCOUNT.password);
-    await page.getByLabel('Password').press('Enter');
-    await page.waitForURL(/\/insights$/);
+    await signInWithForm(page, server.url, DEMO_ACCOUNT);
     const banner = page.getByTestId('pause-banner');
     await expect.poll(() => banner.textContent(), { timeout: 15_000 }).toContain('Marketing sending is paused');
     expect(await banner.textContent()).toContain(status.reason);

@@ -5,30 +5,20 @@
  * item 1), open the console and see the sandbox activation steps; a taken email named by its label, add a team member and
  * remove them, fail to remove the super-admin; the contact form; and the demo login reaching Insights.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
-import { startServer, type ServerProcess } from '../helpers/processes.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { e2eHooks, startE2E } from '../helpers/e2e.ts';
+import type { ServerProcess } from '../helpers/processes.ts';
 
 let server: ServerProcess;
 let browser: Browser;
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 const owner = { email: `owner-${Date.now()}@brightmail.example.com`, password: 'bright-passw0rd' };
 
+e2eHooks();
 beforeAll(async () => {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-signup-'));
-  server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' });
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
+  ({ server, browser, page, pageErrors } = await startE2E({ tag: 'signup', sink: false, env: { DEMO_RESET_CRON: 'off' } }));
 });
 
 describe('sign-up to activation (e2e)', () => {

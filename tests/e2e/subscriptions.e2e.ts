@@ -7,16 +7,13 @@
  * contact while a blast of another topic — chosen on the console's blast form — still reaches them. Account →
  * Webhooks registers an endpoint, sends a test event to a real receiver and shows the delivered message.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { api, e2eHooks, startE2E, verifiedPersona } from '../helpers/e2e.ts';
+import type { ServerProcess } from '../helpers/processes.ts';
+import type { SmtpSink } from '../helpers/smtpSink.ts';
 import { Webhook } from 'standardwebhooks';
-import { launchChromium } from '../helpers/browser.ts';
-import { SmtpSink } from '../helpers/smtpSink.ts';
 import { WebhookReceiver } from '../helpers/webhookReceiver.ts';
-import { apiCaller, runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import type { Json } from '../helpers/json.ts';
 
@@ -28,48 +25,21 @@ let sink: SmtpSink;
 let server: ServerProcess;
 let browser: Browser;
 let page: Page;
-let apiKey: string;
 let segmentId: string;
 const receiver = new WebhookReceiver();
 
-const api = apiCaller(
-  () => server.url,
-  () => apiKey,
-);
-
+e2eHooks();
 beforeAll(async () => {
-  sink = new SmtpSink();
-  const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-subscriptions-'));
-  const env = { DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off', WEBHOOK_ALLOW_PRIVATE: 'on' };
-  // An activated account (not in the sandbox), so the form may mail any visitor.
-  await runTs(
-    'src/server/admin.ts',
-    ['create-account', '--company', 'Letters Co', '--project', 'letters', '--email', OWNER.email, '--password', OWNER.password, '--activated'],
-    env,
-  );
-  server = await startServer(env);
-  const login = await fetch(`${server.url}/api/login/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) });
-  expect(login.status).toBe(200);
-  const session = (await login.json()) as { api_client_key: string };
-  apiKey = session.api_client_key;
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  await context.addCookies([{ name: 'user_info', value: encodeURIComponent(JSON.stringify(session)), url: server.url, sameSite: 'Strict' }]);
-  page = await context.newPage();
-
-  await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'News', last_name: 'Letters' }] });
-  await sink.waitFor(() => sink.messages.length >= 1);
-  const [link] = await sink.personaVerificationLinks();
-  expect((await fetch(link, { method: 'POST' })).status).toBe(200);
+  ({ sink, server, browser, page } = await startE2E({
+    tag: 'subscriptions',
+    env: { SEND_POLL_MS: '200', DEMO_RESET_CRON: 'off', WEBHOOK_ALLOW_PRIVATE: 'on' },
+    owner: { company: 'Letters Co', project: 'letters', ...OWNER },
+    viewport: { width: 1400, height: 1000 },
+  }));
+  await verifiedPersona({ email: PERSONA, first_name: 'News', last_name: 'Letters' });
   segmentId = (await api<{ data: Array<{ id: string }> }>('POST', '/api/segment/segments', { segments: [{ name: 'Newsletter', user_ids: [] }] })).data[0].id;
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
-  await sink?.stop();
-  await receiver.stop();
-});
+afterAll(() => receiver.stop());
 
 /** mailTo waits for an email to `to` with `subject` and returns its HTML. */
 async function mailTo(to: string, subject: string): Promise<string> {

@@ -7,16 +7,14 @@
  * transactional template and the suspicious-variable warning behaves as spec part 2 §5 says. Images upload through
  * the pre-signed URL and are served publicly; a non-image gets a clear error.
  */
-import { mkdtemp, readFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { demoContext, launchChromium } from '../helpers/browser.ts';
-import { startServer, type ServerProcess } from '../helpers/processes.ts';
-import { fixturePath } from '../helpers/fixtures.ts';
+import { api, e2eHooks, startE2E } from '../helpers/e2e.ts';
+import type { ServerProcess } from '../helpers/processes.ts';
+import type { SmtpSink } from '../helpers/smtpSink.ts';
 import type { Json } from '../helpers/json.ts';
-import { SmtpSink } from '../helpers/smtpSink.ts';
+import { fixturePath } from '../helpers/fixtures.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../src/domain/sandbox.ts';
 
 const POSTMARK_WELCOME = fixturePath('email-templates/postmark/welcome/content.html');
@@ -28,37 +26,18 @@ let server: ServerProcess;
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let apiKey: string;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 /** Requests the page tried to send off this machine (all refused). */
 const offline: string[] = [];
 
-async function api<T = Json>(method: string, url: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${server.url}${url}`, {
-    method,
-    headers: { 'x-api-key': apiKey, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  expect(res.status, `${method} ${url}`).toBe(200);
-  return res.json() as Promise<T>;
-}
-
+e2eHooks();
 beforeAll(async () => {
-  sink = new SmtpSink();
-  const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-templates-'));
-  server = await startServer({
-    DATA_DIR: dataDir,
-    SMTP_URL: smtpUrl,
-    SEND_POLL_MS: '300',
-    LOG_LEVEL: 'error',
-    DEMO_RESET_CRON: 'off',
-    DOMAIN_CHECK_CRON: 'off',
-  });
-  browser = await launchChromium();
-  const signedIn = await demoContext(browser, server.url, 'templates@example.net', { width: 1400, height: 1000 });
-  context = signedIn.context;
-  apiKey = signedIn.session.api_client_key;
+  ({ sink, server, browser, context, page, pageErrors } = await startE2E({
+    tag: 'templates',
+    env: { SEND_POLL_MS: '300', DEMO_RESET_CRON: 'off', DOMAIN_CHECK_CRON: 'off' },
+    demo: 'templates@example.net',
+    viewport: { width: 1400, height: 1000 },
+  }));
   // Offline: nothing but the test server answers.
   const own = new URL(server.url).origin;
   await context.route(
@@ -68,13 +47,6 @@ beforeAll(async () => {
       return route.abort('internetdisconnected');
     },
   );
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.message));
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
-  await sink?.stop();
 });
 
 /**

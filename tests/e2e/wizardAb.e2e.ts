@@ -8,7 +8,8 @@
  * after some opens (the tracking pixels of the delivered emails) the Statistics page shows the campaign's Variants
  * with the best marked and the other's difference, confidence and verdict.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eHooks } from '../helpers/e2e.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { MAIL_CLIENT_UA, readerDelay } from '../helpers/reader.ts';
 import { sendCost } from '../../src/domain/pricing.ts';
@@ -28,6 +29,7 @@ let segmentId = '';
 let contactIds: string[] = [];
 let campaignId = '';
 
+e2eHooks();
 beforeAll(async () => {
   w = await startWorld('wizab');
   wizard = new Wizard(w.page, w.server.url);
@@ -57,9 +59,6 @@ beforeAll(async () => {
   });
   await w.sink.waitFor(() => w.sink.messages.filter((m) => m.envelopeTo[0].endsWith('@winter.test')).length >= MONTH_SO_FAR, 180_000);
   w.sink.messages.splice(0);
-});
-afterAll(async () => {
-  await w?.close();
 });
 
 describe('send wizard: A/B test (e2e)', () => {

@@ -8,7 +8,8 @@
  * The persona's domain is registered, and the domains page then shows the warm-up day the blast started and its use.
  * Also: a reload restarts the wizard, and /sender-wizard leads to it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eHooks } from '../helpers/e2e.ts';
 import { wallClockUtc } from '../helpers/time.ts';
 import { timeLabel12 } from '../../src/console/wizard/wizardModel.ts';
 import { Wizard, checkLinksOpen, createContacts, createSegment, createTemplates, startWorld, verifyPersonas, type WizardWorld } from './wizardFlow.ts';
@@ -25,6 +26,7 @@ let templateId = '';
 let segmentId = '';
 let contactIds: string[] = [];
 
+e2eHooks();
 beforeAll(async () => {
   // The relay takes 2 emails/s (SMTP_URL max_rate): the review estimates how long the launch takes to go out.
   w = await startWorld('wizblast', { relayParams: 'max_rate=2' });
@@ -35,9 +37,6 @@ beforeAll(async () => {
   await w.api('POST', '/api/campaign/campaigns', { campaign: { name: 'Taken Name', type: 'scheduled_email_group' } });
   // The persona's domain is a registered sending domain: the blast's emails count toward its warm-up.
   await w.api('POST', '/api/domains/domains', { domain: 'garden.example.com' });
-});
-afterAll(async () => {
-  await w?.close();
 });
 
 describe('send wizard: one-time blast (e2e)', () => {

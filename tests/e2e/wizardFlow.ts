@@ -3,14 +3,11 @@
  * process with a real SMTP sink and an activated account, the gateway called as the console does, persona
  * verification through the links the sink receives, and the wizard's pages driven as a person would.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
-import { SmtpSink } from '../helpers/smtpSink.ts';
-import { apiCaller, runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
+import type { SmtpSink } from '../helpers/smtpSink.ts';
+import type { ServerProcess } from '../helpers/processes.ts';
+import { api, startE2E } from '../helpers/e2e.ts';
 
 export interface WizardWorld {
   sink: SmtpSink;
@@ -18,49 +15,22 @@ export interface WizardWorld {
   browser: Browser;
   page: Page;
   apiKey: string;
-  api: ReturnType<typeof apiCaller>;
-  close: () => Promise<void>;
+  api: typeof api;
 }
 
-/** startWorld starts the sink, an activated account (not in the sandbox) and the product, signs in and opens a page. */
+/**
+ * startWorld starts the suite (tests/helpers/e2e.ts startE2E) with an activated account (not in the sandbox) named
+ * after `slug`, signed in on a 1400×1000 page; `relayParams` go on the relay's SMTP_URL. The file calls e2eHooks().
+ */
 export async function startWorld(slug: string, opts: { relayParams?: string } = {}): Promise<WizardWorld> {
-  const owner = { email: `ops@${slug}.example.com`, password: `${slug}-password-1` };
-  const sink = new SmtpSink();
-  // The relay's governor parameters (SMTP_URL's query, e.g. max_rate=2), when the test gives some.
-  const smtpUrl = (await sink.start()) + (opts.relayParams ? `?${opts.relayParams}` : '');
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), `mw-e2e-${slug}-`));
-  const env = { DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' };
-  await runTs(
-    'src/server/admin.ts',
-    ['create-account', '--company', `${slug} Co`, '--project', slug, '--email', owner.email, '--password', owner.password, '--activated'],
-    env,
-  );
-  const server = await startServer(env);
-  const login = await fetch(`${server.url}/api/login/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(owner) });
-  expect(login.status).toBe(200);
-  const session = (await login.json()) as { api_client_key: string };
-  const browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  await context.addCookies([{ name: 'user_info', value: encodeURIComponent(JSON.stringify(session)), url: server.url, sameSite: 'Strict' }]);
-  const page = await context.newPage();
-  const apiKey = session.api_client_key;
-  const api = apiCaller(
-    () => server.url,
-    () => apiKey,
-  );
-  return {
-    sink,
-    server,
-    browser,
-    page,
-    apiKey,
-    api,
-    async close() {
-      await browser.close();
-      await server.kill('SIGTERM');
-      await sink.stop();
-    },
-  };
+  const e = await startE2E({
+    tag: slug,
+    env: { SEND_POLL_MS: '200', DEMO_RESET_CRON: 'off' },
+    relayParams: opts.relayParams,
+    owner: { company: `${slug} Co`, project: slug, email: `ops@${slug}.example.com`, password: `${slug}-password-1` },
+    viewport: { width: 1400, height: 1000 },
+  });
+  return { ...e, api };
 }
 
 /** verifyPersonas follows every persona verification link the sink has received (each confirms its persona). */

@@ -9,7 +9,8 @@
  *   email at once, the second no sooner than a minute after the event (or the launch that entered the segment);
  * - the success links open the created campaign, workflow, templates, persona, segment and /account/api.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { e2eHooks } from '../helpers/e2e.ts';
 import { sendCost } from '../../src/domain/pricing.ts';
 import { formatDollars } from '../../src/console/wizard/wizardModel.ts';
 import { Wizard, checkLinksOpen, createContacts, createSegment, createTemplates, createVerifiedPersona, startWorld, type WizardWorld } from './wizardFlow.ts';
@@ -22,6 +23,7 @@ let personaId = '';
 let templates: Record<string, string> = {};
 let segmentId = '';
 
+e2eHooks();
 beforeAll(async () => {
   w = await startWorld('wizflow');
   wizard = new Wizard(w.page, w.server.url);
@@ -33,9 +35,6 @@ beforeAll(async () => {
   ]);
   const ids = await createContacts(w, ['eve@flow.test', 'fay@flow.test', 'gus@flow.test', 'hal@flow.test']);
   segmentId = await createSegment(w, 'Drip pair', ids.slice(2));
-});
-afterAll(async () => {
-  await w?.close();
 });
 
 /** campaignNamed reads a campaign by its name through the API. */

@@ -9,14 +9,11 @@
  * UI (one trigger; no link into the trigger or to the node itself), the validation messages, Run segment (disabled
  * while there are unsaved changes; the spec's toast, the count in the modal), and the list's disable and archive.
  */
-import { mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Locator, type Page } from 'playwright-core';
-import { launchChromium } from '../helpers/browser.ts';
-import { SmtpSink } from '../helpers/smtpSink.ts';
-import { apiCaller, runTs, startServer, type ServerProcess } from '../helpers/processes.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type Locator, type Page } from 'playwright-core';
+import { api, e2eHooks, startE2E, verifiedPersona } from '../helpers/e2e.ts';
+import type { ServerProcess } from '../helpers/processes.ts';
+import type { SmtpSink } from '../helpers/smtpSink.ts';
 
 const OWNER = { email: 'ops@flows.example.com', password: 'flows-password-1' };
 const PERSONA = 'hello@flows.example.com';
@@ -28,43 +25,19 @@ const NOT_MATCHING = 'bob@film.test';
 
 let sink: SmtpSink;
 let server: ServerProcess;
-let browser: Browser;
 let page: Page;
-let apiKey: string;
 let workflowId: string;
 const contactIds: Record<string, string> = {};
 
-/** api calls the product's gateways with the signed-in project's key (throws on a non-2xx answer). */
-const api = apiCaller(
-  () => server.url,
-  () => apiKey,
-);
-
+e2eHooks();
 beforeAll(async () => {
-  sink = new SmtpSink();
-  const smtpUrl = await sink.start();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-workflows-'));
-  const env = { DATA_DIR: dataDir, SMTP_URL: smtpUrl, SEND_POLL_MS: '200', LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' };
-  // An activated account (not in the sandbox), so the workflow may mail any address and a wrong filter would show.
-  await runTs(
-    'src/server/admin.ts',
-    ['create-account', '--company', 'Flow Co', '--project', 'flows', '--email', OWNER.email, '--password', OWNER.password, '--activated'],
-    env,
-  );
-  server = await startServer(env);
-  const login = await fetch(`${server.url}/api/login/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(OWNER) });
-  expect(login.status).toBe(200);
-  const session = (await login.json()) as { api_client_key: string };
-  apiKey = session.api_client_key;
-  browser = await launchChromium();
-  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
-  await context.addCookies([{ name: 'user_info', value: encodeURIComponent(JSON.stringify(session)), url: server.url, sameSite: 'Strict' }]);
-  page = await context.newPage();
-
-  await api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: PERSONA, first_name: 'Hello', last_name: 'Flows' }] });
-  await sink.waitFor(() => sink.messages.length >= 1);
-  const [link] = await sink.personaVerificationLinks();
-  expect((await fetch(link, { method: 'POST' })).status).toBe(200);
+  ({ sink, server, page } = await startE2E({
+    tag: 'workflows',
+    env: { SEND_POLL_MS: '200', DEMO_RESET_CRON: 'off' },
+    owner: { company: 'Flow Co', project: 'flows', ...OWNER },
+    viewport: { width: 1400, height: 1000 },
+  }));
+  await verifiedPersona({ email: PERSONA, first_name: 'Hello', last_name: 'Flows' });
   sink.messages.length = 0; // from here on the sink holds the workflow's emails only
   await api('POST', '/api/template/templates', {
     templates: [
@@ -82,11 +55,6 @@ beforeAll(async () => {
     })
   ).data;
   for (const c of contacts) contactIds[c.email] = c.id;
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.kill('SIGTERM');
-  await sink?.stop();
 });
 
 /** dialog returns the open settings modal of a node, e.g. 'Delay settings'. */
