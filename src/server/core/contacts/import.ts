@@ -293,5 +293,5 @@ async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[]
   // than seven text arrays that node-postgres escapes element by element and the server parses as array literals.
   const params: unknown[] = [projectId, JSON.stringify(rows)];
   if (segmentId) params.push(segmentId);
-  await query(upsertContactsSql({ segment: !!segmentId, enterWorkflows }), params);
+  await query(upsertContactsSql({ byTarget: false, segment: !!segmentId, enterWorkflows }), params);
 }

@@ -33,6 +33,11 @@ export interface UpsertRow {
 
 /** What upsertContactsSql should do besides writing. */
 export interface UpsertOptions {
+  /**
+   * Rows may name their contact (id, match, only_new): they are looked up first and updated by id. Off for file
+   * imports, whose rows go by address only: their statement is then the insert alone (no lookup, no update by id).
+   */
+  byTarget?: boolean;
   /** Add the contacts written to segment $3 (a segment upload). */
   segment?: boolean;
   /** Enter the contacts written into the project's user_upserted workflows; the statement's `entered` is how many runs started. */
@@ -67,19 +72,27 @@ function setList(row: string, stored: string, canClear: boolean): string {
  * address (callers check); an id must be a live contact of the project (callers check, it is otherwise skipped).
  */
 export function upsertContactsSql(o: UpsertOptions = {}): string {
+  const byTarget = o.byTarget ?? true;
+  const target = byTarget
+    ? `CASE WHEN t.id IS NOT NULL THEN t.id
+                     WHEN t.match THEN (SELECT c.id FROM contacts c WHERE c.project_id = $1 AND lower(c.email) = lower(t.email) AND c.archived_at IS NULL LIMIT 1)
+                END`
+    : 'NULL::uuid';
   const parts = [
     `input AS (
-    SELECT t.*, CASE WHEN t.id IS NOT NULL THEN t.id
-                     WHEN t.match THEN (SELECT c.id FROM contacts c WHERE c.project_id = $1 AND lower(c.email) = lower(t.email) AND c.archived_at IS NULL LIMIT 1)
-                END AS target
+    SELECT t.*, ${target} AS target
       FROM ROWS FROM (json_to_recordset($2::json) AS (id uuid, email text, first_name text, last_name text, timezone text,
              date_of_birth timestamptz, json jsonb, clear text[], match boolean, only_new boolean, pending boolean))
            WITH ORDINALITY AS t(id, email, first_name, last_name, timezone, date_of_birth, json, clear, match, only_new, pending, ord))`,
     // The insert's conflict arbiter sees only the proposed row (EXCLUDED), not `clear`: rows that must clear go by target.
-    `updated AS (
+    ...(byTarget
+      ? [
+          `updated AS (
     UPDATE contacts c SET email = i.email, ${setList('i', 'c', true)}
-      FROM input i WHERE c.id = i.target AND c.project_id = $1 AND c.archived_at IS NULL AND NOT coalesce(i.only_new, false)
+      FROM input i WHERE i.target IS NOT NULL AND c.id = i.target AND c.project_id = $1 AND c.archived_at IS NULL AND NOT coalesce(i.only_new, false)
     RETURNING c.*)`,
+        ]
+      : []),
     `inserted AS (
     INSERT INTO contacts (project_id, email, first_name, last_name, timezone, date_of_birth, json, confirmation_pending_at)
     SELECT $1, email, first_name, last_name, timezone, date_of_birth, COALESCE(json, '{}'::jsonb), CASE WHEN pending THEN now() END
@@ -87,13 +100,14 @@ export function upsertContactsSql(o: UpsertOptions = {}): string {
     ON CONFLICT (project_id, lower(email)) WHERE archived_at IS NULL DO UPDATE SET
          ${setList('EXCLUDED', 'contacts', false)}
     RETURNING contacts.*)`,
-    `written AS (SELECT * FROM updated UNION ALL SELECT * FROM inserted)`,
+    byTarget ? `written AS (SELECT * FROM updated UNION ALL SELECT * FROM inserted)` : `written AS (SELECT * FROM inserted)`,
   ];
   if (o.segment) parts.push(`members AS (INSERT INTO segment_members (segment_id, contact_id) SELECT $3::uuid, id FROM written ON CONFLICT DO NOTHING)`);
   parts.push(o.enterWorkflows ? `entered AS (${enterUpsertedFrom('written')})` : `entered AS (SELECT 0 AS n)`);
+  const kept = byTarget ? ' UNION ALL SELECT k.* FROM contacts k JOIN input j ON k.id = j.target AND j.only_new' : '';
   const result = o.returnContacts
     ? `SELECT c.*, i.ord, (SELECT n FROM entered)::int AS entered
-     FROM input i JOIN (SELECT * FROM written UNION ALL SELECT k.* FROM contacts k JOIN input j ON k.id = j.target AND j.only_new) c
+     FROM input i JOIN (SELECT * FROM written${kept}) c
        ON c.id = i.target OR (i.target IS NULL AND lower(c.email) = lower(i.email))
     ORDER BY i.ord`
     : `SELECT (SELECT n FROM entered)::int AS entered`;
