@@ -64,11 +64,11 @@ function setList(row: string, stored: string, canClear: boolean): string {
 }
 
 /**
- * upsertContactsSql builds the contact upsert: project $1, rows $2 (jsonb, an array of UpsertRow), segment $3 with
+ * upsertContactsSql builds the contact upsert: project $1, rows $2 (JSON text, an array of UpsertRow), segment $3 with
  * `segment`. Rows with an id (or `match` and a live contact with their address, case-insensitive) update that contact
  * (a value given replaces the stored one, `clear` empties, metadata merges unless cleared; `only_new` rows are left
  * as they are); the rest are inserted, and one whose address a live contact already has (an import, or a simultaneous
- * insert) updates it instead with the same rules. Every contact changed gets version + 1. The rows must not repeat an
+ * insert) updates it instead: values given replace the stored ones, the rest are kept (no `clear` on that path). Every contact changed gets version + 1. The rows must not repeat an
  * address (callers check); an id must be a live contact of the project (callers check, it is otherwise skipped).
  */
 export function upsertContactsSql(o: UpsertOptions = {}): string {
