@@ -28,6 +28,10 @@ async function api(method: string, url: string, body?: unknown, query?: Record<s
   return res.body;
 }
 
+/** newForm creates a subscribe form into the Newsletter segment, mailing from the test's persona; returns it. */
+const newForm = async (name: string, heading: string, consent_text: string) =>
+  (await api('POST', '/api/subscriptions/forms', { name, segment_id: segmentId, sender_persona_id: personaId, heading, consent_text })).data;
+
 /** form posts a form-encoded body to a public page. */
 const post = (url: string, fields: Record<string, string | string[]>, ip = '203.0.113.7') => {
   const body = new URLSearchParams();
@@ -66,15 +70,7 @@ describe(`subscribe forms with double opt-in (${API_DB})`, () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body.errors).toEqual(['name: Required field', expect.stringMatching(/^segment_id: no segment/)]);
-    const form = (
-      await api('POST', '/api/subscriptions/forms', {
-        name: 'Footer',
-        segment_id: segmentId,
-        sender_persona_id: personaId,
-        heading: 'The Topics newsletter',
-        consent_text: 'I agree to receive the newsletter. Unsubscribe at any time.',
-      })
-    ).data;
+    const form = await newForm('Footer', 'The Topics newsletter', 'I agree to receive the newsletter. Unsubscribe at any time.');
     formId = form.id;
     expect(form.url).toBe(`http://localhost:8080/s/${form.id}`);
     expect(form.snippet).toContain(`action="http://localhost:8080/s/${form.id}"`);
@@ -157,15 +153,7 @@ describe(`subscribe forms with double opt-in (${API_DB})`, () => {
     const saved = await api('POST', '/api/workflowwrapper/workflows', { id: workflowId, name: 'Welcome', display, tree: displayToTree(display).tree });
     const ended = async () => (await api('GET', '/api/joblog/joblog')).data.find((j: { id: string }) => j.id === saved.data.job_log_entry_id)?.ended_at;
     for (let i = 0; i < 100 && !(await ended()); i++) await new Promise((r) => setTimeout(r, 100));
-    const form = (
-      await api('POST', '/api/subscriptions/forms', {
-        name: 'Sidebar',
-        segment_id: segmentId,
-        sender_persona_id: personaId,
-        heading: 'The sidebar list',
-        consent_text: 'I agree.',
-      })
-    ).data;
+    const form = await newForm('Sidebar', 'The sidebar list', 'I agree.');
     const runs = async (email: string) =>
       (await h.runtime.database.query('SELECT 1 FROM workflow_runs WHERE workflow_id = $1 AND lower(email) = $2', [workflowId, email])).length;
 
