@@ -7,7 +7,7 @@ import { expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { SmtpSink } from '../helpers/smtpSink.ts';
 import type { ServerProcess } from '../helpers/processes.ts';
-import { api, startE2E } from '../helpers/e2e.ts';
+import { api, startE2E, verifiedPersona } from '../helpers/e2e.ts';
 
 export interface WizardWorld {
   sink: SmtpSink;
@@ -47,10 +47,9 @@ export async function verifyPersonas(sink: SmtpSink, count: number): Promise<voi
 
 /** createPersona makes a sender persona through the API and confirms it, then empties the sink. */
 export async function createVerifiedPersona(w: WizardWorld, email: string, firstName: string): Promise<string> {
-  const { data } = await w.api('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email, first_name: firstName }] });
-  await verifyPersonas(w.sink, 1);
+  const persona = await verifiedPersona({ email, first_name: firstName });
   w.sink.messages.length = 0;
-  return data[0].id;
+  return persona.id;
 }
 
 /** createTemplates makes marketing templates {name, subject} with an unsubscribe link; answers their ids by name. */

@@ -20,21 +20,17 @@ export type ContactIn = components['schemas']['ContactInput'];
 type ListQuery = NonNullable<operations['listUsers']['parameters']['query']>;
 type Row = typeof contacts.$inferSelect;
 
-/** toContact maps a row to the API's Contact. */
+/** toContact maps a drizzle row to the API's Contact (through contactOut, the one mapping). */
 export function toContact(r: Row): ContactOut {
-  return {
-    id: r.id,
-    email: r.email,
+  return contactOut({
+    ...r,
     first_name: r.firstName,
     last_name: r.lastName,
-    timezone: r.timezone,
-    date_of_birth: iso(r.dateOfBirth),
-    unsubscribed_at: iso(r.unsubscribedAt),
-    json: r.json ?? {},
-    version: r.version,
-    created_at: isoRequired(r.createdAt),
-    updated_at: isoRequired(r.updatedAt),
-  };
+    date_of_birth: r.dateOfBirth,
+    unsubscribed_at: r.unsubscribedAt,
+    created_at: r.createdAt,
+    updated_at: r.updatedAt,
+  });
 }
 
 const SORTABLE = {
@@ -120,7 +116,6 @@ interface ContactSqlRow {
   version: number;
   created_at: Date | string;
   updated_at: Date | string;
-  entered: number;
 }
 
 /**
@@ -157,7 +152,10 @@ export async function upsertContacts(query: QueryFn, projectId: string, input: C
   });
   errs.throwIfAny();
   await checkIds(query, projectId, rows);
-  const written = await query<ContactSqlRow>(upsertContactsSql({ enterWorkflows: true, returnContacts: true }), [projectId, JSON.stringify(rows)]);
+  const written = await query<ContactSqlRow & { entered: number }>(upsertContactsSql({ enterWorkflows: true, returnContacts: true }), [
+    projectId,
+    JSON.stringify(rows),
+  ]);
   return { data: written.map(contactOut), entered: Number(written[0]?.entered ?? 0) };
 }
 
