@@ -5,6 +5,7 @@
  * AUDIENCE_MISSING and PROJECT_TIMEZONES).
  */
 import { contactsSampleSql } from '../contacts/index.ts';
+import { exclusionSql } from './exclusion.ts';
 
 /**
  * AUDIENCE_TOPIC: the subscription topic of a blast's mail: the blast's own topic $1, else the topic its
@@ -37,12 +38,9 @@ export function audienceShape(a: { to_segment_ids?: string[]; to_user_ids?: stri
 /**
  * audienceCte (`lists`, `named`, `audience`): every live contact of project $1 an audience names — ids $2, addresses $3
  * (lower-case), members of segments $4 (`named`: the union of the id sets the audience uses, `shape`, so each is read
- * by its index and joined once) — with why it is left out, if it is (`excluded`): 'bounced' (hard-bounced, or a
- * 'bounce' suppression-list entry) and 'suppressed' (complained, or any other entry but 'unsubscribed') from all
- * mail; 'unsubscribed' (unsubscribed_at, or an 'unsubscribed' entry) only when $5 (the mail is marketing); else
- * 'invalid' for an address checkEmail would refuse (email_is_valid, core/audience/sql). Marketing mail also leaves out
- * contacts who left its subscription topic (the placeholder named by `topic`, a uuid or NULL) as
- * 'unsubscribed', and contacts whose double opt-in is not confirmed yet as 'unconfirmed'. With `range`, only contact ids
+ * by its index and joined once) — with why it is left out, if it is (`excluded`: the rule of ./exclusion.ts
+ * exclusionSql, the opt-outs applying when $5, the mail is marketing, and its subscription topic the placeholder named
+ * by `topic`, a uuid or NULL). With `range`, only contact ids
  * in (lo, hi] — two placeholders, e.g. ['$6', '$7'] — so an expansion reads its audience a chunk at a time, each by
  * an index range. Without `shape`, every list is read (always correct; the shape only leaves out empty ones). With
  * `samplePercent`, only the contacts on a random sample of that share of the contacts table's pages (an estimate).
@@ -53,7 +51,6 @@ export function audienceCte(
   samplePercent?: number,
   topic?: string,
 ): string {
-  const leftTopic = topic ? ` OR ${topic}::uuid = ANY(c.unsubscribed_topic_ids)` : '';
   const within = (col: string) => (range ? ` AND ${col} > ${range[0]}::uuid AND ${col} <= ${range[1]}::uuid` : '');
   const branches = [
     ...(shape.segments
@@ -75,11 +72,7 @@ export function audienceCte(
     ${unique ? named : `SELECT DISTINCT id FROM (${named}) u`}),
   audience AS (
   SELECT c.id, c.email, c.timezone,
-         CASE WHEN c.bounced_at IS NOT NULL OR s.reason = 'bounce' THEN 'bounced'
-              WHEN c.complained_at IS NOT NULL OR s.reason <> 'unsubscribed' THEN 'suppressed'
-              WHEN $5 AND (c.unsubscribed_at IS NOT NULL OR s.reason = 'unsubscribed'${leftTopic}) THEN 'unsubscribed'
-              WHEN $5 AND c.confirmation_pending_at IS NOT NULL THEN 'unconfirmed'
-              WHEN NOT email_is_valid(c.email) THEN 'invalid' END AS excluded
+         ${exclusionSql({ contact: 'c', suppression: 's', email: 'c.email', marketing: '$5', topic })} AS excluded
     FROM named n JOIN contacts c${sample} ON c.id = n.id
          LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)
    WHERE c.project_id = $1 AND c.archived_at IS NULL)`;

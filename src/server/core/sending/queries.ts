@@ -84,14 +84,13 @@ export const RENEW_LEASE = `UPDATE outbox SET lease_until = now() + ($2 || ' mil
 /** CANCEL_DISABLED: a row of a disabled blast → cancelled, under claim token $2. $1 outbox id. */
 export const CANCEL_DISABLED = `UPDATE outbox SET status = 'cancelled', last_error = 'blast disabled', claim_token = NULL WHERE id = $1 AND claim_token = $2`;
 
-/** LOOKUP: what sending a claimed batch needs, each by $1 ids (suppressions: $1 project ids, $2 lower-case addresses). */
+/** LOOKUP: what sending a claimed batch needs, each by $1 ids (core/sending/claims.ts loadBatchData). */
 export const LOOKUP = {
   contacts: 'SELECT * FROM contacts WHERE id = ANY($1::uuid[])',
   personas: 'SELECT * FROM sender_personas WHERE id = ANY($1::uuid[])',
   templates: 'SELECT id, version, subject, html_body, plain_text_body, type, topic_id FROM templates WHERE id = ANY($1::uuid[])',
   projects: 'SELECT id, link_secret FROM projects WHERE id = ANY($1::uuid[])',
   blasts: 'SELECT id, enabled, topic_id FROM email_blasts WHERE id = ANY($1::uuid[])',
-  suppressions: 'SELECT project_id, email, reason FROM suppressions WHERE project_id = ANY($1::uuid[]) AND email = ANY($2::text[])',
 } as const;
 
 /**

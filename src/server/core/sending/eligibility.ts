@@ -1,0 +1,74 @@
+/**
+ * Whether an email may still be sent at the moment it leaves (spec part 2 §3-§5; docs/architecture.md "Who a blast
+ * reaches"): the recipient may have bounced, complained or unsubscribed since the email was queued. The rule is the
+ * audience's own (core/audience/exclusion.ts exclusionSql), read per claimed batch by SEND_TIME_EXCLUSIONS; sendRefusal
+ * turns its answer, and the sender persona and template checks, into the reason the email fails.
+ */
+import { exclusionSql, type Exclusion } from '../audience/exclusion.ts';
+import { PermanentError } from './outcomes.ts';
+
+/**
+ * SEND_TIME_EXCLUSIONS: for outbox rows $1 (ids), why each may not be sent now (`excluded`, NULL when it may), the
+ * reason its address is on the suppression list (`listed`, NULL when not) and whether its contact left the email's
+ * topic (`left_topic`). The opt-outs apply to marketing templates' emails but not to an operator's test email; the
+ * topic is the blast's, else the template's.
+ */
+export const SEND_TIME_EXCLUSIONS = `SELECT o.id::text AS id,
+         ${exclusionSql({
+           contact: 'c',
+           suppression: 's',
+           email: 'o.email',
+           marketing: "(t.type = 'TEMPLATE_MARKETING' AND NOT o.is_test)",
+           topic: 'coalesce(b.topic_id, t.topic_id)',
+         })} AS excluded,
+         s.reason AS listed, coalesce(coalesce(b.topic_id, t.topic_id) = ANY(c.unsubscribed_topic_ids), false) AS left_topic
+    FROM outbox o
+    LEFT JOIN contacts c ON c.id = o.contact_id
+    LEFT JOIN suppressions s ON s.project_id = o.project_id AND s.email = lower(btrim(o.email))
+    LEFT JOIN templates t ON t.id = o.template_id
+    LEFT JOIN email_blasts b ON b.id = o.blast_id
+   WHERE o.id = ANY($1::bigint[])`;
+
+/** One row of SEND_TIME_EXCLUSIONS. */
+export interface SendExclusion {
+  id: string;
+  excluded: Exclusion | null;
+  listed: string | null;
+  left_topic: boolean;
+}
+
+/**
+ * sendRefusal: why the email to `email` must not be sent (a PermanentError, its `kind` the failed-emails metric's
+ * class), or undefined when it may: its sender persona is missing or unverified, its template (when it names one) is
+ * missing, or its recipient is excluded (`exclusion`, SEND_TIME_EXCLUSIONS' row for it).
+ */
+export function sendRefusal(
+  email: string,
+  persona: { email: string; verified_at: Date | null } | undefined,
+  template: { missing: boolean },
+  exclusion: SendExclusion | undefined,
+): PermanentError | undefined {
+  if (!persona) return new PermanentError('sender persona not found', 'sender');
+  if (!persona.verified_at) {
+    return new PermanentError(
+      `sender not verified: ${persona.email} has not confirmed the verification email sent to it; follow its link, then send again`,
+      'sender',
+    );
+  }
+  if (template.missing) return new PermanentError('template not found', 'template');
+  const { excluded, listed, left_topic } = exclusion ?? { excluded: null, listed: null, left_topic: false };
+  if (!excluded) return undefined;
+  const onList = listed && (excluded === 'unsubscribed' ? listed === 'unsubscribed' : listed !== 'unsubscribed');
+  if (onList) return new PermanentError(`suppressed: ${email} is on the suppression list (${listed})`, 'suppressed');
+  switch (excluded) {
+    case 'bounced':
+    case 'suppressed':
+      return new PermanentError(`suppressed: ${email} is marked ${excluded === 'bounced' ? 'bounced' : 'complained'} on its contact`, 'suppressed');
+    case 'unsubscribed':
+      return new PermanentError(`unsubscribed: ${email} unsubscribed from ${left_topic ? "this email's topic" : 'marketing email'}`, 'unsubscribed');
+    case 'unconfirmed':
+      return new PermanentError(`unconfirmed: ${email} has not confirmed the subscription yet (double opt-in)`, 'unsubscribed');
+    case 'invalid':
+      return new PermanentError(`invalid: ${email} is not a valid email address`, 'other');
+  }
+}
