@@ -44,6 +44,11 @@ function smtpError(code: number, message: string): Error {
   return Object.assign(new Error(message), { responseCode: code });
 }
 
+async function blastOf(blastId: string): Promise<{ template_id: string }> {
+  const [blast] = await h.runtime.database.query<{ template_id: string }>('SELECT template_id FROM email_blasts WHERE id = $1', [blastId]);
+  return blast;
+}
+
 async function statuses(blastId: string) {
   return h.runtime.database.query<{ email: string; status: string; attempts: number; last_error: string | null }>(
     'SELECT email, status, attempts, last_error FROM outbox WHERE blast_id = $1 ORDER BY email',
@@ -183,11 +188,20 @@ describe(`sender (${API_DB})`, () => {
     ).toEqual([row.last_error]);
   });
 
-  it('checks again at send time: a contact who unsubscribed or was suppressed after expansion is not mailed', async () => {
-    const marketing = await dueBlast(h, t, ['late-unsub@example.com', 'late-bounce@example.com', 'late-optout@example.com', 'still-ok@example.com'], {
-      from: FROM,
-      type: 'TEMPLATE_MARKETING',
-    });
+  it('checks again at send time, by the audience’s own rule: a contact who unsubscribed, complained, was suppressed or is pending after expansion is not mailed', async () => {
+    const marketing = await dueBlast(
+      h,
+      t,
+      [
+        'late-unsub@example.com',
+        'late-bounce@example.com',
+        'late-optout@example.com',
+        'late-complaint@example.com',
+        'late-pending@example.com',
+        'still-ok@example.com',
+      ],
+      { from: FROM, type: 'TEMPLATE_MARKETING' },
+    );
     const receipt = await dueBlast(h, t, ['late-optout@example.com'], { from: FROM });
     // After expansion: one contact unsubscribes, one address hard-bounces elsewhere, one is an 'unsubscribed' entry.
     await h.runtime.database.query(`UPDATE contacts SET unsubscribed_at = now() WHERE project_id = $1 AND email = 'late-unsub@example.com'`, [t.projectId]);
@@ -195,20 +209,31 @@ describe(`sender (${API_DB})`, () => {
       `INSERT INTO suppressions (project_id, email, reason) VALUES ($1, 'late-bounce@example.com', 'bounce'), ($1, 'late-optout@example.com', 'unsubscribed')`,
       [t.projectId],
     );
+    // Marked on the contact only, with no suppression-list entry: a complaint, and a double opt-in not yet confirmed.
+    await h.runtime.database.query(`UPDATE contacts SET complained_at = now() WHERE project_id = $1 AND email = 'late-complaint@example.com'`, [t.projectId]);
+    await h.runtime.database.query(`UPDATE contacts SET confirmation_pending_at = now() WHERE project_id = $1 AND email = 'late-pending@example.com'`, [
+      t.projectId,
+    ]);
     const relay = new TestRelay(0);
     const sender = new Sender(h.runtime.ctx, relay, renderer, { leaseMs: 5000, pollMs: 50 });
     await sender.sendBatch();
     await sender.sendBatch();
     const rows = await statuses(marketing);
-    expect(rows.map((r) => [r.email, r.status])).toEqual([
-      ['late-bounce@example.com', 'failed'],
-      ['late-optout@example.com', 'failed'],
-      ['late-unsub@example.com', 'failed'],
-      ['still-ok@example.com', 'sent'],
+    expect(rows.map((r) => [r.email, r.status, r.last_error])).toEqual([
+      ['late-bounce@example.com', 'failed', 'render: suppressed: late-bounce@example.com is on the suppression list (bounce)'],
+      ['late-complaint@example.com', 'failed', 'render: suppressed: late-complaint@example.com is marked complained on its contact'],
+      ['late-optout@example.com', 'failed', 'render: suppressed: late-optout@example.com is on the suppression list (unsubscribed)'],
+      ['late-pending@example.com', 'failed', 'render: unconfirmed: late-pending@example.com has not confirmed the subscription yet (double opt-in)'],
+      ['late-unsub@example.com', 'failed', 'render: unsubscribed: late-unsub@example.com unsubscribed from marketing email'],
+      ['still-ok@example.com', 'sent', null],
     ]);
-    expect(rows[0].last_error).toMatch(/suppressed: .* \(bounce\)/);
-    expect(rows[1].last_error).toMatch(/suppressed: .* \(unsubscribed\)/);
-    expect(rows[2].last_error).toMatch(/unsubscribed: late-unsub@example.com/);
+    // The audience's count of the same recipients leaves out the same five, for the same reasons.
+    const preview = await h.call('POST', '/api/scheduler/scheduler/preview', {
+      key: t.apiKey,
+      body: { to_user_emails: rows.map((r) => r.email), template_id: (await blastOf(marketing)).template_id },
+    });
+    expect(preview.status).toBe(200);
+    expect(preview.body.data.excluded).toMatchObject({ bounced: 1, suppressed: 1, unsubscribed: 2, unconfirmed: 1 });
     // An unsubscribe stops marketing mail only: the receipt still goes to the opted-out address.
     expect((await statuses(receipt)).map((r) => r.status)).toEqual(['sent']);
     expect(relay.sent.slice().sort()).toEqual(['late-optout@example.com', 'still-ok@example.com']);
