@@ -210,6 +210,17 @@ export interface TreeNode {
 }
 
 /**
+ * The body of a workflow save or validate (spec part 2 §7: the editor, and the wizard's launch, send the workflow's id,
+ * name, display and the tree displayToTree built from it; openapi/workflowwrapper.yaml WorkflowInput).
+ */
+export interface WorkflowBody {
+  id: string;
+  name: string;
+  display: Display;
+  tree: TreeNode;
+}
+
+/**
  * displayOf reads a display graph from untyped JSON (a request body, a stored workflow): nodes need a string id and
  * type, links a from and a to with string node and port ids; anything else is dropped here and reported by
  * displayToTree as what it leaves (an unknown type, a link to no node).

@@ -25,8 +25,8 @@ import {
   type LaunchIds,
   type LaunchStep,
   type WizardState,
-  type WorkflowBody,
 } from './wizardModel';
+import type { WorkflowBody } from '../../domain/workflowGraph';
 
 /** The gateway calls a launch needs; each throws with the gateway's error text when it fails (an HttpError carries `status`). */
 export interface LaunchDeps extends JobWaitDeps {

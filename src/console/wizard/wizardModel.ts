@@ -10,7 +10,7 @@ import { CAMPAIGN_NAME_TAKEN, type CampaignType } from '../../domain/campaigns';
 import { sendCost } from '../../domain/pricing';
 import { CONTACT_LOCAL_TIMEZONE, isValidTimezone, parseWallClock, sendNowMoment, wallClockToInstant } from '../../domain/sendTime';
 import { MESSAGES, checkEmail, checkRequired } from '../../domain/validation';
-import { CONTACT_ZONE, displayToTree, type Display, type DisplayNode, type TreeNode } from '../../domain/workflowGraph';
+import { CONTACT_ZONE, displayToTree, type Display, type DisplayNode, type WorkflowBody } from '../../domain/workflowGraph';
 import type { OperationBody, Schema } from '../data/apiTypes';
 
 /** The campaign types of page 1 (part 2 §2 Send wizard). */
@@ -641,14 +641,6 @@ export function workflowDisplay(s: WizardState, nodeId: () => string, today: str
     add({ type: 'sender', properties: { templateId: email.templateId, senderPersonaId: email.personaId } });
   }
   return { display: { nodes, links }, rootId };
-}
-
-/** The workflow body (openapi workflowwrapper WorkflowInput: the editor's id, name, display, tree). */
-export interface WorkflowBody {
-  id: string;
-  name: string;
-  display: Display;
-  tree: TreeNode;
 }
 
 /** workflowBody turns the wizard's workflow into the save body through displayToTree; throws with its errors if the graph breaks a rule. */

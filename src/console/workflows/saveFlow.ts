@@ -7,7 +7,7 @@
  * (read before every save, a first one included: a failed first save may have left one). Gateway calls are injected,
  * so every branch is tested without a server.
  */
-import { displayToTree, type Display } from '../../domain/workflowGraph';
+import { displayToTree, type Display, type WorkflowBody } from '../../domain/workflowGraph';
 import { normaliseErrorText } from '../../domain/errors';
 import { JOB_CREATE_WORKFLOW, WORKFLOW_JOB_WAIT, requestJob, waitForJob, type JobMatch, type JobWaitDeps, type WaitPolicy } from '../data/jobWait';
 import type { OperationBody, OperationResponse } from '../data/apiTypes';
@@ -37,18 +37,10 @@ export interface CallError {
 
 /** The gateway calls a save needs; each throws a CallError when it fails. */
 export interface SaveDeps extends JobWaitDeps {
-  validate: (body: SaveBody) => Promise<void>;
-  save: (body: SaveBody) => Promise<QueuedSave>;
+  validate: (body: WorkflowBody) => Promise<void>;
+  save: (body: WorkflowBody) => Promise<QueuedSave>;
   /** Called when the save waits behind another job. */
   onBehind?: () => void;
-}
-
-/** The body validate and save receive (part 2 §7: the editor sends id, name, display, tree). */
-export interface SaveBody {
-  id: string;
-  name: string;
-  display: Display;
-  tree: NonNullable<ReturnType<typeof displayToTree>['tree']>;
 }
 
 /** What a queued save answers that the save reads (saveWorkflow's `data`, as generated from openapi/workflowwrapper.yaml). */
@@ -59,7 +51,7 @@ export type QueuedSave = Pick<OperationResponse<'saveWorkflow'>['data'], 'behind
  * display's nodes and links copied into plain objects, since the spec's free-form node and link objects need an index
  * signature that the domain's Display interfaces do not declare.
  */
-export function workflowInput(body: SaveBody): OperationBody<'saveWorkflow'> {
+export function workflowInput(body: WorkflowBody): OperationBody<'saveWorkflow'> {
   return { ...body, display: { nodes: body.display.nodes.map((n) => ({ ...n })), links: body.display.links.map((l) => ({ ...l })) } };
 }
 
@@ -89,7 +81,7 @@ export async function saveWorkflow(
   if (!name) return { ok: false, stage: 'name', message: WORKFLOW_NAME_REQUIRED, errors: [WORKFLOW_NAME_REQUIRED] };
   const built = displayToTree(input.display);
   if (!built.tree) return { ok: false, stage: 'graph', message: validationFailed(name), errors: built.errors };
-  const body: SaveBody = { id: input.id, name, display: input.display, tree: built.tree };
+  const body: WorkflowBody = { id: input.id, name, display: input.display, tree: built.tree };
 
   try {
     await deps.validate(body);
