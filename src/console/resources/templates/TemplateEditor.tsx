@@ -5,15 +5,14 @@
  * 'Return to edit mode' preview with a sample contact and sender persona; the suspicious-variable warning (checked
  * every 2 s); the template checks; after save it goes to /components/templates/edit/{id}.
  */
-import { TopicSelect } from '../shared/TopicSelect';
 import { VIEWER_SANDBOX } from '../../pages/EmailViewer';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useCreate, useGetOne, useNotify, useUpdate, type RaRecord } from 'react-admin';
-import { Alert, Box, Button, Card, CardContent, LinearProgress, Stack, Tab, Tabs, TextField, Typography, useMediaQuery } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, LinearProgress, Stack, Tab, Tabs, Typography, useMediaQuery } from '@mui/material';
 import { renderSample } from './sampleRender';
 import { StarterGallery, type StarterChoice } from './StarterGallery';
-import { checkRequired, checkTemplateContent, suspiciousVariables } from '../../../domain/validation';
+import { suspiciousVariables } from '../../../domain/validation';
 import { Loading } from '../../layout/ConsoleLayout';
 import { TemplateInstructions } from './TemplateInstructions';
 import { SendTestEmailDialog } from './SendTestEmailDialog';
@@ -21,34 +20,13 @@ import { uploadTemplateImage } from './uploadImage';
 import { DEFAULT_DESIGN_HTML, emailDocument, savedDesignOf, type DesignerKind, type EmailDesigner, type SavedDesign } from './designer/EmailDesigner';
 import { unlayerUnavailable } from './designer/unlayerState';
 import { DesignerBoundary } from './designer/DesignerBoundary';
+import { FileButtons, HtmlSource, PhonePreview, TemplateFields, draftErrors, type Draft } from './TemplateEditorParts';
+
+export { TEMPLATE_TYPES } from './TemplateEditorParts';
 
 // Both designers are loaded only when the editor shows them (GrapesJS is about 400 kB gzip).
 const UnlayerDesigner = lazy(() => import('./designer/UnlayerDesigner'));
 const GrapesDesigner = lazy(() => import('./designer/GrapesDesigner'));
-
-/** The two template types (spec part 2 §3 Template). */
-export const TEMPLATE_TYPES = [
-  { value: 'TEMPLATE_MARKETING', label: 'Marketing' },
-  { value: 'TEMPLATE_TRANSACTIONAL', label: 'Transactional' },
-] as const;
-
-interface Draft {
-  name: string;
-  subject: string;
-  type: string;
-  html_body: string;
-  /** The subscription topic of a marketing template ('' for none). */
-  topic_id: string;
-}
-
-function draftErrors(d: Draft): Partial<Record<keyof Draft, string>> {
-  return {
-    name: checkRequired(d.name),
-    subject: checkRequired(d.subject),
-    type: checkRequired(d.type),
-    html_body: checkTemplateContent(d.html_body, d.type),
-  };
-}
 
 /** Where the template's HTML comes from: a designer's export, or HTML written or imported as code. */
 type Content = { from: 'designer'; kind: DesignerKind; design?: unknown } | { from: 'html' };
@@ -154,7 +132,6 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
 
   const errors = attempted ? draftErrors(draft) : {};
   const preview = useMemo(() => (renderVariables ? renderSample(draft.html_body) : draft.html_body), [renderVariables, draft.html_body]);
-  const set = (key: keyof Draft) => (e: React.ChangeEvent<HTMLInputElement>) => setDraft({ ...draft, [key]: e.target.value });
 
   const toggleRender = async () => {
     if (!renderVariables && content.from === 'designer') await refresh();
@@ -266,43 +243,15 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
 
   if (narrow && !editOnPhone) {
     return (
-      <Box>
-        <Alert
-          severity="warning"
-          sx={{ mb: 2 }}
-          action={
-            <Button color="inherit" size="small" onClick={() => setEditOnPhone(true)}>
-              Edit anyway
-            </Button>
-          }
-        >
-          Template editing is not supported on mobile devices; please use a larger screen. Here is how the email looks.
-        </Alert>
-        <Card variant="outlined">
-          <CardContent>
-            <Typography variant="subtitle1" component="p" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
-              {draft.name || 'New template'}
-            </Typography>
-            <Typography variant="body2" color="text.secondary" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
-              Subject: {renderSample(draft.subject) || '(none yet)'}
-            </Typography>
-            <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
-              <iframe
-                title="Template preview"
-                sandbox={VIEWER_SANDBOX}
-                srcDoc={renderSample(draft.html_body || emailDocument(DEFAULT_DESIGN_HTML))}
-                style={{ width: '100%', minHeight: 560, border: 0, background: '#fff', display: 'block' }}
-              />
-            </Box>
-            {mode === 'edit' && source && (
-              <Button variant="outlined" sx={{ mt: 2 }} onClick={() => setTestOpen(true)}>
-                Send test email
-              </Button>
-            )}
-          </CardContent>
-        </Card>
+      <PhonePreview
+        name={draft.name}
+        subject={draft.subject}
+        html={draft.html_body}
+        onEditAnyway={() => setEditOnPhone(true)}
+        onTest={mode === 'edit' && source ? () => setTestOpen(true) : undefined}
+      >
         {testDialog}
-      </Box>
+      </PhonePreview>
     );
   }
 
@@ -316,49 +265,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
       <Card variant="outlined">
         <CardContent>
           <Stack spacing={2}>
-            <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-              <TextField
-                id="template-name"
-                label="Name"
-                value={draft.name}
-                onChange={set('name')}
-                required
-                error={!!errors.name}
-                helperText={errors.name}
-                fullWidth
-              />
-              <TextField
-                id="template-subject"
-                label="Subject"
-                value={draft.subject}
-                onChange={set('subject')}
-                required
-                error={!!errors.subject}
-                helperText={errors.subject}
-                fullWidth
-              />
-              <TextField
-                id="template-type"
-                select
-                label="Type"
-                value={draft.type}
-                onChange={set('type')}
-                required
-                error={!!errors.type}
-                helperText={errors.type}
-                sx={{ minWidth: 200 }}
-                slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-              >
-                {TEMPLATE_TYPES.map((t) => (
-                  <option key={t.value} value={t.value}>
-                    {t.label}
-                  </option>
-                ))}
-              </TextField>
-            </Stack>
-            {draft.type === 'TEMPLATE_MARKETING' && (
-              <TopicSelect id="template-topic" value={draft.topic_id} onChange={(v) => setDraft((d) => ({ ...d, topic_id: v }))} />
-            )}
+            <TemplateFields draft={draft} errors={errors} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} />
             {suspicious.length > 0 && (
               <Alert severity="warning" role="status">
                 This template contains variable formats that will not be filled in: {suspicious.join(', ')}. Use <code>{'{{user.first_name}}'}</code> style
@@ -384,33 +291,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
                 <Tab value="design" label="Design" disabled={renderVariables} />
                 <Tab value="html" label="HTML" disabled={renderVariables} />
               </Tabs>
-              <Button component="label" variant="outlined" size="small">
-                Import HTML
-                <input
-                  hidden
-                  type="file"
-                  accept=".html,.htm,text/html"
-                  aria-label="Import HTML file"
-                  onChange={(e) => {
-                    void importHtml(e.target.files?.[0]);
-                    e.target.value = '';
-                  }}
-                />
-              </Button>
-              <Button component="label" variant="outlined" size="small">
-                Upload image
-                <input
-                  hidden
-                  type="file"
-                  accept="image/png,image/jpeg,image/gif,image/webp"
-                  aria-label="Upload image file"
-                  onChange={(e) => {
-                    const f = e.target.files?.[0];
-                    if (f) void uploadImage(f).catch(() => undefined);
-                    e.target.value = '';
-                  }}
-                />
-              </Button>
+              <FileButtons onImportHtml={(f) => void importHtml(f)} onUploadImage={(f) => void uploadImage(f).catch(() => undefined)} />
             </Stack>
             {uploaded.length > 0 && (
               <Alert severity="success" onClose={() => setUploaded([])}>
@@ -456,27 +337,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
                     This is the HTML the designer makes. Editing it directly detaches it from the visual design.
                   </Alert>
                 )}
-                <Stack direction={{ xs: 'column', lg: 'row' }} spacing={2}>
-                  <TextField
-                    id="template-html"
-                    label="HTML"
-                    multiline
-                    minRows={18}
-                    maxRows={30}
-                    value={draft.html_body}
-                    onChange={set('html_body')}
-                    slotProps={{ htmlInput: { spellCheck: false, readOnly: content.from === 'designer', style: { fontFamily: 'monospace', fontSize: 13 } } }}
-                    sx={{ flex: 1 }}
-                  />
-                  <Box sx={{ flex: 1, minHeight: 420, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
-                    <iframe
-                      title="HTML preview"
-                      sandbox={VIEWER_SANDBOX}
-                      srcDoc={draft.html_body}
-                      style={{ width: '100%', height: '100%', minHeight: 420, border: 0, background: '#fff' }}
-                    />
-                  </Box>
-                </Stack>
+                <HtmlSource html={draft.html_body} readOnly={content.from === 'designer'} onChange={(html) => setDraft((d) => ({ ...d, html_body: html }))} />
               </Stack>
             )}
             <Stack direction="row" spacing={1}>

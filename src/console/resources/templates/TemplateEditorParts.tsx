@@ -1,0 +1,217 @@
+/**
+ * The template editor's parts (spec part 2 §3 Template, Create/Edit template): the name, subject, type and topic
+ * fields, the HTML import and image upload buttons, the HTML source with its live preview, and the phone view that
+ * shows the rendered email instead of the editor. Each is controlled: the editor (TemplateEditor.tsx) holds the state.
+ */
+import type { ReactNode } from 'react';
+import { Alert, Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
+import { TopicSelect } from '../shared/TopicSelect';
+import { VIEWER_SANDBOX } from '../../pages/EmailViewer';
+import { checkRequired, checkTemplateContent } from '../../../domain/validation';
+import { renderSample } from './sampleRender';
+import { DEFAULT_DESIGN_HTML, emailDocument } from './designer/EmailDesigner';
+
+/** The two template types (spec part 2 §3 Template). */
+export const TEMPLATE_TYPES = [
+  { value: 'TEMPLATE_MARKETING', label: 'Marketing' },
+  { value: 'TEMPLATE_TRANSACTIONAL', label: 'Transactional' },
+] as const;
+
+/** What the editor's fields hold. */
+export interface Draft {
+  name: string;
+  subject: string;
+  type: string;
+  html_body: string;
+  /** The subscription topic of a marketing template ('' for none). */
+  topic_id: string;
+}
+
+/** draftErrors: each field's error in words (checkRequired, checkTemplateContent), undefined when it is fine. */
+export function draftErrors(d: Draft): Partial<Record<keyof Draft, string>> {
+  return {
+    name: checkRequired(d.name),
+    subject: checkRequired(d.subject),
+    type: checkRequired(d.type),
+    html_body: checkTemplateContent(d.html_body, d.type),
+  };
+}
+
+/** TemplateFields: name, subject and type in a row (a column on small screens), and a marketing template's topic. */
+export function TemplateFields({
+  draft,
+  errors,
+  onChange,
+}: {
+  draft: Draft;
+  errors: Partial<Record<keyof Draft, string>>;
+  onChange: (change: Partial<Draft>) => void;
+}) {
+  return (
+    <>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+        <TextField
+          id="template-name"
+          label="Name"
+          value={draft.name}
+          onChange={(e) => onChange({ name: e.target.value })}
+          required
+          error={!!errors.name}
+          helperText={errors.name}
+          fullWidth
+        />
+        <TextField
+          id="template-subject"
+          label="Subject"
+          value={draft.subject}
+          onChange={(e) => onChange({ subject: e.target.value })}
+          required
+          error={!!errors.subject}
+          helperText={errors.subject}
+          fullWidth
+        />
+        <TextField
+          id="template-type"
+          select
+          label="Type"
+          value={draft.type}
+          onChange={(e) => onChange({ type: e.target.value })}
+          required
+          error={!!errors.type}
+          helperText={errors.type}
+          sx={{ minWidth: 200 }}
+          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+        >
+          {TEMPLATE_TYPES.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
+        </TextField>
+      </Stack>
+      {draft.type === 'TEMPLATE_MARKETING' && <TopicSelect id="template-topic" value={draft.topic_id} onChange={(v) => onChange({ topic_id: v })} />}
+    </>
+  );
+}
+
+/** FileButtons: "Import HTML" (an .html file becomes the template's code) and "Upload image" (its public URL is listed). */
+export function FileButtons({ onImportHtml, onUploadImage }: { onImportHtml: (file: File | undefined) => void; onUploadImage: (file: File) => void }) {
+  return (
+    <>
+      <Button component="label" variant="outlined" size="small">
+        Import HTML
+        <input
+          hidden
+          type="file"
+          accept=".html,.htm,text/html"
+          aria-label="Import HTML file"
+          onChange={(e) => {
+            onImportHtml(e.target.files?.[0]);
+            e.target.value = '';
+          }}
+        />
+      </Button>
+      <Button component="label" variant="outlined" size="small">
+        Upload image
+        <input
+          hidden
+          type="file"
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          aria-label="Upload image file"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            if (f) onUploadImage(f);
+            e.target.value = '';
+          }}
+        />
+      </Button>
+    </>
+  );
+}
+
+/** HtmlSource: the template's HTML as code (read-only while a designer makes it) beside its live preview. */
+export function HtmlSource({ html, readOnly, onChange }: { html: string; readOnly: boolean; onChange: (html: string) => void }) {
+  return (
+    <Stack direction={{ xs: 'column', lg: 'row' }} spacing={2}>
+      <TextField
+        id="template-html"
+        label="HTML"
+        multiline
+        minRows={18}
+        maxRows={30}
+        value={html}
+        onChange={(e) => onChange(e.target.value)}
+        slotProps={{ htmlInput: { spellCheck: false, readOnly, style: { fontFamily: 'monospace', fontSize: 13 } } }}
+        sx={{ flex: 1 }}
+      />
+      <Box sx={{ flex: 1, minHeight: 420, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
+        <iframe
+          title="HTML preview"
+          sandbox={VIEWER_SANDBOX}
+          srcDoc={html}
+          style={{ width: '100%', height: '100%', minHeight: 420, border: 0, background: '#fff' }}
+        />
+      </Box>
+    </Stack>
+  );
+}
+
+/**
+ * PhonePreview: on a phone the editor opens only when asked; the page shows the rendered email (sample variables) with
+ * "Edit anyway" and, for a saved template, "Send test email". `children` is the test email dialog.
+ */
+export function PhonePreview({
+  name,
+  subject,
+  html,
+  onEditAnyway,
+  onTest,
+  children,
+}: {
+  name: string;
+  subject: string;
+  html: string;
+  onEditAnyway: () => void;
+  onTest?: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Box>
+      <Alert
+        severity="warning"
+        sx={{ mb: 2 }}
+        action={
+          <Button color="inherit" size="small" onClick={onEditAnyway}>
+            Edit anyway
+          </Button>
+        }
+      >
+        Template editing is not supported on mobile devices; please use a larger screen. Here is how the email looks.
+      </Alert>
+      <Card variant="outlined">
+        <CardContent>
+          <Typography variant="subtitle1" component="p" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+            {name || 'New template'}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
+            Subject: {renderSample(subject) || '(none yet)'}
+          </Typography>
+          <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
+            <iframe
+              title="Template preview"
+              sandbox={VIEWER_SANDBOX}
+              srcDoc={renderSample(html || emailDocument(DEFAULT_DESIGN_HTML))}
+              style={{ width: '100%', minHeight: 560, border: 0, background: '#fff', display: 'block' }}
+            />
+          </Box>
+          {onTest && (
+            <Button variant="outlined" sx={{ mt: 2 }} onClick={onTest}>
+              Send test email
+            </Button>
+          )}
+        </CardContent>
+      </Card>
+      {children}
+    </Box>
+  );
+}
