@@ -5,7 +5,6 @@
  * 'Return to edit mode' preview with a sample contact and sender persona; the suspicious-variable warning (checked
  * every 2 s); the template checks; after save it goes to /components/templates/edit/{id}.
  */
-import { VIEWER_SANDBOX } from '../../pages/EmailViewer';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useCreate, useGetOne, useNotify, useUpdate, type RaRecord } from 'react-admin';
@@ -20,7 +19,7 @@ import { uploadTemplateImage } from './uploadImage';
 import { DEFAULT_DESIGN_HTML, emailDocument, savedDesignOf, type DesignerKind, type EmailDesigner, type SavedDesign } from './designer/EmailDesigner';
 import { unlayerUnavailable } from './designer/unlayerState';
 import { DesignerBoundary } from './designer/DesignerBoundary';
-import { FileButtons, HtmlSource, PhonePreview, TemplateFields, draftErrors, type Draft } from './TemplateEditorParts';
+import { FileButtons, HtmlSource, PhonePreview, PreviewFrame, TemplateFields, draftErrors, type Draft } from './TemplateEditorParts';
 
 export { TEMPLATE_TYPES } from './TemplateEditorParts';
 
@@ -305,12 +304,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
             )}
             {renderVariables && (
               <Box sx={{ minHeight: 640, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
-                <iframe
-                  title="Template preview"
-                  sandbox={VIEWER_SANDBOX}
-                  srcDoc={preview}
-                  style={{ width: '100%', height: '100%', minHeight: 640, border: 0, background: '#fff' }}
-                />
+                <PreviewFrame title="Template preview" html={preview} minHeight={640} />
               </Box>
             )}
             {/* The designer stays mounted (hidden) during the preview and on the HTML view, so its design is loaded once. */}

@@ -129,6 +129,18 @@ export function FileButtons({ onImportHtml, onUploadImage }: { onImportHtml: (fi
   );
 }
 
+/** PreviewFrame: an email's HTML in a sandboxed frame (VIEWER_SANDBOX: no scripts), the full width and at least `minHeight` px tall. */
+export function PreviewFrame({ title, html, minHeight }: { title: string; html: string; minHeight: number }) {
+  return (
+    <iframe
+      title={title}
+      sandbox={VIEWER_SANDBOX}
+      srcDoc={html}
+      style={{ width: '100%', height: '100%', minHeight, border: 0, background: '#fff', display: 'block' }}
+    />
+  );
+}
+
 /** HtmlSource: the template's HTML as code (read-only while a designer makes it) beside its live preview. */
 export function HtmlSource({ html, readOnly, onChange }: { html: string; readOnly: boolean; onChange: (html: string) => void }) {
   return (
@@ -145,12 +157,7 @@ export function HtmlSource({ html, readOnly, onChange }: { html: string; readOnl
         sx={{ flex: 1 }}
       />
       <Box sx={{ flex: 1, minHeight: 420, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
-        <iframe
-          title="HTML preview"
-          sandbox={VIEWER_SANDBOX}
-          srcDoc={html}
-          style={{ width: '100%', height: '100%', minHeight: 420, border: 0, background: '#fff' }}
-        />
+        <PreviewFrame title="HTML preview" html={html} minHeight={420} />
       </Box>
     </Stack>
   );
@@ -197,12 +204,7 @@ export function PhonePreview({
             Subject: {renderSample(subject) || '(none yet)'}
           </Typography>
           <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
-            <iframe
-              title="Template preview"
-              sandbox={VIEWER_SANDBOX}
-              srcDoc={renderSample(html || emailDocument(DEFAULT_DESIGN_HTML))}
-              style={{ width: '100%', minHeight: 560, border: 0, background: '#fff', display: 'block' }}
-            />
+            <PreviewFrame title="Template preview" html={renderSample(html || emailDocument(DEFAULT_DESIGN_HTML))} minHeight={560} />
           </Box>
           {onTest && (
             <Button variant="outlined" sx={{ mt: 2 }} onClick={onTest}>
