@@ -248,4 +248,22 @@ describe('template editor offline (e2e)', () => {
     expect(saved.html_body).toBe(html);
     expect(pageErrors).toEqual([]);
   });
+  it('on a phone, opens a saved template as its rendered email, with the editor one tap away', async () => {
+    const id = page.url().split('/').pop()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${server.url}/components/templates/edit/${id}`);
+      await page.getByText('Template editing is not supported on mobile devices').waitFor();
+      await expect
+        .poll(async () => (await page.getByTitle('Template preview').getAttribute('srcdoc')) ?? '')
+        .toContain('licence: /starters/LICENSE-leemunroe.txt');
+      expect(await page.getByText('Subject: What is new this month').count()).toBe(1);
+      await page.getByRole('button', { name: 'Send test email' }).waitFor();
+      await page.getByRole('button', { name: 'Edit anyway' }).click();
+      expect(await page.getByLabel('Name').inputValue()).toBe('Newsletter');
+    } finally {
+      await page.setViewportSize({ width: 1400, height: 1000 });
+    }
+    expect(pageErrors).toEqual([]);
+  });
 });
