@@ -109,7 +109,7 @@ export class Admission {
   /**
    * inSlotSecond: whether an email holding its provider's send slot still leaves in that slot's calendar second. A
    * provider counts per second as a relay does: an email whose slot passed into an earlier second (it waited for a
-   * connection) would add to this second's own slots, so it steps aside (undefined) and takes a new slot at once.
+   * connection) would add to this second's own slots, so it steps aside (false: written back, due at once) for a new slot.
    */
   async inSlotSecond(row: OutboxRow, token: string, admitted: Admitted): Promise<boolean> {
     if (admitted.slotAt === undefined || Math.floor(Date.now() / 1000) === Math.floor(admitted.slotAt / 1000)) return true;

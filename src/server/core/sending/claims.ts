@@ -245,7 +245,7 @@ export class Claims {
   }
 
   /** holds, with no statement: true while more than a third of the lease is left of the batch's local deadline and the last claim or renewal returned the row. */
-  holds(batch: Batch, row: OutboxRow): boolean {
+  private holds(batch: Batch, row: OutboxRow): boolean {
     return performance.now() < batch.heldUntil - this.opts.leaseMs / 3 && batch.held.has(String(row.id));
   }
 
@@ -254,7 +254,7 @@ export class Claims {
    * at most one more), then answers whether the row is still held. False when a renewal did not return the row or
    * two renewals left the deadline near: the row must not be sent.
    */
-  async renewAndHolds(batch: Batch, row: OutboxRow): Promise<boolean> {
+  private async renewAndHolds(batch: Batch, row: OutboxRow): Promise<boolean> {
     for (let renewals = 0; performance.now() >= batch.heldUntil - this.opts.leaseMs / 3; renewals++) {
       if (renewals === 2) return false;
       await this.renew(batch);
@@ -262,7 +262,7 @@ export class Claims {
     return batch.held.has(String(row.id));
   }
 
-  /** held: holds, else renewAndHolds. */
+  /** held: whether the row's claim is provably held now (holds, with no statement; else renewAndHolds). */
   async held(batch: Batch, row: OutboxRow): Promise<boolean> {
     return this.holds(batch, row) || (await this.renewAndHolds(batch, row));
   }
