@@ -7,6 +7,7 @@
  * - generated/operationTypes.gen.ts: operationId → its service's openapi-typescript `operations[operationId]` type, and
  *   service → its `components['schemas']`, the index the console's typed gateway calls read their types from;
  * - generated/resources.gen.ts: react-admin resource definitions read from each operation's `x-resource`;
+ * - generated/screens.gen.ts: the managed list screens read from each list operation's `x-screen`;
  * - generated/forms/<resource>.validators.gen.js (+ .d.ts) and generated/formValidators.gen.ts: each resource form's
  *   validator compiled ahead of time (ajv standalone, as @rjsf/validator-ajv8's precompiled validators expect), so the
  *   console never compiles a schema with `new Function` and its Content-Security-Policy needs no 'unsafe-eval'.
@@ -49,11 +50,19 @@ function pascal(s: string): string {
   return s.replace(/(^|[-_])([a-z])/g, (_m, _p, c: string) => c.toUpperCase());
 }
 
+/** withJsonSchema adds to a form declaration (`schema`: a component schema's name) that schema, dereferenced. */
+function withJsonSchema(doc: Json, service: string, form: Json): Json {
+  const jsonSchema = doc.components?.schemas?.[form.schema] ? deref(doc, doc.components.schemas[form.schema]) : undefined;
+  if (!jsonSchema) throw new Error(`${service}: form schema ${form.schema} not found`);
+  return { ...form, jsonSchema };
+}
+
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   const redocly = await createConfig({});
   const operations: Record<string, { service: string; method: string; path: string; public?: true }> = {};
   const resources: Json[] = [];
+  const screens: Json[] = [];
   for (const service of config.services) {
     const ref = path.join(root, config.specDir, `${service}.yaml`);
     const { bundle: result, problems } = await bundle({ ref, config: redocly, dereference: false });
@@ -72,11 +81,12 @@ async function main(): Promise<void> {
         const isPublic = Array.isArray(op.security) && op.security.length === 0;
         operations[op.operationId] = { service, method: method.toUpperCase(), path: p, ...(isPublic ? { public: true as const } : {}) };
         const res = op['x-resource'];
-        if (!res) continue;
-        const formSchemaName: string | undefined = res.form?.schema;
-        const formSchema = formSchemaName ? deref(doc, doc.components.schemas[formSchemaName]) : undefined;
-        if (formSchemaName && !formSchema) throw new Error(`${service}: x-resource form schema ${formSchemaName} not found`);
-        resources.push({ ...res, service, form: res.form ? { ...res.form, jsonSchema: formSchema } : undefined });
+        if (res) resources.push({ ...res, service, form: res.form ? withJsonSchema(doc, service, res.form) : undefined });
+        const screen = op['x-screen'];
+        if (screen) {
+          const forms = Object.fromEntries((['create', 'edit'] as const).filter((k) => screen[k]).map((k) => [k, withJsonSchema(doc, service, screen[k])]));
+          screens.push({ ...screen, service, operations: { ...screen.operations, list: op.operationId }, ...forms });
+        }
       }
     }
   }
@@ -196,24 +206,86 @@ export const resourcesByName: Record<string, ResourceDefinition> = Object.fromEn
 `,
   );
 
-  // Each form's validator, compiled ahead of time from exactly the schema the form renders (formSchema).
-  const forms = resources.filter((r) => r.form);
-  for (const r of forms) {
-    const schemas = Object.values(schemaParser(formSchema(r.form.jsonSchema)));
+  out.set(
+    'screens.gen.ts',
+    `${config.header}
+import type { OperationId } from './operations.gen';
+
+/** A form of a managed list screen: the component schema it edits, its rjsf UI schema and its words. */
+export interface ScreenForm {
+  schema: string;
+  jsonSchema: Record<string, unknown>;
+  uiSchema?: Record<string, unknown>;
+  /** The heading over the form (an add form's card, an edit dialog's title). */
+  title: string;
+  submitLabel: string;
+  /** The submit button's text while saving (default: submitLabel). */
+  submittingLabel?: string;
+  /** The toast after a save; {field} is replaced by the saved row's field. */
+  success: string;
+  /** The toast's prefix when the server's error names no field of the form, e.g. "Couldn’t add team member". */
+  failure: string;
+  /** The form's values when it opens (create) and after a save, but for the fields in keep. */
+  initial?: Record<string, unknown>;
+  keep?: string[];
+  /** Where an add form stands: above the list (default) or below it. */
+  position?: 'above' | 'below';
+}
+
+/**
+ * A managed list screen — a list, an add form, an edit dialog and a delete confirmation of one gateway's REST-shaped
+ * operations — as declared by an \`x-screen\` extension on its list operation and rendered by the console's ManagedList.
+ */
+export interface ScreenDefinition {
+  name: string;
+  service: string;
+  title: string;
+  /** The info line under the title. */
+  intro?: string;
+  operations: { list: OperationId; create?: OperationId; update?: OperationId; delete?: OperationId };
+  /** The row field that names a row in buttons and messages, e.g. name. */
+  rowLabel: string;
+  /** A data-testid for each row or card, {field} replaced, e.g. team-row-{email}. */
+  rowTestId?: string;
+  layout: 'table' | 'cards';
+  tableLabel?: string;
+  columns?: Array<{ source: string; label: string; type?: 'count' | 'date' | 'text' }>;
+  empty: string;
+  loadingLabel: string;
+  loadError: string;
+  create?: ScreenForm;
+  edit?: ScreenForm;
+  delete?: { label: string; title: string; body?: string; confirmLabel: string; success: string; failure: string };
+}
+
+export const screens: ScreenDefinition[] = ${JSON.stringify(screens, null, 2)};
+
+export const screensByName: Record<string, ScreenDefinition> = Object.fromEntries(screens.map((s) => [s.name, s]));
+`,
+  );
+
+  // Each form's validator, compiled ahead of time from exactly the schema the form renders (formSchema): the resources'
+  // forms by resource name, the managed screens' by <screen>.create and <screen>.edit.
+  const forms: Array<{ key: string; jsonSchema: Json }> = [
+    ...resources.filter((r) => r.form).map((r) => ({ key: r.name, jsonSchema: r.form.jsonSchema })),
+    ...screens.flatMap((s) => (['create', 'edit'] as const).filter((k) => s[k]).map((k) => ({ key: `${s.name}.${k}`, jsonSchema: s[k].jsonSchema }))),
+  ];
+  for (const f of forms) {
+    const schemas = Object.values(schemaParser(formSchema(f.jsonSchema)));
     // unicode: false counts string length in UTF-16 units instead of importing ajv's ucs2length at run time (the
     // server's check, which counts characters, decides); logger: false keeps ajv's note that the option is deprecated quiet.
     const ajv = createAjvInstance(undefined, undefined, { unicode: false, logger: false, code: { source: true, esm: true, lines: true }, schemas } as never);
     const names = schemas.map((schema, i) => [`v${i}`, String(schema.$id)] as const);
     const code = standaloneCode(ajv, Object.fromEntries(names));
     out.set(
-      `forms/${r.name}.validators.gen.js`,
+      `forms/${f.key}.validators.gen.js`,
       `${config.header}${code}
 /** The validators by schema id, as @rjsf/validator-ajv8's createPrecompiledValidator looks them up. */
 export default { ${names.map(([name, id]) => `${JSON.stringify(id)}: ${name}`).join(', ')} };
 `,
     );
     out.set(
-      `forms/${r.name}.validators.gen.d.ts`,
+      `forms/${f.key}.validators.gen.d.ts`,
       `${config.header}import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 
 declare const validators: ValidatorFunctions;
@@ -224,11 +296,11 @@ export default validators;
   out.set(
     'formValidators.gen.ts',
     `${config.header}import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
-${forms.map((r, i) => `import form${i} from './forms/${r.name}.validators.gen';`).join('\n')}
+${forms.map((f, i) => `import form${i} from './forms/${f.key}.validators.gen';`).join('\n')}
 
-/** The precompiled validator functions of each resource form, by resource name (createPrecompiledValidator's input). */
+/** The precompiled validator functions of each generated form, by resource name or <screen>.create / <screen>.edit (createPrecompiledValidator's input). */
 export const formValidators: Record<string, ValidatorFunctions> = {
-${forms.map((r, i) => `  ${JSON.stringify(r.name)}: form${i},`).join('\n')}
+${forms.map((f, i) => `  ${JSON.stringify(f.key)}: form${i},`).join('\n')}
 };
 `,
   );

@@ -143,6 +143,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The console's add-an-admin form (addCompanyUser's body is built from it with the session's company and project). */
+        CompanyUserForm: {
+            email: string;
+            password: string;
+            first_name?: string;
+            last_name?: string;
+        };
         CompanyUser: {
             id: components["schemas"]["Uuid"];
             company_id: components["schemas"]["Uuid"];

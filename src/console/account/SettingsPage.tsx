@@ -42,7 +42,7 @@ export function SettingsPage() {
           <Typography variant="h6" component="h2" gutterBottom>
             Your team
           </Typography>
-          <TeamPanel />
+          <TeamPanel embedded />
         </CardContent>
       </Card>
     </Stack>

@@ -4,6 +4,7 @@
  * 'undefined' read as null, at most 50 pairs).
  */
 import { useMemo, useState } from 'react';
+import { useGetList } from 'react-admin';
 import type { FieldProps, WidgetProps } from '@rjsf/utils';
 import { Autocomplete, Box, Button, IconButton, Stack, TextField, Typography } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -26,6 +27,41 @@ export function TimezoneWidget(props: WidgetProps) {
       onChange={(_, v) => onChange(v ?? undefined)}
       renderInput={(params) => <TextField {...params} label={label} required={required} error={!!rawErrors?.length} helperText={rawErrors?.[0]} />}
     />
+  );
+}
+
+/**
+ * RecordSelectWidget picks one record of a console resource by id, named by one of its fields (a native select, so it
+ * is usable by keyboard and on a phone). `ui:options`: resource (e.g. segments), labelField (default name), sortField
+ * (default labelField), placeholder (the empty choice's text).
+ */
+export function RecordSelectWidget(props: WidgetProps) {
+  const { id, value, onChange, label, required, disabled, readonly, rawErrors, options } = props;
+  const labelField = String(options.labelField ?? 'name');
+  const list = useGetList(String(options.resource), {
+    pagination: { page: 1, perPage: 1000 },
+    sort: { field: String(options.sortField ?? labelField), order: 'ASC' },
+  });
+  return (
+    <TextField
+      id={id}
+      select
+      label={label}
+      value={value ?? ''}
+      onChange={(e) => onChange(e.target.value || undefined)}
+      required={required}
+      disabled={disabled || readonly}
+      fullWidth
+      error={!!rawErrors?.length}
+      slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+    >
+      <option value="">{list.isPending ? 'Loading…' : String(options.placeholder ?? 'Choose one')}</option>
+      {(list.data ?? []).map((r) => (
+        <option key={r.id} value={r.id}>
+          {String(r[labelField])}
+        </option>
+      ))}
+    </TextField>
   );
 }
 
