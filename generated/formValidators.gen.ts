@@ -4,10 +4,13 @@ import form0 from './forms/contacts.validators.gen';
 import form1 from './forms/sender-personas.validators.gen';
 import form2 from './forms/email-blasts.validators.gen';
 import form3 from './forms/team.create.validators.gen';
-import form4 from './forms/topics.create.validators.gen';
-import form5 from './forms/topics.edit.validators.gen';
-import form6 from './forms/subscribe-forms.create.validators.gen';
-import form7 from './forms/subscribe-forms.edit.validators.gen';
+import form4 from './forms/domains.create.validators.gen';
+import form5 from './forms/webhooks.create.validators.gen';
+import form6 from './forms/webhooks.edit.validators.gen';
+import form7 from './forms/topics.create.validators.gen';
+import form8 from './forms/topics.edit.validators.gen';
+import form9 from './forms/subscribe-forms.create.validators.gen';
+import form10 from './forms/subscribe-forms.edit.validators.gen';
 
 /** The precompiled validator functions of each generated form, by resource name or <screen>.create / <screen>.edit (createPrecompiledValidator's input). */
 export const formValidators: Record<string, ValidatorFunctions> = {
@@ -15,8 +18,11 @@ export const formValidators: Record<string, ValidatorFunctions> = {
   "sender-personas": form1,
   "email-blasts": form2,
   "team.create": form3,
-  "topics.create": form4,
-  "topics.edit": form5,
-  "subscribe-forms.create": form6,
-  "subscribe-forms.edit": form7,
+  "domains.create": form4,
+  "webhooks.create": form5,
+  "webhooks.edit": form6,
+  "topics.create": form7,
+  "topics.edit": form8,
+  "subscribe-forms.create": form9,
+  "subscribe-forms.edit": form10,
 };

@@ -19,6 +19,8 @@ export interface ScreenForm {
   /** The form's values when it opens (create) and after a save, but for the fields in keep. */
   initial?: Record<string, unknown>;
   keep?: string[];
+  /** Where a refusal's field errors show: under their fields (default), or all of it in the failure toast as worded. */
+  refusals?: 'fields' | 'toast';
   /** Where an add form stands: above the list (default) or below it. */
   position?: 'above' | 'below';
 }
@@ -149,6 +151,230 @@ export const screens: ScreenDefinition[] = [
       "failure": "Couldn’t remove team member"
     },
     "service": "companyauthwrapper"
+  },
+  {
+    "name": "domains",
+    "title": "Domain Settings",
+    "intro": "Verify your domain before sending more than 100 emails: publish the DKIM, SPF and DMARC records below at your DNS provider. Mail from a sender persona on a verified domain is signed with its DKIM key, which mailbox providers need to trust it.",
+    "operations": {
+      "create": "addDomain",
+      "list": "getDkimSettings"
+    },
+    "rowLabel": "domain",
+    "rowTestId": "domain-{domain}",
+    "layout": "cards",
+    "empty": "No domains yet. Add the domain your sender personas send from.",
+    "loadingLabel": "Loading domains",
+    "loadError": "Couldn’t fetch dkim settings",
+    "create": {
+      "schema": "DomainForm",
+      "title": "Add a domain",
+      "submitLabel": "Add domain",
+      "submittingLabel": "Adding…",
+      "success": "Successfully added domain",
+      "failure": "Couldn’t add domain",
+      "refusals": "toast",
+      "uiSchema": {
+        "domain": {
+          "ui:title": "Domain",
+          "ui:placeholder": "mail.example.com",
+          "ui:help": "The part after the @ of your sender personas’ addresses"
+        }
+      },
+      "jsonSchema": {
+        "type": "object",
+        "description": "The console's add-a-domain form (addDomain's body is built from it with the session's company and project).",
+        "required": [
+          "domain"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "domain": {
+            "type": "string",
+            "maxLength": 300
+          }
+        }
+      }
+    },
+    "service": "domains"
+  },
+  {
+    "name": "webhooks",
+    "title": "Webhooks",
+    "intro": "Each event is POSTed as JSON and signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature): verify it with the signing secret and any Standard Webhooks library. A message is retried for up to 3 days and can arrive twice: deduplicate by its webhook-id. The secret is shown when you add an endpoint or rotate its secret; after that it stays hidden until you reveal it.",
+    "operations": {
+      "create": "createWebhookEndpoint",
+      "update": "updateWebhookEndpoint",
+      "delete": "deleteWebhookEndpoint",
+      "list": "listWebhookEndpoints"
+    },
+    "rowLabel": "url",
+    "rowTestId": "endpoint-{url}",
+    "layout": "cards",
+    "empty": "No endpoints yet. Add the URL your system receives events at.",
+    "loadingLabel": "Loading webhook endpoints",
+    "loadError": "Couldn’t load the webhook endpoints",
+    "create": {
+      "schema": "WebhookEndpointInput",
+      "title": "Add an endpoint",
+      "submitLabel": "Add endpoint",
+      "submittingLabel": "Adding…",
+      "success": "Endpoint added: copy its signing secret into your receiver",
+      "failure": "Couldn’t add the endpoint",
+      "initial": {
+        "event_types": [
+          "email.sent",
+          "email.bounced",
+          "email.complained",
+          "contact.unsubscribed"
+        ]
+      },
+      "keep": [
+        "event_types"
+      ],
+      "uiSchema": {
+        "ui:order": [
+          "url",
+          "description",
+          "event_types"
+        ],
+        "url": {
+          "ui:title": "URL",
+          "ui:placeholder": "https://example.com/hooks/mailwright",
+          "ui:help": "http or https; private and internal addresses are refused"
+        },
+        "description": {
+          "ui:title": "Description (optional)"
+        },
+        "event_types": {
+          "ui:title": "Event types",
+          "ui:widget": "checkboxes",
+          "ui:options": {
+            "minItemsMessage": "Choose at least one"
+          }
+        }
+      },
+      "jsonSchema": {
+        "type": "object",
+        "required": [
+          "url",
+          "event_types"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "url": {
+            "type": "string",
+            "maxLength": 2000
+          },
+          "event_types": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 20,
+            "uniqueItems": true,
+            "items": {
+              "type": "string",
+              "description": "email.sent (the relay accepted the email: delivered to the relay), email.deferred (the relay deferred it — a 4xx, a refused connection, a time-out — or a daily cap holds it; data.reason, data.next_attempt_at), email.failed (it will not be sent), email.bounced, email.complained, email.opened, email.clicked (machine opens and clicks included, with details.machine / details.bot), contact.unsubscribed (from everything, or from a topic: data.topic_id), contact.created, contact.updated, workflow.completed.",
+              "enum": [
+                "email.sent",
+                "email.deferred",
+                "email.failed",
+                "email.bounced",
+                "email.complained",
+                "email.opened",
+                "email.clicked",
+                "contact.unsubscribed",
+                "contact.created",
+                "contact.updated",
+                "workflow.completed"
+              ]
+            }
+          },
+          "description": {
+            "type": "string",
+            "maxLength": 500
+          }
+        }
+      }
+    },
+    "edit": {
+      "schema": "WebhookEndpointInput",
+      "title": "Edit endpoint",
+      "submitLabel": "Save",
+      "success": "Endpoint saved",
+      "failure": "Couldn’t save the endpoint",
+      "uiSchema": {
+        "ui:order": [
+          "url",
+          "description",
+          "event_types"
+        ],
+        "url": {
+          "ui:title": "URL",
+          "ui:placeholder": "https://example.com/hooks/mailwright",
+          "ui:help": "http or https; private and internal addresses are refused"
+        },
+        "description": {
+          "ui:title": "Description (optional)"
+        },
+        "event_types": {
+          "ui:title": "Event types",
+          "ui:widget": "checkboxes",
+          "ui:options": {
+            "minItemsMessage": "Choose at least one"
+          }
+        }
+      },
+      "jsonSchema": {
+        "type": "object",
+        "required": [
+          "url",
+          "event_types"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "url": {
+            "type": "string",
+            "maxLength": 2000
+          },
+          "event_types": {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 20,
+            "uniqueItems": true,
+            "items": {
+              "type": "string",
+              "description": "email.sent (the relay accepted the email: delivered to the relay), email.deferred (the relay deferred it — a 4xx, a refused connection, a time-out — or a daily cap holds it; data.reason, data.next_attempt_at), email.failed (it will not be sent), email.bounced, email.complained, email.opened, email.clicked (machine opens and clicks included, with details.machine / details.bot), contact.unsubscribed (from everything, or from a topic: data.topic_id), contact.created, contact.updated, workflow.completed.",
+              "enum": [
+                "email.sent",
+                "email.deferred",
+                "email.failed",
+                "email.bounced",
+                "email.complained",
+                "email.opened",
+                "email.clicked",
+                "contact.unsubscribed",
+                "contact.created",
+                "contact.updated",
+                "workflow.completed"
+              ]
+            }
+          },
+          "description": {
+            "type": "string",
+            "maxLength": 500
+          }
+        }
+      }
+    },
+    "delete": {
+      "label": "Delete",
+      "title": "Delete this endpoint?",
+      "body": "{url} gets no more messages; the ones waiting are dropped.",
+      "confirmLabel": "Delete",
+      "success": "Endpoint deleted",
+      "failure": "Couldn’t delete the endpoint"
+    },
+    "service": "webhooks"
   },
   {
     "name": "topics",
@@ -314,7 +540,7 @@ export const screens: ScreenDefinition[] = [
           "ui:help": "Confirmed subscribers join it",
           "ui:options": {
             "resource": "segments",
-            "placeholder": "Choose a segment",
+            "emptyLabel": "Choose a segment",
             "requiredMessage": "Choose the segment subscribers join"
           }
         },
@@ -325,15 +551,14 @@ export const screens: ScreenDefinition[] = [
           "ui:options": {
             "resource": "sender-personas",
             "labelField": "email",
-            "placeholder": "Choose a sender persona",
+            "emptyLabel": "Choose a sender persona",
             "requiredMessage": "Choose who sends the confirmation email"
           }
         },
         "heading": {
           "ui:title": "Heading",
           "ui:placeholder": "Get our weekly newsletter",
-          "ui:help": "The form’s title",
-          "and what the confirmation email asks about": null
+          "ui:help": "The form’s title, and what the confirmation email asks about"
         },
         "consent_text": {
           "ui:title": "Consent text",
@@ -409,7 +634,7 @@ export const screens: ScreenDefinition[] = [
           "ui:help": "Confirmed subscribers join it",
           "ui:options": {
             "resource": "segments",
-            "placeholder": "Choose a segment",
+            "emptyLabel": "Choose a segment",
             "requiredMessage": "Choose the segment subscribers join"
           }
         },
@@ -420,15 +645,14 @@ export const screens: ScreenDefinition[] = [
           "ui:options": {
             "resource": "sender-personas",
             "labelField": "email",
-            "placeholder": "Choose a sender persona",
+            "emptyLabel": "Choose a sender persona",
             "requiredMessage": "Choose who sends the confirmation email"
           }
         },
         "heading": {
           "ui:title": "Heading",
           "ui:placeholder": "Get our weekly newsletter",
-          "ui:help": "The form’s title",
-          "and what the confirmation email asks about": null
+          "ui:help": "The form’s title, and what the confirmation email asks about"
         },
         "consent_text": {
           "ui:title": "Consent text",

@@ -228,6 +228,8 @@ export interface ScreenForm {
   /** The form's values when it opens (create) and after a save, but for the fields in keep. */
   initial?: Record<string, unknown>;
   keep?: string[];
+  /** Where a refusal's field errors show: under their fields (default), or all of it in the failure toast as worded. */
+  refusals?: 'fields' | 'toast';
   /** Where an add form stands: above the list (default) or below it. */
   position?: 'above' | 'below';
 }

@@ -61,6 +61,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description The console's add-a-domain form (addDomain's body is built from it with the session's company and project). */
+        DomainForm: {
+            domain: string;
+        };
         /**
          * @description Success (the record is published as given), Failed (not found or different: shown as 'DNS settings not found'), or Pending (not checked yet; anything but Success and Failed means in progress).
          * @enum {string}

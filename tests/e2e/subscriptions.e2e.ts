@@ -271,3 +271,42 @@ describe('Account → Webhooks', () => {
     expect(await page.content()).not.toContain(secret.slice('whsec_'.length));
   });
 });
+
+describe('the generated edit and delete dialogs', () => {
+  it('renames a topic in its dialog, names a clash under the field, and keeps the typed value', async () => {
+    await page.goto(`${server.url}/people/topics`);
+    await page.getByRole('button', { name: 'Edit Weekly digest' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit topic' });
+    await dialog.getByLabel('Name').fill('product news');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Name: a topic named product news already exists').waitFor();
+    expect(await dialog.getByLabel('Name').inputValue()).toBe('product news');
+    await dialog.getByLabel('Name').fill('Weekly letter');
+    await dialog.getByLabel('Description').fill('Every Friday');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const row = page.getByRole('row', { name: /Weekly letter/ });
+    expect((await row.getByRole('cell').allInnerTexts()).slice(0, 2)).toEqual(['Weekly letter', 'Every Friday']);
+    const topics = (await api<{ data: Array<{ name: string; description: string }> }>('GET', '/api/subscriptions/topics')).data;
+    expect(topics.map((t) => t.name).sort()).toEqual(['Product news', 'Weekly letter']);
+  });
+
+  it('edits an endpoint’s event types and deletes a subscribe form after confirming', async () => {
+    await page.goto(`${server.url}/account/webhooks`);
+    const card = page.getByTestId(/^endpoint-/);
+    await card.getByRole('button', { name: /^Edit / }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit endpoint' });
+    await dialog.getByLabel('Link clicked (email.clicked)').check();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await card.getByText(/Listens to: .*email\.clicked/).waitFor();
+    const [endpoint] = (await api<{ data: Array<{ event_types: string[] }> }>('GET', '/api/webhooks/endpoints')).data;
+    expect(endpoint.event_types).toContain('email.clicked');
+
+    await page.goto(`${server.url}/people/subscribe-forms`);
+    await page.getByRole('button', { name: 'Delete Footer form' }).click();
+    await page.getByRole('dialog', { name: 'Delete ‘Footer form’?' }).getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No forms yet').waitFor();
+    expect((await api<{ data: unknown[] }>('GET', '/api/subscriptions/forms')).data).toHaveLength(0);
+  });
+});

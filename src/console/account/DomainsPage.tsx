@@ -3,15 +3,16 @@
  * domain's DNS records ready to copy, with the advice to verify before sending more than 100 emails and the DMARC
  * progression p=none → quarantine → reject, and its bounce subdomain's MX and SPF records. Statuses come from the server's periodic DNS check; Refresh re-reads them.
  */
-import { LoadStatus } from './LoadStatus';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { useNotify } from 'react-admin';
-import { Alert, Box, Button, Card, CardContent, Chip, LinearProgress, Stack, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Chip, LinearProgress, Stack, TextField, Typography } from '@mui/material';
 import type { components } from '../../../generated/types/domains.gen';
 import { callOperation } from '../data/gateway';
 import { getSession } from '../session';
 import { sendingDomainError, DKIM_FAILED_TEXT } from '../../domain/sendingDomain';
 import { CopyField } from './CopyField';
+import { screensByName } from '../../../generated/screens.gen';
+import { ManagedList } from '../resources/shared/ManagedList';
 
 type Domain = components['schemas']['Domain'];
 type Status = Domain['DkimVerificationStatus'];
@@ -155,139 +156,61 @@ function BlocksLine({ b, domain }: { b: Domain['blocks_24h']; domain: string }) 
   );
 }
 
-/** DomainsPage is /account/domains. */
-export function DomainsPage() {
-  const notify = useNotify();
-  const session = getSession();
-  const companyName = session?.company.name;
-  const projectName = session?.project.name;
-  const [domains, setDomains] = useState<Domain[] | null>(null);
-  const [loadError, setLoadError] = useState('');
-  const [domain, setDomain] = useState('');
-  const [touched, setTouched] = useState(false);
-  const [adding, setAdding] = useState(false);
-
-  const load = useCallback(async () => {
-    if (!companyName || !projectName) {
-      setLoadError(NO_SESSION_NAMES);
-      return;
-    }
-    setLoadError('');
-    try {
-      const query = { company_name: companyName, project_name: projectName };
-      setDomains((await callOperation('getDkimSettings', { query }, { retries: 2, delayMs: 250 })).data);
-    } catch (e) {
-      const text = `Couldn’t fetch dkim settings: ${(e as Error).message}`;
-      setLoadError(text);
-      notify(text, { type: 'error' });
-    }
-  }, [notify, companyName, projectName]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const invalid = sendingDomainError(domain);
-  const add = async (event: FormEvent) => {
-    event.preventDefault();
-    setTouched(true);
-    if (adding || invalid) return;
-    if (!companyName || !projectName) {
-      notify(NO_SESSION_NAMES, { type: 'error' });
-      return;
-    }
-    setAdding(true);
-    try {
-      await callOperation('addDomain', { body: { domain: domain.trim(), company_name: companyName, project_name: projectName } });
-      notify('Successfully added domain', { type: 'success' });
-      setDomain('');
-      setTouched(false);
-      await load();
-    } catch (e) {
-      notify(`Couldn’t add domain: ${(e as Error).message}`, { type: 'error' });
-    } finally {
-      setAdding(false);
-    }
-  };
-
+/** DomainCard is one domain: its record statuses with Refresh, warm-up, blocks, DNS records to copy and bounce subdomain. */
+function DomainCard({ d, reload }: { d: Domain; reload: () => Promise<void> }) {
   return (
-    <Stack spacing={2}>
-      <Typography variant="h5" component="h1">
-        Domain Settings
-      </Typography>
-      <Alert severity="info">
-        Verify your domain before sending more than 100 emails: publish the DKIM, SPF and DMARC records below at your DNS provider. Mail from a sender persona
-        on a verified domain is signed with its DKIM key, which mailbox providers need to trust it.
-      </Alert>
-      <Card>
-        <CardContent>
-          <Typography variant="h6" component="h2" gutterBottom>
-            Add a domain
-          </Typography>
-          <Box component="form" onSubmit={add} noValidate sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap' }}>
-            <TextField
-              id="domain-name"
-              label="Domain"
-              placeholder="mail.example.com"
-              value={domain}
-              required
-              onChange={(e) => setDomain(e.target.value)}
-              onBlur={() => setTouched(true)}
-              error={touched && !!invalid}
-              helperText={touched && invalid ? invalid : 'The part after the @ of your sender personas’ addresses'}
-            />
-            <Button type="submit" variant="contained" disabled={adding} sx={{ mt: 1 }}>
-              {adding ? 'Adding…' : 'Add domain'}
-            </Button>
+    <>
+      <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
+        <Typography variant="h6" component="h2" sx={{ mr: 1 }}>
+          {d.domain}
+        </Typography>
+        <Chip size="small" color={COLOR[d.records.dkim.status]} label={statusLabel(d.records.dkim.status, 'DKIM')} />
+        <Chip size="small" color={COLOR[d.records.spf.status]} label={statusLabel(d.records.spf.status, 'SPF')} />
+        <Chip size="small" color={COLOR[d.records.dmarc.status]} label={statusLabel(d.records.dmarc.status, 'DMARC')} />
+        <Typography variant="body2" color="text.secondary" sx={{ ml: 'auto' }}>
+          {d.checked_at ? `Checked ${d.checked_at.slice(0, 16).replace('T', ' ')} UTC` : 'Not checked yet'}
+        </Typography>
+        <Button size="small" onClick={() => void reload()}>
+          Refresh
+        </Button>
+      </Box>
+      <WarmupLine w={d.warmup} domain={d.domain} />
+      <BlocksLine b={d.blocks_24h} domain={d.domain} />
+      <Stack spacing={2}>
+        {(['dkim', 'spf', 'dmarc'] as const).map((kind) => (
+          <Box key={kind} sx={{ display: 'grid', gap: 1, gridTemplateColumns: { md: '2fr 3fr' } }}>
+            <CopyField id={`${d.domain}-${kind}-name`} label={`${kind.toUpperCase()} TXT name`} value={d.records[kind].name} />
+            <CopyField id={`${d.domain}-${kind}-value`} label={`${kind.toUpperCase()} TXT value`} value={d.records[kind].value} multiline={kind === 'dkim'} />
           </Box>
-        </CardContent>
-      </Card>
-      <LoadStatus
-        rows={domains}
-        error={loadError}
-        onRetry={() => void load()}
-        loadingLabel="Loading domains"
-        emptyText="No domains yet. Add the domain your sender personas send from."
-      />
-      {domains?.map((d) => (
-        <Card key={d.id} data-testid={`domain-${d.domain}`}>
-          <CardContent>
-            <Box sx={{ display: 'flex', gap: 1, alignItems: 'center', flexWrap: 'wrap', mb: 2 }}>
-              <Typography variant="h6" component="h2" sx={{ mr: 1 }}>
-                {d.domain}
-              </Typography>
-              <Chip size="small" color={COLOR[d.records.dkim.status]} label={statusLabel(d.records.dkim.status, 'DKIM')} />
-              <Chip size="small" color={COLOR[d.records.spf.status]} label={statusLabel(d.records.spf.status, 'SPF')} />
-              <Chip size="small" color={COLOR[d.records.dmarc.status]} label={statusLabel(d.records.dmarc.status, 'DMARC')} />
-              <Typography variant="body2" color="text.secondary" sx={{ ml: 'auto' }}>
-                {d.checked_at ? `Checked ${d.checked_at.slice(0, 16).replace('T', ' ')} UTC` : 'Not checked yet'}
-              </Typography>
-              <Button size="small" onClick={() => void load()}>
-                Refresh
-              </Button>
-            </Box>
-            <WarmupLine w={d.warmup} domain={d.domain} />
-            <BlocksLine b={d.blocks_24h} domain={d.domain} />
-            <Stack spacing={2}>
-              {(['dkim', 'spf', 'dmarc'] as const).map((kind) => (
-                <Box key={kind} sx={{ display: 'grid', gap: 1, gridTemplateColumns: { md: '2fr 3fr' } }}>
-                  <CopyField id={`${d.domain}-${kind}-name`} label={`${kind.toUpperCase()} TXT name`} value={d.records[kind].name} />
-                  <CopyField
-                    id={`${d.domain}-${kind}-value`}
-                    label={`${kind.toUpperCase()} TXT value`}
-                    value={d.records[kind].value}
-                    multiline={kind === 'dkim'}
-                  />
-                </Box>
-              ))}
-            </Stack>
-            <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
-              DMARC: start with p=none and read the aggregate reports; once they show only your own mail, move to p=quarantine, then to p=reject.
-            </Typography>
-            <BounceSection d={d} onSaved={load} />
-          </CardContent>
-        </Card>
-      ))}
-    </Stack>
+        ))}
+      </Stack>
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+        DMARC: start with p=none and read the aggregate reports; once they show only your own mail, move to p=quarantine, then to p=reject.
+      </Typography>
+      <BounceSection d={d} onSaved={reload} />
+    </>
+  );
+}
+
+/** The domain check as typed (the server's own rule, domain/sendingDomain.ts). */
+const checkDomainField = (data: Record<string, unknown>) => ({ domain: sendingDomainError(data.domain) });
+
+/**
+ * DomainsPage is /account/domains: the list and the add form come from getDkimSettings' `x-screen` (ManagedList), each
+ * domain drawn by DomainCard. Calls carry the session's company and project names; without them the spec's text shows.
+ */
+export function DomainsPage() {
+  const session = getSession();
+  const company_name = session?.company.name;
+  const project_name = session?.project.name;
+  const list = useCallback(() => ({ query: { company_name, project_name } }), [company_name, project_name]);
+  if (!company_name || !project_name) return <Alert severity="error">{NO_SESSION_NAMES}</Alert>;
+  return (
+    <ManagedList
+      definition={screensByName.domains}
+      check={checkDomainField}
+      requests={{ list, create: (data) => ({ body: { domain: String(data.domain ?? '').trim(), company_name, project_name } }) }}
+      renderCard={(row, reload) => <DomainCard d={row as unknown as Domain} reload={reload} />}
+    />
   );
 }

@@ -7,25 +7,18 @@
  * "Reveal" (revealWebhookSecret, which the project's notifications note); otherwise only its hint
  * (whsec_…last 4), as lists answer it.
  */
-import { LoadStatus } from './LoadStatus';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useNotify } from 'react-admin';
 import {
   Alert,
   Box,
   Button,
-  Card,
-  CardContent,
-  Checkbox,
   Chip,
   CircularProgress,
   Dialog,
   DialogActions,
   DialogContent,
   DialogTitle,
-  FormControlLabel,
-  FormGroup,
-  FormLabel,
   Stack,
   Table,
   TableBody,
@@ -39,11 +32,12 @@ import type { components } from '../../../generated/types/webhooks.gen';
 import { callOperation } from '../data/gateway';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks';
 import { CopyField } from './CopyField';
+import { screensByName } from '../../../generated/screens.gen';
+import { ManagedList } from '../resources/shared/ManagedList';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
 const SECRET_LABEL = 'Signing secret (Standard Webhooks)';
 type Delivery = components['schemas']['WebhookDelivery'];
-type EventType = components['schemas']['WebhookEventType'];
 
 const when = (iso: string | null) => (iso ? `${iso.slice(0, 19).replace('T', ' ')} UTC` : '—');
 const STATUS_COLOR = { delivered: 'success', pending: 'warning', failed: 'error' } as const;
@@ -159,7 +153,7 @@ function EndpointCard({ endpoint, freshSecret, onChanged }: { endpoint: Endpoint
   const [secret, setSecret] = useState<string | null>(freshSecret ?? null);
   const [deliveries, setDeliveries] = useState<Delivery[] | null>(null);
   const [open, setOpen] = useState<Delivery | null>(null);
-  const [confirm, setConfirm] = useState<'rotate' | 'delete' | null>(null);
+  const [confirmRotate, setConfirmRotate] = useState(false);
   const [busy, setBusy] = useState(false);
 
   const loadDeliveries = useCallback(async () => {
@@ -184,7 +178,7 @@ function EndpointCard({ endpoint, freshSecret, onChanged }: { endpoint: Endpoint
       notify(`Couldn’t ${what}: ${(e as Error).message}`, { type: 'error' });
     } finally {
       setBusy(false);
-      setConfirm(null);
+      setConfirmRotate(false);
     }
   };
   const path = { id: endpoint.id };
@@ -200,251 +194,138 @@ function EndpointCard({ endpoint, freshSecret, onChanged }: { endpoint: Endpoint
   };
 
   return (
-    <Card data-testid={`endpoint-${endpoint.url}`}>
-      <CardContent>
-        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1, mb: 1 }}>
-          <Typography variant="h6" component="h2" sx={{ wordBreak: 'break-all', mr: 1 }}>
-            {endpoint.url}
-          </Typography>
-          <Chip size="small" color={endpoint.enabled ? 'success' : 'default'} label={endpoint.enabled ? 'Enabled' : 'Disabled'} />
-        </Stack>
-        {endpoint.description && <Typography color="text.secondary">{endpoint.description}</Typography>}
-        <Typography variant="body2" sx={{ my: 1 }}>
-          Listens to: {endpoint.event_types.join(', ')} · {endpoint.counts.delivered} delivered, {endpoint.counts.pending} waiting, {endpoint.counts.failed}{' '}
-          failed
+    <>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1, mb: 1 }}>
+        <Typography variant="h6" component="h2" sx={{ wordBreak: 'break-all', mr: 1 }}>
+          {endpoint.url}
         </Typography>
-        {endpoint.disabled_reason && <Alert severity="warning">Disabled: {endpoint.disabled_reason}. Its messages wait until you enable it again.</Alert>}
-        {endpoint.enabled && endpoint.failing_since && (
-          <Alert severity="error">Failing since {when(endpoint.failing_since)}: messages are retried for 3 days, then the endpoint is disabled.</Alert>
-        )}
-        <Box sx={{ my: 2, maxWidth: 640 }}>
-          <SecretField endpoint={endpoint} secret={secret} busy={busy} onReveal={() => void reveal()} onHide={() => setSecret(null)} />
-        </Box>
-        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
-          <Button
-            size="small"
-            variant="outlined"
-            disabled={busy}
-            onClick={() => void act('send a test event', () => callOperation('sendWebhookTest', { path }), 'Test event queued')}
-          >
-            Send test event
-          </Button>
-          <Button
-            size="small"
-            variant="outlined"
-            disabled={busy}
-            onClick={() =>
-              void act(
-                endpoint.enabled ? 'disable the endpoint' : 'enable the endpoint',
-                () => callOperation('updateWebhookEndpoint', { path, body: { enabled: !endpoint.enabled } }),
-                endpoint.enabled ? 'Endpoint disabled' : 'Endpoint enabled',
-              )
-            }
-          >
-            {endpoint.enabled ? 'Disable' : 'Enable'}
-          </Button>
-          <Button size="small" variant="outlined" disabled={busy} onClick={() => setConfirm('rotate')}>
-            Rotate secret
-          </Button>
-          <Button size="small" color="error" disabled={busy} onClick={() => setConfirm('delete')}>
-            Delete
-          </Button>
-          <Button size="small" onClick={() => void loadDeliveries()}>
-            Refresh
-          </Button>
-        </Stack>
-        <Typography variant="subtitle1" component="h3" sx={{ mt: 2 }}>
-          Recent messages
-        </Typography>
-        {deliveries === null && <CircularProgress size={24} aria-label="Loading messages" />}
-        {deliveries?.length === 0 && <Typography color="text.secondary">No messages yet. Send a test event, or wait for the events it listens to.</Typography>}
-        {!!deliveries?.length && (
-          <Box sx={{ overflowX: 'auto' }}>
-            <Table size="small" aria-label={`Recent messages to ${endpoint.url}`}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>Event</TableCell>
-                  <TableCell>Status</TableCell>
-                  <TableCell>Attempts</TableCell>
-                  <TableCell>Last answer</TableCell>
-                  <TableCell>Made</TableCell>
-                  <TableCell />
+        <Chip size="small" color={endpoint.enabled ? 'success' : 'default'} label={endpoint.enabled ? 'Enabled' : 'Disabled'} />
+      </Stack>
+      {endpoint.description && <Typography color="text.secondary">{endpoint.description}</Typography>}
+      <Typography variant="body2" sx={{ my: 1 }}>
+        Listens to: {endpoint.event_types.join(', ')} · {endpoint.counts.delivered} delivered, {endpoint.counts.pending} waiting, {endpoint.counts.failed}{' '}
+        failed
+      </Typography>
+      {endpoint.disabled_reason && <Alert severity="warning">Disabled: {endpoint.disabled_reason}. Its messages wait until you enable it again.</Alert>}
+      {endpoint.enabled && endpoint.failing_since && (
+        <Alert severity="error">Failing since {when(endpoint.failing_since)}: messages are retried for 3 days, then the endpoint is disabled.</Alert>
+      )}
+      <Box sx={{ my: 2, maxWidth: 640 }}>
+        <SecretField endpoint={endpoint} secret={secret} busy={busy} onReveal={() => void reveal()} onHide={() => setSecret(null)} />
+      </Box>
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+        <Button
+          size="small"
+          variant="outlined"
+          disabled={busy}
+          onClick={() => void act('send a test event', () => callOperation('sendWebhookTest', { path }), 'Test event queued')}
+        >
+          Send test event
+        </Button>
+        <Button
+          size="small"
+          variant="outlined"
+          disabled={busy}
+          onClick={() =>
+            void act(
+              endpoint.enabled ? 'disable the endpoint' : 'enable the endpoint',
+              () => callOperation('updateWebhookEndpoint', { path, body: { enabled: !endpoint.enabled } }),
+              endpoint.enabled ? 'Endpoint disabled' : 'Endpoint enabled',
+            )
+          }
+        >
+          {endpoint.enabled ? 'Disable' : 'Enable'}
+        </Button>
+        <Button size="small" variant="outlined" disabled={busy} onClick={() => setConfirmRotate(true)}>
+          Rotate secret
+        </Button>
+        <Button size="small" onClick={() => void loadDeliveries()}>
+          Refresh
+        </Button>
+      </Stack>
+      <Typography variant="subtitle1" component="h3" sx={{ mt: 2 }}>
+        Recent messages
+      </Typography>
+      {deliveries === null && <CircularProgress size={24} aria-label="Loading messages" />}
+      {deliveries?.length === 0 && <Typography color="text.secondary">No messages yet. Send a test event, or wait for the events it listens to.</Typography>}
+      {!!deliveries?.length && (
+        <Box sx={{ overflowX: 'auto' }}>
+          <Table size="small" aria-label={`Recent messages to ${endpoint.url}`}>
+            <TableHead>
+              <TableRow>
+                <TableCell>Event</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell>Attempts</TableCell>
+                <TableCell>Last answer</TableCell>
+                <TableCell>Made</TableCell>
+                <TableCell />
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {deliveries.map((d) => (
+                <TableRow key={d.id}>
+                  <TableCell>{d.event_type}</TableCell>
+                  <TableCell>
+                    <Chip size="small" color={STATUS_COLOR[d.status]} label={d.status} />
+                  </TableCell>
+                  <TableCell>{d.attempts}</TableCell>
+                  <TableCell>
+                    {d.last_status_code !== null ? `HTTP ${d.last_status_code}` : (d.last_response?.slice(0, 40) ?? '—')}
+                    {d.last_latency_ms !== null ? ` · ${d.last_latency_ms} ms` : ''}
+                  </TableCell>
+                  <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(d.created_at)}</TableCell>
+                  <TableCell>
+                    <Button size="small" onClick={() => setOpen(d)} aria-label={`Details of ${d.event_type} ${d.id}`}>
+                      Details
+                    </Button>
+                  </TableCell>
                 </TableRow>
-              </TableHead>
-              <TableBody>
-                {deliveries.map((d) => (
-                  <TableRow key={d.id}>
-                    <TableCell>{d.event_type}</TableCell>
-                    <TableCell>
-                      <Chip size="small" color={STATUS_COLOR[d.status]} label={d.status} />
-                    </TableCell>
-                    <TableCell>{d.attempts}</TableCell>
-                    <TableCell>
-                      {d.last_status_code !== null ? `HTTP ${d.last_status_code}` : (d.last_response?.slice(0, 40) ?? '—')}
-                      {d.last_latency_ms !== null ? ` · ${d.last_latency_ms} ms` : ''}
-                    </TableCell>
-                    <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(d.created_at)}</TableCell>
-                    <TableCell>
-                      <Button size="small" onClick={() => setOpen(d)} aria-label={`Details of ${d.event_type} ${d.id}`}>
-                        Details
-                      </Button>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </Box>
-        )}
-      </CardContent>
+              ))}
+            </TableBody>
+          </Table>
+        </Box>
+      )}
       {open && <DeliveryDialog delivery={open} onClose={() => setOpen(null)} onResent={() => void loadDeliveries()} />}
-      <Dialog open={!!confirm} onClose={() => setConfirm(null)} aria-labelledby={`confirm-${endpoint.id}`}>
-        <DialogTitle id={`confirm-${endpoint.id}`}>{confirm === 'rotate' ? 'Rotate the signing secret?' : 'Delete this endpoint?'}</DialogTitle>
+      <Dialog open={confirmRotate} onClose={() => setConfirmRotate(false)} aria-labelledby={`confirm-${endpoint.id}`}>
+        <DialogTitle id={`confirm-${endpoint.id}`}>Rotate the signing secret?</DialogTitle>
         <DialogContent>
-          <Typography>
-            {confirm === 'rotate'
-              ? 'Messages sent from now on are signed with a new secret; update your receiver with it.'
-              : `${endpoint.url} gets no more messages; the ones waiting are dropped.`}
-          </Typography>
+          <Typography>Messages sent from now on are signed with a new secret; update your receiver with it.</Typography>
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => setConfirm(null)}>Cancel</Button>
+          <Button onClick={() => setConfirmRotate(false)}>Cancel</Button>
           <Button
-            color={confirm === 'delete' ? 'error' : 'primary'}
             variant="contained"
             disabled={busy}
             onClick={() =>
-              confirm === 'rotate'
-                ? void act(
-                    'rotate the secret',
-                    async () => setSecret((await callOperation('rotateWebhookSecret', { path })).data.secret),
-                    'Secret rotated: copy the new one into your receiver',
-                  )
-                : void act('delete the endpoint', () => callOperation('deleteWebhookEndpoint', { path }), 'Endpoint deleted')
+              void act(
+                'rotate the secret',
+                async () => setSecret((await callOperation('rotateWebhookSecret', { path })).data.secret),
+                'Secret rotated: copy the new one into your receiver',
+              )
             }
           >
-            {confirm === 'rotate' ? 'Rotate' : 'Delete'}
+            Rotate
           </Button>
         </DialogActions>
       </Dialog>
-    </Card>
+    </>
   );
 }
 
-/** WebhooksPage is /account/webhooks. */
+/** The event types' labels (domain/webhooks.ts) as the form's checkboxes show them. */
+const EVENT_TYPE_LABELS = Object.fromEntries(WEBHOOK_EVENT_TYPES.map((t) => [t.type, `${t.label} (${t.type})`]));
+const UI_OVERRIDES = { event_types: { items: { 'ui:enumNames': EVENT_TYPE_LABELS } } };
+
+/** WebhooksPage is /account/webhooks: the list, the add and edit forms and deleting come from listWebhookEndpoints' `x-screen`. */
 export function WebhooksPage() {
-  const notify = useNotify();
-  const [endpoints, setEndpoints] = useState<Endpoint[] | null>(null);
-  const [loadError, setLoadError] = useState('');
-  const [url, setUrl] = useState('');
-  const [description, setDescription] = useState('');
-  const [types, setTypes] = useState<EventType[]>(['email.sent', 'email.bounced', 'email.complained', 'contact.unsubscribed']);
-  const [errors, setErrors] = useState<string[]>([]);
-  const [adding, setAdding] = useState(false);
   // The secrets of endpoints added on this page, by id: shown until hidden or the page is left.
   const [fresh, setFresh] = useState<Record<string, string>>({});
-
-  const load = useCallback(async () => {
-    setLoadError('');
-    try {
-      setEndpoints((await callOperation('listWebhookEndpoints', {})).data);
-    } catch (e) {
-      setLoadError(`Couldn’t load the webhook endpoints: ${(e as Error).message}`);
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
-
-  const add = async (event: FormEvent) => {
-    event.preventDefault();
-    const mine = [...(!url.trim() ? ['URL: Required field'] : []), ...(!types.length ? ['Event types: choose at least one'] : [])];
-    setErrors(mine);
-    if (mine.length || adding) return;
-    setAdding(true);
-    try {
-      const created = (await callOperation('createWebhookEndpoint', { body: { url: url.trim(), event_types: types, description: description.trim() } })).data;
-      setFresh((known) => ({ ...known, [created.id]: created.secret }));
-      notify('Endpoint added: copy its signing secret into your receiver', { type: 'success' });
-      setUrl('');
-      setDescription('');
-      await load();
-    } catch (e) {
-      setErrors([(e as Error).message.replace(/^url: /, 'URL: ')]);
-    } finally {
-      setAdding(false);
-    }
-  };
-  const urlError = errors.find((e) => e.startsWith('URL'));
-
   return (
-    <Stack spacing={2}>
-      <Typography variant="h5" component="h1">
-        Webhooks
-      </Typography>
-      <Alert severity="info">
-        Each event is POSTed as JSON and signed per the Standard Webhooks specification (headers webhook-id, webhook-timestamp, webhook-signature): verify it
-        with the signing secret and any Standard Webhooks library. A message is retried for up to 3 days and can arrive twice: deduplicate by its webhook-id.
-        The secret is shown when you add an endpoint or rotate its secret; after that it stays hidden until you reveal it.
-      </Alert>
-      <Card>
-        <CardContent>
-          <Typography variant="h6" component="h2" gutterBottom>
-            Add an endpoint
-          </Typography>
-          <Stack component="form" spacing={2} onSubmit={add} noValidate>
-            <TextField
-              id="webhook-url"
-              label="URL"
-              placeholder="https://example.com/hooks/mailwright"
-              value={url}
-              onChange={(e) => setUrl(e.target.value)}
-              required
-              error={!!urlError}
-              helperText={urlError ?? 'http or https; private and internal addresses are refused'}
-            />
-            <TextField id="webhook-description" label="Description (optional)" value={description} onChange={(e) => setDescription(e.target.value)} />
-            <Box component="fieldset" sx={{ border: 0, p: 0, m: 0 }}>
-              <FormLabel component="legend">Event types</FormLabel>
-              <FormGroup sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-                {WEBHOOK_EVENT_TYPES.map((t) => (
-                  <FormControlLabel
-                    key={t.type}
-                    control={
-                      <Checkbox
-                        checked={types.includes(t.type as EventType)}
-                        onChange={(e) => setTypes((prev) => (e.target.checked ? [...prev, t.type as EventType] : prev.filter((x) => x !== t.type)))}
-                      />
-                    }
-                    label={`${t.label} (${t.type})`}
-                  />
-                ))}
-              </FormGroup>
-            </Box>
-            {errors
-              .filter((e) => e !== urlError)
-              .map((e) => (
-                <Alert key={e} severity="error" role="alert">
-                  {e}
-                </Alert>
-              ))}
-            <Box>
-              <Button type="submit" variant="contained" disabled={adding}>
-                {adding ? 'Adding…' : 'Add endpoint'}
-              </Button>
-            </Box>
-          </Stack>
-        </CardContent>
-      </Card>
-      <LoadStatus
-        rows={endpoints}
-        error={loadError}
-        onRetry={() => void load()}
-        loadingLabel="Loading webhook endpoints"
-        emptyText="No endpoints yet. Add the URL your system receives events at."
-      />
-      {endpoints?.map((e) => (
-        <EndpointCard key={e.id} endpoint={e} freshSecret={fresh[e.id]} onChanged={() => void load()} />
-      ))}
-    </Stack>
+    <ManagedList
+      definition={screensByName.webhooks}
+      uiOverrides={UI_OVERRIDES}
+      onCreated={(row) => setFresh((known) => ({ ...known, [row.id]: String(row.secret) }))}
+      renderCard={(row, reload) => <EndpointCard endpoint={row as unknown as Endpoint} freshSecret={fresh[row.id]} onChanged={() => void reload()} />}
+    />
   );
 }

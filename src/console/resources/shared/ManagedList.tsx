@@ -70,6 +70,10 @@ export interface ManagedListProps {
   errorText?: (text: string) => string;
   widgets?: RegistryWidgetsType;
   fields?: RegistryFieldsType;
+  /** The domain's own checks of a form's values beyond the schema (shared with the server), by field: a message or undefined. */
+  check?: (data: FormData) => Record<string, string | undefined>;
+  /** uiSchema entries added to both forms' (by field), for what the page knows and the spec does not, e.g. option labels. */
+  uiOverrides?: Record<string, Record<string, unknown>>;
   /** Leave out the title and intro (the list is part of another page). */
   embedded?: boolean;
   /** Shown between the intro and the add form. */
@@ -81,6 +85,14 @@ function refusalOf(form: ScreenForm, error: unknown): SaveRefusal {
   const body = (error as HttpError | undefined)?.body as { errors?: unknown } | undefined;
   const list = Array.isArray(body?.errors) ? body.errors.map(String) : [(error as Error)?.message ?? String(error)];
   return splitRefusal(form, list);
+}
+
+/** withUi merges a page's uiSchema entries into a form's, field by field. */
+function withUi(form: ScreenForm | undefined, overrides: ManagedListProps['uiOverrides']): ScreenForm | undefined {
+  if (!form || !overrides) return form;
+  const ui = { ...form.uiSchema } as Record<string, Record<string, unknown>>;
+  for (const [key, entries] of Object.entries(overrides)) ui[key] = { ...ui[key], ...entries };
+  return { ...form, uiSchema: ui };
 }
 
 function cellText(row: Row, column: NonNullable<ScreenDefinition['columns']>[number]): React.ReactNode {
@@ -102,6 +114,8 @@ export function ManagedList({
   errorText = (t) => t,
   widgets,
   fields,
+  uiOverrides,
+  check,
   embedded,
   children,
 }: ManagedListProps) {
@@ -111,7 +125,9 @@ export function ManagedList({
   const [editing, setEditing] = useState<Row | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [busy, setBusy] = useState(false);
-  const { operations, create, edit } = definition;
+  const { operations } = definition;
+  const create = withUi(definition.create, uiOverrides);
+  const edit = withUi(definition.edit, uiOverrides);
   const listParams = requests.list;
 
   const load = useCallback(async () => {
@@ -135,6 +151,10 @@ export function ManagedList({
       await load();
       if (saved && form === create) onCreated?.(saved);
     } catch (e) {
+      if (form.refusals === 'toast') {
+        notify(`${form.failure}: ${errorText((e as Error).message)}`, { type: 'error' });
+        return { fields: {}, other: (e as Error).message };
+      }
       const refusal = refusalOf(form, e);
       if (refusal.other || !Object.keys(refusal.fields).length)
         notify(`${form.failure}: ${errorText(refusal.other || (e as Error).message)}`, { type: 'error' });
@@ -172,6 +192,7 @@ export function ManagedList({
           initial={create.initial ?? {}}
           widgets={widgets}
           fields={fields}
+          check={check}
           onSave={(data) => save(create, () => callOperationUnchecked(operations.create!, requests.create?.(data) ?? { body: data }))}
           actions={(saving) => (
             <Box sx={{ mt: 2 }}>
@@ -264,6 +285,7 @@ export function ManagedList({
               initial={Object.fromEntries(Object.keys((edit.jsonSchema.properties ?? {}) as object).map((k) => [k, editing[k] ?? undefined]))}
               widgets={widgets}
               fields={fields}
+              check={check}
               onSave={async (data) => {
                 const refusal = await save(edit, () =>
                   callOperationUnchecked(operations.update!, requests.update?.(editing, data) ?? { path: { id: editing.id }, body: data }),

@@ -9,7 +9,7 @@
 import { useMemo, useState } from 'react';
 import Form from '@rjsf/mui';
 import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
-import type { ErrorSchema, ErrorTransformer, RegistryFieldsType, RegistryWidgetsType, UiSchema } from '@rjsf/utils';
+import type { CustomValidator, ErrorSchema, ErrorTransformer, RegistryFieldsType, RegistryWidgetsType, UiSchema } from '@rjsf/utils';
 import type { ScreenForm } from '../../../../generated/screens.gen';
 import { formValidators } from '../../../../generated/formValidators.gen';
 import { formSchema } from './formSchema';
@@ -57,12 +57,14 @@ export interface SpecFormProps {
   onSave: (data: FormData) => Promise<SaveRefusal | void>;
   widgets?: RegistryWidgetsType;
   fields?: RegistryFieldsType;
+  /** Checks beyond the schema, by field (a message or undefined): the shared domain rules, e.g. a sending domain's. */
+  check?: (data: FormData) => Record<string, string | undefined>;
   /** The buttons, given whether a save is under way (the form's submit is a `type="submit"` button among them). */
   actions: (saving: boolean) => React.ReactNode;
 }
 
 /** SpecForm is one generated form; it keeps its values across a refused save and resets to `initial` after a good one. */
-export function SpecForm({ form, validatorKey, initial, onSave, widgets, fields, actions }: SpecFormProps) {
+export function SpecForm({ form, validatorKey, initial, onSave, widgets, fields, check, actions }: SpecFormProps) {
   const [formData, setFormData] = useState<FormData>(initial);
   const [attempted, setAttempted] = useState(false);
   const [saving, setSaving] = useState(false);
@@ -71,13 +73,25 @@ export function SpecForm({ form, validatorKey, initial, onSave, widgets, fields,
   const validator = useMemo(() => createPrecompiledValidator(formValidators[validatorKey], schema), [validatorKey, schema]);
   const uiSchema = (form.uiSchema ?? {}) as UiSchema;
 
+  // Words from the field's ui:options: requiredMessage for a missing field, minItemsMessage for too few choices.
   const transformErrors: ErrorTransformer = (errors) =>
     errors.map((e) => {
-      if (e.name !== 'required') return e;
-      const key = String(e.params?.missingProperty);
-      const options = ((form.uiSchema?.[key] ?? {}) as { 'ui:options'?: { requiredMessage?: string } })['ui:options'];
-      return { ...e, message: options?.requiredMessage ?? 'Required field' };
+      const key = e.name === 'required' ? String(e.params?.missingProperty) : String(e.property ?? '').replace(/^\./, '');
+      const options = ((form.uiSchema?.[key] ?? {}) as { 'ui:options'?: { requiredMessage?: string; minItemsMessage?: string } })['ui:options'];
+      if (e.name === 'required') return { ...e, message: options?.requiredMessage ?? 'Required field' };
+      if (e.name === 'minItems' && options?.minItemsMessage) return { ...e, message: options.minItemsMessage };
+      return e;
     });
+
+  const customValidate: CustomValidator = (data, errors) => {
+    const values = (data ?? {}) as FormData;
+    // An empty field is the schema's to word (required), so a check's message is added only under a filled one.
+    for (const [key, message] of Object.entries(check?.(values) ?? {})) {
+      if (message && values[key] !== undefined && values[key] !== '')
+        (errors as Record<string, { addError: (m: string) => void } | undefined>)[key]?.addError(message);
+    }
+    return errors;
+  };
 
   const submit = async (data: FormData) => {
     if (saving) return;
@@ -100,6 +114,8 @@ export function SpecForm({ form, validatorKey, initial, onSave, widgets, fields,
 
   return (
     <Form
+      // Ids unique on the page: an add form and an edit dialog of the same fields are open at once.
+      idPrefix={validatorKey.replace(/\W/g, '-')}
       schema={schema}
       uiSchema={uiSchema}
       formData={formData}
@@ -108,6 +124,7 @@ export function SpecForm({ form, validatorKey, initial, onSave, widgets, fields,
       fields={fields}
       extraErrors={serverErrors}
       transformErrors={transformErrors}
+      customValidate={check ? customValidate : undefined}
       showErrorList={false}
       noHtml5Validate
       liveValidate={attempted ? 'onChange' : undefined}

@@ -1,6 +1,6 @@
 /**
  * The JSON schema a generated resource's form renders and validates (STYLE.md 1): the spec's input schema without
- * its title and its fields' descriptions (rjsf would print them). Pure, so that codegen (scripts/codegen.ts) compiles
+ * its title, its description and its fields' descriptions (rjsf would print them; they are written for API users). Pure, so that codegen (scripts/codegen.ts) compiles
  * the form's validator from exactly this schema at build time: the console validates with that precompiled code and
  * never evaluates a string, as its Content-Security-Policy (no 'unsafe-eval') requires.
  */
@@ -8,7 +8,16 @@ import type { RJSFSchema } from '@rjsf/utils';
 
 /** formSchema derives the form's schema from a resource's `form.jsonSchema` (a new object; the input is not changed). */
 export function formSchema(jsonSchema: Record<string, unknown>): RJSFSchema {
-  const { title: _title, properties = {}, ...rest } = jsonSchema as { title?: string; properties?: Record<string, object> };
+  const {
+    title: _title,
+    description: _description,
+    properties = {},
+    ...rest
+  } = jsonSchema as {
+    title?: string;
+    description?: string;
+    properties?: Record<string, object>;
+  };
   const shown = Object.fromEntries(
     Object.entries(properties).map(([key, prop]) => {
       const { description: _d, ...visible } = prop as { description?: string };

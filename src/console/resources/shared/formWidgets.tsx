@@ -33,7 +33,7 @@ export function TimezoneWidget(props: WidgetProps) {
 /**
  * RecordSelectWidget picks one record of a console resource by id, named by one of its fields (a native select, so it
  * is usable by keyboard and on a phone). `ui:options`: resource (e.g. segments), labelField (default name), sortField
- * (default labelField), placeholder (the empty choice's text).
+ * (default labelField), emptyLabel (the empty choice's text).
  */
 export function RecordSelectWidget(props: WidgetProps) {
   const { id, value, onChange, label, required, disabled, readonly, rawErrors, options } = props;
@@ -55,7 +55,7 @@ export function RecordSelectWidget(props: WidgetProps) {
       error={!!rawErrors?.length}
       slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
     >
-      <option value="">{list.isPending ? 'Loading…' : String(options.placeholder ?? 'Choose one')}</option>
+      <option value="">{list.isPending ? 'Loading…' : String(options.emptyLabel ?? 'Choose one')}</option>
       {(list.data ?? []).map((r) => (
         <option key={r.id} value={r.id}>
           {String(r[labelField])}
