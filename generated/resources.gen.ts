@@ -10,7 +10,8 @@ export interface ResourceDefinition {
   gateway: string;
   service: string;
   recordRepresentation: string;
-  operations: { list: OperationId; count?: OperationId; save?: OperationId; archive?: OperationId };
+  /** save: the batch save (create, and update without update); update: a REST update of one record (PATCH/PUT {id}). */
+  operations: { list: OperationId; count?: OperationId; save?: OperationId; update?: OperationId; archive?: OperationId };
   saveBodyKey?: string;
   /** The key of the list answer's rows (default data), e.g. campaigns_with_metrics. */
   listKey?: string;
@@ -37,6 +38,12 @@ export interface ResourceDefinition {
     titleNew?: string;
     titleEdit?: string;
     submitLabel?: string;
+    /** The submit button's text on the edit route (default submitLabel). */
+    submitLabelEdit?: string;
+    /** The toast after an edit is saved (default "Successfully saved <entity>"). */
+    savedEdit?: string;
+    /** Keep Save disabled while a required field is blank, and on the edit route until something changed. */
+    disableSaveUntilValid?: boolean;
   };
 }
 
@@ -197,8 +204,11 @@ export const resources: ResourceDefinition[] = [
     "recordRepresentation": "name",
     "operations": {
       "list": "listSegments",
-      "count": "countSegments"
+      "count": "countSegments",
+      "save": "saveSegments",
+      "update": "renameSegment"
     },
+    "saveBodyKey": "segments",
     "list": {
       "columns": [
         {
@@ -241,6 +251,34 @@ export const resources: ResourceDefinition[] = [
         }
       ],
       "empty": "No segments yet. Make one from a file, from filters, or start an empty one."
+    },
+    "form": {
+      "schema": "SegmentName",
+      "titleNew": "New Segment",
+      "titleEdit": "Edit Segment",
+      "submitLabel": "Save",
+      "submitLabelEdit": "Rename",
+      "savedEdit": "Successfully saved segment name",
+      "disableSaveUntilValid": true,
+      "uiSchema": {
+        "name": {
+          "ui:title": "Name"
+        }
+      },
+      "jsonSchema": {
+        "type": "object",
+        "description": "A segment's name, as the console's New Segment and Edit Segment form saves it.",
+        "required": [
+          "name"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "name": {
+            "type": "string",
+            "maxLength": 500
+          }
+        }
+      }
     },
     "service": "segment"
   },

@@ -170,7 +170,8 @@ export interface ResourceDefinition {
   gateway: string;
   service: string;
   recordRepresentation: string;
-  operations: { list: OperationId; count?: OperationId; save?: OperationId; archive?: OperationId };
+  /** save: the batch save (create, and update without update); update: a REST update of one record (PATCH/PUT {id}). */
+  operations: { list: OperationId; count?: OperationId; save?: OperationId; update?: OperationId; archive?: OperationId };
   saveBodyKey?: string;
   /** The key of the list answer's rows (default data), e.g. campaigns_with_metrics. */
   listKey?: string;
@@ -197,6 +198,12 @@ export interface ResourceDefinition {
     titleNew?: string;
     titleEdit?: string;
     submitLabel?: string;
+    /** The submit button's text on the edit route (default submitLabel). */
+    submitLabelEdit?: string;
+    /** The toast after an edit is saved (default "Successfully saved <entity>"). */
+    savedEdit?: string;
+    /** Keep Save disabled while a required field is blank, and on the edit route until something changed. */
+    disableSaveUntilValid?: boolean;
   };
 }
 

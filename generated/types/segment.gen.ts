@@ -119,6 +119,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A segment's name, as the console's New Segment and Edit Segment form saves it. */
+        SegmentName: {
+            name: string;
+        };
         Segment: {
             id: components["schemas"]["Uuid"];
             name: string;
@@ -302,9 +306,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                };
+                "application/json": components["schemas"]["SegmentName"];
             };
         };
         responses: {

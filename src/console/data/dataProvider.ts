@@ -1,7 +1,7 @@
 /**
  * The console's one dataProvider (STYLE.md item 4): react-admin verbs mapped to gateway operations through one
  * table, the resource definitions of generated/resources.gen.ts (read from each list operation's `x-resource`) plus
- * the two non-screen resources the console reads (segments for audiences, events for Recent emails).
+ * the non-screen resource the console reads (events, for Recent emails).
  *
  * | Method           | Gateway call                                                                                   |
  * |------------------|------------------------------------------------------------------------------------------------|
@@ -13,6 +13,7 @@
  * | getManyReference | GET {list}?{target}={id} (as getList)                                                          |
  * | create, update   | POST {save} body {[saveBodyKey]: [record]}, or the record itself without saveBodyKey           |
  * |                  | → data[0] (array answer) or data (object answer)                                               |
+ * | update (REST)    | {update} /{id} body record, when the resource declares an update operation → data              |
  * | updateMany       | POST {save} body {[saveBodyKey]: records}                                                      |
  * | delete           | DELETE {archive}: /{ids} path parameter, or ?emails= for resources archived by email           |
  * | deleteMany       | the same with the ids (or emails) comma-joined                                                 |
@@ -38,12 +39,6 @@ export type DataResource = Pick<ResourceDefinition, 'name' | 'operations' | 'sav
 
 /** Resources without a screen of their own in this slice (no `x-resource`), read by pickers and the Insights page. */
 const extraResources: DataResource[] = [
-  {
-    name: 'segments',
-    operations: { list: 'listSegments', count: 'countSegments', save: 'saveSegments' },
-    saveBodyKey: 'segments',
-    list: { searchFields: [], defaultSort: { field: 'created_at', order: 'DESC' } },
-  },
   {
     name: 'events',
     operations: { list: 'listEvents', count: 'countEvents' },
@@ -203,6 +198,11 @@ export const dataProvider: AppDataProvider = {
 
   async update(resource, params) {
     const def = resourceOf(resource);
+    if (def.operations.update) {
+      const { id: _id, ...body } = withoutReadOnly(params.data as Record<string, unknown>);
+      const answer = (await callOperationUnchecked(def.operations.update, { path: { id: String(params.id) }, body })) as { data: RaRecord };
+      return { data: answer.data as never };
+    }
     const [saved] = await saveRecords(def, [withoutReadOnly({ ...(params.data as Record<string, unknown>), id: params.id })]);
     return { data: saved as never };
   },

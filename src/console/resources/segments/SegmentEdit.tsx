@@ -6,14 +6,25 @@
  * a time and searched like the contacts list, and a filter (the segment-edit set) finds contacts to add; contacts can
  * only be added once the segment is saved.
  */
-import { useEffect, useState, type FormEvent, type ReactElement } from 'react';
-import { Datagrid, FunctionField, ListBase, Pagination, TextField as RaTextField, useListContext, useNotify, useRefresh, type RaRecord } from 'react-admin';
-import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
-import { Alert, Box, Button, Card, CardContent, CircularProgress, Grid, Stack, TextField, Typography } from '@mui/material';
-import { isBlank } from '../../../domain/validation';
+import { useState, type ReactElement } from 'react';
+import {
+  Datagrid,
+  FunctionField,
+  ListBase,
+  Pagination,
+  TextField as RaTextField,
+  useGetOne,
+  useListContext,
+  useNotify,
+  useRefresh,
+  type RaRecord,
+} from 'react-admin';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import { Alert, Box, Button, Card, CardContent, CircularProgress, Grid, Stack, Typography } from '@mui/material';
+import { resourcesByName } from '../../../../generated/resources.gen';
 import type { Schema } from '../../data/apiTypes';
 import { callOperation, RETRY } from '../../data/gateway';
-import { uuidv4 } from '../../uuid';
+import { ResourceForm } from '../shared/ResourceForm';
 import { SearchBox } from '../shared/SearchBox';
 import { SegmentFilterAdd } from './SegmentFilterAdd';
 
@@ -87,122 +98,66 @@ function MemberList({ segmentId, inSegment, onChanged }: { segmentId: string; in
   );
 }
 
-/** SegmentEdit is the New Segment page (no id) and the Edit Segment page. */
-export function SegmentEdit() {
-  const { id } = useParams();
-  const navigate = useNavigate();
-  const notify = useNotify();
+/**
+ * SegmentMembers is the edit route's part under the generated name form: how many contacts the segment has, the
+ * filter that finds contacts to add, and the two member lists. On the New Segment route it says to save first.
+ */
+function SegmentMembers({ id }: { id?: string }) {
   const refresh = useRefresh();
-  const [segment, setSegment] = useState<Schema<'segment', 'Segment'> | null>(null);
-  const [loadError, setLoadError] = useState('');
-  const [name, setName] = useState('');
-  const [saving, setSaving] = useState(false);
-
-  const load = async (segmentId: string) => {
-    try {
-      const res = await callOperation('listSegments', { query: { ids: segmentId, limit: 1 } }, RETRY.segments);
-      if (!res.data.length) {
-        setLoadError(`Couldn't find segment with id ${segmentId}`);
-        return;
-      }
-      setSegment(res.data[0]);
-      return res.data[0];
-    } catch (e) {
-      setLoadError(`Couldn't fetch segments: ${(e as Error).message}`);
-    }
-  };
-  useEffect(() => {
-    setSegment(null);
-    setLoadError('');
-    if (id) void load(id).then((s) => s && setName(s.name));
-    else setName('');
-  }, [id]);
-
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
-    if (isBlank(name)) return;
-    setSaving(true);
-    try {
-      if (id) {
-        const res = await callOperation('renameSegment', { path: { id }, body: { name: name.trim() } }, RETRY.write);
-        setSegment(res.data);
-        notify('Successfully saved segment name', { type: 'success' });
-      } else {
-        const res = await callOperation('saveSegments', { body: { segments: [{ id: uuidv4(), name: name.trim(), user_ids: [] }] } }, RETRY.write);
-        notify('Successfully saved segment', { type: 'success' });
-        navigate(`/people/segments/edit/${res.data[0].id}`);
-      }
-    } catch (err) {
-      notify(`${id ? "Couldn't save segment name" : "Couldn't save segment"}: ${(err as Error).message}`, { type: 'error' });
-    } finally {
-      setSaving(false);
-    }
-  };
-
-  if (loadError) return <Alert severity="error">{loadError}</Alert>;
-  if (id && !segment) return <CircularProgress aria-label="Loading segment" />;
+  const { data: segment, refetch } = useGetOne<Schema<'segment', 'Segment'>>('segments', { id: id ?? '' }, { enabled: !!id });
+  const changed = () => void refetch();
   return (
-    <Box>
-      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2, flexWrap: 'wrap', gap: 1 }}>
-        <Typography variant="h5" component="h1">
-          {id ? 'Edit Segment' : 'New Segment'}
-        </Typography>
-        <Stack direction="row" spacing={1}>
-          <Button variant="outlined" size="small" component={RouterLink} to="/people/segments/new/filter">
-            From Filters
-          </Button>
-          <Button variant="outlined" size="small" component={RouterLink} to="/people/segments">
-            All segments
-          </Button>
-        </Stack>
+    <Box sx={{ mt: 2 }}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1, mb: 2 }}>
+        {segment ? (
+          <Typography variant="body2" color="text.secondary" aria-live="polite" sx={{ mr: 'auto' }}>
+            {segment.num_users === 1 ? '1 contact' : `${segment.num_users.toLocaleString()} contacts`} in this segment.
+          </Typography>
+        ) : (
+          <Typography variant="body2" color="text.secondary" sx={{ mr: 'auto' }}>
+            Save the segment with a name, then add contacts to it.
+          </Typography>
+        )}
+        <Button variant="outlined" size="small" component={RouterLink} to="/people/segments/new/filter">
+          From Filters
+        </Button>
+        <Button variant="outlined" size="small" component={RouterLink} to="/people/segments">
+          All segments
+        </Button>
       </Stack>
-      <Card variant="outlined" sx={{ mb: 2 }}>
-        <CardContent>
-          <Stack component="form" onSubmit={submit} noValidate direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' } }}>
-            <TextField
-              size="small"
-              label="Name"
-              required
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              sx={{ minWidth: 320 }}
-              error={isBlank(name) && (id !== undefined || name !== '')}
-              helperText={isBlank(name) ? 'Required field' : ' '}
-            />
-            <Button type="submit" variant="contained" disabled={saving || isBlank(name) || (segment !== null && name.trim() === segment.name)}>
-              {id ? 'Rename' : 'Save'}
-            </Button>
-          </Stack>
-          {segment ? (
-            <Typography variant="body2" color="text.secondary" aria-live="polite">
-              {segment.num_users === 1 ? '1 contact' : `${segment.num_users.toLocaleString()} contacts`} in this segment.
-            </Typography>
-          ) : (
-            <Typography variant="body2" color="text.secondary">
-              Save the segment with a name, then add contacts to it.
-            </Typography>
-          )}
-        </CardContent>
-      </Card>
       {id && segment && (
-        <SegmentFilterAdd
-          segmentId={id}
-          onAdded={() => {
-            void load(id);
-            refresh();
-          }}
-        />
-      )}
-      {id && segment && (
-        <Grid container spacing={2}>
-          <Grid size={{ xs: 12, lg: 6 }}>
-            <MemberList segmentId={id} inSegment onChanged={() => void load(id)} />
+        <>
+          <SegmentFilterAdd
+            segmentId={id}
+            onAdded={() => {
+              changed();
+              refresh();
+            }}
+          />
+          <Grid container spacing={2}>
+            <Grid size={{ xs: 12, lg: 6 }}>
+              <MemberList segmentId={id} inSegment onChanged={changed} />
+            </Grid>
+            <Grid size={{ xs: 12, lg: 6 }}>
+              <MemberList segmentId={id} inSegment={false} onChanged={changed} />
+            </Grid>
           </Grid>
-          <Grid size={{ xs: 12, lg: 6 }}>
-            <MemberList segmentId={id} inSegment={false} onChanged={() => void load(id)} />
-          </Grid>
-        </Grid>
+        </>
       )}
     </Box>
+  );
+}
+
+/**
+ * SegmentEdit is the New Segment page (no id) and the Edit Segment page: the name form is generated from the
+ * segments resource's form in openapi/segment.yaml (Save, or Rename once saved; disabled while the name is blank or
+ * unchanged), the members below it.
+ */
+export function SegmentEdit() {
+  const { id } = useParams();
+  return (
+    <ResourceForm definition={resourcesByName.segments} entity="segment" mode={id ? 'edit' : 'create'} requiredFields={['name']} wide>
+      <SegmentMembers id={id} />
+    </ResourceForm>
   );
 }

@@ -33,6 +33,8 @@ export interface ResourceFormProps {
   disableSaveWhileEmailInvalid?: boolean;
   /** Content under the form, e.g. advice. */
   children?: React.ReactNode;
+  /** Let the page use the console's full width (the form's card stays narrow), for wide content under the form. */
+  wide?: boolean;
   /** Called after a successful save with what was submitted and what the server saved (e.g. to explain a rewrite). */
   afterSave?: (submitted: FormData, saved: RaRecord) => void;
 }
@@ -56,7 +58,8 @@ function EditorForm({
   disableSaveWhileEmailInvalid,
   afterSave,
   initial,
-}: ResourceFormProps & { initial: FormData }) {
+  recordId,
+}: ResourceFormProps & { initial: FormData; recordId?: string }) {
   const form = definition.form!;
   const navigate = useNavigate();
   const notify = useNotify();
@@ -71,6 +74,13 @@ function EditorForm({
   const validator = useMemo(() => createPrecompiledValidator(formValidators[definition.name], schema), [definition.name, schema]);
 
   const emailInvalid = emailFields.some((f) => checkEmail(formData[f]) !== undefined);
+  // disableSaveUntilValid: a blank required field, or (editing) nothing changed yet, keeps Save disabled.
+  const required = [...requiredFields, ...((form.jsonSchema.required as string[] | undefined) ?? [])];
+  const notReady =
+    !!form.disableSaveUntilValid &&
+    (required.some((f) => checkRequired(formData[f]) !== undefined) ||
+      (mode === 'edit' && JSON.stringify(pickSchemaFields(formData, form.jsonSchema)) === JSON.stringify(pickSchemaFields(initial, form.jsonSchema))));
+  const submitLabel = (mode === 'edit' ? (form.submitLabelEdit ?? form.submitLabel) : form.submitLabel) ?? 'Save';
   const uiSchema = useMemo<UiSchema>(() => {
     const base = (form.uiSchema ?? {}) as UiSchema;
     const props = (form.jsonSchema.properties ?? {}) as Record<string, unknown>;
@@ -81,11 +91,11 @@ function EditorForm({
       ...(props.id ? { id: { 'ui:widget': 'hidden' } } : {}),
       ...(props.json ? { json: { ...(base.json as object), 'ui:field': 'keyValue' } } : {}),
       'ui:submitButtonOptions': {
-        submitText: saving ? 'Saving…' : 'Save',
-        props: { disabled: saving || (disableSaveWhileEmailInvalid && emailInvalid) },
+        submitText: saving ? 'Saving…' : submitLabel,
+        props: { disabled: saving || notReady || (disableSaveWhileEmailInvalid && emailInvalid) },
       },
     };
-  }, [form, saving, disableSaveWhileEmailInvalid, emailInvalid]);
+  }, [form, saving, submitLabel, notReady, disableSaveWhileEmailInvalid, emailInvalid]);
 
   const customValidate: CustomValidator = (data, errors) => {
     const d = (data ?? {}) as FormData;
@@ -108,7 +118,7 @@ function EditorForm({
   const onSaved = (submitted: FormData) => (saved: RaRecord) => {
     const warnings = saveWarnings(saved);
     if (warnings.length) notify(`Saved ${entity}, but: ${warnings.join('; ')}`, { type: 'warning', autoHideDuration: 15_000 });
-    else notify(`Successfully saved ${entity}`, { type: 'success' });
+    else notify(mode === 'edit' && form.savedEdit ? form.savedEdit : `Successfully saved ${entity}`, { type: 'success' });
     afterSave?.(submitted, saved);
     const target = (form.redirectAfterSave ?? `${definition.route}/edit/{id}`).replace('{id}', String(saved.id));
     navigate(target, { replace: mode === 'edit' });
@@ -121,7 +131,7 @@ function EditorForm({
     if (mode === 'edit') {
       update(
         definition.name,
-        { id: initial.id as string, data: payload, previousData: initial as RaRecord },
+        { id: recordId ?? (initial.id as string), data: payload, previousData: initial as RaRecord },
         {
           mutationMode: 'pessimistic',
           onSuccess: onSaved(payload),
@@ -169,7 +179,7 @@ function initialFormData(definition: ResourceDefinition, record: FormData | unde
 
 /** ResourceForm renders the New or Edit screen of a resource; the edit route loads the record first (getOne). */
 export function ResourceForm(props: ResourceFormProps) {
-  const { definition, entity, mode, children } = props;
+  const { definition, entity, mode, children, wide } = props;
   const { id } = useParams();
   const { data, isPending, error } = useGetOne(definition.name, { id: id ?? '' }, { enabled: mode === 'edit' && !!id });
   const title = mode === 'edit' ? (definition.form?.titleEdit ?? `Edit ${capitalise(entity)}`) : (definition.form?.titleNew ?? `New ${capitalise(entity)}`);
@@ -183,15 +193,22 @@ export function ResourceForm(props: ResourceFormProps) {
       </Alert>
     );
   } else {
-    body = <EditorForm key={String(data?.id ?? 'new')} {...props} initial={mode === 'edit' ? initialFormData(definition, data as FormData) : {}} />;
+    body = (
+      <EditorForm
+        key={String(data?.id ?? 'new')}
+        {...props}
+        recordId={mode === 'edit' ? String(data?.id) : undefined}
+        initial={mode === 'edit' ? initialFormData(definition, data as FormData) : {}}
+      />
+    );
   }
 
   return (
-    <Box sx={{ maxWidth: 720 }}>
+    <Box sx={{ maxWidth: wide ? undefined : 720 }}>
       <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
         {title}
       </Typography>
-      <Card variant="outlined">
+      <Card variant="outlined" sx={{ maxWidth: 720 }}>
         <CardContent>{body}</CardContent>
       </Card>
       {children}
