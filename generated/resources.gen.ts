@@ -533,153 +533,120 @@ export const resources: ResourceDefinition[] = [
       "empty": "No email blasts yet."
     },
     "form": {
-      "schema": "EmailBlastInput",
+      "schema": "EmailBlastForm",
       "redirectAfterSave": "/components/email-blasts/edit/{id}",
+      "titleNew": "New Email Blast",
       "submitLabel": "Save & Send",
+      "uiSchema": {
+        "ui:order": [
+          "name",
+          "template_id",
+          "sender_persona_id",
+          "topic_id",
+          "schedule",
+          "to_segment_ids",
+          "to_user_ids"
+        ],
+        "name": {
+          "ui:title": "Name"
+        },
+        "template_id": {
+          "ui:title": "Template",
+          "ui:widget": "recordSelect",
+          "ui:options": {
+            "resource": "templates",
+            "emptyLabel": "Choose a template"
+          }
+        },
+        "sender_persona_id": {
+          "ui:title": "Sender persona",
+          "ui:widget": "recordSelect",
+          "ui:options": {
+            "resource": "sender-personas",
+            "sortField": "email",
+            "labelBy": "persona",
+            "emptyLabel": "Choose a sender persona"
+          }
+        },
+        "topic_id": {
+          "ui:title": "Topic",
+          "ui:widget": "topic",
+          "ui:options": {
+            "noneLabel": "The template’s topic, if any"
+          }
+        },
+        "schedule": {
+          "ui:field": "blastSchedule"
+        },
+        "to_segment_ids": {
+          "ui:title": "Segments",
+          "ui:widget": "segments"
+        },
+        "to_user_ids": {
+          "ui:title": "Contacts",
+          "ui:widget": "contacts"
+        }
+      },
       "jsonSchema": {
         "type": "object",
-        "title": "Email blast",
+        "description": "The console's New Email Blast form; saveEmailBlast's body (EmailBlastInput) is made from it with a new id and send_at read from the schedule (Send now: the current UTC minute).",
         "required": [
-          "id",
           "name",
-          "sender_persona_id",
-          "send_at",
-          "timezone"
+          "template_id",
+          "sender_persona_id"
         ],
         "additionalProperties": false,
         "properties": {
-          "id": {
-            "type": "string",
-            "format": "uuid",
-            "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
-            "description": "A client-generated v4 UUID."
-          },
           "name": {
             "type": "string",
-            "title": "Name",
             "maxLength": 500
           },
           "template_id": {
-            "oneOf": [
-              {
-                "type": "string",
-                "format": "uuid",
-                "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-              },
-              {
-                "type": "null"
-              }
-            ],
-            "title": "Template",
-            "description": "Required unless template_ids_with_weights is given."
-          },
-          "template_ids_with_weights": {
-            "type": "array",
-            "maxItems": 10,
-            "items": {
-              "type": "object",
-              "required": [
-                "template_id",
-                "weight"
-              ],
-              "additionalProperties": false,
-              "properties": {
-                "template_id": {
-                  "type": "string",
-                  "format": "uuid",
-                  "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-                },
-                "weight": {
-                  "type": "integer",
-                  "minimum": 1,
-                  "maximum": 99
-                }
-              }
-            },
-            "description": "A/B split; each recipient gets one template, chosen by weight."
+            "type": "string",
+            "maxLength": 100
           },
           "sender_persona_id": {
             "type": "string",
-            "format": "uuid",
-            "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$",
-            "title": "Sender persona"
+            "maxLength": 100
+          },
+          "topic_id": {
+            "type": "string",
+            "maxLength": 100
+          },
+          "schedule": {
+            "type": "object",
+            "additionalProperties": false,
+            "properties": {
+              "send_now": {
+                "type": "boolean"
+              },
+              "date": {
+                "type": "string",
+                "maxLength": 10
+              },
+              "time": {
+                "type": "string",
+                "maxLength": 20
+              },
+              "timezone": {
+                "type": "string",
+                "maxLength": 100
+              }
+            }
           },
           "to_segment_ids": {
             "type": "array",
-            "maxItems": 100000,
+            "maxItems": 1000,
             "items": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-            },
-            "title": "Segments"
+              "type": "string"
+            }
           },
           "to_user_ids": {
             "type": "array",
             "maxItems": 100000,
             "items": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-            },
-            "title": "Contacts"
-          },
-          "to_user_emails": {
-            "type": "array",
-            "maxItems": 100000,
-            "items": {
-              "type": "string",
-              "maxLength": 320
-            },
-            "description": "Contacts by email (each must be a live contact)."
-          },
-          "cc_to_user_ids": {
-            "type": "array",
-            "maxItems": 100000,
-            "items": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
+              "type": "string"
             }
-          },
-          "bcc_to_user_ids": {
-            "type": "array",
-            "maxItems": 100000,
-            "items": {
-              "type": "string",
-              "format": "uuid",
-              "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-            }
-          },
-          "send_at": {
-            "type": "string",
-            "title": "Send at",
-            "pattern": "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2})?$",
-            "description": "The wall-clock date and time, without offset (YYYY-MM-DDTHH:mm), read in `timezone`, or in each contact's own zone when send_in_users_timezone is true."
-          },
-          "send_in_users_timezone": {
-            "type": "boolean",
-            "default": false
-          },
-          "topic_id": {
-            "oneOf": [
-              {
-                "type": "string",
-                "format": "uuid",
-                "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-              },
-              {
-                "type": "null"
-              }
-            ],
-            "title": "Topic",
-            "description": "The blast's subscription topic (GET {subscriptions}/topics), over its templates' own; null or absent: its template's topic, if any. Marketing mail of a topic skips contacts who left it."
-          },
-          "timezone": {
-            "type": "string",
-            "title": "Timezone",
-            "maxLength": 64,
-            "description": "An IANA zone (e.g. UTC, America/New_York), or \"Contact's local timezone\" (also \"Contact’s local timezone\" or \"contacts local timezone\", case-insensitive), which sets send_in_users_timezone. A contact with no zone, or an unknown one, is sent at that wall-clock time in UTC."
           }
         }
       }

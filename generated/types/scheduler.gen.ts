@@ -213,6 +213,21 @@ export interface components {
             weight: number;
         };
         UuidList: components["schemas"]["Uuid"][];
+        /** @description The console's New Email Blast form; saveEmailBlast's body (EmailBlastInput) is made from it with a new id and send_at read from the schedule (Send now: the current UTC minute). */
+        EmailBlastForm: {
+            name: string;
+            template_id: string;
+            sender_persona_id: string;
+            topic_id?: string;
+            schedule?: {
+                send_now?: boolean;
+                date?: string;
+                time?: string;
+                timezone?: string;
+            };
+            to_segment_ids?: string[];
+            to_user_ids?: string[];
+        };
         /** Email blast */
         EmailBlastInput: {
             /** @description A client-generated v4 UUID. */

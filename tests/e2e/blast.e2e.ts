@@ -182,6 +182,16 @@ describe('sign in, build a blast and send it (e2e)', () => {
     expect(await copy.locator('iframe[title="Email body"]').getAttribute('srcdoc')).toBe(sim.html);
     await copy.close();
   });
+  it('an empty blast form names each missing field and asks for an audience, and saves nothing', async () => {
+    await page.goto(`${server.url}/components/email-blasts/new`);
+    await page.getByRole('button', { name: 'Save & Send' }).click();
+    await page.getByText('You must choose at least one segment or contact to send the email to').waitFor();
+    expect(await page.getByText('Required field').count()).toBe(3); // name, template, sender persona
+    await page.getByRole('combobox', { name: 'Send time' }).fill('teatime');
+    await page.getByText('Invalid time, e.g. 3:15 pm or 15:15').waitFor();
+    expect(page.url()).toMatch(/\/components\/email-blasts\/new$/);
+  });
+
   it('sends a blast now from the form: no date to pick, due the minute it is saved (issue 25 §2)', async () => {
     const before = sink.count;
     await page.goto(`${server.url}/components/email-blasts/new`);

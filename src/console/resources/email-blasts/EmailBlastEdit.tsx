@@ -8,7 +8,7 @@ import { Alert, Box, Button, Card, CardContent, Chip, LinearProgress, Stack, Tex
 import { resourcesByName } from '../../../../generated/resources.gen';
 import { CONTACT_LOCAL_TIMEZONE, formatSendAt } from '../../../domain/sendTime';
 import { Loading } from '../../layout/ConsoleLayout';
-import { personaLabel } from './EmailBlastCreate';
+import { personaLabel } from '../shared/formWidgets';
 import { timeLabel } from './timeInput';
 
 const definition = resourcesByName['email-blasts'];

@@ -8,7 +8,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { useCreate, useGetOne, useNotify, useUpdate, type RaRecord } from 'react-admin';
 import Form from '@rjsf/mui';
 import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
-import type { CustomValidator, ErrorTransformer, UiSchema } from '@rjsf/utils';
+import type { CustomValidator, ErrorTransformer, RegistryFieldsType, RegistryWidgetsType, UiSchema } from '@rjsf/utils';
 import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
 import type { ResourceDefinition } from '../../../../generated/resources.gen';
 import { formValidators } from '../../../../generated/formValidators.gen';
@@ -16,7 +16,7 @@ import { formSchema } from './formSchema';
 import { checkEmail, checkRequired } from '../../../domain/validation';
 import { Loading } from '../../layout/ConsoleLayout';
 import { saveWarnings } from '../../data/dataProvider';
-import { KeyValueField, TimezoneWidget } from './formWidgets';
+import { KeyValueField, RecordSelectWidget, TimezoneWidget } from './formWidgets';
 
 type FormData = Record<string, unknown>;
 
@@ -33,6 +33,15 @@ export interface ResourceFormProps {
   disableSaveWhileEmailInvalid?: boolean;
   /** Content under the form, e.g. advice. */
   children?: React.ReactNode;
+  /** The New form's first values (default none). */
+  initialNew?: FormData;
+  /** Makes the record saved from the form's values (default: the values the input schema allows). */
+  toRecord?: (data: FormData) => FormData;
+  /** Checks beyond the schema and the email and required fields, as rjsf's customValidate. */
+  validate?: CustomValidator;
+  /** Widgets and fields the form's uiSchema names beyond the shared ones (timezone, recordSelect, keyValue). */
+  widgets?: RegistryWidgetsType;
+  fields?: RegistryFieldsType;
   /** Let the page use the console's full width (the form's card stays narrow), for wide content under the form. */
   wide?: boolean;
   /** Called after a successful save with what was submitted and what the server saved (e.g. to explain a rewrite). */
@@ -59,6 +68,10 @@ function EditorForm({
   afterSave,
   initial,
   recordId,
+  toRecord,
+  validate,
+  widgets,
+  fields,
 }: ResourceFormProps & { initial: FormData; recordId?: string }) {
   const form = definition.form!;
   const navigate = useNavigate();
@@ -107,7 +120,7 @@ function EditorForm({
       const message = checkRequired(d[f]);
       if (message) (errors as Record<string, { addError: (m: string) => void }>)[f]?.addError(message);
     }
-    return errors;
+    return validate ? validate(data, errors) : errors;
   };
 
   const transformErrors: ErrorTransformer = (errors) =>
@@ -127,7 +140,7 @@ function EditorForm({
 
   const submit = (data: FormData) => {
     setAttempted(true);
-    const payload = pickSchemaFields(data, form.jsonSchema);
+    const payload = toRecord ? toRecord(data) : pickSchemaFields(data, form.jsonSchema);
     if (mode === 'edit') {
       update(
         definition.name,
@@ -149,8 +162,8 @@ function EditorForm({
       uiSchema={uiSchema}
       formData={formData}
       validator={validator}
-      widgets={{ timezone: TimezoneWidget }}
-      fields={{ keyValue: KeyValueField }}
+      widgets={{ timezone: TimezoneWidget, recordSelect: RecordSelectWidget, ...widgets }}
+      fields={{ keyValue: KeyValueField, ...fields }}
       customValidate={customValidate}
       transformErrors={transformErrors}
       showErrorList={false}
@@ -198,7 +211,7 @@ export function ResourceForm(props: ResourceFormProps) {
         key={String(data?.id ?? 'new')}
         {...props}
         recordId={mode === 'edit' ? String(data?.id) : undefined}
-        initial={mode === 'edit' ? initialFormData(definition, data as FormData) : {}}
+        initial={mode === 'edit' ? initialFormData(definition, data as FormData) : (props.initialNew ?? {})}
       />
     );
   }

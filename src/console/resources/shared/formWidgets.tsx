@@ -4,7 +4,7 @@
  * 'undefined' read as null, at most 50 pairs).
  */
 import { useMemo, useState } from 'react';
-import { useGetList } from 'react-admin';
+import { useGetList, type RaRecord } from 'react-admin';
 import type { FieldProps, WidgetProps } from '@rjsf/utils';
 import { Autocomplete, Box, Button, IconButton, Stack, TextField, Typography } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
@@ -30,10 +30,20 @@ export function TimezoneWidget(props: WidgetProps) {
   );
 }
 
+/** personaLabel renders a sender persona as "First Last <email>". */
+export function personaLabel(p: RaRecord | undefined): string {
+  if (!p) return '';
+  const name = [p.first_name, p.last_name].filter(Boolean).join(' ');
+  return name ? `${name} <${p.email}>` : String(p.email);
+}
+
+/** The record labels a RecordSelectWidget may name in `labelBy`, beyond one field. */
+const LABELS: Record<string, (r: RaRecord) => string> = { persona: personaLabel };
+
 /**
  * RecordSelectWidget picks one record of a console resource by id, named by one of its fields (a native select, so it
  * is usable by keyboard and on a phone). `ui:options`: resource (e.g. segments), labelField (default name), sortField
- * (default labelField), emptyLabel (the empty choice's text).
+ * (default labelField), emptyLabel (the empty choice's text), labelBy (a label of LABELS instead of the field).
  */
 export function RecordSelectWidget(props: WidgetProps) {
   const { id, value, onChange, label, required, disabled, readonly, rawErrors, options } = props;
@@ -58,7 +68,7 @@ export function RecordSelectWidget(props: WidgetProps) {
       <option value="">{list.isPending ? 'Loading…' : String(options.emptyLabel ?? 'Choose one')}</option>
       {(list.data ?? []).map((r) => (
         <option key={r.id} value={r.id}>
-          {String(r[labelField])}
+          {options.labelBy ? LABELS[String(options.labelBy)](r) : String(r[labelField])}
         </option>
       ))}
     </TextField>
