@@ -3,28 +3,30 @@ import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 import form0 from './forms/contacts.validators.gen';
 import form1 from './forms/segments.validators.gen';
 import form2 from './forms/sender-personas.validators.gen';
-import form3 from './forms/email-blasts.validators.gen';
-import form4 from './forms/team.create.validators.gen';
-import form5 from './forms/domains.create.validators.gen';
-import form6 from './forms/webhooks.create.validators.gen';
-import form7 from './forms/webhooks.edit.validators.gen';
-import form8 from './forms/topics.create.validators.gen';
-import form9 from './forms/topics.edit.validators.gen';
-import form10 from './forms/subscribe-forms.create.validators.gen';
-import form11 from './forms/subscribe-forms.edit.validators.gen';
+import form3 from './forms/templates.validators.gen';
+import form4 from './forms/email-blasts.validators.gen';
+import form5 from './forms/team.create.validators.gen';
+import form6 from './forms/domains.create.validators.gen';
+import form7 from './forms/webhooks.create.validators.gen';
+import form8 from './forms/webhooks.edit.validators.gen';
+import form9 from './forms/topics.create.validators.gen';
+import form10 from './forms/topics.edit.validators.gen';
+import form11 from './forms/subscribe-forms.create.validators.gen';
+import form12 from './forms/subscribe-forms.edit.validators.gen';
 
 /** The precompiled validator functions of each generated form, by resource name or <screen>.create / <screen>.edit (createPrecompiledValidator's input). */
 export const formValidators: Record<string, ValidatorFunctions> = {
   "contacts": form0,
   "segments": form1,
   "sender-personas": form2,
-  "email-blasts": form3,
-  "team.create": form4,
-  "domains.create": form5,
-  "webhooks.create": form6,
-  "webhooks.edit": form7,
-  "topics.create": form8,
-  "topics.edit": form9,
-  "subscribe-forms.create": form10,
-  "subscribe-forms.edit": form11,
+  "templates": form3,
+  "email-blasts": form4,
+  "team.create": form5,
+  "domains.create": form6,
+  "webhooks.create": form7,
+  "webhooks.edit": form8,
+  "topics.create": form9,
+  "topics.edit": form10,
+  "subscribe-forms.create": form11,
+  "subscribe-forms.edit": form12,
 };

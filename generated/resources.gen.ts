@@ -446,6 +446,73 @@ export const resources: ResourceDefinition[] = [
       ],
       "empty": "No templates yet. Create one to start sending."
     },
+    "form": {
+      "schema": "TemplateHead",
+      "titleNew": "New Template",
+      "titleEdit": "Edit Template",
+      "uiSchema": {
+        "ui:order": [
+          "name",
+          "subject",
+          "type",
+          "topic_id"
+        ],
+        "name": {
+          "ui:title": "Name"
+        },
+        "subject": {
+          "ui:title": "Subject"
+        },
+        "type": {
+          "ui:title": "Type",
+          "ui:widget": "nativeSelect",
+          "ui:enumNames": {
+            "TEMPLATE_MARKETING": "Marketing",
+            "TEMPLATE_TRANSACTIONAL": "Transactional"
+          }
+        },
+        "topic_id": {
+          "ui:title": "Topic",
+          "ui:widget": "topic",
+          "ui:options": {
+            "showWhen": {
+              "type": "TEMPLATE_MARKETING"
+            }
+          }
+        }
+      },
+      "jsonSchema": {
+        "type": "object",
+        "description": "The template editor's fields above the designer (name, subject, type, a marketing template's topic); saveTemplates' body adds the designer's HTML and design.",
+        "required": [
+          "name",
+          "subject",
+          "type"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "name": {
+            "type": "string",
+            "maxLength": 500
+          },
+          "subject": {
+            "type": "string",
+            "maxLength": 998
+          },
+          "type": {
+            "type": "string",
+            "enum": [
+              "TEMPLATE_MARKETING",
+              "TEMPLATE_TRANSACTIONAL"
+            ]
+          },
+          "topic_id": {
+            "type": "string",
+            "maxLength": 100
+          }
+        }
+      }
+    },
     "service": "template"
   },
   {

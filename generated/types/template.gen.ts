@@ -78,6 +78,13 @@ export interface components {
     schemas: {
         /** @enum {string} */
         TemplateType: "TEMPLATE_MARKETING" | "TEMPLATE_TRANSACTIONAL";
+        /** @description The template editor's fields above the designer (name, subject, type, a marketing template's topic); saveTemplates' body adds the designer's HTML and design. */
+        TemplateHead: {
+            name: string;
+            subject: string;
+            type: components["schemas"]["TemplateType"];
+            topic_id?: string;
+        };
         /** Template */
         TemplateInput: {
             id?: components["schemas"]["Uuid"];

@@ -8,10 +8,10 @@
 import { useMemo } from 'react';
 import { resourcesByName } from '../../../../generated/resources.gen';
 import { ResourceForm } from '../shared/ResourceForm';
-import { BlastScheduleField, ContactsWidget, SegmentsWidget, TopicWidget } from './blastFormFields';
+import { BlastScheduleField, ContactsWidget, SegmentsWidget } from './blastFormFields';
 import { blastRecordOf, newBlastForm, validateBlastForm, type BlastForm } from './blastForm';
 
-const WIDGETS = { segments: SegmentsWidget, contacts: ContactsWidget, topic: TopicWidget };
+const WIDGETS = { segments: SegmentsWidget, contacts: ContactsWidget };
 const FIELDS = { blastSchedule: BlastScheduleField };
 
 /** EmailBlastCreate renders and submits the new-blast form. */

@@ -1,7 +1,7 @@
 /**
  * The custom rjsf parts of the generated New Email Blast form (openapi/scheduler.yaml, x-resource form EmailBlastForm;
  * spec part 2 §5 Email blast): the schedule field (Send now, or a send date, a send time every 15 minutes or typed,
- * and a timezone that may be the contact's own), the segments and contacts pickers and the topic select. The form's
+ * and a timezone that may be the contact's own), and the segments and contacts pickers. The form's
  * checks and its body are blastForm.ts's.
  */
 import { useEffect, useMemo, useState } from 'react';
@@ -10,7 +10,6 @@ import type { FieldProps, WidgetProps } from '@rjsf/utils';
 import { Autocomplete, Checkbox, FormControlLabel, Stack, TextField } from '@mui/material';
 import { timezoneOptions } from '../../../domain/sendTime';
 import type { BlastSchedule } from './blastForm';
-import { TopicSelect } from '../shared/TopicSelect';
 import { SEARCH_DEBOUNCE_MS } from '../shared/SearchBox';
 import { TIME_OPTIONS } from './timeInput';
 
@@ -121,9 +120,4 @@ export function ContactsWidget({ id, value, onChange, label, rawErrors }: Widget
       renderInput={(params) => <TextField {...params} label={label} placeholder="Search by email, name, id or date" error={!!rawErrors?.length} />}
     />
   );
-}
-
-/** TopicWidget is TopicSelect as an rjsf widget ('' is no topic, saved as none). */
-export function TopicWidget({ id, value, onChange, options }: WidgetProps) {
-  return <TopicSelect id={id} value={String(value ?? '')} onChange={(v) => onChange(v || undefined)} noneLabel={options.noneLabel as string | undefined} />;
 }

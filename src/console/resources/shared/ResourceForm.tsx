@@ -16,7 +16,7 @@ import { formSchema } from './formSchema';
 import { checkEmail, checkRequired } from '../../../domain/validation';
 import { Loading } from '../../layout/ConsoleLayout';
 import { saveWarnings } from '../../data/dataProvider';
-import { KeyValueField, RecordSelectWidget, TimezoneWidget } from './formWidgets';
+import { KeyValueField, SHARED_WIDGETS } from './formWidgets';
 
 type FormData = Record<string, unknown>;
 
@@ -39,7 +39,7 @@ export interface ResourceFormProps {
   toRecord?: (data: FormData) => FormData;
   /** Checks beyond the schema and the email and required fields, as rjsf's customValidate. */
   validate?: CustomValidator;
-  /** Widgets and fields the form's uiSchema names beyond the shared ones (timezone, recordSelect, keyValue). */
+  /** Widgets and fields the form's uiSchema names beyond the shared ones (SHARED_WIDGETS, keyValue). */
   widgets?: RegistryWidgetsType;
   fields?: RegistryFieldsType;
   /** Let the page use the console's full width (the form's card stays narrow), for wide content under the form. */
@@ -162,7 +162,7 @@ function EditorForm({
       uiSchema={uiSchema}
       formData={formData}
       validator={validator}
-      widgets={{ timezone: TimezoneWidget, recordSelect: RecordSelectWidget, ...widgets }}
+      widgets={{ ...SHARED_WIDGETS, ...widgets }}
       fields={{ keyValue: KeyValueField, ...fields }}
       customValidate={customValidate}
       transformErrors={transformErrors}

@@ -13,10 +13,7 @@ import type { CustomValidator, ErrorSchema, ErrorTransformer, RegistryFieldsType
 import type { ScreenForm } from '../../../../generated/screens.gen';
 import { formValidators } from '../../../../generated/formValidators.gen';
 import { formSchema } from './formSchema';
-import { RecordSelectWidget, TimezoneWidget } from './formWidgets';
-
-/** The widgets every spec form may name in its uiSchema (`ui:widget`). */
-const WIDGETS: RegistryWidgetsType = { recordSelect: RecordSelectWidget, timezone: TimezoneWidget };
+import { SHARED_WIDGETS } from './formWidgets';
 
 type FormData = Record<string, unknown>;
 
@@ -120,7 +117,7 @@ export function SpecForm({ form, validatorKey, initial, onSave, widgets, fields,
       uiSchema={uiSchema}
       formData={formData}
       validator={validator}
-      widgets={{ ...WIDGETS, ...widgets }}
+      widgets={{ ...SHARED_WIDGETS, ...widgets }}
       fields={fields}
       extraErrors={serverErrors}
       transformErrors={transformErrors}

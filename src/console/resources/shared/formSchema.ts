@@ -26,3 +26,16 @@ export function formSchema(jsonSchema: Record<string, unknown>): RJSFSchema {
   );
   return { ...rest, properties: shown } as RJSFSchema;
 }
+
+/**
+ * shownFields hides (`ui:widget: hidden`) each field whose `ui:options.showWhen` — other fields' values, e.g.
+ * `{ type: TEMPLATE_MARKETING }` — does not match `values` (a new object; the input is not changed).
+ */
+export function shownFields(uiSchema: Record<string, unknown> | undefined, values: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...uiSchema };
+  for (const [key, entry] of Object.entries(out)) {
+    const when = (entry as { 'ui:options'?: { showWhen?: Record<string, unknown> } } | null)?.['ui:options']?.showWhen;
+    if (when && !Object.entries(when).every(([field, value]) => values[field] === value)) out[key] = { ...(entry as object), 'ui:widget': 'hidden' };
+  }
+  return out;
+}

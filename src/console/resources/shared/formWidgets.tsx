@@ -9,6 +9,7 @@ import type { FieldProps, WidgetProps } from '@rjsf/utils';
 import { Autocomplete, Box, Button, IconButton, Stack, TextField, Typography } from '@mui/material';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { timezoneOptions } from '../../../domain/sendTime';
+import { TopicSelect } from './TopicSelect';
 import { parseMetadataValue } from '../../../domain/contactImport';
 
 /** MAX_METADATA_PAIRS is the contact form's key/value limit (spec part 2 §9). */
@@ -142,3 +143,35 @@ export function KeyValueField(props: FieldProps) {
     </Box>
   );
 }
+
+/** NativeSelectWidget is a native select of the schema's enum, labelled by `ui:enumNames` (usable by keyboard and on a phone). */
+export function NativeSelectWidget({ id, value, onChange, label, required, disabled, readonly, rawErrors, options }: WidgetProps) {
+  return (
+    <TextField
+      id={id}
+      select
+      label={label}
+      value={value ?? ''}
+      onChange={(e) => onChange(e.target.value || undefined)}
+      required={required}
+      disabled={disabled || readonly}
+      error={!!rawErrors?.length}
+      sx={{ minWidth: 200 }}
+      slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
+    >
+      {(options.enumOptions ?? []).map((o) => (
+        <option key={String(o.value)} value={String(o.value)}>
+          {o.label}
+        </option>
+      ))}
+    </TextField>
+  );
+}
+
+/** TopicWidget is TopicSelect as an rjsf widget ('' is no topic, saved as none); `ui:options.noneLabel` names "none". */
+export function TopicWidget({ id, value, onChange, options }: WidgetProps) {
+  return <TopicSelect id={id} value={String(value ?? '')} onChange={(v) => onChange(v || undefined)} noneLabel={options.noneLabel as string | undefined} />;
+}
+
+/** The widgets every generated form may name in its uiSchema (`ui:widget`). */
+export const SHARED_WIDGETS = { timezone: TimezoneWidget, recordSelect: RecordSelectWidget, nativeSelect: NativeSelectWidget, topic: TopicWidget };

@@ -1,6 +1,6 @@
 /**
- * The template editor (spec part 2 §2 Templates, §4 Template editor, §5 Template): name, subject and
- * type; the drag-and-drop designer (Unlayer, or the offline GrapesJS designer when Unlayer cannot load, behind the
+ * The template editor (spec part 2 §2 Templates, §4 Template editor, §5 Template): name, subject, type and a marketing
+ * template's topic, generated from the templates resource's form (TemplateHead, SpecFields); the drag-and-drop designer (Unlayer, or the offline GrapesJS designer when Unlayer cannot load, behind the
  * EmailDesigner interface, both lazy-loaded) or the HTML as code; HTML import; image upload; the 'Render variables' /
  * 'Return to edit mode' preview with a sample contact and sender persona; the suspicious-variable warning (checked
  * every 2 s); the template checks; after save it goes to /components/templates/edit/{id}.
@@ -19,9 +19,9 @@ import { uploadTemplateImage } from './uploadImage';
 import { DEFAULT_DESIGN_HTML, emailDocument, savedDesignOf, type DesignerKind, type EmailDesigner, type SavedDesign } from './designer/EmailDesigner';
 import { unlayerUnavailable } from './designer/unlayerState';
 import { DesignerBoundary } from './designer/DesignerBoundary';
-import { FileButtons, HtmlSource, PhonePreview, PreviewFrame, TemplateFields, draftErrors, type Draft } from './TemplateEditorParts';
-
-export { TEMPLATE_TYPES } from './TemplateEditorParts';
+import { FileButtons, HtmlSource, PhonePreview, PreviewFrame, draftErrors, headOf, type Draft } from './TemplateEditorParts';
+import { resourcesByName } from '../../../../generated/resources.gen';
+import { SpecFields } from '../shared/SpecFields';
 
 // Both designers are loaded only when the editor shows them (GrapesJS is about 400 kB gzip).
 const UnlayerDesigner = lazy(() => import('./designer/UnlayerDesigner'));
@@ -264,7 +264,13 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
       <Card variant="outlined">
         <CardContent>
           <Stack spacing={2}>
-            <TemplateFields draft={draft} errors={errors} onChange={(change) => setDraft((d) => ({ ...d, ...change }))} />
+            <SpecFields
+              definition={resourcesByName.templates}
+              idPrefix="template"
+              values={{ name: draft.name, subject: draft.subject, type: draft.type, topic_id: draft.topic_id || undefined }}
+              errors={{ name: errors.name, subject: errors.subject, type: errors.type }}
+              onChange={(v) => setDraft((d) => ({ ...d, ...headOf(v) }))}
+            />
             {suspicious.length > 0 && (
               <Alert severity="warning" role="status">
                 This template contains variable formats that will not be filled in: {suspicious.join(', ')}. Use <code>{'{{user.first_name}}'}</code> style

@@ -1,21 +1,13 @@
 /**
- * The template editor's parts (spec part 2 §3 Template, Create/Edit template): the name, subject, type and topic
- * fields, the HTML import and image upload buttons, the HTML source with its live preview, and the phone view that
+ * The template editor's parts (spec part 2 §3 Template, Create/Edit template): the draft and its checks, the HTML import and image upload buttons, the HTML source with its live preview, and the phone view that
  * shows the rendered email instead of the editor. Each is controlled: the editor (TemplateEditor.tsx) holds the state.
  */
 import type { ReactNode } from 'react';
 import { Alert, Box, Button, Card, CardContent, Stack, TextField, Typography } from '@mui/material';
-import { TopicSelect } from '../shared/TopicSelect';
 import { VIEWER_SANDBOX } from '../../pages/EmailViewer';
 import { checkRequired, checkTemplateContent } from '../../../domain/validation';
 import { renderSample } from './sampleRender';
 import { DEFAULT_DESIGN_HTML, emailDocument } from './designer/EmailDesigner';
-
-/** The two template types (spec part 2 §3 Template). */
-export const TEMPLATE_TYPES = [
-  { value: 'TEMPLATE_MARKETING', label: 'Marketing' },
-  { value: 'TEMPLATE_TRANSACTIONAL', label: 'Transactional' },
-] as const;
 
 /** What the editor's fields hold. */
 export interface Draft {
@@ -37,61 +29,14 @@ export function draftErrors(d: Draft): Partial<Record<keyof Draft, string>> {
   };
 }
 
-/** TemplateFields: name, subject and type in a row (a column on small screens), and a marketing template's topic. */
-export function TemplateFields({
-  draft,
-  errors,
-  onChange,
-}: {
-  draft: Draft;
-  errors: Partial<Record<keyof Draft, string>>;
-  onChange: (change: Partial<Draft>) => void;
-}) {
-  return (
-    <>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-        <TextField
-          id="template-name"
-          label="Name"
-          value={draft.name}
-          onChange={(e) => onChange({ name: e.target.value })}
-          required
-          error={!!errors.name}
-          helperText={errors.name}
-          fullWidth
-        />
-        <TextField
-          id="template-subject"
-          label="Subject"
-          value={draft.subject}
-          onChange={(e) => onChange({ subject: e.target.value })}
-          required
-          error={!!errors.subject}
-          helperText={errors.subject}
-          fullWidth
-        />
-        <TextField
-          id="template-type"
-          select
-          label="Type"
-          value={draft.type}
-          onChange={(e) => onChange({ type: e.target.value })}
-          required
-          error={!!errors.type}
-          helperText={errors.type}
-          sx={{ minWidth: 200 }}
-          slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-        >
-          {TEMPLATE_TYPES.map((t) => (
-            <option key={t.value} value={t.value}>
-              {t.label}
-            </option>
-          ))}
-        </TextField>
-      </Stack>
-      {draft.type === 'TEMPLATE_MARKETING' && <TopicSelect id="template-topic" value={draft.topic_id} onChange={(v) => onChange({ topic_id: v })} />}
-    </>
-  );
+/** headOf reads the generated fields' values (SpecFields over TemplateHead) into the draft's: absent text is ''. */
+export function headOf(values: Record<string, unknown>): Pick<Draft, 'name' | 'subject' | 'type' | 'topic_id'> {
+  return {
+    name: String(values.name ?? ''),
+    subject: String(values.subject ?? ''),
+    type: String(values.type ?? ''),
+    topic_id: String(values.topic_id ?? ''),
+  };
 }
 
 /** FileButtons: "Import HTML" (an .html file becomes the template's code) and "Upload image" (its public URL is listed). */
