@@ -1,5 +1,5 @@
 /**
- * `npm run bench:audience` (issue 24 §2): how long the send wizard's preview and the save-time sandbox check take to
+ * `npm run bench:audience`: how long the send wizard's preview and the save-time sandbox check take to
  * count a blast's audience, on PostgreSQL. A project of BENCH_AUDIENCE_CONTACTS contacts (default 300,000; realistic
  * domains, 1 % suppressed) all in one segment; the audience counted in the database (audienceCounts, what the preview
  * and the save check now run) and as before this change (the query of 59e2811 read into Node: the baseline), BENCH_AUDIENCE_RUNS times each (default 5) after one warm-up, in the same process and run, with this

@@ -3,7 +3,7 @@
  * variables, tracking links, raw message, DKIM signature, stored copy, SMTP delivery into a local sink, sent mark +
  * event) on PGlite and on PostgreSQL, beside the raw nodemailer-to-sink rate measured in the same run (composing and
  * DKIM-signing each message too), and the ratio; with the CPU per email of this process and of PostgreSQL. The blast
- * is what a customer's is (issue 24 §5): marketing (List-Unsubscribe), tracked, from a DKIM-verified sending domain. Prints figures; asserts
+ * is what a customer's is: marketing (List-Unsubscribe), tracked, from a DKIM-verified sending domain. Prints figures; asserts
  * nothing. The machine's speed drifts from minute to minute, so each database runs BENCH_ROUNDS (default 3) rounds of
  * raw-then-pipeline and the medians are reported. BENCH_RECIPIENTS overrides the size; BENCH_DB picks one database;
  * BENCH_PG_URL the PostgreSQL server (default 127.0.0.1:5432/test); BENCH_PROFILE writes a CPU profile of round 1.

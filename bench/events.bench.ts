@@ -3,7 +3,7 @@
  * batches over real HTTP on 127.0.0.1 with keep-alive, 4 requests in flight from a client on its own thread) on
  * PGlite and PostgreSQL, beside a raw
  * batched INSERT of the same rows into the same table (100 rows per statement, same concurrency) measured in the same
- * run, and the ratio (issue 5 target: ≥ 0.6 of raw on PostgreSQL). Rounds are interleaved and medians reported, as in
+ * run, and the ratio. Rounds are interleaved and medians reported, as in
  * the blast benchmark; each round also prints the CPU time per 1,000 events of this process and of PostgreSQL. Prints
  * figures; asserts nothing. BENCH_EVENTS (default 20000), BENCH_ROUNDS (5), BENCH_DB, BENCH_PG_URL adjust it;
  * BENCH_PROFILE=file writes a CPU profile of the server's thread during one extra API run.

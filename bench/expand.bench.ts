@@ -1,5 +1,5 @@
 /**
- * `npm run bench:expand` (issue 24 §1): a 1,000,000-recipient blast to a segment on PostgreSQL. Prints how long the
+ * `npm run bench:expand`: a 1,000,000-recipient blast to a segment on PostgreSQL. Prints how long the
  * send wizard's preview of it takes (previewBlast, BENCH_EXPAND_PREVIEWS runs after one warm-up), counted exactly and
  * estimated from a sample (counts: estimate, the wizard's first answer), then, for the blast
  * itself, saved due at once with the workers running in this process and the SMTP sink in its own: the time to the

@@ -315,7 +315,7 @@ async function main() {
           `  ${label.padEnd(36)} p50 ${p(times, 0.5)} ms  p95 ${p(times, 0.95)} ms  matched ${first.total_users.toLocaleString('en').padStart(7)}` +
             `  (page p50 ${p(statements.page, 0.5)}, total p50 ${p(statements.total, 0.5)} ms)`,
         );
-        // The console's first answer (issue 24 §3): the page and an estimated total from a sample.
+        // The console's first answer: the page and an estimated total from a sample.
         const quick = { ...body, total: 'estimate' as const };
         await filterUsers(query, project.id, quick);
         const estimateTimes: number[] = [];

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (third part): the public site's weight and speed in Debian's chromium (issue 7 "Done when"): the
+ * `npm run bench` (third part): the public site's weight and speed in Debian's chromium: the
  * JavaScript transferred for / (forced gzip, and what chromium negotiates by default), and Lighthouse's performance
  * score for / and /pricing (mobile form factor, simulated throttling: Lighthouse's defaults). Runs the built product
  * (`npm run build` first) on a fresh PGlite data folder. Prints figures; asserts nothing. BENCH_LIGHTHOUSE=off skips

@@ -1,9 +1,9 @@
 /**
- * `npm run bench:reports` (issue 6): p50/p95 of every reporting endpoint on PostgreSQL, through the HTTP app (routing,
+ * `npm run bench:reports`: p50/p95 of every reporting endpoint on PostgreSQL, through the HTTP app (routing,
  * validation, the handler and its SQL; the sends-report cache off), for all campaigns and for one campaign, over a
  * project of 1,000,000 contacts and 10,000,000 events (target p95 < 100 ms each), beside the plain GROUP BY over the
  * raw events that answers the same question, timed in the same run. Also checks that the aggregates — totals and
- * people's counts (issue 22: a third of the opens are marked machine, a quarter of the clicks bot) — equal a count
+ * people's counts (a third of the opens are marked machine, a quarter of the clicks bot) — equal a count
  * over the raw events. Prints figures; asserts nothing.
  *
  * The data is made by the server (generate_series, deterministic hashes), ending now: 60 blasts over the last 90 days

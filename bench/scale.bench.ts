@@ -1,5 +1,5 @@
 /**
- * `npm run bench:scale` (issue 24 §4): what a second worker process adds on PostgreSQL. The same blast — BENCH_SCALE
+ * `npm run bench:scale`: what a second worker process adds on PostgreSQL. The same blast — BENCH_SCALE
  * recipients (default 50,000) in one segment, marketing, tracked, DKIM-signed from an established sending domain — is
  * sent once with 1 and once with 2 worker processes (`src/server/main.ts`, WORKERS=on), beside one HTTP process
  * (WORKERS=off) that takes the blast, as docker-compose.yml runs them, into an SMTP sink in a process of its own. For

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:startup`: how soon `npm start` serves (issue 23 §6). Starts `npm start` on a fresh PGlite data
+ * `npm run bench:startup`: how soon `npm start` serves. Starts `npm start` on a fresh PGlite data
  * folder once (creating the database), then restarts it BENCH_RESTARTS times (default 3) on that folder, and prints,
  * for each start, the seconds from launch to the first 200 of GET /readyz and from SIGTERM to the process's exit.
  * `npm start` builds the console first when its sources changed (scripts/build-if-changed.ts), so the first start

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:workflows` (issue 8): 10,000 contacts through event trigger → delay 1 s → filter (email contains
+ * `npm run bench:workflows`: 10,000 contacts through event trigger → delay 1 s → filter (email contains
  * 'a', about half match) → send, on PostgreSQL (BENCH_DB=pglite for the embedded database), with the workers of one
  * process (the engine, the sender with its render threads) and an SMTP sink in this process. The events are posted
  * through the events API's service in batches of 1,000 (each batch enters the workflow in its own statement). Prints

@@ -1,5 +1,5 @@
 /**
- * build-if-changed: what `npm start` runs before the server (issue 23 §6). It builds the console (`vite build`) only
+ * build-if-changed: what `npm start` runs before the server. It builds the console (`vite build`) only
  * when the sources it is built from changed since the last build, so a restart with an up-to-date build costs no
  * build (a Vite build takes 10-60 s). The sources are CONSOLE_INPUTS: what vite.config.ts and index.html pull in, the
  * generated clients and API documents, the public files, the lock file (dependency versions) and any .env file or

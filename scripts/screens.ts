@@ -1,5 +1,5 @@
 /**
- * `npm run screens`: the README tour's screenshots (issue 25 "Done when"), taken from the built product in Debian's
+ * `npm run screens`: the README tour's screenshots, taken from the built product in Debian's
  * chromium at 1440×900 and 390×844 and written to docs/screens/{name}-{1440|390}.png. Starts its own server (an
  * empty data directory, an SMTP sink that accepts everything), signs up a new account for the first-week screens
  * (sign-up errors, the ready page, the new dashboard) and uses the demo account for the rest (the template gallery,

@@ -47,7 +47,7 @@ export const NAVIGATION: NavItem[] = [
         path: '/people/sender-personas',
         children: [{ label: 'Create Persona', path: '/people/sender-personas/new' }],
       },
-      // Issue 26 §2-§3 (not in the spec's navigation, which is silent on them).
+      // Topics and subscribe forms (not in the spec's navigation, which is silent on them).
       { label: 'Topics', path: '/people/topics' },
       { label: 'Subscribe Forms', path: '/people/subscribe-forms' },
     ],

@@ -84,7 +84,7 @@ export const FILTER_ATTRIBUTES: Readonly<Record<string, AttributeSpec>> = {
   ),
   num_in_segment: { kind: 'count', keys: ['segment_id'], value: 'number' },
   is_in_segment: { kind: 'membership', keys: ['segment_id'] },
-  // Issue 26 §3: subscribed to a topic — not unsubscribed from everything and not from that topic.
+  // Subscribed to a topic — not unsubscribed from everything and not from that topic.
   is_subscribed_to_topic: { kind: 'membership', keys: ['topic_id'] },
 };
 

@@ -130,7 +130,7 @@ export const SEND_SLOT_MINUTES = 15;
 
 /**
  * nextSendSlot is the first quarter hour (UTC) at least a minute after `now`: 14:52 → 15:00, 14:59:30 → 15:15,
- * 23:50 → 00:00 the next day. Returns the UTC date (YYYY-MM-DD) and time (HH:mm). Issue 25 §2: the spec's fixed
+ * 23:50 → 00:00 the next day. Returns the UTC date (YYYY-MM-DD) and time (HH:mm). The spec's fixed
  * defaults (12:00 in the wizard, 12:30 on the blast form) were already past for half of every day, and a launch then
  * sent at once.
  */

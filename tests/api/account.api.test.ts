@@ -1,6 +1,6 @@
 /**
  * Sign-up, the contact form, sign-in throttling, the demo login and its reset, the team, the sandbox activation steps
- * and the assistant proxy (issue 7 §1, §4-§6, §8, "Bad input"; spec part 1 §3, §6-§8), against a real database. The
+ * and the assistant proxy, against a real database. The
  * captcha and assistant providers are real HTTP servers on 127.0.0.1.
  */
 import http from 'node:http';
@@ -392,7 +392,7 @@ describe(`sandbox activation (${API_DB})`, () => {
       status: 404,
       body: { errors: [`id: no sender persona ${persona.id} in this project`] },
     });
-    // Three resends an hour per persona (issue 25 §3: no mailbox flooded through the console); the fourth waits.
+    // Three resends an hour per persona; the fourth waits.
     for (let i = 0; i < 2; i++) {
       expect((await h.call('POST', `/api/senderpersonawrapper/sender_personas/${persona.id}/verification`, { key: t.apiKey })).status).toBe(200);
     }

@@ -1,5 +1,5 @@
 /**
- * Operator commands while the server runs (issue 23 §2; issue 19 item 9): on PGlite, where one process at a time may
+ * Operator commands while the server runs: on PGlite, where one process at a time may
  * open the data folder, `npm run admin` hands its command to the running server (DATA_DIR/operator.json, POST
  * /api/operator/cli), which runs it and sees the change at once: an account it creates signs in, an activation by an
  * admin's email shows in account_status and emails the admin; a project name that matches more than one project is
@@ -7,7 +7,7 @@
  * killed with SIGKILL (its lock and endpoint file left behind) a command opens the folder itself and a server started
  * afterwards sees its change. PGlite only: on PostgreSQL (DATABASE_URL) commands run over their own connection.
  * On both databases, `create-operator` is in the operators' audit log as `cli (<OS user>)`, as every other command
- * (issue 36 §6), whether the running server ran it or the command line did over its own connection.
+ *, whether the running server ran it or the command line did over its own connection.
  */
 import { existsSync, statSync } from 'node:fs';
 import os from 'node:os';

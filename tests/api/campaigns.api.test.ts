@@ -1,5 +1,5 @@
 /**
- * The campaign gateway (issue 6 §3; spec part 2 §3 Campaign, §5, §7): save (create and update), the name rule, the
+ * The campaign gateway: save (create and update), the name rule, the
  * type and association rules with a 400 naming the field, references checked against the project, list by ids,
  * exact names and a name search, archive (idempotent, 404 for another tenant's), and campaign_metrics sorted and
  * paged with its count.

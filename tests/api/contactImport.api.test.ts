@@ -5,7 +5,7 @@
  * imported, the last row of a repeated email winning, empty cells keeping values, files that are not CSV/XLSX or have
  * an unknown column refused as a whole, a segment made from a file, and one tenant never seeing another's import;
  * exports of Mailchimp, Brevo and HubSpot (tests/fixtures/exports) imported with the column mapping the upload screen
- * suggests (issue 25 §7). On
+ * suggests. On
  * both storages: a folder and S3 (s3rver; the import then reads the CSV as a stream and the XLSX through a temporary
  * copy).
  */

@@ -330,7 +330,7 @@ describe(`contact list and count (${API_DB})`, () => {
     expect(await count(t, { search_value: '@example.org' })).toBe(1);
   });
 
-  it('the default search (all) reads ids, dates and names (issue 3 §4)', async () => {
+  it('the default search (all) reads ids, dates and names', async () => {
     // Text: email or name, including "first last".
     expect(await emails(t, { search_value: 'ann' })).toEqual(['ann@example.com', 'bob@example.com', 'carla@example.net']);
     expect(await emails(t, { search_value: 'joanna car' })).toEqual(['carla@example.net']);

@@ -124,7 +124,7 @@ describe(`sender personas (${API_DB})`, () => {
     expect((await ok('GET', `${PERSONAS}/count`, other)).num_sender_personas).toBe(0);
   });
 
-  it('keeps one persona per address: a second one, in any letter case or in the same request, is refused naming email (issue 25 §3)', async () => {
+  it('keeps one persona per address: a second one, in any letter case or in the same request, is refused naming email', async () => {
     expect(await bad('POST', PERSONAS, t, { body: { sender_personas: [{ email: 'News@Sender.example.com', first_name: 'Nora' }] } })).toEqual([
       'sender_personas[0].email: a sender persona with the email News@Sender.example.com already exists',
     ]);

@@ -1,5 +1,5 @@
 /**
- * The contract under hostile input (issue 19 §1-§2), derived from openapi/*.yaml for every operation of every gateway:
+ * The contract under hostile input, derived from openapi/*.yaml for every operation of every gateway:
  * - no key or a wrong key → 401; a body in a media type the spec does not list → 415; `Content-Type:
  *   application/json` with no body on an operation that takes none answers as without the header; no body at all, or
  *   an empty JSON body, → 400 naming the body where the spec requires one, else the same answer either way;

@@ -1,5 +1,5 @@
 /**
- * Sending domains (issue 4 §5; spec part 2 §2, §3, §7): registering a domain, its DNS records checked against a real
+ * Sending domains: registering a domain, its DNS records checked against a real
  * DNS server on 127.0.0.1 (dns2), and mail from a persona on a verified domain DKIM-signed so that an independent
  * verifier (mailauth) passes it against that same DNS server; with the records gone the domain turns Failed and mail
  * goes out unsigned.

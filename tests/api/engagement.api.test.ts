@@ -1,5 +1,5 @@
 /**
- * Machine opens and bot clicks end to end (issue 22 "Done when", second line): real emails through a real SMTP sink,
+ * Machine opens and bot clicks end to end: real emails through a real SMTP sink,
  * their pixels, links and honeypot requested the way Apple's proxy, a scanner, a person and the console's own viewer
  * request them; each recorded event carries its verdict, and every report's human and total counts equal a count over
  * the raw events. Time since delivery is set by moving the outbox row's sent_at back (an hour later, in effect).

@@ -1,5 +1,5 @@
 /**
- * Delivery feedback (issue 5) end to end on a real database and a real SMTP sink: open pixel and click redirects with
+ * Delivery feedback end to end on a real database and a real SMTP sink: open pixel and click redirects with
  * signed tokens, one-click unsubscribe (RFC 8058) and the confirmation page, the mailbox simulator, SMTP 5xx bounces,
  * SES notifications through SNS (signed and unsigned), the JSON feedback form, suppression, and the audience
  * accounting of the next blast.
@@ -652,7 +652,7 @@ describe(`public events API (${API_DB})`, () => {
     expect((await h.call('POST', '/api/event/events', { body: { events: [{ name: 'n', email: 'a@b.co' }] } })).status).toBe(401);
   });
 
-  it('refuses the names of events the product records itself, naming each, and stores the rest (issue 36 §10)', async () => {
+  it('refuses the names of events the product records itself, naming each, and stores the rest', async () => {
     const u = await h.tenant({ activated: true });
     const names = Object.values(EVENT);
     const res = await h.call('POST', '/api/event/events', {
@@ -679,7 +679,7 @@ describe(`public events API (${API_DB})`, () => {
     expect(n).toBe(1);
   });
 
-  it("counts only the product's own events toward the circuit-breaker, the reports and the month's sends (issue 36 §10)", async () => {
+  it("counts only the product's own events toward the circuit-breaker, the reports and the month's sends", async () => {
     const u = await h.tenant({ activated: true });
     const q = h.runtime.database.query.bind(h.runtime.database);
     // 300 sends that the product did not record (as a customer could post them before the API refused the name) and

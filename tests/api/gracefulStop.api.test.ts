@@ -1,5 +1,5 @@
 /**
- * A graceful stop hands over without loss or duplicates (issue 36 §2). A worker stopped with SIGTERM mid-blast waits
+ * A graceful stop hands over without loss or duplicates. A worker stopped with SIGTERM mid-blast waits
  * for the messages already in an SMTP transaction and records the ones the relay accepted, hands every other claimed
  * row back at once, says so, and exits 0 well inside the 10 s stop deadline — however long its claimed rows would
  * take to send. Before, it tried to send all it had claimed: against a slow relay the deadline cut it off with

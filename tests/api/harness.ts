@@ -225,7 +225,7 @@ export async function dueBlast(
     if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(res.body)}`);
     return res.body;
   };
-  // One persona per address in a project (issue 25 §3): a later blast from the same address saves that persona again.
+  // One persona per address in a project: a later blast from the same address saves that persona again.
   const listed = await h.call('GET', '/api/senderpersonawrapper/sender_personas', { key: t.apiKey });
   const existing = (listed.body.data as Array<{ id: string; email: string }>).find((p) => p.email.toLowerCase() === opts.from.toLowerCase());
   const persona = (

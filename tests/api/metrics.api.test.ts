@@ -1,5 +1,5 @@
 /**
- * Operations endpoints (issue 23 §5): /metrics counts what the sender recorded — sent emails equal to what the relay
+ * Operations endpoints: /metrics counts what the sender recorded — sent emails equal to what the relay
  * (an SMTP sink) received, deferrals and failures by reason class, the send latency — and reads the outbox, the queue
  * and the relays from the database at scrape time; it needs METRICS_TOKEN when one is set and answers only this
  * machine otherwise. /readyz says ready on a live database and names what is not ready (database closed, queue schema

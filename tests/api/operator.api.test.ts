@@ -1,5 +1,5 @@
 /**
- * The operators' back-office gateway (issue 23 §1, §3; openapi/operator.yaml): an operator signs in with their own
+ * The operators' back-office gateway: an operator signs in with their own
  * session cookie (a customer's key or session never reaches it), finds a company by its admin's email, reads its
  * activation request (sent from the console, with the expected volume) and activates it — the admin is emailed, the
  * console's account_status and notifications show it, and the audit log holds who, what and the state before and

@@ -1,5 +1,5 @@
 /**
- * Forged cross-site requests to the operator back-office (issue 36 §5). The mw_operator cookie is SameSite=Strict, but
+ * Forged cross-site requests to the operator back-office. The mw_operator cookie is SameSite=Strict, but
  * a page on another port or a sibling subdomain of the same host is same-site, so the browser sends the cookie with its
  * form posts and no-cors fetches. Every state-changing operator call (sign-in and sign-out included) must come from
  * the back-office's own origin (Origin, Sec-Fetch-Site) and carry a JSON body or the X-Requested-With header, which

@@ -1,8 +1,8 @@
 /**
- * Per-provider limits (issue 21 §4; core/sending/providers.ts) against a real SMTP relay: mail to a provider limited
+ * Per-provider limits against a real SMTP relay: mail to a provider limited
  * to 2 messages/s and 1 connection (DOMAIN_LIMITS) goes out at that pace, while mail to every other provider goes at
  * once — a slow provider never holds back the others. Runs on PGlite and PostgreSQL (API_DB). On PostgreSQL also two
- * server processes and two relays, the first down for 30 s (issue 36 §3): the provider's mail flows at its rate beside
+ * server processes and two relays, the first down for 30 s: the provider's mail flows at its rate beside
  * the rest of the blast, through the outage, instead of waiting behind every other recipient.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,9 +1,9 @@
 /**
- * A relay's max_connections over several senders (issue 21 §1; core/sending/connections.ts): two senders on one
+ * A relay's max_connections over several senders: two senders on one
  * database, each with its own connection pool as big as the limit, against a real SMTP relay that answers
  * `421 Too many connections` past that many open connections. Together they never open more than the limit, and every
  * email is delivered once. Runs on PGlite and PostgreSQL (API_DB). On PostgreSQL also two server processes at a
- * steady rate (issue 36 §4): sessions count until their sockets close, so the relay never sees a sixth, and idle
+ * steady rate: sessions count until their sockets close, so the relay never sees a sixth, and idle
  * sessions are reused rather than reopened (the sink counts every session it took).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

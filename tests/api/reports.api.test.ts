@@ -1,5 +1,5 @@
 /**
- * Every report against an independent count (issue 6, first "Done when" line): a fixed-seed event history — sends,
+ * Every report against an independent count: a fixed-seed event history — sends,
  * failures, opens, clicks, unsubscribes, bounces and complaints across blasts, templates and workflows, days, user
  * agents and domains, plus a few customer-posted events and another tenant's — is written straight into events in
  * many statements (as the sender, the tracking endpoints and the events API write it), and every reporting endpoint,
@@ -166,7 +166,7 @@ const inScope = (e: Ev, s: Scope) =>
   (!!e.blast_id && s.blasts.includes(e.blast_id)) ||
   (!!e.template_id && s.templates.includes(e.template_id)) ||
   (!!e.workflow_id && s.workflows.includes(e.workflow_id));
-/** What a report counts: the product's own events (is_system) in scope; events a customer posted under report names never count (issue 36 §10). */
+/** What a report counts: the product's own events (is_system) in scope; events a customer posted under report names never count. */
 const scoped = (s: Scope) => events.filter((e) => e.is_system && inScope(e, s));
 const distinct = (xs: string[]) => new Set(xs).size;
 /** A person's event: not marked machine (opens) nor bot (clicks); unmarked counts as a person's. */

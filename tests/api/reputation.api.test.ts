@@ -2,7 +2,7 @@
  * The reputation circuit-breaker (core/sending/reputation.ts): complaints from the mailbox simulator push a project's
  * complaint rate over its threshold; its marketing sending pauses with a JOB_PAUSE_SENDING entry, nothing more of its
  * blasts is sent, and it goes on once an admin resumes it. Runs on PGlite and PostgreSQL (API_DB).
- * Also (issue 36 §1): complaints that arrive while the window holds fewer than PAUSE_MIN_SENDS sends pause the project
+ * Also: complaints that arrive while the window holds fewer than PAUSE_MIN_SENDS sends pause the project
  * as soon as the sends reach it — the breaker looks again as sends accumulate, not only when feedback arrives.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Security headers on every page and API answer (issue 19 §7): the console's HTML, gateway answers (2xx and 4xx),
+ * Security headers on every page and API answer: the console's HTML, gateway answers (2xx and 4xx),
  * the public unsubscribe page and static files all carry a Content-Security-Policy, frame-ancestors and
  * X-Frame-Options, X-Content-Type-Options and Referrer-Policy; template images are embeddable from other sites
  * (Cross-Origin-Resource-Policy: cross-origin), everything else same-origin; HSTS only when PUBLIC_URL is https.

@@ -1,5 +1,5 @@
 /**
- * Segment filters against an independent computation (issue 3 §6, second "Done when" line): a seeded project of
+ * Segment filters against an independent computation: a seeded project of
  * contacts with names, metadata, dates, events (sends, opens, clicks per blast, template and workflow; campaigns by association) and
  * segment memberships; for every attribute of the catalog and every operator it allows, POST filter_users must
  * return exactly the contacts a plain TypeScript predicate over the seed selects (and their total); and/or joins; and
@@ -30,7 +30,7 @@ interface Seed {
   unsubscribed_at: string | null;
   events: Array<{ name: string; blast_id: string | null; template_id: string | null; workflow_id?: string; at: string }>;
   segments: string[];
-  /** Subscription topics the contact left (issue 26 §3). */
+  /** Subscription topics the contact left. */
   left_topics: string[];
 }
 const seed: Seed[] = [];

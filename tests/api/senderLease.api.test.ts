@@ -1,5 +1,5 @@
 /**
- * A sender whose heartbeat starves (issue 19 item 8): its event loop is blocked for longer than the lease while claimed
+ * A sender whose heartbeat starves: its event loop is blocked for longer than the lease while claimed
  * rows wait in its queue, so their leases lapse in the database. It must still send every recipient exactly once: it
  * never re-claims rows under its own live claim tokens, renews a batch whose local deadline is near before a slot
  * sends from it, and drops rows another sender took meanwhile instead of sending them.

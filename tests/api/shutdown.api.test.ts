@@ -1,5 +1,5 @@
 /**
- * Stopping like a service (issue 23 §6): the server process (src/server/main.ts, workers on) is ready once started,
+ * Stopping like a service: the server process (src/server/main.ts, workers on) is ready once started,
  * exits 0 within 10 s of SIGTERM when nothing holds it, and when something does (a request waiting on a relay that
  * never answers) exits anyway at the 10 s deadline with code 1 and a line naming what did not finish.
  */

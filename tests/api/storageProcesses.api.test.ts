@@ -1,5 +1,5 @@
 /**
- * S3 storage across processes (issue 23 §4), with the product's own entry point (src/server/main.ts) as child
+ * S3 storage across processes, with the product's own entry point (src/server/main.ts) as child
  * processes: on PostgreSQL, a worker process sends an email whose copy goes to S3 (s3rver) and a second server
  * process without workers, with a data folder of its own, serves that copy through the viewer — the bytes the relay
  * received. And on any database: a malformed STORAGE_URL, or an S3 endpoint that does not answer, stops the start

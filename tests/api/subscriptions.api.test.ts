@@ -1,5 +1,5 @@
 /**
- * Subscription topics, the preference centre and hosted subscribe forms with double opt-in (issue 26 §2-§3) through
+ * Subscription topics, the preference centre and hosted subscribe forms with double opt-in through
  * the gateways and the public pages, on a real database and SMTP sink: a form submission makes a pending contact with
  * a consent record and mails a confirmation link; a GET of the link confirms nothing, its button does; pending
  * contacts get no marketing mail; the honeypot and the per-address limit; topics on templates and blasts, the
@@ -91,7 +91,7 @@ describe(`subscribe forms with double opt-in (${API_DB})`, () => {
     const mail = (await h.sink.parsed()).find((m) => m.envelopeTo.some((to) => to.toLowerCase() === 'pia@example.com'))!;
     expect(mail.subject).toBe('Please confirm your subscription to The Topics newsletter');
     link = /href="http:\/\/localhost:8080(\/s\/c\/[^"]+)"/.exec(String(mail.html))![1];
-    // Nobody is tracked before they consent (issue 36 §9): no open pixel, no rewritten link, no honeypot link.
+    // Nobody is tracked before they consent: no open pixel, no rewritten link, no honeypot link.
     expect(String(mail.html)).not.toMatch(/\/t\/(o|c)\//);
     expect(String(mail.text)).not.toMatch(/\/t\/(o|c)\//);
     expect([...String(mail.html).matchAll(/href="([^"]+)"/g)].map((m) => m[1])).toEqual([`http://localhost:8080${link}`]);
@@ -206,7 +206,7 @@ describe(`subscribe forms with double opt-in (${API_DB})`, () => {
     expect(await removeUnconfirmed(h.runtime.database.query.bind(h.runtime.database) as QueryFn)).toBe(0);
   });
 
-  it('validates exactly as the contacts API does: an address or a name the API refuses is a 400 naming the field, and nothing is made (issue 36 §9)', async () => {
+  it('validates exactly as the contacts API does: an address or a name the API refuses is a 400 naming the field, and nothing is made', async () => {
     const contactsBefore = await h.runtime.database.query('SELECT id FROM contacts WHERE project_id = $1 ORDER BY id', [t.projectId]);
     const outboxBefore = await h.runtime.database.query('SELECT id FROM outbox WHERE project_id = $1 ORDER BY id', [t.projectId]);
     const long = `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.${'f'.repeat(60)}@example.com`.slice(-412);

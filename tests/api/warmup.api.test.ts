@@ -1,5 +1,5 @@
 /**
- * Warm-up (issue 21 §5; core/sending/dailyCaps.ts): a sending domain's blast email goes out up to the day's cap of
+ * Warm-up: a sending domain's blast email goes out up to the day's cap of
  * WARMUP_SCHEDULE and the rest waits for the next UTC day, deferred by warm-up and never failed; a relay's
  * daily_quota holds the rest the same way. The sender's clock is one the test controls: it starts ten seconds before
  * a UTC midnight, so "the next day" comes within the test. Runs on PGlite and PostgreSQL (API_DB).

@@ -1,5 +1,5 @@
 /**
- * Webhooks end to end (issue 26 §1 Done-when 1) on a real database, a real SMTP sink and a real HTTP receiver: a
+ * Webhooks end to end on a real database, a real SMTP sink and a real HTTP receiver: a
  * blast's sent, opened, clicked and unsubscribed events reach the receiver signed per Standard Webhooks (checked with
  * the standardwebhooks library, as a customer would); a receiver that is down is retried and gets everything once it
  * is up; private, loopback and link-local URLs are refused unless WEBHOOK_ALLOW_PRIVATE allows them, at registration

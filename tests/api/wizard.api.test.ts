@@ -1,5 +1,5 @@
 /**
- * The send wizard's server side (issue 9 §2-§3): the review's preview (POST scheduler/scheduler/preview) — the audience
+ * The send wizard's server side: the review's preview (POST scheduler/scheduler/preview) — the audience
  * targeted, left out by reason and to be sent, this month's sends, the estimated cost by the pricing formula, and the
  * problems that stop a launch — and A/B blasts: each recipient gets one template chosen by weight, the same one on a
  * retried expansion, 1,000 recipients split within the documented tolerance of the weights.

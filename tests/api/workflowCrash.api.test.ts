@@ -1,5 +1,5 @@
 /**
- * Workflows exactly once across a crash (issue 8, third "Done when" line): 1,000 contacts enter a workflow (event →
+ * Workflows exactly once across a crash: 1,000 contacts enter a workflow (event →
  * delay 2 s → send → delay 1 s → update metadata); while they are mid-way — some sent, some waiting, the relay stalling
  * messages it has not accepted — the server process (gateways and workers) is killed with SIGKILL, then restarted on
  * the same database. Every contact must complete every step exactly once: one done step per node, one

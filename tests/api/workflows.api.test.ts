@@ -1,5 +1,5 @@
 /**
- * Workflows end to end on the API (issue 8 §3-§5): saving and archiving as jobs with their job-log entries, the
+ * Workflows end to end on the API: saving and archiving as jobs with their job-log entries, the
  * validation errors naming the node, the engine running every node type against a real SMTP sink — the issue's
  * example (event 'signed_up' → delay 2 s → filter email contains 'a' → send, with {{event.*}} variables), metadata,
  * segments, unsubscribes, hand-offs between workflows with the hop guard, delay-until exclusion, contacts entering on

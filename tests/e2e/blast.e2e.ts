@@ -168,7 +168,7 @@ describe('sign in, build a blast and send it (e2e)', () => {
     expect(await frame.getAttribute('srcdoc')).toBe(sim.html);
     await viewer.close();
 
-    // The contact's own page lists the email in its history, which opens the same copy (issue 3 §3).
+    // The contact's own page lists the email in its history, which opens the same copy.
     await page.goto(`${server.url}/people/users`);
     await page.getByRole('searchbox', { name: 'Search' }).fill(SIMULATOR_SUCCESS_ADDRESS);
     const contactRow = page.getByRole('row').filter({ hasText: SIMULATOR_SUCCESS_ADDRESS });
@@ -192,7 +192,7 @@ describe('sign in, build a blast and send it (e2e)', () => {
     expect(page.url()).toMatch(/\/components\/email-blasts\/new$/);
   });
 
-  it('sends a blast now from the form: no date to pick, due the minute it is saved (issue 25 §2)', async () => {
+  it('sends a blast now from the form: no date to pick, due the minute it is saved', async () => {
     const before = sink.count;
     await page.goto(`${server.url}/components/email-blasts/new`);
     await page.getByLabel('Name').fill('E2E blast sent now');

@@ -55,7 +55,7 @@ beforeAll(async () => {
   await sink.waitFor(() => sink.messages.length >= 3, 60_000); // the persona's verification email and the two sends
   const mail = (await sink.parsed()).find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!;
   const pixel = /<img src="([^"]+\/t\/o\/[^"]+\.gif)"/.exec(String(mail.html))![1];
-  // A person opens it (issue 22: a mail client, a while after delivery), so the list's Opens, people's, counts it.
+  // A person opens it (a mail client, a while after delivery), so the list's Opens, people's, counts it.
   await readerDelay(sink.messages.find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!.receivedAt, 'open');
   expect((await fetch(pixel, { headers: { 'user-agent': MAIL_CLIENT_UA } })).status).toBe(200);
 });

@@ -1,5 +1,5 @@
 /**
- * Charts that do not mislead, in a real browser against the built product (issue 22 §5): on a fresh project both
+ * Charts that do not mislead, in a real browser against the built product: on a fresh project both
  * /insights charts (and the Issues chart) say 'No sends yet' instead of drawing an empty axis; after single sends
  * through a real SMTP server and one open, the 30-day and 24-hour charts are bar charts (no smoothed curve: no cubic
  * 'C' command in any path of their SVG) whose y axis starts at 0 with whole-number ticks only, and each chart's 'Show

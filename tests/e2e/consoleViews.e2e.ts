@@ -1,5 +1,5 @@
 /**
- * The console never counts itself (issue 22 §1, first "Done when" line), in a real browser against the built product:
+ * The console never counts itself, in a real browser against the built product:
  * a marketing email reaches a contact through a real SMTP server; the signed-in user opens its stored copy in the
  * email viewer (whose sandboxed iframe really loads the tracking pixel), clicks its link inside the viewer, opens it
  * again from the contact's email history, and previews the template — and the contact's opens and clicks stay 0 in

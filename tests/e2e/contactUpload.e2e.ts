@@ -5,7 +5,7 @@
  * bad rows, chosen through the picker the drop zone opens on Enter, confirmed, uploaded, processed to "Imported with
  * refused rows" with every bad row listed by line, and their good rows found in the contacts list; the sample file
  * downloaded and imported to 'Success'; a segment made from a CSV, opened from its link, holding exactly the file's good
- * rows; and a Mailchimp export whose columns are matched on the confirm step (issue 25 §7), one changed by keyboard,
+ * rows; and a Mailchimp export whose columns are matched on the confirm step, one changed by keyboard,
  * imported with that mapping, at 390 px without the page scrolling sideways.
  */
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';

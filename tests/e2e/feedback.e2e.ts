@@ -1,5 +1,5 @@
 /**
- * Delivery feedback in a real browser against the built product (issue 5): a blast reaches a contact through a real
+ * Delivery feedback in a real browser against the built product: a blast reaches a contact through a real
  * SMTP server; the browser loads the open pixel from the received message and follows its tracked link through the
  * real redirect to a local page; a one-click POST to the List-Unsubscribe URL (as a mail client sends it) unsubscribes
  * the contact; the Events screen shows the send, open, click and unsubscribe; the next marketing blast skips the

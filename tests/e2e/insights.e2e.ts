@@ -58,7 +58,7 @@ beforeAll(async () => {
   const html = String(mail.html);
   const pixel = /<img src="([^"]+\/t\/o\/[^"]+\.gif)"/.exec(html)![1];
   const tracked = /<a href="([^"]+\/t\/c\/[^"]+)">See autumn<\/a>/.exec(html)![1];
-  // As a person reads (issue 22): a mail client's user agent, a while after delivery, so neither counts as a machine's.
+  // As a person reads: a mail client's user agent, a while after delivery, so neither counts as a machine's.
   const delivered = sink.messages.find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!.receivedAt;
   await readerDelay(delivered, 'click');
   const reader = await browser.newContext({ userAgent: MAIL_CLIENT_UA });

@@ -1,5 +1,5 @@
 /**
- * Activation the customer sees (issue 23 "Done when"): a new customer asks for activation from the console's
+ * Activation the customer sees: a new customer asks for activation from the console's
  * checklist (expected volume, sending domain, use case); an operator signs in at /operator, finds the company by its
  * admin's email, reads the request and activates it; the customer's console, open all along, drops "(sandbox)" within
  * 30 s without a new sign-in and shows the notice and "Send your first campaign"; the admin got the email; the audit

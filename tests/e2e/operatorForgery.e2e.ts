@@ -1,5 +1,5 @@
 /**
- * A forged request from a sibling origin (issue 36 §5), in a real browser: an operator signed in to the back-office
+ * A forged request from a sibling origin, in a real browser: an operator signed in to the back-office
  * visits a page served by this test on another port of 127.0.0.1 — the same site, so Chromium sends the SameSite=Strict
  * mw_operator cookie with its requests, but another origin. The page tries what the report found working: form posts
  * (urlencoded, multipart and text/plain) and no-cors fetches with the cookie to reset an admin's password, return the

@@ -1,5 +1,5 @@
 /**
- * Segments in Debian's chromium (issue 3 §5-§6; spec part 2 §2 Segments, §5 Segment, §8): the Filter Contacts
+ * Segments in Debian's chromium: the Filter Contacts
  * screen builds a two-filter segment, previews it joined with 'and' and with 'or', shows 'Filter errors: ...' for an
  * unfinished filter, and saves it as a segment that the server's job fills; the edit page creates an empty segment,
  * adds and removes a contact through the In segment / Not in segment lists, renames it, and adds contacts found with
@@ -73,7 +73,7 @@ describe('Segments (e2e)', () => {
 
     // An unfinished third filter is named before anything is sent.
     await pick('Filter 3', 'Number of opens');
-    // Opens and clicks count people unless the row says otherwise (issue 22); other rows have no such choice.
+    // Opens and clicks count people unless the row says otherwise; other rows have no such choice.
     await page.getByTestId('filter-row-3').getByRole('checkbox', { name: 'Include machine opens' }).waitFor();
     expect(await page.getByTestId('filter-row-1').getByRole('checkbox', { name: 'Include machine opens' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Preview' }).click();
@@ -85,7 +85,7 @@ describe('Segments (e2e)', () => {
     expect(await page.getByRole('button', { name: 'Save as segment' }).isDisabled()).toBe(true);
     await page.getByRole('textbox', { name: 'Segment name' }).fill('Quorras at segtest');
     await page.getByRole('button', { name: 'Save as segment' }).click();
-    // Said in words, and the page moves to the list where the segment shows once built (issue 25 item 9).
+    // Said in words, and the page moves to the list where the segment shows once built.
     await page.getByText('Segment ‘Quorras at segtest’ is being created with 2 contacts').waitFor();
     await page.waitForURL(/\/people\/segments$/);
 

@@ -1,5 +1,5 @@
 /**
- * Sign-up to activation in a real browser against the built product (issue 7 "Done when"; spec part 1 §2, §4, §8):
+ * Sign-up to activation in a real browser against the built product:
  * choose a plan on /pricing (with the Deal Mirror promo applied), sign up — first empty (each field named once, in
  * words) and with a weak password whose error is routed to its field — land on the waiting page signed in (issue 25
  * item 1), open the console and see the sandbox activation steps; a taken email named by its label, add a team member and
@@ -37,7 +37,7 @@ describe('sign-up to activation (e2e)', () => {
     expect(await page.getByLabel('Business email').getAttribute('type')).toBe('email');
   });
 
-  it('names what is missing in words, once, with the password rule shown from the start (issue 25 item 1)', async () => {
+  it('names what is missing in words, once, with the password rule shown from the start', async () => {
     const toasts: string[] = [];
     expect(await page.locator('#signup-password-helper-text').textContent()).toBe('At least 8 characters, with a letter and a digit');
     await page.getByRole('button', { name: 'Sign up' }).click();
@@ -91,14 +91,14 @@ describe('sign-up to activation (e2e)', () => {
       expect(await page.getByTestId(`activation-${step}`).getAttribute('data-done')).toBe('false');
     }
     expect(await page.getByTestId('sandbox-activation').textContent()).toContain('0 of 4 done');
-    // A new account's dashboard reads as a product, not plumbing (issue 25 item 8): no raw event names, and the empty
+    // A new account's dashboard reads as a product, not plumbing: no raw event names, and the empty
     // Recent emails list says how emails get there, with the way to send one.
     const recent = page.getByRole('region', { name: 'Recent emails' });
     await recent.getByText('No emails sent yet.', { exact: false }).waitFor();
     expect(await recent.getByRole('link', { name: 'Send a campaign' }).getAttribute('href')).toBe('/email-send-wizard');
     expect(await page.locator('main').textContent()).not.toContain('email_send_result');
     expect(await recent.getByLabel('Search').inputValue()).toBe('');
-    // The navigation names the company and the project whole, never cut (issue 25 item 9).
+    // The navigation names the company and the project whole, never cut.
     const project = page.getByTestId('nav-project');
     expect(await project.textContent()).toMatch(/^Bright Mail \d+ \/ Main project \(sandbox\)$/);
     expect(await project.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
@@ -147,7 +147,7 @@ describe('sign-up to activation (e2e)', () => {
     await expect.poll(() => row.count()).toBe(0);
   });
 
-  it('cannot remove the super-admin: no Remove is offered and the screen says to contact support (issue 25 §9)', async () => {
+  it('cannot remove the super-admin: no Remove is offered and the screen says to contact support', async () => {
     await page.getByTestId(`team-row-${owner.email}`).waitFor();
     expect(await page.getByRole('button', { name: `Remove ${owner.email}` }).count()).toBe(0);
     expect(await page.getByTestId(`team-row-${owner.email}`).count()).toBe(1);

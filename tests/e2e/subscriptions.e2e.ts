@@ -1,5 +1,5 @@
 /**
- * Double opt-in, subscription topics and webhooks in a real browser against the built product (issue 26 Done-when 2):
+ * Double opt-in, subscription topics and webhooks in a real browser against the built product:
  * topics and a subscribe form are made on their console screens; a visitor subscribes through the hosted form, the
  * confirmation email reaches a real SMTP server, its link's page confirms nothing until its button is pressed, and the
  * contact is then subscribed (in the form's segment) with its consent record. A marketing email's unsubscribe link

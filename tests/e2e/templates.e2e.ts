@@ -1,5 +1,5 @@
 /**
- * The template editor offline in Debian's chromium (issue 4 §1-§3 and its first "Done when" line): every request
+ * The template editor offline in Debian's chromium: every request
  * that leaves the test server is refused, as on a machine without internet. Unlayer's script cannot load, so the
  * editor falls back to the self-hosted GrapesJS designer within the readiness window; a button block is dragged into
  * the design, the template is saved (and reopens in the same designer), previewed with variables, and sent as a test
@@ -221,7 +221,7 @@ describe('template editor offline (e2e)', () => {
     await page.getByText(/will not be filled in: .*\{user/).waitFor({ timeout: 15_000 });
     expect(pageErrors).toEqual([]);
   });
-  it('starts a new template from the gallery: thumbnails of the starters, and the Newsletter saved as a marketing template (issue 25 item 10)', async () => {
+  it('starts a new template from the gallery: thumbnails of the starters, and the Newsletter saved as a marketing template', async () => {
     await page.goto(`${server.url}/components/templates/new`);
     const gallery = page.getByRole('list', { name: 'Starter templates' });
     await gallery.waitFor();

@@ -168,7 +168,7 @@ describe('send wizard: A/B test (e2e)', () => {
     });
 
     // Opens through the delivered emails' tracking pixels: 40 % of A's emails, 10 % of B's, by a mail client a while
-    // after delivery, so they are people's opens (issue 22).
+    // after delivery, so they are people's opens.
     await readerDelay(Math.max(...w.sink.messages.map((m) => m.receivedAt)), 'open');
     const pixel = (html: string) => /(https?:\/\/[^"'\s]+\/t\/o\/[^"'\s]+\.gif)/.exec(html)?.[1];
     const opened = { 'Spring A': Math.round(a * 0.4), 'Spring B': Math.round(b * 0.1) };

@@ -81,7 +81,7 @@ describe('send wizard: one-time blast (e2e)', () => {
 
     expect(await wizard.message()).toBe('Required field');
     await wizard.pick('Template', 'spring', 'Spring news');
-    // The chosen template shows as a thumbnail with its subject (issue 25 §2).
+    // The chosen template shows as a thumbnail with its subject.
     const chosen = page.getByTestId('chosen-template');
     await chosen.getByText('Subject: Spring news').waitFor();
     expect(await chosen.getByTitle('Thumbnail of Spring news').getAttribute('srcdoc')).toContain('Spring news for jane.doe@example.com');
@@ -122,7 +122,7 @@ describe('send wizard: one-time blast (e2e)', () => {
     expect(shownAt - Date.now()).toBeGreaterThan(0);
     expect(shownAt - Date.now()).toBeLessThanOrEqual(16 * 60_000);
     expect(await page.locator('#wizard-timing-timezone').inputValue()).toBe('UTC');
-    // Send now (issue 25 §2): no moment to pick, and the review says the emails go at launch.
+    // Send now: no moment to pick, and the review says the emails go at launch.
     await page.getByRole('button', { name: 'Send now' }).click();
     await page.getByText('The emails go as soon as you launch the campaign.').waitFor();
     expect(await page.locator('#wizard-timing-date').count()).toBe(0);
@@ -161,7 +161,7 @@ describe('send wizard: one-time blast (e2e)', () => {
     expect(await wizard.stepStatuses()).toEqual(['waiting', 'waiting', 'waiting']);
     expect(await axeProblems(page)).toEqual([]);
 
-    // The email as it will read (issue 25 §2): rendered with a sample contact, at desktop and at phone width.
+    // The email as it will read: rendered with a sample contact, at desktop and at phone width.
     const preview = page.getByTestId('email-preview');
     await preview.getByText('Subject: Spring news').waitFor();
     const frame = preview.locator('iframe');

@@ -121,7 +121,7 @@ describe('workflows (e2e)', () => {
     const trigger = dialog('Event trigger settings');
     expect(await trigger.getByRole('button', { name: 'OK' }).isDisabled()).toBe(true); // no event name yet
     await trigger.getByText('event name: Required field').waitFor();
-    // Opens and clicks count people unless machines are included (issue 36 §7); other events offer no such choice.
+    // Opens and clicks count people unless machines are included; other events offer no such choice.
     await trigger.getByLabel('Event name').fill('ses_event_open');
     const machines = trigger.getByLabel('Include machine opens and bot clicks (mail privacy proxies, link scanners)');
     expect(await machines.isChecked()).toBe(false);
@@ -228,7 +228,7 @@ describe('workflows (e2e)', () => {
     await page.getByRole('heading', { level: 1, name: 'Edit Workflow' }).waitFor();
     expect(await page.getByLabel('Name').inputValue()).toBe(WORKFLOW);
     await nodeRow('Filter').getByText(`match → Send`).waitFor(); // drawn again from the saved display
-    // The Send node is named by its template after the save too, not by an id's tail (issue 25 item 4).
+    // The Send node is named by its template after the save too, not by an id's tail.
     await expect.poll(() => nodeOnCanvas('sender').textContent()).toContain(TEMPLATE.slice(0, 10));
     expect(await nodeOnCanvas('sender').textContent()).not.toMatch(/…[0-9a-f]{6}/);
 
@@ -322,7 +322,7 @@ describe('workflows (e2e)', () => {
     await page.getByLabel('Name').fill(WORKFLOW);
     await expect.poll(() => runSegment.isEnabled()).toBe(true);
     expect(await page.getByText('Save your changes before running a segment').count()).toBe(0);
-    // On an event-triggered workflow the page says what Run segment does without the event (issue 25 item 4).
+    // On an event-triggered workflow the page says what Run segment does without the event.
     await page.getByText('This workflow starts when a contact has the event ‘signed_up’. Run segment sends a segment’s contacts through it now').waitFor();
 
     await runSegment.click();

@@ -1,5 +1,5 @@
 /**
- * A person reading an email (issue 22): tests that load a delivered email's pixel or follow its links as the
+ * A person reading an email: tests that load a delivered email's pixel or follow its links as the
  * recipient — not as a scanner — send a mail client's user agent and wait as long after delivery as a person takes,
  * so src/domain/engagement.ts counts the open and the click as a person's.
  */

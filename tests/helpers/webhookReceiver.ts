@@ -1,5 +1,5 @@
 /**
- * A real HTTP receiver for webhook tests (issue 26 §1): listens on 127.0.0.1, keeps every request (headers and the
+ * A real HTTP receiver for webhook tests: listens on 127.0.0.1, keeps every request (headers and the
  * exact body), and answers as told — 'ok' (204), 'fail' (500), 'hang' (never answers) or 'trickle' (starts a 200
  * answer and sends a byte every 200 ms, never ending it). `stop()` closes the port
  * (connections refused, as when a customer's endpoint is down); `start(port)` opens it again on the same port.

@@ -1,5 +1,5 @@
 /**
- * Node 20 is the runtime here (issue 2 §1: "pick versions whose `engines` accept it"). Every installed package —
+ * Node 20 is the runtime here. Every installed package —
  * direct or transitive, top-level or nested under another's node_modules — must declare an `engines.node` range that
  * the running Node satisfies, or none. A dependency upgrade that brings in a Node 22-only package fails here rather
  * than as an EBADENGINE warning nobody reads; pin a version that accepts Node 20 (package.json `overrides` for a

@@ -3,7 +3,7 @@
  * name, business website (url type), business email (email type), password, and the promo code read-only while the
  * stored source holds a promo marker. ?plan= carries the plan chosen on /pricing (default Professional). The Sign up
  * button is disabled while submitting; the request is aborted after 4 s. The password rule is shown under the field
- * from the start. Issue 25 item 1: the form checks its fields before sending (the server's own rules, in words); an
+ * from the start. The form checks its fields before sending (the server's own rules, in words); an
  * error is said once — under its field, with one error line naming the fields by their labels, never by the API's
  * payload names — and a toast only for what no field shows (a network failure). Success shows 'Successfully signed
  * up!', signs the new admin in with the same credentials, and goes to /waiting-for-architecture keeping the query.

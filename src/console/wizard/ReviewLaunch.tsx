@@ -5,8 +5,8 @@
  * without an unsubscribe link, sandbox recipients: Launch stays disabled, with the reason). Launch runs the ordered
  * steps; while they run Back, Cancel and Launch are disabled and the page warns not to close the tab (the browser
  * asks too). A failed step shows its error under it and the later ones are cancelled. Leaving the page (an in-app
- * link) stops the run before its next step, and nothing moves to the success page or toasts after it. Issue 25 §2:
- * the email itself shows rendered at desktop and phone widths, with a test send (EmailPreview).
+ * link) stops the run before its next step, and nothing moves to the success page or toasts after it. The
+ * email itself shows rendered at desktop and phone widths, with a test send (EmailPreview).
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useDataProvider, useNotify } from 'react-admin';

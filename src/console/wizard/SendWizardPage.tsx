@@ -167,7 +167,7 @@ function Success({
   return (
     <Stack spacing={2}>
       <Alert severity="success">{`Campaign '${state.name.trim()}' is launched.`}</Alert>
-      {/* Issue 25 §2: the success page says when the emails go. */}
+      {/* The success page says when the emails go. */}
       {isBlastType(state.type) && (
         <Typography data-testid="launched-send-time">
           {state.timing.sendNow || pastSendTime(state.timing)

@@ -2,7 +2,7 @@
  * The Filter Contacts screen, /people/segments/new/filter (spec part 2 §2 Segments, §5 Segment, §7 Segments, §8):
  * build a filter list joined by 'and' (match every filter) or 'or' (match any), preview up to 100
  * matching contacts with their total (Email, First Name, Last Name, Added; each email opens the contact in a new tab),
- * and save it as a segment, which the server builds as a job. Issue 25 item 9: the spec's toast ("Successfully enqueued
+ * and save it as a segment, which the server builds as a job. The spec's toast ("Successfully enqueued
  * segment creation for {name} w/{count} contacts") reads as plumbing; it now says "Segment ‘{name}’ is being created
  * with {count} contacts" and the page moves to the segments list, where the segment shows once built. Errors in the
  * filters show as 'Filter errors: ...' before anything is sent.
