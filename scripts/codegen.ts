@@ -8,7 +8,7 @@
  *   service → its `components['schemas']`, the index the console's typed gateway calls read their types from;
  * - generated/resources.gen.ts: react-admin resource definitions read from each operation's `x-resource`;
  * - generated/screens.gen.ts: the managed list screens read from each list operation's `x-screen`;
- * - generated/forms/<resource>.validators.gen.js (+ .d.ts) and generated/formValidators.gen.ts: each resource form's
+ * - generated/forms/<service>.<schema>.validators.gen.js (+ .d.ts) and generated/formValidators.gen.ts: each form schema's
  *   validator compiled ahead of time (ajv standalone, as @rjsf/validator-ajv8's precompiled validators expect), so the
  *   console never compiles a schema with `new Function` and its Content-Security-Policy needs no 'unsafe-eval'.
  * With `--check` nothing is written; it exits 1 listing every file that would change (CI's staleness check).
@@ -273,12 +273,12 @@ export const screensByName: Record<string, ScreenDefinition> = Object.fromEntrie
 `,
   );
 
-  // Each form's validator, compiled ahead of time from exactly the schema the form renders (formSchema): the resources'
-  // forms by resource name, the managed screens' by <screen>.create and <screen>.edit.
-  const forms: Array<{ key: string; jsonSchema: Json }> = [
-    ...resources.filter((r) => r.form).map((r) => ({ key: r.name, jsonSchema: r.form.jsonSchema })),
-    ...screens.flatMap((s) => (['create', 'edit'] as const).filter((k) => s[k]).map((k) => ({ key: `${s.name}.${k}`, jsonSchema: s[k].jsonSchema }))),
-  ];
+  // Each form schema's validator, compiled ahead of time from exactly the schema the form renders (formSchema), once per
+  // <service>.<schema> however many forms render it (a screen's add and edit forms often share one).
+  const formsByKey = new Map<string, Json>();
+  for (const r of resources.filter((x) => x.form)) formsByKey.set(`${r.service}.${r.form.schema}`, r.form.jsonSchema);
+  for (const sc of screens) for (const k of ['create', 'edit'] as const) if (sc[k]) formsByKey.set(`${sc.service}.${sc[k].schema}`, sc[k].jsonSchema);
+  const forms = [...formsByKey].map(([key, jsonSchema]) => ({ key, jsonSchema }));
   for (const f of forms) {
     const schemas = Object.values(schemaParser(formSchema(f.jsonSchema)));
     // unicode: false counts string length in UTF-16 units instead of importing ajv's ucs2length at run time (the
@@ -307,7 +307,7 @@ export default validators;
     `${config.header}import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 ${forms.map((f, i) => `import form${i} from './forms/${f.key}.validators.gen';`).join('\n')}
 
-/** The precompiled validator functions of each generated form, by resource name or <screen>.create / <screen>.edit (createPrecompiledValidator's input). */
+/** The precompiled validator functions of each generated form's schema, by <service>.<schema> (createPrecompiledValidator's input). */
 export const formValidators: Record<string, ValidatorFunctions> = {
 ${forms.map((f, i) => `  ${JSON.stringify(f.key)}: form${i},`).join('\n')}
 };

@@ -188,7 +188,8 @@ export function ManagedList({
         </Typography>
         <SpecForm
           form={create}
-          validatorKey={`${definition.name}.create`}
+          service={definition.service}
+          idPrefix={`${definition.name}-create`}
           initial={create.initial ?? {}}
           widgets={widgets}
           fields={fields}
@@ -281,7 +282,8 @@ export function ManagedList({
           <DialogContent>
             <SpecForm
               form={edit}
-              validatorKey={`${definition.name}.edit`}
+              service={definition.service}
+              idPrefix={`${definition.name}-edit`}
               initial={Object.fromEntries(Object.keys((edit.jsonSchema.properties ?? {}) as object).map((k) => [k, editing[k] ?? undefined]))}
               widgets={widgets}
               fields={fields}

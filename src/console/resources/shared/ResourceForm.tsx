@@ -7,12 +7,10 @@ import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { useCreate, useGetOne, useNotify, useUpdate, type RaRecord } from 'react-admin';
 import Form from '@rjsf/mui';
-import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
 import type { CustomValidator, ErrorTransformer, RegistryFieldsType, RegistryWidgetsType, UiSchema } from '@rjsf/utils';
 import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
 import type { ResourceDefinition } from '../../../../generated/resources.gen';
-import { formValidators } from '../../../../generated/formValidators.gen';
-import { formSchema } from './formSchema';
+import { useFormSchema } from './useFormSchema';
 import { checkEmail, checkRequired } from '../../../domain/validation';
 import { Loading } from '../../layout/ConsoleLayout';
 import { saveWarnings } from '../../data/dataProvider';
@@ -82,9 +80,7 @@ function EditorForm({
   const [attempted, setAttempted] = useState(false);
   const saving = creating || updating;
 
-  const schema = useMemo(() => formSchema(form.jsonSchema), [form.jsonSchema]);
-  // Compiled by codegen from this same schema: nothing is compiled in the browser (the CSP allows no eval).
-  const validator = useMemo(() => createPrecompiledValidator(formValidators[definition.name], schema), [definition.name, schema]);
+  const { schema, validator } = useFormSchema(definition.service, form.schema, form.jsonSchema);
 
   const emailInvalid = emailFields.some((f) => checkEmail(formData[f]) !== undefined);
   // disableSaveUntilValid: a blank required field, or (editing) nothing changed yet, keeps Save disabled.

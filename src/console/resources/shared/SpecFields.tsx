@@ -5,13 +5,12 @@
  * checks, shown under each field); ids are `<idPrefix>-<field>`. Fields with `ui:options.showWhen` show only while
  * the other fields hold those values.
  */
-import { useMemo } from 'react';
+
 import Form from '@rjsf/mui';
-import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
 import type { ErrorSchema, UiSchema } from '@rjsf/utils';
 import type { ResourceDefinition } from '../../../../generated/resources.gen';
-import { formValidators } from '../../../../generated/formValidators.gen';
-import { formSchema, shownFields } from './formSchema';
+import { shownFields } from './formSchema';
+import { useFormSchema } from './useFormSchema';
 import { SHARED_WIDGETS } from './formWidgets';
 
 type Values = Record<string, unknown>;
@@ -28,8 +27,7 @@ export interface SpecFieldsProps {
 /** SpecFields is the generated fields of `definition.form`; see the module comment. */
 export function SpecFields({ definition, idPrefix, values, errors, onChange }: SpecFieldsProps) {
   const form = definition.form!;
-  const schema = useMemo(() => formSchema(form.jsonSchema), [form.jsonSchema]);
-  const validator = useMemo(() => createPrecompiledValidator(formValidators[definition.name], schema), [definition.name, schema]);
+  const { schema, validator } = useFormSchema(definition.service, form.schema, form.jsonSchema);
   const uiSchema = { ...shownFields(form.uiSchema, values), 'ui:submitButtonOptions': { norender: true } } as UiSchema;
   const shown = Object.entries(errors).filter(([, message]) => message);
   const extraErrors = shown.length ? (Object.fromEntries(shown.map(([key, message]) => [key, { __errors: [message] }])) as ErrorSchema) : undefined;

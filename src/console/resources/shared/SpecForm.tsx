@@ -6,13 +6,11 @@
  * gateway refuses keeps what was typed: each `field: message` of its `errors` list shows under that field as
  * "<Label>: message"; the rest comes back to the caller to show.
  */
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import Form from '@rjsf/mui';
-import { createPrecompiledValidator } from '@rjsf/validator-ajv8';
 import type { CustomValidator, ErrorSchema, ErrorTransformer, RegistryFieldsType, RegistryWidgetsType, UiSchema } from '@rjsf/utils';
 import type { ScreenForm } from '../../../../generated/screens.gen';
-import { formValidators } from '../../../../generated/formValidators.gen';
-import { formSchema } from './formSchema';
+import { useFormSchema } from './useFormSchema';
 import { SHARED_WIDGETS } from './formWidgets';
 
 type FormData = Record<string, unknown>;
@@ -47,8 +45,10 @@ export function splitRefusal(form: ScreenForm, errors: string[]): SaveRefusal {
 
 export interface SpecFormProps {
   form: ScreenForm;
-  /** The key of its precompiled validator: <screen>.create or <screen>.edit. */
-  validatorKey: string;
+  /** The gateway whose component schema the form edits (its validator is <service>.<schema>). */
+  service: string;
+  /** Its fields' ids start with this (an add form and an edit dialog of the same fields are open at once). */
+  idPrefix: string;
   initial: FormData;
   /** Saves the values; resolves to nothing on success or to the refusal to show. */
   onSave: (data: FormData) => Promise<SaveRefusal | void>;
@@ -61,13 +61,12 @@ export interface SpecFormProps {
 }
 
 /** SpecForm is one generated form; it keeps its values across a refused save and resets to `initial` after a good one. */
-export function SpecForm({ form, validatorKey, initial, onSave, widgets, fields, check, actions }: SpecFormProps) {
+export function SpecForm({ form, service, idPrefix, initial, onSave, widgets, fields, check, actions }: SpecFormProps) {
   const [formData, setFormData] = useState<FormData>(initial);
   const [attempted, setAttempted] = useState(false);
   const [saving, setSaving] = useState(false);
   const [serverErrors, setServerErrors] = useState<ErrorSchema | undefined>();
-  const schema = useMemo(() => formSchema(form.jsonSchema), [form.jsonSchema]);
-  const validator = useMemo(() => createPrecompiledValidator(formValidators[validatorKey], schema), [validatorKey, schema]);
+  const { schema, validator } = useFormSchema(service, form.schema, form.jsonSchema);
   const uiSchema = (form.uiSchema ?? {}) as UiSchema;
 
   // Words from the field's ui:options: requiredMessage for a missing field, minItemsMessage for too few choices.
@@ -111,8 +110,7 @@ export function SpecForm({ form, validatorKey, initial, onSave, widgets, fields,
 
   return (
     <Form
-      // Ids unique on the page: an add form and an edit dialog of the same fields are open at once.
-      idPrefix={validatorKey.replace(/\W/g, '-')}
+      idPrefix={idPrefix}
       schema={schema}
       uiSchema={uiSchema}
       formData={formData}

@@ -47,32 +47,15 @@ const LABELS: Record<string, (r: RaRecord) => string> = { persona: personaLabel 
  * (default labelField), emptyLabel (the empty choice's text), labelBy (a label of LABELS instead of the field).
  */
 export function RecordSelectWidget(props: WidgetProps) {
-  const { id, value, onChange, label, required, disabled, readonly, rawErrors, options } = props;
+  const { options } = props;
   const labelField = String(options.labelField ?? 'name');
   const list = useGetList(String(options.resource), {
     pagination: { page: 1, perPage: 1000 },
     sort: { field: String(options.sortField ?? labelField), order: 'ASC' },
   });
+  const choices = (list.data ?? []).map((r) => ({ value: String(r.id), label: options.labelBy ? LABELS[String(options.labelBy)](r) : String(r[labelField]) }));
   return (
-    <TextField
-      id={id}
-      select
-      label={label}
-      value={value ?? ''}
-      onChange={(e) => onChange(e.target.value || undefined)}
-      required={required}
-      disabled={disabled || readonly}
-      fullWidth
-      error={!!rawErrors?.length}
-      slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
-    >
-      <option value="">{list.isPending ? 'Loading…' : String(options.emptyLabel ?? 'Choose one')}</option>
-      {(list.data ?? []).map((r) => (
-        <option key={r.id} value={r.id}>
-          {options.labelBy ? LABELS[String(options.labelBy)](r) : String(r[labelField])}
-        </option>
-      ))}
-    </TextField>
+    <NativeSelect {...props} fullWidth choices={[{ value: '', label: list.isPending ? 'Loading…' : String(options.emptyLabel ?? 'Choose one') }, ...choices]} />
   );
 }
 
@@ -144,8 +127,22 @@ export function KeyValueField(props: FieldProps) {
   );
 }
 
-/** NativeSelectWidget is a native select of the schema's enum, labelled by `ui:enumNames` (usable by keyboard and on a phone). */
-export function NativeSelectWidget({ id, value, onChange, label, required, disabled, readonly, rawErrors, options }: WidgetProps) {
+/**
+ * NativeSelect is the native select the select widgets share (usable by keyboard and on a phone): `choices` in order,
+ * the empty value saved as none.
+ */
+function NativeSelect({
+  id,
+  value,
+  onChange,
+  label,
+  required,
+  disabled,
+  readonly,
+  rawErrors,
+  choices,
+  fullWidth,
+}: WidgetProps & { choices: Array<{ value: string; label: string }>; fullWidth?: boolean }) {
   return (
     <TextField
       id={id}
@@ -155,17 +152,23 @@ export function NativeSelectWidget({ id, value, onChange, label, required, disab
       onChange={(e) => onChange(e.target.value || undefined)}
       required={required}
       disabled={disabled || readonly}
+      fullWidth={fullWidth}
       error={!!rawErrors?.length}
-      sx={{ minWidth: 200 }}
+      sx={fullWidth ? undefined : { minWidth: 200 }}
       slotProps={{ select: { native: true }, inputLabel: { shrink: true } }}
     >
-      {(options.enumOptions ?? []).map((o) => (
-        <option key={String(o.value)} value={String(o.value)}>
-          {o.label}
+      {choices.map((c) => (
+        <option key={c.value} value={c.value}>
+          {c.label}
         </option>
       ))}
     </TextField>
   );
+}
+
+/** NativeSelectWidget is a native select of the schema's enum, labelled by `ui:enumNames`. */
+export function NativeSelectWidget(props: WidgetProps) {
+  return <NativeSelect {...props} choices={(props.options.enumOptions ?? []).map((o) => ({ value: String(o.value), label: o.label }))} />;
 }
 
 /** TopicWidget is TopicSelect as an rjsf widget ('' is no topic, saved as none); `ui:options.noneLabel` names "none". */
