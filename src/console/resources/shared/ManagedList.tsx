@@ -143,13 +143,14 @@ export function ManagedList({
     void load();
   }, [load]);
 
-  /** save runs a create or update and words its outcome; a refusal naming no field is a toast. */
-  const save = async (form: ScreenForm, call: () => Promise<unknown>): Promise<SaveRefusal | void> => {
+  /** save runs a create or update and words its outcome (a refusal naming no field is a toast); `created` hears of a new row. */
+  const save = async (form: ScreenForm, call: () => Promise<unknown>, created?: (row: Row) => void): Promise<SaveRefusal | void> => {
     try {
       const saved = ((await call()) as { data?: Row } | undefined)?.data;
       notify(fillTemplate(form.success, saved ?? {}), { type: 'success' });
+      // Before the list reloads: a card drawn for the new row may need what only this answer carries (a secret).
+      if (saved) created?.(saved);
       await load();
-      if (saved && form === create) onCreated?.(saved);
     } catch (e) {
       if (form.refusals === 'toast') {
         notify(`${form.failure}: ${errorText((e as Error).message)}`, { type: 'error' });
@@ -194,7 +195,7 @@ export function ManagedList({
           widgets={widgets}
           fields={fields}
           check={check}
-          onSave={(data) => save(create, () => callOperationUnchecked(operations.create!, requests.create?.(data) ?? { body: data }))}
+          onSave={(data) => save(create, () => callOperationUnchecked(operations.create!, requests.create?.(data) ?? { body: data }), onCreated)}
           actions={(saving) => (
             <Box sx={{ mt: 2 }}>
               <Button type="submit" variant="contained" disabled={saving}>
