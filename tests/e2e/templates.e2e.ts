@@ -240,12 +240,25 @@ describe('template editor offline (e2e)', () => {
     const html = await page.getByRole('textbox', { name: 'HTML' }).inputValue();
     expect(html).toContain('{{unsubscribe_link}}');
     expect(html).toContain('licence: /starters/LICENSE-leemunroe.txt');
+    // The starter's hidden preheader is a field the author sees and edits, and no sample address hides in the footer.
+    const preheader = page.getByLabel('Inbox preview text');
+    expect(await preheader.inputValue()).toBe('The highlights of this month, in a three-minute read.');
+    expect(html).not.toMatch(/preheader text|1234 Street|Company Inc/);
+    await preheader.fill('Three things {{user.first_name}} should know');
+    const edited = await page.getByRole('textbox', { name: 'HTML' }).inputValue();
+    expect(edited).toContain('>Three things {{user.first_name}} should know</span>');
+    expect(edited).not.toContain('The highlights of this month');
+    await page.getByRole('button', { name: 'Render variables' }).click();
+    const inbox = page.getByRole('group', { name: 'Inbox preview' });
+    expect(await inbox.getByTestId('inbox-preheader').textContent()).toBe(' — Three things Jane should know');
+    expect(await inbox.textContent()).toContain('What is new this month');
+    await page.getByRole('button', { name: 'Return to edit mode' }).click();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Successfully saved template').waitFor();
     await page.waitForURL(/\/components\/templates\/edit\/[0-9a-f-]{36}$/);
     const saved = (await api('GET', `/api/template/templates?ids=${page.url().split('/').pop()}`)).data[0];
     expect(saved).toMatchObject({ name: 'Newsletter', subject: 'What is new this month', type: 'TEMPLATE_MARKETING' });
-    expect(saved.html_body).toBe(html);
+    expect(saved.html_body).toBe(edited);
     expect(pageErrors).toEqual([]);
   });
   it('on a phone, opens a saved template as its rendered email, with the editor one tap away', async () => {
@@ -257,7 +270,7 @@ describe('template editor offline (e2e)', () => {
       await expect
         .poll(async () => (await page.getByTitle('Template preview').getAttribute('srcdoc')) ?? '')
         .toContain('licence: /starters/LICENSE-leemunroe.txt');
-      expect(await page.getByText('Subject: What is new this month').count()).toBe(1);
+      expect(await page.getByRole('group', { name: 'Inbox preview' }).textContent()).toContain('What is new this month — Three things Jane should know');
       await page.getByRole('button', { name: 'Send test email' }).waitFor();
       await page.getByRole('button', { name: 'Edit anyway' }).click();
       expect(await page.getByLabel('Name').inputValue()).toBe('Newsletter');

@@ -19,7 +19,19 @@ import { uploadTemplateImage } from './uploadImage';
 import { DEFAULT_DESIGN_HTML, emailDocument, savedDesignOf, type DesignerKind, type EmailDesigner, type SavedDesign } from './designer/EmailDesigner';
 import { unlayerUnavailable } from './designer/unlayerState';
 import { DesignerBoundary } from './designer/DesignerBoundary';
-import { FileButtons, HtmlSource, PhonePreview, PreviewFrame, draftErrors, headOf, type Draft } from './TemplateEditorParts';
+import {
+  FileButtons,
+  HtmlSource,
+  InboxLine,
+  PhonePreview,
+  PreheaderField,
+  PreviewFrame,
+  SAMPLE_SENDER,
+  draftErrors,
+  headOf,
+  type Draft,
+} from './TemplateEditorParts';
+import { preheaderOf, withPreheader } from '../../../domain/preheader';
 import { resourcesByName } from '../../../../generated/resources.gen';
 import { SpecFields } from '../shared/SpecFields';
 
@@ -55,6 +67,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
     type: String(source?.type ?? 'TEMPLATE_MARKETING'),
     html_body: String(source?.html_body ?? ''),
     topic_id: String(source?.topic_id ?? ''),
+    preheader: preheaderOf(String(source?.html_body ?? '')),
   }));
   const [content, setContent] = useState<Content>(() => initialContent(source));
   const [view, setView] = useState<'design' | 'html'>(() => (initialContent(source).from === 'html' ? 'html' : 'design'));
@@ -163,7 +176,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
     setDesigner(undefined);
     designerRef.current = undefined;
     htmlRef.current = text;
-    setDraft((prev) => ({ ...prev, html_body: text, name: prev.name || file.name.replace(/\.html?$/i, '') }));
+    setDraft((prev) => ({ ...prev, html_body: text, preheader: preheaderOf(text), name: prev.name || file.name.replace(/\.html?$/i, '') }));
     setContent({ from: 'html' });
     setView('html');
     notify(`Imported ${file.name}`, { type: 'info' });
@@ -188,11 +201,13 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
         setExporting(false);
       }
     }
+    html = withPreheader(html, draft.preheader);
     if (Object.values(draftErrors({ ...draft, html_body: html })).some(Boolean)) return;
     // html-to-text (~45 kB gzip) is loaded on the first save, not with the console.
     const { textFromHtml } = await import('../../../domain/emailHtml');
+    const { preheader: _preheader, ...fields } = draft;
     const data = {
-      ...draft,
+      ...fields,
       html_body: html,
       enabled: source?.enabled ?? true,
       // The text alternative, made from the HTML on every save so it never lags behind it.
@@ -245,6 +260,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
       <PhonePreview
         name={draft.name}
         subject={draft.subject}
+        preheader={draft.preheader}
         html={draft.html_body}
         onEditAnyway={() => setEditOnPhone(true)}
         onTest={mode === 'edit' && source ? () => setTestOpen(true) : undefined}
@@ -270,6 +286,13 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
               values={{ name: draft.name, subject: draft.subject, type: draft.type, topic_id: draft.topic_id || undefined }}
               errors={{ name: errors.name, subject: errors.subject, type: errors.type }}
               onChange={(v) => setDraft((d) => ({ ...d, ...headOf(v) }))}
+            />
+            <PreheaderField
+              value={draft.preheader}
+              onChange={(text) =>
+                // HTML written as code carries the preheader itself, so the code and the field stay one text.
+                setDraft((d) => ({ ...d, preheader: text, html_body: content.from === 'html' ? withPreheader(d.html_body, text) : d.html_body }))
+              }
             />
             {suspicious.length > 0 && (
               <Alert severity="warning" role="status">
@@ -310,6 +333,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
             )}
             {renderVariables && (
               <Box sx={{ minHeight: 640, border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
+                <InboxLine from={SAMPLE_SENDER} subject={renderSample(draft.subject)} preheader={renderSample(draft.preheader)} />
                 <PreviewFrame title="Template preview" html={preview} minHeight={640} />
               </Box>
             )}
@@ -337,7 +361,11 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
                     This is the HTML the designer makes. Editing it directly detaches it from the visual design.
                   </Alert>
                 )}
-                <HtmlSource html={draft.html_body} readOnly={content.from === 'designer'} onChange={(html) => setDraft((d) => ({ ...d, html_body: html }))} />
+                <HtmlSource
+                  html={draft.html_body}
+                  readOnly={content.from === 'designer'}
+                  onChange={(html) => setDraft((d) => ({ ...d, html_body: html, preheader: preheaderOf(html) }))}
+                />
               </Stack>
             )}
             <Stack direction="row" spacing={1}>

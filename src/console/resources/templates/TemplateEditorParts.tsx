@@ -9,6 +9,9 @@ import { checkRequired, checkTemplateContent } from '../../../domain/validation'
 import { renderSample } from './sampleRender';
 import { DEFAULT_DESIGN_HTML, emailDocument } from './designer/EmailDesigner';
 
+/** The sender an editor preview shows (a template has no sender until a blast or workflow chooses a persona). */
+export const SAMPLE_SENDER = 'Your sender persona';
+
 /** What the editor's fields hold. */
 export interface Draft {
   name: string;
@@ -17,6 +20,8 @@ export interface Draft {
   html_body: string;
   /** The subscription topic of a marketing template ('' for none). */
   topic_id: string;
+  /** The inbox preview text (preheader): written into html_body's hidden preheader element on save (withPreheader). */
+  preheader: string;
 }
 
 /** draftErrors: each field's error in words (checkRequired, checkTemplateContent), undefined when it is fine. */
@@ -74,6 +79,48 @@ export function FileButtons({ onImportHtml, onUploadImage }: { onImportHtml: (fi
   );
 }
 
+/**
+ * InboxLine: how the email appears in an inbox list — the sender, the subject and, after it, the preheader (or,
+ * without one, the first words of the body, as inbox lists show them). Texts are shown as given (render them first).
+ */
+export function InboxLine({ from, subject, preheader }: { from: string; subject: string; preheader: string }) {
+  return (
+    <Box
+      role="group"
+      aria-label="Inbox preview"
+      sx={{ px: 1.5, py: 1, border: 1, borderColor: 'divider', borderRadius: 1, bgcolor: 'background.default', minWidth: 0 }}
+    >
+      <Typography variant="body2" sx={{ fontWeight: 600, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        {from}
+      </Typography>
+      <Typography variant="body2" sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        <Box component="span" sx={{ fontWeight: 600 }}>
+          {subject || '(no subject)'}
+        </Box>
+        <Box component="span" sx={{ color: 'text.secondary' }} data-testid="inbox-preheader">
+          {' — '}
+          {preheader || '(no preview text: inboxes show the first words of the email)'}
+        </Box>
+      </Typography>
+    </Box>
+  );
+}
+
+/** PreheaderField: the inbox preview text, with what it is for. */
+export function PreheaderField({ value, onChange }: { value: string; onChange: (text: string) => void }) {
+  return (
+    <TextField
+      id="template-preheader"
+      label="Inbox preview text"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      helperText="Shown after the subject in most inboxes, hidden in the opened email. Empty: inboxes show the email's first words."
+      slotProps={{ htmlInput: { maxLength: 200 } }}
+      fullWidth
+    />
+  );
+}
+
 /** PreviewFrame: an email's HTML in a sandboxed frame (VIEWER_SANDBOX: no scripts), the full width and at least `minHeight` px tall. */
 export function PreviewFrame({ title, html, minHeight }: { title: string; html: string; minHeight: number }) {
   return (
@@ -115,6 +162,7 @@ export function HtmlSource({ html, readOnly, onChange }: { html: string; readOnl
 export function PhonePreview({
   name,
   subject,
+  preheader,
   html,
   onEditAnyway,
   onTest,
@@ -122,6 +170,7 @@ export function PhonePreview({
 }: {
   name: string;
   subject: string;
+  preheader: string;
   html: string;
   onEditAnyway: () => void;
   onTest?: () => void;
@@ -145,9 +194,9 @@ export function PhonePreview({
           <Typography variant="subtitle1" component="p" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
             {name || 'New template'}
           </Typography>
-          <Typography variant="body2" color="text.secondary" sx={{ mb: 1, overflowWrap: 'anywhere' }}>
-            Subject: {renderSample(subject) || '(none yet)'}
-          </Typography>
+          <Box sx={{ mb: 1 }}>
+            <InboxLine from={SAMPLE_SENDER} subject={renderSample(subject)} preheader={renderSample(preheader)} />
+          </Box>
           <Box sx={{ border: 1, borderColor: 'divider', borderRadius: 1, overflow: 'hidden' }}>
             <PreviewFrame title="Template preview" html={renderSample(html || emailDocument(DEFAULT_DESIGN_HTML))} minHeight={560} />
           </Box>

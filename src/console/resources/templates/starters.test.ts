@@ -1,13 +1,15 @@
 /**
  * The gallery's starters are real templates of this product: each file exists, uses only this
  * product's variables, keeps its licence notice, and a marketing starter passes the template checks a save applies
- * (its unsubscribe link; spec part 2 §5 Template), and nothing in it is fetched from another site.
+ * (its unsubscribe link; spec part 2 §5 Template), nothing in it is fetched from another site, and no
+ * sample text hides in it (a preheader nobody wrote, a sample postal address).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STARTERS } from './starters.ts';
 import { checkTemplateContent, suspiciousVariables } from '../../../domain/validation.ts';
+import { preheaderOf } from '../../../domain/preheader.ts';
 
 const PUBLIC = path.resolve(import.meta.dirname, '../../../../public');
 
@@ -24,5 +26,14 @@ describe('template starters', () => {
     // Nothing a preview would fetch from elsewhere (the console runs offline): no web fonts, images or scripts.
     expect(html).not.toMatch(/@import|<script|<link[^>]+stylesheet/i);
     expect(html.match(/\bsrc=["']https?:[^"']*/gi) ?? []).toEqual([]);
+  });
+
+  it.each(STARTERS)('$name carries no placeholder text a recipient would see but the author would not', (starter) => {
+    const html = readFileSync(path.join(PUBLIC, starter.url), 'utf8');
+    // The preheader is the editor's "Inbox preview text" field, so it is written for this starter, not a sample line.
+    expect(preheaderOf(html)).not.toMatch(/preheader text|Some clients will show|^$/i);
+    expect(preheaderOf(html)).not.toMatch(/Your product/);
+    // No sample postal addresses in the footer.
+    expect(html).not.toMatch(/1234 Street|Suite 1234|Company Inc|Commercial Ct/);
   });
 });
