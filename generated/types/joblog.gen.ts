@@ -26,7 +26,7 @@ export interface paths {
         };
         /**
          * Progress and row errors of the import of one uploaded contact file (spec part 1 §3 Bulk upload status, part 2 §7 Contacts).
-         * @description An import is counted in jobs: one per started MiB of the file, plus one that finishes it (so at least 2). num_in_progress_jobs counts those not yet done, so (num_total_jobs - num_in_progress_jobs) / num_total_jobs is the share processed. Before the upload's import is queued both are 0. When the import has ended, num_in_progress_jobs is 0; `errors` holds what stopped the whole file (e.g. not a CSV file, an unknown column), `processing_errors` the rows that were refused (the others are imported).
+         * @description An import is counted in jobs: one per started MiB of the file, plus one that finishes it (so at least 2). num_in_progress_jobs counts those not yet done, so (num_total_jobs - num_in_progress_jobs) / num_total_jobs is the share processed. Before the upload's import is queued both are 0. When the import has ended, num_in_progress_jobs is 0; `errors` holds what stopped the whole file (e.g. not a CSV file, an unknown column), `processing_errors` the rows that were refused, `merged_rows` those merged into an earlier row of the file (the same address in another letter case); the others are imported. rows_imported + rows_merged + rows_failed is the number of data rows read.
          */
         get: operations["getBulkUploadStatus"];
         put?: never;
@@ -43,7 +43,7 @@ export interface components {
     schemas: {
         JobLogEntry: {
             id: string;
-            /** @description JOB_PROCESS_EMAIL_BLAST (expanded a blast), JOB_DISTRIBUTE_EMAIL_BLAST (sent it), JOB_CREATE_WORKFLOW, JOB_DELETE_WORKFLOW, JOB_PARSE_CONTACT_FILE ("parsed contact file": start_details s3_key, file_name, bytes, segment_id; end_details rows_imported, rows_failed, processing_errors), JOB_WEBHOOK_SECRET_REVEALED (a webhook endpoint's signing secret was shown by revealWebhookSecret: start_details endpoint_id, url, ip, user_agent, never the secret; started_at is when). */
+            /** @description JOB_PROCESS_EMAIL_BLAST (expanded a blast), JOB_DISTRIBUTE_EMAIL_BLAST (sent it), JOB_CREATE_WORKFLOW, JOB_DELETE_WORKFLOW, JOB_PARSE_CONTACT_FILE ("parsed contact file": start_details s3_key, file_name, bytes, segment_id; end_details rows_imported, rows_merged, rows_failed, processing_errors, merged_rows), JOB_WEBHOOK_SECRET_REVEALED (a webhook endpoint's signing secret was shown by revealWebhookSecret: start_details endpoint_id, url, ip, user_agent, never the secret; started_at is when). */
             job_name: string;
             started_at: components["schemas"]["Timestamp"];
             /** Format: date-time */
@@ -70,8 +70,26 @@ export interface components {
                 column: string | null;
                 reason: string;
             }[];
-            /** @description Rows accepted: their contact was created or updated (a repeated email counts each of its rows). */
+            /** @description Rows merged into an earlier row of the file, in file order (the first 1,000; rows_merged counts them all), listed once the import has ended (empty while it runs). Addresses are the same whatever their letter case, so a row whose address an earlier accepted row wrote in another case (yuki@example.com after YUKI@example.com) is not applied: the earlier row's contact keeps its address as written there (or as stored, for a contact that existed before) and its values. A row repeating an address as written is not merged: it is applied, and wins for the cells it fills. */
+            merged_rows: {
+                /** @description The merged row's line (CSV) or row (XLSX) number; the header is line 1. */
+                line: number;
+                /** @description The email column, as named in the header. */
+                column: string;
+                /** @description In words: the address it was merged into, the line of the row kept, and that this row's values were not applied. */
+                reason: string;
+                /** @description The address as written on the merged row. */
+                email: string;
+                /** @description The address of the contact the row was merged into, as stored; null if no live contact has it any more (archived meanwhile). */
+                merged_into: string | null;
+                /** @description The line (CSV) or row (XLSX) of the first row with the address, the one kept. */
+                first_line: number;
+            }[];
+            /** @description Rows applied: their contact was created or updated (an address repeated as written counts each of its rows; a contact that existed before keeps its address as stored, whatever the row's letter case). */
             rows_imported: number;
+            /** @description Rows merged into an earlier row with the same address in another letter case, not applied (merged_rows). */
+            rows_merged: number;
+            /** @description Rows refused (processing_errors). */
             rows_failed: number;
             /** @description The segment the contacts were added to (a segment made from a file), else null. */
             segment_id: string | null;

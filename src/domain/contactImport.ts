@@ -10,7 +10,8 @@
  *   fields are read as the fields ("Email Address", "E-mail", FIRSTNAME, "Last Name"…). Any other column stops the
  *   file, unless the upload's column mapping sends it somewhere: a field, json, json.<key> or skip.
  * - A CSV file's delimiter is a comma, a semicolon or a tab, whichever its header line uses (csvDelimiter).
- * - An empty cell leaves the contact's existing value unchanged. The same email twice in a file: the last row wins.
+ * - An empty cell leaves the contact's existing value unchanged. The same email twice in a file, written the same way:
+ *   the last row wins; written in another letter case, the later row is merged into the first (./importAddresses.ts).
  */
 import { IANAZone } from 'luxon';
 import { parse as parseCsv } from 'csv-parse/browser/esm/sync';

@@ -8,6 +8,7 @@ import {
   describeProcessingError,
   extensionMessage,
   formatBytes,
+  importCounts,
   isProcessingDone,
   MAX_CONTACT_FILE_BYTES,
   newUploadItem,
@@ -166,7 +167,9 @@ describe("one file's lifecycle", () => {
     num_total_jobs: 0,
     s3_key: 'k.csv',
     processing_errors: [],
+    merged_rows: [],
     rows_imported: 0,
+    rows_merged: 0,
     rows_failed: 0,
     segment_id: null,
     ...over,
@@ -186,6 +189,28 @@ describe("one file's lifecycle", () => {
     expect(item).toMatchObject({ phase: 'processing', numTotal: 2, numInProgress: 1, rowsImported: 4, processingErrors: [{ line: 2 }] });
     item = withStatus(item, status({ num_total_jobs: 2, rows_imported: 9, rows_failed: 1, segment_id: 's1' }));
     expect(item).toMatchObject({ phase: 'success', rowsImported: 9, rowsFailed: 1, segmentId: 's1', errors: [] });
+  });
+
+  it('records merged rows and says the counts in words', () => {
+    const merged = {
+      line: 200,
+      column: 'email',
+      reason: "merged into YUKI.OBRIEN3@EXAMPLE.COM (line 2): the same address in another letter case, so this row's values were not applied",
+      email: 'yuki.obrien3@example.com',
+      merged_into: 'YUKI.OBRIEN3@EXAMPLE.COM',
+      first_line: 2,
+    };
+    const item = withStatus(
+      withUploaded(newUploadItem('1', { name: 'a.csv', size: 100 }), 'k.csv'),
+      status({ num_total_jobs: 2, rows_imported: 198, rows_merged: 1, rows_failed: 1, merged_rows: [merged] }),
+    );
+    expect(item).toMatchObject({ phase: 'success', rowsImported: 198, rowsMerged: 1, rowsFailed: 1, mergedRows: [merged] });
+    expect(importCounts(item)).toBe('198 rows imported, 1 merged (same address in another case), 1 failed');
+    expect(describeProcessingError(merged)).toBe(
+      "Line 200, column email: merged into YUKI.OBRIEN3@EXAMPLE.COM (line 2): the same address in another letter case, so this row's values were not applied",
+    );
+    expect(importCounts({ rowsImported: 1, rowsMerged: 0, rowsFailed: 0 })).toBe('1 row imported, 0 failed');
+    expect(importCounts({ rowsImported: 2, rowsMerged: 0, rowsFailed: 5 })).toBe('2 rows imported, 5 failed');
   });
 
   it("fails on the file's errors, and records other failures", () => {

@@ -8,6 +8,7 @@
  * The server applies the same extension and size rules (src/server/core/contacts/upload.ts, src/server/plugins/uploads.ts);
  * checking them here refuses a wrong file before anything is sent.
  */
+import type { MergedRow } from './importAddresses';
 
 /** The smallest contact file accepted, in bytes (spec part 2 §9: 1 byte). */
 export const MIN_CONTACT_FILE_BYTES = 1;
@@ -124,7 +125,10 @@ export interface UploadStatus {
   num_total_jobs: number;
   s3_key: string;
   processing_errors: ProcessingError[];
+  /** Rows merged into an earlier row of the same address in another letter case (listed once the import has ended). */
+  merged_rows: MergedRow[];
   rows_imported: number;
+  rows_merged: number;
   rows_failed: number;
   segment_id: string | null;
 }
@@ -221,6 +225,15 @@ export function summariseProcessingErrors(
   return { shown: errors.slice(0, cap), more: Math.max(0, errors.length - cap), unrecordedRows: Math.max(0, rowsFailed - lines.size) };
 }
 
+/**
+ * importCounts says a file's rows in words: "199 rows imported, 1 merged (same address in another case), 0 failed";
+ * the merged part only when some rows were merged.
+ */
+export function importCounts(item: Pick<UploadItem, 'rowsImported' | 'rowsMerged' | 'rowsFailed'>): string {
+  const merged = item.rowsMerged > 0 ? `, ${item.rowsMerged} merged (same address in another case)` : '';
+  return `${item.rowsImported} ${item.rowsImported === 1 ? 'row' : 'rows'} imported${merged}, ${item.rowsFailed} failed`;
+}
+
 /** describeProcessingError renders one refused row for people: "Line 3, column email: Invalid email", or "Line 7: …" for the whole row. */
 export function describeProcessingError(e: ProcessingError): string {
   return e.column === null ? `Line ${e.line}: ${e.reason}` : `Line ${e.line}, column ${e.column}: ${e.reason}`;
@@ -246,7 +259,10 @@ export interface UploadItem {
   numInProgress: number;
   errors: string[];
   processingErrors: ProcessingError[];
+  /** Rows merged into an earlier row of the same address in another letter case, each with its line and reason. */
+  mergedRows: MergedRow[];
   rowsImported: number;
+  rowsMerged: number;
   rowsFailed: number;
   /** The segment made from the file (segment uploads). */
   segmentId: string | null;
@@ -264,7 +280,9 @@ export function newUploadItem(id: string, file: { name: string; size: number }):
     numInProgress: 0,
     errors: [],
     processingErrors: [],
+    mergedRows: [],
     rowsImported: 0,
+    rowsMerged: 0,
     rowsFailed: 0,
     segmentId: null,
   };
@@ -281,14 +299,16 @@ export function withUploaded(item: UploadItem, s3Key: string): UploadItem {
   return { ...item, phase: 'processing', progress: 1, s3Key };
 }
 
-/** withStatus applies one status answer: counts, refused rows, and success or failure once processing is done. */
+/** withStatus applies one status answer: counts, refused and merged rows, and success or failure once processing is done. */
 export function withStatus(item: UploadItem, status: UploadStatus): UploadItem {
   const next: UploadItem = {
     ...item,
     numTotal: status.num_total_jobs,
     numInProgress: status.num_in_progress_jobs,
     processingErrors: status.processing_errors,
+    mergedRows: status.merged_rows,
     rowsImported: status.rows_imported,
+    rowsMerged: status.rows_merged,
     rowsFailed: status.rows_failed,
     segmentId: status.segment_id ?? item.segmentId,
     errors: status.errors,

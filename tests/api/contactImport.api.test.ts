@@ -2,7 +2,8 @@
  * Contact file import on a real database with the job queue running (issue 3 §1-§2; spec part 2 §7 Contacts file
  * upload, part 1 §3 Bulk upload status): the upload URL, the PUT streamed to storage, the "parsed contact file" job
  * importing a CSV and an XLSX written by openpyxl, every bad row reported by line with its reason while the others are
- * imported, the last row of a repeated email winning, empty cells keeping values, files that are not CSV/XLSX or have
+ * imported, the last row of a repeated email winning, an address in another letter case merged into its first row
+ * (reported as merged, never applied), empty cells keeping values, files that are not CSV/XLSX or have
  * an unknown column refused as a whole, a segment made from a file, and one tenant never seeing another's import;
  * exports of Mailchimp, Brevo and HubSpot (tests/fixtures/exports) imported with the column mapping the upload screen
  * suggests. On
@@ -29,7 +30,9 @@ type Status = {
   num_total_jobs: number;
   s3_key: string;
   processing_errors: Array<{ line: number; column: string | null; reason: string }>;
+  merged_rows: Array<{ line: number; column: string; reason: string; email: string; merged_into: string | null; first_line: number }>;
   rows_imported: number;
+  rows_merged: number;
   rows_failed: number;
   segment_id: string | null;
 };
@@ -68,6 +71,14 @@ async function finished(s3Key: string): Promise<Status> {
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`import of ${s3Key} did not finish`);
+}
+
+/** contactsWith lists the tenant's live contacts whose address is `email` in any letter case. */
+async function contactsWith(email: string, who = t) {
+  const res = await h.call('GET', '/api/user/users', { key: who.apiKey, query: { search_field: 'email', search_value: email } });
+  return (res.body.data as Array<{ email: string; first_name: string | null; last_name: string | null }>).filter(
+    (c) => c.email.toLowerCase() === email.toLowerCase(),
+  );
 }
 
 async function contact(email: string, who = t) {
@@ -162,6 +173,72 @@ describe.each(STORAGE_KINDS)(`contact file import (${API_DB}, %s storage)`, (kin
       job_name: 'JOB_PARSE_CONTACT_FILE',
       success: true,
     });
+  });
+
+  it('keeps the first row of an address written in two letter cases and reports the later one as merged', async () => {
+    const csv = ['email,first_name,last_name', 'YUKI.OBRIEN3@EXAMPLE.COM,Yuki,OBrien'];
+    for (let i = 0; i < 197; i++) csv.push(`person${i}@merge.example.com,P${i},Row`);
+    csv.push('yuki.obrien3@example.com,Mallory,Other', 'not-an-address,Bad,Row');
+    const { s3Key } = await upload('yuki.csv', Buffer.from(csv.join('\n') + '\n'));
+    const s = await finished(s3Key);
+    expect(s).toMatchObject({ errors: [], rows_imported: 198, rows_merged: 1, rows_failed: 1 });
+    expect(s.rows_imported + s.rows_merged + s.rows_failed).toBe(200);
+    expect(s.merged_rows).toEqual([
+      {
+        line: 200,
+        column: 'email',
+        reason: "merged into YUKI.OBRIEN3@EXAMPLE.COM (line 2): the same address in another letter case, so this row's values were not applied",
+        email: 'yuki.obrien3@example.com',
+        merged_into: 'YUKI.OBRIEN3@EXAMPLE.COM',
+        first_line: 2,
+      },
+    ]);
+    expect(s.processing_errors).toEqual([{ line: 201, column: 'email', reason: 'Invalid email' }]);
+    const yuki = await contactsWith('yuki.obrien3@example.com');
+    expect(yuki).toHaveLength(1);
+    expect(yuki[0]).toMatchObject({ email: 'YUKI.OBRIEN3@EXAMPLE.COM', first_name: 'Yuki', last_name: 'OBrien' });
+    // The job log's entry carries the same counts and rows.
+    const log = await h.call('GET', '/api/joblog/joblog', { key: t.apiKey, query: { limit: 1000 } });
+    const entry = log.body.data.find((j: { start_details: { s3_key: string } }) => j.start_details.s3_key === s3Key);
+    expect(entry.end_details).toMatchObject({ rows_imported: 198, rows_merged: 1, rows_failed: 1, merged_rows: s.merged_rows });
+  });
+
+  it("merges across batches, keeps an existing contact's address as stored, applies a repeat written the same way", async () => {
+    const pre = await h.call('POST', '/api/user/users', { key: t.apiKey, body: { users: [{ email: 'Kiko.Stored@Example.com', first_name: 'Kiko' }] } });
+    expect(pre.status).toBe(200);
+    const csv = [
+      'Email,first_name,last_name,timezone',
+      'Far.Apart@Example.com,Far,First,', // line 2
+      'kiko.stored@example.com,Kiko2,,', // 3: updates the existing contact, whose address stays as stored
+      'REFUSED.FIRST@example.com,Refused,,Mars/Olympus', // 4: refused, so not the first row of its address
+      'refused.first@example.com,Accepted,,', // 5: the first accepted row of it
+      'KIKO.STORED@EXAMPLE.COM,Nope,Nope,', // 6: merged into the existing contact
+      'kiko.stored@example.com,,Again,', // 7: written as line 3: applied
+      'Refused.First@example.com,Nope,,', // 8: merged
+    ];
+    // Enough rows between for the far repeat to come in a later batch of its lane (5,000 rows a batch).
+    for (let i = 0; i < 12_000; i++) csv.push(`bulk${i}@merge-batches.example.com,B${i},,`);
+    csv.push('far.apart@example.com,Near,Last,', 'Far.Apart@Example.com,,Kept,');
+    const { s3Key } = await upload('batches.csv', Buffer.from(csv.join('\n') + '\n'));
+    const s = await finished(s3Key);
+    const rows = csv.length - 1;
+    expect(s).toMatchObject({ errors: [], rows_merged: 3, rows_failed: 1 });
+    expect(s.rows_imported + s.rows_merged + s.rows_failed).toBe(rows);
+    expect(s.merged_rows.map(({ line, column, email, merged_into, first_line }) => ({ line, column, email, merged_into, first_line }))).toEqual([
+      { line: 6, column: 'Email', email: 'KIKO.STORED@EXAMPLE.COM', merged_into: 'Kiko.Stored@Example.com', first_line: 3 },
+      { line: 8, column: 'Email', email: 'Refused.First@example.com', merged_into: 'refused.first@example.com', first_line: 5 },
+      { line: rows, column: 'Email', email: 'far.apart@example.com', merged_into: 'Far.Apart@Example.com', first_line: 2 },
+    ]);
+    expect(await contactsWith('kiko.stored@example.com')).toEqual([
+      expect.objectContaining({ email: 'Kiko.Stored@Example.com', first_name: 'Kiko2', last_name: 'Again' }),
+    ]);
+    expect(await contactsWith('refused.first@example.com')).toEqual([
+      expect.objectContaining({ email: 'refused.first@example.com', first_name: 'Accepted', last_name: null }),
+    ]);
+    // The far repeat in another case is not applied; the last row, written as the first, is.
+    expect(await contactsWith('far.apart@example.com')).toEqual([
+      expect.objectContaining({ email: 'Far.Apart@Example.com', first_name: 'Far', last_name: 'Kept' }),
+    ]);
   });
 
   it('imports an XLSX written by openpyxl, with date cells and numbers, reporting bad rows by row number', async () => {
@@ -306,7 +383,9 @@ describe.each(STORAGE_KINDS)(`contact file import (${API_DB}, %s storage)`, (kin
       num_total_jobs: 0,
       s3_key: s3Key,
       processing_errors: [],
+      merged_rows: [],
       rows_imported: 0,
+      rows_merged: 0,
       rows_failed: 0,
       segment_id: null,
     });

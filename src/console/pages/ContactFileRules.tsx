@@ -94,7 +94,9 @@ export function ContactFileRules() {
         </li>
         <li>
           The same email on several rows of one file: the rows are applied in file order, so the later row wins for every cell it fills, and its empty cells
-          keep what the earlier row gave.
+          keep what the earlier row gave. An address is the same whatever its letter case: a later row writing it in another case (ann@example.com after
+          ANN@example.com) is merged into the first row, which is kept as written with its values; the merged row is not applied and is listed by line number. A
+          contact that already exists keeps its address as stored.
         </li>
         <li>
           A row with a problem (an email without @ or with two @s, an unknown time zone, a date that is not YYYY-MM-DD, the wrong number of values, text that is

@@ -7,7 +7,8 @@
  * Each accepted file is first shown for confirmation (ColumnMappingCard: its columns, where each goes, its first
  * rows), then uploaded in turn (one PUT at a time, so big files do not split the bandwidth and the status
  * polls keep a connection), then its import is polled at the size-dependent interval of src/domain/contactUpload.ts
- * until it is done or fails. Files refused by extension or size are listed at once and never sent. Every failure is
+ * until it is done or fails. Refused rows are listed by line, and so are rows merged into an earlier row of the same
+ * address in another letter case. Files refused by extension or size are listed at once and never sent. Every failure is
  * an error toast and stays, in red, on its file's row (spec part 2 §8). In segment mode the file's contacts also become
  * a new segment named after the file, linked once known.
  */
@@ -38,6 +39,7 @@ import WarningAmberIcon from '@mui/icons-material/WarningAmber';
 import {
   describeProcessingError,
   formatBytes,
+  importCounts,
   isProcessingDone,
   newUploadItem,
   pollIntervalMs,
@@ -111,7 +113,11 @@ function ProcessingCell({ item, mode, onRetry }: { item: UploadItem; mode: Uploa
         —
       </Typography>
     );
-  const counts = `${item.rowsImported} ${item.rowsImported === 1 ? 'row' : 'rows'} imported, ${item.rowsFailed} failed`;
+  const counts = (
+    <Typography variant="body2" data-testid={`import-counts-${item.filename}`}>
+      {importCounts(item)}
+    </Typography>
+  );
   const segment = mode === 'segment' && item.segmentId && (
     <Link component={RouterLink} to={`/people/segments/edit/${item.segmentId}`}>
       Open segment {segmentNameForFile(item.filename)}
@@ -128,7 +134,7 @@ function ProcessingCell({ item, mode, onRetry }: { item: UploadItem; mode: Uploa
               {item.rowsFailed ? 'Imported with refused rows' : 'Success'}
             </Typography>
           </Stack>
-          <Typography variant="body2">{counts}</Typography>
+          {counts}
           {segment}
         </Stack>
       );
@@ -136,7 +142,7 @@ function ProcessingCell({ item, mode, onRetry }: { item: UploadItem; mode: Uploa
       return (
         <Stack spacing={0.5}>
           <ErrorLines errors={item.errors} />
-          {(item.rowsImported > 0 || item.rowsFailed > 0) && <Typography variant="body2">{counts}</Typography>}
+          {(item.rowsImported > 0 || item.rowsMerged > 0 || item.rowsFailed > 0) && counts}
           {segment}
         </Stack>
       );
@@ -168,6 +174,44 @@ function ProcessingCell({ item, mode, onRetry }: { item: UploadItem; mode: Uploa
       );
     }
   }
+}
+
+/**
+ * MergedRows lists a file's rows merged into an earlier row of the same address in another letter case (not applied),
+ * by line like the refused rows; they are not errors, so not in red.
+ */
+function MergedRows({ item }: { item: UploadItem }) {
+  // The server lists them once the import has ended; until then only their count is known.
+  if (item.phase !== 'success' && item.phase !== 'failed') return null;
+  const { shown, more, unrecordedRows } = summariseProcessingErrors(item.mergedRows, item.rowsMerged);
+  if (!shown.length && !unrecordedRows) return null;
+  const label = `Merged rows of ${item.filename}`;
+  return (
+    <TableRow data-testid={`merged-rows-${item.filename}`}>
+      <TableCell colSpan={3} sx={{ pt: 0 }}>
+        <Typography variant="body2" sx={{ fontWeight: 'bold' }}>
+          {label} (the same address as an earlier row, in another case; not applied):
+        </Typography>
+        <Box component="ul" aria-label={label} sx={{ m: 0, pl: 3, maxHeight: 320, overflowY: 'auto' }}>
+          {shown.map((m, i) => (
+            <Typography component="li" variant="body2" key={i}>
+              {describeProcessingError(m)}
+            </Typography>
+          ))}
+          {more > 0 && (
+            <Typography component="li" variant="body2">
+              and {more} more
+            </Typography>
+          )}
+        </Box>
+        {unrecordedRows > 0 && (
+          <Typography variant="body2">
+            {unrecordedRows} more merged {unrecordedRows === 1 ? 'row is' : 'rows are'} counted but not listed (the server keeps the first 1,000 of a file).
+          </Typography>
+        )}
+      </TableCell>
+    </TableRow>
+  );
 }
 
 function RefusedRows({ item }: { item: UploadItem }) {
@@ -417,6 +461,7 @@ export function ContactUploadPage({ mode }: { mode: UploadMode }) {
                   </TableCell>
                 </TableRow>,
                 <RefusedRows key={`${item.id}-errors`} item={item} />,
+                <MergedRows key={`${item.id}-merged`} item={item} />,
               ])}
             </TableBody>
           </Table>

@@ -6,8 +6,12 @@
  * segment in the same statement). Refused rows are recorded with line, column and reason; the first
  * MAX_RECORDED_ERRORS are kept. Progress (bytes read, counts) is written to the job-log entry after every batch.
  *
- * Within one file the last row of an email wins (rows are deduplicated inside a batch; a later batch updates what an
- * earlier one wrote). An empty cell leaves the contact's value unchanged; metadata keys merge into its json.
+ * Within one file an address is the same whatever its letter case (src/domain/importAddresses.ts): its first accepted
+ * row is applied as written, a later row writing it the same way is applied over it (rows are deduplicated inside a
+ * batch; a later batch updates what an earlier one wrote), and a later row writing it in another case is merged, not
+ * applied, and reported (rows_merged; merged_rows, with the address it went into, once the import has ended). A contact
+ * that existed before keeps its address as stored. An empty cell leaves the contact's value unchanged; metadata keys
+ * merge into its json. rows_imported + rows_merged + rows_failed is the number of data rows read.
  * A whole-file problem (not really CSV/XLSX, a bad header) ends the import with `errors` and imports nothing more.
  */
 import { Transform, type Readable } from 'node:stream';
@@ -16,7 +20,7 @@ import { readXlsxRows, XlsxError } from './xlsxRows.ts';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { anyUpsertTriggered } from '../workflows/index.ts';
-import { IMPORT_END, IMPORT_JOB, IMPORT_PROGRESS, SHOW_UPLOADED_SEGMENT } from './queries.ts';
+import { IMPORT_END, IMPORT_JOB, IMPORT_PROGRESS, MERGED_INTO, SHOW_UPLOADED_SEGMENT } from './queries.ts';
 import { upsertContactsSql } from './upsert.ts';
 import { fileKind, SEGMENT_UPLOADS_BUCKET } from './upload.ts';
 import { withLocalFile } from '../../storage/storage.ts';
@@ -31,17 +35,18 @@ import {
   type ContactRow,
   type RowError,
 } from '../../../domain/contactImport.ts';
+import { addressKey, FirstRows, mergedReason, type MergedRow } from '../../../domain/importAddresses.ts';
 
 /** Rows per upsert statement. */
 export const BATCH_ROWS = 5000;
-/** laneOf spreads emails over `lanes` lanes (FNV-1a of the lower-cased email). */
+/** laneOf spreads emails over `lanes` lanes (FNV-1a of the email's addressKey). */
 function laneOf(email: string, lanes: number): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < email.length; i++) h = Math.imul(h ^ email.charCodeAt(i), 16777619);
   return (h >>> 0) % lanes;
 }
 
-/** How many refused rows are kept for the status call (all are counted). */
+/** How many refused rows, and how many merged rows, are kept for the status call (all are counted). */
 export const MAX_RECORDED_ERRORS = 1000;
 
 /** A whole-file problem: the import stops and reports it in `errors`. */
@@ -64,7 +69,9 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
   if (!entry || entry.ended) return;
   const d = entry.start_details;
   const mapping = d.columns ?? {};
-  const state = { bytesRead: 0, imported: 0, failed: 0, errors: [] as RowError[] };
+  const state = { bytesRead: 0, imported: 0, merged: 0, failed: 0, errors: [] as RowError[], mergedRows: [] as Omit<MergedRow, 'reason' | 'merged_into'>[] };
+  // The first accepted row of each address, to tell a repeat written the same way from one in another case.
+  const firstRows = new FirstRows();
   // Imported contacts enter the project's "contact created or updated" workflows, in the batch's statement.
   const entering = await anyUpsertTriggered(query, entry.project_id);
   const refuse = (errs: RowError[]) => {
@@ -84,6 +91,7 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     const progress = JSON.stringify({
       bytes_read: state.bytesRead,
       rows_imported: state.imported,
+      rows_merged: state.merged,
       rows_failed: state.failed,
       processing_errors: state.errors.slice(0, 100),
     });
@@ -101,10 +109,18 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
   const onRow = async (header: ContactHeader, cells: Cell[], line: number, cellCount?: number) => {
     const r = readContactRow(header, cells, line, cellCount);
     if ('errors' in r) return refuse(r.errors);
+    const email = addressKey(r.contact.email);
+    const seen = firstRows.see(r.contact.email, line, email);
+    if (seen.kind === 'merged') {
+      // The same address as an earlier row, in another case: not applied over that row's contact (its case, its values).
+      state.merged++;
+      if (state.mergedRows.length < MAX_RECORDED_ERRORS)
+        state.mergedRows.push({ line, column: emailColumn(header), email: r.contact.email, first_line: seen.firstLine });
+      return;
+    }
     state.imported++;
-    const email = r.contact.email.toLowerCase();
     const lane = lanes[laneOf(email, lanes.length)];
-    // The last row of an email wins: a repeat replaces the earlier row's values in this batch.
+    // A repeat written the same way wins: it replaces the earlier row's values in this batch.
     const earlier = lane.batch.get(email);
     lane.batch.delete(email);
     lane.batch.set(
@@ -139,6 +155,7 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     // Rows already read are kept: they are valid contacts.
     await drain().catch(() => undefined);
   }
+  const mergedRows = await mergedInto(query, entry.project_id, state.mergedRows);
   // The segment of a segment upload is shown once the file has been read, unless it was refused as a whole.
   if (d.segment_id && (fileErrors.length === 0 || state.imported > 0)) await query(SHOW_UPLOADED_SEGMENT, [d.segment_id]);
   await query(IMPORT_END, [
@@ -147,8 +164,10 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     JSON.stringify({ bytes_read: d.bytes }),
     JSON.stringify({
       rows_imported: state.imported,
+      rows_merged: state.merged,
       rows_failed: state.failed,
       processing_errors: state.errors,
+      merged_rows: mergedRows,
       errors: fileErrors,
       segment_id: d.segment_id,
     }),
@@ -156,6 +175,31 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
 }
 
 type OnRow = (header: ContactHeader, cells: Cell[], line: number, cellCount?: number) => Promise<void>;
+
+/** emailColumn is the name of the header's email column, as written in the file. */
+function emailColumn(header: ContactHeader): string {
+  return header.names[header.columns.findIndex((c) => c.kind === 'field' && c.field === 'email')] ?? 'email';
+}
+
+/**
+ * mergedInto completes the merged rows, once every row is written: the address of the live contact each went into,
+ * as stored (a new contact's as its first row wrote it; one that existed before, as it was), and the reason in words.
+ * Should the look-up fail, the rows are still reported, without the address.
+ */
+async function mergedInto(query: QueryFn, projectId: string, rows: Omit<MergedRow, 'reason' | 'merged_into'>[]): Promise<MergedRow[]> {
+  const found = new Map<number, string>();
+  if (rows.length) {
+    const stored = await query<{ ord: number; email: string }>(MERGED_INTO, [projectId, rows.map((r) => r.email)]).catch((err: Error) => {
+      console.error('contact import: the addresses merged into could not be read:', err);
+      return [];
+    });
+    for (const s of stored) found.set(Number(s.ord), s.email);
+  }
+  return rows.map((r, i) => {
+    const into = found.get(i + 1) ?? null;
+    return { line: r.line, column: r.column, reason: mergedReason(r.first_line, into), email: r.email, merged_into: into, first_line: r.first_line };
+  });
+}
 
 /**
  * readCsv reads a CSV stream row by row, its columns mapped by `mapping`; a header problem or binary content is a

@@ -18,3 +18,10 @@ export const IMPORT_END = `UPDATE job_log SET ended_at = now(), success = $2, st
 /** MERGE_CONTACT_METADATA: merges json $3 into the metadata of live contacts $2 of project $1; returns the ids updated. */
 export const MERGE_CONTACT_METADATA = `UPDATE contacts SET json = json || $3::jsonb, updated_at = now(), version = version + 1
             WHERE project_id = $1 AND id = ANY($2::uuid[]) AND archived_at IS NULL RETURNING id`;
+
+/**
+ * MERGED_INTO: for each address of $2 (text[]), its place in $2 (`ord`, 1-based) and the address of project $1's live
+ * contact with it, as stored (compared as the contacts table does, lower(email)); addresses without one are left out.
+ */
+export const MERGED_INTO = `SELECT i.ord::int AS ord, c.email FROM unnest($2::text[]) WITH ORDINALITY AS i(email, ord)
+              JOIN contacts c ON c.project_id = $1 AND lower(c.email) = lower(i.email) AND c.archived_at IS NULL`;

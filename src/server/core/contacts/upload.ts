@@ -17,6 +17,7 @@ import { FieldErrors } from '../../errors.ts';
 import { storedUploadName, UPLOAD_URL_TTL_MS } from '../../../domain/uploads.ts';
 import { contactFileKind as fileKind, extensionMessage, statusKey } from '../../../domain/contactUpload.ts';
 import { checkMapping, type ColumnMapping } from '../../../domain/contactImport.ts';
+import type { MergedRow } from '../../../domain/importAddresses.ts';
 
 /** Buckets of uploaded contact files: plain imports, and imports whose contacts become a new segment. */
 export const CONTACT_UPLOADS_BUCKET = 'contact-uploads';
@@ -122,7 +123,10 @@ export interface BulkUploadStatus {
   num_total_jobs: number;
   s3_key: string;
   processing_errors: Array<{ line: number; column: string | null; reason: string }>;
+  /** Rows merged into an earlier row of the same address in another letter case; listed once the import has ended. */
+  merged_rows: MergedRow[];
   rows_imported: number;
+  rows_merged: number;
   rows_failed: number;
   segment_id: string | null;
 }
@@ -139,7 +143,18 @@ export async function bulkUploadStatus(query: QueryFn, projectId: string, s3Key:
     [projectId, JOB_PARSE_CONTACT_FILE, s3Key, since?.toISOString() ?? null],
   );
   if (!row)
-    return { errors: [], num_in_progress_jobs: 0, num_total_jobs: 0, s3_key: s3Key, processing_errors: [], rows_imported: 0, rows_failed: 0, segment_id: null };
+    return {
+      errors: [],
+      num_in_progress_jobs: 0,
+      num_total_jobs: 0,
+      s3_key: s3Key,
+      processing_errors: [],
+      merged_rows: [],
+      rows_imported: 0,
+      rows_merged: 0,
+      rows_failed: 0,
+      segment_id: null,
+    };
   const start = row.start_details;
   const end = row.end_details ?? {};
   const bytes = Number(start.bytes ?? 0);
@@ -152,7 +167,9 @@ export async function bulkUploadStatus(query: QueryFn, projectId: string, s3Key:
     num_total_jobs: total,
     s3_key: s3Key,
     processing_errors: ((row.ended ? end.processing_errors : start.processing_errors) as BulkUploadStatus['processing_errors'] | undefined) ?? [],
+    merged_rows: (row.ended ? (end.merged_rows as MergedRow[] | undefined) : undefined) ?? [],
     rows_imported: Number((row.ended ? end.rows_imported : start.rows_imported) ?? 0),
+    rows_merged: Number((row.ended ? end.rows_merged : start.rows_merged) ?? 0),
     rows_failed: Number((row.ended ? end.rows_failed : start.rows_failed) ?? 0),
     segment_id: (start.segment_id as string | null) ?? null,
   };
