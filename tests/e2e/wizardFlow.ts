@@ -59,7 +59,7 @@ export async function createTemplates(w: WizardWorld, templates: Array<{ name: s
       name: t.name,
       subject: t.subject,
       type: 'TEMPLATE_MARKETING',
-      html_body: `<p>${t.subject} for {{user.email}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p>`,
+      html_body: `<p>${t.subject} for {{user.email}}</p><p>Signed, {{sender_persona.first_name}}</p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p>`,
     })),
   });
   return Object.fromEntries(data.map((t: { id: string; name: string }) => [t.name, t.id]));
@@ -107,6 +107,20 @@ export class Wizard {
   async message(): Promise<string> {
     const m = this.page.getByTestId('wizard-page-message');
     return (await m.count()) ? ((await m.textContent()) ?? '') : '';
+  }
+
+  /** attempt presses Continue on a page that is not done yet and returns the message it reveals (none shows before). */
+  async attempt(): Promise<string> {
+    expect(await this.message()).toBe('');
+    await this.continueButton.click();
+    await this.page.getByTestId('wizard-page-message').waitFor();
+    expect(await this.continueButton.isDisabled()).toBe(true);
+    return this.message();
+  }
+
+  /** counter is the "Step 2 of 8 · One-time blast" line above the page's title. */
+  async counter(): Promise<string> {
+    return (await this.page.getByText(/^Step \d+/).textContent()) ?? '';
   }
 
   /** next clicks Continue once it is enabled and waits for `title`. */

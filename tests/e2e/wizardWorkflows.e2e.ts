@@ -55,7 +55,7 @@ async function eventSetup(name: string, event: string) {
   await wizard.next('Campaign name');
   await wizard.name(name);
   await wizard.next('Event name');
-  expect(await wizard.message()).toBe('Required field');
+  expect(await wizard.attempt()).toBe('Required field');
   await w.page.getByLabel('Event name').fill(event);
   await wizard.next('Sender persona');
   await wizard.pick('Sender persona', 'hi', new RegExp(PERSONA));
@@ -202,7 +202,7 @@ describe('send wizard: event and drip types (e2e)', () => {
     await wizard.next('Number of emails');
     await dripEmails();
     await wizard.next('Segments to enter into the drip campaign');
-    expect(await wizard.message()).toBe('Please select one or more segments');
+    expect(await wizard.attempt()).toBe('Please select one or more segments');
     await wizard.tick('segments', ['Drip pair']);
     await wizard.next('Review and launch');
     const audience = page.getByRole('table', { name: 'Audience and cost' });

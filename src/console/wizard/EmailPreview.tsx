@@ -1,6 +1,6 @@
 /**
  * The send wizard review's email preview: each chosen template rendered with sample values (a contact
- * named Jane Doe, renderSample) at desktop (600 px) or phone (375 px) width, its subject above, and a 'Send a test
+ * named Jane Doe and the chosen sender persona, renderSample) at desktop (600 px) or phone (375 px) width, its subject above, and a 'Send a test
  * email' button (the template editor's modal: to the simulator, a sender persona or, once activated, any address; not
  * tracked). The rendered email sits in a sandboxed frame where nothing runs.
  */
@@ -17,9 +17,35 @@ type Template = ListRow<'listTemplates'>;
 /** The preview widths: a desktop mail client's reading pane and a phone. */
 export const PREVIEW_WIDTHS = { desktop: 600, phone: 375 } as const;
 
-/** EmailPreview shows the templates `templateIds` as they will read, with a test send. */
-export function EmailPreview({ templateIds }: { templateIds: string[] }) {
+type Persona = ListRow<'listSenderPersonas'>;
+
+/**
+ * usePersonas loads the sender personas `ids` (comma-separated) for the preview's sign-off; a failure leaves the
+ * sample persona in place (the launch's own checks name a missing persona).
+ */
+function usePersonas(ids: string): Map<string, Persona> {
+  const [personas, setPersonas] = useState<Map<string, Persona>>(new Map());
+  useEffect(() => {
+    if (!ids) return;
+    let live = true;
+    callOperation('listSenderPersonas', { query: { ids, limit: ids.split(',').length } }).then(
+      (r) => live && setPersonas(new Map(r.data.map((p) => [String(p.id), p]))),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [ids]);
+  return personas;
+}
+
+/**
+ * EmailPreview shows the templates `templateIds` as they will read, with a test send: signed by the sender persona
+ * `personaOf(templateId)` chose (once it has loaded), the contact's values a sample's.
+ */
+export function EmailPreview({ templateIds, personaOf }: { templateIds: string[]; personaOf: (templateId: string) => string | undefined }) {
   const [templates, setTemplates] = useState<Template[] | undefined>();
+  const personas = usePersonas([...new Set(templateIds.map(personaOf).filter((id): id is string => !!id))].join(','));
   const [error, setError] = useState<string | undefined>();
   const [shown, setShown] = useState(0);
   const [width, setWidth] = useState<keyof typeof PREVIEW_WIDTHS>('desktop');
@@ -55,6 +81,7 @@ export function EmailPreview({ templateIds }: { templateIds: string[] }) {
   if (!templates) return <Typography role="status">Loading the email preview…</Typography>;
   const template = templates[Math.min(shown, templates.length - 1)];
   if (!template) return null;
+  const persona = personas.get(personaOf(String(template.id)) ?? '');
   return (
     <Stack spacing={1} data-testid="email-preview">
       {templates.length > 1 && (
@@ -79,18 +106,23 @@ export function EmailPreview({ templateIds }: { templateIds: string[] }) {
           Send a test email
         </Button>
       </Stack>
+      {persona && (
+        <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+          <strong>From:</strong> {`${[persona.first_name, persona.last_name].filter(Boolean).join(' ')} <${persona.email}>`}
+        </Typography>
+      )}
       <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
-        <strong>Subject:</strong> {renderSample(String(template.subject ?? ''))}
+        <strong>Subject:</strong> {renderSample(String(template.subject ?? ''), persona)}
       </Typography>
       <Typography variant="caption" color="text.secondary">
-        Variables are filled with a sample contact (Jane Doe); each recipient gets their own.
+        Variables are filled with a sample contact (Jane Doe) and the chosen sender persona; each recipient gets their own.
       </Typography>
       <Box sx={{ overflowX: 'auto', bgcolor: '#eceff1', p: 1, borderRadius: 1 }}>
         <Box
           component="iframe"
           title={`Preview of ${template.name} at ${width} width`}
           sandbox={VIEWER_SANDBOX}
-          srcDoc={renderSample(String(template.html_body ?? ''))}
+          srcDoc={renderSample(String(template.html_body ?? ''), persona)}
           data-width={PREVIEW_WIDTHS[width]}
           sx={{ display: 'block', mx: 'auto', width: PREVIEW_WIDTHS[width], maxWidth: '100%', height: 520, border: 0, bgcolor: '#fff' }}
         />

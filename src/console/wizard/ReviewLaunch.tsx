@@ -28,6 +28,7 @@ import {
   chosenPersonaIds,
   chosenSegmentIds,
   chosenTemplateIds,
+  personaOfTemplate,
   chosenUserIds,
   describeTiming,
   pastSendTime,
@@ -295,7 +296,7 @@ export function ReviewLaunch({
         <Typography variant="h6" component="h2" id="review-email-heading" sx={{ mb: 1 }}>
           The email
         </Typography>
-        <EmailPreview templateIds={chosenTemplateIds(state)} />
+        <EmailPreview templateIds={chosenTemplateIds(state)} personaOf={(id) => personaOfTemplate(state, id)} />
       </Box>
       {pastWarning && (
         <Alert severity="warning" data-testid="past-send-time">

@@ -37,7 +37,6 @@ import {
   BLAST_SEND_AT_TYPES,
   DRIP_SEND_AT_TYPES,
   NAME_CHECK_DEBOUNCE_MS,
-  WIZARD_TYPE_INFO,
   chosenPersonaIds,
   chosenTemplateIds,
   describeTiming,
@@ -45,6 +44,7 @@ import {
   isBlastType,
   pastSendTime,
   pageError,
+  stepCounter,
   pageKey,
   setEmail,
   setNumEmails,
@@ -220,18 +220,28 @@ export function SendWizardPage() {
   const page = pages[Math.min(index, pages.length - 1)];
   const ctx: PageContext = { nameCheck, templateNames: labels };
   const error = pageError(state, page, ctx);
-  const update = (change: Partial<WizardState>) => setState((s) => ({ ...s, ...change }));
+  const key = pageKey(page);
+  /** A page's message shows once its fields were changed or Continue was pressed, not before anything is typed. */
+  const [revealed, setRevealed] = useState<Record<string, boolean>>({});
+  const reveal = () => setRevealed((r) => (r[key] ? r : { ...r, [key]: true }));
+  const edit: typeof setState = (change) => {
+    reveal();
+    setState(change);
+  };
+  const update = (change: Partial<WizardState>) => edit((s) => ({ ...s, ...change }));
+  const shownError = error && (revealed[key] || error.startsWith('Checking')) ? error : undefined;
   const restart = () => {
     setState(initialState(today, nextSendSlot()));
+    setRevealed({});
     setIndex(0);
     setLaunched(undefined);
   };
-  const id = `wizard-${pageKey(page).replace(':', '-')}`;
+  const id = `wizard-${key.replace(':', '-')}`;
 
   const body = (() => {
     switch (page.kind) {
       case 'type':
-        return <TypeChoice value={state.type} onChange={(t) => setState((s) => setType(s, t))} />;
+        return <TypeChoice value={state.type} onChange={(t) => edit((s) => setType(s, t))} />;
       case 'name':
         return (
           <TextField
@@ -268,7 +278,7 @@ export function SendWizardPage() {
             id={id}
             label="Number of templates"
             value={state.numTemplates}
-            onChange={(t) => setState((s) => setNumTemplates(s, t))}
+            onChange={(t) => edit((s) => setNumTemplates(s, t))}
             helperText="Each recipient gets one of them, chosen by weight."
           />
         );
@@ -296,7 +306,7 @@ export function SendWizardPage() {
             <RadioGroup
               aria-labelledby="wizard-recipient-type-label"
               value={state.recipientType}
-              onChange={(e) => setState((s) => setRecipientType(s, e.target.value as RecipientType))}
+              onChange={(e) => edit((s) => setRecipientType(s, e.target.value as RecipientType))}
             >
               <FormControlLabel value="segments" control={<Radio />} label="Segments" />
               <FormControlLabel value="users" control={<Radio />} label="Contacts" />
@@ -318,7 +328,7 @@ export function SendWizardPage() {
             id={id}
             label="Number of emails"
             value={state.numEmails}
-            onChange={(t) => setState((s) => setNumEmails(s, t, today))}
+            onChange={(t) => edit((s) => setNumEmails(s, t, today))}
             helperText="Each contact gets these emails one after the other."
           />
         );
@@ -328,7 +338,7 @@ export function SendWizardPage() {
             key={id}
             id={id}
             value={state.emails[page.index].personaId}
-            onChange={(personaId) => setState((s) => setEmail(s, page.index, { personaId }))}
+            onChange={(personaId) => edit((s) => setEmail(s, page.index, { personaId }))}
           />
         );
       case 'email_template':
@@ -337,7 +347,7 @@ export function SendWizardPage() {
             key={id}
             id={id}
             value={state.emails[page.index].templateId}
-            onChange={(templateId) => setState((s) => setEmail(s, page.index, { templateId }))}
+            onChange={(templateId) => edit((s) => setEmail(s, page.index, { templateId }))}
           />
         );
       case 'email_timing':
@@ -348,7 +358,7 @@ export function SendWizardPage() {
             timing={state.emails[page.index].timing}
             types={DRIP_SEND_AT_TYPES}
             index={page.index}
-            onChange={(timing) => setState((s) => setEmail(s, page.index, { timing }))}
+            onChange={(timing) => edit((s) => setEmail(s, page.index, { timing }))}
           />
         );
       case 'review':
@@ -373,7 +383,7 @@ export function SendWizardPage() {
           ) : (
             <Stack spacing={2}>
               <Typography variant="overline" component="p">
-                {`Step ${index + 1} of ${pages.length}${state.type ? ` · ${WIZARD_TYPE_INFO[state.type].label}` : ''}`}
+                {stepCounter(index, pages.length, state.type)}
               </Typography>
               <Typography variant="h6" component="h2">
                 {pageTitle(page, state)}
@@ -390,16 +400,16 @@ export function SendWizardPage() {
               ) : (
                 <>
                   {body}
-                  {error && (
-                    <Alert severity={error.startsWith('Checking') ? 'info' : 'warning'} role="status" data-testid="wizard-page-message">
-                      {error}
+                  {shownError && (
+                    <Alert severity={shownError.startsWith('Checking') ? 'info' : 'warning'} role="status" data-testid="wizard-page-message">
+                      {shownError}
                     </Alert>
                   )}
                   <Stack direction="row" spacing={1}>
                     <Button onClick={() => setIndex((i) => i - 1)} disabled={index === 0}>
                       Back
                     </Button>
-                    <Button variant="contained" onClick={() => setIndex((i) => i + 1)} disabled={!!error}>
+                    <Button variant="contained" onClick={() => (error ? reveal() : setIndex((i) => i + 1))} disabled={!!shownError}>
                       Continue
                     </Button>
                   </Stack>

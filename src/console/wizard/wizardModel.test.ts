@@ -18,6 +18,7 @@ import {
   newPersonaErrors,
   pageError,
   pageKey,
+  stepCounter,
   personaSavedToast,
   previewRequest,
   reviewCost,
@@ -437,5 +438,13 @@ describe('the default send moment and a past one', () => {
     // Send now is never "past": it goes at launch, and the review says so.
     expect(pastSendTime({ ...s.timing, sendNow: true }, now)).toBeUndefined();
     expect(describeTiming({ ...s.timing, sendNow: true })).toBe('now, as soon as you launch');
+  });
+});
+
+describe('stepCounter', () => {
+  it('counts the pages only once a type says how many there are', () => {
+    expect(stepCounter(0, 2, undefined)).toBe('Step 1');
+    expect(stepCounter(0, 8, 'scheduled_email_blast')).toBe('Step 1 of 8 · One-time blast');
+    expect(stepCounter(1, 8, 'scheduled_email_blast')).toBe('Step 2 of 8 · One-time blast');
   });
 });

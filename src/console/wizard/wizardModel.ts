@@ -275,6 +275,14 @@ function audiencePages(s: WizardState): WizardPage[] {
 }
 
 /**
+ * stepCounter words where the wizard is: "Step 3 of 8 · One-time blast". Before a type is chosen the number of pages
+ * is not known (each type has its own), so it says only "Step 1"; `index` counts from 0.
+ */
+export function stepCounter(index: number, pageCount: number, type: WizardState['type']): string {
+  return type ? `Step ${index + 1} of ${pageCount} · ${WIZARD_TYPE_INFO[type].label}` : `Step ${index + 1}`;
+}
+
+/**
  * wizardPages lists the pages of the chosen type in order (part 2 §2): type, name, then the type's own pages, then
  * review. Page indices differ by type, and the recipient pages follow the recipient type; drip types have their
  * per-email pages — every persona, then every template, then every timing.
@@ -452,6 +460,11 @@ export function chosenTemplateIds(s: WizardState): string[] {
   if (s.type === 'a_b_test') return [...new Set(s.abTemplateIds.filter(Boolean))];
   if (isDripType(s.type)) return [...new Set(s.emails.map((e) => e.templateId).filter(Boolean))];
   return s.templateId ? [s.templateId] : [];
+}
+/** personaOfTemplate: the sender persona a chosen template is sent from (a drip's first email using it). */
+export function personaOfTemplate(s: WizardState, templateId: string): string | undefined {
+  if (isDripType(s.type)) return s.emails.find((e) => e.templateId === templateId)?.personaId || undefined;
+  return s.personaId || undefined;
 }
 export function chosenPersonaIds(s: WizardState): string[] {
   if (isDripType(s.type)) return [...new Set(s.emails.map((e) => e.personaId).filter(Boolean))];
