@@ -261,6 +261,42 @@ describe(`subscribe forms with double opt-in (${API_DB})`, () => {
   });
 });
 
+describe(`a subscribe form of an account still in its sandbox (${API_DB})`, () => {
+  it('tells a visitor in plain words that sign-ups are not open, saves nothing, and still takes the sender persona’s own address', async () => {
+    const sandboxed = await h.tenant();
+    const call = async (url: string, body: unknown) => {
+      const res = await h.call('POST', url, { key: sandboxed.apiKey, body });
+      expect(res.status).toBe(200);
+      return res.body.data;
+    };
+    const [persona] = await call('/api/senderpersonawrapper/sender_personas', {
+      sender_personas: [{ email: 'owner@sandbox.example.com', first_name: 'Owner' }],
+    });
+    const [segment] = await call('/api/segment/segments', { segments: [{ name: 'Sandbox list', user_ids: [] }] });
+    const form = await call('/api/subscriptions/forms', {
+      name: 'Early form',
+      segment_id: segment.id,
+      sender_persona_id: persona.id,
+      heading: 'The Early letter',
+      consent_text: 'Yes, send me the letter.',
+    });
+    const stranger = await post(`/s/${form.id}`, { email: 'visitor@example.com' }, '192.0.2.80');
+    expect(stranger.statusCode).toBe(403);
+    expect(stranger.body).toContain('Sign-ups are not open yet');
+    expect(stranger.body).toContain('The Early letter is not taking new subscribers yet. Nothing was saved; please try again in a few days.');
+    // Not the visitor's fault, and not the product's internal words.
+    expect(stranger.body).not.toMatch(/Please check|sandbox/i);
+    const rows = await h.runtime.database.query('SELECT 1 FROM contacts WHERE project_id = $1 AND lower(email) = $2', [
+      sandboxed.projectId,
+      'visitor@example.com',
+    ]);
+    expect(rows).toEqual([]);
+    const own = await post(`/s/${form.id}`, { email: 'owner@sandbox.example.com' }, '192.0.2.81');
+    expect(own.statusCode).toBe(200);
+    expect(own.body).toContain('Check your inbox');
+  });
+});
+
 /** template saves a marketing template with `topic` (or none) and resolves its id. */
 async function template(name: string, topic: string | null): Promise<string> {
   return (

@@ -5,11 +5,13 @@
  * form's pending and confirmed submissions. Consent records are kept per submission. The list, the form (its pick
  * lists included), editing and deleting come from listSubscribeForms' `x-screen` (ManagedList); this page draws a card.
  */
-import { Box, Link, Typography } from '@mui/material';
+import { Alert, AlertTitle, Box, Link, Typography } from '@mui/material';
+import { Link as RouterLink } from 'react-router-dom';
 import { screensByName } from '../../../generated/screens.gen';
 import type { components } from '../../../generated/types/subscriptions.gen';
 import { CopyField } from '../account/CopyField';
 import { ManagedList, type Row } from '../resources/shared/ManagedList';
+import { useSession } from '../session';
 
 type Form = components['schemas']['SubscribeForm'];
 
@@ -36,7 +38,32 @@ function FormCard({ form: f }: { form: Form }) {
   );
 }
 
+/**
+ * SandboxNotice: while the account is in its sandbox a form takes sign-ups only from the sender personas' own
+ * addresses (to try it); visitors are told sign-ups are not open yet. Said before a form goes on a website.
+ */
+function SandboxNotice() {
+  const session = useSession();
+  if (!session || session.not_in_sandbox) return null;
+  return (
+    <Alert severity="warning" sx={{ mb: 2 }} data-testid="forms-sandbox-notice">
+      <AlertTitle>Your forms cannot take sign-ups yet</AlertTitle>
+      Your account is in its sandbox: a form accepts only your sender personas&apos; own addresses, so you can try it. Visitors see &ldquo;Sign-ups are not open
+      yet&rdquo; and nothing is saved.{' '}
+      <Link component={RouterLink} to="/insights">
+        Ask for activation on Insights
+      </Link>{' '}
+      before you put a form on your website.
+    </Alert>
+  );
+}
+
 /** SubscribeFormsPage is /people/subscribe-forms. */
 export function SubscribeFormsPage() {
-  return <ManagedList definition={screensByName['subscribe-forms']} renderCard={(row: Row) => <FormCard form={row as unknown as Form} />} />;
+  return (
+    <>
+      <SandboxNotice />
+      <ManagedList definition={screensByName['subscribe-forms']} renderCard={(row: Row) => <FormCard form={row as unknown as Form} />} />
+    </>
+  );
 }

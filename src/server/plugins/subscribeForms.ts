@@ -22,6 +22,7 @@ import {
   confirmSubscription,
   pendingConfirmation,
   publicForm,
+  FormNotOpen,
   submitForm,
   SubmissionThrottle,
   TooManySubmissions,
@@ -86,6 +87,16 @@ export function registerSubscribeForms(scope: FastifyInstance, ctx: AppContext):
       if (!checkEmail(values.email.trim()) && !(await throttle.mayMail(form.id, values.email))) return sent;
       await submitForm(ctx.database, ctx.config.publicUrl, form, values, requester(req));
     } catch (err) {
+      if (err instanceof FormNotOpen) {
+        return reply
+          .code(err.statusCode)
+          .send(
+            page(
+              'Sign-ups are not open yet',
+              `<p>${escapeHtml(form.heading)} is not taking new subscribers yet. Nothing was saved; please try again in a few days.</p>`,
+            ),
+          );
+      }
       if (err instanceof TooManySubmissions) reply.header('retry-after', String(err.retryAfterS));
       if (err instanceof HttpError && err.statusCode < 500) {
         // Each problem names its field in the form's own words ("Email: …", "First name: …").

@@ -346,6 +346,17 @@ export interface Requester {
 }
 
 /**
+ * FormNotOpen: 403 for a submission to a form of a project still in its sandbox (only its sender personas' own
+ * addresses may subscribe until the account is activated). The visitor did nothing wrong, so the hosted page answers
+ * in its own words (plugins/subscribeForms.ts), not as a problem with what was typed.
+ */
+export class FormNotOpen extends HttpError {
+  constructor() {
+    super(403, ['form: this form is not taking new subscribers yet']);
+  }
+}
+
+/**
  * submitForm takes one submission of form `formId`: checks the address (BadRequest naming email), makes
  * the contact pending if it is new, records the consent and queues the confirmation email (transactional, from the
  * form's sender persona; its link is confirmationLink), all in one transaction. A project in the sandbox may only
@@ -376,7 +387,7 @@ export async function submitForm(
       (p) => p.email,
     );
     const refused = sandboxRejection(email, personas);
-    if (refused) throw new BadRequest([`email: this form cannot take new subscribers yet (the account is in its sandbox)`]);
+    if (refused) throw new FormNotOpen();
   }
   const consentId = randomUUID();
   const link = confirmationLink(publicUrl, setup.link_secret, form.projectId, consentId);
