@@ -196,6 +196,7 @@ export interface components {
             status: "pending" | "running" | "done" | "failed" | "cancelled";
             due_at: components["schemas"]["Timestamp"];
             executed_at: string | null;
+            /** @description What the step did, e.g. "entered by event signed_up", "match", "no match", "queued email 12". A delay or a delay until is executed when the contact reaches it and records "waits until <ISO 8601 instant, UTC>": the contact is waiting until then (the next step is due at that instant). */
             outcome: string | null;
         };
         WorkflowRun: {

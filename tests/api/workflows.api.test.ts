@@ -142,8 +142,20 @@ describe(`workflows (${API_DB})`, () => {
       [id],
     );
     const path = (email: string) => steps.filter((s) => s.email === email).map((s) => `${s.node_id}:${s.outcome}`);
-    expect(path('anna@test.io')).toEqual(['t:entered by event signed_up', 'd:waited 2000 ms', 'f:match', expect.stringMatching(/^s:queued email \d+$/)]);
-    expect(path('bob@test.io')).toEqual(['t:entered by event signed_up', 'd:waited 2000 ms', 'f:no match']);
+    expect(path('anna@test.io')).toEqual([
+      't:entered by event signed_up',
+      expect.stringMatching(/^d:waits until \S+Z$/),
+      'f:match',
+      expect.stringMatching(/^s:queued email \d+$/),
+    ]);
+    expect(path('bob@test.io')).toEqual(['t:entered by event signed_up', expect.stringMatching(/^d:waits until \S+Z$/), 'f:no match']);
+    // The delay says until when: the instant the filter after it was due.
+    for (const email of ['anna@test.io', 'bob@test.io']) {
+      const mine = steps.filter((s) => s.email === email);
+      const delay = mine.find((s) => s.node_id === 'd')!;
+      expect(Date.parse(delay.outcome.replace('waits until ', ''))).toBe(new Date(mine.find((s) => s.node_id === 'f')!.due_at).getTime());
+      expect(Date.parse(delay.outcome.replace('waits until ', ''))).toBe(new Date(delay.due_at).getTime() + 2000);
+    }
     for (const s of steps.filter((x) => x.node_id === 'f')) {
       expect(new Date(s.executed_at).getTime()).toBeGreaterThanOrEqual(posted + 2000 - 50);
       expect(new Date(s.due_at).getTime()).toBeGreaterThanOrEqual(posted + 2000 - 50);

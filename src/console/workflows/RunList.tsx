@@ -1,8 +1,8 @@
 /**
  * Contacts' paths through workflows (a contact's path must be visible from the workflow and from the contact):
  * runs newest first, 10 a page, each with its contact (or workflow), status, trigger event, and the steps it took —
- * node, status, when it was due and when it ran (UTC) and what it did ('match', 'no match', 'waited 2000 ms', 'queued
- * email …'). The workflow editor's Runs panel reads listWorkflowRuns, the contact page listContactRuns. While a
+ * node, status, when it was due and when it ran (in the user's locale and zone) and what it did ('match', 'no match',
+ * 'waiting until …' for a delay still running (runSteps.ts), 'queued email …'). The workflow editor's Runs panel reads listWorkflowRuns, the contact page listContactRuns. While a
  * page loads (the first, a refresh, paging) a progress bar shows, the section is busy and Refresh and paging wait; a
  * failed load shows 'Unable to load data' alone, without the runs of an earlier page. Free of @joint/core, so the
  * contact page does not load the editor.
@@ -30,19 +30,14 @@ import {
 import RefreshIcon from '@mui/icons-material/Refresh';
 import type { components } from '../../../generated/types/workflowwrapper.gen';
 import { nodeLabel } from '../../domain/workflowGraph';
+import { formatDateTime } from '../dates';
+import { describeStep } from './runSteps';
 import type { AppDataProvider } from '../data/dataProvider';
 
 type Run = components['schemas']['WorkflowRun'];
 
 /** Runs per page (spec part 2 §9: store paging offset 0, limit 10). */
 export const RUNS_PAGE = 10;
-
-/** utc renders an ISO instant as "YYYY-MM-DD HH:mm:ss UTC" ('' for none). */
-export function utc(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-}
 
 const RUN_STATUS_COLOR: Record<Run['status'], 'default' | 'primary' | 'success' | 'warning'> = {
   active: 'primary',
@@ -53,6 +48,7 @@ const RUN_STATUS_COLOR: Record<Run['status'], 'default' | 'primary' | 'success' 
 
 /** RunPath lists one run's steps in the order they were due; `titles` names the nodes of the workflow on screen. */
 export function RunPath({ run, titles }: { run: Run; titles?: Map<string, string> }) {
+  const now = Date.now();
   return (
     <Table size="small" aria-label={`Path of ${run.email ?? 'the contact'} through ${run.workflow_name}`}>
       <TableHead>
@@ -65,15 +61,18 @@ export function RunPath({ run, titles }: { run: Run; titles?: Map<string, string
         </TableRow>
       </TableHead>
       <TableBody>
-        {run.steps.map((s) => (
-          <TableRow key={`${s.node_id}-${s.due_at}`}>
-            <TableCell>{titles?.get(s.node_id) ?? (s.node_type ? nodeLabel(s.node_type) : `node ${s.node_id} (no longer in the workflow)`)}</TableCell>
-            <TableCell>{s.status}</TableCell>
-            <TableCell>{utc(s.due_at)}</TableCell>
-            <TableCell>{utc(s.executed_at)}</TableCell>
-            <TableCell>{s.outcome ?? ''}</TableCell>
-          </TableRow>
-        ))}
+        {run.steps.map((s) => {
+          const shown = describeStep(s, now);
+          return (
+            <TableRow key={`${s.node_id}-${s.due_at}`}>
+              <TableCell>{titles?.get(s.node_id) ?? (s.node_type ? nodeLabel(s.node_type) : `node ${s.node_id} (no longer in the workflow)`)}</TableCell>
+              <TableCell>{shown.status}</TableCell>
+              <TableCell>{formatDateTime(s.due_at)}</TableCell>
+              <TableCell>{formatDateTime(s.executed_at)}</TableCell>
+              <TableCell>{shown.outcome}</TableCell>
+            </TableRow>
+          );
+        })}
       </TableBody>
     </Table>
   );
@@ -173,8 +172,8 @@ export function RunList({ workflowId, contactId, titles, heading, reloadKey }: R
                 )}
                 <Chip size="small" label={run.status} color={RUN_STATUS_COLOR[run.status]} />
                 <Typography variant="body2" color="text.secondary">
-                  {run.trigger_event ? `entered on event ${run.trigger_event}` : 'entered'} at {utc(run.created_at)}
-                  {run.ended_at ? `, ended ${utc(run.ended_at)}` : ''}
+                  {run.trigger_event ? `entered on event ${run.trigger_event}` : 'entered'} at {formatDateTime(run.created_at)}
+                  {run.ended_at ? `, ended ${formatDateTime(run.ended_at)}` : ''}
                 </Typography>
               </Stack>
               <Box sx={{ overflowX: 'auto' }}>

@@ -119,7 +119,11 @@ export const NODE_EFFECTS: Record<NodeType, NodeEffect> = {
   event: started,
   user_upserted: started,
   delay: async ({ steps, settings, all, set }) => {
-    for (const s of steps) set(s, { outcome: `waited ${settings.delay_ms} ms`, next: all(new Date(new Date(s.due_at).getTime() + (settings.delay_ms ?? 0))) });
+    for (const s of steps) {
+      // Executed on arrival: it schedules the next step and says until when (the console shows it as waiting until then).
+      const at = new Date(new Date(s.due_at).getTime() + (settings.delay_ms ?? 0));
+      set(s, { outcome: `waits until ${at.toISOString()}`, next: all(at) });
+    }
   },
   delay_until: async ({ steps, settings, runOf, all, set }) => {
     const now = new Date();
