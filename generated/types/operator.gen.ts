@@ -272,6 +272,8 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
         };
         ProjectDetail: components["schemas"]["ProjectRow"] & {
+            /** @description What would hurt this project's delivery once activated, in words: each sender persona whose mail would go out without a DKIM signature (its domain not a sending domain of the project, or its DKIM record not found). */
+            delivery_warnings: string[];
             admins: {
                 id: string;
                 email: string;

@@ -207,6 +207,8 @@ export interface components {
             estimate_limited_by: string | null;
             /** @description What stops a launch; empty when it can go. */
             problems: string[];
+            /** @description What does not stop a launch but hurts delivery, in words: a sender persona whose mail would go out without a DKIM signature (its domain is not a sending domain of the account, or its DKIM record is not found). */
+            warnings: string[];
         };
         TemplateWeight: {
             template_id: components["schemas"]["Uuid"];

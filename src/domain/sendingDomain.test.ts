@@ -10,6 +10,8 @@ import {
   registeredCasing,
   sendingDomainError,
   spfStatus,
+  mergeSpf,
+  txtStrings,
 } from './sendingDomain';
 
 describe('sendingDomainError', () => {
@@ -94,5 +96,37 @@ describe('registeredCasing', () => {
     expect(registeredCasing('ann@news.example.com', ['news.example.com'])).toEqual({ email: 'ann@news.example.com' });
     expect(registeredCasing('ann@Other.com', ['news.example.com'])).toEqual({ email: 'ann@Other.com' });
     expect(registeredCasing('ann', ['news.example.com'])).toEqual({ email: 'ann' });
+  });
+});
+
+describe('mergeSpf', () => {
+  const ours = 'v=spf1 a mx ~all';
+  it('publishes ours when the domain has no SPF record', () => {
+    expect(mergeSpf([], ours)).toBe(ours);
+    expect(mergeSpf(['google-site-verification=x'], ours)).toBe(ours);
+  });
+  it("adds our terms to the domain's record, before its own all, keeping its policy", () => {
+    expect(mergeSpf(['v=spf1 include:_spf.google.com -all'], ours)).toBe('v=spf1 include:_spf.google.com a mx -all');
+    expect(mergeSpf(['v=spf1 MX include:mailgun.org ~all'], ours)).toBe('v=spf1 MX include:mailgun.org a ~all');
+  });
+  it('leaves a record that has our terms already as it is', () => {
+    expect(mergeSpf(['v=spf1 a mx ~all'], ours)).toBe('v=spf1 a mx ~all');
+  });
+  it('merges two records (which make SPF fail) into one', () => {
+    expect(mergeSpf(['v=spf1 include:a.example ~all', 'v=spf1 ip4:192.0.2.1 -all'], ours)).toBe('v=spf1 include:a.example ip4:192.0.2.1 a mx ~all');
+  });
+  it('turns a redirect into an include, so the hosts it authorised stay authorised beside ours', () => {
+    expect(mergeSpf(['v=spf1 redirect=_spf.example.net'], ours)).toBe('v=spf1 include:_spf.example.net a mx ~all');
+  });
+});
+
+describe('txtStrings', () => {
+  it('splits a long value into quoted strings of at most 255 characters that join back to it', () => {
+    const value = `v=DKIM1; k=rsa; p=${'A'.repeat(392)}`;
+    const out = txtStrings(value);
+    const strings = [...out.matchAll(/"([^"]*)"/g)].map((m) => m[1]);
+    expect(strings.map((s) => s.length)).toEqual([255, value.length - 255]);
+    expect(strings.join('')).toBe(value);
+    expect(txtStrings('v=spf1 a mx ~all')).toBe('"v=spf1 a mx ~all"');
   });
 });

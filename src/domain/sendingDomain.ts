@@ -121,9 +121,14 @@ export function dkimStatus(answers: string[], publicKey: string): VerificationSt
   return ok ? 'Success' : 'Failed';
 }
 
+/** isSpfRecord: a TXT string that is an SPF record (starts with the version "v=spf1", RFC 7208 §4.5). */
+export function isSpfRecord(txt: string): boolean {
+  return /^v=spf1(\s|$)/i.test(txt.trim());
+}
+
 /** spfStatus: Success when exactly one TXT answer at the domain is an SPF record (v=spf1; two make SPF fail, RFC 7208 §4.5). */
 export function spfStatus(answers: string[]): VerificationStatus {
-  return answers.filter((txt) => /^v=spf1(\s|$)/i.test(txt.trim())).length === 1 ? 'Success' : 'Failed';
+  return answers.filter(isSpfRecord).length === 1 ? 'Success' : 'Failed';
 }
 
 /** dmarcStatus: Success when exactly one TXT answer at _dmarc.{domain} is a DMARC record (v=DMARC1) with a p= policy. */
@@ -149,4 +154,55 @@ export function registeredCasing(email: string, registered: string[]): { email: 
 /** The notice shown for 30 seconds after such a rewrite (spec part 2 §5 Sender persona). */
 export function casingNotice(provided: string, registered: string): string {
   return `You provided a domain of ${provided} but have registered ${registered}. We've matched up the upper and lowercase characters in your sender persona for you, to help avoid any issues with domain-ownership verification.`;
+}
+
+/** The most characters one TXT character-string may hold (RFC 1035 §3.3; RFC 7208 §3.3 for SPF). */
+export const TXT_STRING_MAX = 255;
+
+/**
+ * txtStrings writes a TXT value as quoted character-strings of at most `max` characters each ('"v=DKIM1; …" "…"'),
+ * the form DNS consoles and zone files take for values over 255 characters (a 2048-bit DKIM key is about 400);
+ * resolvers join the strings back into the value. A value with a double quote or backslash has it escaped.
+ */
+export function txtStrings(value: string, max = TXT_STRING_MAX): string {
+  const chunks: string[] = [];
+  for (let i = 0; i < value.length; i += max) chunks.push(value.slice(i, i + max));
+  return (chunks.length ? chunks : ['']).map((c) => `"${c.replace(/[\\"]/g, (m) => `\\${m}`)}"`).join(' ');
+}
+
+/** An SPF record's terms after "v=spf1" (RFC 7208 §4.6.1), in order. */
+function spfTerms(record: string): string[] {
+  return record.trim().split(/\s+/).slice(1).filter(Boolean);
+}
+
+/** isAllTerm: the "all" mechanism with any qualifier (+all, -all, ~all, ?all). */
+const isAllTerm = (term: string) => /^[+\-~?]?all$/i.test(term);
+
+/**
+ * mergeSpf returns the one SPF record to publish at a domain that already has `found` (its v=spf1 records as DNS
+ * answers them): every term of the records found, then each of `ours`' terms they lack, then one "all" — the first
+ * found record's qualifier (the domain owner's policy), else ours. Terms compare case-insensitively. A redirect=X
+ * becomes include:X, so the hosts it authorised stay authorised once the merged record has an "all" (a redirect is
+ * ignored when "all" is present, RFC 7208 §6.1). With nothing
+ * found, `ours` as it is. Receivers fail SPF when a domain publishes two records (RFC 7208 §4.5), so the console asks
+ * for this one value to replace them all.
+ */
+export function mergeSpf(found: string[], ours: string): string {
+  const records = found.filter(isSpfRecord);
+  if (!records.length) return ours;
+  const terms: string[] = [];
+  const seen = new Set<string>();
+  let all: string | undefined;
+  for (const written of [...records.flatMap(spfTerms), ...spfTerms(ours)]) {
+    if (isAllTerm(written)) {
+      all ??= written;
+      continue;
+    }
+    const term = written.replace(/^redirect=/i, 'include:');
+    const key = term.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    terms.push(term);
+  }
+  return ['v=spf1', ...terms, ...(all ? [all] : [])].join(' ');
 }

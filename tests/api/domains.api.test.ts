@@ -166,6 +166,33 @@ describe(`sending domains (${API_DB})`, () => {
     expect((await dkimSettings())[0].DkimVerificationStatus).toBe('Failed');
     expect(await verify(await sendFrom('hello@news.example.com', 'later@example.org'))).toEqual([{ domain: null, result: 'none' }]);
   });
+
+  it("merges our SPF terms into the domain's existing SPF record, and gives the DKIM value as 255-character strings", async () => {
+    dns.zone.set('shop.example.com', ['v=spf1 include:_spf.google.com -all', 'google-site-verification=xyz']);
+    const added = await h.call('POST', '/api/domains/domains', { key: t.apiKey, body: { domain: 'shop.example.com' } });
+    expect(added.status).toBe(200);
+    expect(added.body.data.records.spf).toMatchObject({ value: 'v=spf1 a mx ~all', found: null }); // not checked yet
+    expect((await check()).errors).toEqual([]);
+    const shop = (await dkimSettings()).find((d) => d.domain === 'shop.example.com')! as unknown as {
+      records: { spf: { value: string; found: string[]; status: string; strings: string }; dkim: { value: string; strings: string } };
+    };
+    // One record: the domain's own terms and policy (-all), with ours added; never a second SPF record.
+    expect(shop.records.spf).toMatchObject({
+      found: ['v=spf1 include:_spf.google.com -all'],
+      value: 'v=spf1 include:_spf.google.com a mx -all',
+      status: 'Success',
+    });
+    const strings = [...shop.records.dkim.strings.matchAll(/"([^"]*)"/g)].map((m) => m[1]);
+    expect(strings.length).toBe(2);
+    expect(strings[0]).toHaveLength(255);
+    expect(strings.join('')).toBe(shop.records.dkim.value);
+
+    // Published as given, the merged record is found again and stays the value: nothing more to change.
+    dns.zone.set('shop.example.com', [shop.records.spf.value]);
+    await check();
+    const after = (await dkimSettings()).find((d) => d.domain === 'shop.example.com')! as unknown as { records: { spf: { value: string; found: string[] } } };
+    expect(after.records.spf).toMatchObject({ found: ['v=spf1 include:_spf.google.com a mx -all'], value: 'v=spf1 include:_spf.google.com a mx -all' });
+  });
 });
 
 describe(`the service's own mail (${API_DB})`, () => {

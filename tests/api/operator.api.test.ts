@@ -153,6 +153,10 @@ describe(`operator back-office (${API_DB})`, () => {
     const verified = await op('POST', `/personas/${personaId}/verify`);
     expect(verified.status, JSON.stringify(verified.body)).toBe(200);
     expect(verified.body.verified_at).toBeTruthy();
+    // The project page warns that this persona's mail would go out unsigned (its domain is not set up).
+    expect((await op('GET', `/projects/${t.projectId}`)).body.delivery_warnings).toEqual([
+      'Mail from ops@sender.example.com will not be DKIM-signed: sender.example.com is not a sending domain of this account. Add it in Domain settings and publish its records. Receivers trust unsigned mail less.',
+    ]);
     const template = await h.call('POST', '/api/template/templates', {
       key: t.apiKey,
       body: { templates: [{ name: 'T', subject: 'Hello', type: 'TEMPLATE_TRANSACTIONAL', html_body: '<p>Hello</p>' }] },

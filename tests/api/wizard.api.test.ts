@@ -90,6 +90,16 @@ describe(`send wizard server side (${API_DB})`, () => {
     ]);
     await h.confirmPersonas();
     expect((await preview(body)).problems).toEqual([]);
+    // Launchable, but said: mail from a domain the account has not set up goes out without a DKIM signature.
+    expect((await preview(body)).warnings).toEqual([
+      'Mail from wiz@wizard.example.com will not be DKIM-signed: wizard.example.com is not a sending domain of this account. Add it in Domain settings and publish its records. Receivers trust unsigned mail less.',
+    ]);
+    expect((await api('POST', '/api/domains/domains', { domain: 'wizard.example.com' })).status).toBe(200);
+    expect((await preview(body)).warnings).toEqual([
+      'Mail from wiz@wizard.example.com will not be DKIM-signed: the DKIM record of wizard.example.com is not found in DNS yet (Domain settings shows the record to publish). Receivers trust unsigned mail less.',
+    ]);
+    await h.runtime.database.query("UPDATE sending_domains SET dkim_status = 'Success' WHERE domain = 'wizard.example.com'");
+    expect((await preview(body)).warnings).toEqual([]);
     // A transactional template does not leave out the unsubscribed contact; a drip of 100 emails each costs 100 times as many.
     const drip = await preview({ ...body, template_id: transactional, emails_per_recipient: 100 });
     expect(drip.to_send).toBe(4);

@@ -1,8 +1,9 @@
 /**
- * Domain Settings in Debian's chromium (/account/domains; issue 4 §5): the domain check's messages, adding a domain,
+ * Domain Settings in Debian's chromium (/account/domains): the domain check's messages, adding a domain,
  * its DNS records shown to copy, the DNS check's verdict against a real DNS server on 127.0.0.1 that has none of the
  * records ('DNS settings not found'), the domain's warm-up, its bounce subdomain's MX and SPF records verified once
- * published, the duplicate-domain error, and a persona's domain written in the registered casing. The Success path and DKIM signing are covered by
+ * published, the duplicate-domain error, an SPF record merged into the one a domain publishes already, the DKIM key split
+ * into 255-character strings, and a persona's domain written in the registered casing. The Success path and DKIM signing are covered by
  * tests/api/domains.api.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,7 +50,7 @@ describe('Domain Settings (e2e)', () => {
     const card = page.getByTestId('domain-mail.demo-test.com');
     await card.waitFor();
     expect(await card.getByRole('textbox', { name: 'DKIM TXT name' }).inputValue()).toBe('mw1._domainkey.mail.demo-test.com');
-    expect(await card.getByRole('textbox', { name: 'DKIM TXT value' }).inputValue()).toMatch(/^v=DKIM1; k=rsa; p=MIIBIjAN/);
+    expect(await card.getByRole('textbox', { name: 'DKIM TXT value', exact: true }).inputValue()).toMatch(/^v=DKIM1; k=rsa; p=MIIBIjAN/);
     expect(await card.getByRole('textbox', { name: 'DMARC TXT value' }).inputValue()).toBe('v=DMARC1; p=none; rua=mailto:dmarc@mail.demo-test.com');
     // The new domain's warm-up: it starts with its first email.
     expect(await card.getByTestId('warmup-mail.demo-test.com').innerText()).toBe(
@@ -69,6 +70,28 @@ describe('Domain Settings (e2e)', () => {
     await page.getByRole('button', { name: 'Add domain' }).click();
     await page.getByText('Couldn’t add domain: domain: mail.demo-test.com is already registered').waitFor();
     expect(await page.getByTestId(/^domain-/).count()).toBe(1);
+  });
+
+  it('a domain that already publishes SPF is shown one merged record to replace it with, and the DKIM key split for DNS consoles', async () => {
+    dns.zone.set('shop.demo-test.com', ['v=spf1 include:_spf.google.com -all']);
+    await page.goto(`${server.url}/account/domains`);
+    await page.getByRole('textbox', { name: 'Domain', exact: true }).fill('shop.demo-test.com');
+    await page.getByRole('button', { name: 'Add domain' }).click();
+    const card = page.getByTestId('domain-shop.demo-test.com');
+    await card.waitFor();
+    const merge = card.getByTestId('shop.demo-test.com-spf-merge');
+    for (let i = 0; i < 60 && !(await merge.isVisible()); i++) {
+      await page.waitForTimeout(500);
+      await card.getByRole('button', { name: 'Refresh' }).click();
+    }
+    expect(await merge.textContent()).toContain('shop.demo-test.com already publishes an SPF record: v=spf1 include:_spf.google.com -all');
+    expect(await merge.textContent()).toContain('Do not add a second one: replace it with the merged record above');
+    expect(await card.getByRole('textbox', { name: 'SPF TXT value', exact: true }).inputValue()).toBe('v=spf1 include:_spf.google.com a mx -all');
+    const split = await card.getByRole('textbox', { name: 'DKIM TXT value, split into 255-character strings' }).inputValue();
+    const strings = [...split.matchAll(/"([^"]*)"/g)].map((m) => m[1]);
+    expect(strings[0]).toHaveLength(255);
+    expect(strings.join('')).toBe(await card.getByRole('textbox', { name: 'DKIM TXT value', exact: true }).inputValue());
+    expect(pageErrors).toEqual([]);
   });
 
   it('a sender persona typed with the registered domain in other letter case is saved in the registered casing, with the notice', async () => {

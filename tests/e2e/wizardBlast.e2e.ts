@@ -162,6 +162,10 @@ describe('send wizard: one-time blast (e2e)', () => {
     const problems = page.getByRole('alert', { name: 'Launch problems' });
     await problems.getByText(`sender persona ${PERSONA} is not verified yet`, { exact: false }).waitFor();
     expect(await page.getByRole('button', { name: 'Launch', exact: true }).isDisabled()).toBe(true);
+    // Not a stop, but said before launching: the persona's domain has no DKIM record yet, so its mail goes out unsigned.
+    expect(await page.getByTestId('delivery-warnings').textContent()).toContain(
+      `Mail from ${PERSONA} will not be DKIM-signed: the DKIM record of garden.example.com is not found in DNS yet`,
+    );
     expect(await wizard.stepStatuses()).toEqual(['waiting', 'waiting', 'waiting']);
     expect(await axeProblems(page)).toEqual([]);
 

@@ -157,6 +157,52 @@ function BlocksLine({ b, domain }: { b: Domain['blocks_24h']; domain: string }) 
 }
 
 /** DomainCard is one domain: its record statuses with Refresh, warm-up, blocks, DNS records to copy and bounce subdomain. */
+/**
+ * SpfAdvice: a domain may publish one SPF record; a second makes SPF fail for all of its mail (RFC 7208 §3.2). When
+ * the last DNS check found one, the value above is ours merged into it (the server's mergeSpf), to replace it with.
+ */
+function SpfAdvice({ d }: { d: Domain }) {
+  const { found, value } = d.records.spf;
+  let advice: React.ReactNode;
+  if (!found?.length)
+    advice = (
+      <Alert severity="info">
+        Publish this as the domain&apos;s only SPF record. If {d.domain} gets another SPF record later (for another email service), merge the two into one: two
+        SPF records make receivers fail SPF for all of its mail.
+      </Alert>
+    );
+  else if (found.length === 1 && found[0] === value) advice = null;
+  else
+    advice = (
+      <Alert severity="warning" data-testid={`${d.domain}-spf-merge`}>
+        {found.length === 1
+          ? `${d.domain} already publishes an SPF record: `
+          : `${d.domain} publishes ${found.length} SPF records, so SPF fails for all of its mail: `}
+        {found.map((r) => (
+          <Box key={r} component="code" sx={{ display: 'block', wordBreak: 'break-all' }}>
+            {r}
+          </Box>
+        ))}
+        Do not add a second one: replace {found.length === 1 ? 'it' : 'them'} with the merged record above, which keeps the senders it lists and adds this
+        service.
+      </Alert>
+    );
+  return advice ? <Box sx={{ gridColumn: { md: '1 / -1' } }}>{advice}</Box> : null;
+}
+
+/** DkimStrings: the DKIM value split into 255-character strings, for DNS consoles that refuse longer ones. */
+function DkimStrings({ d }: { d: Domain }) {
+  return (
+    <Box sx={{ gridColumn: { md: '2 / 3' } }}>
+      <CopyField id={`${d.domain}-dkim-strings`} label="DKIM TXT value, split into 255-character strings" value={d.records.dkim.strings ?? ''} multiline />
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+        A TXT string holds at most 255 characters and this key is longer. Most DNS consoles split it for you: paste the value above. If yours refuses it, paste
+        this split form; DNS joins the quoted parts back into one value.
+      </Typography>
+    </Box>
+  );
+}
+
 function DomainCard({ d, reload }: { d: Domain; reload: () => Promise<void> }) {
   return (
     <>
@@ -181,6 +227,8 @@ function DomainCard({ d, reload }: { d: Domain; reload: () => Promise<void> }) {
           <Box key={kind} sx={{ display: 'grid', gap: 1, gridTemplateColumns: { md: '2fr 3fr' } }}>
             <CopyField id={`${d.domain}-${kind}-name`} label={`${kind.toUpperCase()} TXT name`} value={d.records[kind].name} />
             <CopyField id={`${d.domain}-${kind}-value`} label={`${kind.toUpperCase()} TXT value`} value={d.records[kind].value} multiline={kind === 'dkim'} />
+            {kind === 'dkim' && <DkimStrings d={d} />}
+            {kind === 'spf' && <SpfAdvice d={d} />}
           </Box>
         ))}
       </Stack>

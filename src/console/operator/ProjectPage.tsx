@@ -86,6 +86,16 @@ export function ProjectPage() {
         )}
       </Box>
       {error && <Alert severity="error">{error}</Alert>}
+      {p.delivery_warnings.length > 0 && (
+        <Alert severity="warning" data-testid="delivery-warnings">
+          {p.not_in_sandbox ? 'Delivery warnings:' : 'Before activating, note:'}
+          <ul style={{ margin: 0, paddingLeft: 20 }}>
+            {p.delivery_warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
+        </Alert>
+      )}
       <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
         {p.not_in_sandbox ? (
           <Button variant="outlined" disabled={busy} onClick={() => act(async () => ok(await operatorClient.POST('/projects/{project_id}/sandbox', path)))}>

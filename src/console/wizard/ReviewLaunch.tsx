@@ -1,7 +1,8 @@
 /**
  * The send wizard's Review and launch page (spec part 2 §2, §4 Wizard launch): everything chosen, the
  * audience the preview resolves now (targeted, left out by reason, to be sent), the estimated cost by the pricing
- * formula over this month's sends, and the problems that stop a launch (an unverified persona, a marketing template
+ * formula over this month's sends, the warnings that do not (a sender persona whose mail would go out without a DKIM signature),
+ * and the problems that stop a launch (an unverified persona, a marketing template
  * without an unsubscribe link, sandbox recipients: Launch stays disabled, with the reason). Launch runs the ordered
  * steps; while they run Back, Cancel and Launch are disabled and the page warns not to close the tab (the browser
  * asks too). A failed step shows its error under it and the later ones are cancelled. Leaving the page (an in-app
@@ -301,6 +302,16 @@ export function ReviewLaunch({
       {pastWarning && (
         <Alert severity="warning" data-testid="past-send-time">
           {pastWarning}
+        </Alert>
+      )}
+      {(preview?.warnings ?? []).length > 0 && (
+        <Alert severity="warning" role="status" aria-label="Delivery warnings" data-testid="delivery-warnings">
+          <Typography sx={{ fontWeight: 500 }}>You can launch, but:</Typography>
+          <ul style={{ margin: 0, paddingLeft: 20 }}>
+            {preview!.warnings.map((w) => (
+              <li key={w}>{w}</li>
+            ))}
+          </ul>
         </Alert>
       )}
       {problems.length > 0 && (

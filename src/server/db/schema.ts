@@ -230,6 +230,11 @@ export const sendingDomains = pgTable(
     dkimStatus: text('dkim_status').notNull().default('Pending'),
     spfStatus: text('spf_status').notNull().default('Pending'),
     dmarcStatus: text('dmarc_status').notNull().default('Pending'),
+    /**
+     * The SPF records (v=spf1 TXT) the domain published at the last DNS check, as found; null before the first check.
+     * The console merges ours into the one found (a domain may publish only one, RFC 7208 §3.2).
+     */
+    spfFound: text('spf_found').array(),
     checkedAt: ts('checked_at'),
     /**
      * The bounce subdomain: the domain of each email's per-message return path (VERP), whose MX points

@@ -29,7 +29,7 @@ import type { components, operations } from '../../../../generated/types/schedul
 import type { Config } from '../../config.ts';
 import { ProviderTable } from '../sending/providers.ts';
 import { estimateSendDuration } from '../sending/estimate.ts';
-import { personaWarmup } from '../domains/index.ts';
+import { personaWarmup, unsignedPersonaWarnings } from '../domains/index.ts';
 
 export type BlastOut = components['schemas']['EmailBlast'];
 type BlastIn = components['schemas']['EmailBlastInput'];
@@ -371,6 +371,7 @@ export async function previewBlast(
     estimated_duration_s: estimate.seconds,
     estimate_limited_by: estimate.limitedBy,
     problems,
+    warnings: await unsignedPersonaWarnings(query, project.id, personaIds),
   };
 }
 

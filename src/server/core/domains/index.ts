@@ -22,6 +22,9 @@ import {
   normalizeDomain,
   sendingDomainError,
   spfStatus,
+  isSpfRecord,
+  mergeSpf,
+  txtStrings,
   type VerificationStatus,
 } from '../../../domain/sendingDomain.ts';
 import type { components } from '../../../../generated/types/domains.gen.ts';
@@ -41,6 +44,7 @@ interface DomainRow {
   dkim_public_key: string;
   dkim_status: VerificationStatus;
   spf_status: VerificationStatus;
+  spf_found: string[] | null;
   dmarc_status: VerificationStatus;
   bounce_domain: string | null;
   bounce_mx_status: VerificationStatus;
@@ -52,7 +56,7 @@ interface DomainRow {
 }
 
 const COLUMNS =
-  'id, project_id, domain, dkim_selector, dkim_public_key, dkim_status, spf_status, dmarc_status, bounce_domain, bounce_mx_status, bounce_spf_status, checked_at, warmup_started_on::text AS warmup_started_on, created_at';
+  'id, project_id, domain, dkim_selector, dkim_public_key, dkim_status, spf_status, spf_found, dmarc_status, bounce_domain, bounce_mx_status, bounce_spf_status, checked_at, warmup_started_on::text AS warmup_started_on, created_at';
 
 /** What the records and checks depend on in the settings: the SPF record to publish and the inbound MX host. */
 type RecordSettings = { spfRecord: string; inbound: { mxHost: string } };
@@ -64,6 +68,8 @@ function toDomain(row: DomainRow, settings: RecordSettings, warmup: WarmupState,
   const records = domainRecords(row.domain, row.dkim_selector, row.dkim_public_key, settings.spfRecord);
   const bounceDomain = bounceDomainOf(row.domain, row.bounce_domain);
   const bounce = bounceRecords(bounceDomain, settings.inbound.mxHost, settings.spfRecord);
+  // The one SPF record to publish: ours merged into whatever the domain publishes already.
+  const spf = { ...records.spf, value: mergeSpf(row.spf_found ?? [], records.spf.value) };
   return {
     id: row.id,
     domain: row.domain,
@@ -71,8 +77,8 @@ function toDomain(row: DomainRow, settings: RecordSettings, warmup: WarmupState,
     dkim_selector: row.dkim_selector,
     dkim_public_key: row.dkim_public_key,
     records: {
-      dkim: { ...records.dkim, status: row.dkim_status },
-      spf: { ...records.spf, status: row.spf_status },
+      dkim: { ...records.dkim, strings: txtStrings(records.dkim.value), status: row.dkim_status },
+      spf: { ...spf, strings: txtStrings(spf.value), found: row.spf_found, status: row.spf_status },
       dmarc: { ...records.dmarc, status: row.dmarc_status },
       bounce_mx: { ...bounce.mx, status: row.bounce_mx_status },
       bounce_spf: { ...bounce.spf, status: row.bounce_spf_status },
@@ -220,9 +226,10 @@ export async function checkDomains(query: QueryFn, config: { dnsResolvers: strin
         bounceSpf: spfStatus(bounceSpf),
       };
       await query(
-        `UPDATE sending_domains SET dkim_status = $2, spf_status = $3, dmarc_status = $4, bounce_mx_status = $5, bounce_spf_status = $6, checked_at = now()
+        `UPDATE sending_domains SET dkim_status = $2, spf_status = $3, dmarc_status = $4, bounce_mx_status = $5, bounce_spf_status = $6,
+                spf_found = $7::text[], checked_at = now()
           WHERE id = $1`,
-        [row.id, status.dkim, status.spf, status.dmarc, status.bounceMx, status.bounceSpf],
+        [row.id, status.dkim, status.spf, status.dmarc, status.bounceMx, status.bounceSpf, spf.filter(isSpfRecord)],
       );
       statuses.set(row.id, status);
     } catch (err) {
@@ -230,6 +237,29 @@ export async function checkDomains(query: QueryFn, config: { dnsResolvers: strin
     }
   }
   return { statuses, errors };
+}
+
+/**
+ * unsignedPersonaWarnings says, for each of the sender personas `personaIds` of project `projectId` whose mail would
+ * go out without a DKIM signature, why, in words for the console: its domain is not a sending domain of the project,
+ * or its DKIM record is not found (status not Success). The rule is dkimKeys' (a persona signs only from a verified
+ * domain). One query; personas that would be signed, or do not exist, give nothing.
+ */
+export async function unsignedPersonaWarnings(query: QueryFn, projectId: string, personaIds: string[]): Promise<string[]> {
+  if (!personaIds.length) return [];
+  const rows = await query<{ email: string; domain: string; registered: boolean; dkim_status: string | null }>(
+    `SELECT p.email, lower(substring(p.email from '@([^@]*)$')) AS domain, d.id IS NOT NULL AS registered, d.dkim_status
+       FROM sender_personas p
+       LEFT JOIN sending_domains d ON d.project_id = p.project_id AND d.domain = lower(substring(p.email from '@([^@]*)$'))
+      WHERE p.project_id = $1 AND p.id = ANY($2::uuid[]) AND p.archived_at IS NULL AND (d.id IS NULL OR d.dkim_status <> 'Success')
+      ORDER BY p.email`,
+    [projectId, personaIds],
+  );
+  return rows.map((r) =>
+    r.registered
+      ? `Mail from ${r.email} will not be DKIM-signed: the DKIM record of ${r.domain} is not found in DNS yet (Domain settings shows the record to publish). Receivers trust unsigned mail less.`
+      : `Mail from ${r.email} will not be DKIM-signed: ${r.domain} is not a sending domain of this account. Add it in Domain settings and publish its records. Receivers trust unsigned mail less.`,
+  );
 }
 
 /** A DKIM signing key: what nodemailer's DKIM signer takes. */

@@ -14,6 +14,7 @@ import { checkEmail, checkPassword, UUID_RE } from '../../../domain/validation.t
 import { BadRequest, FieldErrors, NotFound, Unauthorized } from '../../errors.ts';
 import { monthSendsSql } from '../reports/index.ts';
 import { hashPassword } from '../accounts/index.ts';
+import { unsignedPersonaWarnings } from '../domains/index.ts';
 import type { components } from '../../../../generated/types/operator.gen.ts';
 
 /** How long an operator session lasts (ms): 12 hours, then sign in again. */
@@ -201,7 +202,10 @@ export async function listAudit(query: QueryFn, page: { projectId?: string; limi
   return rows.map((r) => ({ ...r, created_at: iso(r.created_at)! }));
 }
 
-/** projectDetail answers GET {operator}/projects/{id}: the row plus admins, personas, messages and audit entries. Throws NotFound. */
+/**
+ * projectDetail answers GET {operator}/projects/{id}: the row plus admins, personas, messages, audit entries and the
+ * delivery warnings an operator weighs before activating (personas whose mail would go out unsigned). Throws NotFound.
+ */
 export async function projectDetail(query: QueryFn, projectId: string) {
   const row = await projectRowById(query, projectId);
   const [admins, personas, messages, audit] = await Promise.all([
@@ -217,7 +221,12 @@ export async function projectDetail(query: QueryFn, projectId: string) {
     listMessages(query, { projectId: row.project_id, limit: 50, offset: 0 }),
     listAudit(query, { projectId: row.project_id, limit: 50, offset: 0 }),
   ]);
-  return { ...row, admins, personas: personas.map((p) => ({ ...p, verified_at: iso(p.verified_at) })), messages, audit };
+  const delivery_warnings = await unsignedPersonaWarnings(
+    query,
+    row.project_id,
+    personas.map((p) => p.id),
+  );
+  return { ...row, admins, personas: personas.map((p) => ({ ...p, verified_at: iso(p.verified_at) })), messages, audit, delivery_warnings };
 }
 
 /**
