@@ -20,6 +20,7 @@ import type { QueryFn } from '../../src/server/db/client.ts';
 import { compactReports } from '../../src/workers/reportCompaction.ts';
 import { REPORT_EVENT_NAMES, SERIES_COLUMNS, ALL_SERIES_COLUMNS } from '../../src/domain/reports.ts';
 import { EVENT } from '../../src/domain/events.ts';
+import { monthSendsSql } from '../../src/server/core/reports/index.ts';
 
 const rnd = seededRandom(20261124);
 const pick = <T>(xs: readonly T[]): T => xs[rnd(xs.length)];
@@ -673,5 +674,36 @@ describe(`the sends-report cache (${API_DB})`, () => {
     await send();
     const quick = (await hc.call('GET', '/api/reporting/quickstats', { key: t.apiKey })).body.data;
     expect(quick.find((r: { name: string }) => r.name === EVENT.sendSuccess).num).toBe(3);
+  });
+});
+
+describe(`test emails in the account's figures (${API_DB})`, () => {
+  let hc: Harness;
+  let t: Tenant;
+  beforeAll(async () => {
+    hc = await startHarness({});
+    t = await hc.tenant({ activated: true });
+  });
+  afterAll(async () => {
+    await hc?.close();
+  });
+
+  it('leaves a test email out of the sends, the rates and the month, as recorded and after a rebuild', async () => {
+    const q = hc.runtime.ctx.database.query.bind(hc.runtime.ctx.database) as QueryFn;
+    const record = (name: string, json: object) =>
+      q(`INSERT INTO events (project_id, name, email, is_system, json) VALUES ($1, $2, 'c@example.com', true, $3)`, [t.projectId, name, JSON.stringify(json)]);
+    const real = `<${randomUUID()}@real>`;
+    await record(EVENT.sendSuccess, { message_id: `<${randomUUID()}@test>`, is_test_email: true });
+    await record(EVENT.sendSuccess, { message_id: real, is_test_email: false });
+    await record(EVENT.open, { message_id: real });
+    const figures = async () => {
+      const quick = (await hc.call('GET', '/api/reporting/quickstats', { key: t.apiKey })).body.data as Array<{ name: string; num: number }>;
+      const [{ month }] = await q<{ month: string }>(`SELECT ${monthSendsSql('$1')} AS month`, [t.projectId]);
+      return { sends: quick.find((r) => r.name === EVENT.sendSuccess)?.num, opens: quick.find((r) => r.name === EVENT.open)?.num, month: Number(month) };
+    };
+    // One real send opened once: 100 %, not 50 %; the test is not billed either.
+    expect(await figures()).toEqual({ sends: 1, opens: 1, month: 1 });
+    await q('SELECT report_rebuild($1)', [t.projectId]);
+    expect(await figures()).toEqual({ sends: 1, opens: 1, month: 1 });
   });
 });

@@ -12,6 +12,14 @@
 -- a customer posted under one of these names (which the events API now refuses) never adds to a report
 -- or to the month's sends the bill counts. The same statement, over all events, is report_rebuild below: keep the
 -- two identical.
+-- event_is_test_send(json): a send or failure of a test email (the editor's and the wizard's "Send test email",
+-- json.is_test_email). A test goes to the sender's own addresses, untracked: it is not mail to the audience, so no
+-- report, rate or month's sends counts it (2 real sends and 1 open are 50 %, whatever the tests). jsonb containment,
+-- as event_is_human.
+CREATE OR REPLACE FUNCTION event_is_test_send(j jsonb) RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT coalesce(j @> '{"is_test_email": true}', false)
+$$;
+
 CREATE OR REPLACE FUNCTION events_report_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   -- A statement of sends and failures the sender recorded (each email's one event: unique by construction) needs no
@@ -25,7 +33,8 @@ BEGIN
              coalesce(e.blast_id, '00000000-0000-0000-0000-000000000000'::uuid) AS blast_id,
              coalesce(e.template_id, '00000000-0000-0000-0000-000000000000'::uuid) AS template_id,
              coalesce(e.json->>'workflow_id', '') AS workflow_id
-        FROM new_events e WHERE e.is_system AND e.name IN ('email_send_result_success', 'email_send_result_failure')),
+        FROM new_events e WHERE e.is_system AND NOT event_is_test_send(e.json)
+         AND e.name IN ('email_send_result_success', 'email_send_result_failure')),
     counts AS (
       INSERT INTO report_counts (project_id, blast_id, template_id, workflow_id, hour, name, num, num_unique, num_human, num_unique_human)
       SELECT project_id, blast_id, template_id, workflow_id, date_trunc('hour', emitted_at, 'UTC'), name, count(*), count(*), count(*), count(*)
@@ -46,7 +55,7 @@ BEGIN
            coalesce(e.json->>'to_domain', lower(split_part(e.email, '@', 2)), '') AS to_domain,
            event_is_human(e.json) AS human
       FROM new_events e
-     WHERE e.is_system
+     WHERE e.is_system AND NOT event_is_test_send(e.json)
        AND e.name IN ('email_send_result_success', 'email_send_result_failure', 'user_unsubscribed', 'ses_event_open',
                       'ses_event_click', 'ses_event_complaint', 'ses_event_bounce')),
   candidates AS (
@@ -134,7 +143,7 @@ BEGIN
            coalesce(e.json->>'to_domain', lower(split_part(e.email, '@', 2)), '') AS to_domain,
            event_is_human(e.json) AS human
       FROM events e
-     WHERE (p_project IS NULL OR e.project_id = p_project) AND e.is_system
+     WHERE (p_project IS NULL OR e.project_id = p_project) AND e.is_system AND NOT event_is_test_send(e.json)
        AND e.name IN ('email_send_result_success', 'email_send_result_failure', 'user_unsubscribed', 'ses_event_open',
                       'ses_event_click', 'ses_event_complaint', 'ses_event_bounce')),
   candidates AS (
