@@ -17,7 +17,7 @@ import {
   rate,
   toggleColumn,
 } from './reports.ts';
-import { peopleView } from './reports.ts';
+import { peopleView, readableSubject } from './reports.ts';
 import { deviceOf } from './devices.ts';
 
 const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
@@ -144,5 +144,12 @@ describe('peopleView', () => {
       num_clicks: 0,
       num_unique_clicks: 0,
     });
+  });
+});
+
+describe('readableSubject', () => {
+  it('shows each template variable as what varies, in words', () => {
+    expect(readableSubject('{{user.first_name}}, your week at {{ sender_persona.json.company }}')).toBe('[first name], your week at [company]');
+    expect(readableSubject('No variables')).toBe('No variables');
   });
 });

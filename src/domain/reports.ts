@@ -174,6 +174,15 @@ export function chartName(name: string): string {
   return name.length > CHART_NAME_MAX ? `${name.slice(0, CHART_NAME_MAX)}…` : name;
 }
 
+/**
+ * readableSubject shows a subject whose template variables would otherwise show raw ("{{user.first_name}}, your
+ * week") as a reader sees what varies: each {{…}} becomes its last name part in brackets, underscores as spaces
+ * ("[first name], your week"). Report rows carry the template's subject, not each recipient's.
+ */
+export function readableSubject(subject: string): string {
+  return subject.replace(/\{\{\{?\s*([\w.]+)\s*\}?\}\}/g, (_, path: string) => `[${path.split('.').pop()!.replace(/_/g, ' ')}]`);
+}
+
 /** labelEvery is how many x labels apart the charts show one (part 1 §2): every 3rd, 4th on small, 5th on extra-small screens. */
 export function labelEvery(screen: 'xs' | 'sm' | 'md'): number {
   return screen === 'xs' ? 5 : screen === 'sm' ? 4 : 3;

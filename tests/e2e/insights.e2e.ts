@@ -46,7 +46,8 @@ beforeAll(async () => {
   const persona = await verifiedPersona({ email: PERSONA, first_name: 'Demo', last_name: 'Reports' });
   const templateId = await marketingTemplate(
     'Autumn news',
-    'Autumn news',
+    // A subject with a variable: the charts show what varies in words, never the raw {{…}}.
+    '{{user.first_name}}, Autumn news',
     `<html><body><p>Hi {{user.first_name}}</p><p><a href="${landingUrl}">See autumn</a></p><p><a href="{{unsubscribe_link}}">Unsubscribe</a></p></body></html>`,
   );
   const contacts = await sandboxRecipients(PERSONA);
@@ -70,6 +71,13 @@ beforeAll(async () => {
   await reader.close();
   // Apple Mail Privacy Protection's proxy fetches the pixel too: a machine's open, shown only when asked for.
   expect((await fetch(pixel, { headers: { 'user-agent': 'Mozilla/5.0' } })).status).toBe(200);
+
+  // A test email of the same template to the persona: the account's figures never count it.
+  const tested = sink.messages.length;
+  await api('POST', '/api/event/emit_send_single_email_event', {
+    mailer_payload: { is_test_email: true, template_id: templateId, from: { email: PERSONA }, to: [{ email: PERSONA }] },
+  });
+  await sink.waitFor(() => sink.messages.length > tested, 60_000);
 
   campaignId = (
     await api('POST', '/api/campaign/campaigns', { campaign: { name: CAMPAIGN, type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blastId] } })
@@ -107,7 +115,21 @@ describe('insights and reports (e2e)', () => {
     expect(await row.getByRole('cell').allTextContents()).toEqual([landingUrl, '1', '1']);
     await section('Recently clicked links').getByRole('row').filter({ hasText: SIMULATOR_SUCCESS_ADDRESS }).waitFor();
     await section('Recently opened emails').getByRole('row').filter({ hasText: 'Autumn news' }).first().waitFor();
-    await section('Most-opened templates by subject').getByRole('row').filter({ hasText: 'Autumn news' }).waitFor();
+    await section('Most-opened templates by subject').getByRole('row').filter({ hasText: '[first name], Autumn news' }).waitFor();
+    const legend = (await section('Most-opened templates by subject').locator('.MuiChartsLegend-root').allTextContents()).join(' ');
+    expect(legend).toContain('[first name], Autumn…');
+    expect(legend).not.toContain('{{');
+    // "Person" is never broken mid-word beside a long address, even on a phone: its text is on one line.
+    const viewport = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    const by = section('Recently opened emails').getByRole('cell', { name: 'Person', exact: true }).first();
+    const lines = await by.evaluate((cell) => {
+      const range = document.createRange();
+      range.selectNodeContents(cell);
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    });
+    await page.setViewportSize(viewport);
+    expect(lines).toBe(1);
 
     // The charts render: device groups, the recipients' domain, and the daily series (times in UTC).
     await section('Opens and clicks by device').locator('svg').getByText('Desktop / Other').waitFor();
@@ -148,7 +170,10 @@ describe('insights and reports (e2e)', () => {
     await expect.poll(() => new URL(page.url()).searchParams.has('campaign_id')).toBe(false);
     expect(new URL(page.url()).searchParams.get('deselected_columns1')).toBe('unsuccessful_sends,unsubscribes,opens,complaints');
     await page.getByText('Showing every campaign').waitFor();
+    // The test email sent beside the blast is not a send: 2, not 3, and the open rate stays 50 %.
     await card('Sends').getByText('Unique: 2').waitFor();
+    expect(await card('Sends').getByRole('paragraph').first().textContent()).toBe('2');
+    await card('Opens').getByText('Rate: 50.0%').waitFor();
   });
 
   it('keeps campaign_id and deselected_columns1 in the URL on /insights/issues', async () => {

@@ -6,11 +6,16 @@ import type { ReactNode } from 'react';
 import { Link, Table, TableBody, TableCell, TableContainer, TableHead, TableRow } from '@mui/material';
 import { truncate } from '../resources/shared/ResourceList';
 
-/** One column: its header, how a row renders in it, and whether it holds a number (right-aligned). */
+/**
+ * One column: its header, how a row renders in it, whether it holds a number (right-aligned), and whether its words
+ * are kept whole (a date, "Person": never broken into "Pers/on" beside a long address; other text columns may break
+ * a long word, such as an address, to fit).
+ */
 export interface ReportColumn<T> {
   label: string;
   render: (row: T) => ReactNode;
   numeric?: boolean;
+  keepWords?: boolean;
 }
 
 /** ReportTable renders `rows` under `columns`, labelled `label`. */
@@ -31,7 +36,7 @@ export function ReportTable<T>({ label, columns, rows }: { label: string; column
           {rows.map((row, i) => (
             <TableRow key={i}>
               {columns.map((c) => (
-                <TableCell key={c.label} align={c.numeric ? 'right' : 'left'} sx={{ wordBreak: c.numeric ? undefined : 'break-word' }}>
+                <TableCell key={c.label} align={c.numeric ? 'right' : 'left'} sx={{ wordBreak: c.numeric || c.keepWords ? undefined : 'break-word' }}>
                   {c.render(row)}
                 </TableCell>
               ))}

@@ -9,7 +9,7 @@
 import { BarChart } from '@mui/x-charts/BarChart';
 import { PieChart } from '@mui/x-charts/PieChart';
 import type { components } from '../../../generated/types/reporting.gen';
-import { chartName, groupByDevice } from '../../domain/reports';
+import { chartName, groupByDevice, readableSubject } from '../../domain/reports';
 import { deviceOf } from '../../domain/devices';
 import { COUNT_AXIS, ChartEmpty, ChartTable } from '../pages/SendsChart';
 
@@ -101,7 +101,7 @@ export function SubjectPie({ rows }: { rows: OpenedEmailRow[] }) {
         skipAnimation
         series={[
           {
-            data: top.map((r, i) => ({ id: i, value: r.num_unique_opens, label: chartName(r.email_subject), color: TEMPLATE_COLORS[i] })),
+            data: top.map((r, i) => ({ id: i, value: r.num_unique_opens, label: chartName(readableSubject(r.email_subject)), color: TEMPLATE_COLORS[i] })),
             innerRadius: 30,
           },
         ]}
@@ -109,7 +109,7 @@ export function SubjectPie({ rows }: { rows: OpenedEmailRow[] }) {
       <ChartTable
         caption="Unique opens of the most-opened subjects"
         rowHeader="Subject"
-        rowLabel={(r) => r.email_subject}
+        rowLabel={(r) => readableSubject(r.email_subject)}
         columns={[{ label: 'Unique opens', value: (r) => r.num_unique_opens }]}
         rows={top}
       />

@@ -7,7 +7,7 @@
  * columns hidden unless the URL's deselected_columns1 says otherwise. Each section has its own loading, error and
  * empty state.
  */
-import { REASON_LABELS } from '../../domain/reports';
+import { REASON_LABELS, readableSubject } from '../../domain/reports';
 import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Card, Stack, Typography } from '@mui/material';
@@ -81,8 +81,8 @@ function RecentlyClickedLinks({ campaignId }: { campaignId?: string }) {
           columns={[
             { label: 'Link', render: (r) => <ReportLink url={r.link_url} /> },
             { label: 'Email', render: (r) => r.email ?? '' },
-            { label: 'Occurred', render: (r) => formatOccurred(r.emitted_at) },
-            { label: 'By', render: (r) => madeBy(r.bot, r.bot_reason) },
+            { label: 'Occurred', render: (r) => formatOccurred(r.emitted_at), keepWords: true },
+            { label: 'By', render: (r) => madeBy(r.bot, r.bot_reason), keepWords: true },
           ]}
         />
       )}
@@ -104,7 +104,7 @@ function MostOpenedEmails({ campaignId }: { campaignId?: string }) {
             label="Most-opened templates by subject"
             rows={rows}
             columns={[
-              { label: 'Subject', render: (r) => r.email_subject },
+              { label: 'Subject', render: (r) => readableSubject(r.email_subject) },
               { label: 'Sends', render: (r) => r.num_sends, numeric: true },
               { label: 'Opens', render: (r) => r.num_opens, numeric: true },
               { label: 'Unique opens', render: (r) => r.num_unique_opens, numeric: true },
@@ -128,9 +128,9 @@ function RecentlyOpenedEmails({ campaignId }: { campaignId?: string }) {
           rows={rows}
           columns={[
             { label: 'Email', render: (r) => r.email ?? '' },
-            { label: 'Subject', render: (r) => r.email_subject ?? '' },
-            { label: 'Occurred', render: (r) => formatOccurred(r.emitted_at) },
-            { label: 'By', render: (r) => madeBy(r.machine, r.machine_reason) },
+            { label: 'Subject', render: (r) => readableSubject(r.email_subject ?? '') },
+            { label: 'Occurred', render: (r) => formatOccurred(r.emitted_at), keepWords: true },
+            { label: 'By', render: (r) => madeBy(r.machine, r.machine_reason), keepWords: true },
           ]}
         />
       )}
