@@ -134,6 +134,8 @@ describe('contact file upload (e2e)', () => {
         'date@example.com,Bad,Date,,28/02/1990,',
         'short@example.com,Too,Few',
         'good.two@example.com,Good,Two,,,basic',
+        // The same address in capitals, another person's name: merged into the row above, not applied, and said so.
+        'GOOD.TWO@EXAMPLE.COM,Other,Person,,,',
       ].join('\n') + '\n',
     );
     const xlsx = path.join(dir, 'people-e2e.xlsx');
@@ -163,7 +165,12 @@ describe('contact file upload (e2e)', () => {
     await table.waitFor();
     for (const column of ['File', 'Uploading', 'Processing']) await table.getByRole('columnheader', { name: column }).waitFor();
 
-    expect(await finished('contacts-e2e.csv')).toContain('Imported with refused rows2 rows imported, 5 failed');
+    expect(await finished('contacts-e2e.csv')).toContain('Imported with refused rows2 rows imported, 1 merged (same address in another case), 5 failed');
+    await expect
+      .poll(() => page.getByRole('list', { name: 'Merged rows of contacts-e2e.csv' }).getByRole('listitem').allTextContents())
+      .toEqual([
+        "Line 9, column email: merged into good.two@example.com (line 8): the same address in another letter case, so this row's values were not applied",
+      ]);
     expect(await refusedRows('contacts-e2e.csv')).toEqual([
       'Line 3, column email: Invalid email',
       `Line 4, column email: ${TWO_ATS}`,
@@ -189,6 +196,8 @@ describe('contact file upload (e2e)', () => {
 
     await page.goto(`${server.url}/people/users`);
     const search = page.getByLabel('Search', { exact: true });
+    const [two] = (await api<{ data: Array<Record<string, unknown>> }>('/api/user/users?search_field=email&search_value=good.two%40example.com')).data;
+    expect(two).toMatchObject({ email: 'good.two@example.com', first_name: 'Good', last_name: 'Two' });
     for (const email of ['good.two@example.com', 'xl.good@example.com']) {
       await search.fill(email);
       await page.getByRole('cell', { name: email, exact: true }).waitFor();
@@ -200,7 +209,7 @@ describe('contact file upload (e2e)', () => {
     const [one] = (await api<{ data: Array<Record<string, unknown>> }>('/api/user/users?search_field=email&search_value=good.one%40example.com')).data;
     expect(one).toMatchObject({ first_name: 'Good', last_name: 'One', timezone: 'Europe/Paris', json: { plan: 'pro' } });
 
-    // Issue 25 §5: Notifications names the job in words and the file, and says a refused row's reason plainly.
+    // Notifications names the job in words and the file, and says a refused row's reason plainly.
     await page.goto(`${server.url}/account/notifications`);
     const row = page.getByRole('table', { name: 'Notifications' }).getByRole('row').filter({ hasText: 'contacts-e2e.csv' });
     await row.waitFor();
