@@ -146,7 +146,7 @@ export const resources: ResourceDefinition[] = [
             "type": "string",
             "title": "Email",
             "maxLength": 320,
-            "description": "Required; checked with the email rules of spec part 1 §5."
+            "description": "Required; a valid email address."
           },
           "first_name": {
             "type": [

@@ -33,7 +33,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The project's sandbox state and its activation steps, each with whether it is done (spec part 1 §1).
+         * The project's sandbox state and its activation steps, each with whether it is done.
          * @description Steps, in order: template (a live template exists), contacts (a live contact exists), sender_persona (a live sender persona exists whose address is verified: one that cannot send yet is not done), support_email (an admin of the project has sent a contact-us message, which should give the expected monthly volume, or sent the console's activation request). An operator then activates the project from the back-office (/operator) or with `npm run admin -- activate`.
          */
         get: operations["getSandboxActivation"];
@@ -112,7 +112,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Open a chat session with the configured provider (spec part 1 §7 AI chat); returns its client_secret.
+         * Open a chat session with the configured provider; returns its client_secret.
          * @description Only for the one internal company named by ASSISTANT_COMPANY (403 otherwise). The server forwards email, endpoints and api_key to ASSISTANT_PROVIDER_URL/session; with no provider configured it is a 503 'assistant: assistant not configured'.
          */
         post: operations["createAssistantSession"];

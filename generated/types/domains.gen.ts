@@ -75,9 +75,9 @@ export interface components {
             type: "TXT";
             /** @description The record's full name. */
             name: string;
-            /** @description The TXT value to publish, ready to copy. For SPF, when the domain already publishes an SPF record (found), ours merged into it: a domain must publish only one, or SPF fails for all of its mail (RFC 7208 §3.2). */
+            /** @description The TXT value to publish, ready to copy. For SPF, when the domain already publishes an SPF record (found), ours merged into it: a domain must publish only one, or SPF fails for all of its mail (RFC 7208, section 3.2). */
             value: string;
-            /** @description The value as quoted strings of at most 255 characters each ("..." "..."), for DNS consoles that take one string at a time or ask for a long TXT value split (RFC 7208 §3.3; resolvers join the strings). */
+            /** @description The value as quoted strings of at most 255 characters each ("..." "..."), for DNS consoles that take one string at a time or ask for a long TXT value split (RFC 7208, section 3.3; resolvers join the strings). */
             strings?: string;
             /** @description SPF only: the SPF records (v=spf1) the domain published at the last DNS check, as found; null before the first check. More than one makes SPF fail: replace them all with `value`. */
             found?: string[] | null;

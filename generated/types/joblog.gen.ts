@@ -25,7 +25,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Progress and row errors of the import of one uploaded contact file (spec part 1 §3 Bulk upload status, part 2 §7 Contacts).
+         * Progress and row errors of the import of one uploaded contact file.
          * @description An import is counted in jobs: one per started MiB of the file, plus one that finishes it (so at least 2). num_in_progress_jobs counts those not yet done, so (num_total_jobs - num_in_progress_jobs) / num_total_jobs is the share processed. Before the upload's import is queued both are 0. When the import has ended, num_in_progress_jobs is 0; `errors` holds what stopped the whole file (e.g. not a CSV file, an unknown column), `processing_errors` the rows that were refused, `merged_rows` those merged into an earlier row of the file (the same address in another letter case); the others are imported. rows_imported + rows_merged + rows_failed is the number of data rows read.
          */
         get: operations["getBulkUploadStatus"];

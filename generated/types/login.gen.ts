@@ -27,8 +27,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sign a visitor in to the shared demo account (spec part 1 §2 /demo-login, §6).
-         * @description The visitor gives an email (no format check, spec part 1 §5; kept with the time for the consent to communications) and must accept the terms (no illegal images; images may be replaced; consent to communications). The demo account's data is reset to a known state on a schedule (DEMO_RESET_CRON), so one visitor cannot spoil it for the next.
+         * Sign a visitor in to the shared demo account (/demo-login).
+         * @description The visitor gives an email (no format check; kept with the time for the consent to communications) and must accept the terms (no illegal images; images may be replaced; consent to communications). The demo account's data is reset to a known state on a schedule (DEMO_RESET_CRON), so one visitor cannot spoil it for the next.
          */
         post: operations["demoLogin"];
         delete?: never;

@@ -32,7 +32,7 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename a segment (spec part 2 §7 Segments).
+         * Rename a segment.
          * @description The name must not be blank ('name: Required field'). A segment that is not this project's, or is archived, gets a 404 whose message is "Couldn't find segment with id {id} to update".
          */
         patch: operations["renameSegment"];
@@ -49,7 +49,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Remove contacts from a segment (spec part 2 §7 Segments); the contacts themselves are kept.
+         * Remove contacts from a segment; the contacts themselves are kept.
          * @description user_ids is a comma-separated list of contact ids (at most 1000). Ids that are not members are ignored. Answers the segment with its new member count and how many were removed.
          */
         delete: operations["removeSegmentUsers"];
@@ -68,7 +68,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add contacts to a segment by id or email (the public API's "segment users", spec part 1 §7, part 2 §7).
+         * Add contacts to a segment by id or email (the public API's "segment users").
          * @description Every id and email must be a live contact of this project; otherwise a 400 names user_ids or emails and nothing is added. Contacts already in the segment stay once. Answers the segment with its new member count and how many were added.
          */
         post: operations["addSegmentUsers"];
@@ -88,8 +88,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Preview the contacts a filter list matches, with their total (spec part 2 §7 Segments).
-         * @description The filters are checked against the catalog (src/domain/segmentFilter.ts) and compiled to parameterised SQL on the server; no SQL text is taken from the client. An unknown attribute, an operator its type does not allow, or a filter with missing or wrong values gets a 400 naming user_filters and the filter's number ('filter N is not fully filled out'); no filter at all gets 'you must provide at least 1 filter'. Contacts are listed newest first. `segment_edit: true` checks against the segment-edit attribute set (with is_in_segment).
+         * Preview the contacts a filter list matches, with their total.
+         * @description The filters are checked against the catalog of filterable attributes and compiled to parameterised SQL on the server; no SQL text is taken from the client. An unknown attribute, an operator its type does not allow, or a filter with missing or wrong values gets a 400 naming user_filters and the filter's number ('filter N is not fully filled out'); no filter at all gets 'you must provide at least 1 filter'. Contacts are listed newest first. `segment_edit: true` checks against the segment-edit attribute set (with is_in_segment).
          */
         post: operations["filterUsers"];
         delete?: never;

@@ -27,7 +27,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Make a segment of the contacts a filter list matches, as a job (spec part 2 §7 Segments).
+         * Make a segment of the contacts a filter list matches, as a job.
          * @description The name is required ('name: Required field') and the filters are checked as for POST {segment}/segments/filter_users (400 naming user_filters and the filter's number). The contacts are counted at once (num_users); the segment is created invisible, and a job (JOB_CREATE_SEGMENT_FROM_FILTERS in the job log) adds every contact that matches when it runs, then shows the segment. Poll GET {joblog}/joblog for the entry (job_log_id); its end_details hold segment_id and num_users.
          */
         post: operations["createSegmentFromFilters"];
@@ -46,7 +46,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Enter every contact of a segment into a workflow at its trigger node (the editor's Run segment and the send wizard's drip campaigns; spec part 2 §7 Workflows). Each member starts a run of its own; archived contacts are left out. The workflow must be live and enabled, and root_node_id its trigger. */
+        /** Enter every contact of a segment into a workflow at its trigger node (the editor's Run segment and the send wizard's drip campaigns). Each member starts a run of its own; archived contacts are left out. The workflow must be live and enabled, and root_node_id its trigger. */
         post: operations["sendSegmentToWorkflow"];
         delete?: never;
         options?: never;

@@ -10,7 +10,7 @@ export interface paths {
         /** List live (not archived) templates; newest first unless sorted. */
         get: operations["listTemplates"];
         put?: never;
-        /** Create or update templates (matched by id). All are validated first (spec part 2 §5 Template); nothing is written when one fails. */
+        /** Create or update templates (matched by id). All are validated first; nothing is written when one fails. */
         post: operations["saveTemplates"];
         delete?: never;
         options?: never;
@@ -43,7 +43,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A one-time URL to PUT one template image to (spec part 2 §7 Templates).
+         * A one-time URL to PUT one template image to.
          * @description Answers a URL valid for 15 minutes. PUT the image's bytes to it with the same Content-Type: a 200 stores it and answers {data: {url}}, the public address the image is served from (under /template-images/, no API key, cached a year since names never repeat). Accepted types are image/png, image/jpeg, image/gif and image/webp, up to 5 MB (5,242,880 bytes); the bytes must really be that type. A PUT of anything else gets 415, a larger one 413, an expired or altered URL 403, each with a message. The URL is good for one upload: once an image is stored, every later PUT to it gets 410 and stores nothing (a refused PUT leaves it unused, so it can be tried again). The stored name is the original name plus the date and a short random suffix.
          */
         get: operations["getTemplateImageUploadUrl"];

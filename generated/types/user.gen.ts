@@ -26,7 +26,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A one-time URL to PUT a CSV or XLSX file of contacts to; the file is imported as a job (spec part 2 §7 Contacts). */
+        /** A one-time URL to PUT a CSV or XLSX file of contacts to; the file is imported as a job. */
         get: operations["getContactUploadUrl"];
         put?: never;
         post?: never;
@@ -63,7 +63,7 @@ export interface components {
             id?: components["schemas"]["Uuid"];
             /**
              * Email
-             * @description Required; checked with the email rules of spec part 1 §5.
+             * @description Required; a valid email address.
              */
             email: string;
             /** First name */
@@ -137,7 +137,7 @@ export interface components {
     parameters: {
         /** @description Comma-separated `column [ASC|DESC]`; columns email, first_name, last_name, timezone, created_at, updated_at. Default `email ASC`. */
         ContactSortColumns: string;
-        /** @description What search_value is matched against. `all` (the default) is the smart search of spec part 2 §5 Search: a UUID looks up by id (or the metadata user_id); a date-like text longer than 6 characters (2026-03-01, 03/01/2026, March 1, 2026) matches contacts added or born on that UTC day; anything else is a case-insensitive substring of the email or the name. The other values search one column (case-insensitive substring). */
+        /** @description What search_value is matched against. `all` (the default) is a smart search: a UUID looks up by id (or the metadata user_id); a date-like text longer than 6 characters (2026-03-01, 03/01/2026, March 1, 2026) matches contacts added or born on that UTC day; anything else is a case-insensitive substring of the email or the name. The other values search one column (case-insensitive substring). */
         SearchField: "all" | "email" | "first_name" | "last_name" | "timezone";
         SearchValue: string;
         /** @description Comma-separated segment ids; only contacts in at least one of them. */
@@ -168,7 +168,7 @@ export interface operations {
                 offset?: components["parameters"]["Offset"];
                 /** @description Comma-separated `column [ASC|DESC]`; columns email, first_name, last_name, timezone, created_at, updated_at. Default `email ASC`. */
                 sort_columns?: components["parameters"]["ContactSortColumns"];
-                /** @description What search_value is matched against. `all` (the default) is the smart search of spec part 2 §5 Search: a UUID looks up by id (or the metadata user_id); a date-like text longer than 6 characters (2026-03-01, 03/01/2026, March 1, 2026) matches contacts added or born on that UTC day; anything else is a case-insensitive substring of the email or the name. The other values search one column (case-insensitive substring). */
+                /** @description What search_value is matched against. `all` (the default) is a smart search: a UUID looks up by id (or the metadata user_id); a date-like text longer than 6 characters (2026-03-01, 03/01/2026, March 1, 2026) matches contacts added or born on that UTC day; anything else is a case-insensitive substring of the email or the name. The other values search one column (case-insensitive substring). */
                 search_field?: components["parameters"]["SearchField"];
                 search_value?: components["parameters"]["SearchValue"];
                 /** @description Comma-separated segment ids; only contacts in at least one of them. */
@@ -294,7 +294,7 @@ export interface operations {
             query?: {
                 /** @description Comma-separated ids to fetch; when given, other filters still apply. */
                 ids?: components["parameters"]["Ids"];
-                /** @description What search_value is matched against. `all` (the default) is the smart search of spec part 2 §5 Search: a UUID looks up by id (or the metadata user_id); a date-like text longer than 6 characters (2026-03-01, 03/01/2026, March 1, 2026) matches contacts added or born on that UTC day; anything else is a case-insensitive substring of the email or the name. The other values search one column (case-insensitive substring). */
+                /** @description What search_value is matched against. `all` (the default) is a smart search: a UUID looks up by id (or the metadata user_id); a date-like text longer than 6 characters (2026-03-01, 03/01/2026, March 1, 2026) matches contacts added or born on that UTC day; anything else is a case-insensitive substring of the email or the name. The other values search one column (case-insensitive substring). */
                 search_field?: components["parameters"]["SearchField"];
                 search_value?: components["parameters"]["SearchValue"];
                 /** @description Comma-separated segment ids; only contacts in at least one of them. */

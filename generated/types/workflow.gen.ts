@@ -59,7 +59,7 @@ export interface components {
             /** @description Opens and clicks filters (num_opens…, num_clicks…) count what people did: opens marked machine (Apple Mail Privacy Protection, scanners, image-proxy refetches) and clicks marked bot (link scanners, the honeypot link) are left out. true counts them too. Ignored by other attributes. */
             include_machine?: boolean | null;
         };
-        /** @description A node's settings (spec part 2 §3 settings). send_at_close_enough_ms is always 0. */
+        /** @description A node's settings. send_at_close_enough_ms is always 0. */
         NodeSettings: {
             /** @description Event triggers on ses_event_open or ses_event_click: machine opens (an Apple Mail Privacy Protection prefetch, an image proxy, a security scanner) and bot clicks (a link scanner) enter the workflow too. Unset or false, only people's opens and clicks do, as the reports and the segment filters count them (designed). */
             include_machine?: boolean;

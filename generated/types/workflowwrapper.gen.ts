@@ -107,7 +107,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A node's settings (spec part 2 §3 settings). send_at_close_enough_ms is always 0. */
+        /** @description A node's settings. send_at_close_enough_ms is always 0. */
         NodeSettings: {
             /** @description Event triggers on ses_event_open or ses_event_click: machine opens (an Apple Mail Privacy Protection prefetch, an image proxy, a security scanner) and bot clicks (a link scanner) enter the workflow too. Unset or false, only people's opens and clicks do, as the reports and the segment filters count them (designed). */
             include_machine?: boolean;
