@@ -28,7 +28,7 @@ export interface paths {
         put?: never;
         /**
          * Register a sending domain; its key pair is generated and its DNS is checked at once, then periodically.
-         * @description The domain is required and must contain a dot (the spec's domain check: 'Required field', 'Must contain dot'); it must be a host name (letters, digits and hyphens in dot-separated labels, at most 253 characters). It is stored in lower case; a domain the project already has is a 400 'domain: {domain} is already registered'.
+         * @description The domain is required and must contain a dot ('Required field', 'Must contain dot'); it must be a host name (letters, digits and hyphens in dot-separated labels, at most 253 characters). It is stored in lower case; a domain the project already has is a 400 'domain: {domain} is already registered'.
          */
         post: operations["addDomain"];
         delete?: never;

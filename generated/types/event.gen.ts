@@ -92,7 +92,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's suppression list (not shown in the spec): addresses later sends skip, newest first. reason is bounce or complaint (all mail), manual (all mail, added here), or unsubscribed (a recipient who is not a contact asked to stop marketing mail). email filters by a case-insensitive substring. */
+        /** The project's suppression list: addresses later sends skip, newest first. reason is bounce or complaint (all mail), manual (all mail, added here), or unsubscribed (a recipient who is not a contact asked to stop marketing mail). email filters by a case-insensitive substring. */
         get: operations["listSuppressions"];
         put?: never;
         /** Put addresses on the suppression list by hand (reason manual): later sends, marketing or transactional, skip them. An address already listed keeps its entry. Invalid addresses are reported by index and the rest added. */

@@ -44,7 +44,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** What a blast would do if scheduled now (the send wizard's review; designed, the spec shows no such call): the recipients its audience targets, those left out by reason, those it would send to, this month's sends so far and the estimated cost of the send under the usage pricing (the cheapest calculation of the month's total, minus that before the send; the first 10,000 emails a month are free), and the problems that stop a launch (an unverified sender persona, a marketing template without an unsubscribe link, recipients the sandbox does not allow). Saves nothing. */
+        /** What a blast would do if scheduled now (the send wizard's review): the recipients its audience targets, those left out by reason, those it would send to, this month's sends so far and the estimated cost of the send under the usage pricing (the cheapest calculation of the month's total, minus that before the send; the first 10,000 emails a month are free), and the problems that stop a launch (an unverified sender persona, a marketing template without an unsubscribe link, recipients the sandbox does not allow). Saves nothing. */
         post: operations["previewEmailBlast"];
         delete?: never;
         options?: never;
@@ -59,7 +59,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The project's sending state (the delivery governor; designed, the spec shows no such call): whether the reputation circuit-breaker paused its marketing sending and why, its hard-bounce and complaint rates over the last 24 hours (or since the last resume) with the number of sends they are taken over, the emails deferred by the relay and waiting to be tried again, and the relays mail goes through. */
+        /** The project's sending state (the delivery governor): whether the reputation circuit-breaker paused its marketing sending and why, its hard-bounce and complaint rates over the last 24 hours (or since the last resume) with the number of sends they are taken over, the emails deferred by the relay and waiting to be tried again, and the relays mail goes through. */
         get: operations["getSendingStatus"];
         put?: never;
         post?: never;

@@ -226,7 +226,7 @@ export interface operations {
                 search_field?: "name";
                 /** @description A case-insensitive substring of the name. */
                 search_value?: string;
-                /** @description Accepted for the spec's call shape; archived and invisible segments are never listed. */
+                /** @description Accepted for compatibility; archived and invisible segments are never listed. */
                 enabled_only?: boolean;
                 /** @description When false, num_users is 0 and not counted (faster for pickers). Default true. */
                 with_counts?: boolean;
@@ -438,7 +438,7 @@ export interface operations {
                 ids?: components["parameters"]["Ids"];
                 /** @description A case-insensitive substring of the segment's name. */
                 names?: string;
-                /** @description Accepted for the spec's call shape; archived and invisible segments are never counted. */
+                /** @description Accepted for compatibility; archived and invisible segments are never counted. */
                 enabled_only?: boolean;
             };
             header?: never;

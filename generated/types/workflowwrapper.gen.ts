@@ -61,7 +61,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Stop a workflow taking new contacts (designed: the spec's disable dialog explains the same done by hand, by removing the trigger's links). Runs in flight go on to their end. Saving the workflow again enables it. */
+        /** Stop a workflow taking new contacts (the same as removing the trigger's links by hand). Runs in flight go on to their end. Saving the workflow again enables it. */
         post: operations["disableWorkflow"];
         delete?: never;
         options?: never;
