@@ -282,4 +282,38 @@ describe('insights and reports (e2e)', () => {
       .getByText(/^Unable to load data: campaign_id/)
       .waitFor();
   });
+
+  it('opens on the account at a glance: contacts, campaigns, this month’s sends and the latest campaign’s results', async () => {
+    await page.goto(`${server.url}/insights`);
+    const glance = page.getByTestId('at-a-glance');
+    const cardText = (label: string | RegExp) => glance.getByRole('region', { name: label }).textContent();
+    const contacts = (await api<{ num_users: number }>('GET', '/api/user/users/count')).num_users;
+    await expect.poll(() => cardText('Contacts')).toBe(`Contacts${contacts.toLocaleString('en-US')}`);
+    await expect.poll(() => cardText('Campaigns')).toBe('Campaigns1');
+    // The blast's two sends; the test email is not one of them.
+    await expect.poll(() => cardText(/^Sent in /)).toMatch(/^Sent in [A-Z][a-z]+ \(UTC\)2$/);
+    await expect.poll(() => cardText('Latest campaign')).toBe(`Latest campaign${CAMPAIGN}2 sent · 50.0% opened · 50.0% clicked`);
+    await glance.getByRole('region', { name: 'Latest campaign' }).getByRole('link').click();
+    await page.waitForURL(new RegExp(`/insights/stats\\?campaign_id=${campaignId}$`));
+  });
+
+  it('shows an icon for each section of the navigation and a user menu with the account, the API keys and sign-out', async () => {
+    await page.goto(`${server.url}/insights`);
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await nav.getByRole('link', { name: 'Insights', exact: true }).waitFor();
+    for (const section of ['Insights', 'Campaigns', 'Send wizard', 'People', 'Components', 'Account']) {
+      expect(await nav.getByRole('link', { name: section, exact: true }).locator('svg').count()).toBe(1);
+    }
+    await page.getByRole('button', { name: /^Account menu of / }).click();
+    const menu = page.getByRole('menu');
+    await menu.waitFor();
+    // It names who is signed in, and where.
+    expect(await menu.textContent()).toMatch(/@.+ \/ /);
+    expect(await menu.getByRole('menuitem', { name: 'API keys' }).getAttribute('href')).toBe('/account/api');
+    expect(await menu.getByRole('menuitem', { name: 'Account settings' }).getAttribute('href')).toBe('/account');
+    expect(await menu.getByRole('menuitem', { name: 'Sign out' }).getAttribute('href')).toBe('/logout');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => menu.count()).toBe(0);
+    expect(await axeProblems(page)).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 /**
  * The console frame (spec part 1 §2 Navigation, §4): a left navigation tree at ≥1024 px, a top bar with a menu
- * button below; the session cookie is refreshed on every route change, and the job log is polled every 15 s (§4).
+ * button below, and the user menu (UserMenu) beside the name in both; the session cookie is refreshed on every route change, and the job log is polled every 15 s (§4).
  */
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
@@ -9,6 +9,7 @@ import MenuIcon from '@mui/icons-material/Menu';
 import { useJobLogPolling } from '../account/useJobLogPolling';
 import { refreshSession, useSession } from '../session';
 import { NavTree } from './NavTree';
+import { UserMenu } from './UserMenu';
 import { AssistantWidget } from '../account/AssistantWidget';
 import { PauseBanner } from '../account/PauseBanner';
 
@@ -23,13 +24,16 @@ export function Loading() {
   );
 }
 
-function Brand() {
+function Brand({ menu }: { menu: boolean }) {
   const session = useSession();
   return (
     <Box sx={{ px: 2, py: 1.5 }}>
-      <Typography component={RouterLink} to="/insights" variant="h6" sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700 }}>
-        Mailwright
-      </Typography>
+      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
+        <Typography component={RouterLink} to="/insights" variant="h6" sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700 }}>
+          Mailwright
+        </Typography>
+        {menu && <UserMenu />}
+      </Box>
       {session && (
         // Wrapped, never cut: the company and the project each read whole in the 250 px drawer.
         <Typography variant="caption" component="div" color="text.secondary" sx={{ overflowWrap: 'anywhere' }} data-testid="nav-project">
@@ -57,7 +61,7 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
     <Box sx={{ display: 'flex', minHeight: '100vh', bgcolor: 'background.default' }}>
       {wide ? (
         <Drawer variant="permanent" sx={{ width: DRAWER_WIDTH, flexShrink: 0, '& .MuiDrawer-paper': { width: DRAWER_WIDTH, boxSizing: 'border-box' } }}>
-          <Brand />
+          <Brand menu />
           <NavTree />
         </Drawer>
       ) : (
@@ -69,13 +73,14 @@ export function ConsoleLayout({ children }: { children?: ReactNode }) {
               <IconButton color="inherit" edge="start" aria-label="Open menu" onClick={() => setMenuOpen(true)} sx={{ mr: 1 }}>
                 <MenuIcon />
               </IconButton>
-              <Typography component={RouterLink} to="/insights" variant="h6" sx={{ color: 'inherit', textDecoration: 'none' }}>
+              <Typography component={RouterLink} to="/insights" variant="h6" sx={{ color: 'inherit', textDecoration: 'none', flexGrow: 1 }}>
                 Mailwright
               </Typography>
+              <UserMenu onDark />
             </Toolbar>
           </AppBar>
           <Drawer variant="temporary" open={menuOpen} onClose={() => setMenuOpen(false)} sx={{ '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}>
-            <Brand />
+            <Brand menu={false} />
             <NavTree onNavigate={() => setMenuOpen(false)} />
           </Drawer>
         </>

@@ -1,10 +1,27 @@
-/** The navigation tree (spec part 1 §2 Navigation): sections expand along the current route; each can be toggled. */
+/** The navigation tree (spec part 1 §2 Navigation): sections, each with its icon, expand along the current route; each can be toggled. */
 import { useState } from 'react';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
-import { Box, Collapse, IconButton, List, ListItemButton, ListItemText } from '@mui/material';
+import { Box, Collapse, IconButton, List, ListItemButton, ListItemIcon, ListItemText } from '@mui/material';
+import type { SvgIconComponent } from '@mui/icons-material';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
+import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
+import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
+import SendOutlined from '@mui/icons-material/SendOutlined';
+import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
+import WidgetsOutlined from '@mui/icons-material/WidgetsOutlined';
+import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import { NAVIGATION, type NavItem } from '../routes';
+
+/** The icon of each section of the navigation (its top-level entries). */
+const SECTION_ICONS: Record<string, SvgIconComponent> = {
+  '/insights': InsightsOutlined,
+  '/campaigns': CampaignOutlined,
+  '/email-send-wizard': SendOutlined,
+  '/people': PeopleOutlined,
+  '/components': WidgetsOutlined,
+  '/account': SettingsOutlined,
+};
 
 function isOnPath(pathname: string, path: string): boolean {
   return pathname === path || pathname.startsWith(`${path}/`);
@@ -16,6 +33,7 @@ function NavNode({ item, depth, onNavigate }: { item: NavItem; depth: number; on
   const [toggled, setToggled] = useState<boolean | undefined>(undefined);
   const expanded = toggled ?? onPath;
   const hasChildren = !!item.children?.length;
+  const Icon = depth === 0 ? SECTION_ICONS[item.path] : undefined;
   // One <li> per item holding its link, its toggle and its sub-list, so the markup is a proper nested list.
   return (
     <Box component="li" sx={{ listStyle: 'none' }}>
@@ -29,8 +47,13 @@ function NavNode({ item, depth, onNavigate }: { item: NavItem; depth: number; on
             setToggled(undefined);
             onNavigate?.();
           }}
-          sx={{ pl: 2 + depth * 2, py: 0.5 }}
+          sx={{ pl: depth === 0 ? 2 : 2 + 1.5 + depth * 2, py: 0.5 }}
         >
+          {Icon && (
+            <ListItemIcon sx={{ minWidth: 36 }}>
+              <Icon fontSize="small" />
+            </ListItemIcon>
+          )}
           <ListItemText primary={item.label} slotProps={{ primary: { sx: { fontSize: depth === 0 ? 15 : 14, fontWeight: depth === 0 ? 600 : 400 } } }} />
         </ListItemButton>
         {hasChildren && (

@@ -1,5 +1,5 @@
 /**
- * The Insights page at /insights and / (spec part 1 §2 Insights, §5, §9): the 30-day and 24-hour charts of the report
+ * The Insights page at /insights and / (spec part 1 §2 Insights, §5, §9): the account at a glance (AtAGlance), the 30-day and 24-hour charts of the report
  * columns, each with column checkboxes whose deselected set is the URL's deselected_columns1 (30-day) and
  * deselected_columns2 (24-hour) — absent means unsuccessful_sends, complaints, bounces and unsubscribes hidden, 'none'
  * nothing hidden — both filtered by the URL's optional campaign_id (a campaign pick list); then the Recent emails list:
@@ -13,6 +13,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { Alert, Box, Button, Card, CardContent, Link, Stack, Typography } from '@mui/material';
 import { SearchBox } from '../resources/shared/SearchBox';
 import { SandboxActivation } from '../account/SandboxActivation';
+import { AtAGlance } from './AtAGlance';
 import { CampaignFilter } from '../reports/CampaignFilter';
 import { useCampaignParam, useDeselectedParam, type DeselectedParam } from '../reports/urlParams';
 import { EVENT } from '../../domain/events.ts';
@@ -111,7 +112,7 @@ function ChartSlot({ period, param }: { period: 'day' | 'hour'; param: Deselecte
   );
 }
 
-/** InsightsPage is the logged-in home: the campaign filter, the two sends charts and the Recent emails list. */
+/** InsightsPage is the logged-in home: the account at a glance, the campaign filter, the two sends charts and the Recent emails list. */
 export function InsightsPage() {
   return (
     <Box>
@@ -132,6 +133,7 @@ export function InsightsPage() {
         </Stack>
       </Stack>
       <SandboxActivation />
+      <AtAGlance />
       <CampaignFilter />
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ mb: 2 }}>
         <ChartSlot period="day" param="deselected_columns1" />
