@@ -4,7 +4,7 @@
  * Content-Security-Policy refusals (cspViolations). Throws when chromium is missing (scripts/ensure-test-tools.sh
  * installs it).
  */
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const CHROMIUM_ARGS = [
   '--headless',
@@ -87,4 +87,20 @@ export async function demoContext(
   const context = await browser.newContext({ viewport });
   await context.addCookies([{ name: 'user_info', value: encodeURIComponent(JSON.stringify(session)), url: serverUrl, sameSite: 'Strict' }]);
   return { context, session };
+}
+
+/**
+ * localeDateTime writes `iso` as the console shows dates (src/console/dates.ts formatDateTime), computed in the page
+ * itself so the test follows the browser's language and zone: medium date, short (or with `seconds`, medium) time,
+ * then the zone's short name.
+ */
+export function localeDateTime(page: Page, iso: string, seconds = false): Promise<string> {
+  return page.evaluate(
+    ([value, withSeconds]) => {
+      const d = new Date(value);
+      const zone = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' }).formatToParts(d).find((p) => p.type === 'timeZoneName')?.value;
+      return new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: withSeconds ? 'medium' : 'short' }).format(d) + (zone ? ` ${zone}` : '');
+    },
+    [iso, seconds] as const,
+  );
 }

@@ -13,6 +13,7 @@ import { sendingDomainError, DKIM_FAILED_TEXT } from '../../domain/sendingDomain
 import { CopyField } from './CopyField';
 import { screensByName } from '../../../generated/screens.gen';
 import { ManagedList } from '../resources/shared/ManagedList';
+import { formatDateTime } from '../dates';
 
 type Domain = components['schemas']['Domain'];
 type Status = Domain['DkimVerificationStatus'];
@@ -149,7 +150,7 @@ function BlocksLine({ b, domain }: { b: Domain['blocks_24h']; domain: string }) 
       </Typography>
       {b.last && (
         <Typography variant="body2" sx={{ mt: 1, fontFamily: 'monospace', wordBreak: 'break-word' }}>
-          Last ({b.last.at.slice(0, 16).replace('T', ' ')} UTC): {b.last.diagnostic}
+          Last ({formatDateTime(b.last.at)}): {b.last.diagnostic}
         </Typography>
       )}
     </Alert>
@@ -214,7 +215,7 @@ function DomainCard({ d, reload }: { d: Domain; reload: () => Promise<void> }) {
         <Chip size="small" color={COLOR[d.records.spf.status]} label={statusLabel(d.records.spf.status, 'SPF')} />
         <Chip size="small" color={COLOR[d.records.dmarc.status]} label={statusLabel(d.records.dmarc.status, 'DMARC')} />
         <Typography variant="body2" color="text.secondary" sx={{ ml: 'auto' }}>
-          {d.checked_at ? `Checked ${d.checked_at.slice(0, 16).replace('T', ' ')} UTC` : 'Not checked yet'}
+          {d.checked_at ? `Checked ${formatDateTime(d.checked_at)}` : 'Not checked yet'}
         </Typography>
         <Button size="small" onClick={() => void reload()}>
           Refresh

@@ -34,12 +34,13 @@ import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks';
 import { CopyField } from './CopyField';
 import { screensByName } from '../../../generated/screens.gen';
 import { ManagedList } from '../resources/shared/ManagedList';
+import { formatDateTime } from '../dates';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
 const SECRET_LABEL = 'Signing secret (Standard Webhooks)';
 type Delivery = components['schemas']['WebhookDelivery'];
 
-const when = (iso: string | null) => (iso ? `${iso.slice(0, 19).replace('T', ' ')} UTC` : '—');
+const when = (iso: string | null) => (iso ? formatDateTime(iso, { seconds: true }) : '—');
 const STATUS_COLOR = { delivered: 'success', pending: 'warning', failed: 'error' } as const;
 
 /** DeliveryDialog shows one message: its payload, its last answer, and "Send again". */

@@ -1,9 +1,10 @@
 /** Unit tests of the Events and Notifications helpers (spec part 1 §2 Events / Notifications screens, §3, §4). */
 import { describe, expect, it } from 'vitest';
-import { emailLocation, formatLocal, formatUtc, parsedEvent, rawEventJson, redactSensitive, truncateText, type EventRecord } from './eventDetails';
+import { emailLocation, formatInUtc, formatWhen, parsedEvent, rawEventJson, redactSensitive, truncateText, type EventRecord } from './eventDetails';
 import { jobErrors, jobLabel, jobName, jobStatus, jobToast, shortJobName, type JobLogEntry } from './jobLog';
 import { encodeLocation } from '../../domain/location';
 import { EVENT } from '../../domain/events.ts';
+import { formatDateTime } from '../dates';
 
 const event = (json: Record<string, unknown>, extra: Partial<EventRecord> = {}): EventRecord => ({
   id: '6f1c1a52-3c55-4b55-9d1e-0d7e3b6f6a11',
@@ -25,11 +26,12 @@ describe('events helpers', () => {
     expect(truncateText('x'.repeat(46), 45)).toBe(`${'x'.repeat(45)}…`);
   });
 
-  it('formats instants in UTC and, for the tooltip, in the local zone', () => {
-    expect(formatUtc('2026-11-22T12:30:05.123Z')).toBe('2026-11-22 12:30:05 UTC');
-    expect(formatUtc(null)).toBe('');
-    expect(formatLocal('2026-11-22T12:30:05.123Z')).toMatch(/2026/);
-    expect(formatLocal('nonsense')).toBe('');
+  it('formats instants in the user’s locale and zone with seconds and, for the tooltip, in UTC', () => {
+    expect(formatWhen('2026-11-22T12:30:05.123Z')).toBe(formatDateTime('2026-11-22T12:30:05.123Z', { seconds: true }));
+    expect(formatWhen(null)).toBe('');
+    expect(formatInUtc('2026-11-22T12:30:05.123Z')).toBe(formatDateTime('2026-11-22T12:30:05.123Z', { seconds: true, timeZone: 'UTC' }));
+    expect(formatInUtc('2026-11-22T12:30:05.123Z')).toMatch(/2026.*12:30:05.*UTC$/);
+    expect(formatInUtc('nonsense')).toBe('nonsense');
   });
 
   it('finds the email location from json.location, else from bucket and key', () => {
@@ -55,7 +57,7 @@ describe('events helpers', () => {
       { field: 'error', value: 'boom' },
       { field: 'save_copy_error', value: 'disk full' },
       { field: 'bounce_code', value: 'smtp; 550 no such user' },
-      { field: 'occurred', value: '2026-11-22 12:30:05 UTC' },
+      { field: 'occurred', value: formatWhen('2026-11-22T12:30:05.123Z') },
     ]);
     expect(parsedEvent(event({ link: 'https://x.example' })).find((r) => r.field === 'click_link')?.value).toBe('https://x.example');
   });

@@ -4,6 +4,7 @@
  */
 import type { components } from '../../../generated/types/event.gen';
 import { encodeLocation } from '../../domain/location';
+import { formatDateTime } from '../dates';
 
 export type EventRecord = components['schemas']['Event'];
 
@@ -21,18 +22,14 @@ export function truncateText(text: unknown, max: number): string {
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
-/** formatUtc renders an ISO instant as 'YYYY-MM-DD HH:mm:ss UTC' ('' for a missing or invalid value). */
-export function formatUtc(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '';
-  const d = new Date(String(value));
-  return Number.isNaN(d.getTime()) ? String(value) : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+/** formatWhen renders an ISO instant with seconds in the user's locale and zone ('' for a missing value; an invalid one as given). */
+export function formatWhen(value: unknown): string {
+  return formatDateTime(value, { seconds: true });
 }
 
-/** formatLocal renders an ISO instant in the browser's own zone with the zone's name, for a tooltip beside the UTC text. */
-export function formatLocal(value: unknown): string {
-  const d = new Date(String(value ?? ''));
-  // timeStyle 'long' carries the zone name (dateStyle/timeStyle may not be combined with timeZoneName).
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'long' });
+/** formatInUtc renders an ISO instant with seconds in UTC, for a tooltip beside the local text (the reports' zone). */
+export function formatInUtc(value: unknown): string {
+  return formatDateTime(value, { seconds: true, timeZone: 'UTC' });
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
@@ -74,7 +71,7 @@ export function parsedEvent(event: EventRecord): Array<{ field: ParsedField; val
     error: text(json.error_string),
     save_copy_error: text(json.bucketing_error_string),
     bounce_code: text(record(recipients[0])?.diagnosticCode),
-    occurred: formatUtc(event.emitted_at),
+    occurred: formatWhen(event.emitted_at),
   };
   return PARSED_FIELDS.map((field) => ({ field, value: values[field] }));
 }

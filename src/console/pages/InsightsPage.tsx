@@ -17,6 +17,7 @@ import { AtAGlance } from './AtAGlance';
 import { CampaignFilter } from '../reports/CampaignFilter';
 import { useCampaignParam, useDeselectedParam, type DeselectedParam } from '../reports/urlParams';
 import { EVENT } from '../../domain/events.ts';
+import { formatDateTime } from '../dates';
 
 /** The events Recent emails lists: one per email the project sent or failed to send (spec part 1 §2 Insights). */
 export const RECENT_EMAILS_EVENTS = [EVENT.sendSuccess, EVENT.sendFailure].join(',');
@@ -26,10 +27,9 @@ export function sendResultLabel(name: unknown): string {
   return name === EVENT.sendSuccess ? 'Sent' : name === EVENT.sendFailure ? 'Failed' : String(name ?? '');
 }
 
-/** formatOccurred renders an event's emitted_at in UTC, e.g. '2026-11-22 12:30:00 UTC'. */
+/** formatOccurred renders an event's emitted_at in the user's locale and zone, e.g. 'Nov 22, 2026, 12:30 PM UTC'. */
 export function formatOccurred(value: unknown): string {
-  const d = new Date(String(value ?? ''));
-  return Number.isNaN(d.getTime()) ? '' : `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+  return formatDateTime(value);
 }
 
 /** RecentEmailsEmpty tells a new account how its first emails get here, or says that a search found none. */

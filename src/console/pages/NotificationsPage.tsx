@@ -26,7 +26,7 @@ import {
 } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import type { AppDataProvider } from '../data/dataProvider';
-import { formatLocal, formatUtc } from '../account/eventDetails';
+import { formatInUtc, formatWhen } from '../account/eventDetails';
 import { NOTIFICATIONS_LIMIT, NOTIFICATION_NAME_MAX, jobErrors, jobLabel, jobName, jobStatus, shortJobName, type JobLogEntry } from '../account/jobLog';
 
 interface LoadState {
@@ -37,7 +37,7 @@ interface LoadState {
 
 function When({ value }: { value: string | null }) {
   if (!value) return null;
-  return <span title={formatLocal(value)}>{formatUtc(value)}</span>;
+  return <span title={formatInUtc(value)}>{formatWhen(value)}</span>;
 }
 
 function StatusCell({ entry }: { entry: JobLogEntry }) {

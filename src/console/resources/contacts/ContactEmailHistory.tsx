@@ -9,6 +9,7 @@ import { useParams } from 'react-router-dom';
 import { Alert, Button, Card, CardContent, CircularProgress, Link, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
 import type { Schema } from '../../data/apiTypes';
 import { callOperation, RETRY } from '../../data/gateway';
+import { formatDateTime } from '../../dates';
 
 const PAGE = 10;
 
@@ -64,7 +65,7 @@ export function ContactEmailHistory() {
                         {r.mailer_payload.subject || '(no subject)'}
                       </Link>
                     }
-                    secondary={`${r.mailer_payload.sent_at ? `${r.mailer_payload.sent_at.slice(0, 16).replace('T', ' ')} UTC` : ''} · from ${r.mailer_payload.from}`}
+                    secondary={`${formatDateTime(r.mailer_payload.sent_at)} · from ${r.mailer_payload.from}`}
                   />
                 </ListItem>
               ))}

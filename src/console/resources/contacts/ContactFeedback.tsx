@@ -10,6 +10,7 @@ import { useParams } from 'react-router-dom';
 import { Alert, Card, CardContent, Chip, CircularProgress, List, ListItem, ListItemText, Typography } from '@mui/material';
 import { callOperation, RETRY } from '../../data/gateway';
 import { BOUNCE, COMPLAINT, feedbackKind, obj, receiverWords, SOURCES, type FeedbackEvent } from './feedbackEvents';
+import { formatDateTime } from '../../dates';
 
 const LIMIT = 50;
 
@@ -69,7 +70,7 @@ export function ContactFeedback() {
                 <ListItem key={e.id} disableGutters sx={{ alignItems: 'flex-start', gap: 1 }}>
                   <Chip size="small" color={kind.color} label={kind.label} sx={{ mt: 0.5 }} />
                   <ListItemText
-                    primary={`${e.emitted_at.slice(0, 16).replace('T', ' ')} UTC${source ? ` · ${source}` : ''}`}
+                    primary={`${formatDateTime(e.emitted_at)}${source ? ` · ${source}` : ''}`}
                     secondary={words || undefined}
                     slotProps={{ secondary: { sx: { fontFamily: 'monospace', wordBreak: 'break-word' } } }}
                   />

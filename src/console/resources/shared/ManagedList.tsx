@@ -35,6 +35,7 @@ import type { ScreenDefinition, ScreenForm } from '../../../../generated/screens
 import { callOperationUnchecked, type RetryPolicy, type UncheckedCallParams } from '../../data/gateway';
 import { LoadStatus } from '../../account/LoadStatus';
 import { SpecForm, splitRefusal, type SaveRefusal } from './SpecForm';
+import { formatDate } from '../../dates';
 
 /** One row of a managed list, as its list operation returns it. */
 export type Row = Record<string, unknown> & { id: string };
@@ -98,7 +99,7 @@ function withUi(form: ScreenForm | undefined, overrides: ManagedListProps['uiOve
 function cellText(row: Row, column: NonNullable<ScreenDefinition['columns']>[number]): React.ReactNode {
   const value = row[column.source];
   if (column.type === 'count') return Number(value ?? 0).toLocaleString('en-US');
-  if (column.type === 'date') return value ? new Date(String(value)).toISOString().slice(0, 10) : '';
+  if (column.type === 'date') return formatDate(value);
   return value === null || value === undefined ? '' : String(value);
 }
 

@@ -15,6 +15,7 @@ import { formatSendAt } from '../../../domain/sendTime';
 import { campaignTypeLabel } from '../../../domain/campaigns';
 import { ArchiveButton } from './ArchiveButton';
 import { SearchBox } from './SearchBox';
+import { formatDate } from '../../dates';
 
 type Column = ResourceDefinition['list']['columns'][number];
 
@@ -24,12 +25,8 @@ export function truncate(text: unknown, max?: number): string {
   return max && s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
-/** formatDate renders an ISO instant as its UTC date (YYYY-MM-DD). */
-export function formatDate(value: unknown): string {
-  if (!value) return '';
-  const d = new Date(String(value));
-  return Number.isNaN(d.getTime()) ? String(value) : d.toISOString().slice(0, 10);
-}
+/** formatDate: a date column's day in the user's locale and zone (console/dates.ts). */
+export { formatDate };
 
 function renderCell(column: Column, record: RaRecord, truncateAt?: number): ReactNode {
   const value = record[column.source];
