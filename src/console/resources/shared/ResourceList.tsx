@@ -3,9 +3,9 @@
  * and truncation come from its ResourceDefinition (the list operation's `x-resource`), so each resource's
  * `<Entity>List.tsx` is a thin wrapper.
  */
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { Datagrid, FunctionField, ListBase, Pagination, useListContext, useNotify, type RaRecord } from 'react-admin';
+import { Datagrid, FunctionField, ListBase, Pagination, RecordContextProvider, useListContext, useNotify, type RaRecord } from 'react-admin';
 import { Alert, Box, Button, Card, CardContent, Stack, Typography, useMediaQuery } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
@@ -84,11 +84,15 @@ export interface ResourceListProps {
   emptyActions?: ReactNode;
 }
 
-function Links({ definition }: { definition: ResourceDefinition }) {
+/**
+ * Links: the resource's create links. In an empty list (`primary`) the first is the one clear action (contained) and
+ * the others are quieter; above a list they are all alike.
+ */
+function Links({ definition, primary = false }: { definition: ResourceDefinition; primary?: boolean }) {
   return (
-    <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
-      {(definition.list.links ?? []).map((l) => (
-        <Button key={l.to} variant="outlined" size="small" component={RouterLink} to={l.to}>
+    <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+      {(definition.list.links ?? []).map((l, i) => (
+        <Button key={l.to} variant={primary && i === 0 ? 'contained' : 'outlined'} size="small" component={RouterLink} to={l.to}>
           {l.label}
         </Button>
       ))}
@@ -97,43 +101,37 @@ function Links({ definition }: { definition: ResourceDefinition }) {
 }
 
 function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, rowActions, editId, cell, emptyActions }: ResourceListProps) {
-  const { isPending, total, filterValues, error } = useListContext();
-  // On a phone the actions come first, so Edit and Archive are on screen without a sideways swipe.
+  const { isPending, total, filterValues, error, data } = useListContext();
+  // On a phone each record is a card (below), with its actions in it: nothing to reach by swiping sideways.
   const narrow = useMediaQuery('(max-width:599px)', { noSsr: true });
   const archiveOp = definition.operations.archive;
-  const actions = (
-    <FunctionField
-      key="actions"
-      label="Actions"
-      sortable={false}
-      render={(record: RaRecord) => (
-        <Stack direction="row" spacing={0.5} sx={{ whiteSpace: 'nowrap' }}>
-          <Button size="small" component={RouterLink} to={`${definition.route}/edit/${editId ? editId(record) : record.id}`}>
-            {editLabel}
-          </Button>
-          {rowActions}
-          {archiveOp && (!definition.archiveWhen || record[definition.archiveWhen]) && (
-            <ArchiveButton
-              resource={definition.name}
-              entity={entity}
-              label={definition.archiveLabel ?? 'Archive'}
-              done={definition.archiveLabel ? `${definition.archiveLabel.toLowerCase()}d` : 'archived'}
-              confirm={definition.archiveConfirm}
-            />
-          )}
-        </Stack>
+  const actionsOf = (record: RaRecord) => (
+    <Stack direction="row" spacing={0.5} sx={{ whiteSpace: 'nowrap', flexWrap: 'wrap' }}>
+      <Button size="small" component={RouterLink} to={`${definition.route}/edit/${editId ? editId(record) : record.id}`}>
+        {editLabel}
+      </Button>
+      {rowActions}
+      {archiveOp && (!definition.archiveWhen || record[definition.archiveWhen]) && (
+        <ArchiveButton
+          resource={definition.name}
+          entity={entity}
+          label={definition.archiveLabel ?? 'Archive'}
+          done={definition.archiveLabel ? `${definition.archiveLabel.toLowerCase()}d` : 'archived'}
+          confirm={definition.archiveConfirm}
+        />
       )}
-    />
+    </Stack>
   );
+  const actions = <FunctionField key="actions" label="Actions" sortable={false} render={actionsOf} />;
+  const show = (column: (typeof definition.list.columns)[number], record: RaRecord) =>
+    cell?.(column, record, definition.list.truncate[column.source]) ?? renderCell(column, record, definition.list.truncate[column.source]);
   const columns = definition.list.columns.map((column) => (
     <FunctionField
       key={column.source}
       source={column.source}
       label={column.label}
       sortable={column.type !== 'count'}
-      render={(record: RaRecord) =>
-        cell?.(column, record, definition.list.truncate[column.source]) ?? renderCell(column, record, definition.list.truncate[column.source])
-      }
+      render={(record: RaRecord) => show(column, record)}
     />
   ));
 
@@ -151,17 +149,54 @@ function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, row
           <Typography sx={{ mb: 2 }}>{definition.list.empty ?? `No ${definition.label.toLowerCase()} yet.`}</Typography>
           <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap' }}>
             {emptyActions}
-            <Links definition={definition} />
+            <Links definition={definition} primary={!emptyActions} />
           </Stack>
         </CardContent>
       </Card>
+    );
+  }
+  if (narrow) {
+    // A phone: one card per record (its first column as the title, the others as label and value), no sideways scroll.
+    const [title, ...rest] = definition.list.columns;
+    return (
+      <Box>
+        <Stack spacing={1} component="ul" aria-label={definition.label} sx={{ listStyle: 'none', p: 0, m: 0 }}>
+          {(data ?? []).map((record) => (
+            // The row actions (Archive, …) read their record from the context, as in a table row.
+            <RecordContextProvider key={String(record.id)} value={record}>
+              <Card variant="outlined" component="li">
+                <CardContent sx={{ pb: 1 }}>
+                  <Typography variant="subtitle1" component="p" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>
+                    {title ? show(title, record) : String(record.id)}
+                  </Typography>
+                  <Box component="dl" sx={{ display: 'grid', gridTemplateColumns: 'auto minmax(0, 1fr)', columnGap: 1.5, rowGap: 0.25, m: 0 }}>
+                    {rest.map((column) => (
+                      <Fragment key={column.source}>
+                        <Typography component="dt" variant="body2" color="text.secondary">
+                          {column.label}
+                        </Typography>
+                        <Typography component="dd" variant="body2" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+                          {show(column, record)}
+                        </Typography>
+                      </Fragment>
+                    ))}
+                  </Box>
+                  <Box sx={{ mt: 1 }}>{actionsOf(record)}</Box>
+                </CardContent>
+              </Card>
+            </RecordContextProvider>
+          ))}
+        </Stack>
+        {!isPending && total === 0 && <Typography sx={{ p: 2 }}>No {definition.label.toLowerCase()} match the search.</Typography>}
+        <Pagination rowsPerPageOptions={[definition.list.pageSize]} />
+      </Box>
     );
   }
   return (
     // Cells 8 px apart, not MUI's 16: Campaigns' ten columns fit a 1440 px laptop beside the navigation.
     <Card variant="outlined" sx={{ overflowX: 'auto', '& .MuiTableCell-root': { px: 1 } }}>
       <Datagrid bulkActionButtons={false} rowClick={false} empty={<Typography sx={{ p: 2 }}>No {definition.label.toLowerCase()} match the search.</Typography>}>
-        {actionsFirst || narrow ? [actions, ...columns] : [...columns, actions]}
+        {actionsFirst ? [actions, ...columns] : [...columns, actions]}
       </Datagrid>
       <Pagination rowsPerPageOptions={[definition.list.pageSize]} />
     </Card>
