@@ -5,8 +5,8 @@
  * bodies, non-finite numbers: plugins/requestGuards.ts), the cross-site guard of the operator session cookie
  * (plugins/crossSiteGuard.ts), security headers (plugins/securityHeaders.ts), the central
  * error handler, the links inside emails (/t/ tracking, /u/ unsubscribe: plugins/publicLinks.ts), /healthz and /readyz
- * (plugins/health.ts), /metrics (plugins/metrics.ts), and the built console, whose page answers console routes only
- * (plugins/console.ts).
+ * (plugins/health.ts), /metrics (plugins/metrics.ts), each gateway's OpenAPI document at /openapi/<service>.json
+ * (plugins/apiDocuments.ts), and the built console, whose page answers console routes only (plugins/console.ts).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +24,7 @@ import { registerSecurityHeaders } from './plugins/securityHeaders.ts';
 import { cookieSessionRoutes, registerCrossSiteGuard } from './plugins/crossSiteGuard.ts';
 import { registerConsole } from './plugins/console.ts';
 import { registerHealth } from './plugins/health.ts';
+import { registerApiDocuments } from './plugins/apiDocuments.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { shareSpecValidator } from './plugins/specValidator.ts';
 import { loginHandlers } from './gateways/login/index.ts';
@@ -184,6 +185,7 @@ export async function buildApp(ctx: AppContext, opts: BuildOptions = {}): Promis
   await registerPublicLinks(app, ctx);
   await registerUploads(app, ctx);
   await registerHealth(app, ctx);
+  registerApiDocuments(app, specifications);
   await registerConsole(app, opts.consoleDir ?? path.join(root, 'dist/console'));
   await app.ready();
   return app;

@@ -16,8 +16,9 @@ import fastifyStatic from '@fastify/static';
 
 /**
  * Path prefixes the server owns (a path equal to one without its trailing slash counts too): the gateways, tracking and
- * unsubscribe links, persona verification, subscribe forms (/s/), uploads and template images, the API documents,
- * Vite's assets, health and metrics. None is a console route.
+ * unsubscribe links, persona verification, subscribe forms (/s/), uploads and template images, the gateways' OpenAPI
+ * documents (/openapi/), Vite's assets, health and metrics. None is a console route. (/docs is the documentation's
+ * pages; the files under it, such as /docs/api.yml, are files by the rule below.)
  */
 export const RESERVED_PREFIXES = [
   '/api/',
@@ -27,7 +28,7 @@ export const RESERVED_PREFIXES = [
   '/s/',
   '/uploads/',
   '/template-images/',
-  '/docs/',
+  '/openapi/',
   '/assets/',
   '/metrics',
   '/healthz',
