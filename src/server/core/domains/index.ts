@@ -239,6 +239,16 @@ export async function checkDomains(query: QueryFn, config: { dnsResolvers: strin
   return { statuses, errors };
 }
 
+/** The domain part of a sender persona's address (p = sender_personas), lower case: what its sending domain is matched on. */
+const PERSONA_ADDRESS_DOMAIN = `lower(substring(p.email from '@([^@]*)$'))`;
+
+/**
+ * PERSONA_DOMAIN: which sending domain a sender persona sends from: the project's registered domain equal to the
+ * part of the persona's address after the @ (p = sender_personas, d = sending_domains).
+ */
+const PERSONA_DOMAIN = `FROM sender_personas p
+       JOIN sending_domains d ON d.project_id = p.project_id AND d.domain = ${PERSONA_ADDRESS_DOMAIN}`;
+
 /**
  * unsignedPersonaWarnings says, for each of the sender personas `personaIds` of project `projectId` whose mail would
  * go out without a DKIM signature, why, in words for the console: its domain is not a sending domain of the project,
@@ -248,9 +258,9 @@ export async function checkDomains(query: QueryFn, config: { dnsResolvers: strin
 export async function unsignedPersonaWarnings(query: QueryFn, projectId: string, personaIds: string[]): Promise<string[]> {
   if (!personaIds.length) return [];
   const rows = await query<{ email: string; domain: string; registered: boolean; dkim_status: string | null }>(
-    `SELECT p.email, lower(substring(p.email from '@([^@]*)$')) AS domain, d.id IS NOT NULL AS registered, d.dkim_status
+    `SELECT p.email, ${PERSONA_ADDRESS_DOMAIN} AS domain, d.id IS NOT NULL AS registered, d.dkim_status
        FROM sender_personas p
-       LEFT JOIN sending_domains d ON d.project_id = p.project_id AND d.domain = lower(substring(p.email from '@([^@]*)$'))
+       LEFT JOIN sending_domains d ON d.project_id = p.project_id AND d.domain = ${PERSONA_ADDRESS_DOMAIN}
       WHERE p.project_id = $1 AND p.id = ANY($2::uuid[]) AND p.archived_at IS NULL AND (d.id IS NULL OR d.dkim_status <> 'Success')
       ORDER BY p.email`,
     [projectId, personaIds],
@@ -282,13 +292,6 @@ export async function dkimKeys(query: QueryFn, personaIds: string[]): Promise<Ma
   );
   return new Map(rows.map((r) => [r.persona_id, { domainName: r.domain, keySelector: r.dkim_selector, privateKey: r.dkim_private_key }]));
 }
-
-/**
- * PERSONA_DOMAIN: which sending domain a sender persona sends from: the project's registered domain equal to the
- * part of the persona's address after the @ (p = sender_personas, d = sending_domains).
- */
-const PERSONA_DOMAIN = `FROM sender_personas p
-       JOIN sending_domains d ON d.project_id = p.project_id AND d.domain = lower(substring(p.email from '@([^@]*)$'))`;
 
 /**
  * personaSendingDomains returns, for each of the sender personas whose address is on a registered sending domain of
