@@ -30,7 +30,19 @@ describe(`worker killed mid-blast (${API_DB})`, () => {
   it('leaves every recipient with exactly one message after a restart', async () => {
     const out = await runTs(
       'src/server/admin.ts',
-      ['create-account', '--company', 'Crash Co', '--project', 'crash', '--email', 'ops@crash.example.com', '--password', 'crash-password-1', '--activated'],
+      [
+        'create-account',
+        '--company',
+        'Crash Co',
+        '--project',
+        'crash',
+        '--email',
+        'ops@crash.example.com',
+        '--password',
+        'crash-password-1',
+        '--activated',
+        '--create',
+      ],
       env,
     );
     const key = /api key: (\S+)/.exec(out)![1];

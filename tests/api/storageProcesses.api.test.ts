@@ -41,7 +41,7 @@ describe.skipIf(API_DB !== 'postgres')('sent copies in S3, sent by one process a
   it("the server without workers serves the worker's copy from S3, byte for byte what the relay received", async () => {
     const out = await runTs(
       'src/server/admin.ts',
-      ['create-account', '--company', 'S3 Co', '--project', 's3', '--email', 'ops@s3.example.com', '--password', 's3-password-1', '--activated'],
+      ['create-account', '--company', 'S3 Co', '--project', 's3', '--email', 'ops@s3.example.com', '--password', 's3-password-1', '--activated', '--create'],
       env,
     );
     const key = /api key: (\S+)/.exec(out)![1];

@@ -374,7 +374,19 @@ describe(`a worker killed mid-delivery (${API_DB})`, () => {
     };
     const out = await runTs(
       'src/server/admin.ts',
-      ['create-account', '--company', 'Hook Co', '--project', 'hooks', '--email', 'ops@hookco.example.com', '--password', 'hooks-password-1', '--activated'],
+      [
+        'create-account',
+        '--company',
+        'Hook Co',
+        '--project',
+        'hooks',
+        '--email',
+        'ops@hookco.example.com',
+        '--password',
+        'hooks-password-1',
+        '--activated',
+        '--create',
+      ],
       fixture.env,
     );
     const key = /api key: (\S+)/.exec(out)![1];

@@ -52,6 +52,7 @@ describe(`worker killed while 1,000 contacts are mid-workflow (${API_DB})`, () =
         '--password',
         'crash-password-1',
         '--activated',
+        '--create',
       ],
       env,
     );

@@ -91,7 +91,7 @@ export async function startE2E(o: E2EOptions): Promise<E2E> {
     const { company, project, email, password } = o.owner;
     await runTs(
       'src/server/admin.ts',
-      ['create-account', '--company', company, '--project', project, '--email', email, '--password', password, '--activated'],
+      ['create-account', '--company', company, '--project', project, '--email', email, '--password', password, '--activated', '--create'],
       env,
     );
   }
