@@ -1,9 +1,9 @@
 /**
  * `npm run bench` (third part): the public site's weight and speed in Debian's chromium: the
- * JavaScript transferred for / (forced gzip, and what chromium negotiates by default), and Lighthouse's performance
- * score for / and /pricing (mobile form factor, simulated throttling: Lighthouse's defaults). Runs the built product
- * (`npm run build` first) on a fresh PGlite data folder. Prints figures; asserts nothing. BENCH_LIGHTHOUSE=off skips
- * Lighthouse.
+ * JavaScript and CSS transferred for / (forced gzip, and what chromium negotiates by default), and Lighthouse's
+ * performance and accessibility scores for / and /pricing (mobile form factor, simulated throttling: Lighthouse's
+ * defaults). Runs the built product (`npm run build` first) on a fresh PGlite data folder. Prints figures; asserts
+ * nothing. BENCH_LIGHTHOUSE=off skips Lighthouse.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -16,8 +16,8 @@ import { ROOT, startServer } from '../tests/helpers/processes.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** scriptBytes loads `url` in a fresh page and returns the encoded bytes of every script response, by file. */
-async function scriptBytes(url: string, encoding?: string): Promise<Map<string, number>> {
+/** codeBytes loads `url` in a fresh page and returns the encoded bytes of every script and stylesheet response, by file. */
+async function codeBytes(url: string, encoding?: string): Promise<Map<string, number>> {
   const browser = await launchChromium();
   try {
     const context = await browser.newContext();
@@ -30,7 +30,7 @@ async function scriptBytes(url: string, encoding?: string): Promise<Map<string, 
     const sizes = new Map<string, number>();
     const pending: Promise<void>[] = [];
     page.on('requestfinished', (request) => {
-      if (request.resourceType() !== 'script') return;
+      if (request.resourceType() !== 'script' && request.resourceType() !== 'stylesheet') return;
       pending.push(
         request.sizes().then((s) => {
           sizes.set(new URL(request.url()).pathname, s.responseBodySize);
@@ -45,16 +45,22 @@ async function scriptBytes(url: string, encoding?: string): Promise<Map<string, 
   }
 }
 
-async function performanceScore(url: string): Promise<number> {
+/** scores runs Lighthouse on `url` and answers its performance and accessibility scores (0-100), printing the metrics. */
+async function scores(url: string): Promise<{ performance: number; accessibility: number }> {
   const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   try {
-    const result = await lighthouse(url, { port: chrome.port, onlyCategories: ['performance'], output: 'json', logLevel: 'error' });
+    const result = await lighthouse(url, { port: chrome.port, onlyCategories: ['performance', 'accessibility'], output: 'json', logLevel: 'error' });
     const lhr = result!.lhr;
     const metric = (id: string) => lhr.audits[id]?.displayValue ?? '?';
     console.log(
       `    ${url.replace(/^http:\/\/[^/]+/, '') || '/'}: FCP ${metric('first-contentful-paint')}, LCP ${metric('largest-contentful-paint')}, TBT ${metric('total-blocking-time')}, CLS ${metric('cumulative-layout-shift')}`,
     );
-    return Math.round((lhr.categories.performance.score ?? 0) * 100);
+    const failed = Object.values(lhr.audits).filter((a) => a.score === 0 && lhr.categories.accessibility.auditRefs.some((r) => r.id === a.id));
+    for (const a of failed) console.log(`    accessibility: ${a.id} (${a.title})`);
+    return {
+      performance: Math.round((lhr.categories.performance.score ?? 0) * 100),
+      accessibility: Math.round((lhr.categories.accessibility.score ?? 0) * 100),
+    };
   } finally {
     chrome.kill();
   }
@@ -66,16 +72,17 @@ const server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'error', WORKER
 try {
   const kb = (n: number) => `${(n / 1000).toFixed(1)} kB`;
   const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
-  const gzip = await scriptBytes(`${server.url}/`, 'gzip');
-  const negotiated = await scriptBytes(`${server.url}/`);
+  const gzip = await codeBytes(`${server.url}/`, 'gzip');
+  const negotiated = await codeBytes(`${server.url}/`);
+  const css = (m: Map<string, number>) => new Map([...m].filter(([file]) => file.endsWith('.css')));
   console.log(
-    `public site: JavaScript transferred for / — ${kb(total(gzip))} gzip (target < 150 kB), ${kb(total(negotiated))} as chromium negotiates (br); ${gzip.size} scripts:`,
+    `public site: JavaScript and CSS transferred for / — ${kb(total(gzip))} gzip (target < 150 kB; CSS ${kb(total(css(gzip)))}), ${kb(total(negotiated))} as chromium negotiates (br); ${gzip.size} files:`,
   );
   for (const [file, bytes] of gzip) console.log(`    ${file}: ${kb(bytes)} gzip`);
   if (!/^(off|0|false)$/i.test(process.env.BENCH_LIGHTHOUSE ?? '')) {
     for (const p of ['/', '/pricing']) {
-      const score = await performanceScore(`${server.url}${p}`);
-      console.log(`public site: Lighthouse performance for ${p}: ${score} (target ≥ 90)`);
+      const score = await scores(`${server.url}${p}`);
+      console.log(`public site: Lighthouse for ${p}: performance ${score.performance}, accessibility ${score.accessibility} (target ≥ 90 each)`);
     }
   }
 } finally {

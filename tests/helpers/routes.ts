@@ -36,6 +36,10 @@ export const PUBLIC_ROUTES = [
   '/blog/make-integration-api-spec',
   '/blog/api-documentation',
   '/blog/serverless',
+  '/privacy',
+  '/terms',
+  '/security',
+  '/status',
 ];
 
 /** The ids the console's edit routes open. */

@@ -11,6 +11,7 @@ import { contactErrorText, SUPPORT_EMAIL } from '../../domain/errors';
 import { showToast } from '../toast';
 import { captchaAnswer } from './captcha';
 import { FormCard } from './FormCard';
+import { pageTitle, usePageMeta } from './pageMeta';
 import { PublicLayout } from './PublicLayout';
 import { ApiError, publicClient, retryWrite, unwrap } from './publicApi';
 
@@ -19,6 +20,7 @@ export const CONTACT_SUCCESS = 'We’ll get back to you as soon as we can!';
 
 /** ContactUsPage renders the form; `variant` 'about' moves on to /about/contact-us/2 after sending. */
 export function ContactUsPage({ variant = 'site' }: { variant?: 'site' | 'about' }) {
+  usePageMeta(pageTitle('Contact us'), 'Questions about pricing, activation or the API? Write to the Mailwright team and we reply by email.');
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
@@ -120,6 +122,7 @@ export function ContactUsPage({ variant = 'site' }: { variant?: 'site' | 'about'
 
 /** ContactSentPage is /about/contact-us/2: the confirmation after sending from /about/contact-us. */
 export function ContactSentPage() {
+  usePageMeta(pageTitle('Message sent'), 'Your message reached the Mailwright team; we reply by email as soon as we can.');
   return (
     <PublicLayout>
       <Typography variant="h4" component="h1" gutterBottom>

@@ -7,6 +7,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Box, Button, Checkbox, FormControlLabel, List, ListItem, TextField, Typography } from '@mui/material';
 import { FormCard } from './FormCard';
+import { pageTitle, usePageMeta } from './pageMeta';
 import { publicClient, retryWrite, signIn, unwrap } from './publicApi';
 
 /** The demo's terms (spec part 1 §2 /demo-login). */
@@ -18,6 +19,10 @@ export const DEMO_TERMS = [
 
 /** DemoLoginPage signs a visitor in to the shared demo account. */
 export function DemoLoginPage() {
+  usePageMeta(
+    pageTitle('Try the demo'),
+    'Explore Mailwright’s console in a shared demo account with sample contacts, a sender persona and a template. No sign-up needed.',
+  );
   const navigate = useNavigate();
   const [email, setEmail] = useState('');
   const [agreed, setAgreed] = useState(false);

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router-dom';
 import { Box, Button, TextField, Typography } from '@mui/material';
 import type { Session } from '../session';
 import { FormCard } from './FormCard';
+import { pageTitle, usePageMeta } from './pageMeta';
 import { publicClient, retryWrite, signIn, unwrap } from './publicApi';
 
 const GREETINGS = ['Welcome back!', 'Good to see you again!', 'Hello again!', 'Ready to send some email?', 'Nice to have you back!'];
@@ -19,6 +20,7 @@ async function logIn(email: string, password: string): Promise<Session> {
 
 /** LoginPage renders the login form and performs the login. */
 export function LoginPage() {
+  usePageMeta(pageTitle('Log in'), 'Log in to the Mailwright console.');
   const greeting = useMemo(() => GREETINGS[Math.floor(Math.random() * GREETINGS.length)], []);
   const navigate = useNavigate();
   const [email, setEmail] = useState('');

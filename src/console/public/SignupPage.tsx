@@ -21,6 +21,7 @@ import { getSourceInfo, storedPromoCode } from '../source';
 import { showToast } from '../toast';
 import { captchaAnswer, trackConversion } from './captcha';
 import { FormCard } from './FormCard';
+import { pageTitle, usePageMeta } from './pageMeta';
 import { ApiError, publicClient, unwrap } from './publicApi';
 
 /** The password rule, shown under the field before anything is typed (the server's checkPassword). */
@@ -47,6 +48,7 @@ function formErrors(v: Values): Partial<Record<SignupField, string>> {
 
 /** SignupPage renders the sign-up form and submits the spec's payload to the signup gateway. */
 export function SignupPage() {
+  usePageMeta(pageTitle('Sign up'), 'Create your Mailwright account: the first 10,000 emails every month are free, and no card is needed.');
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const planParam = params.get('plan');

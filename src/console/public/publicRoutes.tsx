@@ -35,6 +35,10 @@ const ContactUsPage = page<'ContactUsPage', { variant?: 'site' | 'about' }>(() =
 const ContactSentPage = page(() => import('./ContactUsPage'), 'ContactSentPage');
 const BlogIndexPage = page(() => import('./blog/BlogIndexPage'), 'BlogIndexPage');
 const BlogPostPage = page(() => import('./blog/BlogPostPage'), 'BlogPostPage');
+const PrivacyPage = page(() => import('./PrivacyPage'), 'PrivacyPage');
+const TermsPage = page(() => import('./TermsPage'), 'TermsPage');
+const SecurityPage = page(() => import('./SecurityPage'), 'SecurityPage');
+const StatusPage = page(() => import('./StatusPage'), 'StatusPage');
 
 /**
  * PageLoading is the spinner shown while a page's code arrives: an SVG animated by itself (SMIL), so the entry bundle
@@ -69,5 +73,9 @@ export function publicPageRoutes(): ReactElement[] {
     <Route key="waiting" path="/waiting-for-architecture" element={wrap(<WaitingPage />)} />,
     <Route key="blog" path="/blog" element={wrap(<BlogIndexPage />)} />,
     <Route key="blog-post" path="/blog/:slug" element={wrap(<BlogPostPage />)} />,
+    <Route key="privacy" path="/privacy" element={wrap(<PrivacyPage />)} />,
+    <Route key="terms" path="/terms" element={wrap(<TermsPage />)} />,
+    <Route key="security" path="/security" element={wrap(<SecurityPage />)} />,
+    <Route key="status" path="/status" element={wrap(<StatusPage />)} />,
   ];
 }

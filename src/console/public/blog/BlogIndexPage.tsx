@@ -5,11 +5,16 @@
  */
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Card, CardContent, Link, Typography } from '@mui/material';
+import { pageTitle, usePageMeta } from '../pageMeta';
 import { PublicLayout } from '../PublicLayout';
 import { formatPostDate, INDEX_POSTS } from './postMeta';
 
 /** BlogIndexPage lists the blog's posts, newest first. */
 export function BlogIndexPage() {
+  usePageMeta(
+    pageTitle('Blog'),
+    'How to get the most from pay-as-you-go email: timezone-aware sending, event-triggered and drip campaigns, the API and integrations.',
+  );
   return (
     <PublicLayout>
       <Typography variant="h3" component="h1" gutterBottom>

@@ -4,6 +4,7 @@
  */
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Box, Button, Link, Typography } from '@mui/material';
+import { pageTitle, usePageMeta } from '../pageMeta';
 import { PublicLayout } from '../PublicLayout';
 import { formatPostDate } from './postMeta';
 import { findPost } from './posts';
@@ -12,6 +13,7 @@ import { findPost } from './posts';
 export function BlogPostPage() {
   const { slug } = useParams();
   const post = findPost(slug);
+  usePageMeta(pageTitle(post ? post.title : 'Post not found'), post ? post.summary : `There is no blog post at /blog/${slug ?? ''} on the Mailwright blog.`);
 
   if (!post) {
     return (
