@@ -11,7 +11,7 @@ import { wallClockUtc } from './time.ts';
 /** A gateway caller (tests/helpers/processes.ts apiCaller). */
 type Api = (method: string, route: string, body?: unknown) => Promise<Json>;
 
-/** The public pages of spec part 1 §2, the blog's posts included (spec: six posts and the serverless one). */
+/** The public pages of spec part 1 §2, the blog's posts included (spec: six posts and the serverless one), and the docs' home and a quick start. */
 export const PUBLIC_ROUTES = [
   '/',
   '/pricing',
@@ -40,6 +40,8 @@ export const PUBLIC_ROUTES = [
   '/terms',
   '/security',
   '/status',
+  '/docs',
+  '/docs/quick-start/send-from-your-app',
 ];
 
 /** The ids the console's edit routes open. */
