@@ -41,6 +41,11 @@ const QuickStartPage = page(() => import('./docs/QuickStartPage'), 'QuickStartPa
 const ApiIndexPage = page(() => import('./docs/ApiReferencePage'), 'ApiIndexPage');
 const ApiGatewayPage = page(() => import('./docs/ApiReferencePage'), 'ApiGatewayPage');
 const ChangelogPage = page(() => import('./docs/ChangelogPage'), 'ChangelogPage');
+const DocsIndexPage = page(() => import('./docs/DocsIndexPage'), 'DocsIndexPage');
+const QuickStartPage = page(() => import('./docs/QuickStartPage'), 'QuickStartPage');
+const ApiIndexPage = page(() => import('./docs/ApiReferencePage'), 'ApiIndexPage');
+const ApiGatewayPage = page(() => import('./docs/ApiReferencePage'), 'ApiGatewayPage');
+const ChangelogPage = page(() => import('./docs/ChangelogPage'), 'ChangelogPage');
 const PrivacyPage = plainPage(() => import('./PrivacyPage'), 'PrivacyPage');
 const TermsPage = plainPage(() => import('./TermsPage'), 'TermsPage');
 const SecurityPage = plainPage(() => import('./SecurityPage'), 'SecurityPage');
@@ -79,6 +84,11 @@ export function publicPageRoutes(): ReactElement[] {
     <Route key="waiting" path="/waiting-for-architecture" element={wrap(<WaitingPage />)} />,
     <Route key="blog" path="/blog" element={wrap(<BlogIndexPage />)} />,
     <Route key="blog-post" path="/blog/:slug" element={wrap(<BlogPostPage />)} />,
+    <Route key="docs" path="/docs" element={wrap(<DocsIndexPage />)} />,
+    <Route key="docs-quick-start" path="/docs/quick-start/:slug" element={wrap(<QuickStartPage />)} />,
+    <Route key="docs-api" path="/docs/api" element={wrap(<ApiIndexPage />)} />,
+    <Route key="docs-api-gateway" path="/docs/api/:service" element={wrap(<ApiGatewayPage />)} />,
+    <Route key="docs-changelog" path="/docs/changelog" element={wrap(<ChangelogPage />)} />,
     <Route key="docs" path="/docs" element={wrap(<DocsIndexPage />)} />,
     <Route key="docs-quick-start" path="/docs/quick-start/:slug" element={wrap(<QuickStartPage />)} />,
     <Route key="docs-api" path="/docs/api" element={wrap(<ApiIndexPage />)} />,
