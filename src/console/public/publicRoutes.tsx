@@ -5,7 +5,6 @@
  */
 import { lazy, Suspense, type ComponentType, type ReactElement } from 'react';
 import { Route } from 'react-router-dom';
-import { plainPage } from './plainPage';
 
 /**
  * page lazily loads a public page (export `name` of the module `load` imports) together with the public MUI theme, and
@@ -26,12 +25,12 @@ export function page<K extends string, P extends object = object>(load: () => Pr
 }
 
 const AboutPage = page(() => import('./AboutPage'), 'AboutPage');
-const PricingPage = plainPage(() => import('./PricingPage'), 'PricingPage');
+const PricingPage = page(() => import('./PricingPage'), 'PricingPage');
 const DealMirrorPage = page(() => import('./DealMirrorPage'), 'DealMirrorPage');
 const SignupPage = page(() => import('./SignupPage'), 'SignupPage');
 const DemoLoginPage = page(() => import('./DemoLoginPage'), 'DemoLoginPage');
 const WaitingPage = page(() => import('./WaitingPage'), 'WaitingPage');
-const TestimonialsPage = plainPage(() => import('./TestimonialsPage'), 'TestimonialsPage');
+const TestimonialsPage = page(() => import('./TestimonialsPage'), 'TestimonialsPage');
 const ContactUsPage = page<'ContactUsPage', { variant?: 'site' | 'about' }>(() => import('./ContactUsPage'), 'ContactUsPage');
 const ContactSentPage = page(() => import('./ContactUsPage'), 'ContactSentPage');
 const BlogIndexPage = page(() => import('./blog/BlogIndexPage'), 'BlogIndexPage');
@@ -41,15 +40,10 @@ const QuickStartPage = page(() => import('./docs/QuickStartPage'), 'QuickStartPa
 const ApiIndexPage = page(() => import('./docs/ApiReferencePage'), 'ApiIndexPage');
 const ApiGatewayPage = page(() => import('./docs/ApiReferencePage'), 'ApiGatewayPage');
 const ChangelogPage = page(() => import('./docs/ChangelogPage'), 'ChangelogPage');
-const DocsIndexPage = page(() => import('./docs/DocsIndexPage'), 'DocsIndexPage');
-const QuickStartPage = page(() => import('./docs/QuickStartPage'), 'QuickStartPage');
-const ApiIndexPage = page(() => import('./docs/ApiReferencePage'), 'ApiIndexPage');
-const ApiGatewayPage = page(() => import('./docs/ApiReferencePage'), 'ApiGatewayPage');
-const ChangelogPage = page(() => import('./docs/ChangelogPage'), 'ChangelogPage');
-const PrivacyPage = plainPage(() => import('./PrivacyPage'), 'PrivacyPage');
-const TermsPage = plainPage(() => import('./TermsPage'), 'TermsPage');
-const SecurityPage = plainPage(() => import('./SecurityPage'), 'SecurityPage');
-const StatusPage = plainPage(() => import('./StatusPage'), 'StatusPage');
+const PrivacyPage = page(() => import('./PrivacyPage'), 'PrivacyPage');
+const TermsPage = page(() => import('./TermsPage'), 'TermsPage');
+const SecurityPage = page(() => import('./SecurityPage'), 'SecurityPage');
+const StatusPage = page(() => import('./StatusPage'), 'StatusPage');
 
 /**
  * PageLoading is the spinner shown while a page's code arrives: an SVG animated by itself (SMIL), so the entry bundle
@@ -84,11 +78,6 @@ export function publicPageRoutes(): ReactElement[] {
     <Route key="waiting" path="/waiting-for-architecture" element={wrap(<WaitingPage />)} />,
     <Route key="blog" path="/blog" element={wrap(<BlogIndexPage />)} />,
     <Route key="blog-post" path="/blog/:slug" element={wrap(<BlogPostPage />)} />,
-    <Route key="docs" path="/docs" element={wrap(<DocsIndexPage />)} />,
-    <Route key="docs-quick-start" path="/docs/quick-start/:slug" element={wrap(<QuickStartPage />)} />,
-    <Route key="docs-api" path="/docs/api" element={wrap(<ApiIndexPage />)} />,
-    <Route key="docs-api-gateway" path="/docs/api/:service" element={wrap(<ApiGatewayPage />)} />,
-    <Route key="docs-changelog" path="/docs/changelog" element={wrap(<ChangelogPage />)} />,
     <Route key="docs" path="/docs" element={wrap(<DocsIndexPage />)} />,
     <Route key="docs-quick-start" path="/docs/quick-start/:slug" element={wrap(<QuickStartPage />)} />,
     <Route key="docs-api" path="/docs/api" element={wrap(<ApiIndexPage />)} />,
