@@ -4,30 +4,11 @@
  * shared feature list; a cost slider over fixed email counts; the table of the three tier calculations at the comparison
  * volumes with the lowest highlighted; and what counts as an email. Selecting a card sets the chosen plan (default
  * Professional; a valid ?plan= preselects it) and the sign-up button carries it to /signup?plan=. Every number comes
- * from src/domain/pricing.ts through pricingCards.ts.
+ * from src/domain/pricing.ts through pricingCards.ts. Plain elements styled by site.css (a native range input for the
+ * slider), so the page loads no component library and shows as fast as the home page.
  */
-import { useMemo, useState } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router-dom';
-import {
-  Box,
-  Button,
-  Card,
-  CardActionArea,
-  CardContent,
-  List,
-  ListItem,
-  ListItemIcon,
-  ListItemText,
-  Slider,
-  Table,
-  TableBody,
-  TableCell,
-  TableContainer,
-  TableHead,
-  TableRow,
-  Typography,
-} from '@mui/material';
-import CheckIcon from '@mui/icons-material/Check';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
 import { DEFAULT_PLAN, FREE_EMAILS_PER_MONTH, PLANS, PRICING_TIERS, COMPARISON_VOLUMES, quote, type PlanName } from '../../domain/pricing';
 import { pageTitle, usePageMeta } from './pageMeta';
 import { count, dollars, planCards, tierName } from './pricingCards';
@@ -37,7 +18,7 @@ import { PublicLayout } from './PublicLayout';
 export const SLIDER_VOLUMES = [10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000, 2_500_000, 5_000_000, 10_000_000];
 
 const FEATURES = [
-  `${FREE_EMAILS_PER_MONTH.toLocaleString('en-US')} emails a month free`,
+  `${count(FREE_EMAILS_PER_MONTH)} emails a month free`,
   'No charge for contact storage, seats or logo removal',
   'Segments, sender personas, templates and scheduled blasts',
   'Drip and event-triggered workflows',
@@ -46,19 +27,6 @@ const FEATURES = [
   'An exact copy of every sent email',
   'The events API',
 ];
-
-/** Read by screen readers, not shown (the highlight says it to sighted users). */
-const VISUALLY_HIDDEN = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  height: '1px',
-  width: '1px',
-  margin: '-1px',
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-} as const;
 
 /** What counts, in plain words (every figure from src/domain/pricing.ts). */
 const QUESTIONS: Array<{ q: string; a: string }> = [
@@ -89,182 +57,146 @@ export function PricingPage() {
   const sliderQuote = quote(SLIDER_VOLUMES[sliderIndex]);
   const table = useMemo(() => COMPARISON_VOLUMES.map(quote), []);
   const cards = useMemo(planCards, []);
+  const radios = useRef<Array<HTMLButtonElement | null>>([]);
+
+  /** The radio group's arrow keys move the choice (and the focus) to the previous or next plan, wrapping round. */
+  const onRadioKey = (e: KeyboardEvent, i: number) => {
+    const step = e.key === 'ArrowRight' || e.key === 'ArrowDown' ? 1 : e.key === 'ArrowLeft' || e.key === 'ArrowUp' ? -1 : 0;
+    if (!step) return;
+    e.preventDefault();
+    const next = (i + step + cards.length) % cards.length;
+    setPlan(cards[next].name);
+    radios.current[next]?.focus();
+  };
 
   return (
     <PublicLayout>
-      <Box sx={{ textAlign: { md: 'center' }, maxWidth: 760, mx: { md: 'auto' }, mb: 4 }}>
-        <Typography variant="h3" component="h1" gutterBottom>
-          Pricing
-        </Typography>
-        <Typography color="text.secondary" sx={{ fontSize: '1.125rem' }}>
+      <div className="mw-pricing-head">
+        <h1 className="mw-page-title">Pricing</h1>
+        <p className="mw-lead">
           Usage-based: you pay for the emails you send, and the first {count(FREE_EMAILS_PER_MONTH)} every month are free. Each price is the cheapest of our
           three rates at that volume.
-        </Typography>
-      </Box>
+        </p>
+      </div>
 
-      <Box role="radiogroup" aria-label="Plan" sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fit, minmax(240px, 1fr))', mb: 3 }}>
-        {cards.map((c) => {
+      <div role="radiogroup" aria-label="Plan" className="mw-plans">
+        {cards.map((c, i) => {
           const selected = c.name === plan;
           return (
-            <Card
+            <button
               key={c.name}
-              variant="outlined"
-              sx={{
-                borderColor: selected ? 'primary.main' : undefined,
-                borderWidth: 2,
-                borderRadius: '18px',
-                boxShadow: selected ? '0 12px 32px rgba(75, 47, 208, 0.16)' : 'none',
+              ref={(el) => {
+                radios.current[i] = el;
               }}
+              type="button"
+              role="radio"
+              aria-checked={selected}
+              tabIndex={selected ? 0 : -1}
+              className="mw-plan"
+              onClick={() => setPlan(c.name)}
+              onKeyDown={(e) => onRadioKey(e, i)}
             >
-              {/* Named by its content, which starts with the plan's name: what a screen reader says is what the card shows. */}
-              <CardActionArea role="radio" aria-checked={selected} onClick={() => setPlan(c.name)} sx={{ height: '100%' }}>
-                <CardContent sx={{ p: 3 }}>
-                  <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
-                    <Typography variant="h5" component="h2">
-                      {c.name}
-                    </Typography>
-                    <Box
-                      aria-hidden="true"
-                      sx={{
-                        width: 20,
-                        height: 20,
-                        borderRadius: '50%',
-                        border: 2,
-                        borderColor: selected ? 'primary.main' : '#b9b4cc',
-                        boxShadow: selected ? 'inset 0 0 0 4px #fff' : 'none',
-                        bgcolor: selected ? 'primary.main' : 'transparent',
-                      }}
-                    />
-                  </Box>
-                  <Typography variant="h3" component="p" data-testid={`price-${c.name}`} sx={{ my: 1.5 }}>
-                    ${count(c.monthlyDollars)}
-                    <Typography component="span" color="text.secondary" sx={{ fontSize: '1rem', fontWeight: 400, letterSpacing: 0 }}>
-                      {' '}
-                      / month
-                    </Typography>
-                  </Typography>
-                  <Typography sx={{ fontWeight: 600 }}>{c.volume}</Typography>
-                  <Typography variant="body2" color="text.secondary" data-testid={`price-detail-${c.name}`} sx={{ mt: 1 }}>
-                    {c.exactCost} a month at {count(c.emails)} emails, on the {c.tierName} rate
-                  </Typography>
-                </CardContent>
-              </CardActionArea>
-            </Card>
+              <span className="mw-plan-top">
+                <span className="mw-plan-name">{c.name}</span>
+                <span className="mw-plan-dot" aria-hidden="true" />
+              </span>
+              <span className="mw-plan-price" data-testid={`price-${c.name}`}>
+                ${count(c.monthlyDollars)}
+                <span className="mw-plan-per"> / month</span>
+              </span>
+              <span className="mw-plan-volume">{c.volume}</span>
+              <span className="mw-plan-detail" data-testid={`price-detail-${c.name}`}>
+                {c.exactCost} a month at {count(c.emails)} emails, on the {c.tierName} rate
+              </span>
+            </button>
           );
         })}
-      </Box>
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 2, mb: 6 }}>
-        <Button variant="contained" size="large" component={RouterLink} to={`/signup?plan=${encodeURIComponent(plan)}`} sx={{ px: 4 }}>
+      </div>
+      <div className="mw-plan-actions">
+        <Link to={`/signup?plan=${encodeURIComponent(plan)}`} className="mw-button mw-contained mw-large">
           Sign up for {plan}
-        </Button>
-        <Typography variant="body2" color="text.secondary">
-          Card prices are the month’s cost rounded up to the whole dollar; the exact cost is under each price.
-        </Typography>
-      </Box>
+        </Link>
+        <p>Card prices are the month’s cost rounded up to the whole dollar; the exact cost is under each price.</p>
+      </div>
 
-      <Box sx={{ display: 'grid', gap: 4, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, mb: 6 }}>
-        <Box>
-          <Typography variant="h5" component="h2" gutterBottom>
+      <div className="mw-pricing-grid">
+        <section aria-labelledby="features-heading">
+          <h2 id="features-heading" className="mw-pricing-h2">
             Every plan includes
-          </Typography>
-          <List dense aria-label="Features">
+          </h2>
+          <ul className="mw-checks mw-checks-single" aria-label="Features">
             {FEATURES.map((f) => (
-              <ListItem key={f} disableGutters>
-                <ListItemIcon sx={{ minWidth: 32 }}>
-                  <CheckIcon color="primary" fontSize="small" />
-                </ListItemIcon>
-                <ListItemText primary={f} />
-              </ListItem>
+              <li key={f}>{f}</li>
             ))}
-          </List>
-        </Box>
-        <Card variant="outlined" sx={{ borderRadius: '18px', alignSelf: 'start' }}>
-          <CardContent sx={{ p: 3 }}>
-            <Typography variant="h5" component="h2" gutterBottom id="cost-slider-label">
-              What would my month cost?
-            </Typography>
-            {/* Room at both ends for the end marks' labels, which are centred on their marks. */}
-            <Box sx={{ px: { xs: 4, sm: 3 } }}>
-              <Slider
-                aria-labelledby="cost-slider-label"
-                value={sliderIndex}
-                min={0}
-                max={SLIDER_VOLUMES.length - 1}
-                step={1}
-                marks={SLIDER_VOLUMES.map((v, i) => ({ value: i, label: i === 0 || i === SLIDER_VOLUMES.length - 1 ? count(v) : undefined }))}
-                onChange={(_e, v) => setSliderIndex(v as number)}
-                valueLabelDisplay="auto"
-                valueLabelFormat={(i) => `${count(SLIDER_VOLUMES[i])} emails`}
-                getAriaValueText={(i) => `${count(SLIDER_VOLUMES[i])} emails a month`}
-              />
-            </Box>
-            <Typography aria-live="polite" data-testid="slider-quote" sx={{ mt: 1, fontSize: '1.125rem', fontWeight: 600 }}>
-              {count(sliderQuote.emails)} emails a month: {dollars(sliderQuote.costs[sliderQuote.cheapestTier])} ({tierName(sliderQuote.cheapestTier)})
-            </Typography>
-          </CardContent>
-        </Card>
-      </Box>
+          </ul>
+        </section>
+        <section className="mw-calculator" aria-labelledby="cost-slider-label">
+          <h2 className="mw-pricing-h2" id="cost-slider-label">
+            What would my month cost?
+          </h2>
+          <input
+            type="range"
+            className="mw-range"
+            aria-labelledby="cost-slider-label"
+            min={0}
+            max={SLIDER_VOLUMES.length - 1}
+            step={1}
+            value={sliderIndex}
+            onChange={(e) => setSliderIndex(Number(e.target.value))}
+            aria-valuetext={`${count(SLIDER_VOLUMES[sliderIndex])} emails a month`}
+          />
+          <div className="mw-range-ends" aria-hidden="true">
+            <span>{count(SLIDER_VOLUMES[0])}</span>
+            <span>{count(SLIDER_VOLUMES[SLIDER_VOLUMES.length - 1])}</span>
+          </div>
+          <p aria-live="polite" data-testid="slider-quote" className="mw-quote">
+            {count(sliderQuote.emails)} emails a month: {dollars(sliderQuote.costs[sliderQuote.cheapestTier])} ({tierName(sliderQuote.cheapestTier)})
+          </p>
+        </section>
+      </div>
 
-      <Typography variant="h5" component="h2" gutterBottom>
-        The three rates compared
-      </Typography>
-      <TableContainer sx={{ mb: 6, border: 1, borderColor: 'divider', borderRadius: 3 }}>
-        {/* On a phone the four columns fit the screen: tighter cells, smaller figures. */}
-        <Table size="small" aria-label="Rates compared" sx={{ '& .MuiTableCell-root': { px: { xs: 0.5, sm: 2 }, fontSize: { xs: '0.8rem', sm: '0.875rem' } } }}>
-          <TableHead>
-            <TableRow>
-              <TableCell>Emails a month</TableCell>
+      <h2 className="mw-pricing-h2">The three rates compared</h2>
+      <div className="mw-table-box">
+        <table className="mw-rates" aria-label="Rates compared">
+          <thead>
+            <tr>
+              <th scope="col">Emails a month</th>
               {PRICING_TIERS.map((_t, i) => (
-                <TableCell key={i} align="right">
+                <th key={i} scope="col">
                   {tierName(i)}
-                </TableCell>
+                </th>
               ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
+            </tr>
+          </thead>
+          <tbody>
             {table.map((q) => (
-              <TableRow key={q.emails}>
-                <TableCell component="th" scope="row">
-                  {count(q.emails)}
-                </TableCell>
+              <tr key={q.emails}>
+                <th scope="row">{count(q.emails)}</th>
                 {q.costs.map((c, i) => {
                   const lowest = i === q.cheapestTier;
                   return (
-                    <TableCell
-                      key={i}
-                      align="right"
-                      aria-current={lowest ? 'true' : undefined}
-                      sx={lowest ? { fontWeight: 700, bgcolor: '#f3f0ff', color: '#3a22a8' } : undefined}
-                    >
+                    <td key={i} aria-current={lowest ? 'true' : undefined} className={lowest ? 'mw-lowest' : undefined}>
                       {dollars(c)}
-                      {lowest ? (
-                        <Box component="span" sx={VISUALLY_HIDDEN}>
-                          {' '}
-                          (lowest)
-                        </Box>
-                      ) : null}
-                    </TableCell>
+                      {/* Read by screen readers, not shown (the highlight says it to sighted users). */}
+                      {lowest ? <span className="mw-visually-hidden"> (lowest)</span> : null}
+                    </td>
                   );
                 })}
-              </TableRow>
+              </tr>
             ))}
-          </TableBody>
-        </Table>
-      </TableContainer>
+          </tbody>
+        </table>
+      </div>
 
-      <Typography variant="h5" component="h2" gutterBottom>
-        Questions
-      </Typography>
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 280px), 1fr))' }}>
+      <h2 className="mw-pricing-h2">Questions</h2>
+      <div className="mw-questions">
         {QUESTIONS.map(({ q, a }) => (
-          <Box key={q}>
-            <Typography variant="h6" component="h3" gutterBottom>
-              {q}
-            </Typography>
-            <Typography color="text.secondary">{a}</Typography>
-          </Box>
+          <div key={q}>
+            <h3>{q}</h3>
+            <p>{a}</p>
+          </div>
         ))}
-      </Box>
+      </div>
     </PublicLayout>
   );
 }

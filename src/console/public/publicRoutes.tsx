@@ -5,6 +5,7 @@
  */
 import { lazy, Suspense, type ComponentType, type ReactElement } from 'react';
 import { Route } from 'react-router-dom';
+import { plainPage } from './plainPage';
 
 /**
  * page lazily loads a public page (export `name` of the module `load` imports) together with the public MUI theme, and
@@ -25,12 +26,12 @@ export function page<K extends string, P extends object = object>(load: () => Pr
 }
 
 const AboutPage = page(() => import('./AboutPage'), 'AboutPage');
-const PricingPage = page(() => import('./PricingPage'), 'PricingPage');
+const PricingPage = plainPage(() => import('./PricingPage'), 'PricingPage');
 const DealMirrorPage = page(() => import('./DealMirrorPage'), 'DealMirrorPage');
 const SignupPage = page(() => import('./SignupPage'), 'SignupPage');
 const DemoLoginPage = page(() => import('./DemoLoginPage'), 'DemoLoginPage');
 const WaitingPage = page(() => import('./WaitingPage'), 'WaitingPage');
-const TestimonialsPage = page(() => import('./TestimonialsPage'), 'TestimonialsPage');
+const TestimonialsPage = plainPage(() => import('./TestimonialsPage'), 'TestimonialsPage');
 const ContactUsPage = page<'ContactUsPage', { variant?: 'site' | 'about' }>(() => import('./ContactUsPage'), 'ContactUsPage');
 const ContactSentPage = page(() => import('./ContactUsPage'), 'ContactSentPage');
 const BlogIndexPage = page(() => import('./blog/BlogIndexPage'), 'BlogIndexPage');
@@ -40,10 +41,10 @@ const QuickStartPage = page(() => import('./docs/QuickStartPage'), 'QuickStartPa
 const ApiIndexPage = page(() => import('./docs/ApiReferencePage'), 'ApiIndexPage');
 const ApiGatewayPage = page(() => import('./docs/ApiReferencePage'), 'ApiGatewayPage');
 const ChangelogPage = page(() => import('./docs/ChangelogPage'), 'ChangelogPage');
-const PrivacyPage = page(() => import('./PrivacyPage'), 'PrivacyPage');
-const TermsPage = page(() => import('./TermsPage'), 'TermsPage');
-const SecurityPage = page(() => import('./SecurityPage'), 'SecurityPage');
-const StatusPage = page(() => import('./StatusPage'), 'StatusPage');
+const PrivacyPage = plainPage(() => import('./PrivacyPage'), 'PrivacyPage');
+const TermsPage = plainPage(() => import('./TermsPage'), 'TermsPage');
+const SecurityPage = plainPage(() => import('./SecurityPage'), 'SecurityPage');
+const StatusPage = plainPage(() => import('./StatusPage'), 'StatusPage');
 
 /**
  * PageLoading is the spinner shown while a page's code arrives: an SVG animated by itself (SMIL), so the entry bundle
