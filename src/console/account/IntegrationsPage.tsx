@@ -61,7 +61,7 @@ export function IntegrationsPage() {
             <Button variant="contained" component={RouterLink} to="/account/settings">
               Endpoint and sample event
             </Button>
-            <Button variant="outlined" component={RouterLink} to="/blog/api-documentation">
+            <Button variant="outlined" component={RouterLink} to="/docs/api">
               API documentation
             </Button>
           </Stack>
