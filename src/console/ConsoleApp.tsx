@@ -32,6 +32,7 @@ import segments from './resources/segments';
 import campaigns from './resources/campaigns';
 import workflows from './resources/workflows';
 import { publicPageRoutes } from './public/publicRoutes';
+import { BRAND_COLOR, BRAND_COLOR_DARK } from './public/brand';
 
 /** The Events screen brings @mui/x-data-grid, so it is loaded when first opened. */
 const EventsPage = lazy(() => import('./pages/EventsPage').then((m) => ({ default: m.EventsPage })));
@@ -91,7 +92,8 @@ function resourceRoutes({ definition, module, extraCreatePaths = [] }: (typeof R
  * The console's theme: react-admin's default with the primary blue darkened to #1565c0, so primary text on white and
  * on the light greys of lists and alerts meets WCAG AA contrast (axe-core, tests/e2e/a11y.e2e.ts).
  */
-const consoleTheme: RaThemeOptions = { ...defaultTheme, palette: { ...defaultTheme.palette, primary: { main: '#1565c0' } } };
+/** The console in the brand's colour (public/brand.ts), as the public site. */
+const consoleTheme: RaThemeOptions = { ...defaultTheme, palette: { ...defaultTheme.palette, primary: { main: BRAND_COLOR, dark: BRAND_COLOR_DARK } } };
 
 /** ConsoleApp renders react-admin with the console's layout, providers and routes. */
 export default function ConsoleApp() {

@@ -54,7 +54,7 @@ export function PageLoading() {
   return (
     <div className="mw-spinner">
       <svg width="40" height="40" viewBox="0 0 40 40" role="progressbar" aria-label="Loading">
-        <circle cx="20" cy="20" r="16" fill="none" stroke="#1565c0" strokeWidth="4" strokeDasharray="70 40" strokeLinecap="round">
+        <circle cx="20" cy="20" r="16" fill="none" stroke="#4b2fd0" strokeWidth="4" strokeDasharray="70 40" strokeLinecap="round">
           <animateTransform attributeName="transform" type="rotate" from="0 20 20" to="360 20 20" dur="1s" repeatCount="indefinite" />
         </circle>
       </svg>

@@ -421,7 +421,7 @@ function confirmationEmail(form: PublicForm, link: string): string {
   const esc = escapeHtml;
   return `<html><body style="font-family:Arial,sans-serif;color:#1d2129">
 <p>Someone (we hope you) asked to subscribe this address to <strong>${esc(form.heading)}</strong> from ${esc(form.company)}.</p>
-<p><a data-no-track href="${esc(link)}" style="display:inline-block;background:#1565c0;color:#fff;padding:10px 20px;border-radius:4px;text-decoration:none">Confirm my subscription</a></p>
+<p><a data-no-track href="${esc(link)}" style="display:inline-block;background:#4b2fd0;color:#fff;padding:10px 20px;border-radius:4px;text-decoration:none">Confirm my subscription</a></p>
 <p>If you did not ask for this, ignore this email: you will not be subscribed and we will not write again.</p>
 <p style="color:#666;font-size:12px">${esc(form.consentText)}</p>
 </body></html>`;
