@@ -2,9 +2,9 @@
  * `npm run screens`: the README tour's screenshots, taken from the built product in Debian's
  * chromium at 1440×900 and 390×844 and written to docs/screens/{name}-{1440|390}.png. Starts its own server (an
  * empty data directory, an SMTP sink that accepts everything), signs up a new account for the first-week screens
- * (sign-up errors, the ready page, the new dashboard) and uses the demo account for the rest (the template gallery,
- * the column-mapping step of an import, the workflow editor marking a node that fails, the pricing page, the home
- * page). Needs `npm run build` first; throws when a screen does not show.
+ * (sign-up errors, the pricing, home and docs pages, an API reference page) and uses the demo account for the rest
+ * (the Insights dashboard, the template gallery, the column-mapping step of an import, the workflow editor marking a
+ * node that fails). Needs `npm run build` first; throws when a screen does not show.
  *
  * It also writes the public site's product pictures (public/screens/{name}-{1200|640}.webp, 16:10, WebP encoded by
  * chromium's canvas): an activated sample account ("Sample Outfitters", made with `npm run admin -- create-account`)
@@ -104,6 +104,22 @@ const SCREENS: Screen[] = [
     show: async (page, url) => {
       await page.goto(`${url}/pricing`);
       await page.getByRole('table', { name: 'Rates compared' }).waitFor();
+    },
+  },
+  {
+    name: 'docs',
+    account: 'new',
+    show: async (page, url) => {
+      await page.goto(`${url}/docs`);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+    },
+  },
+  {
+    name: 'docs-api-reference',
+    account: 'new',
+    show: async (page, url) => {
+      await page.goto(`${url}/docs/api/user`);
+      await page.locator('.opblock').first().waitFor();
     },
   },
   {
