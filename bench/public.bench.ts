@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (third part): the public site's weight and speed in Debian's chromium: the
  * JavaScript and CSS transferred for / (forced gzip, and what chromium negotiates by default), and Lighthouse's
- * performance and accessibility scores for / and /pricing (mobile form factor, simulated throttling: Lighthouse's
+ * performance and accessibility scores for /, /pricing and /docs (mobile form factor, simulated throttling: Lighthouse's
  * defaults). Runs the built product (`npm run build` first) on a fresh PGlite data folder. Prints figures; asserts
  * nothing. BENCH_LIGHTHOUSE=off skips Lighthouse.
  */
@@ -80,7 +80,7 @@ try {
   );
   for (const [file, bytes] of gzip) console.log(`    ${file}: ${kb(bytes)} gzip`);
   if (!/^(off|0|false)$/i.test(process.env.BENCH_LIGHTHOUSE ?? '')) {
-    for (const p of ['/', '/pricing']) {
+    for (const p of ['/', '/pricing', '/docs']) {
       const score = await scores(`${server.url}${p}`);
       console.log(`public site: Lighthouse for ${p}: performance ${score.performance}, accessibility ${score.accessibility} (target ≥ 90 each)`);
     }
