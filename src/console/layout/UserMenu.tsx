@@ -11,6 +11,13 @@ import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import LogoutOutlined from '@mui/icons-material/LogoutOutlined';
 import { useSession } from '../session';
 
+/** The menu's entries: where each leads (API keys: the integrations page, where the key is shown). */
+const USER_MENU = [
+  { label: 'Account settings', to: '/account', Icon: SettingsOutlined },
+  { label: 'API keys', to: '/account/api', Icon: KeyOutlined },
+  { label: 'Sign out', to: '/logout', Icon: LogoutOutlined },
+] as const;
+
 /** initialsOf: up to two letters from a user's names, else the first letter of the address. */
 export function initialsOf(user: { email: string; first_name: string | null; last_name: string | null }): string {
   const names = [user.first_name, user.last_name].map((n) => n?.trim()).filter((n): n is string => !!n);
@@ -62,24 +69,14 @@ export function UserMenu({ onDark = false }: { onDark?: boolean }) {
           </Typography>
         </MenuItem>
         <Divider />
-        <MenuItem component={RouterLink} to="/account" onClick={close}>
-          <ListItemIcon>
-            <SettingsOutlined fontSize="small" />
-          </ListItemIcon>
-          Account settings
-        </MenuItem>
-        <MenuItem component={RouterLink} to="/account/api" onClick={close}>
-          <ListItemIcon>
-            <KeyOutlined fontSize="small" />
-          </ListItemIcon>
-          API keys
-        </MenuItem>
-        <MenuItem component={RouterLink} to="/logout" onClick={close}>
-          <ListItemIcon>
-            <LogoutOutlined fontSize="small" />
-          </ListItemIcon>
-          Sign out
-        </MenuItem>
+        {USER_MENU.map(({ label, to, Icon }) => (
+          <MenuItem key={to} component={RouterLink} to={to} onClick={close}>
+            <ListItemIcon>
+              <Icon fontSize="small" />
+            </ListItemIcon>
+            {label}
+          </MenuItem>
+        ))}
       </Menu>
     </>
   );

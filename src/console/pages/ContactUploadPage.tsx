@@ -177,54 +177,37 @@ function ProcessingCell({ item, mode, onRetry }: { item: UploadItem; mode: Uploa
 }
 
 /**
- * MergedRows lists a file's rows merged into an earlier row of the same address in another letter case (not applied),
- * by line like the refused rows; they are not errors, so not in red.
+ * RowList: a file's rows by line under a heading (the refused rows, in red; the merged rows), the first ones listed
+ * and the rest counted, with the rows the server counted but did not keep (it keeps the first 1,000 of a file).
  */
-function MergedRows({ item }: { item: UploadItem }) {
-  // The server lists them once the import has ended; until then only their count is known.
-  if (item.phase !== 'success' && item.phase !== 'failed') return null;
-  const { shown, more, unrecordedRows } = summariseProcessingErrors(item.mergedRows, item.rowsMerged);
+function RowList({
+  label,
+  heading,
+  rows,
+  count,
+  noun,
+  kept,
+  error = false,
+  testId,
+}: {
+  label: string;
+  heading: string;
+  rows: Parameters<typeof summariseProcessingErrors>[0];
+  count: number;
+  noun: string;
+  kept: string;
+  error?: boolean;
+  testId?: string;
+}) {
+  const { shown, more, unrecordedRows } = summariseProcessingErrors(rows, count);
   if (!shown.length && !unrecordedRows) return null;
-  const label = `Merged rows of ${item.filename}`;
   return (
-    <TableRow data-testid={`merged-rows-${item.filename}`}>
+    <TableRow data-testid={testId}>
       <TableCell colSpan={3} sx={{ pt: 0 }}>
         <Typography variant="body2" sx={{ fontWeight: 'bold' }}>
-          {label} (the same address as an earlier row, in another case; not applied):
+          {heading}
         </Typography>
-        <Box component="ul" aria-label={label} sx={{ m: 0, pl: 3, maxHeight: 320, overflowY: 'auto' }}>
-          {shown.map((m, i) => (
-            <Typography component="li" variant="body2" key={i}>
-              {describeProcessingError(m)}
-            </Typography>
-          ))}
-          {more > 0 && (
-            <Typography component="li" variant="body2">
-              and {more} more
-            </Typography>
-          )}
-        </Box>
-        {unrecordedRows > 0 && (
-          <Typography variant="body2">
-            {unrecordedRows} more merged {unrecordedRows === 1 ? 'row is' : 'rows are'} counted but not listed (the server keeps the first 1,000 of a file).
-          </Typography>
-        )}
-      </TableCell>
-    </TableRow>
-  );
-}
-
-function RefusedRows({ item }: { item: UploadItem }) {
-  const { shown, more, unrecordedRows } = summariseProcessingErrors(item.processingErrors, item.rowsFailed);
-  if (!shown.length && !unrecordedRows) return null;
-  const label = `Refused rows of ${item.filename}`;
-  return (
-    <TableRow>
-      <TableCell colSpan={3} sx={{ pt: 0 }}>
-        <Typography variant="body2" sx={{ fontWeight: 'bold' }}>
-          {label}:
-        </Typography>
-        <Box component="ul" aria-label={label} sx={{ m: 0, pl: 3, color: 'error.main', maxHeight: 320, overflowY: 'auto' }}>
+        <Box component="ul" aria-label={label} sx={{ m: 0, pl: 3, color: error ? 'error.main' : undefined, maxHeight: 320, overflowY: 'auto' }}>
           {shown.map((e, i) => (
             <Typography component="li" variant="body2" key={i}>
               {describeProcessingError(e)}
@@ -237,14 +220,41 @@ function RefusedRows({ item }: { item: UploadItem }) {
           )}
         </Box>
         {unrecordedRows > 0 && (
-          <Typography variant="body2" color="error">
-            {unrecordedRows} more refused {unrecordedRows === 1 ? 'row is' : 'rows are'} counted but not listed (the server keeps the first 1,000 problems of a
+          <Typography variant="body2" color={error ? 'error' : undefined}>
+            {unrecordedRows} more {noun} {unrecordedRows === 1 ? 'row is' : 'rows are'} counted but not listed (the server keeps the first 1,000 {kept} of a
             file).
           </Typography>
         )}
       </TableCell>
     </TableRow>
   );
+}
+
+/**
+ * MergedRows lists a file's rows merged into an earlier row of the same address in another letter case (not applied),
+ * by line like the refused rows; they are not errors, so not in red.
+ */
+function MergedRows({ item }: { item: UploadItem }) {
+  // The server lists them once the import has ended; until then only their count is known.
+  if (item.phase !== 'success' && item.phase !== 'failed') return null;
+  const label = `Merged rows of ${item.filename}`;
+  return (
+    <RowList
+      label={label}
+      heading={`${label} (the same address as an earlier row, in another case; not applied):`}
+      rows={item.mergedRows}
+      count={item.rowsMerged}
+      noun="merged"
+      kept="merged rows"
+      testId={`merged-rows-${item.filename}`}
+    />
+  );
+}
+
+/** RefusedRows lists a file's refused rows by line, in red. */
+function RefusedRows({ item }: { item: UploadItem }) {
+  const label = `Refused rows of ${item.filename}`;
+  return <RowList label={label} heading={`${label}:`} rows={item.processingErrors} count={item.rowsFailed} noun="refused" kept="problems" error />;
 }
 
 /** ContactUploadPage is /people/users/new/bulk (`mode` contacts) and /people/segments/new/bulk/2 (`mode` segment). */

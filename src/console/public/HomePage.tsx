@@ -11,6 +11,7 @@ import { FREE_EMAILS_PER_MONTH } from '../../domain/pricing';
 import { pageTitle, usePageMeta } from './pageMeta';
 import { count, lowestRateCents, planCards } from './pricingCards';
 import { PublicLayout } from './PublicLayout';
+import { StartActions } from './StartActions';
 
 /** The site's product pictures (public/screens/{name}-{1200|640}.webp, 16:10), with what each shows. */
 export const PRODUCT_PICTURES = {
@@ -158,14 +159,7 @@ export function HomePage() {
               Newsletters, drips and receipts from one console and one API. Mailwright paces every relay, counts the people who read — not the machines that
               prefetch — and stores the message each person got.
             </p>
-            <div className="mw-actions">
-              <Link to="/signup" className="mw-button mw-contained mw-large">
-                Start free
-              </Link>
-              <Link to="/demo-login" className="mw-button mw-outlined mw-large">
-                Try the demo
-              </Link>
-            </div>
+            <StartActions />
             <ul className="mw-hero-notes">
               <li>{count(FREE_EMAILS_PER_MONTH)} emails a month free</li>
               <li>No card to sign up</li>

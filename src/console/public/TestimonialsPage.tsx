@@ -6,6 +6,7 @@
 import { Link } from 'react-router-dom';
 import { pageTitle, usePageMeta } from './pageMeta';
 import { PublicLayout } from './PublicLayout';
+import { StartActions } from './StartActions';
 
 /** A problem, what Mailwright does about it, and where to see it. */
 const REASONS: Array<{ problem: string; answer: string; check: { to: string; label: string } }> = [
@@ -99,14 +100,7 @@ export function TestimonialsPage() {
             </section>
           ))}
         </div>
-        <div className="mw-actions mw-why-actions">
-          <Link to="/signup" className="mw-button mw-contained mw-large">
-            Start free
-          </Link>
-          <Link to="/demo-login" className="mw-button mw-outlined mw-large">
-            Try the demo
-          </Link>
-        </div>
+        <StartActions className="mw-why-actions" />
       </div>
     </PublicLayout>
   );
