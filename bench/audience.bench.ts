@@ -12,7 +12,7 @@ import { createAccount } from '../src/server/core/accounts/index.ts';
 import { audienceCounts } from '../src/server/core/audience/index.ts';
 import { checkEmail } from '../src/domain/validation.ts';
 
-/** The baseline: the audience query before issue 24 (a per-contact EXISTS over the segments; addresses checked in Node). */
+/** The baseline: the audience query as it was first written (a per-contact EXISTS over the segments; addresses checked in Node). */
 const BEFORE_AUDIENCE = `SELECT c.id, c.email, c.timezone,
             CASE WHEN c.bounced_at IS NOT NULL OR s.reason = 'bounce' THEN 'bounced'
                  WHEN c.complained_at IS NOT NULL OR s.reason <> 'unsubscribed' THEN 'suppressed'

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:filter` (segment filters, issue 3): p50/p95 of filterUsers (POST segment/segments/filter_users: a
+ * `npm run bench:filter` (segment filters): p50/p95 of filterUsers (POST segment/segments/filter_users: a
  * page of 100 newest matches plus the total) for five typical filters on PostgreSQL, over a project of 1,000,000
  * contacts and 10,000,000 events (target p95 < 500 ms), beside a second project a tenth its size. The data is made by
  * the server (generate_series, deterministic hashes): 40 blasts of 15 % of the contacts each (a send, then an open
@@ -15,8 +15,8 @@
  * kept database again without generating (pending migrations are applied when it is opened).
  * BENCH_FILTER_EXPLAIN=1 prints EXPLAIN (ANALYZE, BUFFERS) of every statement of one call per filter.
  * BENCH_FILTER_BUSY=1 measures every filter twice: on the otherwise idle database, then with the blast benchmark
- * sending beside it on the same server (startBusy), as a production database is while blasts go out (issue 24 §3:
- * target p95 < 250 ms there).
+ * sending beside it on the same server (startBusy), as a production database is while blasts go out
+ * (target p95 < 250 ms there).
  */
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
@@ -37,7 +37,7 @@ const EXPLAIN = process.env.BENCH_FILTER_EXPLAIN === '1';
 const BUSY = process.env.BENCH_FILTER_BUSY === '1';
 
 /**
- * startBusy runs the blast benchmark beside the measurement (BENCH_FILTER_BUSY=1, issue 24 §3): `bench/blast.bench.ts`
+ * startBusy runs the blast benchmark beside the measurement (BENCH_FILTER_BUSY=1): `bench/blast.bench.ts`
  * on the same PostgreSQL server, round after round of a 10,000-recipient blast (raw nodemailer, then the pipeline),
  * in a process group of its own; resolves once its first round has finished (it is sending at its steady rate).
  * `stop` ends the group (the benchmark and its sink).

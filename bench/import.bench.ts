@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (contact import, issue 3): rows/second of the contact file import job (src/server/core/contacts/import.ts:
+ * `npm run bench` (contact import): rows/second of the contact file import job (src/server/core/contacts/import.ts:
  * stream, check every row, batch upsert) for a generated 1,000,000-row CSV and a 100,000-row XLSX written by openpyxl,
  * beside a raw `COPY … FROM STDIN (FORMAT csv)` of the same rows into a table shaped like contacts (same columns,
  * defaults and indexes) measured in the same run, the ratio (target ≥ 0.6 of COPY), and the import's peak resident

@@ -1,5 +1,5 @@
 /**
- * The public API document /docs/api.yml (spec part 1 §7 "Documented public API"; issue 7 §3), bundled at build time
+ * The public API document /docs/api.yml (spec part 1 §7 "Documented public API"), bundled at build time
  * from the same generated/openapi/<service>.json documents the server registers its routes and validation from, so it
  * cannot drift from what the gateways accept. Only the operations in PUBLIC_OPERATIONS are kept; each path item gets
  * its gateway's mount point as a path-level server (`/api/<service>`), so swagger-ui's "Try it out" calls the right

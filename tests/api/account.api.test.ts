@@ -374,7 +374,7 @@ describe(`sandbox activation (${API_DB})`, () => {
       body: { sender_personas: [{ first_name: 'S', email: 's@example.com' }] },
     });
     const persona = saved.body.data[0];
-    // Issue 25 §3: a persona that cannot send yet does not complete the step; the step says what is missing.
+    // A persona that cannot send yet does not complete the step; the step says what is missing.
     expect((await steps()).steps[2]).toEqual({
       id: 'sender_persona',
       label: 'Create a sender persona',

@@ -1,5 +1,5 @@
 /**
- * Contact file import on a real database with the job queue running (issue 3 §1-§2; spec part 2 §7 Contacts file
+ * Contact file import on a real database with the job queue running (spec part 2 §7 Contacts file
  * upload, part 1 §3 Bulk upload status): the upload URL, the PUT streamed to storage, the "parsed contact file" job
  * importing a CSV and an XLSX written by openpyxl, every bad row reported by line with its reason while the others are
  * imported, the last row of a repeated email winning, an address in another letter case merged into its first row
@@ -275,7 +275,7 @@ describe.each(STORAGE_KINDS)(`contact file import (${API_DB}, %s storage)`, (kin
     expect(empty.put).toEqual({ status: 400, body: { errors: ['The file is empty'] } });
   });
 
-  // Issue 25 §7: other services' exports, imported with the mapping the upload screen suggests for their header.
+  // Other services' exports, imported with the mapping the upload screen suggests for their header.
   const exports = [
     {
       file: 'mailchimp-audience.csv',

@@ -253,7 +253,7 @@ describe(`machine opens and bot clicks (${API_DB})`, () => {
   });
 });
 
-describe(`workflow triggers on opens and clicks count people (${API_DB}; issue 36 §7)`, () => {
+describe(`workflow triggers on opens and clicks count people (${API_DB})`, () => {
   /** trigger saves a workflow entered by `eventName` (people only unless includeMachine) and waits for its job; answers its id. */
   async function trigger(eventName: string, includeMachine: boolean): Promise<string> {
     const id = randomUUID();

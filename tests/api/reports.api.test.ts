@@ -7,7 +7,7 @@
  * campaign_metrics. The numbers must not change when the deltas are compacted, nor when the aggregates are rebuilt
  * from the raw events. Bad parameters get a 400 naming them; the sends-report cache and its clearing work.
  *
- * Issue 22: some opens are marked machine and some clicks bot in their json (as the tracking endpoints mark them), a
+ * Some opens are marked machine and some clicks bot in their json (as the tracking endpoints mark them), a
  * few carry no mark (unknown: a person's); every report's human columns must equal the same count over the events a
  * person made — also after clicks are marked bot later (the burst rule's UPDATE), which moves each email's first
  * human click to its next one.

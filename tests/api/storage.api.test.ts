@@ -1,5 +1,5 @@
 /**
- * Sent-email copies on both storages (spec part 1 §1: "an exact copy of every sent email is stored"; issue 23 §4): a
+ * Sent-email copies on both storages (spec part 1 §1: "an exact copy of every sent email is stored"): a
  * blast sent by the workers, with its copies written by a render thread to a folder or to S3 (s3rver), the copy
  * equal to the bytes the relay received and read back by the viewer (GET {reporting}/email_send_results, by location
  * and by address). And on S3, an outage mid-blast: no email goes out without its copy — the ones whose copy cannot be

@@ -1,5 +1,5 @@
 /**
- * Template image upload through a pre-signed URL (spec part 2 §7 Templates; issue 4 §2, Bad input): the upload URL
+ * Template image upload through a pre-signed URL (spec part 2 §7 Templates; bad input): the upload URL
  * names the file and type, the PUT stores real image bytes under the original name plus the date and a suffix, the
  * image is served publicly, and everything else — wrong type, bytes that are not that image, over 5 MB, an altered or
  * expired link — is refused with a message and stores nothing. On both storages: a folder and S3 (s3rver).

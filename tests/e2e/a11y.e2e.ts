@@ -1,7 +1,6 @@
 /**
  * Accessibility with axe-core in Debian's chromium against the built product: no serious or critical violation on
- * any route of spec part 1 §2 and part 2 §2 (tests/helpers/routes.ts; issue 25 "Done when", after issues 7, 6 and 8
- * checked a few), the edit routes opened on records made through the API. Each page is checked once its heading is shown;
+ * any route of spec part 1 §2 and part 2 §2 (tests/helpers/routes.ts), the edit routes opened on records made through the API. Each page is checked once its heading is shown;
  * the violations are listed by rule, impact and target so a failure says what to fix.
  */
 import { mkdtemp } from 'node:fs/promises';

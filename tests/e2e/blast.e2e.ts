@@ -95,7 +95,7 @@ describe('sign in, build a blast and send it (e2e)', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.waitForURL(/\/people\/sender-personas\/edit\/[0-9a-f-]{36}$/);
     const personaPage = page.url();
-    // Issue 25 §3: the edit page says the persona cannot send yet and resends its link; the list says so too.
+    // The edit page says the persona cannot send yet and resends its link; the list says so too.
     const status = page.getByTestId('persona-status');
     await status.getByText('Not confirmed yet', { exact: true }).waitFor();
     expect(await status.textContent()).toContain(`We emailed a confirmation link to ${persona}. Emails from this persona are blocked`);

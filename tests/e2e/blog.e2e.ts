@@ -1,6 +1,6 @@
 /**
- * The public blog in a real browser against the built product (spec part 1 §2 /blog, §7 "Documented public API";
- * issue 7 §3): the index lists six posts newest first and never loads swagger-ui; the API documentation post renders
+ * The public blog in a real browser against the built product (spec part 1 §2 /blog, §7 "Documented public API"):
+ * the index lists six posts newest first and never loads swagger-ui; the API documentation post renders
  * /docs/api.yml with swagger-ui, whose "Try it out" reaches the right gateway on this origin, and its tutorial shows
  * and hides; the Make API-spec post renders /docs/make_integration.yml; /blog/serverless exists off the index; an
  * unknown slug says so; nothing is fetched from another origin; and axe finds no serious or critical violations.

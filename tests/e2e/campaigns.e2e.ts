@@ -1,5 +1,5 @@
 /**
- * Campaigns in a real browser against the built product (issue 6; spec part 2 §2 Campaigns, §4 Campaign type, Forms
+ * Campaigns in a real browser against the built product (spec part 2 §2 Campaigns, §4 Campaign type, Forms
  * and Campaign archive, §5, §8): a blast is sent to two recipients through a real SMTP server and opened once; a
  * campaign is made on /campaigns/new (messages only after the first save, type Scheduled Email Blast / Newsletter, the
  * blast chosen through its pick list), a taken name is refused under the field; /campaigns lists it with its metrics
@@ -117,8 +117,8 @@ describe('campaigns (e2e)', () => {
     // Name, Type, Sends, Opens, Clicks, Unsubscribes, Bounces, Failures, Added.
     const cells = (await row.getByRole('cell').allTextContents()).slice(0, 8);
     expect(cells).toEqual([CAMPAIGN, 'Scheduled Email Blast / Newsletter', '2', '1', '0', '0', '0', '0']);
-    // On a 1440 px laptop the row's actions are whole and on screen, and the type reads on at most two lines (issue 25
-    // item 9: "ARCHIVE" was cut and the type wrapped over four).
+    // On a 1440 px laptop the row's actions are whole and on screen, and the type reads on at most two lines ("ARCHIVE"
+    // was once cut and the type wrapped over four).
     await page.setViewportSize({ width: 1440, height: 900 });
     try {
       const archive = (await row.getByRole('button', { name: `Archive ${CAMPAIGN}` }).boundingBox())!;

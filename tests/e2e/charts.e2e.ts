@@ -127,7 +127,7 @@ describe('charts that do not mislead (e2e)', () => {
     });
     await sink.waitFor(() => sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS)).length >= SENDS, 60_000);
     // One recipient opens one email (its pixel loaded once), so the opens column and the device chart have a count:
-    // a desktop browser's user agent, a few seconds after delivery, so the open counts as a person's (issue 22 §2: a
+    // a desktop browser's user agent, a few seconds after delivery, so the open counts as a person's (a
     // headless browser's agent or an open on delivery is a machine's).
     const html = String((await sink.parsed()).find((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))!.html);
     const pixel = /<img src="([^"]+\/t\/o\/[^"]+\.gif)"/.exec(html)![1];

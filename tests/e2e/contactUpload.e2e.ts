@@ -1,5 +1,5 @@
 /**
- * Contact file upload in Debian's chromium against the built product (issue 3 §1-§2; spec part 2 §2 Contacts
+ * Contact file upload in Debian's chromium against the built product (spec part 2 §2 Contacts
  * /people/users/new/bulk and Segments /people/segments/new/bulk/2, §4 File upload lifecycle, §5 Uploads): a .txt and an
  * empty file refused with the spec's messages before anything is sent; a CSV and an XLSX written by openpyxl, each with
  * bad rows, chosen through the picker the drop zone opens on Enter, confirmed, uploaded, processed to "Imported with

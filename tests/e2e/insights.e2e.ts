@@ -1,5 +1,5 @@
 /**
- * Insights and reports in a real browser against the built product (issue 6; spec part 1 §2 Insights and reports,
+ * Insights and reports in a real browser against the built product (spec part 1 §2 Insights and reports,
  * §8, §9): a blast reaches two recipients through a real SMTP server; the browser loads one message's open pixel twice
  * and follows its tracked link once; a campaign (made through the API) groups the blast; /insights/stats for that
  * campaign shows the quick-stat cards with their rates, the most-clicked link and the charts, and the daily series'

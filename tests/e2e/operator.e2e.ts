@@ -32,7 +32,7 @@ beforeAll(async () => {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'mw-e2e-operator-'));
   env = { DATA_DIR: dataDir, SMTP_URL: smtpUrl, LOG_LEVEL: 'error', DEMO_RESET_CRON: 'off' };
   server = await startServer(env);
-  // Both commands reach the running server (it holds the PGlite folder): issue 23 §2.
+  // Both commands reach the running server (it holds the PGlite folder).
   await runTs('src/server/admin.ts', ['create-operator', '--email', ops.email, '--password', ops.password], env);
   await runTs(
     'src/server/admin.ts',

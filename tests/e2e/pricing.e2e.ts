@@ -1,5 +1,5 @@
 /**
- * The public /pricing page in a real browser against the built product (spec part 1 §2, §9; issue 7 §2): the plan
+ * The public /pricing page in a real browser against the built product (spec part 1 §2, §9): the plan
  * cards' rounded-up prices, the default and chosen plan carried to /signup?plan=, the slider's fixed volumes, and the
  * comparison table with the lowest calculation marked; and /deal-mirror's promo cookie and toast. Expected figures are worked out by hand from §9, not taken
  * from src/domain/pricing.ts, so a wrong formula there fails here too.

@@ -22,7 +22,7 @@ beforeAll(async () => {
 
 describe('sending paused by the circuit-breaker (e2e)', () => {
   it('shows the banner on every page with the reason, and Resume (confirmed) resumes', async () => {
-    // One email the product sends and records (the events API refuses send events: issue 36 §10).
+    // One email the product sends and records (the events API refuses send events).
     const [persona] = (await api<{ data: Array<{ id: string }> }>('GET', '/api/senderpersonawrapper/sender_personas')).data;
     const [template] = (await api<{ data: Array<{ id: string }> }>('GET', '/api/template/templates')).data;
     await api('POST', '/api/event/emit_send_single_email_event', {

@@ -1,8 +1,8 @@
 /**
  * Sign-up to activation in a real browser against the built product:
  * choose a plan on /pricing (with the Deal Mirror promo applied), sign up — first empty (each field named once, in
- * words) and with a weak password whose error is routed to its field — land on the waiting page signed in (issue 25
- * item 1), open the console and see the sandbox activation steps; a taken email named by its label, add a team member and
+ * words) and with a weak password whose error is routed to its field — land in the console signed in and see the
+ * sandbox activation steps; a taken email named by its label, add a team member and
  * remove them, fail to remove the super-admin; the contact form; and the demo login reaching Insights.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,9 +1,9 @@
 /**
- * The send wizard's A/B test in a real browser against the built product (issue 9 Done-when 1 and 3; spec part 2 §2,
+ * The send wizard's A/B test in a real browser against the built product (spec part 2 §2,
  * §5 Campaign): the template count (a whole number, at least 2), each template chosen once, weights set to 70/30
  * on the sliders; the review's audience of a 1,000-contact segment and its estimated cost, which equals the pricing
  * formula (sendCost) for 1,000 emails after 9,500 emails really sent earlier this month (the events API refuses send
- * events: only the product's own count, issue 36 §10); the launch
+ * events: only the product's own count); the launch
  * sends now, the SMTP sink receives 1,000 emails split by template within AB_SPLIT_TOLERANCE of the weights, and
  * after some opens (the tracking pixels of the delivered emails) the Statistics page shows the campaign's Variants
  * with the best marked and the other's difference, confidence and verdict.

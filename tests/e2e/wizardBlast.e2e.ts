@@ -1,5 +1,5 @@
 /**
- * The send wizard's one-time blast in a real browser against the built product (issue 9 Done-when 1; spec part 2 §2
+ * The send wizard's one-time blast in a real browser against the built product (spec part 2 §2
  * Send wizard, §4, §5 Campaign, §8): every page blocks Continue with its message until valid (type, a taken name
  * found case-insensitively, persona, segments, contacts), a sender persona is created inline (the wizard's toast),
  * choosing segments clears the chosen contacts, the review stops the launch while the persona is unverified and
@@ -201,7 +201,7 @@ describe('send wizard: one-time blast (e2e)', () => {
     const links = await wizard.successLinks();
     expect(await wizard.stepStatuses()).toEqual(['succeeded', 'succeeded', 'succeeded']);
     expect(await axeProblems(page)).toEqual([]);
-    // Issue 25 §2: the success page says when the emails go (the moment may have passed while the persona confirmed).
+    // The success page says when the emails go (the moment may have passed while the persona confirmed).
     expect([`Its emails go out on ${sendAt.slice(0, 10)} at ${timeLabel12(sendAt.slice(11))} (UTC).`, 'Its emails are being sent now.']).toContain(
       await page.getByTestId('launched-send-time').textContent(),
     );

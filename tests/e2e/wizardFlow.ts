@@ -1,5 +1,5 @@
 /**
- * Shared steps of the send wizard's browser tests (wizard*.e2e.ts; issue 9 Done-when): the built product as a child
+ * Shared steps of the send wizard's browser tests (wizard*.e2e.ts): the built product as a child
  * process with a real SMTP sink and an activated account, the gateway called as the console does, persona
  * verification through the links the sink receives, and the wizard's pages driven as a person would.
  */

@@ -1,5 +1,5 @@
 /**
- * The send wizard's workflow types in a real browser against the built product (issue 9 Done-when 1 and 2; spec
+ * The send wizard's workflow types in a real browser against the built product (spec
  * part 2 §2 Send wizard, §3 Workflow: event, delay, delay_until and sender nodes; §4 Wizard launch; §5 Campaign):
  * - an event-triggered email: launched (campaign, workflow, its JOB_CREATE_WORKFLOW wait, the link), it mails a
  *   contact when an event of its name is posted to the public events API with the x-api-key;

@@ -1,5 +1,5 @@
 /**
- * Workflows in a real browser against the built product (issue 8 Done-when 2; spec part 2 §2 Workflows, §4 Workflow
+ * Workflows in a real browser against the built product (spec part 2 §2 Workflows, §4 Workflow
  * save and graph rules, §5 Workflow): in the editor at /components/workflows/new a workflow event trigger
  * 'signed_up' → Delay 2 seconds → Filter (email contains 'a') → Send is built from the toolbar, the settings modals,
  * a link dragged on the canvas and the modals' "Next node" selects; it is saved (the page lands on its edit route

@@ -1,5 +1,5 @@
 /**
- * The bundled public API document /docs/api.yml (spec part 1 §7 "Documented public API"; issue 7 §3): built from the
+ * The bundled public API document /docs/api.yml (spec part 1 §7 "Documented public API"): built from the
  * real generated/openapi documents, it holds exactly the public operations, each on its own gateway's server, with
  * every $ref resolving inside it and the x-api-key scheme; component name clashes between gateways are renamed, and a
  * drifted operation stops the build. The expected operations are written out here, not read from PUBLIC_OPERATIONS.
