@@ -33,10 +33,20 @@ export function To({ to, children }: { to: string; children: ReactNode }) {
   );
 }
 
-/** C is inline code (a field, a header, a value). */
+/** C is inline code (a field, a header, a value); a long one breaks anywhere rather than widen a phone's page. */
 export function C({ children }: { children: ReactNode }) {
   return (
-    <Box component="code" sx={{ fontFamily: 'monospace', fontSize: '0.9em', bgcolor: 'grey.100', px: 0.5, borderRadius: 0.5 }}>
+    <Box
+      component="code"
+      sx={{
+        fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
+        fontSize: '0.875em',
+        bgcolor: 'grey.100',
+        px: 0.5,
+        borderRadius: 0.5,
+        overflowWrap: 'anywhere',
+      }}
+    >
       {children}
     </Box>
   );

@@ -6,26 +6,7 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Alert, Box, Button, Tab, Tabs, Typography } from '@mui/material';
 
-export { P, To } from '../blog/parts';
-
-/** C is inline code (a field, a header, a value); a long one breaks anywhere rather than widen a phone's page. */
-export function C({ children }: { children: ReactNode }) {
-  return (
-    <Box
-      component="code"
-      sx={{
-        fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace',
-        fontSize: '0.875em',
-        bgcolor: 'grey.100',
-        px: 0.5,
-        borderRadius: 0.5,
-        overflowWrap: 'anywhere',
-      }}
-    >
-      {children}
-    </Box>
-  );
-}
+export { C, P, To } from '../blog/parts';
 
 /** PageHeading is a docs page's h1 with an optional eyebrow (e.g. "Quick start") and lead paragraph. */
 export function PageHeading({ eyebrow, title, lead }: { eyebrow?: string; title: string; lead?: ReactNode }) {
