@@ -20,6 +20,8 @@ import type { paths as JoblogPaths } from './types/joblog.gen';
 import type { paths as DomainsPaths } from './types/domains.gen';
 import type { paths as WebhooksPaths } from './types/webhooks.gen';
 import type { paths as SubscriptionsPaths } from './types/subscriptions.gen';
+import type { paths as EmailPaths } from './types/email.gen';
+import type { paths as MessagesPaths } from './types/messages.gen';
 import type { paths as OperatorPaths } from './types/operator.gen';
 
 /** The paths of each gateway, keyed by service name (mounted at /api/<service>). */
@@ -43,11 +45,13 @@ export interface GatewayPaths {
   domains: DomainsPaths;
   webhooks: WebhooksPaths;
   subscriptions: SubscriptionsPaths;
+  email: EmailPaths;
+  messages: MessagesPaths;
   operator: OperatorPaths;
 }
 
 export type Service = keyof GatewayPaths;
-export const services = ["login","signup","contact_us","companyauthwrapper","user","segment","segmentwrapper","senderpersonawrapper","template","scheduler","campaign","workflow","workflowwrapper","event","reporting","joblog","domains","webhooks","subscriptions","operator"] as const;
+export const services = ["login","signup","contact_us","companyauthwrapper","user","segment","segmentwrapper","senderpersonawrapper","template","scheduler","campaign","workflow","workflowwrapper","event","reporting","joblog","domains","webhooks","subscriptions","email","messages","operator"] as const;
 
 /**
  * createGatewayClient returns a typed openapi-fetch client for one gateway; `baseUrl` is the session's

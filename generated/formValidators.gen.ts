@@ -10,6 +10,7 @@ import form6 from './forms/domains.DomainForm.validators.gen';
 import form7 from './forms/webhooks.WebhookEndpointInput.validators.gen';
 import form8 from './forms/subscriptions.TopicInput.validators.gen';
 import form9 from './forms/subscriptions.SubscribeFormInput.validators.gen';
+import form10 from './forms/email.SmtpCredentialInput.validators.gen';
 
 /** The precompiled validator functions of each generated form's schema, by <service>.<schema> (createPrecompiledValidator's input). */
 export const formValidators: Record<string, ValidatorFunctions> = {
@@ -23,4 +24,5 @@ export const formValidators: Record<string, ValidatorFunctions> = {
   "webhooks.WebhookEndpointInput": form7,
   "subscriptions.TopicInput": form8,
   "subscriptions.SubscribeFormInput": form9,
+  "email.SmtpCredentialInput": form10,
 };

@@ -19,6 +19,8 @@ import type { components as JoblogComponents, operations as JoblogOperations } f
 import type { components as DomainsComponents, operations as DomainsOperations } from './types/domains.gen';
 import type { components as WebhooksComponents, operations as WebhooksOperations } from './types/webhooks.gen';
 import type { components as SubscriptionsComponents, operations as SubscriptionsOperations } from './types/subscriptions.gen';
+import type { components as EmailComponents, operations as EmailOperations } from './types/email.gen';
+import type { components as MessagesComponents, operations as MessagesOperations } from './types/messages.gen';
 import type { components as OperatorComponents, operations as OperatorOperations } from './types/operator.gen';
 
 /**
@@ -130,6 +132,16 @@ export interface OperationTypes {
   updateSubscribeForm: SubscriptionsOperations['updateSubscribeForm'];
   deleteSubscribeForm: SubscriptionsOperations['deleteSubscribeForm'];
   listConsents: SubscriptionsOperations['listConsents'];
+  sendEmail: EmailOperations['sendEmail'];
+  sendEmailBatch: EmailOperations['sendEmailBatch'];
+  listStreams: EmailOperations['listStreams'];
+  createStream: EmailOperations['createStream'];
+  updateStream: EmailOperations['updateStream'];
+  listSmtpCredentials: EmailOperations['listSmtpCredentials'];
+  createSmtpCredential: EmailOperations['createSmtpCredential'];
+  revokeSmtpCredential: EmailOperations['revokeSmtpCredential'];
+  listMessages: MessagesOperations['listMessages'];
+  getMessage: MessagesOperations['getMessage'];
   operatorLogin: OperatorOperations['operatorLogin'];
   operatorLogout: OperatorOperations['operatorLogout'];
   getOperator: OperatorOperations['getOperator'];
@@ -167,5 +179,7 @@ export interface ServiceSchemas {
   domains: DomainsComponents['schemas'];
   webhooks: WebhooksComponents['schemas'];
   subscriptions: SubscriptionsComponents['schemas'];
+  email: EmailComponents['schemas'];
+  messages: MessagesComponents['schemas'];
   operator: OperatorComponents['schemas'];
 }

@@ -529,6 +529,56 @@ export const operations = {
     "method": "GET",
     "path": "/consents"
   },
+  "sendEmail": {
+    "service": "email",
+    "method": "POST",
+    "path": "/"
+  },
+  "sendEmailBatch": {
+    "service": "email",
+    "method": "POST",
+    "path": "/batch"
+  },
+  "listStreams": {
+    "service": "email",
+    "method": "GET",
+    "path": "/streams"
+  },
+  "createStream": {
+    "service": "email",
+    "method": "POST",
+    "path": "/streams"
+  },
+  "updateStream": {
+    "service": "email",
+    "method": "PUT",
+    "path": "/streams/{name}"
+  },
+  "listSmtpCredentials": {
+    "service": "email",
+    "method": "GET",
+    "path": "/smtp_credentials"
+  },
+  "createSmtpCredential": {
+    "service": "email",
+    "method": "POST",
+    "path": "/smtp_credentials"
+  },
+  "revokeSmtpCredential": {
+    "service": "email",
+    "method": "DELETE",
+    "path": "/smtp_credentials/{id}"
+  },
+  "listMessages": {
+    "service": "messages",
+    "method": "GET",
+    "path": "/"
+  },
+  "getMessage": {
+    "service": "messages",
+    "method": "GET",
+    "path": "/{id}"
+  },
   "operatorLogin": {
     "service": "operator",
     "method": "POST",

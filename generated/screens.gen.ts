@@ -712,6 +712,87 @@ export const screens: ScreenDefinition[] = [
       "failure": "Couldn’t delete the form"
     },
     "service": "subscriptions"
+  },
+  {
+    "name": "smtp",
+    "title": "SMTP",
+    "intro": "Send from any application that speaks SMTP (WordPress, Django, Rails, Laravel, Keycloak…): host and port below, a user name and password from a credential here, STARTTLS on 587 or TLS on 465. Every message goes through the same pipeline as your other email, on the credential's stream. The password is shown once, when the credential is made; revoke a credential and it stops working at once.",
+    "operations": {
+      "create": "createSmtpCredential",
+      "delete": "revokeSmtpCredential",
+      "list": "listSmtpCredentials"
+    },
+    "rowLabel": "name",
+    "rowTestId": "credential-{name}",
+    "layout": "cards",
+    "empty": "No SMTP credentials yet. Create one for each application that sends mail.",
+    "loadingLabel": "Loading SMTP credentials",
+    "loadError": "Couldn’t load the SMTP credentials",
+    "create": {
+      "schema": "SmtpCredentialInput",
+      "title": "Create an SMTP credential",
+      "submitLabel": "Create credential",
+      "submittingLabel": "Creating…",
+      "success": "Credential created: copy its password now, it is not shown again",
+      "failure": "Couldn’t create the credential",
+      "initial": {
+        "stream": "transactional",
+        "rate_per_minute": 600
+      },
+      "uiSchema": {
+        "ui:order": [
+          "name",
+          "stream",
+          "rate_per_minute"
+        ],
+        "name": {
+          "ui:title": "Name",
+          "ui:placeholder": "e.g. Shop backend",
+          "ui:help": "What sends with it",
+          "so you know which to revoke": null
+        },
+        "stream": {
+          "ui:title": "Message stream"
+        },
+        "rate_per_minute": {
+          "ui:title": "Messages per minute",
+          "ui:help": "More are answered 451 (try again later)"
+        }
+      },
+      "jsonSchema": {
+        "type": "object",
+        "required": [
+          "name"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "name": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 100
+          },
+          "stream": {
+            "type": "string",
+            "pattern": "^[a-z0-9][a-z0-9-]{0,39}$",
+            "description": "Lower-case letters, digits and hyphens, at most 40."
+          },
+          "rate_per_minute": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 100000
+          }
+        }
+      }
+    },
+    "delete": {
+      "label": "Revoke",
+      "title": "Revoke this credential?",
+      "body": "{name} stops working at once, also on connections already open.",
+      "confirmLabel": "Revoke",
+      "success": "Credential revoked",
+      "failure": "Couldn’t revoke the credential"
+    },
+    "service": "email"
   }
 ];
 

@@ -308,10 +308,12 @@ export interface components {
             name?: string | null;
             user_id?: string | null;
         };
-        /** @description Either template_id (rendered for each recipient) or subject + body. from defaults to the sender persona from.user_id names; a from email must be one of the project's sender personas. */
+        /** @description Either template_id (rendered for each recipient) or subject + body. from defaults to the sender persona from.user_id names; a from email must be one of the project's sender personas. stream is the message stream (default broadcast for a marketing template, else transactional; its tracking applies). */
         EmailSendRequest: {
             /** @default false */
             is_test_email: boolean;
+            /** @description The message stream (transactional, broadcast, or one the project added). */
+            stream?: string;
             template_type?: string | null;
             template_id?: string | null;
             subject?: string | null;

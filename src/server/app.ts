@@ -47,6 +47,8 @@ import { domainsHandlers } from './gateways/domains/index.ts';
 import { webhooksHandlers } from './gateways/webhooks/index.ts';
 import { subscriptionsHandlers } from './gateways/subscriptions/index.ts';
 import { operatorHandlers } from './gateways/operator/index.ts';
+import { emailHandlers } from './gateways/email/index.ts';
+import { messagesHandlers } from './gateways/messages/index.ts';
 import fastifyCookie from '@fastify/cookie';
 import { onProjectStateChange, operatorBySession, OPERATOR_COOKIE } from './core/operator/index.ts';
 import { isLoopback, secretMatches } from './operatorEndpoint.ts';
@@ -75,6 +77,8 @@ const GATEWAYS: Record<string, (ctx: AppContext) => object> = {
   domains: domainsHandlers,
   webhooks: webhooksHandlers,
   subscriptions: subscriptionsHandlers,
+  email: emailHandlers,
+  messages: messagesHandlers,
   operator: operatorHandlers,
 };
 

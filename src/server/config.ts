@@ -39,6 +39,8 @@ export interface Config {
   relayWeight?: number;
   /** SMTP_URL's `return_path=persona` for the first relay: its mail keeps the persona's address as envelope sender. */
   relayReturnPath?: 'persona';
+  /** SMTP_URL's `stream=<name>` for the first relay: it carries only that message stream's mail. */
+  relayStream?: string;
   /** The relay's name for its pacing row and logs: scheme, host and port of SMTP_URL (no credentials). */
   relayName?: string;
   /** SMTP_URL's further relays, by priority: used when the ones before refuse connections (failover). */
@@ -73,6 +75,23 @@ export interface Config {
    * (default 600). Bounce subdomains' MX records point at INBOUND_MX_HOST (default the PUBLIC_URL host).
    */
   inbound: { port?: number; host: string; mxHost: string; tls?: { cert: string; key: string }; maxBytes: number; ratePerMinute: number };
+  /**
+   * SMTP submission (gateways/submission/server.ts): applications send through SUBMISSION_PORT (STARTTLS; 587 in
+   * production) and SUBMISSION_TLS_PORT (implicit TLS; 465), each off when unset, on SUBMISSION_HOST (default
+   * 0.0.0.0), with SUBMISSION_TLS_CERT and SUBMISSION_TLS_KEY (PEM files; without them only loopback clients may sign
+   * in, and the TLS port cannot start). SUBMISSION_MAX_BYTES (default 10 MB) is announced as SIZE;
+   * SUBMISSION_AUTH_FAILURES (default 10) failed sign-ins per client address in 15 minutes, then 421 until they age.
+   * SUBMISSION_HOSTNAME is the name applications connect to (default the PUBLIC_URL host).
+   */
+  submission: {
+    port?: number;
+    tlsPort?: number;
+    host: string;
+    hostname: string;
+    tls?: { cert: string; key: string };
+    maxBytes: number;
+    authFailures: number;
+  };
   /**
    * The bounce mailbox, for installs that cannot receive SMTP (gateways/inbound/mailbox.ts): BOUNCE_MAILBOX_URL
    * (`imaps://user:password@host:993/INBOX`; `imap://` must upgrade with STARTTLS, except on loopback; user and password
@@ -252,6 +271,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     relayPriority: relay?.priority,
     relayWeight: relay?.weight,
     relayReturnPath: relay?.returnPath,
+    relayStream: relay?.stream,
     backupRelays,
     storageUrl: env.STORAGE_URL ? checkStorageUrl(env.STORAGE_URL) : path.join(dataDir, 'storage'),
     workers: !/^(off|false|0|no)$/i.test(env.WORKERS ?? 'on'),
@@ -275,6 +295,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           : undefined,
       maxBytes: Math.max(1024, Math.floor(num('INBOUND_MAX_BYTES', 10 * 1024 * 1024))),
       ratePerMinute: Math.max(1, Math.floor(num('INBOUND_RATE_PER_MINUTE', 600))),
+    },
+    submission: {
+      port: env.SUBMISSION_PORT ? num('SUBMISSION_PORT', 0) : undefined,
+      tlsPort: env.SUBMISSION_TLS_PORT ? num('SUBMISSION_TLS_PORT', 0) : undefined,
+      host: env.SUBMISSION_HOST?.trim() || '0.0.0.0',
+      hostname: (env.SUBMISSION_HOSTNAME?.trim() || new URL(env.PUBLIC_URL || `http://localhost:${port}`).hostname).toLowerCase(),
+      tls:
+        env.SUBMISSION_TLS_CERT && env.SUBMISSION_TLS_KEY
+          ? { cert: readPem('SUBMISSION_TLS_CERT', env.SUBMISSION_TLS_CERT), key: readPem('SUBMISSION_TLS_KEY', env.SUBMISSION_TLS_KEY) }
+          : undefined,
+      maxBytes: Math.max(1024, Math.floor(num('SUBMISSION_MAX_BYTES', 10 * 1024 * 1024))),
+      authFailures: Math.max(1, Math.floor(num('SUBMISSION_AUTH_FAILURES', 10))),
     },
     bounceMailbox: env.BOUNCE_MAILBOX_URL?.trim()
       ? {

@@ -67,3 +67,59 @@ export async function oncePerKey<T>(
   await run('UPDATE event_batches SET response = $3 WHERE project_id = $1 AND idempotency_key = $2', [projectId, key, JSON.stringify(result)]);
   return { result, replayed: false };
 }
+
+/** KeyInFlight: 409, the first request with this Idempotency-Key is still being handled. */
+export class KeyInFlight extends HttpError {
+  constructor(readonly key: string) {
+    super(409, [`Idempotency-Key: a request with "${key}" is still being handled; retry after it answers`]);
+  }
+}
+
+/** A claim left in flight longer than this (ms) is taken for abandoned (its process died): the key may be used again. */
+const IN_FLIGHT_ABANDONED_MS = 5 * 60_000;
+
+/**
+ * oncePerKeyOutside runs `work` at most once per `key` of the project when `work` runs its own transactions (the
+ * sending API, whose queueing must not wait behind a claim's transaction): the key is claimed in flight in a statement
+ * of its own first, so a concurrent request with the same key is answered at once — KeyInFlight (409) while the first
+ * is under way, its stored answer (`replayed`) once it finished, KeyReused (422) for a different `fingerprint`. When
+ * `work` throws, the claim is dropped (a retry may run) and the error rethrown. A claim left in flight over 5 minutes
+ * (a process that died) is dropped and taken anew. Keys are kept 24 hours.
+ */
+export async function oncePerKeyOutside<T>(
+  run: QueryFn,
+  projectId: string,
+  key: string,
+  fingerprint: string,
+  work: () => Promise<T>,
+): Promise<{ result: T; replayed: boolean }> {
+  await run(
+    `DELETE FROM event_batches WHERE project_id = $1 AND (created_at < now() - interval '24 hours'
+       OR (idempotency_key = $2 AND in_flight AND created_at < now() - ($3 || ' milliseconds')::interval))`,
+    [projectId, key, String(IN_FLIGHT_ABANDONED_MS)],
+  );
+  const claimed = await run(
+    `INSERT INTO event_batches (project_id, idempotency_key, request_hash, response, in_flight) VALUES ($1, $2, $3, '{}', true)
+     ON CONFLICT (project_id, idempotency_key) DO NOTHING RETURNING 1`,
+    [projectId, key, fingerprint],
+  );
+  if (!claimed.length) {
+    const [prior] = await run<{ response: T; request_hash: string | null; in_flight: boolean }>(
+      'SELECT response, request_hash, in_flight FROM event_batches WHERE project_id = $1 AND idempotency_key = $2',
+      [projectId, key],
+    );
+    if (!prior) return oncePerKeyOutside(run, projectId, key, fingerprint, work);
+    if (prior.request_hash !== fingerprint) throw new KeyReused(key);
+    if (prior.in_flight) throw new KeyInFlight(key);
+    return { result: prior.response, replayed: true };
+  }
+  let result: T;
+  try {
+    result = await work();
+  } catch (err) {
+    await run('DELETE FROM event_batches WHERE project_id = $1 AND idempotency_key = $2 AND in_flight', [projectId, key]);
+    throw err;
+  }
+  await run('UPDATE event_batches SET response = $3, in_flight = false WHERE project_id = $1 AND idempotency_key = $2', [projectId, key, JSON.stringify(result)]);
+  return { result, replayed: false };
+}

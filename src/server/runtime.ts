@@ -1,6 +1,7 @@
 /**
  * startRuntime opens everything a process needs from a Config: database (migrated), storage, queue, transport, the
- * app context, optionally the workers, and the inbound SMTP receiver when INBOUND_SMTP_PORT is set. Shared by main.ts, the API tests' server processes and the benchmark.
+ * app context, optionally the workers, the inbound SMTP receiver when INBOUND_SMTP_PORT is set, and SMTP submission when
+ * SUBMISSION_PORT or SUBMISSION_TLS_PORT is. Shared by main.ts, the API tests' server processes and the benchmark.
  */
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
@@ -11,6 +12,7 @@ import { openQueue, type Queue } from './core/jobs/queue.ts';
 import { startWorkers, type Workers } from '../workers/index.ts';
 import { startInboundReceiver, type InboundReceiver } from './gateways/inbound/receiver.ts';
 import { BlockWatch } from './core/feedback/blocks.ts';
+import { startSubmissionServer, type SubmissionServer } from './gateways/submission/server.ts';
 import type { QueryFn } from './db/client.ts';
 
 export interface Runtime {
@@ -21,6 +23,8 @@ export interface Runtime {
   workers?: Workers;
   /** The inbound SMTP receiver of bounces and complaint reports, when INBOUND_SMTP_PORT is set. */
   inbound?: InboundReceiver;
+  /** SMTP submission for applications, when SUBMISSION_PORT or SUBMISSION_TLS_PORT is set. */
+  submission?: SubmissionServer;
   stop(): Promise<void>;
 }
 
@@ -47,6 +51,7 @@ export async function startRuntime(config: Config, opts: { transport?: MailTrans
   };
   if (opts.workers ?? config.workers) workers = await startWorkers(ctx, queue, transport);
   const inbound = await startInboundReceiver(ctx);
+  const submission = await startSubmissionServer(ctx);
   return {
     ctx,
     database,
@@ -54,7 +59,9 @@ export async function startRuntime(config: Config, opts: { transport?: MailTrans
     transport,
     workers,
     inbound,
+    submission,
     async stop() {
+      await submission?.close();
       await inbound?.close();
       await workers?.stop();
       await queue.stop();

@@ -364,9 +364,21 @@ export const outbox = pgTable(
     workflowHops: integer('workflow_hops'),
     /** The triggering event of an event-triggered workflow ({{event.<field>}}, {{event.json.<key>}}), else null. */
     event: jsonb('event').$type<Record<string, unknown> | null>(),
+    /**
+     * The message stream it goes out on (core/sending/streams.ts): 'broadcast' (blasts, workflows; unsubscribes stop
+     * it), 'transactional', or a stream the project added. Decides tracking, relays and whether opt-outs apply.
+     */
+    stream: text('stream').notNull().default('broadcast'),
+    /** For an email sent through the sending API or SMTP submission: its submission (content, tags, metadata), else null. */
+    submissionId: uuid('submission_id'),
     createdAt: created(),
   },
   (t) => [
+    index('outbox_submission_idx')
+      .on(t.submissionId)
+      .where(sql`submission_id IS NOT NULL`),
+    // The message activity list (core/messages): a project's emails, newest first (by id, its cursor).
+    index('outbox_project_id_idx').on(t.projectId, t.id),
     uniqueIndex('outbox_blast_contact_idx').on(t.blastId, t.contactId),
     uniqueIndex('outbox_workflow_step_idx')
       .on(t.workflowStepId)
@@ -764,6 +776,8 @@ export const eventBatches = pgTable(
     /** SHA-256 (hex) of the request the key was first used for (RFC 8785 canonical JSON); null where any request with the key is the same one (SNS MessageIds). */
     requestHash: text('request_hash'),
     response: jsonb('response').$type<Record<string, unknown>>().notNull(),
+    /** True while the first request with the key is still being handled (the sending API answers a repeat 409). */
+    inFlight: boolean('in_flight').notNull().default(false),
     createdAt: created(),
   },
   (t) => [uniqueIndex('event_batches_project_key_idx').on(t.projectId, t.idempotencyKey)],
@@ -1090,4 +1104,90 @@ export const consents = pgTable(
     confirmedUserAgent: text('confirmed_user_agent'),
   },
   (t) => [index('consents_contact_idx').on(t.contactId, t.submittedAt)],
+);
+
+/**
+ * A project's message streams beyond the two every project has (`transactional` and `broadcast`, whose defaults
+ * apply until a row changes them): core/sending/streams.ts. `kind` decides whether unsubscribes and topic opt-outs
+ * stop its mail (broadcast) or not (transactional); `tracking` whether its emails track opens and clicks.
+ */
+export const messageStreams = pgTable(
+  'message_streams',
+  {
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    name: text('name').notNull(),
+    kind: text('kind').notNull(),
+    tracking: boolean('tracking').notNull(),
+    description: text('description').notNull().default(''),
+    createdAt: created(),
+  },
+  (t) => [uniqueIndex('message_streams_project_name_idx').on(t.projectId, t.name)],
+);
+
+/**
+ * SMTP submission credentials (core/sending/smtpCredentials.ts): a generated user name and a random password shown
+ * once, stored as its SHA-256 (the password is 32 random bytes, so a slow hash adds nothing); revoked credentials are
+ * kept so the activity can still name them.
+ */
+export const smtpCredentials = pgTable(
+  'smtp_credentials',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    name: text('name').notNull(),
+    username: text('username').notNull(),
+    secretHash: text('secret_hash').notNull(),
+    stream: text('stream').notNull().default('transactional'),
+    ratePerMinute: integer('rate_per_minute').notNull().default(600),
+    createdAt: created(),
+    lastUsedAt: ts('last_used_at'),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [uniqueIndex('smtp_credentials_username_idx').on(t.username), index('smtp_credentials_project_idx').on(t.projectId)],
+);
+
+/**
+ * One message handed in through the sending API or SMTP submission (core/sending/submission.ts): its content as
+ * composed for every recipient (From, the To and Cc header lists, Reply-To, subject, HTML, text, extra headers,
+ * attachments in base64), tags and metadata. Each recipient's copy is an outbox row naming it.
+ */
+export const submissions = pgTable(
+  'submissions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    /** 'api' or 'smtp'. */
+    source: text('source').notNull(),
+    credentialId: uuid('credential_id'),
+    content: jsonb('content').$type<Record<string, unknown>>().notNull(),
+    tags: text('tags').array().notNull().default(sql`'{}'`),
+    metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
+    createdAt: created(),
+  },
+  (t) => [index('submissions_project_idx').on(t.projectId, t.createdAt)],
+);
+
+/**
+ * Each time a claimed email went back to wait or failed (a relay's 4xx or 5xx, a refused connection, a daily cap),
+ * with the reason: the message activity's timeline (core/messages). Written by a row trigger on outbox
+ * (core/sending/sql/message_attempts.sql); a sent email's accepting relay and answer are in its send event.
+ */
+export const messageAttempts = pgTable(
+  'message_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    outboxId: bigint('outbox_id', { mode: 'number' }).notNull(),
+    projectId: uuid('project_id').notNull(),
+    outcome: text('outcome').notNull(),
+    detail: text('detail'),
+    attempts: integer('attempts').notNull(),
+    at: ts('at').notNull().defaultNow(),
+  },
+  (t) => [index('message_attempts_outbox_idx').on(t.outboxId)],
 );

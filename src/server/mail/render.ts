@@ -110,11 +110,24 @@ function dkimSigner(key: DkimKey): DKIM {
   return new DKIM({ ...key, privateKey: signingKey(key.privateKey) as unknown as string, headerFieldNames: DKIM_SIGNED_HEADERS });
 }
 
+/** What a message handed in through the sending API or SMTP carries besides a template's email (core/sending/submission.ts). */
+export interface MessageExtras {
+  /** The To and Cc header lists as the sender wrote them (the envelope recipient may be a Bcc, named nowhere). */
+  to: Array<{ address: string; name?: string }>;
+  cc: Array<{ address: string; name?: string }>;
+  replyTo: Array<{ address: string; name?: string }>;
+  /** Extra header fields in order (checked: tokens for names, one-line values). */
+  headers: Array<[string, string]>;
+  /** Attachments, content in base64. */
+  attachments: Array<{ filename: string; content: string; contentType?: string; cid?: string }>;
+}
+
 export interface MessageInput {
   from: { email: string; name?: string | null };
   to: string;
   subject: string;
-  html: string;
+  /** The HTML part; a message handed in with text only has none. */
+  html?: string;
   text?: string;
   messageId: string;
   /** One-click unsubscribe URL for marketing mail (adds List-Unsubscribe headers); omit for transactional mail. */
@@ -122,11 +135,36 @@ export interface MessageInput {
   date?: Date;
   /** Sign with this domain's DKIM key (relaxed/relaxed, rsa-sha256, DKIM_SIGNED_HEADERS); omit for unsigned mail. */
   dkim?: DkimKey;
+  /** A submitted message's header lists, extra fields and attachments (the header To becomes `extra.to`). */
+  extra?: MessageExtras;
+}
+
+/** extraOptions: MailComposer's options for a submitted message's header lists, fields and attachments. */
+function extraOptions(x: MessageExtras): Partial<ConstructorParameters<typeof MailComposer>[0]> {
+  const list = (l: MessageExtras['to']) => (l.length ? l.map((a) => (a.name ? { name: a.name, address: a.address } : a.address)) : undefined);
+  return {
+    to: list(x.to),
+    cc: list(x.cc),
+    replyTo: list(x.replyTo),
+    attachments: x.attachments.map((a) => ({
+      filename: a.filename,
+      content: a.content,
+      encoding: 'base64',
+      ...(a.contentType ? { contentType: a.contentType } : {}),
+      ...(a.cid ? { cid: a.cid } : {}),
+    })),
+  };
 }
 
 /** buildRawMessage returns the exact bytes to deliver and store for one email (DKIM-signed when `dkim` is given). */
 export async function buildRawMessage(m: MessageInput): Promise<Buffer> {
-  const message = new MailComposer(composerOptions(shapeOf(m), valuesOf(m))).compile();
+  const options = composerOptions(shapeOf(m), valuesOf(m))!;
+  if (m.extra) {
+    Object.assign(options, extraOptions(m.extra));
+    // Extra fields go after the service's own (List-Unsubscribe); their names were checked on submission.
+    options.headers = [...Object.entries((options.headers ?? {}) as Record<string, string>).map(([key, value]) => ({ key, value })), ...m.extra.headers.map(([key, value]) => ({ key, value }))];
+  }
+  const message = new MailComposer(options).compile();
   // The signature is part of the bytes, so the stored copy is exactly what the relay receives.
   if (m.dkim) {
     const signer = dkimSigner(m.dkim);
@@ -140,7 +178,7 @@ function shapeOf(m: MessageInput): SkeletonShape {
 }
 
 function valuesOf(m: MessageInput): SkeletonValues {
-  return { to: m.to, subject: m.subject, messageId: m.messageId, date: m.date ?? new Date(), html: m.html, text: m.text, listUnsubscribe: m.listUnsubscribe };
+  return { to: m.to, subject: m.subject, messageId: m.messageId, date: m.date ?? new Date(), html: m.html as string, text: m.text, listUnsubscribe: m.listUnsubscribe };
 }
 
 const skeletons = new Map<string, Promise<MessageSkeleton>>();
@@ -153,7 +191,7 @@ const skeletons = new Map<string, Promise<MessageSkeleton>>();
 export async function composeMessage(m: MessageInput, templateKey: string): Promise<Buffer> {
   const shape = shapeOf(m);
   const values = valuesOf(m);
-  if (!MessageSkeleton.fits(values, shape.hasText)) return buildRawMessage(m);
+  if (m.extra || m.html === undefined || !MessageSkeleton.fits(values, shape.hasText)) return buildRawMessage(m);
   const key = `${templateKey}\u0000${m.from.email}\u0000${m.from.name ?? ''}\u0000${shape.hasText}\u0000${shape.listUnsubscribe}`;
   let skeleton = skeletons.get(key);
   if (!skeleton) {
@@ -180,6 +218,11 @@ export interface RenderRequest {
   store: { bucket: string; key: string };
   /** Open pixel and click redirects to add to the rendered HTML; omitted for untracked mail. */
   tracking?: TrackingContext;
+  /**
+   * A submitted message's own content, used as given (no template variables; scripts still stripped from the HTML,
+   * a text part made from the HTML when it has none); `template` is then not read.
+   */
+  literal?: { subject: string; html?: string; text?: string };
 }
 
 const compiledCache = new Map<string, CompiledTemplate>();
@@ -197,6 +240,7 @@ export class TemplateNotCompiled extends Error {
  * render, or an error with stage 'store' when the copy cannot be written.
  */
 export async function renderMessage(req: RenderRequest, storage: Storage): Promise<{ subject: string; raw: Buffer }> {
+  if (req.literal) return storeCopy(req, req.literal.subject, await buildRawMessage({ ...req.message, ...literalParts(req) }), storage);
   let compiled = compiledCache.get(req.templateKey);
   if (!compiled) {
     if (!req.template) throw new TemplateNotCompiled(req.templateKey);
@@ -208,6 +252,20 @@ export async function renderMessage(req: RenderRequest, storage: Storage): Promi
   const body = compiled.html(req.vars);
   const html = req.tracking ? addTracking(body, req.tracking) : body;
   const raw = await composeMessage({ ...req.message, subject, html, text: compiled.text?.(req.vars) }, req.templateKey);
+  return storeCopy(req, subject, raw, storage);
+}
+
+/** literalParts: a literal request's subject, HTML (active content stripped, tracking added when asked) and text. */
+function literalParts(req: RenderRequest): { subject: string; html?: string; text?: string } {
+  const l = req.literal!;
+  const clean = l.html !== undefined && l.html.trim() ? stripActiveContent(l.html) : undefined;
+  const html = clean !== undefined && req.tracking ? addTracking(clean, req.tracking) : clean;
+  const text = l.text ?? (clean !== undefined ? textFromHtml(clean) : undefined);
+  return { subject: l.subject, html, text };
+}
+
+/** storeCopy writes the exact bytes of `req`'s email where it asks, before delivery; a failure has stage 'store'. */
+async function storeCopy(req: RenderRequest, subject: string, raw: Buffer, storage: Storage): Promise<{ subject: string; raw: Buffer }> {
   try {
     // Nobody knows this key before the email is delivered and recorded (the sender records its location then).
     await storage.put(req.store.bucket, req.store.key, raw, { unseen: true });

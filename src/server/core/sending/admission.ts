@@ -99,7 +99,7 @@ export class Admission {
       return undefined;
     }
     if (admitted.simulated) return this.relays.first;
-    const relay = await this.relays.take();
+    const relay = await this.relays.take(row.stream);
     if (!('transport' in relay)) return this.holdForCap(row, token, relay);
     if (relay.downUntil <= performance.now()) return relay;
     await this.outcomes.whileDown(row, token, relay);

@@ -20,6 +20,7 @@ import { dkimKeys, personaSendingDomains } from '../domains/index.ts';
 import { SEND_TIME_EXCLUSIONS, type SendExclusion } from './eligibility.ts';
 import { CLAIM_DUE, CLAIM_DUE_FOR_DOMAINS, HAND_BACK, LOOKUP, RENEW_LEASE } from './queries.ts';
 import { PAUSED_PROJECTS } from './reputation.ts';
+import type { SubmissionContent } from './submission.ts';
 
 /** A claimed outbox row, as CLAIM_DUE returns it. */
 export interface OutboxRow {
@@ -42,6 +43,10 @@ export interface OutboxRow {
   workflow_id: string | null;
   workflow_hops: number | null;
   event: Record<string, unknown> | null;
+  /** The message stream (core/sending/streams.ts). */
+  stream: string;
+  /** The submission whose content it is (the sending API, SMTP submission), else null. */
+  submission_id: string | null;
 }
 
 /** A template as the sender reads it. */
@@ -54,6 +59,14 @@ export interface TemplateRow {
   type: string;
   /** The subscription topic of its emails, or null. */
   topic_id: string | null;
+}
+
+/** A submission's content as the sender reads it (core/sending/submission.ts). */
+export interface SubmissionRow {
+  id: string;
+  content: SubmissionContent;
+  tags: string[];
+  metadata: Record<string, string>;
 }
 
 /** A sender persona as the sender reads it. */
@@ -71,12 +84,13 @@ export type BatchData = Awaited<ReturnType<typeof loadBatchData>>;
 export async function loadBatchData(query: QueryFn, rows: OutboxRow[]) {
   const ids = (pick: (r: OutboxRow) => string | null) => [...new Set(rows.map(pick).filter((x): x is string => !!x))];
   const personaIds = ids((r) => r.sender_persona_id);
-  const [contacts, personas, templates, projects, blasts, exclusions, dkim, domains] = await Promise.all([
+  const [contacts, personas, templates, projects, blasts, submissions, exclusions, dkim, domains] = await Promise.all([
     query<Record<string, unknown> & { id: string }>(LOOKUP.contacts, [ids((r) => r.contact_id)]),
     query<PersonaRow>(LOOKUP.personas, [personaIds]),
     query<TemplateRow>(LOOKUP.templates, [ids((r) => r.template_id)]),
     query<{ id: string; link_secret: string }>(LOOKUP.projects, [ids((r) => r.project_id)]),
     query<{ id: string; enabled: boolean; topic_id: string | null }>(LOOKUP.blasts, [ids((r) => r.blast_id)]),
+    query<SubmissionRow>(LOOKUP.submissions, [ids((r) => r.submission_id)]),
     query<SendExclusion>(SEND_TIME_EXCLUSIONS, [rows.map((r) => String(r.id))]),
     dkimKeys(query, personaIds),
     personaSendingDomains(query, personaIds),
@@ -88,6 +102,7 @@ export async function loadBatchData(query: QueryFn, rows: OutboxRow[]) {
     templates: byId(templates),
     projects: byId(projects),
     blasts: byId(blasts),
+    submissions: byId(submissions),
     exclusions: byId(exclusions),
     dkim,
     domains,

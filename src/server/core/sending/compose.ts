@@ -13,10 +13,12 @@ import type { BatchData, OutboxRow, PersonaRow, TemplateRow } from './claims.ts'
 /** The bucket holding the exact copy of every sent email. */
 export const SENT_BUCKET = 'sent-emails';
 
-/** A composed email: what to render, its envelope sender (undefined: the persona's address) and its stored copy's key. */
+/** A composed email: what to render, its envelope sender (undefined: the From address), its From address and its stored copy's key. */
 export interface Composed {
   request: RenderRequest;
   returnPath?: string;
+  /** The From address (the persona's, or a submitted message's own From on the persona's domain). */
+  from: string;
   key: string;
 }
 
@@ -27,6 +29,11 @@ export interface Composed {
  * opt-in confirmation: nobody is tracked before they consent). The envelope sender is a per-message return path at
  * the persona's domain's bounce subdomain once its records verify (bounces and complaints then come back whatever
  * relay sends it: mail/returnPath.ts), else the persona's own address.
+ *
+ * A message handed in through the sending API or SMTP (its submission in the batch's lookups) keeps its own From, To
+ * and Cc header lists (never a Bcc), Reply-To, extra header fields and attachments; its content is used as given
+ * (`literal`: no template variables are read in it), or its template is filled from the contact and the submission's
+ * `variables`. It carries List-Unsubscribe when opt-outs apply to it (a broadcast stream: eligibility.ts).
  */
 export function compose(publicUrl: string, row: OutboxRow, data: BatchData, persona: PersonaRow, template: TemplateRow | undefined): Composed {
   const project = data.projects.get(row.project_id);
@@ -34,16 +41,24 @@ export function compose(publicUrl: string, row: OutboxRow, data: BatchData, pers
   const domain = data.domains.get(persona.id);
   const key = `${row.project_id}/${new Date().toISOString().slice(0, 10)}/${row.id}.eml`;
   const link = unsubscribeLink(publicUrl, project?.link_secret ?? '', row.project_id, row.contact_id, Number(row.id));
+  const submitted = row.submission_id ? data.submissions.get(row.submission_id)?.content : undefined;
+  const vars = buildRenderContext(contact ?? { email: row.email }, persona, link, row.event);
+  const marketing = template?.type === 'TEMPLATE_MARKETING' || (!!submitted && !!data.exclusions.get(String(row.id))?.marketing);
+  const from = submitted ? { email: submitted.from.address, name: submitted.from.name ?? null } : { email: persona.email, name: [persona.first_name, persona.last_name].filter(Boolean).join(' ') };
   const request: RenderRequest = {
     templateKey: template ? `${template.id}:${template.version}` : `outbox:${row.id}`,
     template: template ?? { subject: row.subject ?? '', html_body: row.body ?? '' },
-    vars: buildRenderContext(contact ?? { email: row.email }, persona, link, row.event),
+    vars: submitted?.variables ? { ...submitted.variables, ...vars } : vars,
+    ...(submitted && !template ? { literal: { subject: submitted.subject ?? '', html: submitted.html, text: submitted.text } } : {}),
     message: {
-      from: { email: persona.email, name: [persona.first_name, persona.last_name].filter(Boolean).join(' ') },
+      from,
       to: row.email,
       messageId: row.message_id,
-      listUnsubscribe: template?.type === 'TEMPLATE_MARKETING' ? link : undefined,
+      listUnsubscribe: marketing ? link : undefined,
       dkim: data.dkim.get(persona.id),
+      ...(submitted
+        ? { extra: { to: submitted.to, cc: submitted.cc, replyTo: submitted.replyTo, headers: submitted.headers, attachments: submitted.attachments } }
+        : {}),
     },
     store: { bucket: SENT_BUCKET, key },
     tracking:
@@ -54,6 +69,7 @@ export function compose(publicUrl: string, row: OutboxRow, data: BatchData, pers
   return {
     request,
     returnPath: domain?.returnPathDomain && project ? returnPath(Number(row.id), project.link_secret, domain.returnPathDomain) : undefined,
+    from: from.email,
     key,
   };
 }
@@ -85,6 +101,7 @@ export function sentEvent(
       sending_domain: sent.from.split('@').pop()!.toLowerCase(),
       response: sent.response,
       ...(row.workflow_id ? { workflow_id: row.workflow_id, workflow_hops: row.workflow_hops ?? 0 } : {}),
+      ...(row.stream !== 'broadcast' ? { stream: row.stream } : {}),
     },
   };
 }

@@ -8,25 +8,34 @@ import { exclusionSql, type Exclusion } from '../audience/exclusion.ts';
 import { PermanentError } from './outcomes.ts';
 
 /**
+ * OPT_OUTS_APPLY: whether unsubscribes, topic opt-outs and pending confirmations stop outbox row `o` (with its
+ * template `t` and stream row `ms`, LEFT JOINed): it goes out on a broadcast stream (a built-in's name is its kind),
+ * as marketing — a marketing template, or a message handed in through the sending API or SMTP — and is not an
+ * operator's test email. Transactional streams never apply them; bounces and complaints stop every stream.
+ */
+const OPT_OUTS_APPLY = `(coalesce(ms.kind, o.stream) = 'broadcast' AND coalesce(t.type = 'TEMPLATE_MARKETING', o.submission_id IS NOT NULL) AND NOT o.is_test)`;
+
+/**
  * SEND_TIME_EXCLUSIONS: for outbox rows $1 (ids), why each may not be sent now (`excluded`, NULL when it may), the
  * reason its address is on the suppression list (`listed`, NULL when not) and whether its contact left the email's
- * topic (`left_topic`). The opt-outs apply to marketing templates' emails but not to an operator's test email; the
- * topic is the blast's, else the template's.
+ * topic (`left_topic`), and whether the opt-outs apply (`marketing`, OPT_OUTS_APPLY); the topic is the blast's, else
+ * the template's.
  */
 export const SEND_TIME_EXCLUSIONS = `SELECT o.id::text AS id,
          ${exclusionSql({
            contact: 'c',
            suppression: 's',
            email: 'o.email',
-           marketing: "(t.type = 'TEMPLATE_MARKETING' AND NOT o.is_test)",
+           marketing: OPT_OUTS_APPLY,
            topic: 'coalesce(b.topic_id, t.topic_id)',
-         })} AS excluded,
+         })} AS excluded, ${OPT_OUTS_APPLY} AS marketing,
          s.reason AS listed, coalesce(coalesce(b.topic_id, t.topic_id) = ANY(c.unsubscribed_topic_ids), false) AS left_topic
     FROM outbox o
     LEFT JOIN contacts c ON c.id = o.contact_id
     LEFT JOIN suppressions s ON s.project_id = o.project_id AND s.email = lower(btrim(o.email))
     LEFT JOIN templates t ON t.id = o.template_id
     LEFT JOIN email_blasts b ON b.id = o.blast_id
+    LEFT JOIN message_streams ms ON ms.project_id = o.project_id AND ms.name = o.stream
    WHERE o.id = ANY($1::bigint[])`;
 
 /** One row of SEND_TIME_EXCLUSIONS. */
@@ -35,6 +44,8 @@ export interface SendExclusion {
   excluded: Exclusion | null;
   listed: string | null;
   left_topic: boolean;
+  /** Whether opt-outs apply to it (OPT_OUTS_APPLY): it is marketing mail, and carries List-Unsubscribe. */
+  marketing?: boolean;
 }
 
 /**

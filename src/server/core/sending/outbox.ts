@@ -30,7 +30,9 @@ export type OutboxColumn =
   | 'workflow_id'
   | 'workflow_step_id'
   | 'workflow_hops'
-  | 'event';
+  | 'event'
+  | 'stream'
+  | 'submission_id';
 
 /**
  * messageIdSql: a new Message-ID (RFC 5322 §3.6.4) as an SQL expression, `<uuid@domain>`, where `domain` is an SQL

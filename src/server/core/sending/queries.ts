@@ -53,7 +53,7 @@ const claimRows = (
 ) => `UPDATE outbox SET status = 'sending', claim_token = $1, lease_until = now() + ($2 || ' milliseconds')::interval, attempts = attempts + 1
         WHERE id IN (${selection})
         RETURNING id, project_id, blast_id, contact_id, email, template_id, sender_persona_id, subject, body, attempts, send_at, message_id, is_test,
-                  tracking, workflow_id, workflow_hops, event`;
+                  tracking, workflow_id, workflow_hops, event, stream, submission_id`;
 
 /**
  * CLAIM_DUE: takes up to $3 due rows under claim token $1 for $2 ms (text): pending rows whose send instant and next
@@ -91,6 +91,7 @@ export const LOOKUP = {
   templates: 'SELECT id, version, subject, html_body, plain_text_body, type, topic_id FROM templates WHERE id = ANY($1::uuid[])',
   projects: 'SELECT id, link_secret FROM projects WHERE id = ANY($1::uuid[])',
   blasts: 'SELECT id, enabled, topic_id FROM email_blasts WHERE id = ANY($1::uuid[])',
+  submissions: 'SELECT id, content, tags, metadata FROM submissions WHERE id = ANY($1::uuid[])',
 } as const;
 
 /**

@@ -44,6 +44,8 @@ export interface Relay {
   current: number;
   /** SMTP_URL's `return_path=persona`: mail through it keeps the persona's address as envelope sender (no VERP). */
   returnPath?: 'persona';
+  /** SMTP_URL's `stream=`: it carries only this message stream's mail. */
+  stream?: string;
 }
 
 /** The first wait after a relay is found down (ms), and the longest. */
@@ -65,7 +67,7 @@ export class RelaySet {
     private readonly caps: DailyCaps,
     private readonly closing: () => boolean,
   ) {
-    const { relayMaxRate, relayName, relayDailyQuota, relayWarmup, relayPriority, relayWeight, relayMaxConnections, relayReturnPath } = config;
+    const { relayMaxRate, relayName, relayDailyQuota, relayWarmup, relayPriority, relayWeight, relayMaxConnections, relayReturnPath, relayStream } = config;
     const relay = (s: Omit<RelaySetting, 'url'>, t: MailTransport): Relay => ({
       name: s.name,
       transport: t,
@@ -78,6 +80,7 @@ export class RelaySet {
       weight: s.weight ?? 1,
       current: 0,
       ...(s.returnPath ? { returnPath: s.returnPath } : {}),
+      ...(s.stream ? { stream: s.stream } : {}),
     });
     const main = {
       name: relayName ?? transport.description,
@@ -88,6 +91,7 @@ export class RelaySet {
       weight: relayWeight,
       maxConnections: relayMaxConnections,
       returnPath: relayReturnPath,
+      stream: relayStream,
     };
     this.all = [
       relay(main, transport),
@@ -117,16 +121,18 @@ export class RelaySet {
   /**
    * take returns the relay for the next email and counts it against that relay's daily caps: the first by priority
    * that is not taken for down (or, when all are, the one back the soonest) and whose cap today is not reached. When
-   * every relay's cap is reached, the refusal of the last one tried (the email waits for the next day).
+   * every relay's cap is reached, the refusal of the last one tried (the email waits for the next day). The candidates
+   * are the relays of the email's message `stream` (SMTP_URL `stream=`) when it has any, else the relays given no stream.
    */
-  async take(): Promise<Relay | CapRefusal> {
+  async take(stream?: string): Promise<Relay | CapRefusal> {
     const now = performance.now();
     const today = utcDay(this.caps.now());
     const open = (r: Relay) => r.full?.day !== today;
-    const up = this.byWeight(this.all.filter((r) => r.downUntil <= now && open(r)));
-    const down = this.all.filter((r) => r.downUntil > now && open(r)).sort((a, b) => a.downUntil - b.downUntil);
+    const all = this.forStream(stream);
+    const up = this.byWeight(all.filter((r) => r.downUntil <= now && open(r)));
+    const down = all.filter((r) => r.downUntil > now && open(r)).sort((a, b) => a.downUntil - b.downUntil);
     let refusal: CapRefusal | undefined;
-    for (const r of [...up, ...down, ...this.all.filter((r) => !open(r))]) {
+    for (const r of [...up, ...down, ...all.filter((r) => !open(r))]) {
       if (r.full?.day === today) {
         refusal = r.full.refusal;
         continue;
@@ -137,6 +143,14 @@ export class RelaySet {
       refusal = no;
     }
     return refusal!;
+  }
+
+  /** forStream: the relays that carry `stream`'s mail: its own when SMTP_URL gives it any, else those given no stream (all, when none has one). */
+  forStream(stream?: string): Relay[] {
+    const own = stream ? this.all.filter((r) => r.stream === stream) : [];
+    if (own.length) return own;
+    const general = this.all.filter((r) => !r.stream);
+    return general.length ? general : this.all;
   }
 
   /**

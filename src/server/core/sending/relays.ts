@@ -8,7 +8,8 @@
  * priority that are up (default 1); `return_path=persona`, mail through the relay keeps the sender persona's address as
  * envelope sender instead of the per-message return path (mail/returnPath.ts) — for relays that require it to be
  * the signed-in mailbox (Microsoft 365's SMTP AUTH answers SendAsDenied); their bounces then come back by the
- * relay's own route (a provider webhook, or the persona's inbox). SMTP_URL
+ * relay's own route (a provider webhook, or the persona's inbox); `stream=<name>`, the relay carries only that message
+ * stream's mail (core/sending/streams.ts; a stream with relays of its own uses only those). SMTP_URL
  * may list several relays separated by commas: the sender uses the first by priority that is up and fails over to the
  * next when one refuses connections (src/workers/sender.ts).
  */
@@ -30,10 +31,12 @@ export interface RelaySetting {
   weight?: number;
   /** `return_path=persona`: the persona's address is the envelope sender through this relay (no per-message return path). */
   returnPath?: 'persona';
+  /** `stream=<name>`: the relay carries only that message stream's mail. */
+  stream?: string;
 }
 
 /** Our parameters (the governor's and return_path), read and removed from the URL. */
-const GOVERNOR_PARAMS = ['max_rate', 'max_connections', 'daily_quota', 'warmup', 'priority', 'weight', 'return_path'] as const;
+const GOVERNOR_PARAMS = ['max_rate', 'max_connections', 'daily_quota', 'warmup', 'priority', 'weight', 'return_path', 'stream'] as const;
 
 /**
  * parseRelayUrl reads SMTP_URL. Throws an Error naming SMTP_URL and the fault when it is not one smtp(s):// URL,
@@ -87,6 +90,9 @@ export function parseRelayUrl(value: string): RelaySetting {
   const rawReturnPath = u.searchParams.get('return_path');
   if (rawReturnPath !== null && !/^(persona|message)$/.test(rawReturnPath))
     throw new Error(`SMTP_URL: return_path must be persona (the persona's address as envelope sender) or message (the default), got "${rawReturnPath}"`);
+  const stream = u.searchParams.get('stream');
+  if (stream !== null && !/^[a-z0-9][a-z0-9-]{0,39}$/.test(stream))
+    throw new Error(`SMTP_URL: stream must be a message stream's name (lower-case letters, digits, hyphens), got "${stream}"`);
   for (const p of GOVERNOR_PARAMS) u.searchParams.delete(p);
   const name = `${u.protocol}//${u.hostname}:${u.port || (u.protocol === 'smtps:' ? 465 : 25)}`;
   return {
@@ -99,6 +105,7 @@ export function parseRelayUrl(value: string): RelaySetting {
     ...(priority === undefined ? {} : { priority }),
     ...(weight === undefined ? {} : { weight }),
     ...(rawReturnPath === 'persona' ? { returnPath: 'persona' as const } : {}),
+    ...(stream ? { stream } : {}),
   };
 }
 

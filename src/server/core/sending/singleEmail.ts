@@ -11,6 +11,7 @@ import { sandboxRejection } from '../../../domain/sandbox.ts';
 import { BadRequest, FieldErrors } from '../../errors.ts';
 import type { ProjectScope } from '../scope.ts';
 import { liveContactsByEmail } from '../contacts/index.ts';
+import { DEFAULT_STREAM, streamSettings } from './streams.ts';
 import type { components } from '../../../../generated/types/event.gen.ts';
 
 type SendRequest = components['schemas']['EmailSendRequest'];
@@ -18,7 +19,7 @@ type SendRequest = components['schemas']['EmailSendRequest'];
 /**
  * QUEUE_SINGLE_EMAIL: one outbox row per recipient, due now. $1 project, $2 template (or NULL), $3 persona, $4 subject
  * and $5 body (without a template), $6 is_test, $7 the persona's domain (the Message-IDs'), $8 contact ids (NULL for
- * an address that is not a contact) and $9 addresses, in parallel arrays.
+ * an address that is not a contact) and $9 addresses, in parallel arrays; $10 the stream, $11 its tracking.
  */
 const QUEUE_SINGLE_EMAIL = insertOutboxSql(
   {
@@ -30,6 +31,8 @@ const QUEUE_SINGLE_EMAIL = insertOutboxSql(
     subject: '$4::text',
     body: '$5::text',
     is_test: '$6::boolean',
+    stream: '$10::text',
+    tracking: '$11::boolean',
   },
   '$7::text',
   'unnest($8::uuid[], $9::text[]) AS u(contact_id, email)',
@@ -39,7 +42,8 @@ const QUEUE_SINGLE_EMAIL = insertOutboxSql(
  * queueSingleEmail validates a send request and queues one outbox row per recipient (to, cc and bcc each get their
  * own copy), due now. The sender persona is from.user_id or the persona whose email is from.email; the content is
  * template_id, or subject + body. In the sandbox every recipient must be allowed. Throws BadRequest naming
- * `mailer_payload.<field>`; nothing is queued then. Returns the number of rows queued.
+ * `mailer_payload.<field>`; nothing is queued then. The stream is `stream`, else broadcast for a marketing template,
+ * else transactional; its tracking applies. Returns the number of rows queued.
  */
 export async function queueSingleEmail(db: Db, query: QueryFn, project: ProjectScope, m: SendRequest): Promise<number> {
   const errs = new FieldErrors();
@@ -56,14 +60,19 @@ export async function queueSingleEmail(db: Db, query: QueryFn, project: ProjectS
     .where(and(eq(senderPersonas.projectId, project.id), isNull(senderPersonas.archivedAt)));
   const persona = personas.find((p) => (m.from?.user_id ? p.id === m.from.user_id : p.email.toLowerCase() === m.from?.email?.toLowerCase()));
   if (!persona) throw new BadRequest(['mailer_payload.from: missing sender: no such sender persona in this project']);
+  let templateType: string | undefined;
   if (m.template_id) {
     if (!UUID_RE.test(m.template_id)) throw new BadRequest(['mailer_payload.template_id: missing template']);
     const [t] = await db
-      .select({ id: templates.id })
+      .select({ id: templates.id, type: templates.type })
       .from(templates)
       .where(and(eq(templates.id, m.template_id), eq(templates.projectId, project.id), isNull(templates.archivedAt)));
     if (!t) throw new BadRequest(['mailer_payload.template_id: missing template: no such template in this project']);
+    templateType = t.type;
   }
+  const streamName = m.stream ?? (templateType === 'TEMPLATE_MARKETING' ? 'broadcast' : DEFAULT_STREAM);
+  const stream = await streamSettings(query, project.id, streamName);
+  if (!stream) throw new BadRequest([`mailer_payload.stream: no stream ${streamName} in this project`]);
   if (!project.notInSandbox) {
     const rejected = recipients
       .map((r) =>
@@ -88,6 +97,8 @@ export async function queueSingleEmail(db: Db, query: QueryFn, project: ProjectS
     persona.email.split('@')[1],
     emails.map((email) => contactByEmail.get(email.toLowerCase()) ?? null),
     emails,
+    stream.name,
+    stream.tracking,
   ]);
   return emails.length;
 }
