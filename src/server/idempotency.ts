@@ -120,6 +120,10 @@ export async function oncePerKeyOutside<T>(
     await run('DELETE FROM event_batches WHERE project_id = $1 AND idempotency_key = $2 AND in_flight', [projectId, key]);
     throw err;
   }
-  await run('UPDATE event_batches SET response = $3, in_flight = false WHERE project_id = $1 AND idempotency_key = $2', [projectId, key, JSON.stringify(result)]);
+  await run('UPDATE event_batches SET response = $3, in_flight = false WHERE project_id = $1 AND idempotency_key = $2', [
+    projectId,
+    key,
+    JSON.stringify(result),
+  ]);
   return { result, replayed: false };
 }

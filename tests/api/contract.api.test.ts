@@ -248,7 +248,9 @@ type Kind =
   | 'form'
   | 'webhook'
   | 'delivery'
-  | 'domain';
+  | 'domain'
+  | 'smtp_credential'
+  | 'message';
 
 /** The record kind a field or parameter names, by its name; null for ids that name no record of a project. */
 const KIND_BY_NAME: Record<string, Kind | null> = {
@@ -302,6 +304,8 @@ const KIND_BY_COLLECTION: Record<string, Kind | null> = {
   endpoints: 'webhook',
   deliveries: 'delivery',
   domains: 'domain',
+  smtp_credentials: 'smtp_credential',
+  messages: 'message',
   tree: null,
   root_node: null,
   children: null,
@@ -320,7 +324,8 @@ const baseBody = (op: Operation, base: 'sample' | 'minimal') => (base === 'sampl
 /** slotsOf lists every place a request to `op` names a record by id, with the kind of record; throws on an unknown name. */
 function slotsOf(op: Operation): Slot[] {
   const slots: Slot[] = [];
-  const first = op.path.split('/')[1];
+  // A gateway's own records at its root (/api/messages/{id}) are named by the gateway.
+  const first = op.path.split('/')[1].startsWith('{') ? op.service : op.path.split('/')[1];
   const kindOf = (name: string, container: string | undefined, where: string): Kind | null => {
     const kind = name === 'id' || name === 'ids' ? KIND_BY_COLLECTION[container ?? first] : KIND_BY_NAME[name];
     if (kind === undefined) throw new Error(`${op.operationId}: no record kind for ${where}; add it to KIND_BY_NAME or KIND_BY_COLLECTION`);
@@ -452,6 +457,11 @@ describe(`another project's ids (${API_DB})`, () => {
     theirs.webhook = (await call('POST', '/api/webhooks/endpoints', { url: 'https://93.184.215.14/hooks', event_types: ['email.sent'] })).data.id;
     theirs.delivery = (await call('POST', `/api/webhooks/endpoints/${theirs.webhook}/test`, undefined)).data.id;
     theirs.domain = (await call('POST', '/api/domains/domains', { domain: 'theirs-contract.example' })).data.id;
+    theirs.smtp_credential = (await call('POST', '/api/email/smtp_credentials', { name: 'Theirs' })).data.id;
+    await call('POST', '/api/event/emit_send_single_email_event', {
+      mailer_payload: { from: { user_id: theirs.persona }, to: [{ email: `them-${randomUUID()}@b.example.com` }], subject: 'Theirs', body: '<p>Theirs</p>' },
+    });
+    theirs.message = (await h.call('GET', '/api/messages', { key: b.apiKey })).body.data[0].id;
     for (const [kind, id] of Object.entries(theirs)) expect(id, kind).toBeTruthy();
     // Wait for the workflow's save job, so the snapshot does not change under the test.
     for (

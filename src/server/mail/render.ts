@@ -162,7 +162,10 @@ export async function buildRawMessage(m: MessageInput): Promise<Buffer> {
   if (m.extra) {
     Object.assign(options, extraOptions(m.extra));
     // Extra fields go after the service's own (List-Unsubscribe); their names were checked on submission.
-    options.headers = [...Object.entries((options.headers ?? {}) as Record<string, string>).map(([key, value]) => ({ key, value })), ...m.extra.headers.map(([key, value]) => ({ key, value }))];
+    options.headers = [
+      ...Object.entries((options.headers ?? {}) as Record<string, string>).map(([key, value]) => ({ key, value })),
+      ...m.extra.headers.map(([key, value]) => ({ key, value })),
+    ];
   }
   const message = new MailComposer(options).compile();
   // The signature is part of the bytes, so the stored copy is exactly what the relay receives.
@@ -178,7 +181,15 @@ function shapeOf(m: MessageInput): SkeletonShape {
 }
 
 function valuesOf(m: MessageInput): SkeletonValues {
-  return { to: m.to, subject: m.subject, messageId: m.messageId, date: m.date ?? new Date(), html: m.html as string, text: m.text, listUnsubscribe: m.listUnsubscribe };
+  return {
+    to: m.to,
+    subject: m.subject,
+    messageId: m.messageId,
+    date: m.date ?? new Date(),
+    html: m.html as string,
+    text: m.text,
+    listUnsubscribe: m.listUnsubscribe,
+  };
 }
 
 const skeletons = new Map<string, Promise<MessageSkeleton>>();

@@ -51,6 +51,8 @@ export function requiredBodyRoutes(
     for (const [method, operation] of Object.entries(item)) {
       if ((operation as { requestBody?: { required?: boolean } } | null)?.requestBody?.required === true) {
         routes.add(`${method.toUpperCase()} ${prefix}${p.replace(/{(\w+)}/g, ':$1')}`);
+        // A gateway's root path ('/') is routed both with and without its trailing slash (Fastify's prefixTrailingSlash).
+        if (p === '/') routes.add(`${method.toUpperCase()} ${prefix}`);
       }
     }
   }

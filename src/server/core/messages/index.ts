@@ -120,7 +120,8 @@ export async function listMessages(query: QueryFn, projectId: string, f: Message
   if (f.since) where.push(`o.created_at >= ${param(f.since)}::timestamptz`);
   if (f.until) where.push(`o.created_at < ${param(f.until)}::timestamptz`);
   if (f.cursor) where.push(`o.id < ${param(f.cursor)}::bigint`);
-  if (f.subject) where.push(`coalesce(sent.json->>'subject', sub.content->>'subject', o.subject, t.subject) ILIKE ${param(`%${f.subject.replace(/[\\%_]/g, '\\$&')}%`)}`);
+  if (f.subject)
+    where.push(`coalesce(sent.json->>'subject', sub.content->>'subject', o.subject, t.subject) ILIKE ${param(`%${f.subject.replace(/[\\%_]/g, '\\$&')}%`)}`);
   const limit = f.limit ?? 50;
   const rows = await query<MessageOut>(
     `SELECT ${MESSAGE_COLUMNS} ${MESSAGE_FROM} WHERE ${where.join(' AND ')} ORDER BY o.id DESC LIMIT ${param(limit + 1)}`,
@@ -177,12 +178,16 @@ export async function getMessage(query: QueryFn, storage: Storage, projectId: st
       WHERE o.project_id = $1 AND ${byId ? 'o.id = $2::bigint' : 'o.message_id = $2'}`,
     [projectId, byId ? id : `<${id.trim().replace(/^<|>$/g, '')}>`],
   );
-  if (!row) throw new NotFound([`id: no message ${id} in this project`]);
+  if (!row) throw new NotFound(['id: no such message in this project']);
   const timeline = await query<TimelineEntry & { ord: number }>(TIMELINE, [projectId, row.id]);
   const { location, ...message } = row;
   return {
     ...message,
-    timeline: timeline.map(({ ord: _ord, relay, machine, ...t }) => ({ ...t, ...(relay ? { relay } : {}), ...(machine === null || machine === undefined ? {} : { machine }) })),
+    timeline: timeline.map(({ ord: _ord, relay, machine, ...t }) => ({
+      ...t,
+      ...(relay ? { relay } : {}),
+      ...(machine === null || machine === undefined ? {} : { machine }),
+    })),
     copy: location ? await storedCopy(storage, projectId, location) : null,
   };
 }

@@ -44,7 +44,9 @@ export function compose(publicUrl: string, row: OutboxRow, data: BatchData, pers
   const submitted = row.submission_id ? data.submissions.get(row.submission_id)?.content : undefined;
   const vars = buildRenderContext(contact ?? { email: row.email }, persona, link, row.event);
   const marketing = template?.type === 'TEMPLATE_MARKETING' || (!!submitted && !!data.exclusions.get(String(row.id))?.marketing);
-  const from = submitted ? { email: submitted.from.address, name: submitted.from.name ?? null } : { email: persona.email, name: [persona.first_name, persona.last_name].filter(Boolean).join(' ') };
+  const from = submitted
+    ? { email: submitted.from.address, name: submitted.from.name ?? null }
+    : { email: persona.email, name: [persona.first_name, persona.last_name].filter(Boolean).join(' ') };
   const request: RenderRequest = {
     templateKey: template ? `${template.id}:${template.version}` : `outbox:${row.id}`,
     template: template ?? { subject: row.subject ?? '', html_body: row.body ?? '' },

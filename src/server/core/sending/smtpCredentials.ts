@@ -25,10 +25,19 @@ export interface SmtpCredentialOut {
   revoked_at: string | null;
 }
 
-type CredentialRow = Omit<SmtpCredentialOut, 'created_at' | 'last_used_at' | 'revoked_at'> & { created_at: Date; last_used_at: Date | null; revoked_at: Date | null };
+type CredentialRow = Omit<SmtpCredentialOut, 'created_at' | 'last_used_at' | 'revoked_at'> & {
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+};
 
 /** out: a row with its instants in ISO 8601. */
-const out = (r: CredentialRow): SmtpCredentialOut => ({ ...r, created_at: isoRequired(r.created_at), last_used_at: iso(r.last_used_at), revoked_at: iso(r.revoked_at) });
+const out = (r: CredentialRow): SmtpCredentialOut => ({
+  ...r,
+  created_at: isoRequired(r.created_at),
+  last_used_at: iso(r.last_used_at),
+  revoked_at: iso(r.revoked_at),
+});
 
 const COLUMNS = 'id, name, username, stream, rate_per_minute, created_at, last_used_at, revoked_at';
 
@@ -86,7 +95,15 @@ export interface SmtpPrincipal {
  * connection signed in), or undefined once it is revoked: checked before each message of an open connection.
  */
 export async function liveCredential(query: QueryFn, id: string): Promise<SmtpPrincipal | undefined> {
-  const [row] = await query<{ stream: string; rate_per_minute: number; id: string; name: string; company_id: string; company_name: string; not_in_sandbox: boolean }>(
+  const [row] = await query<{
+    stream: string;
+    rate_per_minute: number;
+    id: string;
+    name: string;
+    company_id: string;
+    company_name: string;
+    not_in_sandbox: boolean;
+  }>(
     `SELECT c.stream, c.rate_per_minute, p.id, p.name, co.id AS company_id, co.name AS company_name, p.not_in_sandbox
        FROM smtp_credentials c JOIN projects p ON p.id = c.project_id JOIN companies co ON co.id = p.company_id
       WHERE c.id = $1 AND c.revoked_at IS NULL`,
@@ -106,7 +123,9 @@ export async function liveCredential(query: QueryFn, id: string): Promise<SmtpPr
  * it was revoked; its last_used_at is set. The stored and given hashes are compared in constant time.
  */
 export async function authenticate(query: QueryFn, username: string, password: string): Promise<SmtpPrincipal | undefined> {
-  const [row] = await query<{ id: string; secret_hash: string }>(`SELECT id, secret_hash FROM smtp_credentials WHERE username = $1 AND revoked_at IS NULL`, [username]);
+  const [row] = await query<{ id: string; secret_hash: string }>(`SELECT id, secret_hash FROM smtp_credentials WHERE username = $1 AND revoked_at IS NULL`, [
+    username,
+  ]);
   const given = Buffer.from(hashSecret(password), 'hex');
   const stored = Buffer.from(row?.secret_hash ?? '0'.repeat(64), 'hex');
   if (!row || !timingSafeEqual(given, stored)) return undefined;

@@ -81,7 +81,10 @@ const STREAM_COUNTS = `SELECT o.stream,
 
 /** listStreams returns the project's streams, built-ins first, each with its last 30 days' counts. */
 export async function listStreams(query: QueryFn, projectId: string): Promise<StreamOut[]> {
-  const [rows, counts] = await Promise.all([settings(query, projectId), query<{ stream: string; sent: number; bounced: number; complained: number; opened: number }>(STREAM_COUNTS, [projectId])]);
+  const [rows, counts] = await Promise.all([
+    settings(query, projectId),
+    query<{ stream: string; sent: number; bounced: number; complained: number; opened: number }>(STREAM_COUNTS, [projectId]),
+  ]);
   const byStream = new Map(counts.map((c) => [c.stream, c]));
   return rows.map((r) => {
     const c = byStream.get(r.name);

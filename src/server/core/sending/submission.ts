@@ -124,7 +124,9 @@ export function parseMailboxes(value: string | string[] | undefined): Mailbox[] 
   const walk = (items: ReturnType<typeof addressparser>) => {
     for (const a of items) {
       if ('group' in a && a.group) walk(a.group);
-      else out.push({ address: ('address' in a ? a.address : '') ?? '', ...(a.name ? { name: a.name } : {}) });
+      else if ('address' in a && a.address) out.push({ address: a.address, ...(a.name ? { name: a.name } : {}) });
+      // Something that is no address at all (`not-an-address`) is kept as the address, so its check names it.
+      else out.push({ address: a.name ?? '' });
     }
   };
   for (const v of list) walk(addressparser(v));
@@ -161,7 +163,8 @@ export function checkSubmission(m: SubmissionInput): { errors: string[]; recipie
   const seen = new Set<string>();
   const recipients = given.map((r) => r.trim()).filter((r) => r && !seen.has(r.toLowerCase()) && seen.add(r.toLowerCase()));
   if (!recipients.length) add('to', 'at least one recipient is required');
-  if (recipients.length > MAX_RECIPIENTS) add('to', `at most ${MAX_RECIPIENTS} recipients per message (To, Cc and Bcc together); this one has ${recipients.length}`);
+  if (recipients.length > MAX_RECIPIENTS)
+    add('to', `at most ${MAX_RECIPIENTS} recipients per message (To, Cc and Bcc together); this one has ${recipients.length}`);
   if (m.templateId) {
     if (m.html !== undefined || m.text !== undefined) add('template_id', 'give a template or html/text, not both');
   } else {
@@ -258,7 +261,10 @@ export async function queueSubmission(
 
   let templateType: string | undefined;
   if (m.templateId) {
-    const [t] = await query<{ type: string }>(`SELECT type FROM templates WHERE id = $1 AND project_id = $2 AND archived_at IS NULL`, [m.templateId, project.id]);
+    const [t] = await query<{ type: string }>(`SELECT type FROM templates WHERE id = $1 AND project_id = $2 AND archived_at IS NULL`, [
+      m.templateId,
+      project.id,
+    ]);
     if (!t) throw new SubmissionRefused([`template_id: no template ${m.templateId} in this project`]);
     templateType = t.type;
   }
@@ -269,8 +275,19 @@ export async function queueSubmission(
   if ('refused' in sender) throw new SubmissionRefused([`from: ${sender.refused}`], 'sender');
   if (!project.notInSandbox) {
     const personas = await query<{ email: string }>(`SELECT email FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL`, [project.id]);
-    const refused = recipients.map((r) => sandboxRejection(r, personas.map((p) => p.email))).filter((x): x is string => !!x);
-    if (refused.length) throw new SubmissionRefused(refused.map((r) => `to: ${r}`), 'recipient');
+    const refused = recipients
+      .map((r) =>
+        sandboxRejection(
+          r,
+          personas.map((p) => p.email),
+        ),
+      )
+      .filter((x): x is string => !!x);
+    if (refused.length)
+      throw new SubmissionRefused(
+        refused.map((r) => `to: ${r}`),
+        'recipient',
+      );
   }
 
   const content: SubmissionContent = {
@@ -293,13 +310,23 @@ export async function queueSubmission(
     );
     const contactOf = new Map(contacts.map((c) => [c.email.toLowerCase(), c.id]));
     const contactIds = recipients.map((r) => contactOf.get(r.toLowerCase()) ?? null);
-    const excluded = await tx<{ email: string; excluded: string | null; listed: string | null }>(ACCEPT_EXCLUSIONS, [project.id, recipients, contactIds, opted]);
+    const excluded = await tx<{ email: string; excluded: string | null; listed: string | null }>(ACCEPT_EXCLUSIONS, [
+      project.id,
+      recipients,
+      contactIds,
+      opted,
+    ]);
     const reasonOf = new Map(
       excluded
         .filter((e) => e.excluded && e.excluded !== 'invalid')
         .map((e) => [
           e.email,
-          sendRefusal(e.email, { email: '', verified_at: new Date() }, { missing: false }, { id: '', excluded: e.excluded as never, listed: e.listed, left_topic: false })?.message,
+          sendRefusal(
+            e.email,
+            { email: '', verified_at: new Date() },
+            { missing: false },
+            { id: '', excluded: e.excluded as never, listed: e.listed, left_topic: false },
+          )?.message,
         ]),
     );
     const [submission] = await tx<{ id: string }>(

@@ -407,7 +407,16 @@ export async function submitForm(
     const body = confirmationEmail(form, link);
     await tx(
       insertOutboxSql(
-        { project_id: '$1', contact_id: '$2', email: '$3', sender_persona_id: 'f.sender_persona_id', subject: '$4', body: '$5', tracking: 'false', stream: "'transactional'" },
+        {
+          project_id: '$1',
+          contact_id: '$2',
+          email: '$3',
+          sender_persona_id: 'f.sender_persona_id',
+          subject: '$4',
+          body: '$5',
+          tracking: 'false',
+          stream: "'transactional'",
+        },
         "split_part($6, '@', 2)",
         'subscribe_forms f WHERE f.id = $7',
       ),

@@ -17,7 +17,12 @@ import { scope, type GatewayHandlers } from '../types.ts';
 export function emailHandlers(ctx: AppContext): GatewayHandlers<operations> {
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
   /** Runs `work` once per Idempotency-Key (when given), marking a replayed answer. */
-  const idempotent = async <T>(req: { headers: Record<string, unknown>; body: unknown }, reply: { header(k: string, v: string): unknown }, projectId: string, work: () => Promise<T>) => {
+  const idempotent = async <T>(
+    req: { headers: Record<string, unknown>; body: unknown },
+    reply: { header(k: string, v: string): unknown },
+    projectId: string,
+    work: () => Promise<T>,
+  ) => {
     const key = req.headers['idempotency-key'];
     if (typeof key !== 'string') return work();
     const { result, replayed } = await oncePerKeyOutside(query, projectId, key, requestFingerprint(req.body), work);

@@ -67,7 +67,13 @@ export function messageInput(parsed: ParsedMail, recipients: string[], defaultSt
       .replace(/\r?\n[ \t]+/g, ' ')
       .trim();
     if (key === 'x-mailwright-stream') stream = value.toLowerCase();
-    else if (key === 'x-mailwright-tag') tags.push(...value.split(',').map((t) => t.trim()).filter(Boolean));
+    else if (key === 'x-mailwright-tag')
+      tags.push(
+        ...value
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      );
     else if (key === 'x-mailwright-metadata') {
       try {
         const json = JSON.parse(value) as unknown;
@@ -104,7 +110,10 @@ export function messageInput(parsed: ParsedMail, recipients: string[], defaultSt
 
 /** The reply to a refused message: 550 5.7.1 for the sender or a recipient, 554 5.6.0 for content. */
 function refusal(err: SubmissionRefused): Error {
-  const text = err.errors.join('; ').replace(/[\r\n]+/g, ' ').slice(0, 400);
+  const text = err.errors
+    .join('; ')
+    .replace(/[\r\n]+/g, ' ')
+    .slice(0, 400);
   return err.kind === 'content' ? smtpError(554, `5.6.0 ${text}`) : smtpError(550, `5.7.1 ${text}`);
 }
 
@@ -143,7 +152,8 @@ export async function startSubmissionServer(ctx: AppContext): Promise<Submission
         if (!session.secure && !isLoopback(session.remoteAddress)) return callback(smtpError(538, '5.7.11 Encryption required: issue STARTTLS first'));
         const client = session.remoteAddress || 'unknown';
         void failures.get(client).then(async (seen) => {
-          if (seen && seen.consumedPoints >= settings.authFailures) return callback(smtpError(421, '4.7.0 Too many failed sign-ins from your address; try again later'));
+          if (seen && seen.consumedPoints >= settings.authFailures)
+            return callback(smtpError(421, '4.7.0 Too many failed sign-ins from your address; try again later'));
           const principal = await authenticate(query, auth.username ?? '', auth.password ?? '').catch((err: Error) => {
             console.error('submission: checking credentials failed:', err.message);
             return null;
@@ -177,7 +187,8 @@ export async function startSubmissionServer(ctx: AppContext): Promise<Submission
         );
       },
       onRcptTo(address: SMTPServerAddress, session: SMTPServerSession, callback: (err?: Error | null) => void) {
-        if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) return callback(smtpError(452, `4.5.3 Too many recipients: at most ${MAX_RECIPIENTS} per message`));
+        if (session.envelope.rcptTo.length >= MAX_RECIPIENTS)
+          return callback(smtpError(452, `4.5.3 Too many recipients: at most ${MAX_RECIPIENTS} per message`));
         const problem = checkEmail(address.address);
         if (problem) return callback(smtpError(553, `5.1.3 <${address.address}>: ${problem}`));
         callback();
@@ -196,7 +207,9 @@ export async function startSubmissionServer(ctx: AppContext): Promise<Submission
           const user = session.user!;
           const recipients = session.envelope.rcptTo.map((r) => r.address);
           simpleParser(Buffer.concat(chunks), { skipTextToHtml: true, skipTextLinks: true })
-            .then((parsed) => queueSubmission(ctx.database, user.project, messageInput(parsed, recipients, user.stream), { kind: 'smtp', credentialId: user.credentialId }))
+            .then((parsed) =>
+              queueSubmission(ctx.database, user.project, messageInput(parsed, recipients, user.stream), { kind: 'smtp', credentialId: user.credentialId }),
+            )
             .then(
               (result) => {
                 ctx.notifySender();
