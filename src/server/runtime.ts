@@ -52,6 +52,8 @@ export async function startRuntime(config: Config, opts: { transport?: MailTrans
   if (opts.workers ?? config.workers) workers = await startWorkers(ctx, queue, transport);
   const inbound = await startInboundReceiver(ctx);
   const submission = await startSubmissionServer(ctx);
+  // Port 0 asks for a free port (tests): the settings then name the port bound, as the SMTP screen shows it.
+  if (submission) Object.assign(config.submission, { port: submission.port, tlsPort: submission.tlsPort });
   return {
     ctx,
     database,

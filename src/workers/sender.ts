@@ -346,7 +346,7 @@ export class Sender {
       const reply = await (
         simulated
           ? Promise.resolve({ response: `250 simulator: accepted for ${row.email} (${simulated.kind}), not delivered` })
-          : lease!.send({ from: (relay.returnPath !== 'persona' && composed.returnPath) || persona.email, to: [row.email] }, raw)
+          : lease!.send({ from: (relay.returnPath !== 'persona' && composed.returnPath) || composed.from, to: [row.email] }, raw)
       ).finally(() => this.inTransaction--);
       const acceptedAt = Date.now();
       const via = simulated ? 'simulator' : relay.transport.delivers ? 'smtp' : 'capture';
@@ -357,7 +357,7 @@ export class Sender {
         response: reply.response,
         via,
         relay: simulated ? undefined : relay.name,
-        from: persona.email,
+        from: composed.from,
       });
       return { mark: this.outcomes.delivered(row, token, sent, { via, acceptedAt, daily: admitted.daily, simulated }) };
     } catch (err) {

@@ -257,7 +257,7 @@ export async function queueSubmission(
 ): Promise<SubmissionResult> {
   const query = database.query.bind(database) as QueryFn;
   const { errors, recipients } = checkSubmission(m);
-  if (errors.length) throw new SubmissionRefused(errors, errors.some((e) => e.startsWith('from')) ? 'sender' : 'content');
+  if (errors.length) throw new SubmissionRefused(errors, 'content');
 
   let templateType: string | undefined;
   if (m.templateId) {

@@ -21,6 +21,7 @@ import { SMTPServer, type SMTPServerAddress, type SMTPServerAuthentication, type
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import type { AddressInfo } from 'node:net';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
+import libmime from 'libmime';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { authenticate, liveCredential, type SmtpPrincipal } from '../../core/sending/smtpCredentials.ts';
@@ -46,6 +47,14 @@ function isLoopback(address: string | undefined): boolean {
   return a === '::1' || a.startsWith('127.');
 }
 
+/**
+ * authNeedsTls: whether AUTH must be refused (`538 5.7.11`) on a session that is not encrypted (`secure` false) from
+ * `remoteAddress`: a password never crosses a network in clear; only a loopback client may sign in without TLS.
+ */
+export function authNeedsTls(secure: boolean, remoteAddress: string | undefined): boolean {
+  return !secure && !isLoopback(remoteAddress);
+}
+
 /** The header fields a submitted message keeps besides those the service writes (others are dropped). */
 const KEPT_HEADERS = /^(in-reply-to|references|x-(?!mailwright-).+|list-id|auto-submitted|precedence|importance|priority|x-priority)$/i;
 
@@ -58,31 +67,37 @@ export function messageInput(parsed: ParsedMail, recipients: string[], defaultSt
   const list = (a: AddressObject | AddressObject[] | undefined): Mailbox[] =>
     (Array.isArray(a) ? a : a ? [a] : []).flatMap((o) => o.value).map((v) => ({ address: v.address ?? '', ...(v.name ? { name: v.name } : {}) }));
   const headers: Array<[string, string]> = [];
-  let stream: string | undefined;
-  const tags: string[] = [];
+  // The filing headers, a repeated one as a list, their encoded words decoded (mailparser leaves X- fields as sent;
+  // nodemailer encodes a value with quotes).
+  const decoded = (key: string): string[] => {
+    const v = parsed.headers.get(key) as unknown;
+    return (Array.isArray(v) ? v : v === undefined ? [] : [v]).map((x) => libmime.decodeWords(String(x)).trim());
+  };
+  const stream = decoded('x-mailwright-stream')[0]?.toLowerCase();
+  const tags = decoded('x-mailwright-tag').flatMap((v) =>
+    v
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean),
+  );
   let metadata: Record<string, string> = {};
+  const meta = decoded('x-mailwright-metadata')[0];
+  if (meta !== undefined) {
+    try {
+      const json = JSON.parse(meta) as unknown;
+      if (!json || typeof json !== 'object' || Array.isArray(json) || Object.values(json).some((v) => typeof v !== 'string')) throw new Error();
+      metadata = json as Record<string, string>;
+    } catch {
+      throw new SubmissionRefused(['X-Mailwright-Metadata: must be a JSON object of strings, e.g. {"order":"1234"}']);
+    }
+  }
   for (const { key, line } of parsed.headerLines) {
+    if (!KEPT_HEADERS.test(key)) continue;
     const value = line
       .slice(line.indexOf(':') + 1)
       .replace(/\r?\n[ \t]+/g, ' ')
       .trim();
-    if (key === 'x-mailwright-stream') stream = value.toLowerCase();
-    else if (key === 'x-mailwright-tag')
-      tags.push(
-        ...value
-          .split(',')
-          .map((t) => t.trim())
-          .filter(Boolean),
-      );
-    else if (key === 'x-mailwright-metadata') {
-      try {
-        const json = JSON.parse(value) as unknown;
-        if (!json || typeof json !== 'object' || Array.isArray(json) || Object.values(json).some((v) => typeof v !== 'string')) throw new Error();
-        metadata = json as Record<string, string>;
-      } catch {
-        throw new SubmissionRefused(['X-Mailwright-Metadata: must be a JSON object of strings, e.g. {"order":"1234"}']);
-      }
-    } else if (KEPT_HEADERS.test(key)) headers.push([line.slice(0, line.indexOf(':')).trim(), value]);
+    headers.push([line.slice(0, line.indexOf(':')).trim(), value]);
   }
   const [from] = list(parsed.from);
   return {
@@ -149,7 +164,7 @@ export async function startSubmissionServer(ctx: AppContext): Promise<Submission
       allowInsecureAuth: true,
       ...(settings.tls ? { key: settings.tls.key, cert: settings.tls.cert } : { hideSTARTTLS: true }),
       onAuth(auth: SMTPServerAuthentication, session: SMTPServerSession, callback: (err: Error | null | undefined, response?: { user: unknown }) => void) {
-        if (!session.secure && !isLoopback(session.remoteAddress)) return callback(smtpError(538, '5.7.11 Encryption required: issue STARTTLS first'));
+        if (authNeedsTls(session.secure, session.remoteAddress)) return callback(smtpError(538, '5.7.11 Encryption required: issue STARTTLS first'));
         const client = session.remoteAddress || 'unknown';
         void failures.get(client).then(async (seen) => {
           if (seen && seen.consumedPoints >= settings.authFailures)
