@@ -183,6 +183,42 @@ describe(`relays of equal priority (${API_DB})`, () => {
   });
 });
 
+describe(`relays by message stream (${API_DB})`, () => {
+  it('a relay given stream=transactional carries the transactional mail and only it; the rest keeps to the others', async () => {
+    const general = new SmtpSink();
+    const dedicated = new SmtpSink();
+    const main = new SmtpTransport(await general.start(), 5);
+    const second = new SmtpTransport(await dedicated.start(), 5);
+    const t = await h.tenant({ activated: true });
+    const news = Array.from({ length: 20 }, (_, i) => `news${i}@example.com`);
+    await dueBlast(h, t, news, { from: 'from@streams.example.com' });
+    const receipts = Array.from({ length: 20 }, (_, i) => `receipt${i}@example.com`);
+    for (const to of receipts) {
+      const res = await h.call('POST', '/api/email', { key: t.apiKey, body: { from: 'from@streams.example.com', to, subject: 'Receipt', text: 'r' } });
+      expect(res.status).toBe(200);
+    }
+    const sender = new Sender(h.runtime.ctx, main, renderer, {
+      leaseMs: 30_000,
+      pollMs: 50,
+      // Same priority as the main relay and a higher weight: only the stream keeps the blast off it.
+      backupRelays: [{ name: 'smtp://transactional.test:25', transport: second, priority: 0, weight: 10, stream: 'transactional' }],
+    });
+    sender.start();
+    try {
+      await general.waitFor(() => general.count + dedicated.count >= news.length + receipts.length, 60_000);
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      await sender.stop();
+      await main.close();
+      await second.close();
+    }
+    await general.stop();
+    await dedicated.stop();
+    expect(general.messages.map((m) => m.envelopeTo[0]).sort()).toEqual(news.slice().sort());
+    expect(dedicated.messages.map((m) => m.envelopeTo[0]).sort()).toEqual(receipts.slice().sort());
+  });
+});
+
 describe(`a relay down for 20 s (${API_DB})`, () => {
   /** A relay on `port` that is down (nothing listens: connections are refused) until `back()` starts it again. */
   async function downRelay() {

@@ -16,6 +16,10 @@ import {
   events,
   jobLog,
   outbox,
+  smtpCredentials,
+  messageStreams,
+  messageAttempts,
+  submissions,
   projects,
   segmentMembers,
   segments,
@@ -85,7 +89,12 @@ export async function resetDemoAccount(db: Db): Promise<string> {
     await tx.delete(consents).where(eq(consents.projectId, pid));
     await tx.delete(subscribeForms).where(eq(subscribeForms.projectId, pid));
     await tx.delete(topics).where(eq(topics.projectId, pid));
+    // A visitor's SMTP credentials stop working with the reset; the sending API's and SMTP's messages go with the outbox.
+    await tx.delete(smtpCredentials).where(eq(smtpCredentials.projectId, pid));
+    await tx.delete(messageStreams).where(eq(messageStreams.projectId, pid));
+    await tx.delete(messageAttempts).where(eq(messageAttempts.projectId, pid));
     await tx.delete(outbox).where(eq(outbox.projectId, pid));
+    await tx.delete(submissions).where(eq(submissions.projectId, pid));
     await tx.delete(events).where(eq(events.projectId, pid));
     // Every event of the project is gone, so are its report aggregates (docs/architecture.md §14).
     await tx.execute(sql`SELECT report_forget(${pid}::uuid)`);

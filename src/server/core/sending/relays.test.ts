@@ -21,6 +21,10 @@ describe('parseRelayUrl', () => {
     });
     expect(parseRelayUrl('smtp://relay.example.com:25?warmup=0').warmup).toBeUndefined();
   });
+  it('reads stream=, the message stream the relay alone carries, and refuses a name that is no stream name', () => {
+    expect(parseRelayUrl('smtp://relay.example.com:25?stream=transactional')).toMatchObject({ url: 'smtp://relay.example.com:25', stream: 'transactional' });
+    expect(() => parseRelayUrl('smtp://relay.example.com:25?stream=Bad%20Name')).toThrow(/SMTP_URL: stream must be/);
+  });
   it('leaves a URL without governor parameters as it is, with no limit', () => {
     expect(parseRelayUrl('smtp://127.0.0.1:2525')).toEqual({ url: 'smtp://127.0.0.1:2525', name: 'smtp://127.0.0.1:2525', maxRate: undefined });
     expect(parseRelayUrl('smtps://relay.example.com').name).toBe('smtps://relay.example.com:465');
