@@ -94,6 +94,11 @@ console.log(
     : 'Feedback: the inbound SMTP receiver is off (set INBOUND_SMTP_PORT to receive bounces and complaints from any relay)',
 );
 console.log(
+  runtime.submission
+    ? `SMTP submission: ${[runtime.submission.port && `port ${runtime.submission.port} (STARTTLS${config.submission.tls ? '' : ' not offered: no SUBMISSION_TLS_CERT; loopback clients only'})`, runtime.submission.tlsPort && `port ${runtime.submission.tlsPort} (TLS)`].filter(Boolean).join(', ')}; credentials in Account → SMTP`
+    : 'SMTP submission: off (set SUBMISSION_PORT to let applications send over SMTP)',
+);
+console.log(
   `Health: /healthz, /readyz; metrics: /metrics (${config.metricsToken ? 'Authorization: Bearer METRICS_TOKEN' : 'from this machine only; set METRICS_TOKEN'})`,
 );
 console.log(`Demo account${created ? ' (created now)' : ''}: ${DEMO_ACCOUNT.email} / ${DEMO_ACCOUNT.password} (in the sandbox)`);
