@@ -52,7 +52,7 @@ async function send(body: Json, headers: Record<string, string> = {}) {
 const head = (raw: string) => raw.slice(0, raw.indexOf('\r\n\r\n'));
 
 beforeAll(async () => {
-  h = await startHarness({ workers: true });
+  h = await startHarness({ workers: true, config: { deferRetryMs: 300 } });
   t = await h.tenant({ activated: true });
   other = await h.tenant({ activated: true });
   const persona = await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
@@ -329,6 +329,36 @@ describe(`Message streams (${API_DB})`, () => {
     expect(suppressed.body.data).toHaveLength(3);
     await new Promise((r) => setTimeout(r, 500));
     expect((await copiesFor(who)).length).toBe(2);
+  });
+});
+
+describe(`A message's timeline (${API_DB})`, () => {
+  it("records each deferral with the relay's words, then the send; a refusal fails it", async () => {
+    h.sink.refuse.set('later@timeline.example.com', { code: 451, message: '4.2.0 Mailbox busy, try again' });
+    h.sink.refuse.set('never@timeline.example.com', { code: 550, message: '5.1.1 No such user here' });
+    const later = await send({ from: FROM, to: 'later@timeline.example.com', subject: 'Later', text: 'x' });
+    const never = await send({ from: FROM, to: 'never@timeline.example.com', subject: 'Never', text: 'x' });
+    const timeline = async (id: string) => (await h.call('GET', `/api/messages/${encodeURIComponent(id)}`, { key: t.apiKey })).body.data;
+    await until(async () => (await timeline(later.body.message_id)).timeline.some((e: { type: string }) => e.type === 'deferred'));
+    expect((await timeline(later.body.message_id)).status).toBe('deferred');
+    h.sink.refuse.delete('later@timeline.example.com');
+    await until(async () => (await timeline(later.body.message_id)).status === 'sent');
+    const done = await timeline(later.body.message_id);
+    const types = done.timeline.map((e: { type: string }) => e.type);
+    expect(types[0]).toBe('queued');
+    expect(types.at(-1)).toBe('sent');
+    expect(types.slice(1, -1).every((x: string) => x === 'deferred')).toBe(true);
+    expect(done.timeline[1].detail).toMatch(/451.*Mailbox busy/);
+    await until(async () => (await timeline(never.body.message_id)).status === 'failed');
+    const failed = await timeline(never.body.message_id);
+    expect(failed.timeline.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(['queued', 'failed']));
+    expect(
+      failed.timeline
+        .filter((e: { type: string }) => e.type === 'failed')
+        .map((e: { detail: string }) => e.detail)
+        .join(' '),
+    ).toMatch(/550.*No such user/);
+    expect(failed.copy).toBeNull();
   });
 });
 

@@ -1174,9 +1174,9 @@ export const submissions = pgTable(
 );
 
 /**
- * Each time a claimed email went back to wait or failed (a relay's 4xx or 5xx, a refused connection, a daily cap),
- * with the reason: the message activity's timeline (core/messages). Written by a row trigger on outbox
- * (core/sending/sql/message_attempts.sql); a sent email's accepting relay and answer are in its send event.
+ * Each time a claimed email went back to wait (a relay's 4xx, a refused connection, a time-out, a daily cap), with the
+ * reason: the message activity's timeline (core/messages). Written by a row trigger on outbox
+ * (core/sending/sql/message_attempts.sql); a send and a failure are events (the relay's answer, the reason).
  */
 export const messageAttempts = pgTable(
   'message_attempts',

@@ -59,6 +59,6 @@ CREATE INDEX "outbox_project_id_idx" ON "outbox" USING btree ("project_id","id")
 -- claims, sent marks and waits for a provider's slot call nothing.
 CREATE OR REPLACE FUNCTION outbox_message_attempts() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;--> statement-breakpoint
 CREATE TRIGGER outbox_message_attempts AFTER UPDATE ON outbox FOR EACH ROW
-  WHEN (OLD.status = 'sending' AND NEW.status IN ('pending', 'failed') AND NEW.last_error IS NOT NULL
-        AND (NEW.attempts = OLD.attempts OR NEW.last_error IS DISTINCT FROM OLD.last_error OR NEW.status = 'failed'))
+  WHEN (OLD.status = 'sending' AND NEW.status = 'pending' AND NEW.last_error IS NOT NULL
+        AND (NEW.attempts = OLD.attempts OR NEW.last_error IS DISTINCT FROM OLD.last_error))
   EXECUTE FUNCTION outbox_message_attempts();
