@@ -14,8 +14,12 @@ export interface Release {
 export const RELEASES: readonly Release[] = [
   {
     date: '2026-11-29',
-    title: 'Documentation, your account at a glance, and tidier imports',
+    title: 'Transactional email over SMTP and a sending API, documentation, your account at a glance',
     changes: [
+      'Send from any application over SMTP: Account → SMTP makes a credential per application (shown once, revocable at once), on port 587 with STARTTLS or 465 with TLS. Every recipient, Bcc included, gets one copy, and a Bcc is never shown.',
+      'A sending API in the familiar shape: POST /api/email with from, to, cc, bcc, reply_to, html, text or a template with variables, attachments, tags and metadata; a batch of up to 500; an Idempotency-Key so a retry never sends twice.',
+      'Message streams: transactional mail (not tracked, not stopped by newsletter unsubscribes) and broadcast mail stay apart, each with its own tracking and, if you like, its own relay. A hard bounce or complaint stops both.',
+      'Messages: find any email by recipient, subject, Message-ID or tag, and see its timeline — queued, the relay’s answer, deferrals, bounces, opens and clicks by people — beside the copy that was sent.',
       'Documentation: quick starts for the console, the API, webhooks and running Mailwright yourself; a reference of every API gateway you can try from the page; and this changelog. Each gateway’s OpenAPI document is served at /openapi/<gateway>.json.',
       'Insights opens on your account at a glance: contacts, campaigns, this month’s sends, and the latest campaign’s sends, opens and clicks. A menu under your initials holds Account settings, API keys and Sign out; each navigation section has an icon.',
       'Sign-up takes you straight into the console, signed in.',

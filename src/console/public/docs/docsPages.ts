@@ -33,9 +33,17 @@ export const QUICK_STARTS: readonly QuickStartMeta[] = [
   {
     slug: 'send-from-your-app',
     title: 'Send from your app',
-    summary: 'Send one email, add contacts and schedule a blast over the HTTP API, with curl and Node.js.',
+    summary: 'Send one email, find it in the activity, add contacts and schedule a blast over the HTTP API, with curl and Node.js.',
     description: 'Send a transactional email, add contacts and schedule an email blast from your own code with the Mailwright API: curl and Node.js examples.',
     minutes: 10,
+  },
+  {
+    slug: 'send-over-smtp',
+    title: 'Send over SMTP',
+    summary: 'Point WordPress, Django, Rails, Laravel or any SMTP client at Mailwright with a credential of its own.',
+    description:
+      'Create an SMTP credential in Mailwright and send transactional email from any application over SMTP: host, ports, STARTTLS, AUTH and examples.',
+    minutes: 5,
   },
   {
     slug: 'receive-webhooks',
@@ -87,6 +95,18 @@ export const GATEWAY_GROUPS: readonly GatewayGroup[] = [
   {
     title: 'Sending',
     gateways: [
+      {
+        service: 'email',
+        name: 'Sending API and SMTP',
+        summary: 'Send a message or a batch of 500 with an idempotency key; message streams; SMTP credentials for your applications.',
+        auth: 'api-key',
+      },
+      {
+        service: 'messages',
+        name: 'Message activity',
+        summary: 'Find any email by recipient, subject, Message-ID or tag, and read its timeline and the copy sent.',
+        auth: 'api-key',
+      },
       {
         service: 'event',
         name: 'Events and single sends',

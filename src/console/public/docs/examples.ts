@@ -22,17 +22,17 @@ export const CREATE_PERSONA: ExampleCall = {
   body: { sender_personas: [{ email: EXAMPLE_SENDER, first_name: 'Ada', last_name: 'Lovelace' }] },
 };
 
-/** Send one email now: subject and HTML body given inline. */
+/** Send one email now through the sending API: subject, HTML and text given inline, a tag to find it by. */
 export const SEND_ONE_EMAIL: ExampleCall = {
   method: 'POST',
-  path: '/api/event/emit_send_single_email_event',
+  path: '/api/email',
   body: {
-    mailer_payload: {
-      from: { email: EXAMPLE_SENDER },
-      to: [{ email: SIMULATOR_SUCCESS_ADDRESS, name: 'Sam Simulator' }],
-      subject: 'Your order has shipped',
-      body: '<p>Hello {{user.first_name}},</p><p>Your order is on its way.</p>',
-    },
+    from: `Ada Lovelace <${EXAMPLE_SENDER}>`,
+    to: `Sam Simulator <${SIMULATOR_SUCCESS_ADDRESS}>`,
+    subject: 'Your order has shipped',
+    html: '<p>Hello Sam,</p><p>Your order is on its way.</p>',
+    text: 'Hello Sam,\n\nYour order is on its way.',
+    tags: ['shipping'],
   },
 };
 
@@ -99,7 +99,7 @@ export function sendWebhookTest(id: string): ExampleCall {
  * single-quoted strings), two spaces an indent, an object or array on one line when it fits in `width` characters.
  */
 export function pretty(value: unknown, js = false, indent = '', width = 80): string {
-  const str = (s: string) => (js ? `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(s));
+  const str = (s: string) => (js ? `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'").replace(/\n/g, '\\n')}'` : JSON.stringify(s));
   const key = (k: string) => (js && /^[A-Za-z_$][\w$]*$/.test(k) ? k : str(k));
   if (typeof value === 'string') return str(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);

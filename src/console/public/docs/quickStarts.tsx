@@ -254,8 +254,8 @@ export MAILWRIGHT_API_KEY='paste-your-api-key-here'`}</CodeBlock>
         </Step>
         <Step title="Send one email">
           <P>
-            <C>POST /api/event/emit_send_single_email_event</C> sends one email now — a receipt, a password reset, a notification. Give the subject and HTML{' '}
-            <C>body</C> inline, or a saved template’s <C>template_id</C> instead:
+            <C>POST /api/email</C> sends one email now — a receipt, a password reset, a notification. Give the subject with <C>html</C> and/or <C>text</C> (sent
+            as you give them), or a saved template’s <C>template_id</C> with <C>variables</C>:
           </P>
           <CodeTabs
             what="Send one email"
@@ -265,10 +265,15 @@ export MAILWRIGHT_API_KEY='paste-your-api-key-here'`}</CodeBlock>
             ]}
           />
           <P>
-            The answer is <C>{'{"data":{"queued":1}}'}</C>: one email per recipient is queued and goes out within seconds. <C>to</C>, <C>cc</C> and <C>bcc</C>{' '}
-            take up to 50 addresses each; <C>from</C> names the persona by <C>email</C> or by <C>user_id</C> (its id). <C>{'{{user.first_name}}'}</C> is filled
-            in from your contact with the recipient’s address, and left blank when there is none. Each email appears on <strong>Insights</strong> under{' '}
-            <strong>Recent emails</strong>.
+            The answer names each recipient’s copy:{' '}
+            <C>{'{"id":"…","message_id":"<…@example.com>","stream":"transactional","recipients":[{"email":"…","status":"queued",…}]}'}</C>. <C>to</C>, <C>cc</C>{' '}
+            and <C>bcc</C> take an address, <C>Name &lt;address&gt;</C>, or a list: 50 recipients in all, each getting one copy, and a Bcc is never shown to the
+            others. Add an <C>Idempotency-Key</C> header (a new UUID per email) and a retried request sends nothing twice. Up to 500 emails go in one call to{' '}
+            <C>POST /api/email/batch</C>.
+          </P>
+          <P>
+            Find the email on <strong>Messages</strong> in the console, or with <C>GET /api/messages?tag=shipping</C>: its timeline shows when it was queued,
+            the relay’s answer when it was sent, and any bounce, complaint, open or click after.
           </P>
         </Step>
         <Step title="Add contacts">
@@ -329,11 +334,95 @@ export MAILWRIGHT_API_KEY='paste-your-api-key-here'`}</CodeBlock>
       </Section>
       <Section title="When a call is refused">
         <P>
-          A refused call answers 4xx with every problem at once, each naming its field: <C>{'{"errors":["mailer_payload.from: missing sender"]}'}</C>. A missing
-          or unknown key is a <C>401</C>, an oversized or malformed body a <C>400</C> or <C>415</C>, and too many sign-in attempts a <C>429</C> saying how long
-          to wait. Every operation, with its fields and answers, is in the <To to="/docs/api">API reference</To>: sends and events on the{' '}
-          <To to={apiReferencePath('event')}>events gateway</To>, contacts on the <To to={apiReferencePath('user')}>contacts gateway</To>, blasts on the{' '}
-          <To to={apiReferencePath('scheduler')}>email blasts gateway</To>.
+          A refused call answers 4xx with every problem at once, each naming its field: <C>{'{"errors":["from: Required field"]}'}</C>. A missing or unknown key
+          is a <C>401</C>, an oversized or malformed body a <C>400</C> or <C>415</C>, and too many sign-in attempts a <C>429</C> saying how long to wait. Every
+          operation, with its fields and answers, is in the <To to="/docs/api">API reference</To>: sends on the{' '}
+          <To to={apiReferencePath('email')}>sending gateway</To>, events on the <To to={apiReferencePath('event')}>events gateway</To>, contacts on the{' '}
+          <To to={apiReferencePath('user')}>contacts gateway</To>, blasts on the <To to={apiReferencePath('scheduler')}>email blasts gateway</To>.
+        </P>
+      </Section>
+    </>
+  );
+}
+
+/** Send over SMTP: a credential, the connection settings, examples for common frameworks, what the answers mean. */
+function SendOverSmtp() {
+  const host = window.location.hostname;
+  const django = `# settings.py
+EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+EMAIL_HOST = "${host}"
+EMAIL_PORT = 587
+EMAIL_USE_TLS = True
+EMAIL_HOST_USER = "mw_…"
+EMAIL_HOST_PASSWORD = "…"
+DEFAULT_FROM_EMAIL = "Shop <orders@shop.example.com>"`;
+  const node = `import nodemailer from 'nodemailer';
+
+const smtp = nodemailer.createTransport({
+  host: '${host}',
+  port: 587,
+  requireTLS: true,
+  auth: { user: process.env.SMTP_USER, pass: process.env.SMTP_PASSWORD },
+});
+const info = await smtp.sendMail({
+  from: 'Shop <orders@shop.example.com>',
+  to: 'ann@example.com',
+  subject: 'Your receipt',
+  text: 'Thanks for your order.',
+  headers: { 'X-Mailwright-Tag': 'receipt' },
+});
+console.log(info.response); // 250 2.0.0 Ok: queued as <…>`;
+  const laravel = `# .env
+MAIL_MAILER=smtp
+MAIL_HOST=${host}
+MAIL_PORT=587
+MAIL_ENCRYPTION=tls
+MAIL_USERNAME=mw_…
+MAIL_PASSWORD=…`;
+  return (
+    <>
+      <P>
+        Most software sends email over SMTP: give it Mailwright’s host, a port, and a user name and password of its own, and its mail goes through the same
+        pipeline as the rest of your email — signed with your domain’s DKIM key, tracked as its stream says, counted, and shown on <strong>Messages</strong>.
+        Your operator turns SMTP on (<C>SUBMISSION_PORT</C>); <UiPath parts={['Account', 'SMTP']} /> shows the ports this install listens on.
+      </P>
+      <Steps label="Steps to send over SMTP">
+        <Step title="Create a credential">
+          <P>
+            In <UiPath parts={['Account', 'SMTP']} />, press <strong>Create credential</strong>, name it after the application that uses it, and choose its
+            stream: <strong>transactional</strong> for mail one person asked for (not tracked; unsubscribes do not stop it), <strong>broadcast</strong> for
+            newsletters. Copy the password now: it is shown once. Revoke the credential when the application no longer needs it; it stops working at once.
+          </P>
+        </Step>
+        <Step title="Point your application at it">
+          <P>
+            Host <C>{host}</C>, port <C>587</C> with STARTTLS (or <C>465</C> with TLS), AUTH PLAIN or LOGIN with the credential. The From address must be one of
+            your verified sender personas, or on a verified sending domain.
+          </P>
+          <CodeTabs
+            what="SMTP settings"
+            samples={[
+              { label: 'Django', code: django },
+              { label: 'Node.js', code: node },
+              { label: 'Laravel', code: laravel },
+            ]}
+          />
+        </Step>
+        <Step title="Tag and file messages">
+          <P>
+            Optional headers, removed before the email is sent: <C>X-Mailwright-Stream</C> (a stream other than the credential’s), <C>X-Mailwright-Tag</C>{' '}
+            (repeat it, or separate tags with commas) and <C>X-Mailwright-Metadata</C> (a JSON object of strings, e.g. <C>{'{"order":"1234"}'}</C>). Tags and
+            metadata come back in the message activity.
+          </P>
+        </Step>
+      </Steps>
+      <Section title="What the answers mean">
+        <P>
+          <C>250 … queued as &lt;Message-ID&gt;</C>: taken; every recipient of the envelope (To, Cc and Bcc) gets one copy. <C>535 5.7.8</C>: wrong user name or
+          password, or the credential was revoked. <C>538 5.7.11</C>: start TLS before signing in. <C>550 5.7.1</C>: the From is not yours (or, in the sandbox,
+          a recipient is not allowed). <C>552 5.3.4</C>: the message is over the size the server announces. <C>554 5.6.0</C>: the message is malformed (no From,
+          a header hiding a line break). <C>451</C> or <C>421</C>: try again later. A recipient on your suppression list is accepted and recorded as suppressed,
+          not sent.
         </P>
       </Section>
     </>
@@ -615,6 +704,7 @@ docker compose up -d --build --scale http=2 --scale worker=2`}</CodeBlock>
 export const QUICK_START_BODIES: Record<string, ComponentType> = {
   'first-blast-from-the-console': FirstBlastFromTheConsole,
   'send-from-your-app': SendFromYourApp,
+  'send-over-smtp': SendOverSmtp,
   'receive-webhooks': ReceiveWebhooks,
   'run-it-yourself': RunItYourself,
 };
