@@ -1029,6 +1029,10 @@ export const webhookDeliveries = pgTable(
     createdAt: created(),
   },
   (t) => [
+    // A message's webhook deliveries, for its activity timeline (core/messages).
+    index('webhook_deliveries_message_idx')
+      .on(sql`(payload->'data'->>'message_id')`)
+      .where(sql`(payload->'data'->>'message_id') IS NOT NULL`),
     index('webhook_deliveries_due_idx')
       .on(t.nextAttemptAt)
       .where(sql`status = 'pending'`),
@@ -1166,7 +1170,10 @@ export const submissions = pgTable(
     source: text('source').notNull(),
     credentialId: uuid('credential_id'),
     content: jsonb('content').$type<Record<string, unknown>>().notNull(),
-    tags: text('tags').array().notNull().default(sql`'{}'`),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
     createdAt: created(),
   },

@@ -61,6 +61,13 @@ export interface MessageFilters {
 /** isoSql: a timestamptz as ISO 8601 text in UTC with milliseconds (NULL stays NULL). */
 const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
+/**
+ * SENT_EVENT: the send event of outbox row `o` (sent): written by the sent mark's own statement, so its emitted_at is
+ * the row's sent_at (both now()), found through events_project_name_idx rather than a scan for its Message-ID.
+ */
+const SENT_EVENT = (o: string) => `SELECT e.json, e.emitted_at, e.name FROM events e
+   WHERE e.project_id = ${o}.project_id AND e.name = '${EVENT.sendSuccess}' AND e.emitted_at = ${o}.sent_at AND e.json->>'message_id' = ${o}.message_id`;
+
 /** An event of the message, by name, as a boolean column: people only for opens and clicks. */
 const had = (name: string, people = false) =>
   `EXISTS (SELECT 1 FROM events e WHERE e.project_id = o.project_id AND e.json->>'message_id' = o.message_id AND e.name = '${name}'${
@@ -86,8 +93,7 @@ const MESSAGE_FROM = `FROM outbox o
     LEFT JOIN submissions sub ON sub.id = o.submission_id
     LEFT JOIN templates t ON t.id = o.template_id
     LEFT JOIN sender_personas p ON p.id = o.sender_persona_id
-    LEFT JOIN LATERAL (SELECT e.json FROM events e WHERE e.project_id = o.project_id AND e.json->>'message_id' = o.message_id
-                        AND e.name = '${EVENT.sendSuccess}' LIMIT 1) sent ON o.status = 'sent'`;
+    LEFT JOIN LATERAL (${SENT_EVENT('o')} LIMIT 1) sent ON o.status = 'sent'`;
 
 /** The delivery statuses as outbox conditions; the rest are events the message had. */
 const STATUS_WHERE: Record<string, string> = {
@@ -133,8 +139,8 @@ export async function listMessages(query: QueryFn, projectId: string, f: Message
 }
 
 /**
- * TIMELINE: what happened to outbox row $2 of project $1, in order: queued, each attempt written back (deferred or
- * failed, with the reason), its events (sent with the relay and its answer, bounces and complaints with the
+ * TIMELINE: what happened to outbox row $2 of project $1, in order: queued, each deferral (with the relay's or the
+ * governor's reason), its events (failed with the reason, (sent with the relay and its answer, bounces and complaints with the
  * receiver's words, opens and clicks with the machine verdict, unsubscribes) and the webhook messages about it.
  */
 const TIMELINE = `WITH m AS (SELECT * FROM outbox WHERE project_id = $1 AND id = $2)
@@ -154,9 +160,21 @@ const TIMELINE = `WITH m AS (SELECT * FROM outbox WHERE project_id = $1 AND id =
          e.json->>'relay',
          CASE WHEN e.name IN ('${EVENT.open}', '${EVENT.click}') THEN coalesce((e.json->>'machine')::boolean, (e.json->>'bot')::boolean, false) END,
          2
-    FROM events e, m
-   WHERE e.project_id = m.project_id AND e.json->>'message_id' = m.message_id
-     AND e.name IN ('${EVENT.sendSuccess}', '${EVENT.sendFailure}', '${EVENT.bounce}', '${EVENT.complaint}', '${EVENT.open}', '${EVENT.click}', '${EVENT.unsubscribed}')
+    FROM (
+      -- Each kind of event through its index: opens and clicks, bounces and complaints by Message-ID; the send at the
+      -- row's sent_at; failures and unsubscribes (rare) among the project's since the row was queued.
+      SELECT e.name, e.json, e.emitted_at FROM events e, m
+       WHERE e.json->>'message_id' = m.message_id AND e.name IN ('${EVENT.open}', '${EVENT.click}') AND e.project_id = m.project_id
+      UNION ALL
+      SELECT e.name, e.json, e.emitted_at FROM events e, m
+       WHERE e.json->>'message_id' = m.message_id AND e.name IN ('${EVENT.bounce}', '${EVENT.complaint}') AND e.project_id = m.project_id
+      UNION ALL
+      SELECT s.name, s.json, s.emitted_at FROM m, LATERAL (${SENT_EVENT('m')}) s
+      UNION ALL
+      SELECT e.name, e.json, e.emitted_at FROM events e, m
+       WHERE e.project_id = m.project_id AND e.name IN ('${EVENT.sendFailure}', '${EVENT.unsubscribed}') AND e.emitted_at >= m.created_at
+         AND e.json->>'message_id' = m.message_id
+    ) e
   UNION ALL
   SELECT ${isoSql('coalesce(d.last_attempt_at, d.created_at)')}, 'webhook',
          d.event_type || ' to ' || w.url || ': ' || CASE d.status WHEN 'delivered' THEN 'delivered' || coalesce(' (' || d.last_status_code || ')', '')
@@ -174,7 +192,7 @@ const TIMELINE = `WITH m AS (SELECT * FROM outbox WHERE project_id = $1 AND id =
 export async function getMessage(query: QueryFn, storage: Storage, projectId: string, id: string) {
   const byId = /^[0-9]{1,18}$/.test(id);
   const [row] = await query<MessageOut & { location: string | null }>(
-    `SELECT ${MESSAGE_COLUMNS}, sent.json->>'location' AS location ${MESSAGE_FROM}
+    `SELECT ${MESSAGE_COLUMNS}, o.location ${MESSAGE_FROM}
       WHERE o.project_id = $1 AND ${byId ? 'o.id = $2::bigint' : 'o.message_id = $2'}`,
     [projectId, byId ? id : `<${id.trim().replace(/^<|>$/g, '')}>`],
   );
