@@ -11,6 +11,8 @@ import { simpleParser } from 'mailparser';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import { requestFingerprint } from '../../src/server/idempotency.ts';
 import type { Json } from '../helpers/json.ts';
+import { WebhookReceiver } from '../helpers/webhookReceiver.ts';
+import { loadConfig } from '../../src/server/config.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -52,7 +54,7 @@ async function send(body: Json, headers: Record<string, string> = {}) {
 const head = (raw: string) => raw.slice(0, raw.indexOf('\r\n\r\n'));
 
 beforeAll(async () => {
-  h = await startHarness({ workers: true, config: { deferRetryMs: 300 } });
+  h = await startHarness({ workers: true, config: { deferRetryMs: 300, webhooks: { ...loadConfig({}).webhooks, allowPrivate: true, pollMs: 100 } } });
   t = await h.tenant({ activated: true });
   other = await h.tenant({ activated: true });
   const persona = await h.call('POST', '/api/senderpersonawrapper/sender_personas', {
@@ -333,6 +335,25 @@ describe(`Message streams (${API_DB})`, () => {
 });
 
 describe(`A message's timeline (${API_DB})`, () => {
+  it('lists each webhook delivery about the message', async () => {
+    const receiver = new WebhookReceiver();
+    const url = await receiver.start();
+    try {
+      const endpoint = await h.call('POST', '/api/webhooks/endpoints', { key: t.apiKey, body: { url, event_types: ['email.sent'] } });
+      expect(endpoint.status).toBe(200);
+      const sent = await send({ from: FROM, to: 'hooked@timeline.example.com', subject: 'Hooked', text: 'x' });
+      await receiver.waitFor(() => receiver.ofType('email.sent').some((r) => r.body.includes(sent.body.message_id)));
+      const timeline = async () => (await h.call('GET', `/api/messages/${encodeURIComponent(sent.body.message_id)}`, { key: t.apiKey })).body.data.timeline;
+      await until(async () => (await timeline()).some((e: { type: string; detail: string }) => e.type === 'webhook' && /delivered/.test(e.detail)));
+      const hook = (await timeline()).find((e: { type: string }) => e.type === 'webhook');
+      expect(hook.detail).toBe(`email.sent to ${url}: delivered (204)`);
+      const removed = await h.call('DELETE', `/api/webhooks/endpoints/${endpoint.body.data.id}`, { key: t.apiKey });
+      expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    } finally {
+      await receiver.stop();
+    }
+  });
+
   it("records each deferral with the relay's words, then the send; a refusal fails it", async () => {
     h.sink.refuse.set('later@timeline.example.com', { code: 451, message: '4.2.0 Mailbox busy, try again' });
     h.sink.refuse.set('never@timeline.example.com', { code: 550, message: '5.1.1 No such user here' });
