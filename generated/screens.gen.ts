@@ -748,11 +748,11 @@ export const screens: ScreenDefinition[] = [
         "name": {
           "ui:title": "Name",
           "ui:placeholder": "e.g. Shop backend",
-          "ui:help": "What sends with it",
-          "so you know which to revoke": null
+          "ui:help": "What sends with it, so you know which to revoke"
         },
         "stream": {
-          "ui:title": "Message stream"
+          "ui:title": "Message stream",
+          "ui:widget": "streamSelect"
         },
         "rate_per_minute": {
           "ui:title": "Messages per minute",

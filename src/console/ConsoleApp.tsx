@@ -17,6 +17,9 @@ import { NotificationsPage } from './pages/NotificationsPage';
 import { TeamPage } from './account/TeamPage';
 import { IntegrationsPage } from './account/IntegrationsPage';
 import { WebhooksPage } from './account/WebhooksPage';
+import { SmtpPage } from './account/SmtpPage';
+import { MessagesPage } from './messages/MessagesPage';
+import { MessagePage } from './messages/MessagePage';
 import { TopicsPage } from './pages/TopicsPage';
 import { SubscribeFormsPage } from './pages/SubscribeFormsPage';
 import { SettingsPage } from './account/SettingsPage';
@@ -139,6 +142,9 @@ export default function ConsoleApp() {
         <Route path="/account/settings" element={<SettingsPage />} />
         <Route path="/account/domains" element={<DomainsPage />} />
         <Route path="/account/webhooks" element={<WebhooksPage />} />
+        <Route path="/account/smtp" element={<SmtpPage />} />
+        <Route path="/messages" element={<MessagesPage />} />
+        <Route path="/messages/:id" element={<MessagePage />} />
         <Route path="/people/topics" element={<TopicsPage />} />
         <Route path="/people/subscribe-forms" element={<SubscribeFormsPage />} />
         <Route path="/email-send-wizard" element={<SendWizardPage />} />

@@ -19,6 +19,8 @@ export const NAVIGATION: NavItem[] = [
       { label: 'Statistics', path: '/insights/stats' },
     ],
   },
+  // Message activity (not in the spec's navigation): every email sent, for "did my user get it?".
+  { label: 'Messages', path: '/messages' },
   { label: 'Campaigns', path: '/campaigns' },
   { label: 'Send wizard', path: '/email-send-wizard' },
   {
@@ -81,6 +83,7 @@ export const NAVIGATION: NavItem[] = [
       { label: 'Integrations', path: '/account/api' },
       { label: 'Domains', path: '/account/domains' },
       { label: 'Webhooks', path: '/account/webhooks' },
+      { label: 'SMTP', path: '/account/smtp' },
       { label: 'Notifications', path: '/account/notifications' },
       { label: 'Events', path: '/account/events' },
       { label: 'Logout', path: '/logout' },
@@ -88,7 +91,7 @@ export const NAVIGATION: NavItem[] = [
   },
 ];
 
-const PROTECTED_PREFIXES = ['/insights', '/campaigns', '/email-send-wizard', '/people', '/components', '/account', '/email/', '/sender-wizard'];
+const PROTECTED_PREFIXES = ['/insights', '/messages', '/campaigns', '/email-send-wizard', '/people', '/components', '/account', '/email/', '/sender-wizard'];
 
 /** isProtectedPath is true for the authenticated routes of spec part 1 §2, which show the About page when logged out. */
 export function isProtectedPath(pathname: string): boolean {

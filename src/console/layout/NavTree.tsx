@@ -7,6 +7,7 @@ import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import InsightsOutlined from '@mui/icons-material/InsightsOutlined';
 import CampaignOutlined from '@mui/icons-material/CampaignOutlined';
+import ForwardToInboxOutlined from '@mui/icons-material/ForwardToInboxOutlined';
 import SendOutlined from '@mui/icons-material/SendOutlined';
 import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import WidgetsOutlined from '@mui/icons-material/WidgetsOutlined';
@@ -16,6 +17,7 @@ import { NAVIGATION, type NavItem } from '../routes';
 /** The icon of each section of the navigation (its top-level entries). */
 const SECTION_ICONS: Record<string, SvgIconComponent> = {
   '/insights': InsightsOutlined,
+  '/messages': ForwardToInboxOutlined,
   '/campaigns': CampaignOutlined,
   '/email-send-wizard': SendOutlined,
   '/people': PeopleOutlined,

@@ -8,7 +8,7 @@
  * States: a spinner while loading, the load error with Retry, the empty text; a refused save keeps the typed values
  * and names the field under it; a refused delete says why in a toast and keeps the row.
  */
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useNotify } from 'react-admin';
 import type { HttpError } from 'react-admin';
 import type { RegistryFieldsType, RegistryWidgetsType } from '@rjsf/utils';
@@ -67,6 +67,8 @@ export interface ManagedListProps {
   renderCard?: (row: Row, reload: () => Promise<void>) => React.ReactNode;
   /** Called with the created row (e.g. to show a secret returned once). */
   onCreated?: (row: Row) => void;
+  /** Called with each list answer as a whole, for what it carries beside its rows (e.g. the SMTP host and ports). */
+  onLoaded?: (answer: Record<string, unknown>) => void;
   /** Rewords a refusal's text before it is shown. */
   errorText?: (text: string) => string;
   widgets?: RegistryWidgetsType;
@@ -112,6 +114,7 @@ export function ManagedList({
   canDelete = () => true,
   renderCard,
   onCreated,
+  onLoaded,
   errorText = (t) => t,
   widgets,
   fields,
@@ -130,12 +133,18 @@ export function ManagedList({
   const create = withUi(definition.create, uiOverrides);
   const edit = withUi(definition.edit, uiOverrides);
   const listParams = requests.list;
+  // Read through a ref, so a page passing a new function each render does not reload the list.
+  const onLoadedRef = useRef(onLoaded);
+  useEffect(() => {
+    onLoadedRef.current = onLoaded;
+  });
 
   const load = useCallback(async () => {
     setLoadError('');
     try {
       const res = (await callOperationUnchecked(operations.list, listParams?.() ?? {}, listRetry)) as { data: Row[] };
       setRows(res.data);
+      onLoadedRef.current?.(res);
     } catch (e) {
       setLoadError(`${definition.loadError}: ${(e as Error).message}`);
     }

@@ -131,7 +131,7 @@ export function KeyValueField(props: FieldProps) {
  * NativeSelect is the native select the select widgets share (usable by keyboard and on a phone): `choices` in order,
  * the empty value saved as none.
  */
-function NativeSelect({
+export function NativeSelect({
   id,
   value,
   onChange,
