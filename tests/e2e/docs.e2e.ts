@@ -126,7 +126,7 @@ describe('the documentation (e2e)', () => {
     expect(code).toContain(`export MAILWRIGHT_URL='${e2e.server.url}'`);
     for (const p of [
       '/api/senderpersonawrapper/sender_personas',
-      '/api/event/emit_send_single_email_event',
+      '/api/email',
       '/api/user/users',
       '/api/template/templates',
       '/api/scheduler/scheduler',
