@@ -117,8 +117,10 @@ describe('charts that do not mislead (e2e)', () => {
     // The demo project's persona is the simulator's success address, already verified.
     const personas = await api<{ data: Array<{ id: string; email: string }> }>('GET', '/api/senderpersonawrapper/sender_personas');
     const persona = personas.data.find((p) => p.email === SIMULATOR_SUCCESS_ADDRESS)!;
+    // On the broadcast stream, whose emails are tracked (the transactional stream's are not).
     await api('POST', '/api/event/emit_send_single_email_event', {
       mailer_payload: {
+        stream: 'broadcast',
         from: { user_id: persona.id },
         to: Array.from({ length: SENDS }, () => ({ email: SIMULATOR_SUCCESS_ADDRESS })),
         subject: 'Chart e2e send',
