@@ -28,6 +28,9 @@ import { ProviderSlots } from '../server/core/sending/providerSlots.ts';
 import { Outcomes } from '../server/core/sending/outcomes.ts';
 import { Admission, type Admitted } from '../server/core/sending/admission.ts';
 
+/** How long (ms) rows gather after a small claim before the next (a trickle is claimed in batches, not per row). */
+const TRICKLE_GATHER_MS = 100;
+
 export interface SenderOptions {
   /** Rows claimed per batch (default 200). */
   batchSize?: number;
@@ -192,6 +195,10 @@ export class Sender {
         } catch (err) {
           console.error('sender: claiming a batch failed:', (err as Error).message);
         }
+        // A trickle (messages handed in one by one over SMTP or the API, each waking the sender) would otherwise be
+        // claimed a row or two at a time, each claim paying for its batch's lookups: after a small claim, let the
+        // next rows gather for a moment. The first claim after an idle spell is not held back.
+        if (claimed > 0 && claimed < this.batchSize / 4) await new Promise((r) => setTimeout(r, TRICKLE_GATHER_MS));
         if (claimed > 0) continue;
       }
       if (!this.running) break;

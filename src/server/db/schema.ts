@@ -374,9 +374,6 @@ export const outbox = pgTable(
     createdAt: created(),
   },
   (t) => [
-    index('outbox_submission_idx')
-      .on(t.submissionId)
-      .where(sql`submission_id IS NOT NULL`),
     // The message activity list (core/messages): a project's emails, newest first (by id, its cursor).
     index('outbox_project_id_idx').on(t.projectId, t.id),
     uniqueIndex('outbox_blast_contact_idx').on(t.blastId, t.contactId),
@@ -1177,7 +1174,7 @@ export const submissions = pgTable(
     metadata: jsonb('metadata').$type<Record<string, string>>().notNull().default({}),
     createdAt: created(),
   },
-  (t) => [index('submissions_project_idx').on(t.projectId, t.createdAt)],
+  // No index but the key: a submission is read only through its outbox rows (every index is paid per message; bench:submission).
 );
 
 /**

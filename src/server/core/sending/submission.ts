@@ -3,16 +3,17 @@
  * definition of what the sending API (`POST /api/email`, `/api/email/batch`) and SMTP submission
  * (gateways/submission/server.ts) accept and queue. A message is checked whole — its From must be a verified sender
  * persona or on a verified sending domain of the project, its recipients at most 50 and valid, the sandbox rule, its
- * content, header fields that cannot inject others — and then, in one transaction, stored once in `submissions` with
+ * content, header fields that cannot inject others — and then, in one statement, stored once in `submissions` with
  * one outbox row per recipient (To, Cc and Bcc alike; the header lists never name a Bcc). A recipient the send-time
- * rule already refuses (core/audience/exclusion.ts, read through ACCEPT_EXCLUSIONS) gets a row marked `suppressed`,
+ * rule already refuses (core/audience/exclusion.ts, read in QUEUE_SUBMISSION itself) gets a row marked `suppressed`,
  * never sent. Everything after is the pipeline every email takes (the sender renders the stored content: compose.ts).
  */
+import { randomUUID } from 'node:crypto';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
 import type { Database, QueryFn } from '../../db/client.ts';
 import { checkEmail } from '../../../domain/validation.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';
-import { exclusionSql } from '../audience/exclusion.ts';
+import { exclusionSql, type Exclusion } from '../audience/exclusion.ts';
 import { sendRefusal } from './eligibility.ts';
 import { insertOutboxSql } from './outbox.ts';
 import { DEFAULT_STREAM, streamSettings } from './streams.ts';
@@ -80,8 +81,8 @@ export interface SubmissionResult {
 export class SubmissionRefused extends Error {
   constructor(
     readonly errors: string[],
-    /** What kind of refusal, for SMTP's reply codes: the sender, a recipient, the content or the size. */
-    readonly kind: 'sender' | 'recipient' | 'content' = 'content',
+    /** What kind of refusal, for SMTP's reply codes: the sender, a recipient, the content, or a revoked credential. */
+    readonly kind: 'sender' | 'recipient' | 'content' | 'revoked' = 'content',
   ) {
     super(errors.join('; '));
   }
@@ -189,37 +190,170 @@ export function checkSubmission(m: SubmissionInput): { errors: string[]; recipie
 }
 
 /**
- * ACCEPT_EXCLUSIONS: why each recipient may not be sent to now, by the send-time rule (exclusionSql): $1 project,
- * $2 addresses, $3 their contact ids (NULL: no contact), $4 whether opt-outs apply (a broadcast stream).
+ * QUEUE_SUBMISSIONS, one statement for any number of messages (atomic without a transaction; messages arriving
+ * together share it: AcceptGroup): stores each submission and one outbox row per recipient. Each recipient's contact
+ * (live, by address), and why the send-time rule refuses it now (exclusionSql, with the stream's opt-outs): a refused
+ * recipient's row is `suppressed` with the rule's answer as `excluded:listed` (worded by the caller), never claimed.
+ * A message whose SMTP credential was revoked stores nothing. Per message, in parallel arrays: $1 submission ids,
+ * $2 projects, $3 sources, $4 credentials, $5 contents, $6 tags (JSON arrays), $7 metadata, $8 personas, $9 templates,
+ * $10 streams, $11 tracking, $12 the Message-IDs' domains, $13 whether opt-outs apply; per recipient: $14 addresses and
+ * $15 their message's place in the lists (1-based).
  */
-const ACCEPT_EXCLUSIONS = `SELECT r.email, ${exclusionSql({ contact: 'c', suppression: 's', email: 'r.email', marketing: '$4::boolean' })} AS excluded,
-         s.reason AS listed
-    FROM unnest($2::text[], $3::uuid[]) AS r(email, contact_id)
-    LEFT JOIN contacts c ON c.id = r.contact_id
-    LEFT JOIN suppressions s ON s.project_id = $1 AND s.email = lower(btrim(r.email))`;
+const QUEUE_SUBMISSIONS = `WITH m AS MATERIALIZED (
+      SELECT m.* FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::uuid[], $5::jsonb[], $6::jsonb[], $7::jsonb[], $8::uuid[], $9::uuid[],
+                             $10::text[], $11::boolean[], $12::text[], $13::boolean[])
+                      WITH ORDINALITY AS m(sub_id, project_id, source, credential_id, content, tags, metadata, persona_id, template_id, stream,
+                                           tracking, domain, opted, n)
+       -- An SMTP credential revoked since the connection signed in takes nothing, whatever a cache said.
+       WHERE m.credential_id IS NULL OR EXISTS (SELECT 1 FROM smtp_credentials k WHERE k.id = m.credential_id AND k.revoked_at IS NULL)),
+    sub AS (
+      INSERT INTO submissions (id, project_id, source, credential_id, content, tags, metadata)
+      SELECT sub_id, project_id, source, credential_id, content, ARRAY(SELECT jsonb_array_elements_text(tags)), metadata FROM m),
+    x AS (
+      SELECT m.sub_id, m.project_id, m.persona_id, m.template_id, m.stream, m.tracking, m.domain, r.email, c.id AS contact_id,
+             ${exclusionSql({ contact: 'c', suppression: 's', email: 'r.email', marketing: 'm.opted' })} AS excluded, s.reason AS listed
+        FROM unnest($14::text[], $15::bigint[]) AS r(email, n)
+        JOIN m ON m.n = r.n
+        LEFT JOIN LATERAL (SELECT * FROM contacts c WHERE c.project_id = m.project_id AND lower(c.email) = lower(r.email) AND c.archived_at IS NULL
+                            ORDER BY c.created_at LIMIT 1) c ON true
+        LEFT JOIN suppressions s ON s.project_id = m.project_id AND s.email = lower(btrim(r.email)))
+  ${insertOutboxSql(
+    {
+      project_id: 'x.project_id',
+      contact_id: 'x.contact_id',
+      email: 'x.email',
+      template_id: 'x.template_id',
+      sender_persona_id: 'x.persona_id',
+      stream: 'x.stream',
+      tracking: 'x.tracking',
+      submission_id: 'x.sub_id',
+      status: "CASE WHEN x.excluded IS NOT NULL AND x.excluded <> 'invalid' THEN 'suppressed' ELSE 'pending' END",
+      last_error: "CASE WHEN x.excluded IS NOT NULL AND x.excluded <> 'invalid' THEN x.excluded || ':' || coalesce(x.listed, '') END",
+    },
+    'x.domain',
+    'x',
+    'RETURNING id, submission_id, email, message_id, status, last_error',
+  )}`;
+
+/** One checked message ready to be stored: QUEUE_SUBMISSIONS' values for it. */
+interface Prepared {
+  submissionId: string;
+  projectId: string;
+  source: string;
+  credentialId: string | null;
+  content: SubmissionContent;
+  tags: string[];
+  metadata: Record<string, string>;
+  personaId: string;
+  templateId: string | null;
+  stream: string;
+  tracking: boolean;
+  domain: string;
+  opted: boolean;
+  recipients: string[];
+}
+
+/** A row QUEUE_SUBMISSIONS wrote. */
+interface QueuedRow {
+  id: string;
+  submission_id: string;
+  email: string;
+  message_id: string;
+  status: string;
+  last_error: string | null;
+}
+
+/** insertSubmissions stores `list` in one QUEUE_SUBMISSIONS statement; returns each message's rows (none: its credential was revoked). */
+async function insertSubmissions(query: QueryFn, list: Prepared[]): Promise<QueuedRow[][]> {
+  const rows = await query<QueuedRow>(QUEUE_SUBMISSIONS, [
+    list.map((p) => p.submissionId),
+    list.map((p) => p.projectId),
+    list.map((p) => p.source),
+    list.map((p) => p.credentialId),
+    list.map((p) => JSON.stringify(p.content)),
+    list.map((p) => JSON.stringify(p.tags)),
+    list.map((p) => JSON.stringify(p.metadata)),
+    list.map((p) => p.personaId),
+    list.map((p) => p.templateId),
+    list.map((p) => p.stream),
+    list.map((p) => p.tracking),
+    list.map((p) => p.domain),
+    list.map((p) => p.opted),
+    list.flatMap((p) => p.recipients),
+    list.flatMap((p, i) => p.recipients.map(() => i + 1)),
+  ]);
+  const bySubmission = new Map<string, QueuedRow[]>();
+  for (const r of rows) bySubmission.set(r.submission_id, [...(bySubmission.get(r.submission_id) ?? []), r]);
+  return list.map((p) => bySubmission.get(p.submissionId) ?? []);
+}
+
+/** The most messages stored in one statement. */
+const MAX_GROUP = 100;
 
 /**
- * QUEUE_SUBMISSION: one outbox row per recipient of submission $1: $2 project, $3 persona, $4 template (or NULL),
- * $5 stream, $6 tracking, $7 the Message-IDs' domain, $8 contact ids, $9 addresses, $10 statuses ('pending' or
- * 'suppressed'), $11 reasons, in parallel arrays.
+ * AcceptGroup stores the messages that arrive while a statement is under way together in the next one (at most
+ * MAX_GROUP), as the inbound receiver does with returned mail: SMTP clients and the batch API hand in many messages at
+ * once, and each statement costs a round trip and a commit. When a group fails, each of its messages is tried alone,
+ * so one message the database refuses does not fail the others.
  */
-const QUEUE_SUBMISSION = insertOutboxSql(
-  {
-    project_id: '$2',
-    contact_id: 'u.contact_id',
-    email: 'u.email',
-    template_id: '$4::uuid',
-    sender_persona_id: '$3::uuid',
-    stream: '$5::text',
-    tracking: '$6::boolean',
-    submission_id: '$1::uuid',
-    status: 'u.status',
-    last_error: 'u.reason',
-  },
-  '$7::text',
-  'unnest($8::uuid[], $9::text[], $10::text[], $11::text[]) AS u(contact_id, email, status, reason)',
-  'RETURNING email, message_id, status, last_error',
-);
+class AcceptGroup {
+  private pending: Array<{ p: Prepared; resolve: (rows: QueuedRow[]) => void; reject: (err: Error) => void }> = [];
+  private running = false;
+  constructor(private readonly query: QueryFn) {}
+
+  add(p: Prepared): Promise<QueuedRow[]> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ p, resolve, reject });
+      if (!this.running) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    while (this.pending.length) {
+      const group = this.pending.splice(0, MAX_GROUP);
+      try {
+        const results = await insertSubmissions(
+          this.query,
+          group.map((g) => g.p),
+        );
+        group.forEach((g, i) => g.resolve(results[i]));
+      } catch (err) {
+        if (group.length === 1) group[0].reject(err as Error);
+        else for (const g of group) await insertSubmissions(this.query, [g.p]).then(([rows]) => g.resolve(rows), g.reject);
+      }
+    }
+    this.running = false;
+  }
+}
+
+const groups = new WeakMap<Database, AcceptGroup>();
+
+/** WORD_SUPPRESSED: the reason a suppressed row shows, in words. $1 outbox ids, $2 reasons. */
+const WORD_SUPPRESSED = `UPDATE outbox o SET last_error = u.reason FROM unnest($1::bigint[], $2::text[]) AS u(id, reason) WHERE o.id = u.id AND o.status = 'suppressed'`;
+
+/** A few seconds' memory of lookups that rarely change, per process: SMTP and the API take many messages a second. */
+export class ShortCache<T> {
+  private readonly entries = new Map<string, { value: T; until: number }>();
+  constructor(private readonly ttlMs: number) {}
+  /** get returns the remembered value of `key`, or looks it up with `load` and remembers it when `keep(value)`. */
+  async get(key: string, load: () => Promise<T>, keep: (value: T) => boolean): Promise<T> {
+    const hit = this.entries.get(key);
+    if (hit && hit.until > Date.now()) return hit.value;
+    const value = await load();
+    if (this.entries.size > 10_000) this.entries.clear();
+    if (keep(value)) this.entries.set(key, { value, until: Date.now() + this.ttlMs });
+    else this.entries.delete(key);
+    return value;
+  }
+}
+
+/**
+ * Streams and senders found, remembered 2 s (only what was found: a stream or persona made a moment ago is seen at
+ * once). A persona unverified or archived meanwhile is still refused when its email leaves (eligibility.ts).
+ */
+const streamCache = new ShortCache<Awaited<ReturnType<typeof streamSettings>>>(2000);
+const senderCache = new ShortCache<{ personaId: string } | { refused: string }>(2000);
 
 /**
  * senderFor finds the sender persona a From may send as: the persona with that address (it must be verified), else a
@@ -245,7 +379,8 @@ async function senderFor(query: QueryFn, projectId: string, from: string): Promi
 
 /**
  * queueSubmission checks message `m` for `project` and queues it: one stored submission and one outbox row per
- * recipient, in one transaction, then wakes the sender (`notify`). `source` is 'api' or 'smtp' (with the SMTP
+ * recipient, in one statement shared with the messages arriving at the same moment (AcceptGroup; the caller wakes the
+ * sender). `source` is 'api' or 'smtp' (with the SMTP
  * credential's id). Throws SubmissionRefused (nothing queued) naming what is wrong. The stream is `m.stream`, else
  * broadcast for a marketing template, else transactional; it must exist.
  */
@@ -269,9 +404,18 @@ export async function queueSubmission(
     templateType = t.type;
   }
   const streamName = m.stream ?? (templateType === 'TEMPLATE_MARKETING' ? 'broadcast' : DEFAULT_STREAM);
-  const stream = await streamSettings(query, project.id, streamName);
+  const stream = await streamCache.get(
+    `${project.id}\u0000${streamName}`,
+    () => streamSettings(query, project.id, streamName),
+    (v) => !!v,
+  );
   if (!stream) throw new SubmissionRefused([`stream: no stream ${streamName} in this project`]);
-  const sender = await senderFor(query, project.id, m.from.address.trim());
+  const fromAddress = m.from.address.trim();
+  const sender = await senderCache.get(
+    `${project.id}\u0000${fromAddress.toLowerCase()}`,
+    () => senderFor(query, project.id, fromAddress),
+    (v) => 'personaId' in v,
+  );
   if ('refused' in sender) throw new SubmissionRefused([`from: ${sender.refused}`], 'sender');
   if (!project.notInSandbox) {
     const personas = await query<{ email: string }>(`SELECT email FROM sender_personas WHERE project_id = $1 AND archived_at IS NULL`, [project.id]);
@@ -303,58 +447,46 @@ export async function queueSubmission(
     ...(m.variables ? { variables: m.variables } : {}),
   };
   const opted = stream.kind === 'broadcast' && (templateType === undefined || templateType === 'TEMPLATE_MARKETING');
-  const result = await database.transaction(async (tx) => {
-    const contacts = await tx<{ id: string; email: string }>(
-      `SELECT DISTINCT ON (lower(email)) id, email FROM contacts WHERE project_id = $1 AND lower(email) = ANY($2::text[]) AND archived_at IS NULL ORDER BY lower(email), created_at`,
-      [project.id, recipients.map((r) => r.toLowerCase())],
-    );
-    const contactOf = new Map(contacts.map((c) => [c.email.toLowerCase(), c.id]));
-    const contactIds = recipients.map((r) => contactOf.get(r.toLowerCase()) ?? null);
-    const excluded = await tx<{ email: string; excluded: string | null; listed: string | null }>(ACCEPT_EXCLUSIONS, [
-      project.id,
-      recipients,
-      contactIds,
-      opted,
-    ]);
-    const reasonOf = new Map(
-      excluded
-        .filter((e) => e.excluded && e.excluded !== 'invalid')
-        .map((e) => [
-          e.email,
-          sendRefusal(
-            e.email,
-            { email: '', verified_at: new Date() },
-            { missing: false },
-            { id: '', excluded: e.excluded as never, listed: e.listed, left_topic: false },
-          )?.message,
-        ]),
-    );
-    const [submission] = await tx<{ id: string }>(
-      `INSERT INTO submissions (project_id, source, credential_id, content, tags, metadata) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [project.id, source.kind, source.kind === 'smtp' ? source.credentialId : null, JSON.stringify(content), m.tags, JSON.stringify(m.metadata)],
-    );
-    const rows = await tx<{ email: string; message_id: string; status: string; last_error: string | null }>(QUEUE_SUBMISSION, [
-      submission.id,
-      project.id,
-      sender.personaId,
-      m.templateId ?? null,
-      stream.name,
-      stream.tracking,
-      m.from.address.trim().split('@')[1].toLowerCase(),
-      contactIds,
-      recipients,
-      recipients.map((r) => (reasonOf.get(r) ? 'suppressed' : 'pending')),
-      recipients.map((r) => reasonOf.get(r) ?? null),
-    ]);
-    const byEmail = new Map(rows.map((r) => [r.email, r]));
-    const out: QueuedRecipient[] = recipients.map((email) => {
-      const r = byEmail.get(email)!;
-      return r.status === 'suppressed'
-        ? { email, message_id: r.message_id, status: 'suppressed', reason: r.last_error ?? 'suppressed' }
-        : { email, message_id: r.message_id, status: 'queued' };
-    });
-    return { id: submission.id, message_id: out[0].message_id, stream: stream.name, recipients: out };
+  let group = groups.get(database);
+  if (!group) groups.set(database, (group = new AcceptGroup(query)));
+  const rows = await group.add({
+    submissionId: randomUUID(),
+    projectId: project.id,
+    source: source.kind,
+    credentialId: source.kind === 'smtp' ? source.credentialId : null,
+    content,
+    tags: m.tags,
+    metadata: m.metadata,
+    personaId: sender.personaId,
+    templateId: m.templateId ?? null,
+    stream: stream.name,
+    tracking: stream.tracking,
+    domain: fromAddress.split('@')[1].toLowerCase(),
+    opted,
+    recipients,
   });
+  // A refused recipient's reason in the send-time check's own words (sendRefusal), so the activity reads the same.
+  const words = new Map<string, string>();
+  for (const r of rows.filter((x) => x.status === 'suppressed')) {
+    const [excluded, listed] = (r.last_error ?? '').split(':');
+    const refusal = sendRefusal(
+      r.email,
+      { email: '', verified_at: new Date() },
+      { missing: false },
+      { id: r.id, excluded: excluded as Exclusion, listed: listed || null, left_topic: false },
+    );
+    words.set(r.id, refusal?.message ?? 'suppressed');
+  }
+  if (!rows.length) throw new SubmissionRefused(['credential: this SMTP credential was revoked'], 'revoked');
+  if (words.size) await query(WORD_SUPPRESSED, [[...words.keys()], [...words.values()]]);
+  const byEmail = new Map(rows.map((r) => [r.email, r]));
+  const out: QueuedRecipient[] = recipients.map((email) => {
+    const r = byEmail.get(email)!;
+    return r.status === 'suppressed'
+      ? { email, message_id: r.message_id, status: 'suppressed', reason: words.get(r.id) ?? 'suppressed' }
+      : { email, message_id: r.message_id, status: 'queued' };
+  });
+  const result = { id: rows[0].submission_id, message_id: out[0].message_id, stream: stream.name, recipients: out };
   return result;
 }
 

@@ -51,8 +51,6 @@ CREATE INDEX "message_attempts_outbox_idx" ON "message_attempts" USING btree ("o
 CREATE UNIQUE INDEX "message_streams_project_name_idx" ON "message_streams" USING btree ("project_id","name");--> statement-breakpoint
 CREATE UNIQUE INDEX "smtp_credentials_username_idx" ON "smtp_credentials" USING btree ("username");--> statement-breakpoint
 CREATE INDEX "smtp_credentials_project_idx" ON "smtp_credentials" USING btree ("project_id");--> statement-breakpoint
-CREATE INDEX "submissions_project_idx" ON "submissions" USING btree ("project_id","created_at");--> statement-breakpoint
-CREATE INDEX "outbox_submission_idx" ON "outbox" USING btree ("submission_id") WHERE submission_id IS NOT NULL;--> statement-breakpoint
 CREATE INDEX "outbox_project_id_idx" ON "outbox" USING btree ("project_id","id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_message_idx" ON "webhook_deliveries" USING btree ((payload->'data'->>'message_id')) WHERE (payload->'data'->>'message_id') IS NOT NULL;--> statement-breakpoint
 -- Issue 40: the message activity's attempts. The function's definition lives in core/sending/sql/message_attempts.sql

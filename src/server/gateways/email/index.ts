@@ -47,16 +47,16 @@ export function emailHandlers(ctx: AppContext): GatewayHandlers<operations> {
     async sendEmailBatch(req, reply) {
       const project = scope(req);
       const result = await idempotent(req, reply, project.id, async () => {
-        const data: Array<SubmissionResult | { errors: string[] }> = [];
-        // One message at a time: each is its own transaction, so a refused one keeps nothing and stops nothing.
-        for (const [i, m] of (req.body.messages as ApiMessage[]).entries()) {
-          try {
-            data.push(await send(project, m));
-          } catch (err) {
-            if (!(err instanceof BadRequest)) throw err;
-            data.push({ errors: err.errors.map((e) => `messages[${i}].${e}`) });
-          }
-        }
+        // Each message is checked and stored on its own (a refused one keeps nothing and stops nothing); handed in
+        // together, they share the statements that store them (core/sending/submission.ts AcceptGroup).
+        const data: Array<SubmissionResult | { errors: string[] }> = await Promise.all(
+          (req.body.messages as ApiMessage[]).map((m, i) =>
+            send(project, m).catch((err: unknown) => {
+              if (!(err instanceof BadRequest)) throw err;
+              return { errors: err.errors.map((e) => `messages[${i}].${e}`) };
+            }),
+          ),
+        );
         return { queued: data.filter((d) => !('errors' in d)).length, failed: data.filter((d) => 'errors' in d).length, data };
       });
       ctx.notifySender();

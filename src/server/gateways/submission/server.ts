@@ -6,7 +6,8 @@
  *
  * - AUTH PLAIN and LOGIN, only over TLS except from a loopback address (`538 5.7.11` before STARTTLS otherwise). A wrong
  *   user name or password is `535 5.7.8`; after SUBMISSION_AUTH_FAILURES failures in 15 minutes a client address gets
- *   `421 4.7.0` until they age. A credential revoked while a connection is open is refused at its next MAIL FROM.
+ *   `421 4.7.0` until they age. A credential revoked while a connection is open is refused at its next message
+ *   (`535 5.7.8`: at MAIL FROM, or at the end of DATA when the revocation came within the last second).
  * - The recipients are the envelope's (RCPT TO): To, Cc and Bcc all get a copy; a Bcc is never written in a header. At
  *   most 50 per message (`452 4.5.3` past that). SIZE is announced (SUBMISSION_MAX_BYTES); a larger message is
  *   `552 5.3.4`.
@@ -25,7 +26,7 @@ import libmime from 'libmime';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { authenticate, liveCredential, type SmtpPrincipal } from '../../core/sending/smtpCredentials.ts';
-import { MAX_RECIPIENTS, queueSubmission, SubmissionRefused, type Mailbox, type SubmissionInput } from '../../core/sending/submission.ts';
+import { MAX_RECIPIENTS, queueSubmission, ShortCache, SubmissionRefused, type Mailbox, type SubmissionInput } from '../../core/sending/submission.ts';
 import { checkEmail } from '../../../domain/validation.ts';
 import { capHeapGrowth } from '../../heap.ts';
 
@@ -123,8 +124,9 @@ export function messageInput(parsed: ParsedMail, recipients: string[], defaultSt
   };
 }
 
-/** The reply to a refused message: 550 5.7.1 for the sender or a recipient, 554 5.6.0 for content. */
+/** The reply to a refused message: 550 5.7.1 for the sender or a recipient, 554 5.6.0 for content, 535 for a revoked credential. */
 function refusal(err: SubmissionRefused): Error {
+  if (err.kind === 'revoked') return smtpError(535, '5.7.8 Authentication credentials revoked');
   const text = err.errors
     .join('; ')
     .replace(/[\r\n]+/g, ' ')
@@ -145,6 +147,7 @@ export async function startSubmissionServer(ctx: AppContext): Promise<Submission
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
   const failures = new RateLimiterMemory({ points: settings.authFailures, duration: 15 * 60 });
   const perCredential = new Map<string, RateLimiterMemory>();
+  const credentials = new ShortCache<SmtpPrincipal | undefined>(1000);
   const limiterFor = (p: SmtpPrincipal) => {
     let l = perCredential.get(p.credentialId);
     if (!l || l.points !== p.ratePerMinute) perCredential.set(p.credentialId, (l = new RateLimiterMemory({ points: p.ratePerMinute, duration: 60 })));
@@ -184,22 +187,29 @@ export async function startSubmissionServer(ctx: AppContext): Promise<Submission
       onMailFrom(_address: SMTPServerAddress, session: Session, callback: (err?: Error | null) => void) {
         const user = session.user;
         if (!user) return callback(smtpError(530, '5.7.0 Authentication required'));
-        liveCredential(query, user.credentialId).then(
-          async (live) => {
-            if (!live) return callback(smtpError(535, '5.7.8 Authentication credentials revoked'));
-            session.user = live;
-            try {
-              await limiterFor(live).consume(live.credentialId);
-            } catch {
-              return callback(smtpError(451, `4.7.1 Over this credential's ${live.ratePerMinute} messages a minute; try again later`));
-            }
-            callback();
-          },
-          (err: Error) => {
-            console.error('submission: checking a credential failed:', err.message);
-            callback(smtpError(451, '4.3.0 Temporary failure; try again later'));
-          },
-        );
+        // Remembered 1 s: the message's own statement refuses a credential revoked meanwhile (queueSubmission).
+        credentials
+          .get(
+            user.credentialId,
+            () => liveCredential(query, user.credentialId),
+            () => true,
+          )
+          .then(
+            async (live) => {
+              if (!live) return callback(smtpError(535, '5.7.8 Authentication credentials revoked'));
+              session.user = live;
+              try {
+                await limiterFor(live).consume(live.credentialId);
+              } catch {
+                return callback(smtpError(451, `4.7.1 Over this credential's ${live.ratePerMinute} messages a minute; try again later`));
+              }
+              callback();
+            },
+            (err: Error) => {
+              console.error('submission: checking a credential failed:', err.message);
+              callback(smtpError(451, '4.3.0 Temporary failure; try again later'));
+            },
+          );
       },
       onRcptTo(address: SMTPServerAddress, session: SMTPServerSession, callback: (err?: Error | null) => void) {
         if (session.envelope.rcptTo.length >= MAX_RECIPIENTS)
