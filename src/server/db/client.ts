@@ -43,6 +43,12 @@ export interface Database {
   /** query runs one parameterised statement and returns its rows. */
   query: QueryFn;
   /**
+   * queryPrepared is query for a hot statement of fixed text run many times outside a transaction (SMTP submission's
+   * storing statement): on PostgreSQL it is prepared once per connection under a name made from its text, so the
+   * server parses and plans it once; on PGlite it is query.
+   */
+  queryPrepared: QueryFn;
+  /**
    * transaction runs `fn` in one transaction (committed when it resolves, rolled back when it throws). With `prepared`
    * (PostgreSQL), each statement is prepared once per connection under a name made from its text and its plan kept:
    * for hot paths that run a few fixed statements many times (the inbound feedback receiver), never for SQL whose
@@ -123,6 +129,9 @@ async function openPostgres(databaseUrl: string, poolSize: number): Promise<Data
     db,
     async query<T>(text: string, params?: unknown[]) {
       return (await pool.query(text, params)).rows as T[];
+    },
+    async queryPrepared<T>(text: string, params?: unknown[]) {
+      return (await pool.query({ name: statementName(text), text, values: params })).rows as T[];
     },
     async transaction(fn, opts = {}) {
       const client = await pool.connect();
@@ -226,6 +235,9 @@ async function openPglite(opts: { dataDir: string; loadDataDir?: Blob; lockHolde
     kind: 'pglite',
     db: liteDb as unknown as Db,
     async query<T>(text: string, params?: unknown[]) {
+      return (await lite.query<T>(text, params)).rows;
+    },
+    async queryPrepared<T>(text: string, params?: unknown[]) {
       return (await lite.query<T>(text, params)).rows;
     },
     async transaction(fn) {

@@ -448,7 +448,7 @@ export async function queueSubmission(
   };
   const opted = stream.kind === 'broadcast' && (templateType === undefined || templateType === 'TEMPLATE_MARKETING');
   let group = groups.get(database);
-  if (!group) groups.set(database, (group = new AcceptGroup(query)));
+  if (!group) groups.set(database, (group = new AcceptGroup(database.queryPrepared.bind(database) as QueryFn)));
   const rows = await group.add({
     submissionId: randomUUID(),
     projectId: project.id,
