@@ -9,7 +9,7 @@ import { publicApiDocs } from './scripts/apiDocs.ts';
  */
 export default defineConfig({
   base: '/',
-  // publicApiDocs: /docs/api.yml, bundled from generated/openapi at build time and served by the dev server (issue 7 §3).
+  // publicApiDocs: /docs/api.yml, bundled from generated/openapi at build time and served by the dev server.
   plugins: [react(), publicApiDocs(), precompress('dist/console')],
   publicDir: 'public',
   build: {

@@ -124,13 +124,7 @@ describe('the documentation (e2e)', () => {
     const app = await open(quickStartPath('send-from-your-app'));
     const code = (await app.getByRole('region').allTextContents()).join('\n');
     expect(code).toContain(`export MAILWRIGHT_URL='${e2e.server.url}'`);
-    for (const p of [
-      '/api/senderpersonawrapper/sender_personas',
-      '/api/email',
-      '/api/user/users',
-      '/api/template/templates',
-      '/api/scheduler/scheduler',
-    ])
+    for (const p of ['/api/senderpersonawrapper/sender_personas', '/api/email', '/api/user/users', '/api/template/templates', '/api/scheduler/scheduler'])
       expect(code, p).toContain(`curl -sS -X POST "$MAILWRIGHT_URL${p}"`);
     expect(code).toContain('-H "x-api-key: $MAILWRIGHT_API_KEY"');
     // The Node.js tab shows the same call with fetch.
