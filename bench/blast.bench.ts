@@ -10,7 +10,7 @@
  * The sink runs in a process of its own, as a relay would (BENCH_SINK=inline puts it in this process, as before
  * 2026-11-24: it then shares the main thread's event loop with the SMTP client in both measurements).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -29,7 +29,7 @@ import { projectByApiKey } from '../src/server/core/accounts/index.ts';
 import { SmtpSink } from '../tests/helpers/smtpSink.ts';
 import { readFixture } from '../tests/helpers/fixtures.ts';
 import { RemoteSink } from './sinkProcess.ts';
-import { addEstablishedDomain, benchConfig, postgresCpu } from './figures.ts';
+import { addEstablishedDomain, benchConfig, postgresCpu, threadTicks } from './figures.ts';
 
 const N = Number(process.env.BENCH_RECIPIENTS ?? 10_000);
 const RAW_N = Math.min(N, 5000);
@@ -226,25 +226,6 @@ async function prepare(database: Database, html: string, kind: 'pglite' | 'postg
       await sink.stop();
     },
   };
-}
-
-/** threadTicks reads each thread's user+system clock ticks (1/100 s) from /proc/self/task (Linux only; empty elsewhere). */
-function threadTicks(): Map<string, number> {
-  const ticks = new Map<string, number>();
-  try {
-    for (const tid of readdirSync('/proc/self/task')) {
-      try {
-        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        ticks.set(tid, Number(f[11]) + Number(f[12]));
-      } catch {
-        /* the thread ended */
-      }
-    }
-  } catch {
-    /* not Linux */
-  }
-  return ticks;
 }
 
 /** machineTicks reads /proc/stat's cpu line: busy and total jiffies of all cores (Linux only; zeros elsewhere). */

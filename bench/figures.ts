@@ -110,3 +110,22 @@ export async function benchConfig(prefix: string, smtpUrl: string, overrides: Pa
     ...overrides,
   };
 }
+
+/** threadTicks reads each thread's user+system clock ticks (1/100 s) from /proc/self/task (Linux only; empty elsewhere). */
+export function threadTicks(): Map<string, number> {
+  const ticks = new Map<string, number>();
+  try {
+    for (const tid of readdirSync('/proc/self/task')) {
+      try {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        ticks.set(tid, Number(f[11]) + Number(f[12]));
+      } catch {
+        /* the thread ended */
+      }
+    }
+  } catch {
+    /* not Linux */
+  }
+  return ticks;
+}

@@ -22,7 +22,7 @@
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createPublicKey } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,7 @@ import nodemailer from 'nodemailer';
 import { dkimVerify } from 'mailauth/lib/dkim/verify.js';
 import type { QueryFn } from '../src/server/db/client.ts';
 import { openBenchDatabase } from './databases.ts';
-import { addEstablishedDomain, benchConfig, postgresCpu } from './figures.ts';
+import { addEstablishedDomain, benchConfig, postgresCpu, threadTicks } from './figures.ts';
 import { startRuntime } from '../src/server/runtime.ts';
 import { SmtpTransport } from '../src/server/mail/transport.ts';
 import { createAccount } from '../src/server/core/accounts/index.ts';
@@ -189,25 +189,6 @@ async function clientChild(): Promise<void> {
   clearInterval(progress);
   for (const t of transports) t.close();
   process.send!({ accepted, refused, errors, done: seconds }, () => process.exit(0));
-}
-
-/** threadTicks reads each thread's user+system clock ticks (1/100 s) from /proc/self/task (Linux only; empty elsewhere). */
-function threadTicks(): Map<string, number> {
-  const ticks = new Map<string, number>();
-  try {
-    for (const tid of readdirSync('/proc/self/task')) {
-      try {
-        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        ticks.set(tid, Number(f[11]) + Number(f[12]));
-      } catch {
-        /* the thread ended */
-      }
-    }
-  } catch {
-    /* not Linux */
-  }
-  return ticks;
 }
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);

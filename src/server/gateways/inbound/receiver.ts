@@ -23,6 +23,7 @@ import type { Database } from '../../db/client.ts';
 import { isBounceDomain } from '../../core/domains/index.ts';
 import { inboundMetrics, type InboundResult } from '../../metrics.ts';
 import { ReputationWatch } from '../../core/sending/reputation.ts';
+import { readSmtpData, smtpError } from '../smtpServer.ts';
 
 /** A running receiver: the port it listens on, and how to stop it (waits for the sessions in progress, at most 5 s). */
 export interface InboundReceiver {
@@ -81,11 +82,6 @@ class GroupCommit {
     }
     this.running--;
   }
-}
-
-/** smtpError: an error whose SMTP reply smtp-server sends as given. */
-function smtpError(code: number, message: string): Error & { responseCode: number } {
-  return Object.assign(new Error(message), { responseCode: code });
 }
 
 /**
@@ -153,19 +149,13 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
     },
     onData(stream, session, callback) {
       // Nothing is kept past INBOUND_MAX_BYTES: smtp-server goes on reading an oversized message to its end.
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      stream.on('data', (c: Buffer) => {
-        bytes += c.length;
-        if (bytes <= settings.maxBytes) chunks.push(c);
-      });
-      stream.on('end', () => {
-        if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded || bytes > settings.maxBytes) {
+      void readSmtpData(stream, settings.maxBytes).then((data) => {
+        if (data === 'too_big') {
           count('too_big');
           return callback(smtpError(552, `5.3.4 Message too big: at most ${settings.maxBytes} bytes`));
         }
         const rcpts = session.envelope.rcptTo.map((r) => r.address);
-        parseFeedbackReport(Buffer.concat(chunks), rcpts)
+        parseFeedbackReport(data, rcpts)
           .then((report) => group.apply({ report, envelopeTo: rcpts }))
           .then(
             (outcome) => {

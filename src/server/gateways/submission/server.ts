@@ -29,17 +29,13 @@ import { authenticate, liveCredential, type SmtpPrincipal } from '../../core/sen
 import { MAX_RECIPIENTS, queueSubmission, ShortCache, SubmissionRefused, type Mailbox, type SubmissionInput } from '../../core/sending/submission.ts';
 import { checkEmail } from '../../../domain/validation.ts';
 import { capHeapGrowth } from '../../heap.ts';
+import { readSmtpData, smtpError } from '../smtpServer.ts';
 
 /** A running submission server: its ports (undefined when off) and how to stop it. */
 export interface SubmissionServer {
   port?: number;
   tlsPort?: number;
   close(): Promise<void>;
-}
-
-/** smtpError: an error whose SMTP reply smtp-server sends as given. */
-function smtpError(code: number, message: string): Error & { responseCode: number } {
-  return Object.assign(new Error(message), { responseCode: code });
 }
 
 /** isLoopback: whether a client address is 127.0.0.0/8 or ::1 (also IPv4-mapped). */
@@ -219,35 +215,30 @@ export async function startSubmissionServer(ctx: AppContext): Promise<Submission
         callback();
       },
       onData(stream, session: Session, callback) {
-        const chunks: Buffer[] = [];
-        let bytes = 0;
-        stream.on('data', (c: Buffer) => {
-          bytes += c.length;
-          if (bytes <= settings.maxBytes) chunks.push(c);
-        });
-        stream.on('end', () => {
-          if ((stream as unknown as { sizeExceeded?: boolean }).sizeExceeded || bytes > settings.maxBytes) {
-            return callback(smtpError(552, `5.3.4 Message too big: at most ${settings.maxBytes} bytes`));
-          }
-          const user = session.user!;
-          const recipients = session.envelope.rcptTo.map((r) => r.address);
-          simpleParser(Buffer.concat(chunks), { skipTextToHtml: true, skipTextLinks: true })
-            .then((parsed) =>
-              queueSubmission(ctx.database, user.project, messageInput(parsed, recipients, user.stream), { kind: 'smtp', credentialId: user.credentialId }),
-            )
-            .then(
-              (result) => {
-                ctx.notifySender();
-                const more = result.recipients.length > 1 ? ` (+${result.recipients.length - 1} more)` : '';
-                callback(null, `2.0.0 Ok: queued as ${result.message_id}${more}`);
-              },
-              (err: Error) => {
-                if (err instanceof SubmissionRefused) return callback(refusal(err));
-                console.error('submission: queueing a message failed:', err.message);
-                callback(smtpError(451, '4.3.0 Temporary failure; try again later'));
-              },
-            );
-        });
+        const user = session.user!;
+        const recipients = session.envelope.rcptTo.map((r) => r.address);
+        readSmtpData(stream, settings.maxBytes)
+          .then(async (data) => {
+            if (data === 'too_big') throw smtpError(552, `5.3.4 Message too big: at most ${settings.maxBytes} bytes`);
+            const parsed = await simpleParser(data, { skipTextToHtml: true, skipTextLinks: true });
+            return queueSubmission(ctx.database, user.project, messageInput(parsed, recipients, user.stream), {
+              kind: 'smtp',
+              credentialId: user.credentialId,
+            });
+          })
+          .then(
+            (result) => {
+              ctx.notifySender();
+              const more = result.recipients.length > 1 ? ` (+${result.recipients.length - 1} more)` : '';
+              callback(null, `2.0.0 Ok: queued as ${result.message_id}${more}`);
+            },
+            (err: Error) => {
+              if ('responseCode' in err) return callback(err);
+              if (err instanceof SubmissionRefused) return callback(refusal(err));
+              console.error('submission: queueing a message failed:', err.message);
+              callback(smtpError(451, '4.3.0 Temporary failure; try again later'));
+            },
+          );
       },
     });
 
