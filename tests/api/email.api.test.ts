@@ -210,6 +210,9 @@ describe(`POST /api/email/batch (${API_DB})`, () => {
     expect(res.body.failed).toBe(1);
     expect(res.body.data[1].errors[0]).toMatch(/^messages\[1\]\.from: /);
     expect(res.body.data[2].recipients[0].email).toBe('b3@api.example.com');
+    // Stored in the batch's order: the activity lists them as given.
+    const idOf = async (messageId: string) => Number((await h.call('GET', `/api/messages/${encodeURIComponent(messageId)}`, { key: t.apiKey })).body.data.id);
+    expect(await idOf(res.body.data[0].message_id)).toBeLessThan(await idOf(res.body.data[2].message_id));
     await until(async () => (await copiesFor('b3@api.example.com')).length === 1 && (await copiesFor('b1@api.example.com')).length === 1);
     expect(await copiesFor('b2@api.example.com')).toHaveLength(0);
     expect((await h.call('POST', '/api/email/batch', { key: t.apiKey, body: { messages: [] } })).status).toBe(400);

@@ -210,9 +210,9 @@ const QUEUE_SUBMISSIONS = `WITH m AS MATERIALIZED (
       INSERT INTO submissions (id, project_id, source, credential_id, content, tags, metadata)
       SELECT sub_id, project_id, source, credential_id, content, ARRAY(SELECT jsonb_array_elements_text(tags)), metadata FROM m),
     x AS (
-      SELECT m.sub_id, m.project_id, m.persona_id, m.template_id, m.stream, m.tracking, m.domain, r.email, c.id AS contact_id,
+      SELECT r.place, m.sub_id, m.project_id, m.persona_id, m.template_id, m.stream, m.tracking, m.domain, r.email, c.id AS contact_id,
              ${exclusionSql({ contact: 'c', suppression: 's', email: 'r.email', marketing: 'm.opted' })} AS excluded, s.reason AS listed
-        FROM unnest($14::text[], $15::bigint[]) AS r(email, n)
+        FROM unnest($14::text[], $15::bigint[]) WITH ORDINALITY AS r(email, n, place)
         JOIN m ON m.n = r.n
         LEFT JOIN LATERAL (SELECT * FROM contacts c WHERE c.project_id = m.project_id AND lower(c.email) = lower(r.email) AND c.archived_at IS NULL
                             ORDER BY c.created_at LIMIT 1) c ON true
@@ -231,7 +231,8 @@ const QUEUE_SUBMISSIONS = `WITH m AS MATERIALIZED (
       last_error: "CASE WHEN x.excluded IS NOT NULL AND x.excluded <> 'invalid' THEN x.excluded || ':' || coalesce(x.listed, '') END",
     },
     'x.domain',
-    'x',
+    // Ids ascend with the messages' and recipients' order (the activity lists a batch as it was given).
+    'x ORDER BY x.place',
     'RETURNING id, submission_id, email, message_id, status, last_error',
   )}`;
 
@@ -390,6 +391,57 @@ export async function queueSubmission(
   m: SubmissionInput,
   source: { kind: 'api' } | { kind: 'smtp'; credentialId: string },
 ): Promise<SubmissionResult> {
+  const p = await prepareSubmission(database, project, m, source);
+  return finishSubmission(database.query.bind(database) as QueryFn, p, await groupOf(database).add(p));
+}
+
+/**
+ * queueSubmissions queues a batch as queueSubmission queues each message, stored together in the batch's order (ids
+ * ascending with the position): each result is the message's answer, or its SubmissionRefused (nothing of it stored).
+ */
+export async function queueSubmissions(
+  database: Database,
+  project: ProjectScope,
+  list: SubmissionInput[],
+  source: { kind: 'api' } | { kind: 'smtp'; credentialId: string },
+): Promise<Array<SubmissionResult | SubmissionRefused>> {
+  const query = database.query.bind(database) as QueryFn;
+  const prepared: Array<Prepared | SubmissionRefused> = [];
+  for (const m of list) {
+    prepared.push(
+      await prepareSubmission(database, project, m, source).catch((err: unknown) => {
+        if (err instanceof SubmissionRefused) return err;
+        throw err;
+      }),
+    );
+  }
+  const group = groupOf(database);
+  const stored = prepared.map((p) => (p instanceof SubmissionRefused ? undefined : group.add(p)));
+  return Promise.all(
+    prepared.map(async (p, i) => {
+      if (p instanceof SubmissionRefused) return p;
+      return finishSubmission(query, p, await stored[i]!).catch((err: unknown) => {
+        if (err instanceof SubmissionRefused) return err;
+        throw err;
+      });
+    }),
+  );
+}
+
+/** groupOf: the database's AcceptGroup (one per database per process). */
+function groupOf(database: Database): AcceptGroup {
+  let group = groups.get(database);
+  if (!group) groups.set(database, (group = new AcceptGroup(database.queryPrepared.bind(database) as QueryFn)));
+  return group;
+}
+
+/** prepareSubmission checks message `m` (as queueSubmission says) and returns what storing it takes; throws SubmissionRefused. */
+async function prepareSubmission(
+  database: Database,
+  project: ProjectScope,
+  m: SubmissionInput,
+  source: { kind: 'api' } | { kind: 'smtp'; credentialId: string },
+): Promise<Prepared> {
   const query = database.query.bind(database) as QueryFn;
   const { errors, recipients } = checkSubmission(m);
   if (errors.length) throw new SubmissionRefused(errors, 'content');
@@ -447,9 +499,7 @@ export async function queueSubmission(
     ...(m.variables ? { variables: m.variables } : {}),
   };
   const opted = stream.kind === 'broadcast' && (templateType === undefined || templateType === 'TEMPLATE_MARKETING');
-  let group = groups.get(database);
-  if (!group) groups.set(database, (group = new AcceptGroup(database.queryPrepared.bind(database) as QueryFn)));
-  const rows = await group.add({
+  return {
     submissionId: randomUUID(),
     projectId: project.id,
     source: source.kind,
@@ -464,7 +514,12 @@ export async function queueSubmission(
     domain: fromAddress.split('@')[1].toLowerCase(),
     opted,
     recipients,
-  });
+  };
+}
+
+/** finishSubmission words a stored message's refused recipients (sendRefusal) and answers it. Throws SubmissionRefused for a revoked credential. */
+async function finishSubmission(query: QueryFn, p: Prepared, rows: QueuedRow[]): Promise<SubmissionResult> {
+  const recipients = p.recipients;
   // A refused recipient's reason in the send-time check's own words (sendRefusal), so the activity reads the same.
   const words = new Map<string, string>();
   for (const r of rows.filter((x) => x.status === 'suppressed')) {
@@ -486,8 +541,7 @@ export async function queueSubmission(
       ? { email, message_id: r.message_id, status: 'suppressed', reason: words.get(r.id) ?? 'suppressed' }
       : { email, message_id: r.message_id, status: 'queued' };
   });
-  const result = { id: rows[0].submission_id, message_id: out[0].message_id, stream: stream.name, recipients: out };
-  return result;
+  return { id: rows[0].submission_id, message_id: out[0].message_id, stream: p.stream, recipients: out };
 }
 
 /** A message of the sending API (openapi/email.yaml EmailMessage). */

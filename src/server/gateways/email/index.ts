@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { BadRequest } from '../../errors.ts';
 import { oncePerKeyOutside, requestFingerprint } from '../../idempotency.ts';
-import { fromApiMessage, queueSubmission, SubmissionRefused, type ApiMessage, type SubmissionResult } from '../../core/sending/submission.ts';
+import { fromApiMessage, queueSubmission, queueSubmissions, SubmissionRefused, type ApiMessage, type SubmissionResult } from '../../core/sending/submission.ts';
 import { createStream, listStreams, updateStream } from '../../core/sending/streams.ts';
 import { createSmtpCredential, listSmtpCredentials, revokeSmtpCredential } from '../../core/sending/smtpCredentials.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
@@ -47,15 +47,11 @@ export function emailHandlers(ctx: AppContext): GatewayHandlers<operations> {
     async sendEmailBatch(req, reply) {
       const project = scope(req);
       const result = await idempotent(req, reply, project.id, async () => {
-        // Each message is checked and stored on its own (a refused one keeps nothing and stops nothing); handed in
-        // together, they share the statements that store them (core/sending/submission.ts AcceptGroup).
-        const data: Array<SubmissionResult | { errors: string[] }> = await Promise.all(
-          (req.body.messages as ApiMessage[]).map((m, i) =>
-            send(project, m).catch((err: unknown) => {
-              if (!(err instanceof BadRequest)) throw err;
-              return { errors: err.errors.map((e) => `messages[${i}].${e}`) };
-            }),
-          ),
+        // Each message is checked on its own (a refused one keeps nothing and stops nothing); the others are stored
+        // together, in the batch's order (core/sending/submission.ts queueSubmissions).
+        const results = await queueSubmissions(ctx.database, project, (req.body.messages as ApiMessage[]).map(fromApiMessage), { kind: 'api' });
+        const data: Array<SubmissionResult | { errors: string[] }> = results.map((r, i) =>
+          r instanceof SubmissionRefused ? { errors: r.errors.map((e) => `messages[${i}].${e}`) } : r,
         );
         return { queued: data.filter((d) => !('errors' in d)).length, failed: data.filter((d) => 'errors' in d).length, data };
       });
