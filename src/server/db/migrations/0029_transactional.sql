@@ -53,7 +53,7 @@ CREATE UNIQUE INDEX "smtp_credentials_username_idx" ON "smtp_credentials" USING 
 CREATE INDEX "smtp_credentials_project_idx" ON "smtp_credentials" USING btree ("project_id");--> statement-breakpoint
 CREATE INDEX "outbox_project_id_idx" ON "outbox" USING btree ("project_id","id");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_message_idx" ON "webhook_deliveries" USING btree ((payload->'data'->>'message_id')) WHERE (payload->'data'->>'message_id') IS NOT NULL;--> statement-breakpoint
--- Issue 40: the message activity's attempts. The function's definition lives in core/sending/sql/message_attempts.sql
+-- The message activity's deferrals (message_attempts). The function's definition lives in core/sending/sql/message_attempts.sql
 -- (applied after the migrations); this placeholder only lets the trigger be created. Its WHEN is checked inline, so
 -- claims, sent marks and waits for a provider's slot call nothing.
 CREATE OR REPLACE FUNCTION outbox_message_attempts() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;--> statement-breakpoint
