@@ -139,13 +139,9 @@ export interface MessageInput {
   extra?: MessageExtras;
 }
 
-/** extraOptions: MailComposer's options for a submitted message's header lists, fields and attachments. */
-function extraOptions(x: MessageExtras): Partial<ConstructorParameters<typeof MailComposer>[0]> {
-  const list = (l: MessageExtras['to']) => (l.length ? l.map((a) => (a.name ? { name: a.name, address: a.address } : a.address)) : undefined);
+/** attachmentOptions: MailComposer's attachments for a submitted message's (content in base64). */
+function attachmentOptions(x: MessageExtras): Partial<ConstructorParameters<typeof MailComposer>[0]> {
   return {
-    to: list(x.to),
-    cc: list(x.cc),
-    replyTo: list(x.replyTo),
     attachments: x.attachments.map((a) => ({
       filename: a.filename,
       content: a.content,
@@ -159,14 +155,7 @@ function extraOptions(x: MessageExtras): Partial<ConstructorParameters<typeof Ma
 /** buildRawMessage returns the exact bytes to deliver and store for one email (DKIM-signed when `dkim` is given). */
 export async function buildRawMessage(m: MessageInput): Promise<Buffer> {
   const options = composerOptions(shapeOf(m), valuesOf(m))!;
-  if (m.extra) {
-    Object.assign(options, extraOptions(m.extra));
-    // Extra fields go after the service's own (List-Unsubscribe); their names were checked on submission.
-    options.headers = [
-      ...Object.entries((options.headers ?? {}) as Record<string, string>).map(([key, value]) => ({ key, value })),
-      ...m.extra.headers.map(([key, value]) => ({ key, value })),
-    ];
-  }
+  if (m.extra) Object.assign(options, attachmentOptions(m.extra));
   const message = new MailComposer(options).compile();
   // The signature is part of the bytes, so the stored copy is exactly what the relay receives.
   if (m.dkim) {
@@ -177,7 +166,17 @@ export async function buildRawMessage(m: MessageInput): Promise<Buffer> {
 }
 
 function shapeOf(m: MessageInput): SkeletonShape {
-  return { from: m.from, hasText: m.text !== undefined, listUnsubscribe: !!m.listUnsubscribe };
+  return {
+    from: m.from,
+    hasText: m.text !== undefined,
+    listUnsubscribe: !!m.listUnsubscribe,
+    ...(m.extra
+      ? {
+          lists: { to: m.extra.to.length > 0, cc: m.extra.cc.length > 0, replyTo: m.extra.replyTo.length > 0 },
+          headerNames: m.extra.headers.map(([name]) => name),
+        }
+      : {}),
+  };
 }
 
 function valuesOf(m: MessageInput): SkeletonValues {
@@ -189,21 +188,34 @@ function valuesOf(m: MessageInput): SkeletonValues {
     html: m.html as string,
     text: m.text,
     listUnsubscribe: m.listUnsubscribe,
+    ...(m.extra ? { lists: { to: m.extra.to, cc: m.extra.cc, replyTo: m.extra.replyTo }, headers: m.extra.headers } : {}),
   };
 }
 
 const skeletons = new Map<string, Promise<MessageSkeleton>>();
 
 /**
- * composeMessage returns the same bytes as buildRawMessage, filling the skeleton of the template version (cached by
- * `templateKey`, sender and shape; src/server/mail/skeleton.ts) when MailComposer would write the bodies in base64,
- * else building in full. DKIM-signs the result when asked.
+ * composeMessage returns the same bytes as buildRawMessage, filling the skeleton of its shape (cached by
+ * `templateKey`, sender, body encodings, header lists and extra fields' names; src/server/mail/skeleton.ts) when the
+ * message has an HTML part, non-empty bodies and no attachments, else building in full. DKIM-signs the result when
+ * asked. `templateKey` is the template version, or one key for a project's literal messages (their shape is in the key).
  */
 export async function composeMessage(m: MessageInput, templateKey: string): Promise<Buffer> {
-  const shape = shapeOf(m);
   const values = valuesOf(m);
-  if (m.extra || m.html === undefined || !MessageSkeleton.fits(values, shape.hasText)) return buildRawMessage(m);
-  const key = `${templateKey}\u0000${m.from.email}\u0000${m.from.name ?? ''}\u0000${shape.hasText}\u0000${shape.listUnsubscribe}`;
+  const encodings = m.html === undefined || m.extra?.attachments.length ? undefined : MessageSkeleton.encodings(values, m.text !== undefined);
+  if (!encodings) return buildRawMessage(m);
+  const shape: SkeletonShape = { ...shapeOf(m), htmlEncoding: encodings.html, textEncoding: encodings.text };
+  const key = [
+    templateKey,
+    m.from.email,
+    m.from.name ?? '',
+    shape.hasText,
+    shape.listUnsubscribe,
+    encodings.html,
+    encodings.text ?? '',
+    shape.lists ? `${shape.lists.to}/${shape.lists.cc}/${shape.lists.replyTo}` : '',
+    (shape.headerNames ?? []).join('\u0001'),
+  ].join('\u0000');
   let skeleton = skeletons.get(key);
   if (!skeleton) {
     if (skeletons.size >= 500) skeletons.delete(skeletons.keys().next().value as string);
@@ -211,7 +223,13 @@ export async function composeMessage(m: MessageInput, templateKey: string): Prom
     skeletons.set(key, skeleton);
     skeleton.catch(() => skeletons.delete(key));
   }
-  const raw = (await skeleton).fill(values);
+  let raw: Buffer;
+  try {
+    raw = (await skeleton).fill(values);
+  } catch {
+    // A shape whose placeholders MailComposer did not write once each (an unusual header field): built in full.
+    return buildRawMessage(m);
+  }
   if (!m.dkim) return raw;
   const chunks: Buffer[] = [];
   for await (const chunk of dkimSigner(m.dkim).sign(raw)) chunks.push(chunk as Buffer);
@@ -238,6 +256,9 @@ export interface RenderRequest {
 
 const compiledCache = new Map<string, CompiledTemplate>();
 
+/** The skeleton key of messages used as given (their sender and shape complete the key: composeMessage). */
+const LITERAL_KEY = 'literal';
+
 /** TemplateNotCompiled: a request without its template text named a template this renderer has not compiled (or dropped). */
 export class TemplateNotCompiled extends Error {
   constructor(readonly templateKey: string) {
@@ -251,7 +272,7 @@ export class TemplateNotCompiled extends Error {
  * render, or an error with stage 'store' when the copy cannot be written.
  */
 export async function renderMessage(req: RenderRequest, storage: Storage): Promise<{ subject: string; raw: Buffer }> {
-  if (req.literal) return storeCopy(req, req.literal.subject, await buildRawMessage({ ...req.message, ...literalParts(req) }), storage);
+  if (req.literal) return storeCopy(req, req.literal.subject, await composeMessage({ ...req.message, ...literalParts(req) }, LITERAL_KEY), storage);
   let compiled = compiledCache.get(req.templateKey);
   if (!compiled) {
     if (!req.template) throw new TemplateNotCompiled(req.templateKey);
