@@ -79,7 +79,8 @@ async function sinkChild(): Promise<void> {
     if (sink.count !== reported) process.send!({ count: (reported = sink.count) });
   }, 10);
   process.on('disconnect', () => process.exit(0));
-  process.on('message', async (m: { report?: { n: number; dkimTxt: string } } | 'stop') => {
+  process.on('message', async (m: { report?: { n: number; dkimTxt: string } } | 'stop' | 'cpu') => {
+    if (m === 'cpu') return void process.send!({ cpu: process.cpuUsage() });
     if (m === 'stop') {
       clearInterval(timer);
       await sink.stop();
@@ -165,6 +166,7 @@ async function clientChild(): Promise<void> {
   const errors: string[] = [];
   const progress = setInterval(() => process.send!({ accepted, refused }), 100);
   let next = 0;
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     transports.map(async (transport) => {
@@ -186,9 +188,10 @@ async function clientChild(): Promise<void> {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   clearInterval(progress);
   for (const t of transports) t.close();
-  process.send!({ accepted, refused, errors, done: seconds }, () => process.exit(0));
+  process.send!({ accepted, refused, errors, done: seconds, cpuMs: (cpu.user + cpu.system) / 1000 }, () => process.exit(0));
 }
 
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
@@ -210,8 +213,12 @@ async function measureSubmission(): Promise<number | undefined> {
     children.push(sinkProcess);
     let sinkCount = 0;
     let sinkReport: SinkReport | undefined;
+    let sinkCpuWaiter: ((cpu: NodeJS.CpuUsage) => void) | undefined;
+    /** The sink process's CPU use so far (asked over IPC). */
+    const sinkCpu = () => new Promise<NodeJS.CpuUsage>((resolve) => ((sinkCpuWaiter = resolve), sinkProcess.send('cpu')));
     const sinkUrl = await new Promise<string>((resolve, reject) => {
-      sinkProcess.on('message', (m: { url?: string; count?: number; report?: SinkReport }) => {
+      sinkProcess.on('message', (m: { url?: string; count?: number; report?: SinkReport; cpu?: NodeJS.CpuUsage }) => {
+        if (m.cpu) sinkCpuWaiter?.(m.cpu);
         if (m.url) resolve(m.url);
         if (m.count !== undefined) sinkCount = m.count;
         if (m.report) sinkReport = m.report;
@@ -252,16 +259,16 @@ async function measureSubmission(): Promise<number | undefined> {
       client.send({ port: runtime.submission!.port, user: credential.username, pass: credential.password, ca: cert, n: N, connections: CONNECTIONS });
       let accepted = 0;
       let refused = 0;
-      let clientDone: { seconds: number; errors: string[] } | undefined;
+      let clientDone: { seconds: number; errors: string[]; cpuMs: number } | undefined;
       let acceptedAt: number | undefined;
       let ready = false;
-      client.on('message', (m: { ready?: boolean; accepted: number; refused: number; errors?: string[]; done?: number }) => {
+      client.on('message', (m: { ready?: boolean; accepted: number; refused: number; errors?: string[]; done?: number; cpuMs?: number }) => {
         if (m.ready) return void (ready = true);
         accepted = m.accepted;
         refused = m.refused;
         if (m.done !== undefined) {
           acceptedAt = performance.now();
-          clientDone = { seconds: m.done, errors: m.errors ?? [] };
+          clientDone = { seconds: m.done, errors: m.errors ?? [], cpuMs: m.cpuMs ?? 0 };
         }
       });
       const clientExit = new Promise<number>((resolve) => client.once('exit', (code) => resolve(code ?? 1)));
@@ -279,6 +286,7 @@ async function measureSubmission(): Promise<number | undefined> {
       const threads0 = threadTicks();
       const pgCpu = postgresCpu();
       const timeline: string[] = [];
+      const sinkCpu0 = await sinkCpu();
       const start = performance.now();
       client.send('go');
       let nextMark = TIMELINE_MS;
@@ -296,6 +304,8 @@ async function measureSubmission(): Promise<number | undefined> {
         if (t > 30 * 60_000) throw new Error(`timed out: ${accepted} accepted, ${sinkCount} delivered`);
       }
       deliveredAt ??= performance.now();
+      const sinkCpu1 = await sinkCpu();
+      const sinkMs = (sinkCpu1.user - sinkCpu0.user + sinkCpu1.system - sinkCpu0.system) / 1000;
       const mainBusy = performance.eventLoopUtilization(elu0).utilization;
       delay.disable();
       const cpu = process.cpuUsage(cpu0);
@@ -352,7 +362,10 @@ async function measureSubmission(): Promise<number | undefined> {
         );
       } else console.log('  sink: no report');
       console.log(
-        `  this process: RSS ${mb(rssBefore)} MB before the load, peak ${mb(peak)} MB (sampled every 100 ms); CPU ${cores.toFixed(2)} cores = ${(((cores * seconds) / N) * 1000).toFixed(2)} ms per message (busiest threads ${busiest.map((t) => t.toFixed(2)).join(', ')}), main thread busy ${(mainBusy * 100).toFixed(0)}%, event-loop delay p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms; PostgreSQL CPU ${pgSeconds.toFixed(1)} s = ${((pgSeconds * 1000) / N).toFixed(2)} ms per message`,
+        `  this process: RSS ${mb(rssBefore)} MB before the load, peak ${mb(peak)} MB (sampled every 100 ms); CPU ${cores.toFixed(2)} cores = ${(((cores * seconds) / N) * 1000).toFixed(2)} ms per message (user ${(cpu.user / 1000 / N).toFixed(2)}, system ${(cpu.system / 1000 / N).toFixed(2)}; busiest threads ${busiest.map((t) => t.toFixed(2)).join(', ')}), main thread busy ${(mainBusy * 100).toFixed(0)}%, event-loop delay p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms; PostgreSQL CPU ${pgSeconds.toFixed(1)} s = ${((pgSeconds * 1000) / N).toFixed(2)} ms per message`,
+      );
+      console.log(
+        `  the application's process: CPU ${(clientDone?.cpuMs ?? 0).toFixed(0)} ms = ${((clientDone?.cpuMs ?? 0) / N).toFixed(2)} ms per message; the sink's: ${sinkMs.toFixed(0)} ms = ${(sinkMs / N).toFixed(2)} ms per message (the four share ${os.cpus().length} cores)`,
       );
       console.log(`  timeline: ${timeline.join('; ')}`);
       console.log(`  peak RSS < 400 MB: ${peak < 400 * 1024 * 1024 ? 'yes' : 'no'}`);
