@@ -47,6 +47,8 @@ export interface OperationTypes {
   archiveUsers: UserOperations['archiveUsers'];
   getContactUploadUrl: UserOperations['getContactUploadUrl'];
   countUsers: UserOperations['countUsers'];
+  eraseContacts: UserOperations['eraseContacts'];
+  exportContact: UserOperations['exportContact'];
   listSegments: SegmentOperations['listSegments'];
   saveSegments: SegmentOperations['saveSegments'];
   renameSegment: SegmentOperations['renameSegment'];

@@ -102,6 +102,16 @@ export const operations = {
     "method": "GET",
     "path": "/users/count"
   },
+  "eraseContacts": {
+    "service": "user",
+    "method": "POST",
+    "path": "/contacts/erase"
+  },
+  "exportContact": {
+    "service": "user",
+    "method": "GET",
+    "path": "/contacts/{id}/export"
+  },
   "listSegments": {
     "service": "segment",
     "method": "GET",

@@ -26,7 +26,7 @@ export interface paths {
         };
         /**
          * Progress and row errors of the import of one uploaded contact file.
-         * @description An import is counted in jobs: one per started MiB of the file, plus one that finishes it (so at least 2). num_in_progress_jobs counts those not yet done, so (num_total_jobs - num_in_progress_jobs) / num_total_jobs is the share processed. Before the upload's import is queued both are 0. When the import has ended, num_in_progress_jobs is 0; `errors` holds what stopped the whole file (e.g. not a CSV file, an unknown column), `processing_errors` the rows that were refused, `merged_rows` those merged into an earlier row of the file (the same address in another letter case); the others are imported. rows_imported + rows_merged + rows_failed is the number of data rows read.
+         * @description An import is counted in jobs: one per started MiB of the file, plus one that finishes it (so at least 2). num_in_progress_jobs counts those not yet done, so (num_total_jobs - num_in_progress_jobs) / num_total_jobs is the share processed. Before the upload's import is queued both are 0. When the import has ended, num_in_progress_jobs is 0; `errors` holds what stopped the whole file (e.g. not a CSV file, an unknown column), `processing_errors` the rows that were refused, `merged_rows` those merged into an earlier row of the file (the same address in another letter case), `rows_erased` those skipped because their address was erased at the person's request; the others are imported. rows_imported + rows_erased + rows_merged + rows_failed is the number of data rows read.
          */
         get: operations["getBulkUploadStatus"];
         put?: never;
@@ -87,6 +87,8 @@ export interface components {
             }[];
             /** @description Rows applied: their contact was created or updated (an address repeated as written counts each of its rows; a contact that existed before keeps its address as stored, whatever the row's letter case). */
             rows_imported: number;
+            /** @description Rows skipped because their address was erased at the person's request (never stored). */
+            rows_erased: number;
             /** @description Rows merged into an earlier row with the same address in another letter case, not applied (merged_rows). */
             rows_merged: number;
             /** @description Rows refused (processing_errors). */

@@ -145,7 +145,8 @@ export interface components {
             id: components["schemas"]["Uuid"];
             contact_id: string;
             email: string;
-            form_id: string;
+            /** @description The subscribe form; null for consent recorded by an import. */
+            form_id: string | null;
             form_name: string | null;
             /** @description The text the form showed when it was submitted. */
             consent_text: string;
@@ -156,6 +157,10 @@ export interface components {
             confirmed_at: string | null;
             confirmed_ip: string | null;
             confirmed_user_agent: string | null;
+            /** @description Where the consent came from: `form` (a subscribe form, double opt-in) or `import:<file name>` (an import whose runner stated that these people gave consent again). */
+            source: string;
+            /** @description Who recorded consent given outside a form (the person who ran the import). */
+            recorded_by: string | null;
         };
         /** Format: uuid */
         Uuid: string;

@@ -53,10 +53,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/contacts/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase people for good (a data subject's request to be forgotten).
+         * @description Deletes the contacts given by id and every contact (live or archived) with one of the given addresses, with their attributes, segment memberships, workflow runs, topic choices, consents and suppressions, and the stored copies of their emails (folder or S3). Their events and emails stay counted, with a pseudonym in place of the address and the contact: every report's totals are unchanged. Each address is kept only as a keyed hash (a tombstone), so imports, the contacts API and sends skip it from then on; the person's own subscribe-form submission is the one way back. An address that is not a contact is tombstoned all the same. One transaction: an id that is not a contact of this project (another project's included) is a 400 naming `ids[i]`, and nothing is erased. The privacy audit records who, when and how many, never an address.
+         */
+        post: operations["eraseContacts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/contacts/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything the project holds about one contact, as JSON (a data subject's access request).
+         * @description The contact's profile and state (unsubscribed, bounced, complained, pending confirmation), consents, topic choices, segments, and every email sent to it with its events, and its other events; the same file the person gets from "Download my data" in the preference centre. Recorded in the privacy audit.
+         */
+        get: operations["exportContact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ContactExport: {
+            exported_at: components["schemas"]["Timestamp"];
+            contact: {
+                id: components["schemas"]["Uuid"];
+                email: string;
+                first_name: string | null;
+                last_name: string | null;
+                timezone: string | null;
+                /** Format: date-time */
+                date_of_birth: string | null;
+                json: {
+                    [key: string]: unknown;
+                };
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                /** Format: date-time */
+                unsubscribed_at: string | null;
+                /** Format: date-time */
+                bounced_at: string | null;
+                /** Format: date-time */
+                complained_at: string | null;
+                /** Format: date-time */
+                confirmation_pending_at: string | null;
+            };
+            consents: {
+                form_id: string | null;
+                consent_text: string;
+                /** Format: date-time */
+                submitted_at: string;
+                submitted_ip: string | null;
+                /** Format: date-time */
+                confirmed_at: string | null;
+                confirmed_ip: string | null;
+            }[];
+            /** @description The subscription topics the contact left. */
+            topics: {
+                id: string;
+                name: string;
+            }[];
+            /** @description The segments the contact was added to (uploads, forms, the API). */
+            segments: {
+                id: string;
+                name: string;
+            }[];
+            /** @description Every email to the contact, oldest first, each with its events. */
+            messages: {
+                message_id: string;
+                subject: string | null;
+                stream: string;
+                status: string;
+                /** Format: date-time */
+                queued_at: string;
+                /** Format: date-time */
+                sent_at: string | null;
+                events: components["schemas"]["ExportedEvent"][];
+            }[];
+            /** @description The contact's other events (sent through the events API, workflow entries), oldest first. */
+            events: components["schemas"]["ExportedEvent"][];
+        };
+        ExportedEvent: {
+            name: string;
+            /** Format: date-time */
+            at: string;
+            data: {
+                [key: string]: unknown;
+            };
+        };
         /** Contact */
         ContactInput: {
             /** @description Omit to create (or match by email). */
@@ -126,6 +235,15 @@ export interface components {
         };
         /** @description Missing or unknown x-api-key. */
         Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description No such record in this project. */
+        NotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -212,7 +330,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The saved contacts, in the order given. */
+            /** @description The saved contacts, in the order given. A contact whose address was erased at the person's request is not saved (nor its address stored): its place in `users` is listed in `erased`, and the rest are saved. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -220,6 +338,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Contact"][];
+                        /** @description The places (0-based) in `users` of the contacts skipped as erased. */
+                        erased: number[];
                     };
                 };
             };
@@ -266,6 +386,10 @@ export interface operations {
                 type: string;
                 /** @description The file's column mapping, as JSON: an object of header name (as written in the file, trimmed) → target, one of email, first_name, last_name, timezone, date_of_birth, json, json.<key> or skip (not imported); at most 100 columns, names and keys up to 100 characters, a field or key for one column only. Columns it does not name are read by name: the fields, json, json.<key>, and the common exports' names for the fields ("Email Address", "E-mail", FIRSTNAME, "Last Name"…); any other column goes where the entry "*" says (metadata: a metadata key named after the column, lower case with "_" between words; skip), and without "*" stops the file. Without `columns` the file is read by name alone. At most 4,000 characters. A mapping that is not one is a 400 naming `columns`. */
                 columns?: string;
+                /** @description Off by default. An import never clears an unsubscribe, a suppression (bounce, complaint) or an erasure. Given, it states that the file's people gave consent again (e.g. "Signed up at our stand, March 2027"): each contact the import writes gets a consent record with this text, the file's name (`source` `import:<file name>`) and `consent_by`, and stops being unsubscribed from marketing (suppressions and erasures still hold). Needs `consent_by`. */
+                consent?: string;
+                /** @description Who is running the import that records consent (their name or email address); needs `consent`. */
+                consent_by?: string;
             };
             header?: never;
             path?: never;
@@ -321,6 +445,71 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    eraseContacts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    ids?: components["schemas"]["Uuid"][];
+                    emails?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description What was erased. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Contacts deleted. */
+                            contacts: number;
+                            /** @description Addresses tombstoned. */
+                            addresses: number;
+                            /** @description Stored copies of emails deleted. */
+                            copies: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    exportContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contact's data. */
+            200: {
+                headers: {
+                    /** @description attachment; filename="contact-<id>.json" */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactExport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
 }

@@ -18,6 +18,8 @@ export interface Config {
   port: number;
   /** Folder for PGlite and the default storage (DATA_DIR, default ./data). */
   dataDir: string;
+  /** The secret of erased addresses' tombstones (ERASURE_KEY); unset: generated into DATA_DIR/erasure.key (core/privacy/key.ts). */
+  erasureKey?: string;
   /** Public base URL used in gateway endpoints, tracking and unsubscribe links (PUBLIC_URL, default http://localhost:PORT). */
   publicUrl: string;
   /** PostgreSQL connection string (DATABASE_URL); unset means embedded PGlite in DATA_DIR. */
@@ -260,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port,
     dataDir,
+    erasureKey: env.ERASURE_KEY?.trim() || undefined,
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     databaseUrl: env.DATABASE_URL || undefined,
     smtpUrl: relay?.url,

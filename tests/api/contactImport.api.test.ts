@@ -385,6 +385,7 @@ describe.each(STORAGE_KINDS)(`contact file import (${API_DB}, %s storage)`, (kin
       processing_errors: [],
       merged_rows: [],
       rows_imported: 0,
+      rows_erased: 0,
       rows_merged: 0,
       rows_failed: 0,
       segment_id: null,

@@ -288,6 +288,7 @@ const KIND_BY_NAME: Record<string, Kind | null> = {
 /** What an `id` / `ids` names: by the list it sits in, else by the path's first segment. */
 const KIND_BY_COLLECTION: Record<string, Kind | null> = {
   users: 'contact',
+  contacts: 'contact',
   segments: 'segment',
   sender_personas: 'persona',
   templates: 'template',

@@ -1094,9 +1094,14 @@ export const consents = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     projectId: uuid('project_id').notNull(),
     contactId: uuid('contact_id').notNull(),
-    formId: uuid('form_id').notNull(),
+    /** The subscribe form it was given on; null for consent recorded by an import (`source`). */
+    formId: uuid('form_id'),
     email: text('email').notNull(),
     consentText: text('consent_text').notNull(),
+    /** 'form' (a subscribe form, double opt-in), or 'import:<file name>' (an import's "these people gave consent again"). */
+    source: text('source').notNull().default('form'),
+    /** Who recorded consent given outside a form (the person who ran the import); null for a form. */
+    recordedBy: text('recorded_by'),
     submittedAt: ts('submitted_at').notNull().defaultNow(),
     submittedIp: text('submitted_ip'),
     submittedUserAgent: text('submitted_user_agent'),
@@ -1194,4 +1199,40 @@ export const messageAttempts = pgTable(
     at: ts('at').notNull().defaultNow(),
   },
   (t) => [index('message_attempts_outbox_idx').on(t.outboxId)],
+);
+
+/**
+ * Tombstones of erased people (core/privacy/erasure.ts): the HMAC-SHA256 of an erased address, normalised, under the
+ * install's ERASURE_KEY, so the address itself is never stored again. Imports, the contacts API, subscribe forms and
+ * sends look an address's hash up here and skip it; the person's own form submission removes it.
+ */
+export const erasures = pgTable(
+  'erasures',
+  {
+    projectId: uuid('project_id').notNull(),
+    addressHash: text('address_hash').notNull(),
+    erasedAt: ts('erased_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.addressHash] })],
+);
+
+/**
+ * The record of each privacy operation (an erasure, an export): who asked, when, how many; never an address. An
+ * erasure's consents go here without the address (their times, form, text and where they came from).
+ */
+export const privacyAudit = pgTable(
+  'privacy_audit',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    projectId: uuid('project_id').notNull(),
+    /** 'erase' or 'export'. */
+    action: text('action').notNull(),
+    /** Who asked: 'api', 'console:<user id>', 'the person' (the preference centre). */
+    actor: text('actor').notNull(),
+    contacts: integer('contacts').notNull().default(0),
+    addresses: integer('addresses').notNull().default(0),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    at: ts('at').notNull().defaultNow(),
+  },
+  (t) => [index('privacy_audit_project_idx').on(t.projectId, t.at)],
 );

@@ -176,6 +176,11 @@ export interface UploadTarget {
   name?: string;
   /** A contact file's column mapping as JSON: header name → target; only with `name`. */
   columns?: string;
+  /**
+   * A contact import's statement that its people gave consent again, and who ran it (core/contacts/import.ts records
+   * a consent per contact); only with `name`.
+   */
+  consent?: { text: string; by: string };
 }
 
 /**
@@ -186,14 +191,15 @@ export interface UploadTarget {
 export function uploadLink(publicUrl: string, secret: string, t: UploadTarget): string {
   const fields = ['up', t.projectId, t.bucket, t.key, t.type, String(t.expiresAt)];
   if (t.name !== undefined) fields.push(t.name.replace(/[\r\n]+/g, ' '));
-  if (t.name !== undefined && t.columns !== undefined) fields.push(t.columns);
+  if (t.name !== undefined && (t.columns !== undefined || t.consent)) fields.push(t.columns ?? '');
+  if (t.name !== undefined && t.consent) fields.push(JSON.stringify(t.consent));
   return `${publicUrl}/uploads/${makeToken(secret, fields)}`;
 }
 
 /** verifyUploadToken returns what an upload token allows, or undefined when it is not genuine (expiry is not checked here). */
 export function verifyUploadToken(token: string, secret: string): UploadTarget | undefined {
   const f = verify(token, secret, 'up');
-  if (!f || f.length < 6 || f.length > 8) return undefined;
+  if (!f || f.length < 6 || f.length > 9) return undefined;
   return {
     projectId: f[1],
     bucket: f[2],
@@ -201,6 +207,7 @@ export function verifyUploadToken(token: string, secret: string): UploadTarget |
     type: f[4],
     expiresAt: Number(f[5]),
     ...(f.length >= 7 ? { name: f[6] } : {}),
-    ...(f.length === 8 ? { columns: f[7] } : {}),
+    ...(f.length >= 8 && f[7] !== '' ? { columns: f[7] } : {}),
+    ...(f.length === 9 ? { consent: JSON.parse(f[8]) as { text: string; by: string } } : {}),
   };
 }

@@ -11,6 +11,7 @@
  * - POST /s/c/{token}   its button: confirms (once), the contact joins the form's segment.
  * An unknown or deleted form, and a token that is not genuine, get 404.
  */
+import { erasureKey } from '../core/privacy/key.ts';
 import { escapeUTF8 as escapeHtml } from 'entities';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
@@ -85,7 +86,7 @@ export function registerSubscribeForms(scope: FastifyInstance, ctx: AppContext):
       await throttle.take(form.id, req.ip);
       // An address already sent CONFIRMATIONS_PER_DAY links from this form today gets no more (the answer is the same).
       if (!checkEmail(values.email.trim()) && !(await throttle.mayMail(form.id, values.email))) return sent;
-      await submitForm(ctx.database, ctx.config.publicUrl, form, values, requester(req));
+      await submitForm(ctx.database, ctx.config.publicUrl, form, values, requester(req), erasureKey(ctx.config));
     } catch (err) {
       if (err instanceof FormNotOpen) {
         return reply

@@ -179,6 +179,25 @@ export class S3Storage {
     }
   }
 
+  /**
+   * deleteMany removes the objects bucket/keys with DeleteObjects, 1,000 keys a request (absent ones count as
+   * removed). Throws StorageFailure naming the first key S3 could not remove.
+   */
+  async deleteMany(bucket: string, keys: string[]): Promise<void> {
+    const { sdk, client } = await this.sdk();
+    for (let i = 0; i < keys.length; i += 1000) {
+      const Objects = keys.slice(i, i + 1000).map((k) => ({ Key: this.key(bucket, k) }));
+      let failed: { Key?: string; Message?: string } | undefined;
+      try {
+        const res = await client.send(new sdk.s3.DeleteObjectsCommand({ Bucket: this.location.bucket, Delete: { Objects, Quiet: true } }));
+        failed = res.Errors?.[0];
+      } catch (err) {
+        throw this.failure('DeleteObjects', Objects[0].Key, err);
+      }
+      if (failed) throw this.failure('DeleteObjects', failed.Key ?? '', new Error(failed.Message ?? 'refused'));
+    }
+  }
+
   /** get returns the object's bytes (GetObject), or undefined when there is none. */
   async get(bucket: string, key: string): Promise<Buffer | undefined> {
     const Key = this.key(bucket, key);

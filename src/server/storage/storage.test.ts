@@ -33,6 +33,7 @@ describe('withLocalFile', () => {
       putStream: files.putStream.bind(files),
       getStream: files.getStream.bind(files),
       size: files.size.bind(files),
+      deleteMany: files.deleteMany.bind(files),
     };
     let copy = '';
     const text = await withLocalFile(remote, 'uploads', 'p1/people.xlsx', async (file) => {

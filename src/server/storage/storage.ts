@@ -37,6 +37,8 @@ export interface Storage {
   getStream(bucket: string, key: string): Readable;
   /** size returns an object's size in bytes, or undefined when there is none. */
   size(bucket: string, key: string): Promise<number | undefined>;
+  /** deleteMany removes objects of `bucket` (one that is not there counts as removed); throws when one cannot be removed. */
+  deleteMany(bucket: string, keys: string[]): Promise<void>;
   /**
    * localPath names the file that holds an object, for readers that need random access (an XLSX's zip directory),
    * or is undefined for storage that keeps no local files (withLocalFile copies the object to a temporary file then).
@@ -151,6 +153,10 @@ export class FileStorage implements Storage {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
+  }
+
+  async deleteMany(bucket: string, keys: string[]): Promise<void> {
+    for (const key of keys) await rm(this.file(bucket, key), { force: true });
   }
 
   async get(bucket: string, key: string): Promise<Buffer | undefined> {

@@ -20,8 +20,9 @@ import { readXlsxRows, XlsxError } from './xlsxRows.ts';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { anyUpsertTriggered } from '../workflows/index.ts';
-import { IMPORT_END, IMPORT_JOB, IMPORT_PROGRESS, MERGED_INTO, SHOW_UPLOADED_SEGMENT } from './queries.ts';
+import { IMPORT_END, IMPORT_JOB, IMPORT_PROGRESS, MERGED_INTO, RECORD_IMPORT_CONSENT, SHOW_UPLOADED_SEGMENT } from './queries.ts';
 import { upsertContactsSql } from './upsert.ts';
+import { erasureKey, withAddressHashes } from '../privacy/key.ts';
 import { fileKind, SEGMENT_UPLOADS_BUCKET } from './upload.ts';
 import { withLocalFile } from '../../storage/storage.ts';
 import {
@@ -60,6 +61,8 @@ interface Details {
   bytes: number;
   /** The upload's column mapping, if it had one. */
   columns?: ColumnMapping;
+  /** The runner's statement that the file's people gave consent again (RECORD_IMPORT_CONSENT), if given. */
+  consent?: { text: string; by: string };
 }
 
 /** importContactFile runs the import recorded by job-log entry `jobLogId` (a no-op when it has already ended). */
@@ -69,11 +72,20 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
   if (!entry || entry.ended) return;
   const d = entry.start_details;
   const mapping = d.columns ?? {};
-  const state = { bytesRead: 0, imported: 0, merged: 0, failed: 0, errors: [] as RowError[], mergedRows: [] as Omit<MergedRow, 'reason' | 'merged_into'>[] };
+  const state = {
+    bytesRead: 0,
+    imported: 0,
+    merged: 0,
+    failed: 0,
+    erased: 0,
+    errors: [] as RowError[],
+    mergedRows: [] as Omit<MergedRow, 'reason' | 'merged_into'>[],
+  };
   // The first accepted row of each address, to tell a repeat written the same way from one in another case.
   const firstRows = new FirstRows();
   // Imported contacts enter the project's "contact created or updated" workflows, in the batch's statement.
   const entering = await anyUpsertTriggered(query, entry.project_id);
+  const key = erasureKey(ctx.config);
   const refuse = (errs: RowError[]) => {
     state.failed++;
     for (const e of errs) if (state.errors.length < MAX_RECORDED_ERRORS) state.errors.push(e);
@@ -90,13 +102,24 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     lane.batch = new Map();
     const progress = JSON.stringify({
       bytes_read: state.bytesRead,
-      rows_imported: state.imported,
+      rows_imported: state.imported - state.erased,
+      rows_erased: state.erased,
       rows_merged: state.merged,
       rows_failed: state.failed,
       processing_errors: state.errors.slice(0, 100),
     });
     lane.writing = (async () => {
-      await upsertBatch(query, entry.project_id, rows, d.bucket === SEGMENT_UPLOADS_BUCKET ? d.segment_id : null, entering);
+      const segment = d.bucket === SEGMENT_UPLOADS_BUCKET ? d.segment_id : null;
+      const hashed = withAddressHashes(key, rows);
+      const consent = d.consent;
+      state.erased += consent
+        ? // Consent given again: the batch's contacts and their consent records are written together.
+          await ctx.database.transaction(async (tx) => {
+            const erased = await upsertBatch(tx, entry.project_id, hashed, segment, entering);
+            await tx(RECORD_IMPORT_CONSENT, [entry.project_id, rows.map((r) => r.email.toLowerCase()), consent.text, d.file_name, consent.by]);
+            return erased;
+          })
+        : await upsertBatch(query, entry.project_id, hashed, segment, entering);
       await query(IMPORT_PROGRESS, [jobLogId, progress]);
     })();
     // A failed write must not go unhandled while the next batch is read; it is thrown by the next flush.
@@ -163,7 +186,8 @@ export async function importContactFile(ctx: AppContext, jobLogId: string): Prom
     fileErrors.length === 0,
     JSON.stringify({ bytes_read: d.bytes }),
     JSON.stringify({
-      rows_imported: state.imported,
+      rows_imported: state.imported - state.erased,
+      rows_erased: state.erased,
       rows_merged: state.merged,
       rows_failed: state.failed,
       processing_errors: state.errors,
@@ -330,12 +354,14 @@ async function readXlsx(file: string, name: string, mapping: ColumnMapping, onRo
  * upsertBatch creates or updates the batch's contacts by email (case-insensitive, among the project's live contacts)
  * with the one contact upsert (./upsert.ts: a value given replaces the stored one, an empty cell keeps it, metadata
  * merges) and, in the same statement, adds them to the segment of a segment upload and, when `enterWorkflows`,
- * starts a run of each enabled user_upserted workflow of the project for each of them.
+ * starts a run of each enabled user_upserted workflow of the project for each of them. A row whose address was
+ * erased (its `address_hash` has a tombstone) is skipped; returns how many were.
  */
-async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[], segmentId: string | null, enterWorkflows = false): Promise<void> {
+async function upsertBatch(query: QueryFn, projectId: string, rows: ContactRow[], segmentId: string | null, enterWorkflows = false): Promise<number> {
   // The batch goes over as one JSON document (one native JSON.stringify, one json parse on the server): far cheaper
   // than seven text arrays that node-postgres escapes element by element and the server parses as array literals.
   const params: unknown[] = [projectId, JSON.stringify(rows)];
   if (segmentId) params.push(segmentId);
-  await query(upsertContactsSql({ byTarget: false, segment: !!segmentId, enterWorkflows }), params);
+  const [{ erased }] = await query<{ erased: number }>(upsertContactsSql({ byTarget: false, segment: !!segmentId, enterWorkflows }), params);
+  return Number(erased);
 }

@@ -9,6 +9,7 @@ import { classifySearch, splitList } from '../../../domain/validation.ts';
 import { checkContactFields, dateOfBirth } from './rules.ts';
 import { MERGE_CONTACT_METADATA } from './queries.ts';
 import { upsertContactsSql, type UpsertRow } from './upsert.ts';
+import { withAddressHashes } from '../privacy/key.ts';
 
 export { dateOfBirth } from './rules.ts';
 import { FieldErrors } from '../../errors.ts';
@@ -123,10 +124,17 @@ interface ContactSqlRow {
  * them with the one contact upsert (./upsert.ts): a contact given by id is updated, else the live contact with the
  * email (case-insensitive), else a new one; a field given replaces the stored value (null clears it, metadata is
  * replaced), a field left out is kept. In the same statement the contacts written enter the project's user_upserted
- * workflows. Returns the contacts in the order given and how many workflow runs started. Throws BadRequest naming each failing
+ * workflows. With `erasureKey` (core/privacy/key.ts; every request from outside gives it) a contact whose address
+ * was erased is skipped and its place returned in `erased`; without it (the demo account's own seed) none is checked.
+ * Returns the contacts in the order given and how many workflow runs started. Throws BadRequest naming each failing
  * field (`users[i].field`); nothing is written then.
  */
-export async function upsertContacts(query: QueryFn, projectId: string, input: ContactIn[]): Promise<{ data: ContactOut[]; entered: number }> {
+export async function upsertContacts(
+  query: QueryFn,
+  projectId: string,
+  input: ContactIn[],
+  erasureKey?: string,
+): Promise<{ data: ContactOut[]; entered: number; erased: number[] }> {
   const errs = new FieldErrors();
   const seen = new Map<string, number>();
   const rows: UpsertRow[] = input.map((u, i) => {
@@ -152,11 +160,14 @@ export async function upsertContacts(query: QueryFn, projectId: string, input: C
   });
   errs.throwIfAny();
   await checkIds(query, projectId, rows);
-  const written = await query<ContactSqlRow & { entered: number }>(upsertContactsSql({ enterWorkflows: true, returnContacts: true }), [
+  const written = await query<ContactSqlRow & { entered: number; ord: number }>(upsertContactsSql({ enterWorkflows: true, returnContacts: true }), [
     projectId,
-    JSON.stringify(rows),
+    JSON.stringify(erasureKey ? withAddressHashes(erasureKey, rows) : rows),
   ]);
-  return { data: written.map(contactOut), entered: Number(written[0]?.entered ?? 0) };
+  // A row the statement skipped had an erased address (core/privacy): it is named by its place, nothing is stored.
+  const done = new Set(written.map((w) => Number(w.ord)));
+  const erased = rows.map((_, i) => i).filter((i) => !done.has(i + 1));
+  return { data: written.map(contactOut), entered: Number(written[0]?.entered ?? 0), erased };
 }
 
 /**

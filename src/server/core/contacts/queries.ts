@@ -25,3 +25,17 @@ export const MERGE_CONTACT_METADATA = `UPDATE contacts SET json = json || $3::js
  */
 export const MERGED_INTO = `SELECT i.ord::int AS ord, c.email FROM unnest($2::text[]) WITH ORDINALITY AS i(email, ord)
               JOIN contacts c ON c.project_id = $1 AND lower(c.email) = lower(i.email) AND c.archived_at IS NULL`;
+
+/**
+ * RECORD_IMPORT_CONSENT: an import's "these people gave consent again" (core/contacts/import.ts), for project $1's
+ * live contacts with the addresses $2 (lower case): each stops being unsubscribed from marketing and gets a consent
+ * record with the text $3, source 'import:' || $4 (the file's name) and who ran it, $5. Suppressions and erasures are
+ * not touched (an erased address has no contact). Run in the batch's transaction, after its upsert.
+ */
+export const RECORD_IMPORT_CONSENT = `WITH c AS (
+    SELECT id, email FROM contacts WHERE project_id = $1 AND archived_at IS NULL AND lower(email) = ANY($2::text[])),
+  r AS (
+    UPDATE contacts SET unsubscribed_at = NULL, updated_at = now(), version = version + 1
+      FROM c WHERE contacts.id = c.id AND contacts.unsubscribed_at IS NOT NULL)
+  INSERT INTO consents (project_id, contact_id, form_id, email, consent_text, source, recorded_by)
+  SELECT $1, c.id, NULL, c.email, $3, 'import:' || $4, $5 FROM c`;

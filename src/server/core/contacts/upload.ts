@@ -47,8 +47,13 @@ export async function contactUploadUrl(
   mode: 'contacts' | 'segment',
   now = new Date(),
   columns?: string,
+  consent?: { text?: string; by?: string },
 ): Promise<string> {
   const errors = new FieldErrors();
+  const consentText = consent?.text?.trim();
+  const consentBy = consent?.by?.trim();
+  if (consentText && !consentBy) errors.add('consent_by', 'say who ran the import that records consent (a name or an email address)');
+  if (consentBy && !consentText) errors.add('consent', 'say how these people gave consent again, e.g. "Signed up at our stand, March 2027"');
   errors.add('filename', fileKind(filename) ? undefined : extensionMessage(filename));
   let mapping: ColumnMapping | undefined;
   if (columns !== undefined && columns !== '') {
@@ -71,6 +76,7 @@ export async function contactUploadUrl(
     expiresAt: now.getTime() + UPLOAD_URL_TTL_MS,
     name: filename.trim().slice(0, 255),
     ...(mapping ? { columns: JSON.stringify(mapping) } : {}),
+    ...(consentText && consentBy ? { consent: { text: consentText, by: consentBy } } : {}),
   });
   return `${url}?s3_key=${encodeURIComponent(key)}`;
 }
@@ -106,6 +112,7 @@ export async function startContactImport(ctx: AppContext, target: UploadTarget, 
     bytes_read: 0,
     segment_id: segmentId,
     ...(target.columns ? { columns: JSON.parse(target.columns) as ColumnMapping } : {}),
+    ...(target.consent ? { consent: target.consent } : {}),
   };
   const [entry] = await query<{ id: string }>('INSERT INTO job_log (project_id, job_name, start_details) VALUES ($1, $2, $3::jsonb) RETURNING id', [
     target.projectId,
@@ -126,6 +133,8 @@ export interface BulkUploadStatus {
   /** Rows merged into an earlier row of the same address in another letter case; listed once the import has ended. */
   merged_rows: MergedRow[];
   rows_imported: number;
+  /** Rows skipped because their address was erased at the person's request (core/privacy). */
+  rows_erased: number;
   rows_merged: number;
   rows_failed: number;
   segment_id: string | null;
@@ -151,6 +160,7 @@ export async function bulkUploadStatus(query: QueryFn, projectId: string, s3Key:
       processing_errors: [],
       merged_rows: [],
       rows_imported: 0,
+      rows_erased: 0,
       rows_merged: 0,
       rows_failed: 0,
       segment_id: null,
@@ -169,6 +179,7 @@ export async function bulkUploadStatus(query: QueryFn, projectId: string, s3Key:
     processing_errors: ((row.ended ? end.processing_errors : start.processing_errors) as BulkUploadStatus['processing_errors'] | undefined) ?? [],
     merged_rows: (row.ended ? (end.merged_rows as MergedRow[] | undefined) : undefined) ?? [],
     rows_imported: Number((row.ended ? end.rows_imported : start.rows_imported) ?? 0),
+    rows_erased: Number((row.ended ? end.rows_erased : start.rows_erased) ?? 0),
     rows_merged: Number((row.ended ? end.rows_merged : start.rows_merged) ?? 0),
     rows_failed: Number((row.ended ? end.rows_failed : start.rows_failed) ?? 0),
     segment_id: (start.segment_id as string | null) ?? null,

@@ -29,6 +29,11 @@ export interface UpsertRow {
   only_new?: boolean;
   /** A new contact waits for its double opt-in (confirmation_pending_at = now()). */
   pending?: boolean;
+  /**
+   * The address's tombstone hash (core/privacy/key.ts addressHash): a row whose address was erased is skipped
+   * (counted in the statement's `erased`). Every caller gives it (privacy/key.ts withAddressHashes).
+   */
+  address_hash?: string | null;
 }
 
 /** What upsertContactsSql should do besides writing. */
@@ -42,7 +47,10 @@ export interface UpsertOptions {
   segment?: boolean;
   /** Enter the contacts written into the project's user_upserted workflows; the statement's `entered` is how many runs started. */
   enterWorkflows?: boolean;
-  /** Return each row's contact (all columns, plus `ord`, the row's 1-based place in $2, and `entered`); else one row with `entered`. */
+  /**
+   * Return each row's contact (all columns, plus `ord`, the row's 1-based place in $2, `entered` and `erased`); else
+   * one row with `entered` and `erased` (rows skipped because their address was erased).
+   */
   returnContacts?: boolean;
 }
 
@@ -79,11 +87,14 @@ export function upsertContactsSql(o: UpsertOptions = {}): string {
                 END`
     : 'NULL::uuid';
   const parts = [
+    `given AS (
+    SELECT t.* FROM ROWS FROM (json_to_recordset($2::json) AS (id uuid, email text, first_name text, last_name text, timezone text,
+             date_of_birth timestamptz, json jsonb, clear text[], match boolean, only_new boolean, pending boolean, address_hash text))
+           WITH ORDINALITY AS t(id, email, first_name, last_name, timezone, date_of_birth, json, clear, match, only_new, pending, address_hash, ord))`,
+    // An erased address is never stored again (core/privacy/erasure.ts): its row is skipped.
     `input AS (
-    SELECT t.*, ${target} AS target
-      FROM ROWS FROM (json_to_recordset($2::json) AS (id uuid, email text, first_name text, last_name text, timezone text,
-             date_of_birth timestamptz, json jsonb, clear text[], match boolean, only_new boolean, pending boolean))
-           WITH ORDINALITY AS t(id, email, first_name, last_name, timezone, date_of_birth, json, clear, match, only_new, pending, ord))`,
+    SELECT t.*, ${target} AS target FROM given t
+     WHERE t.address_hash IS NULL OR NOT EXISTS (SELECT 1 FROM erasures x WHERE x.project_id = $1 AND x.address_hash = t.address_hash))`,
     // The insert's conflict arbiter sees only the proposed row (EXCLUDED), not `clear`: rows that must clear go by target.
     ...(byTarget
       ? [
@@ -105,11 +116,12 @@ export function upsertContactsSql(o: UpsertOptions = {}): string {
   if (o.segment) parts.push(`members AS (INSERT INTO segment_members (segment_id, contact_id) SELECT $3::uuid, id FROM written ON CONFLICT DO NOTHING)`);
   parts.push(o.enterWorkflows ? `entered AS (${enterUpsertedFrom('written')})` : `entered AS (SELECT 0 AS n)`);
   const kept = byTarget ? ' UNION ALL SELECT k.* FROM contacts k JOIN input j ON k.id = j.target AND j.only_new' : '';
+  const erased = `((SELECT count(*) FROM given) - (SELECT count(*) FROM input))::int AS erased`;
   const result = o.returnContacts
-    ? `SELECT c.*, i.ord, (SELECT n FROM entered)::int AS entered
+    ? `SELECT c.*, i.ord, (SELECT n FROM entered)::int AS entered, ${erased}
      FROM input i JOIN (SELECT * FROM written${kept}) c
        ON c.id = i.target OR (i.target IS NULL AND lower(c.email) = lower(i.email))
     ORDER BY i.ord`
-    : `SELECT (SELECT n FROM entered)::int AS entered`;
+    : `SELECT (SELECT n FROM entered)::int AS entered, ${erased}`;
   return `WITH ${parts.join(',\n  ')}\n  ${result}`;
 }

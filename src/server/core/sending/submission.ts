@@ -13,6 +13,7 @@ import addressparser from 'nodemailer/lib/addressparser/index.js';
 import type { Database, QueryFn } from '../../db/client.ts';
 import { checkEmail } from '../../../domain/validation.ts';
 import { sandboxRejection } from '../../../domain/sandbox.ts';
+import { erasedAddresses } from '../privacy/erasure.ts';
 import { exclusionSql, type Exclusion } from '../audience/exclusion.ts';
 import { sendRefusal } from './eligibility.ts';
 import { insertOutboxSql } from './outbox.ts';
@@ -390,8 +391,9 @@ export async function queueSubmission(
   project: ProjectScope,
   m: SubmissionInput,
   source: { kind: 'api' } | { kind: 'smtp'; credentialId: string },
+  erasureKey?: string,
 ): Promise<SubmissionResult> {
-  const p = await prepareSubmission(database, project, m, source);
+  const p = await prepareSubmission(database, project, m, source, erasureKey);
   return finishSubmission(database.query.bind(database) as QueryFn, p, await groupOf(database).add(p));
 }
 
@@ -404,12 +406,13 @@ export async function queueSubmissions(
   project: ProjectScope,
   list: SubmissionInput[],
   source: { kind: 'api' } | { kind: 'smtp'; credentialId: string },
+  erasureKey?: string,
 ): Promise<Array<SubmissionResult | SubmissionRefused>> {
   const query = database.query.bind(database) as QueryFn;
   const prepared: Array<Prepared | SubmissionRefused> = [];
   for (const m of list) {
     prepared.push(
-      await prepareSubmission(database, project, m, source).catch((err: unknown) => {
+      await prepareSubmission(database, project, m, source, erasureKey).catch((err: unknown) => {
         if (err instanceof SubmissionRefused) return err;
         throw err;
       }),
@@ -441,6 +444,7 @@ async function prepareSubmission(
   project: ProjectScope,
   m: SubmissionInput,
   source: { kind: 'api' } | { kind: 'smtp'; credentialId: string },
+  erasureKey: string | undefined,
 ): Promise<Prepared> {
   const query = database.query.bind(database) as QueryFn;
   const { errors, recipients } = checkSubmission(m);
@@ -485,6 +489,13 @@ async function prepareSubmission(
         'recipient',
       );
   }
+  // An address erased at the person's request is never sent to again, nor stored (core/privacy/erasure.ts).
+  const erased = erasureKey ? await erasedAddresses(query, erasureKey, project.id, recipients) : [];
+  if (erased.length)
+    throw new SubmissionRefused(
+      erased.map((r) => `to: ${r} was erased at the person's request and is never sent to again`),
+      'recipient',
+    );
 
   const content: SubmissionContent = {
     from: { address: m.from.address.trim(), ...(m.from.name ? { name: m.from.name } : {}) },

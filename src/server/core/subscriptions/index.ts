@@ -25,6 +25,7 @@ import { confirmationLink } from '../../mail/links.ts';
 import type { components } from '../../../../generated/types/subscriptions.gen.ts';
 import { insertOutboxSql } from '../sending/outbox.ts';
 import { upsertContactsSql } from '../contacts/upsert.ts';
+import { addressHash } from '../privacy/key.ts';
 import { enterUpsertedFrom } from '../workflows/queries.ts';
 
 type Topic = components['schemas']['Topic'];
@@ -250,7 +251,7 @@ export async function listConsents(query: QueryFn, projectId: string, by: { cont
     id: String(r.id),
     contact_id: String(r.contact_id),
     email: String(r.email),
-    form_id: String(r.form_id),
+    form_id: (r.form_id as string | null) ?? null,
     form_name: (r.form_name as string | null) ?? null,
     consent_text: String(r.consent_text),
     submitted_at: isoRequired(r.submitted_at),
@@ -259,6 +260,8 @@ export async function listConsents(query: QueryFn, projectId: string, by: { cont
     confirmed_at: iso(r.confirmed_at),
     confirmed_ip: (r.confirmed_ip as string | null) ?? null,
     confirmed_user_agent: (r.confirmed_user_agent as string | null) ?? null,
+    source: String(r.source ?? 'form'),
+    recorded_by: (r.recorded_by as string | null) ?? null,
   }));
 }
 
@@ -369,6 +372,7 @@ export async function submitForm(
   form: PublicForm,
   input: { email: string; firstName?: string },
   from: Requester,
+  erasureKey?: string,
 ): Promise<void> {
   const email = input.email.trim();
   const firstName = input.firstName?.trim() || null;
@@ -392,6 +396,9 @@ export async function submitForm(
   const consentId = randomUUID();
   const link = confirmationLink(publicUrl, setup.link_secret, form.projectId, consentId);
   await database.transaction(async (tx) => {
+    // The person's own submission is the one way back for an erased address (core/privacy/erasure.ts): its
+    // tombstone goes, and this consent is the new record.
+    if (erasureKey) await tx(`DELETE FROM erasures WHERE project_id = $1 AND address_hash = $2`, [form.projectId, addressHash(erasureKey, email)]);
     // The one contact upsert: a new address becomes a contact waiting for its confirmation; a contact that exists
     // (also one a simultaneous submission just made) is left as it is — a visitor may not rename it.
     const [{ id: contactId }] = await tx<{ id: string }>(upsertContactsSql({ returnContacts: true }), [

@@ -3,6 +3,7 @@
  * SMTP credentials. What a message must be and how it is queued is core/sending/submission.ts; every call is scoped
  * to the x-api-key's project.
  */
+import { erasureKey } from '../../core/privacy/key.ts';
 import type { operations } from '../../../../generated/types/email.gen.ts';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
@@ -31,7 +32,7 @@ export function emailHandlers(ctx: AppContext): GatewayHandlers<operations> {
   };
   const send = async (project: ReturnType<typeof scope>, m: ApiMessage): Promise<SubmissionResult> => {
     try {
-      return await queueSubmission(ctx.database, project, fromApiMessage(m), { kind: 'api' });
+      return await queueSubmission(ctx.database, project, fromApiMessage(m), { kind: 'api' }, erasureKey(ctx.config));
     } catch (err) {
       if (err instanceof SubmissionRefused) throw new BadRequest(err.errors);
       throw err;
@@ -49,7 +50,13 @@ export function emailHandlers(ctx: AppContext): GatewayHandlers<operations> {
       const result = await idempotent(req, reply, project.id, async () => {
         // Each message is checked on its own (a refused one keeps nothing and stops nothing); the others are stored
         // together, in the batch's order (core/sending/submission.ts queueSubmissions).
-        const results = await queueSubmissions(ctx.database, project, (req.body.messages as ApiMessage[]).map(fromApiMessage), { kind: 'api' });
+        const results = await queueSubmissions(
+          ctx.database,
+          project,
+          (req.body.messages as ApiMessage[]).map(fromApiMessage),
+          { kind: 'api' },
+          erasureKey(ctx.config),
+        );
         const data: Array<SubmissionResult | { errors: string[] }> = results.map((r, i) =>
           r instanceof SubmissionRefused ? { errors: r.errors.map((e) => `messages[${i}].${e}`) } : r,
         );

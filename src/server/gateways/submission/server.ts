@@ -18,6 +18,7 @@
  *   strings) file the message and are not sent on. The `250` answer names the message's Message-ID (the first
  *   recipient's; each copy has its own, listed in the message activity).
  */
+import { erasureKey } from '../../core/privacy/key.ts';
 import { SMTPServer, type SMTPServerAddress, type SMTPServerAuthentication, type SMTPServerSession } from 'smtp-server';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import type { AddressInfo } from 'node:net';
@@ -221,10 +222,13 @@ export async function startSubmissionServer(ctx: AppContext): Promise<Submission
           .then(async (data) => {
             if (data === 'too_big') throw smtpError(552, `5.3.4 Message too big: at most ${settings.maxBytes} bytes`);
             const parsed = await simpleParser(data, { skipTextToHtml: true, skipTextLinks: true });
-            return queueSubmission(ctx.database, user.project, messageInput(parsed, recipients, user.stream), {
-              kind: 'smtp',
-              credentialId: user.credentialId,
-            });
+            return queueSubmission(
+              ctx.database,
+              user.project,
+              messageInput(parsed, recipients, user.stream),
+              { kind: 'smtp', credentialId: user.credentialId },
+              erasureKey(ctx.config),
+            );
           })
           .then(
             (result) => {
