@@ -317,3 +317,101 @@ describe(`imports never re-subscribe (${API_DB})`, () => {
     }
   });
 });
+
+describe(`the person's own requests from the preference centre (${API_DB})`, () => {
+  const ERIN = 'erin.self@example.com';
+  let unsubscribe: string;
+
+  /** The newest email to `to` with a subject matching `subject`, parsed. */
+  const newest = async (to: string, subject: RegExp) => {
+    let found: Awaited<ReturnType<typeof simpleParser>> | undefined;
+    await until(`an email to ${to}`, async () => {
+      for (const m of [...h.sink.messages].reverse()) {
+        if (!m.envelopeTo.some((x) => x.toLowerCase() === to)) continue;
+        const parsed = await simpleParser(m.raw);
+        if (subject.test(parsed.subject ?? '')) {
+          found = parsed;
+          return true;
+        }
+      }
+      return false;
+    });
+    return found!;
+  };
+  const audit = async (action: string) =>
+    (
+      await h.runtime.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM privacy_audit WHERE project_id = $1 AND action = $2`, [t.projectId, action])
+    )[0].n;
+
+  it('a marketing email links to a preference centre offering both requests', async () => {
+    expect((await api('POST', '/api/user/users', { users: [{ email: ERIN, first_name: 'Erin' }] })).status).toBe(200);
+    const res = await api('POST', '/api/email', {
+      from: 'news@privacy.example.com',
+      to: ERIN,
+      subject: 'Erin news',
+      html: '<p>News</p>',
+      stream: 'broadcast',
+    });
+    expect(res.status).toBe(200);
+    await newest(ERIN, /^Erin news$/);
+    const raw = h.sink.messages
+      .filter((m) => m.envelopeTo.includes(ERIN))
+      .at(-1)!
+      .raw.toString('latin1')
+      .replace(/\r\n[ \t]+/g, ' ');
+    unsubscribe = /^List-Unsubscribe: <http:\/\/localhost:8080(\/u\/[^>]+)>/m.exec(raw)![1];
+    const page = await h.app.inject({ method: 'GET', url: unsubscribe });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Download my data');
+    expect(page.body).toContain('Delete my data');
+  });
+
+  it('download: the emailed link asks on GET and downloads on POST', async () => {
+    const before = await audit('export');
+    const asked = await post(unsubscribe, { action: 'request-download' });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain('Check your inbox');
+    const mail = await newest(ERIN, /confirm the download/);
+    const link = /href="http:\/\/localhost:8080(\/p\/[^"]+)"/.exec(String(mail.html))![1];
+    const get = await h.app.inject({ method: 'GET', url: link });
+    expect(get.statusCode).toBe(200);
+    expect(get.body).toContain('<form method="post">');
+    expect(await audit('export')).toBe(before);
+    const done = await h.app.inject({ method: 'POST', url: link });
+    expect(done.statusCode).toBe(200);
+    expect(done.headers['content-disposition']).toContain('attachment');
+    const data = done.json();
+    expect(data.contact).toMatchObject({ email: ERIN, first_name: 'Erin' });
+    expect(data.messages.map((m: Json) => m.subject)).toContain('Erin news');
+    expect(await audit('export')).toBe(before + 1);
+    // A forged or altered link does nothing.
+    expect((await h.app.inject({ method: 'POST', url: `${link.slice(0, -3)}abc` })).statusCode).toBe(404);
+  });
+
+  it('delete: the emailed link asks on GET, which changes nothing, and erases on POST', async () => {
+    await post(unsubscribe, { action: 'request-delete' });
+    const mail = await newest(ERIN, /^Delete your data/);
+    const link = /href="http:\/\/localhost:8080(\/p\/[^"]+)"/.exec(String(mail.html))![1];
+    expect((await h.app.inject({ method: 'GET', url: link })).statusCode).toBe(200);
+    const live = async () =>
+      (
+        await h.runtime.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM contacts WHERE project_id = $1 AND lower(email) = $2`, [
+          t.projectId,
+          ERIN,
+        ])
+      )[0].n;
+    expect(await live()).toBe(1);
+    const done = await h.app.inject({ method: 'POST', url: link });
+    expect(done.statusCode).toBe(200);
+    expect(done.body).toContain('Your data is deleted');
+    expect(await live()).toBe(0);
+    expect(await tablesHolding(ERIN)).toEqual([]);
+    // The link is spent: the contact is gone.
+    expect((await h.app.inject({ method: 'GET', url: link })).statusCode).toBe(404);
+    const [row] = await h.runtime.database.query<{ actor: string }>(
+      `SELECT actor FROM privacy_audit WHERE project_id = $1 AND action = 'erase' ORDER BY id DESC LIMIT 1`,
+      [t.projectId],
+    );
+    expect(row.actor).toBe('the person');
+  });
+});

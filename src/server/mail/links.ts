@@ -57,6 +57,29 @@ export function verifyUnsubscribeToken(token: string, secret: string): LinkTarge
   return f && { projectId: f[1], contactId: f[2] || null, outboxId: Number(f[3]) };
 }
 
+/** What a person's own privacy request asks for (core/privacy/selfService.ts). */
+export type PrivacyAction = 'download' | 'delete';
+
+/** A privacy request's confirmation: the project, the contact, what it asks, and its expiry (ms since the epoch, UTC). */
+export interface PrivacyTarget {
+  projectId: string;
+  contactId: string;
+  action: PrivacyAction;
+  expiresAt: number;
+}
+
+/** privacyLink returns `{publicUrl}/p/{token}`, the link a person confirms a download or deletion of their data with. */
+export function privacyLink(publicUrl: string, secret: string, t: PrivacyTarget): string {
+  return `${publicUrl}/p/${makeToken(secret, ['p', t.projectId, t.contactId, t.action, String(t.expiresAt)])}`;
+}
+
+/** verifyPrivacyToken returns what a privacy confirmation token asks, or undefined when it is not genuine (expiry not checked). */
+export function verifyPrivacyToken(token: string, secret: string): PrivacyTarget | undefined {
+  const f = verify(token, secret, 'p');
+  if (!f || f.length !== 5 || (f[3] !== 'download' && f[3] !== 'delete')) return undefined;
+  return { projectId: f[1], contactId: f[2], action: f[3], expiresAt: Number(f[4]) };
+}
+
 /** openPixelUrl returns `{publicUrl}/t/o/{token}.gif` for one recipient row. */
 export function openPixelUrl(publicUrl: string, secret: string, target: LinkTarget): string {
   return `${publicUrl}/t/o/${makeToken(secret, ['o', target.projectId, target.contactId ?? '', String(target.outboxId)])}.gif`;

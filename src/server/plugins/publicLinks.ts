@@ -12,6 +12,10 @@
  * - GET  /v/{token}        a sender persona's verification page (asks); POST confirms it;
  * - /s/{form} and /s/c/{token}: hosted subscribe forms and their confirmation links (plugins/subscribeForms.ts).
  * With subscription topics /u/ is a preference centre: leave the email's topic, choose topics, or leave all.
+ * For a contact it also offers "Download my data" and "Delete my data" (core/privacy/selfService.ts): each emails
+ * a link to the address;
+ * - GET  /p/{token}        that link's page: says what will happen (a GET changes nothing);
+ * - POST /p/{token}        its button: downloads the JSON of what is held, or erases the contact.
  * A token that is not genuine (forged, altered, another tenant's) gets 404 and records nothing.
  */
 import { escapeUTF8 as escapeHtml } from 'entities';
@@ -24,6 +28,7 @@ import {
   verifyHoneypotToken,
   verifyOpenToken,
   verifyPersonaToken,
+  verifyPrivacyToken,
   verifyUnsubscribeToken,
   type LinkTarget,
 } from '../mail/links.ts';
@@ -43,6 +48,11 @@ import { originOf } from './securityHeaders.ts';
 import { registerSubscribeForms } from './subscribeForms.ts';
 import { page } from './publicPage.ts';
 
+import { PRIVACY_REQUESTS_PER_DAY, requestPrivacyAction } from '../core/privacy/selfService.ts';
+import { exportContact } from '../core/privacy/export.ts';
+import { eraseContacts } from '../core/privacy/erasure.ts';
+import { HttpError } from '../errors.ts';
+
 /** A 1×1 transparent GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 
@@ -54,6 +64,18 @@ const backLink = (token: string) => `<a href="/u/${encodeURIComponent(token)}">M
  * (checkboxes; saving while unsubscribed from everything subscribes again), or leave all marketing email. Every
  * change is a POST: a link scanner's GET changes nothing.
  */
+/**
+ * yourData is the preference centre's "Your data" section for a contact: a download of what is held and a deletion,
+ * each confirmed by a link emailed to the address (core/privacy/selfService.ts).
+ */
+function yourData(p: Preferences): string {
+  if (!p.isContact) return '';
+  return `<section style="margin-top:32px;border-top:1px solid #ddd;padding-top:16px"><h2 style="font-size:1.1em">Your data</h2>
+<p><small>We email ${escapeHtml(p.email)} a link to confirm either request.</small></p>
+<form method="post" style="display:inline-block;margin:0 8px 8px 0"><input type="hidden" name="action" value="request-download"><button type="submit" style="background:#555">Download my data</button></form>
+<form method="post" style="display:inline-block"><input type="hidden" name="action" value="request-delete"><button type="submit" style="background:#a1271b">Delete my data</button></form></section>`;
+}
+
 function preferenceCentre(p: Preferences): string {
   const status = p.unsubscribed
     ? `<p>You are unsubscribed from all marketing email. Choose topics and save to receive them again.</p>`
@@ -78,7 +100,7 @@ ${p.topics
   return page(
     'Email preferences',
     `<p><strong>${escapeHtml(p.email)}</strong></p>${status}${leave}${choose}${all}
-<p><small>You will still receive messages about your account and orders.</small></p>`,
+<p><small>You will still receive messages about your account and orders.</small></p>${yourData(p)}`,
   );
 }
 
@@ -144,13 +166,16 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
       reply.type('text/html').header('cache-control', 'no-store');
       if (prefs.topics.length) return preferenceCentre(prefs);
       if (prefs.unsubscribed) {
-        return page('You are unsubscribed', `<p>${escapeHtml(prefs.email)} no longer receives marketing email from ${escapeHtml(prefs.company)}.</p>`);
+        return page(
+          'You are unsubscribed',
+          `<p>${escapeHtml(prefs.email)} no longer receives marketing email from ${escapeHtml(prefs.company)}.</p>${yourData(prefs)}`,
+        );
       }
       return page(
         'Unsubscribe',
         `<p>Stop marketing email from ${escapeHtml(prefs.company)} to <strong>${escapeHtml(prefs.email)}</strong>?</p>
 <form method="post"><button type="submit">Unsubscribe</button></form>
-<p><small>You will still receive messages about your account and orders.</small></p>`,
+<p><small>You will still receive messages about your account and orders.</small></p>${yourData(prefs)}`,
       );
     });
 
@@ -164,6 +189,16 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
       const form = oneClick ? new URLSearchParams() : new URLSearchParams(body);
       const action = oneClick ? 'topic' : (form.get('action') ?? 'all');
       reply.header('cache-control', 'no-store');
+      if (action === 'request-download' || action === 'request-delete') {
+        const asked = await requestPrivacyAction(query, ctx.config.publicUrl, target, action === 'request-download' ? 'download' : 'delete');
+        if (!asked) return notFound(reply);
+        ctx.notifySender();
+        const text =
+          asked === 'throttled'
+            ? `<p>You have asked ${PRIVACY_REQUESTS_PER_DAY} times today already. Use the link in one of the emails we sent, or try again tomorrow.</p>`
+            : `<p>We sent a link to <strong>${escapeHtml(asked)}</strong>. Open it within 24 hours to ${action === 'request-download' ? 'download your data' : 'delete your data'}.</p>`;
+        return reply.type('text/html').send(page('Check your inbox', `${text}<p>${backLink(req.params.token)}</p>`));
+      }
       if (action === 'save') {
         const saved = await savePreferencesByLink(query, target, form.getAll('topic'), form.get('resubscribe') === '1');
         if (!saved) return notFound(reply);
@@ -185,6 +220,54 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
       return reply
         .type('text/html')
         .send(page('You are unsubscribed', `<p>${escapeHtml(done.email)} no longer receives marketing email from ${escapeHtml(who?.company ?? '')}.</p>`));
+    });
+
+    // A person's own privacy request, confirmed from the emailed link: the page asks, only its button acts.
+    const privacyOf = async (token: string) => {
+      const secret = await secretOf(projectOfToken(token));
+      const t = secret ? verifyPrivacyToken(token, secret) : undefined;
+      return t && Date.now() <= t.expiresAt ? t : undefined;
+    };
+    scope.get<{ Params: { token: string } }>('/p/:token', async (req, reply) => {
+      const t = await privacyOf(req.params.token);
+      const [who] = t ? await query<{ email: string }>(`SELECT email FROM contacts WHERE project_id = $1 AND id = $2`, [t.projectId, t.contactId]) : [];
+      reply.type('text/html').header('cache-control', 'no-store');
+      if (!t || !who) return reply.code(404).send(page('This link no longer works', '<p>It has expired, or the data was deleted already.</p>'));
+      return t.action === 'download'
+        ? page(
+            'Download your data',
+            `<p>Everything we hold about <strong>${escapeHtml(who.email)}</strong>, as a JSON file: your profile, consents, topics and every email we sent you with what happened to it.</p>
+<form method="post"><button type="submit">Download my data</button></form>`,
+          )
+        : page(
+            'Delete your data',
+            `<p>Delete everything we hold about <strong>${escapeHtml(who.email)}</strong>? Your profile, consents and the copies of the emails we sent you are deleted, and this address is never mailed again unless you subscribe again yourself. This cannot be undone.</p>
+<form method="post"><button type="submit" style="background:#a1271b">Delete my data</button></form>`,
+          );
+    });
+    scope.post<{ Params: { token: string } }>('/p/:token', async (req, reply) => {
+      const t = await privacyOf(req.params.token);
+      reply.header('cache-control', 'no-store');
+      const gone = () => reply.code(404).type('text/html').send(page('This link no longer works', '<p>It has expired, or the data was deleted already.</p>'));
+      if (!t) return gone();
+      try {
+        if (t.action === 'download') {
+          const data = await exportContact(ctx.database, t.projectId, t.contactId, 'the person');
+          return reply
+            .type('application/json')
+            .header('content-disposition', `attachment; filename="my-data.json"`)
+            .send(JSON.stringify(data, null, 2));
+        }
+        await eraseContacts(ctx, t.projectId, { ids: [t.contactId] }, 'the person');
+        return reply
+          .type('text/html')
+          .send(
+            page('Your data is deleted', '<p>Everything we held about this address is deleted. We will not email it again unless you subscribe again.</p>'),
+          );
+      } catch (err) {
+        if (err instanceof HttpError && (err.statusCode === 404 || err.statusCode === 400)) return gone();
+        throw err;
+      }
     });
 
     // Hosted subscribe forms and their confirmation links (plugins/subscribeForms.ts).

@@ -20,6 +20,8 @@ import { FieldErrors } from '../../errors.ts';
 import { decodeLocation } from '../../../domain/location.ts';
 import { checkEmail } from '../../../domain/validation.ts';
 import { addressHash, erasureKey, normalisedAddress } from './key.ts';
+import { ANONYMISE_OUTBOX } from '../sending/anonymise.ts';
+import { ANONYMISE_EVENTS } from '../events/anonymise.ts';
 
 /** At most this many ids plus addresses per request (one transaction). */
 export const ERASE_MAX = 10_000;
@@ -38,13 +40,6 @@ const CONTACTS_TO_ERASE = `SELECT id, lower(btrim(email)) AS address FROM contac
 /** The stored copies of the emails to the contacts $2 or the addresses $3 (outbox.location). */
 const COPIES_TO_ERASE = `SELECT location FROM outbox
   WHERE project_id = $1 AND (contact_id = ANY($2::uuid[]) OR lower(btrim(email)) = ANY($3::text[])) AND location IS NOT NULL`;
-
-/**
- * The pseudonym of each address (a) and each contact with its address (k), from $2 addresses, $3 their pseudonyms,
- * $4 contact ids, $5 their pseudonym ids, $6 the contacts' addresses.
- */
-const PSEUDONYMS = `a AS (SELECT * FROM unnest($2::text[], $3::text[]) AS a(address, alias)),
-         k AS (SELECT * FROM unnest($4::uuid[], $5::uuid[], $6::text[]) AS k(id, alias_id, address))`;
 
 /**
  * eraseContacts erases the contacts `ids` and the addresses `emails` of project `projectId` (see the module comment),
@@ -143,36 +138,14 @@ async function eraseRows(tx: QueryFn, p: unknown[]): Promise<void> {
   const maps = [projectId, addresses, aliases, contactIds, aliasIds, contactAddresses];
   const like = likePatterns(addresses);
   // Emails: each outbox row names the pseudonyms; what it kept in text (its triggering event, the relay's answer) loses the address.
-  const outbox = await tx<{ id: string; submission_id: string | null; message_id: string }>(
-    `WITH ${PSEUDONYMS},
-       o AS (SELECT o.id, coalesce(ka.address, lower(btrim(o.email))) AS address, k.alias_id
-               FROM outbox o LEFT JOIN k ON k.id = o.contact_id LEFT JOIN k ka ON ka.id = o.contact_id
-              WHERE o.project_id = $1 AND (o.contact_id = ANY($4::uuid[]) OR lower(btrim(o.email)) = ANY($2::text[])))
-     UPDATE outbox x SET email = a.alias, contact_id = CASE WHEN x.contact_id IS NULL THEN NULL ELSE o.alias_id END, location = NULL,
-            last_error = erase_address(x.last_error, a.address, a.alias), event = erase_address(x.event::text, a.address, a.alias)::jsonb
-       FROM o JOIN a ON a.address = o.address
-      WHERE x.id = o.id
-     RETURNING x.id, x.submission_id, x.message_id`,
-    maps,
-  );
+  const outbox = await tx<{ id: string; submission_id: string | null; message_id: string }>(ANONYMISE_OUTBOX, maps);
   const outboxIds = outbox.map((o) => o.id);
   const submissionIds = [...new Set(outbox.map((o) => o.submission_id).filter((s): s is string => !!s))];
   const messageIds = outbox.map((o) => o.message_id);
   const scrub = (col: string, cast = '') => `erase_addresses(${col}${cast ? '::text' : ''}, $2::text[], $3::text[])${cast}`;
   const steps: Array<[string, unknown[]]> = [
     // Events: the pseudonyms in place of the address and the contact; the address gone from their data.
-    [
-      `WITH ${PSEUDONYMS}
-       UPDATE events e SET email = CASE WHEN e.email IS NULL THEN NULL ELSE coalesce(ae.alias, ak.alias) END,
-              user_id = CASE WHEN e.user_id IS NULL THEN NULL ELSE coalesce(k.alias_id, gen_random_uuid()) END,
-              json = erase_address(e.json::text, coalesce(ae.address, k.address), coalesce(ae.alias, ak.alias))::jsonb
-         FROM events x
-         LEFT JOIN k ON k.id = x.user_id
-         LEFT JOIN a ae ON ae.address = lower(btrim(x.email))
-         LEFT JOIN a ak ON ak.address = k.address
-        WHERE e.id = x.id AND x.project_id = $1 AND (x.user_id = ANY($4::uuid[]) OR lower(btrim(x.email)) = ANY($2::text[]))`,
-      maps,
-    ],
+    [ANONYMISE_EVENTS, maps],
     [
       `UPDATE submissions SET content = ${scrub('content', '::jsonb')}, metadata = ${scrub('metadata', '::jsonb')},
               tags = ARRAY(SELECT erase_addresses(x, $2::text[], $3::text[]) FROM unnest(tags) AS x) WHERE project_id = $1 AND id = ANY($4::uuid[])`,

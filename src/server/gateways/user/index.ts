@@ -33,7 +33,10 @@ export function userHandlers(ctx: AppContext): GatewayHandlers<operations> {
     async getContactUploadUrl(req) {
       const { consent, consent_by } = req.query;
       return {
-        data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'contacts', undefined, req.query.columns, { text: consent, by: consent_by }),
+        data: await contactUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type, 'contacts', undefined, req.query.columns, {
+          text: consent,
+          by: consent_by,
+        }),
       };
     },
     async eraseContacts(req) {
