@@ -13,6 +13,7 @@ import { simpleParser } from 'mailparser';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import type { Json } from '../helpers/json.ts';
 import { decodeLocation } from '../../src/domain/location.ts';
+import { storageUnderTest } from '../helpers/s3Server.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -251,6 +252,11 @@ describe(`erasure (${API_DB})`, () => {
     const send = await api('POST', '/api/email', { from: 'news@privacy.example.com', to: ANN, subject: 'Again', text: 'Again' });
     expect(send.status).toBe(400);
     expect(send.body.errors).toEqual([expect.stringMatching(/^to: ann\.erased@example\.com was erased/)]);
+    const single = await api('POST', '/api/event/emit_send_single_email_event', {
+      mailer_payload: { from: { email: 'news@privacy.example.com' }, to: [{ email: 'Ann.Erased@example.com' }], subject: 'Again', body: '<p>Again</p>' },
+    });
+    expect(single.status).toBe(400);
+    expect(single.body.errors).toEqual([expect.stringMatching(/^mailer_payload\.to: Ann\.Erased@example\.com was erased/)]);
     const imported = await importCsv(`email,first_name\n${BOB},Bob\nANN.ERASED@example.com,Ann\nnew.person@example.com,New\n`);
     expect(imported).toMatchObject({ rows_imported: 2, rows_erased: 1, rows_failed: 0 });
     expect(await tablesHolding(ANN)).toEqual([]);
@@ -413,5 +419,42 @@ describe(`the person's own requests from the preference centre (${API_DB})`, () 
       [t.projectId],
     );
     expect(row.actor).toBe('the person');
+  });
+});
+
+describe(`erasure with the copies on S3 (${API_DB}, s3rver)`, () => {
+  it("deletes the erased person's stored copies from the bucket and keeps the others'", async () => {
+    const storage = await storageUnderTest('s3');
+    const h3 = await startHarness({ workers: true, config: { storageUrl: storage.storageUrl } });
+    try {
+      const t3 = await h3.tenant({ activated: true });
+      const call = (method: string, url: string, body?: unknown) => h3.call(method, url, { key: t3.apiKey, body });
+      expect(
+        (await call('POST', '/api/senderpersonawrapper/sender_personas', { sender_personas: [{ email: 'news@s3.example.com', first_name: 'News' }] })).status,
+      ).toBe(200);
+      await h3.confirmPersonas();
+      for (const to of ['gone@s3.example.com', 'gone@s3.example.com', 'kept@s3.example.com'])
+        expect((await call('POST', '/api/email', { from: 'news@s3.example.com', to, subject: 'Hi', text: 'Hi' })).status).toBe(200);
+      await until('three copies in the bucket', async () => (await storage.objects('sent-emails', t3.projectId)).length === 3);
+      await until('three sent marks', async () => {
+        const [{ n }] = await h3.runtime.database.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox WHERE project_id = $1 AND location IS NOT NULL`, [
+          t3.projectId,
+        ]);
+        return n === 3;
+      });
+      const [kept] = await h3.runtime.database.query<{ location: string }>(`SELECT location FROM outbox WHERE project_id = $1 AND email = $2`, [
+        t3.projectId,
+        'kept@s3.example.com',
+      ]);
+      const erased = await call('POST', '/api/user/contacts/erase', { emails: ['GONE@s3.example.com'] });
+      expect(erased.status).toBe(200);
+      expect(erased.body.data).toEqual({ contacts: 0, addresses: 1, copies: 2 });
+      const left = await storage.objects('sent-emails', t3.projectId);
+      expect(left).toHaveLength(1);
+      expect(decodeLocation(kept.location)!.key).toBe(`${t3.projectId}/${left[0]}`);
+    } finally {
+      await h3.close();
+      await storage.close();
+    }
   });
 });

@@ -2,6 +2,7 @@
  * Single sends (spec part 2 §7 test email; POST {event}/emit_send_single_email_event): one email to a few recipients,
  * queued in the outbox like any other send, so the sender delivers, tracks and counts it the same way.
  */
+import { erasedAddresses } from '../privacy/erasure.ts';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
 import { senderPersonas, templates } from '../../db/schema.ts';
@@ -43,9 +44,10 @@ const QUEUE_SINGLE_EMAIL = insertOutboxSql(
  * own copy), due now. The sender persona is from.user_id or the persona whose email is from.email; the content is
  * template_id, or subject + body. In the sandbox every recipient must be allowed. Throws BadRequest naming
  * `mailer_payload.<field>`; nothing is queued then. The stream is `stream`, else broadcast for a marketing template,
- * else transactional; its tracking applies. Returns the number of rows queued.
+ * else transactional; its tracking applies. With `erasureKey` an erased recipient is refused (400, nothing queued).
+ * Returns the number of rows queued.
  */
-export async function queueSingleEmail(db: Db, query: QueryFn, project: ProjectScope, m: SendRequest): Promise<number> {
+export async function queueSingleEmail(db: Db, query: QueryFn, project: ProjectScope, m: SendRequest, erasureKey?: string): Promise<number> {
   const errs = new FieldErrors();
   const recipients = [...(m.to ?? []), ...(m.cc ?? []), ...(m.bcc ?? [])];
   recipients.forEach((r, i) => errs.add(`mailer_payload.to[${i}].email`, checkEmail(r.email)));
@@ -85,6 +87,9 @@ export async function queueSingleEmail(db: Db, query: QueryFn, project: ProjectS
     if (rejected.length) throw new BadRequest(rejected.map((msg) => `mailer_payload.to: ${msg}`));
   }
   const emails = recipients.map((r) => r.email.trim());
+  // An address erased at the person's request is never sent to again, nor stored (core/privacy/erasure.ts).
+  const erased = erasureKey ? await erasedAddresses(query, erasureKey, project.id, emails) : [];
+  if (erased.length) throw new BadRequest(erased.map((e) => `mailer_payload.to: ${e} was erased at the person's request and is never sent to again`));
   const known = await liveContactsByEmail(db, project.id, emails);
   const contactByEmail = new Map(known.map((c) => [c.email.toLowerCase(), c.id]));
   await query(QUEUE_SINGLE_EMAIL, [

@@ -1,4 +1,5 @@
 /** event gateway handlers (openapi/event.yaml): event lists, single sends, the public events API and delivery feedback. */
+import { erasureKey } from '../../core/privacy/key.ts';
 import type { operations } from '../../../../generated/types/event.gen.ts';
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
@@ -32,7 +33,7 @@ export function eventHandlers(ctx: AppContext): GatewayHandlers<operations> {
       return { num_events: await countEvents(db, scope(req).id, req.query) };
     },
     async sendSingleEmail(req) {
-      const queued = await queueSingleEmail(db, query, scope(req), req.body.mailer_payload);
+      const queued = await queueSingleEmail(db, query, scope(req), req.body.mailer_payload, erasureKey(ctx.config));
       ctx.notifySender();
       return { data: { queued } };
     },
