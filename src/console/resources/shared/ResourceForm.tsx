@@ -8,7 +8,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { useCreate, useGetOne, useNotify, useUpdate, type RaRecord } from 'react-admin';
 import Form from '@rjsf/mui';
 import type { CustomValidator, ErrorTransformer, RegistryFieldsType, RegistryWidgetsType, UiSchema } from '@rjsf/utils';
-import { Alert, Box, Card, CardContent, Typography } from '@mui/material';
+import { Alert, Box, Card, CardContent, Stack, Typography } from '@mui/material';
 import type { ResourceDefinition } from '../../../../generated/resources.gen';
 import { useFormSchema } from './useFormSchema';
 import { checkEmail, checkRequired } from '../../../domain/validation';
@@ -31,6 +31,8 @@ export interface ResourceFormProps {
   disableSaveWhileEmailInvalid?: boolean;
   /** Content under the form, e.g. advice. */
   children?: React.ReactNode;
+  /** Actions beside the heading (flex items of its row, which wraps on a narrow screen), e.g. a contact's privacy actions. */
+  actions?: React.ReactNode;
   /** The New form's first values (default none). */
   initialNew?: FormData;
   /** Makes the record saved from the form's values (default: the values the input schema allows). */
@@ -188,7 +190,7 @@ function initialFormData(definition: ResourceDefinition, record: FormData | unde
 
 /** ResourceForm renders the New or Edit screen of a resource; the edit route loads the record first (getOne). */
 export function ResourceForm(props: ResourceFormProps) {
-  const { definition, entity, mode, children, wide } = props;
+  const { definition, entity, mode, children, wide, actions } = props;
   const { id } = useParams();
   const { data, isPending, error } = useGetOne(definition.name, { id: id ?? '' }, { enabled: mode === 'edit' && !!id });
   const title = mode === 'edit' ? (definition.form?.titleEdit ?? `Edit ${capitalise(entity)}`) : (definition.form?.titleNew ?? `New ${capitalise(entity)}`);
@@ -214,9 +216,18 @@ export function ResourceForm(props: ResourceFormProps) {
 
   return (
     <Box sx={{ maxWidth: wide ? undefined : 720 }}>
-      <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
-        {title}
-      </Typography>
+      {actions ? (
+        <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2, flexWrap: 'wrap', gap: 1 }}>
+          <Typography variant="h5" component="h1">
+            {title}
+          </Typography>
+          {actions}
+        </Stack>
+      ) : (
+        <Typography variant="h5" component="h1" sx={{ mb: 2 }}>
+          {title}
+        </Typography>
+      )}
       <Card variant="outlined" sx={{ maxWidth: 720 }}>
         <CardContent>{body}</CardContent>
       </Card>
