@@ -38,6 +38,8 @@ export interface OperationTypes {
   removeCompanyUser: CompanyauthwrapperOperations['removeCompanyUser'];
   getSandboxActivation: CompanyauthwrapperOperations['getSandboxActivation'];
   getAccountStatus: CompanyauthwrapperOperations['getAccountStatus'];
+  getRetention: CompanyauthwrapperOperations['getRetention'];
+  setRetention: CompanyauthwrapperOperations['setRetention'];
   requestActivation: CompanyauthwrapperOperations['requestActivation'];
   getAssistantStatus: CompanyauthwrapperOperations['getAssistantStatus'];
   createAssistantSession: CompanyauthwrapperOperations['createAssistantSession'];

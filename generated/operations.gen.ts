@@ -57,6 +57,16 @@ export const operations = {
     "method": "GET",
     "path": "/account_status"
   },
+  "getRetention": {
+    "service": "companyauthwrapper",
+    "method": "GET",
+    "path": "/retention"
+  },
+  "setRetention": {
+    "service": "companyauthwrapper",
+    "method": "PUT",
+    "path": "/retention"
+  },
   "requestActivation": {
     "service": "companyauthwrapper",
     "method": "POST",

@@ -65,6 +65,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How long the project keeps raw events, stored copies of sent emails, unconfirmed sign-ups and its job log.
+         * @description Days each is kept; null keeps it for ever (the default). A nightly job (RETENTION_CRON) lets go of what is older. Raw events go by whole months where they can (the events table is partitioned by month): a month is dropped once it is entirely past the retention of every project with events in it, else the project's expired events are deleted. Reports keep their figures: they read aggregates, which retention never touches.
+         */
+        get: operations["getRetention"];
+        /** Set how long the project keeps each kind of data (1 day to 10 years, or null for ever). */
+        put: operations["setRetention"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/activation_request": {
         parameters: {
             query?: never;
@@ -143,6 +164,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        Retention: {
+            /** @description Raw events (opens, clicks, sends, your events); reports keep their aggregates. */
+            events_days: number | null;
+            /** @description Stored copies of sent emails. */
+            copies_days: number | null;
+            /** @description Sign-ups never confirmed (deleted with their consent records). */
+            unconfirmed_days: number | null;
+            /** @description Finished entries of the job log. */
+            job_log_days: number | null;
+        };
         /** @description The console's add-an-admin form (addCompanyUser's body is built from it with the session's company and project). */
         CompanyUserForm: {
             email: string;
@@ -407,6 +438,57 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Retention"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    setRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Retention"];
+            };
+        };
+        responses: {
+            /** @description The settings saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Retention"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
         };
     };

@@ -145,6 +145,8 @@ export interface Config {
    * /session/refresh are called) and the bearer token sent to it (ASSISTANT_PROVIDER_KEY).
    */
   assistant: { company?: string; providerUrl?: string; providerKey?: string };
+  /** When retention runs (core/privacy/retention.ts; RETENTION_CRON, cron in UTC, default nightly '30 3 * * *'; 'off' never). */
+  retentionCron?: string;
   /** When the shared demo account is reset to its known state (DEMO_RESET_CRON, cron in UTC, default hourly '0 * * * *'; 'off' never). */
   demoResetCron?: string;
   /**
@@ -343,6 +345,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       providerUrl: env.ASSISTANT_PROVIDER_URL?.replace(/\/+$/, '') || undefined,
       providerKey: env.ASSISTANT_PROVIDER_KEY || undefined,
     },
+    retentionCron: /^(off|false|0|no)$/i.test(env.RETENTION_CRON ?? '') ? undefined : env.RETENTION_CRON || '30 3 * * *',
     demoResetCron: /^(off|false|0|no)$/i.test(env.DEMO_RESET_CRON ?? '') ? undefined : env.DEMO_RESET_CRON || '0 * * * *',
     loginMaxFailures: Math.max(1, Math.floor(num('LOGIN_MAX_FAILURES', 10))),
     loginMaxFailuresPerAccount: Math.max(1, Math.floor(num('LOGIN_MAX_FAILURES_PER_ACCOUNT', 10))),

@@ -70,6 +70,14 @@ export const projects = pgTable(
      */
     sendingSuspendedAt: ts('sending_suspended_at'),
     sendingSuspendReason: text('sending_suspend_reason'),
+    /**
+     * Retention (core/privacy/retention.ts), in days; null keeps for ever: raw events (reports keep their
+     * aggregates), stored copies of sent emails, sign-ups never confirmed, the job log.
+     */
+    eventsRetentionDays: integer('events_retention_days'),
+    copiesRetentionDays: integer('copies_retention_days'),
+    unconfirmedRetentionDays: integer('unconfirmed_retention_days'),
+    jobLogRetentionDays: integer('job_log_retention_days'),
     createdAt: created(),
   },
   (t) => [
@@ -400,10 +408,15 @@ const COUNTED_EVENTS = sql.raw(`'${EVENT.sendSuccess}', '${EVENT.open}', '${EVEN
 const ENGAGEMENT_EVENTS = sql.raw(`'${EVENT.open}', '${EVENT.click}'`);
 const WORKFLOW_EVENTS = sql.raw(`'${EVENT.workflowStarted}', '${EVENT.workflowCompleted}'`);
 
+/**
+ * Events, partitioned by month of emitted_at (migration 0031, core/events/partitions.ts): one table per UTC month
+ * (events_yYYYYmMM, made a year ahead) and events_default for anything outside them, so retention drops a month as a
+ * table. The key is (id, emitted_at), as a partitioned table's must include its partition key.
+ */
 export const events = pgTable(
   'events',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     projectId: uuid('project_id')
       .notNull()
       .references(() => projects.id),
@@ -421,6 +434,7 @@ export const events = pgTable(
     json: jsonb('json').$type<Record<string, unknown>>().notNull().default({}),
   },
   (t) => [
+    primaryKey({ columns: [t.id, t.emittedAt] }),
     index('events_project_emitted_idx').on(t.projectId, t.emittedAt),
     index('events_project_name_idx').on(t.projectId, t.name, t.emittedAt),
     // The segment filters counted per blast, template or workflow (src/server/core/segments/filter.ts; a campaign's through

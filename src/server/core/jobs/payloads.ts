@@ -24,6 +24,7 @@ export interface JobPayloads {
   'bounce-mailbox': Record<string, never>;
   /** Remove contacts whose double opt-in was not confirmed in their form's unconfirmed_days (every 30 minutes). */
   'unconfirmed-cleanup': Record<string, never>;
+  retention: Record<string, never>;
 }
 
 /** The name of a queue. */

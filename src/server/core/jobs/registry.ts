@@ -4,6 +4,7 @@
  * the type system (JobQueue.enqueue in server/context.ts takes a JobName and that queue's JobPayload); workers/index.ts
  * registers every entry; ./queue.ts creates every queue at start.
  */
+import { applyRetention } from '../privacy/retention.ts';
 import type { AppContext } from '../../context.ts';
 import type { Config } from '../../config.ts';
 import type { QueryFn } from '../../db/client.ts';
@@ -90,6 +91,13 @@ export const JOBS: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
     pollingIntervalSeconds: 30,
     schedule: () => '*/30 * * * *',
     handle: ({ ctx }) => removeUnconfirmed(query(ctx)).then(() => undefined),
+  },
+  // Each project's retention of raw events, stored copies, unconfirmed sign-ups and job log (core/privacy/retention.ts).
+  retention: {
+    batchSize: 1,
+    pollingIntervalSeconds: 60,
+    schedule: (config) => config.retentionCron,
+    handle: ({ ctx }) => applyRetention(ctx).then(() => undefined),
   },
 };
 

@@ -21,7 +21,7 @@ import { decodeLocation } from '../../../domain/location.ts';
 import { checkEmail } from '../../../domain/validation.ts';
 import { addressHash, erasureKey, normalisedAddress } from './key.ts';
 import { ANONYMISE_OUTBOX } from '../sending/anonymise.ts';
-import { ANONYMISE_EVENTS } from '../events/anonymise.ts';
+import { ANONYMISE_ADDRESS_EVENTS, ANONYMISE_CONTACTS_EVENTS } from '../events/anonymise.ts';
 
 /** At most this many ids plus addresses per request (one transaction). */
 export const ERASE_MAX = 10_000;
@@ -35,11 +35,11 @@ export interface ErasureResult {
 
 /** The project's contacts named by id, or with one of the addresses (live or archived), with their addresses. */
 const CONTACTS_TO_ERASE = `SELECT id, lower(btrim(email)) AS address FROM contacts
-  WHERE project_id = $1 AND (id = ANY($2::uuid[]) OR lower(btrim(email)) = ANY($3::text[]))`;
+  WHERE project_id = $1 AND (id IN (SELECT unnest($2::uuid[])) OR lower(btrim(email)) IN (SELECT unnest($3::text[])))`;
 
 /** The stored copies of the emails to the contacts $2 or the addresses $3 (outbox.location). */
 const COPIES_TO_ERASE = `SELECT location FROM outbox
-  WHERE project_id = $1 AND (contact_id = ANY($2::uuid[]) OR lower(btrim(email)) = ANY($3::text[])) AND location IS NOT NULL`;
+  WHERE project_id = $1 AND (contact_id IN (SELECT unnest($2::uuid[])) OR lower(btrim(email)) IN (SELECT unnest($3::text[]))) AND location IS NOT NULL`;
 
 /**
  * eraseContacts erases the contacts `ids` and the addresses `emails` of project `projectId` (see the module comment),
@@ -101,7 +101,7 @@ export async function eraseContacts(
   await ctx.database.transaction(async (tx) => {
     const consents = await tx<Record<string, unknown>>(
       `SELECT form_id, consent_text, submitted_at, confirmed_at FROM consents
-        WHERE project_id = $1 AND (contact_id = ANY($2::uuid[]) OR lower(btrim(email)) = ANY($3::text[])) ORDER BY submitted_at`,
+        WHERE project_id = $1 AND (contact_id IN (SELECT unnest($2::uuid[])) OR lower(btrim(email)) IN (SELECT unnest($3::text[]))) ORDER BY submitted_at`,
       [projectId, contactIds, addresses],
     );
     await eraseRows(tx, params);
@@ -136,6 +136,7 @@ async function eraseRows(tx: QueryFn, p: unknown[]): Promise<void> {
     string[],
   ];
   const maps = [projectId, addresses, aliases, contactIds, aliasIds, contactAddresses];
+  const aliasOf = new Map(addresses.map((a, i) => [a, aliases[i]]));
   const like = likePatterns(addresses);
   // Emails: each outbox row names the pseudonyms; what it kept in text (its triggering event, the relay's answer) loses the address.
   const outbox = await tx<{ id: string; submission_id: string | null; message_id: string }>(ANONYMISE_OUTBOX, maps);
@@ -145,19 +146,20 @@ async function eraseRows(tx: QueryFn, p: unknown[]): Promise<void> {
   const scrub = (col: string, cast = '') => `erase_addresses(${col}${cast ? '::text' : ''}, $2::text[], $3::text[])${cast}`;
   const steps: Array<[string, unknown[]]> = [
     // Events: the pseudonyms in place of the address and the contact; the address gone from their data.
-    [ANONYMISE_EVENTS, maps],
+    [ANONYMISE_CONTACTS_EVENTS, [projectId, contactIds, aliasIds, contactAddresses, contactAddresses.map((a) => aliasOf.get(a)!)]],
+    [ANONYMISE_ADDRESS_EVENTS, [projectId, addresses, aliases]],
     [
       `UPDATE submissions SET content = ${scrub('content', '::jsonb')}, metadata = ${scrub('metadata', '::jsonb')},
-              tags = ARRAY(SELECT erase_addresses(x, $2::text[], $3::text[]) FROM unnest(tags) AS x) WHERE project_id = $1 AND id = ANY($4::uuid[])`,
+              tags = ARRAY(SELECT erase_addresses(x, $2::text[], $3::text[]) FROM unnest(tags) AS x) WHERE project_id = $1 AND id IN (SELECT unnest($4::uuid[]))`,
       [projectId, addresses, aliases, submissionIds],
     ],
     [
-      `UPDATE message_attempts SET detail = ${scrub('detail')} WHERE project_id = $1 AND outbox_id = ANY($4::bigint[])`,
+      `UPDATE message_attempts SET detail = ${scrub('detail')} WHERE project_id = $1 AND outbox_id IN (SELECT unnest($4::bigint[]))`,
       [projectId, addresses, aliases, outboxIds],
     ],
     [
       `UPDATE webhook_deliveries SET payload = ${scrub('payload', '::jsonb')}
-        WHERE project_id = $1 AND ((payload->'data'->>'message_id') = ANY($4::text[]) OR payload::text ILIKE ANY($5::text[]))`,
+        WHERE project_id = $1 AND ((payload->'data'->>'message_id') IN (SELECT unnest($4::text[])) OR payload::text ILIKE ANY($5::text[]))`,
       [projectId, addresses, aliases, messageIds, like],
     ],
     [
@@ -185,21 +187,21 @@ async function eraseRows(tx: QueryFn, p: unknown[]): Promise<void> {
       [addresses],
     ],
     [
-      `DELETE FROM consents WHERE project_id = $1 AND (contact_id = ANY($2::uuid[]) OR lower(btrim(email)) = ANY($3::text[]))`,
+      `DELETE FROM consents WHERE project_id = $1 AND (contact_id IN (SELECT unnest($2::uuid[])) OR lower(btrim(email)) IN (SELECT unnest($3::text[])))`,
       [projectId, contactIds, addresses],
     ],
-    [`DELETE FROM segment_members WHERE contact_id = ANY($1::uuid[])`, [contactIds]],
+    [`DELETE FROM segment_members WHERE contact_id IN (SELECT unnest($1::uuid[]))`, [contactIds]],
     [
-      `DELETE FROM workflow_steps WHERE run_id IN (SELECT id FROM workflow_runs WHERE project_id = $1 AND (contact_id = ANY($2::uuid[]) OR lower(btrim(email)) = ANY($3::text[])))`,
+      `DELETE FROM workflow_steps WHERE run_id IN (SELECT id FROM workflow_runs WHERE project_id = $1 AND (contact_id IN (SELECT unnest($2::uuid[])) OR lower(btrim(email)) IN (SELECT unnest($3::text[]))))`,
       [projectId, contactIds, addresses],
     ],
     [
-      `DELETE FROM workflow_runs WHERE project_id = $1 AND (contact_id = ANY($2::uuid[]) OR lower(btrim(email)) = ANY($3::text[]))`,
+      `DELETE FROM workflow_runs WHERE project_id = $1 AND (contact_id IN (SELECT unnest($2::uuid[])) OR lower(btrim(email)) IN (SELECT unnest($3::text[])))`,
       [projectId, contactIds, addresses],
     ],
-    [`DELETE FROM contact_event_counts WHERE contact_id = ANY($1::uuid[])`, [contactIds]],
-    [`DELETE FROM suppressions WHERE project_id = $1 AND lower(btrim(email)) = ANY($2::text[])`, [projectId, addresses]],
-    [`DELETE FROM contacts WHERE project_id = $1 AND id = ANY($2::uuid[])`, [projectId, contactIds]],
+    [`DELETE FROM contact_event_counts WHERE contact_id IN (SELECT unnest($1::uuid[]))`, [contactIds]],
+    [`DELETE FROM suppressions WHERE project_id = $1 AND lower(btrim(email)) IN (SELECT unnest($2::text[]))`, [projectId, addresses]],
+    [`DELETE FROM contacts WHERE project_id = $1 AND id IN (SELECT unnest($2::uuid[]))`, [projectId, contactIds]],
     [`INSERT INTO erasures (project_id, address_hash) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`, [projectId, hashes]],
   ];
   for (const [text, params] of steps) await tx(text, params);

@@ -506,6 +506,24 @@ const REMOVE_UNCONFIRMED = `UPDATE contacts c SET archived_at = now(), updated_a
    AND c.updated_at < last.submitted_at + interval '1 minute'
 RETURNING c.id`;
 
+/**
+ * DELETE_UNCONFIRMED: project $1's sign-ups still unconfirmed (pending, live or archived) whose contact was made
+ * before $2 are deleted with their consents and segment memberships (a project's retention of unconfirmed sign-ups,
+ * core/privacy/retention.ts). Returns how many contacts.
+ */
+const DELETE_UNCONFIRMED = `WITH gone AS (
+    SELECT id FROM contacts WHERE project_id = $1 AND confirmation_pending_at IS NOT NULL AND created_at < $2),
+  k AS (DELETE FROM consents WHERE project_id = $1 AND contact_id IN (SELECT id FROM gone)),
+  m AS (DELETE FROM segment_members WHERE contact_id IN (SELECT id FROM gone)),
+  c AS (DELETE FROM contacts WHERE project_id = $1 AND id IN (SELECT id FROM gone) RETURNING id)
+  SELECT count(*)::int AS n FROM c`;
+
+/** deleteUnconfirmed deletes project `projectId`'s sign-ups made before `before` and never confirmed (DELETE_UNCONFIRMED); returns how many. */
+export async function deleteUnconfirmed(query: QueryFn, projectId: string, before: Date): Promise<number> {
+  const [{ n }] = await query<{ n: number }>(DELETE_UNCONFIRMED, [projectId, before.toISOString()]);
+  return Number(n);
+}
+
 /** removeUnconfirmed archives contacts whose double opt-in was not confirmed in time (the 'unconfirmed-cleanup' job, hourly). Returns how many. */
 export async function removeUnconfirmed(query: QueryFn): Promise<number> {
   return (await query(REMOVE_UNCONFIRMED)).length;

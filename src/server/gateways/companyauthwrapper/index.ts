@@ -3,6 +3,8 @@
  * §6, §8): the project's admins (team.ts), the sandbox activation steps, and the sandbox chat assistant's session
  * calls proxied to the configured provider (assistant.ts). Every call is scoped to the x-api-key's project.
  */
+import type { QueryFn } from '../../db/client.ts';
+import { getRetention, setRetention } from '../../core/privacy/retention.ts';
 import type { FastifyRequest } from 'fastify';
 import type { operations } from '../../../../generated/types/companyauthwrapper.gen.ts';
 import type { AppContext } from '../../context.ts';
@@ -42,6 +44,12 @@ export function companyAuthHandlers(ctx: AppContext): GatewayHandlers<operations
     },
     async getSandboxActivation(req) {
       return sandboxActivation(db, scope(req));
+    },
+    async getRetention(req) {
+      return { data: await getRetention(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id) };
+    },
+    async setRetention(req) {
+      return { data: await setRetention(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id, req.body) };
     },
     async getAccountStatus(req) {
       return accountStatus(db, scope(req));

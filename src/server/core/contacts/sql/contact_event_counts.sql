@@ -40,6 +40,10 @@ DECLARE
     WHEN 'DELETE' THEN 'SELECT project_id, user_id, name, json, is_system, -1 AS sign FROM old_events'
     ELSE 'SELECT project_id, user_id, name, json, is_system, -1 AS sign FROM old_events UNION ALL SELECT project_id, user_id, name, json, is_system, 1 FROM new_events' END;
 BEGIN
+  -- Retention (core/events/partitions.ts) deletes raw events it keeps no longer: what they counted stays counted.
+  IF TG_OP = 'DELETE' AND current_setting('mailwright.retention', true) = 'on' THEN
+    RETURN NULL;
+  END IF;
   EXECUTE format($sql$
     INSERT INTO contact_event_counts AS k (contact_id, project_id, num_sends, num_opens, num_clicks, num_human_opens, num_human_clicks)
     SELECT contact_id, project_id, sends, opens, clicks, human_opens, human_clicks FROM (

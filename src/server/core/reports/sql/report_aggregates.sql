@@ -208,8 +208,11 @@ END $$;
 -- so the counters stay what report_rebuild computes. Deltas, as the insert trigger writes them.
 CREATE OR REPLACE FUNCTION events_report_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM new_events n JOIN old_events o USING (id)
-                  WHERE n.is_system AND n.name IN ('ses_event_open', 'ses_event_click') AND event_is_human(n.json) <> event_is_human(o.json)) THEN
+  -- Whether any open or click changed between person and machine: a set difference (hashed), not a join of the two
+  -- transition tables, which have no statistics and were joined by nested loop (20,000 anonymised events: 30 s).
+  IF NOT EXISTS (SELECT id, event_is_human(json) FROM new_events WHERE is_system AND name IN ('ses_event_open', 'ses_event_click')
+                 EXCEPT
+                 SELECT id, event_is_human(json) FROM old_events WHERE is_system AND name IN ('ses_event_open', 'ses_event_click')) THEN
     RETURN NULL;
   END IF;
   WITH ch AS (
