@@ -18,6 +18,7 @@ import { TeamPage } from './account/TeamPage';
 import { IntegrationsPage } from './account/IntegrationsPage';
 import { WebhooksPage } from './account/WebhooksPage';
 import { SmtpPage } from './account/SmtpPage';
+import { RetentionPage } from './account/RetentionPage';
 import { MessagesPage } from './messages/MessagesPage';
 import { MessagePage } from './messages/MessagePage';
 import { TopicsPage } from './pages/TopicsPage';
@@ -143,6 +144,7 @@ export default function ConsoleApp() {
         <Route path="/account/domains" element={<DomainsPage />} />
         <Route path="/account/webhooks" element={<WebhooksPage />} />
         <Route path="/account/smtp" element={<SmtpPage />} />
+        <Route path="/account/retention" element={<RetentionPage />} />
         <Route path="/messages" element={<MessagesPage />} />
         <Route path="/messages/:id" element={<MessagePage />} />
         <Route path="/people/topics" element={<TopicsPage />} />

@@ -84,6 +84,7 @@ export const NAVIGATION: NavItem[] = [
       { label: 'Domains', path: '/account/domains' },
       { label: 'Webhooks', path: '/account/webhooks' },
       { label: 'SMTP', path: '/account/smtp' },
+      { label: 'Data retention', path: '/account/retention' },
       { label: 'Notifications', path: '/account/notifications' },
       { label: 'Events', path: '/account/events' },
       { label: 'Logout', path: '/logout' },
