@@ -99,6 +99,7 @@ export function consoleRoutes(ids: RouteIds): string[] {
     '/account/domains',
     '/account/webhooks',
     '/account/smtp',
+    '/account/retention',
     '/account/events',
     '/account/notifications',
     '/account/settings',
