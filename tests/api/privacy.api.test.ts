@@ -14,6 +14,7 @@ import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import type { Json } from '../helpers/json.ts';
 import { decodeLocation } from '../../src/domain/location.ts';
 import { storageUnderTest } from '../helpers/s3Server.ts';
+import { reportFigures } from '../helpers/reportFigures.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -45,17 +46,9 @@ const post = (url: string, fields: Record<string, string>) =>
     payload: new URLSearchParams(fields).toString(),
   });
 
-/** Every report a customer reads, cache cleared first (each reads raw events or the aggregates). */
+/** Every report figure a customer reads, and the streams' counts. */
 async function reports(): Promise<Record<string, Json>> {
-  const out: Record<string, Json> = {};
-  for (const name of ['quickstats', 'sendslast24hours', 'sendslast31days', 'mostclickedlinks', 'opensbysource', 'mostopenedemails']) {
-    await api('GET', `/api/reporting/clearcache_${name}`);
-    const res = await api('GET', `/api/reporting/${name}`);
-    expect(res.status, name).toBe(200);
-    out[name] = res.body;
-  }
-  out.streams = (await api('GET', '/api/email/streams')).body;
-  return out;
+  return { ...(await reportFigures((method, url) => api(method, url))), streams: (await api('GET', '/api/email/streams')).body };
 }
 
 /** Every text, varchar and json(b) column of every table of the public and pgboss schemas that holds `needle` (case-insensitive). */

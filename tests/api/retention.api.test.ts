@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
-import type { Json } from '../helpers/json.ts';
+import { reportFigures } from '../helpers/reportFigures.ts';
 import { decodeLocation } from '../../src/domain/location.ts';
 import { applyRetention } from '../../src/server/core/privacy/retention.ts';
 
@@ -29,19 +29,10 @@ const api = (method: string, url: string, body?: unknown) => h.call(method, url,
 const q = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => h.runtime.database.query<T>(text, params);
 
 /**
- * Every report figure a customer reads, cache cleared first. (The lists of single recent events, recentlyopenedemails
- * and recentlyclickedlinks, list the raw events still kept: they are not figures.)
+ * Every report figure a customer reads. (The lists of single recent events, recentlyopenedemails and
+ * recentlyclickedlinks, list the raw events still kept: they are not figures.)
  */
-async function reports(): Promise<Record<string, Json>> {
-  const out: Record<string, Json> = {};
-  for (const name of ['quickstats', 'sendslast24hours', 'sendslast31days', 'mostclickedlinks', 'opensbysource', 'mostopenedemails']) {
-    await api('GET', `/api/reporting/clearcache_${name}`);
-    const res = await api('GET', `/api/reporting/${name}`);
-    expect(res.status, name).toBe(200);
-    out[name] = res.body;
-  }
-  return out;
-}
+const reports = () => reportFigures(api);
 
 beforeAll(async () => {
   h = await startHarness({ workers: true });

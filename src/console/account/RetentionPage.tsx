@@ -3,6 +3,7 @@
  * project keeps its raw events, stored copies of sent emails, sign-ups never confirmed and its job log — each for ever
  * or a number of days from 1 to 3650. Saving sends all four; the server's field errors are shown under their fields.
  */
+import { LoadStatus } from './LoadStatus';
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useNotify } from 'react-admin';
 import {
@@ -11,7 +12,6 @@ import {
   Button,
   Card,
   CardContent,
-  CircularProgress,
   FormControl,
   FormControlLabel,
   FormLabel,
@@ -185,19 +185,13 @@ export function RetentionPage() {
         Choose how long this project keeps each kind of data. Retention runs nightly and deletes what is older than you chose; old months of events are dropped
         as a whole.
       </Typography>
-      {loadError && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" onClick={load}>
-              Retry
-            </Button>
-          }
-        >
-          Couldn’t load the retention settings: {loadError}
-        </Alert>
-      )}
-      {!form && !loadError && <CircularProgress aria-label="Loading retention settings" />}
+      <LoadStatus
+        rows={form ? [form] : null}
+        error={loadError && `Couldn’t load the retention settings: ${loadError}`}
+        onRetry={load}
+        loadingLabel="Loading retention settings"
+        emptyText=""
+      />
       {form && (
         <Card>
           <CardContent>
