@@ -48,7 +48,7 @@ import { originOf } from './securityHeaders.ts';
 import { registerSubscribeForms } from './subscribeForms.ts';
 import { page } from './publicPage.ts';
 
-import { PRIVACY_REQUESTS_PER_DAY, requestPrivacyAction } from '../core/privacy/selfService.ts';
+import { PRIVACY_REQUESTS_PER_DAY, privacyRequester, requestPrivacyAction } from '../core/privacy/selfService.ts';
 import { exportContact } from '../core/privacy/export.ts';
 import { eraseContacts } from '../core/privacy/erasure.ts';
 import { HttpError } from '../errors.ts';
@@ -230,7 +230,7 @@ export async function registerPublicLinks(app: FastifyInstance, ctx: AppContext)
     };
     scope.get<{ Params: { token: string } }>('/p/:token', async (req, reply) => {
       const t = await privacyOf(req.params.token);
-      const [who] = t ? await query<{ email: string }>(`SELECT email FROM contacts WHERE project_id = $1 AND id = $2`, [t.projectId, t.contactId]) : [];
+      const who = t && (await privacyRequester(query, t));
       reply.type('text/html').header('cache-control', 'no-store');
       if (!t || !who) return reply.code(404).send(page('This link no longer works', '<p>It has expired, or the data was deleted already.</p>'));
       return t.action === 'download'

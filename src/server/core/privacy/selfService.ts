@@ -8,7 +8,7 @@
  */
 import { escapeUTF8 as escapeHtml } from 'entities';
 import type { QueryFn } from '../../db/client.ts';
-import { privacyLink, type LinkTarget, type PrivacyAction } from '../../mail/links.ts';
+import { privacyLink, type LinkTarget, type PrivacyAction, type PrivacyTarget } from '../../mail/links.ts';
 import { insertOutboxSql } from '../sending/outbox.ts';
 
 /** How long a privacy confirmation link works (ms): 24 hours. */
@@ -81,4 +81,10 @@ export async function requestPrivacyAction(
     [target.projectId, who.id, who.email, who.sender_persona_id, subject, body, who.persona_email, action],
   );
   return who.email;
+}
+
+/** privacyRequester returns the address of the contact a confirmation link names, or undefined when it is gone (erased already). */
+export async function privacyRequester(query: QueryFn, t: PrivacyTarget): Promise<{ email: string } | undefined> {
+  const [who] = await query<{ email: string }>(`SELECT email FROM contacts WHERE project_id = $1 AND id = $2`, [t.projectId, t.contactId]);
+  return who;
 }
