@@ -21,7 +21,7 @@ import { decodeLocation } from '../../../domain/location.ts';
 import { checkEmail } from '../../../domain/validation.ts';
 import { addressHash, erasureKey, normalisedAddress } from './key.ts';
 import { ANONYMISE_OUTBOX } from '../sending/anonymise.ts';
-import { ANONYMISE_ADDRESS_EVENTS, ANONYMISE_CONTACTS_EVENTS } from '../events/anonymise.ts';
+import { anonymiseEvents } from '../events/anonymise.ts';
 
 /** At most this many ids plus addresses per request (one transaction). */
 export const ERASE_MAX = 10_000;
@@ -143,11 +143,15 @@ async function eraseRows(tx: QueryFn, p: unknown[]): Promise<void> {
   const outboxIds = outbox.map((o) => o.id);
   const submissionIds = [...new Set(outbox.map((o) => o.submission_id).filter((s): s is string => !!s))];
   const messageIds = outbox.map((o) => o.message_id);
+  // Events: the pseudonyms in place of the address and the contact; the address gone from their data.
+  await anonymiseEvents(
+    tx,
+    projectId,
+    { ids: contactIds, aliasIds, addresses: contactAddresses, aliases: contactAddresses.map((a) => aliasOf.get(a)!) },
+    { addresses, aliases },
+  );
   const scrub = (col: string, cast = '') => `erase_addresses(${col}${cast ? '::text' : ''}, $2::text[], $3::text[])${cast}`;
   const steps: Array<[string, unknown[]]> = [
-    // Events: the pseudonyms in place of the address and the contact; the address gone from their data.
-    [ANONYMISE_CONTACTS_EVENTS, [projectId, contactIds, aliasIds, contactAddresses, contactAddresses.map((a) => aliasOf.get(a)!)]],
-    [ANONYMISE_ADDRESS_EVENTS, [projectId, addresses, aliases]],
     [
       `UPDATE submissions SET content = ${scrub('content', '::jsonb')}, metadata = ${scrub('metadata', '::jsonb')},
               tags = ARRAY(SELECT erase_addresses(x, $2::text[], $3::text[]) FROM unnest(tags) AS x) WHERE project_id = $1 AND id IN (SELECT unnest($4::uuid[]))`,

@@ -44,6 +44,11 @@ BEGIN
   IF TG_OP = 'DELETE' AND current_setting('mailwright.retention', true) = 'on' THEN
     RETURN NULL;
   END IF;
+  -- An erasure's first statement (core/events/anonymise.ts) moves events from contacts being erased, counts and all,
+  -- to pseudonym ids that are no contact's: no count changes.
+  IF TG_OP = 'UPDATE' AND current_setting('mailwright.anonymising', true) = 'contacts' THEN
+    RETURN NULL;
+  END IF;
   EXECUTE format($sql$
     INSERT INTO contact_event_counts AS k (contact_id, project_id, num_sends, num_opens, num_clicks, num_human_opens, num_human_clicks)
     SELECT contact_id, project_id, sends, opens, clicks, human_opens, human_clicks FROM (

@@ -208,6 +208,10 @@ END $$;
 -- so the counters stay what report_rebuild computes. Deltas, as the insert trigger writes them.
 CREATE OR REPLACE FUNCTION events_report_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+  -- An erasure (core/events/anonymise.ts) gives events pseudonyms: no event changes between person and machine.
+  IF coalesce(current_setting('mailwright.anonymising', true), '') <> '' THEN
+    RETURN NULL;
+  END IF;
   -- Whether any open or click changed between person and machine: a set difference (hashed), not a join of the two
   -- transition tables, which have no statistics and were joined by nested loop (20,000 anonymised events: 30 s).
   IF NOT EXISTS (SELECT id, event_is_human(json) FROM new_events WHERE is_system AND name IN ('ses_event_open', 'ses_event_click')
