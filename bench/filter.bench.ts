@@ -21,12 +21,14 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Database, QueryFn } from '../src/server/db/client.ts';
-import { openGeneratedDatabase } from './databases.ts';
+import { openGeneratedDatabase, setAsideEventIndexes } from './databases.ts';
 import { emailOf, machineFacts, quantile, unit } from './figures.ts';
 import { createAccount } from '../src/server/core/accounts/index.ts';
 import { filterUsers } from '../src/server/core/segments/index.ts';
 import { EVENT } from '../src/domain/events.ts';
 
+/** Days back the monthly event partitions are made for before the load (the events are dated from 2023-01-01 on). */
+const DAYS_BACK = Math.ceil((Date.now() - Date.UTC(2023, 0, 1)) / 86_400_000) + 1;
 const CONTACTS = Number(process.env.BENCH_FILTER_CONTACTS ?? 1_000_000);
 const EVENTS = Number(process.env.BENCH_FILTER_EVENTS ?? CONTACTS * 10);
 const RUNS = Number(process.env.BENCH_FILTER_RUNS ?? 20);
@@ -176,19 +178,13 @@ async function generate(database: Database, url: string): Promise<void> {
   // trigger that keeps each contact's sends, opens and clicks (migration 0006), then compact the counts it updated.
   await client.query(`SET session_replication_role = replica; SET maintenance_work_mem = '1GB'; SET work_mem = '256MB'`);
   await client.query('ALTER TABLE events ENABLE ALWAYS TRIGGER events_count_insert');
-  const indexes = (
-    await client.query<{ name: string; def: string }>(`SELECT indexname AS name, indexdef AS def FROM pg_indexes
-    WHERE tablename = 'events' AND indexname NOT IN (SELECT conname FROM pg_constraint)`)
-  ).rows;
-  for (const ix of indexes) await client.query(`DROP INDEX ${ix.name}`);
-  await client.query('ALTER TABLE events DROP CONSTRAINT events_pkey');
+  const restoreIndexes = await setAsideEventIndexes(client, DAYS_BACK);
   await generateProject(client, main.projectId, 'main', CONTACTS, EVENTS);
   await generateProject(client, other.projectId, 'other', Math.ceil(CONTACTS / 10), Math.ceil(EVENTS / 10));
   await client.query('ALTER TABLE events ENABLE TRIGGER events_count_insert');
   await client.query('VACUUM FULL contact_event_counts');
   const loaded = performance.now();
-  await client.query('ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (id)');
-  for (const ix of indexes) await client.query(ix.def);
+  await restoreIndexes();
   const indexed = performance.now();
   const [check] = (
     await client.query<{ counted: string; events: string }>(`SELECT (SELECT sum(num_sends + num_opens + num_clicks) FROM contact_event_counts) AS counted,
