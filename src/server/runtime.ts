@@ -3,7 +3,7 @@
  * app context, optionally the workers, the inbound SMTP receiver when INBOUND_SMTP_PORT is set, and SMTP submission when
  * SUBMISSION_PORT or SUBMISSION_TLS_PORT is. Shared by main.ts, the API tests' server processes and the benchmark.
  */
-import { ensureEventPartitions } from './core/events/partitions.ts';
+import { analyseEvents, ensureEventPartitions } from './core/events/partitions.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { openDatabase, type Database } from './db/client.ts';
@@ -39,6 +39,7 @@ export async function startRuntime(config: Config, opts: { transport?: MailTrans
   const database = opts.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   // The events table's coming months (a retention run makes them too; a server started after months away needs them now).
   await ensureEventPartitions(database.query.bind(database) as QueryFn);
+  await analyseEvents(database.query.bind(database) as QueryFn, true);
   const queue = await openQueue(database);
   const transport = opts.transport ?? openTransport(config.smtpUrl, config.relayMaxConnections);
   let workers: Workers | undefined;

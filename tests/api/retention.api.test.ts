@@ -11,6 +11,7 @@ import { API_DB, startHarness, type Harness, type Tenant } from './harness.ts';
 import { reportFigures } from '../helpers/reportFigures.ts';
 import { decodeLocation } from '../../src/domain/location.ts';
 import { applyRetention } from '../../src/server/core/privacy/retention.ts';
+import { PARTITION_MONTHS_AHEAD } from '../../src/server/core/events/partitions.ts';
 
 let h: Harness;
 let t: Tenant;
@@ -84,15 +85,33 @@ describe(`a retention run (${API_DB})`, () => {
   const old = new Date(Date.UTC(new Date().getUTCFullYear() - 2, 3, 15, 12));
   const partition = `events_y${old.getUTCFullYear()}m04`;
 
-  it('the events table is partitioned by month, a year ahead', async () => {
-    const parts = (
-      await q<{ name: string }>(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'events'::regclass`)
-    ).map((r) => r.name);
+  const monthName = (d: Date, ahead = 0) => {
+    const m = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + ahead, 1));
+    return `events_y${m.getUTCFullYear()}m${String(m.getUTCMonth() + 1).padStart(2, '0')}`;
+  };
+  const partitions = async () =>
+    (await q<{ name: string }>(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'events'::regclass`)).map(
+      (r) => r.name,
+    );
+
+  it('the events table is partitioned by month; a run keeps the coming months and drops empty ones further ahead', async () => {
     const now = new Date();
-    const ahead = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 12, 1));
-    expect(parts).toContain('events_default');
-    expect(parts).toContain(`events_y${now.getUTCFullYear()}m${String(now.getUTCMonth() + 1).padStart(2, '0')}`);
-    expect(parts).toContain(`events_y${ahead.getUTCFullYear()}m${String(ahead.getUTCMonth() + 1).padStart(2, '0')}`);
+    expect(await partitions()).toEqual(expect.arrayContaining(['events_default', monthName(now), monthName(now, PARTITION_MONTHS_AHEAD)]));
+    // An event dated six months ahead keeps its month; the empty months beyond the coming ones go.
+    const future = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 6, 10));
+    await q(`SELECT events_ensure_partitions($1::date, $2::date)`, [now.toISOString().slice(0, 10), future.toISOString().slice(0, 10)]);
+    await q(`INSERT INTO events (project_id, name, email, emitted_at) VALUES ($1, 'planned_visit', 'f@keep.example.com', $2)`, [
+      t.projectId,
+      future.toISOString(),
+    ]);
+    const run = await applyRetention(h.runtime.ctx);
+    const after = await partitions();
+    for (let ahead = 0; ahead <= PARTITION_MONTHS_AHEAD; ahead++) expect(after).toContain(monthName(now, ahead));
+    expect(after).toContain(monthName(now, 6));
+    for (const ahead of [3, 4, 5, 7]) expect(after).not.toContain(monthName(now, ahead));
+    expect(run.partitionsTrimmed).toEqual(expect.arrayContaining([monthName(now, 3), monthName(now, 5), monthName(now, 7)]));
+    expect(run.partitionsTrimmed).not.toContain(monthName(now, 6));
+    await q(`DELETE FROM events WHERE project_id = $1 AND name = 'planned_visit'`, [t.projectId]);
   });
 
   it("drops an old month's partition and leaves every report's figures unchanged", async () => {

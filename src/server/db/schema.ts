@@ -410,7 +410,7 @@ const WORKFLOW_EVENTS = sql.raw(`'${EVENT.workflowStarted}', '${EVENT.workflowCo
 
 /**
  * Events, partitioned by month of emitted_at (migration 0031, core/events/partitions.ts): one table per UTC month
- * (events_yYYYYmMM, made a year ahead) and events_default for anything outside them, so retention drops a month as a
+ * (events_yYYYYmMM, made a few months ahead) and events_default for anything outside them, so retention drops a month as a
  * table. The key is (id, emitted_at), as a partitioned table's must include its partition key.
  */
 export const events = pgTable(

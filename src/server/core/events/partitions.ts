@@ -7,8 +7,13 @@
  */
 import type { Database, QueryFn } from '../../db/client.ts';
 
-/** How many months ahead partitions are made (by the migration, at start and by each retention run). */
-export const PARTITION_MONTHS_AHEAD = 12;
+/**
+ * How many months ahead partitions are made (at start and by each retention run; the migration made a year ahead).
+ * Every partition, empty or not, is planned for each query that cannot prune by date: the lists of recent opens and
+ * clicks planned in 1.3–1.7 ms over 18 partitions, 0.6 ms over 9 (docs/bench-log.md, 2026-11-29 reports before and
+ * after), so the retention run drops empty ones further ahead (trimFuturePartitions).
+ */
+export const PARTITION_MONTHS_AHEAD = 2;
 
 /** Rows deleted per statement when a project's expired events cannot go as a whole month. */
 const DELETE_BATCH = 10_000;
@@ -20,6 +25,47 @@ export async function ensureEventPartitions(query: QueryFn, now = new Date()): P
     [now.toISOString(), PARTITION_MONTHS_AHEAD],
   );
   return Number(made);
+}
+
+/**
+ * analyseEvents refreshes the planner's statistics of the events table as a whole (`ANALYZE events`, which samples
+ * the partitions and analyses each of them too; about 2 s for 11 M rows here). Autovacuum analyses each month's table
+ * but never the partitioned parent (PostgreSQL manual, "Routine Vacuuming": partitioned tables are not processed by
+ * autovacuum), so the nightly retention run does it, and the start when it was never done (the rebuild into
+ * partitions leaves no statistics at all: a report over one campaign then took 148 ms at p95 instead of 8 ms;
+ * docs/bench-log.md, 2026-11-29 reports before and after). `onlyIfNever` skips it when the parent has statistics.
+ */
+export async function analyseEvents(query: QueryFn, onlyIfNever = false): Promise<void> {
+  if (onlyIfNever) {
+    const [row] = await query<{ never: boolean }>(
+      `SELECT last_analyze IS NULL AND last_autoanalyze IS NULL AS never FROM pg_stat_user_tables WHERE relid = 'events'::regclass`,
+    );
+    if (row && !row.never) return;
+  }
+  await query('ANALYZE events');
+}
+
+/**
+ * trimFuturePartitions drops the monthly partitions that start more than PARTITION_MONTHS_AHEAD months after `now`'s
+ * month and hold no row (checked under the table's lock, so a row written meanwhile keeps it); returns their names.
+ * ensureEventPartitions makes them again as their month comes near.
+ */
+export async function trimFuturePartitions(database: Database, now = new Date()): Promise<string[]> {
+  const query = database.query.bind(database) as QueryFn;
+  const limit = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + PARTITION_MONTHS_AHEAD, 1);
+  const dropped: string[] = [];
+  for (const p of await eventPartitions(query)) {
+    if (p.from.getTime() <= limit) continue;
+    const gone = await database.transaction(async (tx) => {
+      await tx(`SET LOCAL lock_timeout = '5s'`);
+      await tx(`LOCK TABLE "${p.name}" IN ACCESS EXCLUSIVE MODE`);
+      const [{ empty }] = await tx<{ empty: boolean }>(`SELECT NOT EXISTS (SELECT 1 FROM "${p.name}") AS empty`);
+      if (empty) await tx(`DROP TABLE "${p.name}"`);
+      return empty;
+    });
+    if (gone) dropped.push(p.name);
+  }
+  return dropped;
 }
 
 /** A monthly partition: its table and bounds (UTC). */

@@ -3,12 +3,13 @@
  * many days it keeps raw events (the reports keep their aggregates), the stored copies of sent emails, sign-ups never
  * confirmed and its job log; unset keeps them for ever. `applyRetention` is the nightly 'retention' job
  * (core/jobs/registry.ts, RETENTION_CRON): it makes the coming months' event partitions, then lets go of what each
- * project keeps no longer — old months of events as whole partitions where it can (core/events/partitions.ts).
+ * project keeps no longer — old months of events as whole partitions where it can (core/events/partitions.ts) — and
+ * refreshes the events table's statistics, which autovacuum never does for a partitioned table (analyseEvents).
  */
 import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { decodeLocation } from '../../../domain/location.ts';
-import { ensureEventPartitions, expireEvents } from '../events/partitions.ts';
+import { analyseEvents, ensureEventPartitions, expireEvents, trimFuturePartitions } from '../events/partitions.ts';
 import { EXPIRED_COPIES, FORGET_COPIES } from '../sending/retention.ts';
 import { deleteUnconfirmed } from '../subscriptions/index.ts';
 
@@ -50,6 +51,9 @@ export async function setRetention(query: QueryFn, projectId: string, r: Retenti
 /** What one retention run let go. */
 export interface RetentionRun {
   partitionsMade: number;
+  /** Empty partitions of months further ahead than needed (trimFuturePartitions). */
+  partitionsTrimmed: string[];
+  /** Past months dropped whole because no project keeps their events. */
   partitionsDropped: string[];
   eventsDeleted: number;
   copiesDeleted: number;
@@ -63,8 +67,9 @@ export interface RetentionRun {
  */
 export async function applyRetention(ctx: Pick<AppContext, 'database' | 'storage'>, now = new Date()): Promise<RetentionRun> {
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
-  const run: RetentionRun = { partitionsMade: 0, partitionsDropped: [], eventsDeleted: 0, copiesDeleted: 0, unconfirmedDeleted: 0, jobLogDeleted: 0 };
+  const run: RetentionRun = { partitionsMade: 0, partitionsTrimmed: [], partitionsDropped: [], eventsDeleted: 0, copiesDeleted: 0, unconfirmedDeleted: 0, jobLogDeleted: 0 };
   run.partitionsMade = await ensureEventPartitions(query, now);
+  run.partitionsTrimmed = await trimFuturePartitions(ctx.database, now);
   const projects = await query<Retention & { id: string }>(
     `SELECT id, events_retention_days AS events_days, copies_retention_days AS copies_days, unconfirmed_retention_days AS unconfirmed_days,
             job_log_retention_days AS job_log_days FROM projects
@@ -75,6 +80,7 @@ export async function applyRetention(ctx: Pick<AppContext, 'database' | 'storage
   const expired = await expireEvents(ctx.database, cutoffs);
   run.partitionsDropped = expired.dropped;
   run.eventsDeleted = expired.deleted;
+  await analyseEvents(query);
   for (const p of projects) {
     if (p.copies_days !== null) run.copiesDeleted += await expireCopies(ctx, p.id, before(p.copies_days));
     if (p.unconfirmed_days !== null) run.unconfirmedDeleted += await deleteUnconfirmed(query, p.id, before(p.unconfirmed_days));
