@@ -67,7 +67,15 @@ export interface RetentionRun {
  */
 export async function applyRetention(ctx: Pick<AppContext, 'database' | 'storage'>, now = new Date()): Promise<RetentionRun> {
   const query = ctx.database.query.bind(ctx.database) as QueryFn;
-  const run: RetentionRun = { partitionsMade: 0, partitionsTrimmed: [], partitionsDropped: [], eventsDeleted: 0, copiesDeleted: 0, unconfirmedDeleted: 0, jobLogDeleted: 0 };
+  const run: RetentionRun = {
+    partitionsMade: 0,
+    partitionsTrimmed: [],
+    partitionsDropped: [],
+    eventsDeleted: 0,
+    copiesDeleted: 0,
+    unconfirmedDeleted: 0,
+    jobLogDeleted: 0,
+  };
   run.partitionsMade = await ensureEventPartitions(query, now);
   run.partitionsTrimmed = await trimFuturePartitions(ctx.database, now);
   const projects = await query<Retention & { id: string }>(
