@@ -87,3 +87,6 @@ export async function setAsideEventIndexes(client: pg.Client, daysBack: number):
     for (const ix of indexes) await client.query(ix.def);
   };
 }
+
+/** SQL for the bytes of the events table with its indexes: the sum over its partitions (the parent itself holds none). */
+export const EVENTS_SIZE = `(SELECT coalesce(sum(pg_total_relation_size(inhrelid)), 0) FROM pg_inherits WHERE inhparent = 'events'::regclass)`;

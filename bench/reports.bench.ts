@@ -21,7 +21,7 @@
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import type { Database, QueryFn } from '../src/server/db/client.ts';
-import { openGeneratedDatabase, setAsideEventIndexes } from './databases.ts';
+import { EVENTS_SIZE, openGeneratedDatabase, setAsideEventIndexes } from './databases.ts';
 import { emailOf, machineFacts, quantile, unit } from './figures.ts';
 import { createAccount } from '../src/server/core/accounts/index.ts';
 import { loadConfig } from '../src/server/config.ts';
@@ -191,7 +191,7 @@ async function generate(database: Database, url: string): Promise<void> {
   }
   await client.query('VACUUM (ANALYZE) contacts, events, campaigns, templates, report_counts, report_totals, report_links, report_sources, report_firsts');
   const size = (
-    await client.query<{ e: string; r: string }>(`SELECT pg_size_pretty(pg_total_relation_size('events')) AS e,
+    await client.query<{ e: string; r: string }>(`SELECT pg_size_pretty(${EVENTS_SIZE}) AS e,
     pg_size_pretty(pg_total_relation_size('report_counts') + pg_total_relation_size('report_totals') + pg_total_relation_size('report_links')
       + pg_total_relation_size('report_sources') + pg_total_relation_size('report_firsts')) AS r`)
   ).rows[0];
