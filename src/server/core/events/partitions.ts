@@ -105,7 +105,7 @@ export async function expireEvents(database: Database, cutoffs: Map<string, Date
   const latest = Math.max(...[...cutoffs.values()].map((d) => d.getTime()));
   for (const p of await eventPartitions(query)) {
     if (p.from.getTime() >= latest) break;
-    const projects = (await query<{ project_id: string }>(`SELECT project_id FROM "${p.name}" GROUP BY project_id`)).map((r) => r.project_id);
+    const projects = (await query<{ project_id: string }>(projectsIn(p.name))).map((r) => r.project_id);
     if (!projects.length) continue;
     if (projects.every((id) => (cutoffs.get(id)?.getTime() ?? -Infinity) >= p.to.getTime())) {
       // The whole month goes as a table; a writer holding the parent makes this wait at most the lock time-out.
@@ -125,6 +125,16 @@ export async function expireEvents(database: Database, cutoffs: Map<string, Date
   for (const [id, cutoff] of cutoffs) result.deleted += await deleteExpired(database, id, new Date(0), cutoff, 'events_default');
   return result;
 }
+
+/**
+ * projectsIn: SQL listing the projects with events in partition `table`, by skipping through its (project_id,
+ * emitted_at) index, one probe per project, rather than reading a month's rows (a GROUP BY over 1,000,000 rows).
+ */
+const projectsIn = (table: string) => `WITH RECURSIVE p AS (
+    (SELECT project_id FROM "${table}" ORDER BY project_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT project_id FROM "${table}" WHERE project_id > p.project_id ORDER BY project_id LIMIT 1) FROM p WHERE p.project_id IS NOT NULL)
+  SELECT project_id FROM p WHERE project_id IS NOT NULL`;
 
 /** deleteExpired deletes project `projectId`'s events in [from, to) from `table` (events: all partitions), in batches; returns how many. */
 async function deleteExpired(database: Database, projectId: string, from: Date, to: Date, table = 'events'): Promise<number> {
