@@ -161,8 +161,9 @@ async function timeDrop(database: Database, projectId: string, year: number): Pr
       [projectId, `${m}T00:00:00Z`, from, Math.min(N, from + 250_000) - 1],
     );
   }
-  // Settled, as a month a year old is (vacuumed and analysed long ago).
-  await q(`VACUUM ANALYZE events_y${year}m05`);
+  // Settled, as a nightly run finds the table: a month a year old analysed long ago, and the previous night's
+  // deletes (the first run's, above) vacuumed, so reading a month skips no dead index entries.
+  await q(`VACUUM ANALYZE events`);
   let t = performance.now();
   await expireEvents(database, new Map([[projectId, new Date(Date.now() - 365 * 86_400_000)]]));
   const drop = performance.now() - t;
