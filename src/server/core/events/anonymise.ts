@@ -60,7 +60,6 @@ export async function anonymiseEvents(
   contacts: { ids: string[]; aliasIds: string[]; addresses: string[]; aliases: string[] },
   addresses: { addresses: string[]; aliases: string[] },
 ): Promise<void> {
-  await tx(`DROP TABLE IF EXISTS erasing_contacts`);
   await tx(ERASING_CONTACTS, [contacts.ids, contacts.aliasIds, contacts.addresses, contacts.aliases]);
   await tx(`ANALYZE erasing_contacts`);
   await tx(`SELECT set_config('${ANONYMISING}', 'contacts', true)`);

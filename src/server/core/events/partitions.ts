@@ -37,10 +37,10 @@ export async function ensureEventPartitions(query: QueryFn, now = new Date()): P
  */
 export async function analyseEvents(query: QueryFn, onlyIfNever = false): Promise<void> {
   if (onlyIfNever) {
-    const [row] = await query<{ never: boolean }>(
-      `SELECT last_analyze IS NULL AND last_autoanalyze IS NULL AS never FROM pg_stat_user_tables WHERE relid = 'events'::regclass`,
-    );
-    if (row && !row.never) return;
+    // The statistics themselves (a catalogue, kept across restarts), not the activity counters: PGlite forgets those
+    // at every start, which made every start analyse again. An empty table gets none, and its ANALYZE costs nothing.
+    const [{ has }] = await query<{ has: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_stats WHERE tablename = 'events' AND inherited) AS has`);
+    if (has) return;
   }
   await query('ANALYZE events');
 }
