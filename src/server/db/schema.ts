@@ -78,6 +78,18 @@ export const projects = pgTable(
     copiesRetentionDays: integer('copies_retention_days'),
     unconfirmedRetentionDays: integer('unconfirmed_retention_days'),
     jobLogRetentionDays: integer('job_log_retention_days'),
+    /**
+     * The sunset policy (core/audience/policies.ts): marketing skips a contact with no human open or click in
+     * sunset_days days after at least sunset_min_emails emails; off while either is null (the default).
+     */
+    sunsetDays: integer('sunset_days'),
+    sunsetMinEmails: integer('sunset_min_emails'),
+    /**
+     * Frequency capping (core/audience/policies.ts): at most frequency_cap_emails marketing emails per contact in
+     * frequency_cap_days days, over blasts and workflows; off while either is null (the default).
+     */
+    frequencyCapEmails: integer('frequency_cap_emails'),
+    frequencyCapDays: integer('frequency_cap_days'),
     createdAt: created(),
   },
   (t) => [
@@ -162,6 +174,13 @@ export const contactEventCounts = pgTable('contact_event_counts', {
   /** Opens and clicks by people: the events not marked machine (opens) or bot (clicks). */
   numHumanOpens: integer('num_human_opens').notNull().default(0),
   numHumanClicks: integer('num_human_clicks').notNull().default(0),
+  /** The contact's latest human open or click (core/audience/policies.ts, the sunset policy); null: none counted. */
+  lastEngagedAt: ts('last_engaged_at'),
+  /** Emails sent to it since that engagement (or ever), and when the first of them was sent: the sunset policy's clock. */
+  sendsSinceEngaged: integer('sends_since_engaged').notNull().default(0),
+  unengagedSince: ts('unengaged_since'),
+  /** Its human opens by UTC hour of the day (24 counts, index 1 = 00:00-00:59): send-time optimisation's best hour. */
+  openHours: integer('open_hours').array(),
 });
 
 export const segments = pgTable(
@@ -311,6 +330,15 @@ export const emailBlasts = pgTable(
     timezone: text('timezone').notNull(),
     /** The blast's subscription topic, over its templates'; null: its template's topic, if any. */
     topicId: uuid('topic_id'),
+    /**
+     * A re-engagement blast: the sunset policy lets its sunset contacts through, once each (core/audience/policies.ts).
+     */
+    reEngagement: boolean('re_engagement').notNull().default(false),
+    /**
+     * Send-time optimisation: each contact gets the email at its best hour within 24 h of the blast's instant (its
+     * human opens, else the project's, else the instant itself; core/audience/policies.ts).
+     */
+    sendTimeOptimised: boolean('send_time_optimised').notNull().default(false),
     /** When the blast must be expanded into recipient rows (its instant, or the UTC+14 instant for contact-local). */
     dueAt: ts('due_at').notNull(),
     expandedAt: ts('expanded_at'),
@@ -379,6 +407,11 @@ export const outbox = pgTable(
     stream: text('stream').notNull().default('broadcast'),
     /** For an email sent through the sending API or SMTP submission: its submission (content, tags, metadata), else null. */
     submissionId: uuid('submission_id'),
+    /**
+     * For a blast with send-time optimisation: where its send hour came from — 'contact' (the contact's own best
+     * hour), 'project' (the project's) or 'chosen' (the blast's instant); null otherwise. The campaign report compares them.
+     */
+    sendTimeSource: text('send_time_source'),
     createdAt: created(),
   },
   (t) => [
@@ -399,6 +432,10 @@ export const outbox = pgTable(
     index('outbox_blast_idx').on(t.blastId, t.status),
     // A bounce or complaint names its email by Message-ID (core/feedback SENT_ROW_BY_MESSAGE_ID): an index probe, not a scan of the outbox.
     index('outbox_message_id_idx').on(t.messageId),
+    // A contact's recent marketing-stream emails (core/audience/policies.ts: frequency capping, re-engagement once).
+    index('outbox_contact_broadcast_idx')
+      .on(t.contactId, t.sendAt)
+      .where(sql`contact_id IS NOT NULL AND stream = 'broadcast' AND NOT is_test`),
   ],
 );
 
@@ -1249,4 +1286,63 @@ export const privacyAudit = pgTable(
     at: ts('at').notNull().defaultNow(),
   },
   (t) => [index('privacy_audit_project_idx').on(t.projectId, t.at)],
+);
+
+/**
+ * A DMARC aggregate report (RFC 7489 §7.2, Appendix C) a receiver sent to dmarc@<bounce subdomain> about one of the
+ * project's sending domains (core/domains/dmarc.ts): the reporter, its report id (one row per reporter and id: a
+ * report sent twice is kept once), the period it covers (UTC) and the policy it found published.
+ */
+export const dmarcReports = pgTable(
+  'dmarc_reports',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id),
+    /** The sending domain the report is about (its policy_published domain, lower case). */
+    domain: text('domain').notNull(),
+    orgName: text('org_name').notNull(),
+    orgEmail: text('org_email'),
+    reportId: text('report_id').notNull(),
+    beginAt: ts('begin_at').notNull(),
+    endAt: ts('end_at').notNull(),
+    /** policy_published: p, sp, pct, adkim, aspf as reported. */
+    policy: jsonb('policy').$type<Record<string, string>>().notNull().default({}),
+    receivedAt: ts('received_at').notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('dmarc_reports_reporter_idx').on(t.projectId, t.orgName, t.reportId),
+    index('dmarc_reports_domain_idx').on(t.projectId, t.domain, t.beginAt),
+  ],
+);
+
+/**
+ * One row of a DMARC aggregate report: `count` messages from `source_ip` with header From `header_from`, the
+ * receiver's disposition (none, quarantine, reject) and its DMARC evaluation (`dkim`, `spf`: pass or fail, i.e.
+ * aligned and passing), with the raw DKIM and SPF results (auth_results: the first of each) for the failing sources.
+ */
+export const dmarcRecords = pgTable(
+  'dmarc_records',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    reportId: uuid('report_id')
+      .notNull()
+      .references(() => dmarcReports.id, { onDelete: 'cascade' }),
+    projectId: uuid('project_id').notNull(),
+    domain: text('domain').notNull(),
+    /** The UTC day the report's period begins on. */
+    day: date('day').notNull(),
+    sourceIp: text('source_ip').notNull(),
+    count: integer('count').notNull(),
+    headerFrom: text('header_from').notNull(),
+    disposition: text('disposition').notNull(),
+    dkim: text('dkim').notNull(),
+    spf: text('spf').notNull(),
+    dkimDomain: text('dkim_domain'),
+    dkimResult: text('dkim_result'),
+    spfDomain: text('spf_domain'),
+    spfResult: text('spf_result'),
+  },
+  (t) => [index('dmarc_records_domain_day_idx').on(t.projectId, t.domain, t.day), index('dmarc_records_report_idx').on(t.reportId)],
 );
