@@ -40,6 +40,8 @@ export interface OperationTypes {
   getAccountStatus: CompanyauthwrapperOperations['getAccountStatus'];
   getRetention: CompanyauthwrapperOperations['getRetention'];
   setRetention: CompanyauthwrapperOperations['setRetention'];
+  getAudiencePolicies: CompanyauthwrapperOperations['getAudiencePolicies'];
+  setAudiencePolicies: CompanyauthwrapperOperations['setAudiencePolicies'];
   requestActivation: CompanyauthwrapperOperations['requestActivation'];
   getAssistantStatus: CompanyauthwrapperOperations['getAssistantStatus'];
   createAssistantSession: CompanyauthwrapperOperations['createAssistantSession'];
@@ -69,6 +71,7 @@ export interface OperationTypes {
   saveTemplates: TemplateOperations['saveTemplates'];
   countTemplates: TemplateOperations['countTemplates'];
   getTemplateImageUploadUrl: TemplateOperations['getTemplateImageUploadUrl'];
+  checkTemplate: TemplateOperations['checkTemplate'];
   archiveTemplates: TemplateOperations['archiveTemplates'];
   listEmailBlasts: SchedulerOperations['listEmailBlasts'];
   saveEmailBlast: SchedulerOperations['saveEmailBlast'];
@@ -118,6 +121,7 @@ export interface OperationTypes {
   getDkimSettings: DomainsOperations['getDkimSettings'];
   addDomain: DomainsOperations['addDomain'];
   setBounceDomain: DomainsOperations['setBounceDomain'];
+  getDmarcReport: DomainsOperations['getDmarcReport'];
   listWebhookEndpoints: WebhooksOperations['listWebhookEndpoints'];
   createWebhookEndpoint: WebhooksOperations['createWebhookEndpoint'];
   updateWebhookEndpoint: WebhooksOperations['updateWebhookEndpoint'];

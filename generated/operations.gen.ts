@@ -67,6 +67,16 @@ export const operations = {
     "method": "PUT",
     "path": "/retention"
   },
+  "getAudiencePolicies": {
+    "service": "companyauthwrapper",
+    "method": "GET",
+    "path": "/audience_policies"
+  },
+  "setAudiencePolicies": {
+    "service": "companyauthwrapper",
+    "method": "PUT",
+    "path": "/audience_policies"
+  },
   "requestActivation": {
     "service": "companyauthwrapper",
     "method": "POST",
@@ -211,6 +221,11 @@ export const operations = {
     "service": "template",
     "method": "GET",
     "path": "/templates/images/upload_url"
+  },
+  "checkTemplate": {
+    "service": "template",
+    "method": "POST",
+    "path": "/templates/{id}/check"
   },
   "archiveTemplates": {
     "service": "template",
@@ -458,6 +473,11 @@ export const operations = {
     "service": "domains",
     "method": "PUT",
     "path": "/domains/{id}/bounce_domain"
+  },
+  "getDmarcReport": {
+    "service": "domains",
+    "method": "GET",
+    "path": "/domains/{id}/dmarc"
   },
   "listWebhookEndpoints": {
     "service": "webhooks",

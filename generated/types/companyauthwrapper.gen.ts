@@ -86,6 +86,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audience_policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's sunset policy and frequency cap (both off by default).
+         * @description Sunset: marketing mail skips a contact with no human open or click for sunset_days days while at least sunset_min_emails emails reached it (counted from the first of them); such contacts are counted as excluded.sunset in a blast's audience and a re-engagement blast reaches them once. Frequency cap: at most frequency_cap_emails marketing emails per contact in frequency_cap_days days, over blasts, workflows and the broadcast stream (transactional mail and test emails never count nor are held); over-cap recipients are excluded.frequency at the blast's expansion, and an email that would pass the cap when it is about to be sent fails with reason frequency. A policy is off while its two numbers are null. `suggested` gives the values the console proposes.
+         */
+        get: operations["getAudiencePolicies"];
+        /**
+         * Set the sunset policy and the frequency cap (null and null turns one off).
+         * @description Each number must be in range (sunset_days 7-3650, sunset_min_emails 1-1000, frequency_cap_emails 1-1000, frequency_cap_days 1-365) and a policy's two numbers given together; otherwise a 400 naming the field, and nothing changes.
+         */
+        put: operations["setAudiencePolicies"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/activation_request": {
         parameters: {
             query?: never;
@@ -173,6 +197,16 @@ export interface components {
             unconfirmed_days: number | null;
             /** @description Finished entries of the job log. */
             job_log_days: number | null;
+        };
+        AudiencePolicies: {
+            /** @description Days without a human open or click after which marketing stops (null: off). */
+            sunset_days: number | null;
+            /** @description Emails the contact must have been sent in that time first (null: off). */
+            sunset_min_emails: number | null;
+            /** @description Marketing emails a contact may get in frequency_cap_days days (null: off). */
+            frequency_cap_emails: number | null;
+            /** @description The window of the frequency cap, in days (null: off). */
+            frequency_cap_days: number | null;
         };
         /** @description The console's add-an-admin form (addCompanyUser's body is built from it with the session's company and project). */
         CompanyUserForm: {
@@ -485,6 +519,58 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Retention"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getAudiencePolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AudiencePolicies"];
+                        suggested: components["schemas"]["AudiencePolicies"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    setAudiencePolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AudiencePolicies"];
+            };
+        };
+        responses: {
+            /** @description The settings saved. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AudiencePolicies"];
                     };
                 };
             };

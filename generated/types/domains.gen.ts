@@ -57,6 +57,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/domains/{id}/dmarc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What receivers' DMARC aggregate reports say about mail from the domain, per day and per source.
+         * @description Receivers that honour the domain's DMARC record send daily aggregate reports (RFC 7489, section 7.2) to its rua address, dmarc@ at the bounce subdomain, where the inbound receiver stores them. This sums the reports whose period begins in the last `days` UTC days (today included): per day, the messages receivers saw with the domain in From, how many passed DKIM and SPF aligned (policy_evaluated), how many passed DMARC (either of the two) and how many the receiver quarantined or rejected; the same overall with pass rates; and per sending IP address, failing sources first, whether it is one of this install's relays (SMTP_URL's hosts). Another project's or an unknown domain is a 404.
+         */
+        get: operations["getDmarcReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -145,6 +165,65 @@ export interface components {
                 diagnostic: string;
                 at: components["schemas"]["Timestamp"];
             } | null;
+        };
+        /** @description Messages receivers reported, and how many of them passed or were acted on (RFC 7489, section 7.2 policy_evaluated). */
+        DmarcCounts: {
+            messages: number;
+            /** @description Messages whose DKIM passed aligned with the From domain. */
+            dkim_pass: number;
+            /** @description Messages whose SPF passed aligned with the From domain. */
+            spf_pass: number;
+            /** @description Messages that passed DMARC (aligned DKIM or aligned SPF). */
+            dmarc_pass: number;
+            /** @description Messages the receiver quarantined (disposition quarantine). */
+            quarantined: number;
+            /** @description Messages the receiver rejected (disposition reject). */
+            rejected: number;
+        };
+        /** @description A share of the messages (0 to 1); null when there were none. */
+        DmarcRate: number | null;
+        DmarcReport: {
+            domain: string;
+            days: number;
+            /**
+             * Format: date
+             * @description The first UTC day counted (YYYY-MM-DD).
+             */
+            since: string;
+            /** @description The address to name in the DMARC record's rua tag (mailto:dmarc@<bounce subdomain>). */
+            rua: string;
+            /** @description Aggregate reports counted. */
+            reports: number;
+            /** @description The policy receivers last found published (p of the latest report; null before any) and the next step: start at p=none and read the reports, move to p=quarantine once nearly all mail passes DMARC, then to p=reject. */
+            policy: {
+                published: ("none" | "quarantine" | "reject") | null;
+                /** @description The policy to move to now; null when none (keep the current one, or already at reject). */
+                next: ("quarantine" | "reject") | null;
+                advice: string;
+            };
+            totals: components["schemas"]["DmarcCounts"];
+            dkim_pass_rate: components["schemas"]["DmarcRate"];
+            spf_pass_rate: components["schemas"]["DmarcRate"];
+            dmarc_pass_rate: components["schemas"]["DmarcRate"];
+            /** @description One entry per UTC day with reports, oldest first. */
+            daily: (components["schemas"]["DmarcCounts"] & {
+                /** Format: date */
+                day: string;
+            })[];
+            /** @description Per sending IP address (at most 100): sources with failing messages first (most failures first), then the rest by messages. */
+            sources: {
+                source_ip: string;
+                messages: number;
+                dmarc_pass: number;
+                /** @description dmarc_pass / messages (1 when no messages). */
+                pass_rate: number;
+                /** @description The name of this install's relay whose host resolves to this address (SMTP_URL, scheme, host and port); null when the source is not one of ours. */
+                relay: string | null;
+                /** @description The DKIM signing domain the latest report names for this source (auth_results); null when unsigned. */
+                dkim_domain: string | null;
+                /** @description The envelope domain SPF checked for this source in the latest report (auth_results); null when none. */
+                spf_domain: string | null;
+            }[];
         };
         /** Format: uuid */
         Uuid: string;
@@ -293,6 +372,36 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Domain"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    getDmarcReport: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days back, today included (1 to 366; default 30). */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The domain's DMARC figures (zeros and empty lists when no report arrived yet). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DmarcReport"];
                     };
                 };
             };

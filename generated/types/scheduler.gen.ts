@@ -161,6 +161,8 @@ export interface components {
             to_user_emails?: string[];
             /** @description The launch's subscription topic (else its templates'); contacts who left it are counted as unsubscribed. */
             topic_id?: components["schemas"]["Uuid"] | null;
+            /** @description A re-engagement blast (see EmailBlastInput.re_engagement) - contacts past the sunset policy are let through once. Absent is false. */
+            re_engagement?: boolean;
             /**
              * @description How many emails each recipient gets (a drip campaign's count), for the cost.
              * @default 1
@@ -266,6 +268,16 @@ export interface components {
              */
             topic_id?: components["schemas"]["Uuid"] | null;
             /**
+             * Re-engagement
+             * @description A re-engagement blast: contacts past the project's sunset policy (PUT {companyauthwrapper}/audience_policies) are sent to, once each since their last open or click; other re-engagement blasts then leave them out again. Absent is false.
+             */
+            re_engagement?: boolean;
+            /**
+             * Send-time optimisation
+             * @description Each contact gets the email at its best hour within 24 hours of send_at: the first instant at or after it whose UTC hour most of the contact's human opens fell in, else the project's best hour, else send_at itself. Cannot be combined with the contact's local time zone (a 400 naming send_time_optimised). Absent is false.
+             */
+            send_time_optimised?: boolean;
+            /**
              * Timezone
              * @description An IANA zone (e.g. UTC, America/New_York), or "Contact's local timezone" (also "Contact’s local timezone" or "contacts local timezone", case-insensitive), which sets send_in_users_timezone. A contact with no zone, or an unknown one, is sent at that wall-clock time in UTC.
              */
@@ -276,7 +288,7 @@ export interface components {
             targeted: number;
             /** @description Recipients given an email (an outbox row). */
             queued: number;
-            /** @description Recipients left out, by reason - unsubscribed (marketing mail only: from everything, or from the mail's topic), unconfirmed (marketing mail only: a subscribe form's double opt-in not confirmed yet; absent on blasts expanded before it existed), bounced (hard bounce), suppressed (on the suppression list after a complaint or an earlier failure), invalid (an address that does not pass the email check), not_a_contact (an id or address in the blast that names no live contact). */
+            /** @description Recipients left out, by reason - unsubscribed (marketing mail only: from everything, or from the mail's topic), unconfirmed (marketing mail only: a subscribe form's double opt-in not confirmed yet; absent on blasts expanded before it existed), bounced (hard bounce), suppressed (on the suppression list after a complaint or an earlier failure), invalid (an address that does not pass the email check), not_a_contact (an id or address in the blast that names no live contact), sunset (marketing mail only: past the project's sunset policy - no human open or click for its days after its emails), frequency (marketing mail only: the project's frequency cap already reached in its window). sunset and frequency are absent on blasts expanded before they existed. */
             excluded: {
                 unsubscribed: number;
                 unconfirmed?: number;
@@ -284,6 +296,8 @@ export interface components {
                 suppressed: number;
                 invalid: number;
                 not_a_contact: number;
+                sunset?: number;
+                frequency?: number;
             };
         };
         EmailBlast: {
@@ -302,6 +316,10 @@ export interface components {
             timezone: string;
             /** @description The blast's own subscription topic (null: its template's, if any). */
             topic_id?: string | null;
+            /** @description A re-engagement blast: the sunset policy lets its contacts through once. */
+            re_engagement?: boolean;
+            /** @description Each contact is sent at its best hour within 24 hours of send_at. */
+            send_time_optimised?: boolean;
             template_id: string | null;
             template_ids_with_weights: components["schemas"]["TemplateWeight"][];
             sender_persona_id: string;

@@ -55,6 +55,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/templates/{id}/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pre-send checks of one saved template (size, images, links, unsubscribe link, text part, subject, spam score).
+         * @description Checks the saved template as it would be sent, and answers what to fix before a launch. Nothing is stored. `size_bytes` is the HTML part's size in bytes as the sender writes it for a sample recipient (the project's first contact, else a placeholder): variables filled, tracking links, the hidden link and the open pixel added. Gmail clips an email whose HTML is over 102 KB; this check counts 102,000 bytes as the limit. Every http(s) link is requested (HEAD, then GET when HEAD is refused; 5 s per request; redirects followed one hop at a time, at most 5), except unsubscribe links, this install's own links and links with template variables; links to private, loopback or link-local addresses are never requested. `spam` is present when the server has a SpamAssassin daemon (SPAMD_URL) that answered. An `error` finding blocks a launch: a marketing template without `{{unsubscribe_link}}` in what is sent (not inside a comment, script or style).
+         */
+        post: operations["checkTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/templates/{ids}": {
         parameters: {
             query?: never;
@@ -112,6 +132,38 @@ export interface components {
                 [key: string]: unknown;
             }) | null;
         };
+        /** @description What the pre-send checks of one template found (checkTemplate). */
+        TemplateCheck: {
+            findings: components["schemas"]["CheckFinding"][];
+            /** @description The HTML part's size in bytes as sent (tracking links and open pixel added); Gmail clips past 102,000. */
+            size_bytes: number;
+            /** @description SpamAssassin's verdict on the whole message (headers and MIME parts as sent); absent when no spamd is configured or it did not answer. */
+            spam?: {
+                /** @description The message's score; at or over threshold, SpamAssassin calls it spam. */
+                score: number;
+                /** @description The required score of the spamd asked (5.0 by default). */
+                threshold: number;
+                /** @description The rules that added most to the score, largest first. */
+                rules: {
+                    name: string;
+                    score: number;
+                    description: string;
+                }[];
+            };
+        };
+        /** @description One finding of the pre-send checks. An error blocks a launch; a warning should be looked at; info is for the record. */
+        CheckFinding: {
+            /** @description What was found: size, image_alt, link_dead, link_slow, link_redirects, link_private, link_variable, link_unchecked, unsubscribe_missing, text_part, subject_empty, subject_long, preheader_empty, preheader_long, spam_score, spam_unavailable, render_failed. */
+            code: string;
+            /** @enum {string} */
+            severity: "error" | "warning" | "info";
+            /** @description A sentence saying what was found and what to do. */
+            message: string;
+            /** @description The template field concerned: html_body, subject, plain_text_body. */
+            field?: string;
+            /** @description The link or image concerned. */
+            url?: string;
+        };
         Template: {
             id: components["schemas"]["Uuid"];
             name: string;
@@ -153,6 +205,15 @@ export interface components {
         };
         /** @description Missing or unknown x-api-key. */
         Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Errors"];
+            };
+        };
+        /** @description No such record in this project. */
+        NotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -303,6 +364,34 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    checkTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The template's id. */
+                id: components["schemas"]["Uuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The findings, worst first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TemplateCheck"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     archiveTemplates: {

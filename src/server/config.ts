@@ -203,6 +203,11 @@ export interface Config {
    * default 500 ms).
    */
   webhooks: { allowPrivate: boolean; timeoutMs: number; retryScheduleS: number[]; retryForMs: number; leaseMs: number; pollMs: number };
+  /**
+   * The SpamAssassin daemon the pre-send checks ask for a spam score (SPAMD_URL, `spamd://host:port`, port 783 when
+   * left out; unset: no spam score). Spoken to over TCP with the spamc protocol (core/templates/spamd.ts).
+   */
+  spamdUrl?: { host: string; port: number };
 }
 
 /** Where the bounce mailbox is and how it is read (Config.bounceMailbox). */
@@ -379,6 +384,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: Math.max(1000, num('WEBHOOK_LEASE_MS', 30_000), Math.max(100, num('WEBHOOK_TIMEOUT_MS', 5000)) + 5000),
       pollMs: Math.max(50, num('WEBHOOK_POLL_MS', 500)),
     },
+    spamdUrl: env.SPAMD_URL?.trim() ? parseSpamdUrl(env.SPAMD_URL.trim()) : undefined,
   };
 }
 
@@ -447,4 +453,16 @@ function readKey(file: string): string {
     throw new Error(`SYSTEM_DKIM_KEY_FILE: ${file} is not a PEM private key`);
   }
   return pem;
+}
+
+/** parseSpamdUrl reads SPAMD_URL (`spamd://host:port`, port 783 by default); throws on any other form. */
+export function parseSpamdUrl(raw: string): { host: string; port: number } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error(`SPAMD_URL must be spamd://host:port, got "${raw}"`);
+  }
+  if (url.protocol !== 'spamd:' || !url.hostname) throw new Error(`SPAMD_URL must be spamd://host:port, got "${raw}"`);
+  return { host: url.hostname.replace(/^\[|\]$/g, ''), port: url.port ? Number(url.port) : 783 };
 }

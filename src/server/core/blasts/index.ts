@@ -30,6 +30,7 @@ import type { Config } from '../../config.ts';
 import { ProviderTable } from '../sending/providers.ts';
 import { estimateSendDuration } from '../sending/estimate.ts';
 import { personaWarmup, unsignedPersonaWarnings } from '../domains/index.ts';
+import { launchBlockers } from '../templates/checks.ts';
 
 export type BlastOut = components['schemas']['EmailBlast'];
 type BlastIn = components['schemas']['EmailBlastInput'];
@@ -204,6 +205,9 @@ export async function saveBlast(ctx: AppContext, project: ProjectScope, b: Blast
     const found = new Set((await liveContactsByEmail(db, project.id, userEmails)).map((c) => c.email.toLowerCase()));
     for (const e of userEmails) if (!found.has(e.toLowerCase())) refErrs.add('to_user_emails', `no contact with email ${e}`);
   }
+  // What the pre-send checks call an error stops an enabled blast (core/templates/checks.ts).
+  for (const x of await launchBlockers(ctx.database.query.bind(ctx.database) as QueryFn, project.id, [...new Set(templateIds)]))
+    refErrs.add(b.template_id === x.templateId ? 'template_id' : 'template_ids_with_weights', x.message);
   refErrs.throwIfAny();
 
   if (!project.notInSandbox) {

@@ -49,18 +49,31 @@ export async function checkWebhookUrl(raw: string, allowPrivate: boolean): Promi
   if (url.username || url.password) return 'must not carry a user name or password; put a token in the path or query instead';
   if (allowPrivate) return undefined;
   const host = url.hostname.replace(/^\[|\]$/g, '');
+  const problem = await nonPublicHost(host);
+  if (problem?.kind === 'unresolved') return `the host ${host} does not resolve`;
+  if (problem?.kind === 'private') return `${host} is a ${problem.range} address (${problem.address}); webhooks go to public addresses only`;
+  return undefined;
+}
+
+/**
+ * nonPublicHost says why an outgoing request must not go to `host` (a name or an IP address, without brackets):
+ * `unresolved` when the name does not resolve, `private` with the first non-public address (any ipaddr.js range but
+ * 'unicast': private, loopback, link-local, reserved…) and its range, or undefined for a public host. The rule of
+ * checkWebhookUrl, shared with the pre-send link check (core/templates/links.ts). Never throws.
+ */
+export async function nonPublicHost(host: string): Promise<{ kind: 'unresolved' } | { kind: 'private'; range: string; address: string } | undefined> {
   let addresses: string[];
   if (ipaddr.isValid(host)) addresses = [host];
   else {
     try {
       addresses = (await lookup(host, { all: true })).map((a) => a.address);
     } catch {
-      return `the host ${host} does not resolve`;
+      return { kind: 'unresolved' };
     }
   }
   for (const a of addresses) {
     const range = ipaddr.process(a).range();
-    if (range !== 'unicast') return `${host} is a ${range} address (${a}); webhooks go to public addresses only`;
+    if (range !== 'unicast') return { kind: 'private', range, address: a };
   }
   return undefined;
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import { templateImageUploadUrl } from '../../plugins/uploads.ts';
 import { archiveTemplates, countTemplates, listTemplates, saveTemplates } from '../../core/templates/index.ts';
+import { checkTemplate } from '../../core/templates/checks.ts';
 
 /** templateHandlers builds the template gateway's handlers over one app context. */
 export function templateHandlers(ctx: AppContext): GatewayHandlers<operations> {
@@ -20,6 +21,9 @@ export function templateHandlers(ctx: AppContext): GatewayHandlers<operations> {
     },
     async getTemplateImageUploadUrl(req) {
       return { data: await templateImageUploadUrl(ctx, scope(req).id, req.query.filename, req.query.type) };
+    },
+    async checkTemplate(req) {
+      return { data: await checkTemplate(ctx, scope(req).id, req.params.id) };
     },
     async archiveTemplates(req) {
       return archiveTemplates(db, scope(req).id, req.params.ids);
