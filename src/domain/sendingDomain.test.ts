@@ -46,7 +46,7 @@ describe('domainRecords', () => {
     expect(domainRecords('example.com', 'mw1', 'MIIBkey', 'v=spf1 a mx ~all')).toEqual({
       dkim: { type: 'TXT', name: 'mw1._domainkey.example.com', value: 'v=DKIM1; k=rsa; p=MIIBkey' },
       spf: { type: 'TXT', name: 'example.com', value: 'v=spf1 a mx ~all' },
-      dmarc: { type: 'TXT', name: '_dmarc.example.com', value: 'v=DMARC1; p=none; rua=mailto:dmarc@example.com' },
+      dmarc: { type: 'TXT', name: '_dmarc.example.com', value: 'v=DMARC1; p=none; rua=mailto:dmarc@bounces.example.com' },
     });
   });
 });

@@ -46,14 +46,22 @@ export interface TxtRecord {
  * domainRecords returns the three TXT records of a sending domain:
  * - DKIM at `{selector}._domainkey.{domain}`: `v=DKIM1; k=rsa; p={publicKey}` (publicKey is base64 DER);
  * - SPF at the domain: `spf` (Config.spfRecord, e.g. 'v=spf1 a mx ~all' or one with the relay's include);
- * - DMARC at `_dmarc.{domain}`: start at p=none with aggregate reports to the domain's dmarc@ mailbox, then move to
- *   quarantine and reject once reports show only your own mail (the console gives that progression).
+ * - DMARC at `_dmarc.{domain}`: start at p=none with aggregate reports (RFC 7489 §7.2) to dmarc@ at the bounce
+ *   subdomain `bounceDomain` (default bounces.{domain}), whose MX is the inbound receiver that stores them; being below
+ *   the domain, it needs no external-destination record (RFC 7489 §7.1). Then move to quarantine and reject once
+ *   reports show nearly all mail passing (domain/dmarc.ts dmarcNextStep; the console gives that progression).
  */
-export function domainRecords(domain: string, selector: string, publicKey: string, spf: string): { dkim: TxtRecord; spf: TxtRecord; dmarc: TxtRecord } {
+export function domainRecords(
+  domain: string,
+  selector: string,
+  publicKey: string,
+  spf: string,
+  bounceDomain: string = bounceDomainOf(domain, null),
+): { dkim: TxtRecord; spf: TxtRecord; dmarc: TxtRecord } {
   return {
     dkim: { type: 'TXT', name: `${selector}._domainkey.${domain}`, value: `v=DKIM1; k=rsa; p=${publicKey}` },
     spf: { type: 'TXT', name: domain, value: spf },
-    dmarc: { type: 'TXT', name: `_dmarc.${domain}`, value: `v=DMARC1; p=none; rua=mailto:dmarc@${domain}` },
+    dmarc: { type: 'TXT', name: `_dmarc.${domain}`, value: `v=DMARC1; p=none; rua=mailto:dmarc@${bounceDomain}` },
   };
 }
 

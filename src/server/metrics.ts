@@ -71,7 +71,8 @@ export const sendMetrics = {
  * (hard, soft, sender, undetermined, complaint), or ignored with why (no_email: it names no email of ours;
  * forged_token; unknown_recipient: a recipient we never mailed; auto_reply; delivered; delayed: a delay warning;
  * duplicate: the same email reported again; unreadable), or refused at the
- * SMTP level (relay: an address outside our bounce domains; too_big; rate: the client sent too many).
+ * SMTP level (relay: an address outside our bounce domains; too_big; rate: the client sent too many). DMARC aggregate
+ * reports to dmarc@ (core/domains/dmarc.ts): dmarc_stored, duplicate (that report was stored before), dmarc_refused.
  */
 export const INBOUND_RESULTS = [
   'hard',
@@ -93,6 +94,8 @@ export const INBOUND_RESULTS = [
   'error',
   'not_feedback',
   'unauthorized',
+  'dmarc_stored',
+  'dmarc_refused',
 ] as const;
 export type InboundResult = (typeof INBOUND_RESULTS)[number];
 

@@ -104,7 +104,7 @@ describe(`sending domains (${API_DB})`, () => {
     expect(domain.records.dkim).toMatchObject({ type: 'TXT', name: 'mw1._domainkey.news.example.com', status: 'Pending' });
     expect(domain.records.dkim.value).toMatch(/^v=DKIM1; k=rsa; p=MIIBIjAN[A-Za-z0-9+/=]+$/); // a 2048-bit RSA key (SPKI)
     expect(domain.records.spf).toMatchObject({ name: 'news.example.com', value: 'v=spf1 a mx ~all' });
-    expect(domain.records.dmarc).toMatchObject({ name: '_dmarc.news.example.com', value: 'v=DMARC1; p=none; rua=mailto:dmarc@news.example.com' });
+    expect(domain.records.dmarc).toMatchObject({ name: '_dmarc.news.example.com', value: 'v=DMARC1; p=none; rua=mailto:dmarc@bounces.news.example.com' });
     const again = await h.call('POST', '/api/domains/domains', { key: t.apiKey, body: { domain: 'news.example.com.' } });
     expect(again.body.errors).toEqual(['domain: news.example.com is already registered']);
     expect(await dkimSettings((await h.tenant()).apiKey)).toEqual([]); // another tenant sees none of it

@@ -51,7 +51,7 @@ describe('Domain Settings (e2e)', () => {
     await card.waitFor();
     expect(await card.getByRole('textbox', { name: 'DKIM TXT name' }).inputValue()).toBe('mw1._domainkey.mail.demo-test.com');
     expect(await card.getByRole('textbox', { name: 'DKIM TXT value', exact: true }).inputValue()).toMatch(/^v=DKIM1; k=rsa; p=MIIBIjAN/);
-    expect(await card.getByRole('textbox', { name: 'DMARC TXT value' }).inputValue()).toBe('v=DMARC1; p=none; rua=mailto:dmarc@mail.demo-test.com');
+    expect(await card.getByRole('textbox', { name: 'DMARC TXT value' }).inputValue()).toBe('v=DMARC1; p=none; rua=mailto:dmarc@bounces.mail.demo-test.com');
     // The new domain's warm-up: it starts with its first email.
     expect(await card.getByTestId('warmup-mail.demo-test.com').innerText()).toBe(
       'Warm-up: starts with the first email from this domain; day 1 sends up to 50 blast and workflow emails.',

@@ -65,8 +65,8 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 const NO_BLOCKS: DomainBlocks = { count: 0, by_relay: [], last: null };
 
 function toDomain(row: DomainRow, settings: RecordSettings, warmup: WarmupState, blocks: DomainBlocks = NO_BLOCKS): DomainOut {
-  const records = domainRecords(row.domain, row.dkim_selector, row.dkim_public_key, settings.spfRecord);
   const bounceDomain = bounceDomainOf(row.domain, row.bounce_domain);
+  const records = domainRecords(row.domain, row.dkim_selector, row.dkim_public_key, settings.spfRecord, bounceDomain);
   const bounce = bounceRecords(bounceDomain, settings.inbound.mxHost, settings.spfRecord);
   // The one SPF record to publish: ours merged into whatever the domain publishes already.
   const spf = { ...records.spf, value: mergeSpf(row.spf_found ?? [], records.spf.value) };

@@ -5,6 +5,8 @@
 import type { operations } from '../../../../generated/types/domains.gen.ts';
 import type { AppContext } from '../../context.ts';
 import { addDomain, listDomains, setBounceDomain } from '../../core/domains/index.ts';
+import { dmarcSummary } from '../../core/domains/dmarc.ts';
+import type { QueryFn } from '../../db/client.ts';
 import { sameProject, scope, type GatewayHandlers } from '../types.ts';
 
 /** domainsHandlers builds the domains gateway's handlers over one app context. */
@@ -22,6 +24,10 @@ export function domainsHandlers(ctx: AppContext): GatewayHandlers<operations> {
     },
     async setBounceDomain(req) {
       return { data: await setBounceDomain(ctx, scope(req), req.params.id, req.body.bounce_domain) };
+    },
+    async getDmarcReport(req) {
+      const query = ctx.database.query.bind(ctx.database) as QueryFn;
+      return { data: await dmarcSummary(query, ctx.config, scope(req), req.params.id, req.query.days ?? 30) };
     },
   };
 }

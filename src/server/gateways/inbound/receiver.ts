@@ -10,6 +10,9 @@
  * later), STARTTLS is offered when INBOUND_TLS_CERT and INBOUND_TLS_KEY are set, and there is no AUTH. Garbage is
  * accepted and ignored (a 250 tells its sender to stop retrying) with a log line and the metric
  * mailwright_inbound_messages_total{result}; only a database failure answers `451 4.3.0`, so that the sender retries.
+ *
+ * Mail to dmarc@ at a bounce subdomain is a DMARC aggregate report (RFC 7489 §7.2), stored by
+ * core/domains/dmarc.ts applyDmarcReport; a refused report is answered 250 and logged, as garbage is.
  */
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
@@ -21,6 +24,7 @@ import { applyReturnedEmails, inboundSettings, type InboundOutcome, type Inbound
 import { parseFeedbackReport } from '../../core/feedback/report.ts';
 import type { Database } from '../../db/client.ts';
 import { isBounceDomain } from '../../core/domains/index.ts';
+import { applyDmarcReport, isDmarcAddress } from '../../core/domains/dmarc.ts';
 import { inboundMetrics, type InboundResult } from '../../metrics.ts';
 import { ReputationWatch } from '../../core/sending/reputation.ts';
 import { readSmtpData, smtpError } from '../smtpServer.ts';
@@ -155,6 +159,23 @@ export async function startInboundReceiver(ctx: AppContext): Promise<InboundRece
           return callback(smtpError(552, `5.3.4 Message too big: at most ${settings.maxBytes} bytes`));
         }
         const rcpts = session.envelope.rcptTo.map((r) => r.address);
+        if (rcpts.some(isDmarcAddress)) {
+          applyDmarcReport(ctx.database, data, rcpts).then(
+            (outcome) => {
+              count(outcome.outcome === 'stored' ? 'dmarc_stored' : outcome.outcome === 'duplicate' ? 'duplicate' : 'dmarc_refused');
+              if (outcome.outcome === 'refused') {
+                console.warn(`inbound: refused a DMARC report from ${session.remoteAddress} to ${rcpts.join(', ')}: ${outcome.reason}: ${outcome.detail}`);
+              }
+              callback(null, 'Report received');
+            },
+            (err: Error) => {
+              count('error');
+              console.error('inbound: storing a DMARC report failed:', err.message);
+              callback(smtpError(451, '4.3.0 Temporary failure; try again later'));
+            },
+          );
+          return;
+        }
         parseFeedbackReport(data, rcpts)
           .then((report) => group.apply({ report, envelopeTo: rcpts }))
           .then(
