@@ -25,9 +25,10 @@ export type DeferralReason = (typeof DEFERRAL_REASONS)[number];
 /**
  * Why an email failed for good: the stage (`render`: its template does not render; `store`; `deliver`: a 5xx reply),
  * `expired` (deferred for longer than DEFER_MAX_AGE), or a check at send time (`suppressed`, `unsubscribed`, `sender`:
- * its persona is missing or unverified, `template`: its template is missing).
+ * its persona is missing or unverified, `template`: its template is missing, `policy`: the project's sunset policy or
+ * frequency cap holds it).
  */
-export const FAILURE_REASONS = ['render', 'store', 'deliver', 'expired', 'suppressed', 'unsubscribed', 'sender', 'template', 'other'] as const;
+export const FAILURE_REASONS = ['render', 'store', 'deliver', 'expired', 'suppressed', 'unsubscribed', 'sender', 'template', 'policy', 'other'] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 /** How a sent email left: over SMTP, into the capture transport (SMTP_URL unset), or answered by the mailbox simulator. */

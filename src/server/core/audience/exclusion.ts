@@ -7,7 +7,7 @@
  */
 
 /** Why an address is left out: the `excluded` column of the audience and of the send-time check. */
-export type Exclusion = 'bounced' | 'suppressed' | 'unsubscribed' | 'unconfirmed' | 'invalid';
+export type Exclusion = 'bounced' | 'suppressed' | 'unsubscribed' | 'unconfirmed' | 'invalid' | 'sunset' | 'frequency';
 
 /** The SQL expressions exclusionSql reads (each a column, placeholder or expression of the caller's query). */
 export interface ExclusionInputs {
@@ -21,6 +21,10 @@ export interface ExclusionInputs {
   marketing: string;
   /** The email's subscription topic (a uuid), when it has one. */
   topic?: string;
+  /** Whether the contact is past the project's sunset policy (./policies.ts sunsetSql), when the policy is read. */
+  sunset?: string;
+  /** Whether the contact is over the project's frequency cap (./policies.ts overCap…Sql), when the cap is read. */
+  overCap?: string;
 }
 
 /**
@@ -28,13 +32,16 @@ export interface ExclusionInputs {
  * 'bounced' (its contact hard-bounced, or a 'bounce' suppression) and 'suppressed' (complained, or any other
  * suppression but 'unsubscribed') stop all mail; when `marketing`, 'unsubscribed' (unsubscribed_at, an 'unsubscribed'
  * suppression, or left `topic`) and 'unconfirmed' (double opt-in pending); else 'invalid' for an address checkEmail
- * would refuse (email_is_valid, ./sql).
+ * would refuse (email_is_valid, ./sql); then, for marketing, the project's policies: 'sunset' and 'frequency'.
  */
-export function exclusionSql({ contact: c, suppression: s, email, marketing, topic }: ExclusionInputs): string {
+export function exclusionSql({ contact: c, suppression: s, email, marketing, topic, sunset, overCap }: ExclusionInputs): string {
   const leftTopic = topic ? ` OR ${topic}::uuid = ANY(${c}.unsubscribed_topic_ids)` : '';
+  const policies =
+    (sunset ? `\n              WHEN ${marketing} AND ${sunset} THEN 'sunset'` : '') +
+    (overCap ? `\n              WHEN ${marketing} AND ${overCap} THEN 'frequency'` : '');
   return `CASE WHEN ${c}.bounced_at IS NOT NULL OR ${s}.reason = 'bounce' THEN 'bounced'
               WHEN ${c}.complained_at IS NOT NULL OR ${s}.reason <> 'unsubscribed' THEN 'suppressed'
               WHEN ${marketing} AND (${c}.unsubscribed_at IS NOT NULL OR ${s}.reason = 'unsubscribed'${leftTopic}) THEN 'unsubscribed'
               WHEN ${marketing} AND ${c}.confirmation_pending_at IS NOT NULL THEN 'unconfirmed'
-              WHEN NOT email_is_valid(${email}) THEN 'invalid' END`;
+              WHEN NOT email_is_valid(${email}) THEN 'invalid'${policies} END`;
 }

@@ -4,12 +4,15 @@
  * sandbox check (core/blasts saveBlast), the preview (POST {scheduler}/scheduler/preview) and the expansion
  * (src/server/core/blasts/expand.ts). The SQL is ./queries.ts: audienceCte, counted without leaving the database by
  * audienceCountsSql (the preview and the save-time sandbox check) and written a chunk at a time into the outbox by the
- * expansion (core/blasts QUEUE_AUDIENCE_CHUNK). No recipient list passes through Node.
+ * expansion (core/blasts queueAudienceChunkSql). No recipient list passes through Node.
  */
 import type { QueryFn } from '../../db/client.ts';
 import { SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox.ts';
 import { ESTIMATE_SAMPLE_CONTACTS, sampleScale } from '../contacts/index.ts';
 import { AUDIENCE_MISSING, AUDIENCE_TOPIC, TEMPLATES_ARE_MARKETING, audienceCountsSql, audienceSandboxFirstSql, audienceShape } from './queries.ts';
+import { policyUse, readPolicies } from './policies.ts';
+
+export { policyUse, readPolicies, PROJECT_BEST_HOUR, type PolicyUse } from './policies.ts';
 
 export {
   audienceCte,
@@ -20,6 +23,9 @@ export {
   AUDIENCE_SPAN,
   PROJECT_TIMEZONES,
   TEMPLATES_ARE_MARKETING,
+  NO_POLICIES,
+  policyArgs,
+  type AudiencePolicyOptions,
 } from './queries.ts';
 
 /** Contacts an audience names but leaves out, by reason. */
@@ -31,6 +37,15 @@ export interface Excluded {
   suppressed: number;
   invalid: number;
   not_a_contact: number;
+  /** Past the project's sunset policy (core/audience/policies.ts): no human open or click for too long. */
+  sunset: number;
+  /** Over the project's frequency cap: enough marketing emails in its window already. */
+  frequency: number;
+}
+
+/** noneExcluded: an Excluded of zeros. */
+export function noneExcluded(): Excluded {
+  return { unsubscribed: 0, unconfirmed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0, sunset: 0, frequency: 0 };
 }
 
 /** A blast's audience counted in the database (audienceCountsSql): what the preview and the save-time sandbox check need. */
@@ -52,7 +67,9 @@ export interface AudienceCounts {
  * estimated from that share of the contacts table's pages, every count scaled up (sampleScale: a ratio estimate over
  * the project's contacts on those pages; ids and addresses that name no
  * contact are still counted exactly; no sandbox addresses are listed): targeted, left out by reason, to send, and — when `sandbox` gives the project's sender persona
- * addresses — the recipients the sandbox refuses (only the simulator address and those are allowed).
+ * addresses — the recipients the sandbox refuses (only the simulator address and those are allowed). The project's
+ * sunset and frequency policies apply (core/audience/policies.ts) as the expansion applies them: `blast` names the
+ * blast previewed, when saved (its own emails never count against the cap), and whether it is a re-engagement blast.
  */
 export async function audienceCounts(
   run: QueryFn,
@@ -62,6 +79,7 @@ export async function audienceCounts(
   sandbox?: { personaEmails: string[] },
   sampleShare = 1,
   topicId: string | null = null,
+  blast: { id?: string | null; reEngagement?: boolean } = {},
 ): Promise<AudienceCounts> {
   const userIds = a.to_user_ids ?? [];
   const userEmails = (a.to_user_emails ?? []).map((e) => e.toLowerCase());
@@ -72,11 +90,13 @@ export async function audienceCounts(
   const topic = await audienceTopic(run, topicId, templateIds);
   const estimate = sampleShare < 1;
   const scale = estimate ? await sampleScale(run, projectId, sampleShare) : 1;
+  const policies = policyUse(await readPolicies(run, projectId));
+  const blastArgs = [!!blast.reEngagement, blast.id ?? null];
   const groups = await run<{ domain: string; excluded: keyof Excluded | null; refused: boolean; n: number }>(
-    audienceCountsSql(shape, estimate ? sampleShare * 100 : undefined),
-    [...args, !!sandbox, allowed, topic],
+    audienceCountsSql(shape, estimate ? sampleShare * 100 : undefined, policies),
+    [...args, !!sandbox, allowed, topic, ...blastArgs],
   );
-  const excluded: Excluded = { unsubscribed: 0, unconfirmed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
+  const excluded = noneExcluded();
   const domains: Record<string, number> = {};
   let found = 0;
   let toSend = 0;
@@ -96,7 +116,9 @@ export async function audienceCounts(
   const [missing] = await run<{ missing_ids: number; missing_emails: number }>(AUDIENCE_MISSING, [projectId, userIds, userEmails]);
   excluded.not_a_contact = missing.missing_ids + missing.missing_emails;
   const sandboxFirst =
-    sandboxRefused && !estimate ? (await run<{ email: string }>(audienceSandboxFirstSql(shape), [...args, allowed, topic])).map((r) => r.email) : [];
+    sandboxRefused && !estimate
+      ? (await run<{ email: string }>(audienceSandboxFirstSql(shape, policies), [...args, allowed, topic, ...blastArgs])).map((r) => r.email)
+      : [];
   return { targeted: found + excluded.not_a_contact, excluded, toSend, sandboxRefused, sandboxFirst, domains };
 }
 

@@ -1,11 +1,33 @@
 /**
  * Named SQL of blast audiences: the SQL that decides who a blast reaches (spec part 2 §3-§5 Email blast). One
  * definition, audienceCte, counted whole by audienceCountsSql (audienceCounts: the preview and the save-time sandbox
- * check) and read a chunk at a time by the expansion (core/blasts QUEUE_AUDIENCE_CHUNK, with AUDIENCE_SPAN,
+ * check) and read a chunk at a time by the expansion (core/blasts queueAudienceChunkSql, with AUDIENCE_SPAN,
  * AUDIENCE_MISSING and PROJECT_TIMEZONES).
  */
 import { contactsSampleSql } from '../contacts/index.ts';
 import { exclusionSql } from './exclusion.ts';
+import { overCapAtExpansionSql, policyJoins, sunsetSql, type PolicyUse } from './policies.ts';
+
+/**
+ * The audience-health policies an audience query applies (./policies.ts): which exclusions are on, whether the
+ * contacts' open hours are read (send-time optimisation), and for a blast, SQL giving whether it is a re-engagement
+ * blast (`reEngagement`, default false) and its id (`blast`, default NULL).
+ */
+export interface AudiencePolicyOptions extends PolicyUse {
+  openHours?: boolean;
+  reEngagement?: string;
+  blast?: string;
+}
+
+/**
+ * policyArgs: a CTE typing the placeholders of a blast's re-engagement flag and id, so a statement takes them whether
+ * or not its policies read them (an unreferenced CTE costs nothing), as audienceCte's `lists` does for the lists.
+ */
+export const policyArgs = (reEngagement: string, blast: string) =>
+  `policy_args AS (SELECT ${reEngagement}::boolean AS re_engagement, ${blast}::uuid AS blast_id)`;
+
+/** No policy applied: the audience's SQL reads no policy row. */
+export const NO_POLICIES: AudiencePolicyOptions = { sunset: false, frequency: false };
 
 /**
  * AUDIENCE_TOPIC: the subscription topic of a blast's mail: the blast's own topic $1, else the topic its
@@ -40,7 +62,8 @@ export function audienceShape(a: { to_segment_ids?: string[]; to_user_ids?: stri
  * (lower-case), members of segments $4 (`named`: the union of the id sets the audience uses, `shape`, so each is read
  * by its index and joined once) — with why it is left out, if it is (`excluded`: the rule of ./exclusion.ts
  * exclusionSql, the opt-outs applying when $5, the mail is marketing, and its subscription topic the placeholder named
- * by `topic`, a uuid or NULL). With `range`, only contact ids
+ * by `topic`, a uuid or NULL), and the project's policies `policies` (sunset, frequency: ./policies.ts; with
+ * `openHours`, each contact's `open_hours`, else NULL). With `range`, only contact ids
  * in (lo, hi] — two placeholders, e.g. ['$6', '$7'] — so an expansion reads its audience a chunk at a time, each by
  * an index range. Without `shape`, every list is read (always correct; the shape only leaves out empty ones). With
  * `samplePercent`, only the contacts on a random sample of that share of the contacts table's pages (an estimate).
@@ -50,6 +73,7 @@ export function audienceCte(
   shape: AudienceShape = { segments: 2, ids: true, emails: true },
   samplePercent?: number,
   topic?: string,
+  policies: AudiencePolicyOptions = NO_POLICIES,
 ): string {
   const within = (col: string) => (range ? ` AND ${col} > ${range[0]}::uuid AND ${col} <= ${range[1]}::uuid` : '');
   const branches = [
@@ -71,10 +95,18 @@ export function audienceCte(
   named AS (
     ${unique ? named : `SELECT DISTINCT id FROM (${named}) u`}),
   audience AS (
-  SELECT c.id, c.email, c.timezone,
-         ${exclusionSql({ contact: 'c', suppression: 's', email: 'c.email', marketing: '$5', topic })} AS excluded
+  SELECT c.id, c.email, c.timezone, ${policies.openHours ? 'k.open_hours' : 'NULL::int[] AS open_hours'},
+         ${exclusionSql({
+           contact: 'c',
+           suppression: 's',
+           email: 'c.email',
+           marketing: '$5',
+           topic,
+           sunset: policies.sunset ? sunsetSql('c.id', policies.reEngagement, policies.blast) : undefined,
+           overCap: policies.frequency ? overCapAtExpansionSql('c.id', policies.blast) : undefined,
+         })} AS excluded
     FROM named n JOIN contacts c${sample} ON c.id = n.id
-         LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)
+         LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)${policies.sunset || policies.frequency || policies.openHours ? policyJoins('$1', 'c.id') : ''}
    WHERE c.project_id = $1 AND c.archived_at IS NULL)`;
 }
 
@@ -114,12 +146,30 @@ export const PROJECT_TIMEZONES = "SELECT DISTINCT coalesce(timezone, '') AS time
  * $8 the mail's subscription topic (AUDIENCE_TOPIC) or NULL.
  * One row per (domain, excluded, refused) with its count `n`: the domain as written after the '@' (the caller folds
  * case and blanks), why left out (NULL: sent to), and whether the sandbox refuses it — few rows, from which every
- * figure of the preview is summed. With `samplePercent`, over a sample of the contacts (see audienceCte).
+ * figure of the preview is summed. With `samplePercent`, over a sample of the contacts (see audienceCte). `policies` as
+ * audienceCte's, with $9 whether the blast is a re-engagement blast and $10 its id (or NULL).
  */
-export const audienceCountsSql = (shape: AudienceShape, samplePercent?: number) => `WITH ${audienceCte(undefined, shape, samplePercent, '$8')}
+export const audienceCountsSql = (
+  shape: AudienceShape,
+  samplePercent?: number,
+  policies: PolicyUse = NO_POLICIES,
+) => `WITH ${policyArgs('$9', '$10')}, ${audienceCte(undefined, shape, samplePercent, '$8', { ...policies, reEngagement: '$9::boolean', blast: '$10' })}
   SELECT split_part(email, '@', 2) COLLATE "C" AS domain, excluded, excluded IS NULL AND $6 AND ${sandboxRefusedSql('email', '$7')} AS refused, count(*)::int AS n
     FROM audience GROUP BY 1, 2, 3`;
 
-/** audienceSandboxFirstSql: the first five addresses (by contact id) of the audience of `shape` the sandbox refuses; $1-$5 as audienceCte, $6 the allowed addresses, $7 the topic. */
-export const audienceSandboxFirstSql = (shape: AudienceShape) => `WITH ${audienceCte(undefined, shape, undefined, '$7')}
+/**
+ * audienceSandboxFirstSql: the first five addresses (by contact id) of the audience of `shape` the sandbox refuses; $1-$5 as audienceCte, $6 the
+ * allowed addresses, $7 the topic; `policies` as audienceCountsSql's, with $8 re-engagement and $9 the blast id.
+ */
+export const audienceSandboxFirstSql = (shape: AudienceShape, policies: PolicyUse = NO_POLICIES) => `WITH ${policyArgs('$8', '$9')}, ${audienceCte(
+  undefined,
+  shape,
+  undefined,
+  '$7',
+  {
+    ...policies,
+    reEngagement: '$8::boolean',
+    blast: '$9',
+  },
+)}
   SELECT email FROM audience WHERE excluded IS NULL AND ${sandboxRefusedSql('email', '$6')} ORDER BY id LIMIT 5`;

@@ -5,7 +5,7 @@
  * excluded by reason) on the blast.
  *
  * The rows are written by the database: each chunk is one INSERT … SELECT from the audience query over a range of
- * contact ids (QUEUE_AUDIENCE_CHUNK), so no recipient list passes through Node and memory stays flat whatever the
+ * contact ids (queueAudienceChunkSql), so no recipient list passes through Node and memory stays flat whatever the
  * audience. The send instants are a small table computed here with Luxon (domain/sendTime.ts: one per distinct time
  * zone the project's contacts have, DST-correct), joined in SQL; templates (A/B) are pick_template, Message-IDs
  * gen_random_uuid, the sandbox rule sandboxRefusedSql, the accounting counted in the same statement.
@@ -21,8 +21,18 @@ import type { AppContext } from '../../context.ts';
 import { FALLBACK_TIMEZONE, recipientSendInstant } from '../../../domain/sendTime.ts';
 import { SANDBOX_REFUSAL, SIMULATOR_SUCCESS_ADDRESS } from '../../../domain/sandbox.ts';
 import { logFinishedBlasts } from './finished.ts';
-import { BLAST_BY_ID, LOG_EXPANDED, MARK_EXPANDED, PERSONA_EMAIL, PROJECT_PERSONA_EMAILS, PROJECT_SANDBOX, QUEUE_AUDIENCE_CHUNK } from './queries.ts';
-import { AUDIENCE_MISSING, AUDIENCE_SPAN, PROJECT_TIMEZONES, TEMPLATES_ARE_MARKETING, audienceTopic, type Excluded } from '../audience/index.ts';
+import { BLAST_BY_ID, LOG_EXPANDED, MARK_EXPANDED, PERSONA_EMAIL, PROJECT_PERSONA_EMAILS, PROJECT_SANDBOX, queueAudienceChunkSql } from './queries.ts';
+import {
+  AUDIENCE_MISSING,
+  AUDIENCE_SPAN,
+  PROJECT_BEST_HOUR,
+  PROJECT_TIMEZONES,
+  TEMPLATES_ARE_MARKETING,
+  audienceTopic,
+  noneExcluded,
+  policyUse,
+  readPolicies,
+} from '../audience/index.ts';
 import type { QueryFn } from '../../db/client.ts';
 
 /** Segment members per chunk: the first chunk small (so sending starts at once), the later ones larger (fewer statements). */
@@ -49,6 +59,8 @@ interface BlastRow {
   send_in_users_timezone: boolean;
   name: string;
   topic_id: string | null;
+  re_engagement: boolean;
+  send_time_optimised: boolean;
 }
 
 /**
@@ -100,7 +112,13 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
       zones.instant.push(at.instant.toISOString());
     }
 
-  const excluded: Excluded = { unsubscribed: 0, unconfirmed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 };
+  // The project's sunset and frequency policies, and for send-time optimisation the project's best hour (the fallback).
+  const policies = policyUse(await readPolicies(run, blast.project_id));
+  const optimised = blast.send_time_optimised && !blast.send_in_users_timezone;
+  const projectHour = optimised ? (await run<{ hour: number | null }>(PROJECT_BEST_HOUR, [blast.project_id]))[0].hour : null;
+  const chunkSql = queueAudienceChunkSql(policies, optimised);
+
+  const excluded = noneExcluded();
   const perZone: Record<string, string> = {};
   let found = 0;
   let queued = 0;
@@ -116,10 +134,12 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
       unsubscribed: number;
       unconfirmed: number;
       invalid: number;
+      sunset: number;
+      frequency: number;
       to_send: number;
       refused: number;
       zones: Record<string, string>;
-    }>(QUEUE_AUDIENCE_CHUNK, [
+    }>(chunkSql, [
       blast.project_id,
       userIds,
       userEmails,
@@ -141,11 +161,13 @@ export async function expandBlast(ctx: AppContext, blastId: string, onQueued: ()
       allowed,
       SANDBOX_REFUSAL,
       topic,
+      blast.re_engagement,
+      projectHour,
     ]);
     found += c.found;
     queued += c.to_send;
     failed += c.refused;
-    for (const why of ['unsubscribed', 'unconfirmed', 'bounced', 'suppressed', 'invalid'] as const) excluded[why] += c[why];
+    for (const why of ['unsubscribed', 'unconfirmed', 'bounced', 'suppressed', 'invalid', 'sunset', 'frequency'] as const) excluded[why] += c[why];
     for (const [zone, instant] of Object.entries(c.zones)) perZone[zone] = new Date(instant).toISOString();
     if (c.to_send) onQueued();
     lo = upTo;

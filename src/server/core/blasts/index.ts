@@ -4,7 +4,7 @@
  */
 import { and, count, desc, eq, ilike, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, QueryFn } from '../../db/client.ts';
-import { audienceCounts, audienceSampleShare, type AudienceCounts } from '../audience/index.ts';
+import { audienceCounts, audienceSampleShare, noneExcluded, type AudienceCounts } from '../audience/index.ts';
 import { monthSendsSql } from '../reports/index.ts';
 import { liveContactsByEmail } from '../contacts/index.ts';
 import { PROJECT_PERSONA_EMAILS } from './queries.ts';
@@ -63,6 +63,8 @@ export function toBlast(r: Row, counts: RecipientCounts = { total: 0, sent: 0, d
     send_in_users_timezone: r.sendInUsersTimezone,
     timezone: r.sendInUsersTimezone ? CONTACT_LOCAL_TIMEZONE : r.timezone,
     topic_id: r.topicId,
+    re_engagement: r.reEngagement,
+    send_time_optimised: r.sendTimeOptimised,
     template_id: r.templateId,
     template_ids_with_weights: r.templateIdsWithWeights,
     sender_persona_id: r.senderPersonaId,
@@ -188,6 +190,7 @@ export async function saveBlast(ctx: AppContext, project: ProjectScope, b: Blast
   const zone = contactLocal ? 'UTC' : b.timezone;
   if (!parseWallClock(b.send_at)) errs.add('send_at', 'must be a date and time YYYY-MM-DDTHH:mm');
   if (!contactLocal && !isValidTimezone(b.timezone)) errs.add('timezone', `unknown time zone ${b.timezone}`);
+  if (b.send_time_optimised && contactLocal) errs.add('send_time_optimised', "cannot be combined with the contact's local time zone: choose one of the two");
   errs.throwIfAny();
 
   const [existing] = await db.select({ id: emailBlasts.id }).from(emailBlasts).where(eq(emailBlasts.id, b.id));
@@ -226,6 +229,7 @@ export async function saveBlast(ctx: AppContext, project: ProjectScope, b: Blast
       { personaEmails: personas },
       1,
       b.topic_id,
+      { reEngagement: b.re_engagement },
     );
     if (audience.sandboxRefused) {
       const shown = audience.sandboxFirst.map((email) => `to_user_ids: ${sandboxRejection(email, personas)}`);
@@ -255,6 +259,8 @@ export async function saveBlast(ctx: AppContext, project: ProjectScope, b: Blast
       sendInUsersTimezone: contactLocal,
       timezone: zone,
       topicId: b.topic_id ?? null,
+      reEngagement: b.re_engagement ?? false,
+      sendTimeOptimised: b.send_time_optimised ?? false,
       dueAt,
     })
     .returning();
@@ -315,10 +321,12 @@ export async function previewBlast(
   // An estimate when asked for, over a large audience, outside the sandbox (whose refusals must be exact).
   const share = p.counts === 'estimate' && hasAudience && !sandboxed ? await audienceSampleShare(query, p) : 1;
   const audience: AudienceCounts = hasAudience
-    ? await audienceCounts(query, project.id, p, templateIds, sandboxed ? { personaEmails } : undefined, share, p.topic_id)
+    ? await audienceCounts(query, project.id, p, templateIds, sandboxed ? { personaEmails } : undefined, share, p.topic_id, {
+        reEngagement: p.re_engagement,
+      })
     : {
         targeted: 0,
-        excluded: { unsubscribed: 0, unconfirmed: 0, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 },
+        excluded: noneExcluded(),
         toSend: 0,
         sandboxRefused: 0,
         sandboxFirst: [],

@@ -4,11 +4,12 @@
  */
 import { EVENT } from '../../../domain/events.ts';
 import { outboxEventsSql } from '../events/index.ts';
-import { audienceCte, sandboxRefusedSql } from '../audience/index.ts';
+import { audienceCte, policyArgs, sandboxRefusedSql, type PolicyUse } from '../audience/index.ts';
+import { atHourSql, contactBestHourSql } from '../audience/policies.ts';
 import { insertOutboxSql } from '../sending/outbox.ts';
 
 /**
- * QUEUE_AUDIENCE_CHUNK: one chunk of a due blast's expansion, in one statement: the audience's contacts
+ * queueAudienceChunkSql: one chunk of a due blast's expansion, in one statement: the audience's contacts
  * with ids in ($6, $7] (core/audience audienceCte; $1-$5 as there) become outbox rows of blast $8 — sender persona $9,
  * template pick_template(contact, $10, $11) (core/blasts/sql), send instant and zone from the table $12 (contact time
  * zones as written, '' for none) → $13 zones, $14 instants, else $15 and $16 (the blast's zone and instant, or UTC's
@@ -18,12 +19,26 @@ import { insertOutboxSql } from '../sending/outbox.ts';
  * event or Message-ID. Returns the chunk's accounting, counted over the audience whether or not its rows were already
  * there: `found` (live contacts named), left out by reason, `to_send`, `refused`, and `zones` (zone → send instant
  * of the chunk's recipients). No recipient passes through Node.
+ *
+ * The project's audience policies (core/audience/policies.ts) apply as `policies` says — $22 whether the blast is a
+ * re-engagement blast — and with `optimised` (send-time optimisation) each recipient's instant is the first at or
+ * after $16 in its best UTC hour (its open_hours), else in the project's, $23 (an hour or NULL), else $16 itself; its
+ * zone is that hour ('14:00 UTC') and send_time_source says which.
  */
-export const QUEUE_AUDIENCE_CHUNK = `WITH ${audienceCte(['$6', '$7'], undefined, undefined, '$21')},
+export const queueAudienceChunkSql = (policies: PolicyUse, optimised: boolean) => `WITH ${policyArgs('$22', '$8')},
+  best AS (SELECT $23::int AS project_hour, $15::text AS fallback_zone),
+  ${audienceCte(['$6', '$7'], undefined, undefined, '$21', { ...policies, openHours: optimised, reEngagement: '$22::boolean', blast: '$8' })},
+  hours AS (
+    SELECT a.*, ${optimised ? `coalesce(${contactBestHourSql('a.open_hours')}, (SELECT project_hour FROM best))` : 'NULL::int'} AS hour,
+           ${optimised ? `CASE WHEN ${contactBestHourSql('a.open_hours')} IS NOT NULL THEN 'contact' WHEN (SELECT project_hour FROM best) IS NOT NULL THEN 'project' ELSE 'chosen' END` : 'NULL::text'} AS source
+      FROM audience a),
   picked AS (
-    SELECT a.id, a.email, a.excluded, coalesce(z.zone, $15) AS zone, coalesce(z.instant, $16::timestamptz) AS send_at,
+    SELECT a.id, a.email, a.excluded, a.source,
+           ${optimised ? `to_char(x.at AT TIME ZONE 'UTC', 'HH24":00 UTC"')` : 'coalesce(z.zone, $15)'} AS zone,
+           ${optimised ? 'x.at' : 'coalesce(z.instant, $16::timestamptz)'} AS send_at,
            a.excluded IS NULL AND $18 AND ${sandboxRefusedSql('a.email', '$19')} AS refused
-      FROM audience a LEFT JOIN unnest($12::text[], $13::text[], $14::timestamptz[]) AS z(key, zone, instant) ON z.key = coalesce(a.timezone, '')),
+      FROM hours a LEFT JOIN unnest($12::text[], $13::text[], $14::timestamptz[]) AS z(key, zone, instant) ON z.key = coalesce(a.timezone, '')
+           CROSS JOIN LATERAL (SELECT ${optimised ? `CASE WHEN a.hour IS NULL THEN $16::timestamptz ELSE ${atHourSql('$16::timestamptz', 'a.hour')} END` : '$16::timestamptz'} AS at) x),
   made AS (${insertOutboxSql(
     {
       project_id: '$1',
@@ -37,6 +52,7 @@ export const QUEUE_AUDIENCE_CHUNK = `WITH ${audienceCte(['$6', '$7'], undefined,
       next_attempt_at: 'p.send_at',
       status: "CASE WHEN p.refused THEN 'failed' ELSE 'pending' END",
       last_error: 'CASE WHEN p.refused THEN p.email || $20 END',
+      send_time_source: 'p.source',
     },
     '$17',
     'picked p WHERE p.excluded IS NULL',
@@ -53,6 +69,8 @@ export const QUEUE_AUDIENCE_CHUNK = `WITH ${audienceCte(['$6', '$7'], undefined,
          (count(*) FILTER (WHERE excluded = 'unsubscribed'))::int AS unsubscribed,
          (count(*) FILTER (WHERE excluded = 'unconfirmed'))::int AS unconfirmed,
          (count(*) FILTER (WHERE excluded = 'invalid'))::int AS invalid,
+         (count(*) FILTER (WHERE excluded = 'sunset'))::int AS sunset,
+         (count(*) FILTER (WHERE excluded = 'frequency'))::int AS frequency,
          (count(*) FILTER (WHERE excluded IS NULL))::int AS to_send,
          (count(*) FILTER (WHERE refused))::int AS refused,
          (SELECT coalesce(json_object_agg(zone, send_at), '{}') FROM (SELECT DISTINCT zone, send_at FROM picked WHERE excluded IS NULL) z) AS zones,

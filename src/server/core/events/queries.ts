@@ -28,7 +28,7 @@ export function insertSystemEventsSql(
  * outboxEventsSql: one system event named `name` (an SQL expression, e.g. a quoted literal) per row of `from`, an
  * outbox row source with project_id, email, contact_id, blast_id and template_id columns (an UPDATE's or INSERT's
  * RETURNING); `json` is the event's json as SQL over it. What a send mark, a failed send and a recipient refused at
- * expansion write (core/sending MARK_SENT and FAIL_SEND, core/blasts QUEUE_AUDIENCE_CHUNK).
+ * expansion write (core/sending MARK_SENT and FAIL_SEND, core/blasts queueAudienceChunkSql).
  */
 export function outboxEventsSql(name: string, json: string, from: string): string {
   return insertSystemEventsSql(

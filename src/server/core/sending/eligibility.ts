@@ -5,6 +5,7 @@
  * turns its answer, and the sender persona and template checks, into the reason the email fails.
  */
 import { exclusionSql, type Exclusion } from '../audience/exclusion.ts';
+import { overCapAtSendSql, policyJoins, sunsetSql } from '../audience/policies.ts';
 import { PermanentError } from './outcomes.ts';
 
 /**
@@ -19,7 +20,8 @@ const OPT_OUTS_APPLY = `(coalesce(ms.kind, o.stream) = 'broadcast' AND coalesce(
  * SEND_TIME_EXCLUSIONS: for outbox rows $1 (ids), why each may not be sent now (`excluded`, NULL when it may), the
  * reason its address is on the suppression list (`listed`, NULL when not) and whether its contact left the email's
  * topic (`left_topic`), and whether the opt-outs apply (`marketing`, OPT_OUTS_APPLY); the topic is the blast's, else
- * the template's.
+ * the template's. The project's sunset policy (not for a re-engagement blast's email, which the expansion let through)
+ * and frequency cap apply to marketing (core/audience/policies.ts).
  */
 export const SEND_TIME_EXCLUSIONS = `SELECT o.id::text AS id,
          ${exclusionSql({
@@ -28,6 +30,8 @@ export const SEND_TIME_EXCLUSIONS = `SELECT o.id::text AS id,
            email: 'o.email',
            marketing: OPT_OUTS_APPLY,
            topic: 'coalesce(b.topic_id, t.topic_id)',
+           sunset: `(NOT coalesce(b.re_engagement, false) AND ${sunsetSql('o.contact_id')})`,
+           overCap: overCapAtSendSql('o'),
          })} AS excluded, ${OPT_OUTS_APPLY} AS marketing,
          s.reason AS listed, coalesce(coalesce(b.topic_id, t.topic_id) = ANY(c.unsubscribed_topic_ids), false) AS left_topic
     FROM outbox o
@@ -35,7 +39,7 @@ export const SEND_TIME_EXCLUSIONS = `SELECT o.id::text AS id,
     LEFT JOIN suppressions s ON s.project_id = o.project_id AND s.email = lower(btrim(o.email))
     LEFT JOIN templates t ON t.id = o.template_id
     LEFT JOIN email_blasts b ON b.id = o.blast_id
-    LEFT JOIN message_streams ms ON ms.project_id = o.project_id AND ms.name = o.stream
+    LEFT JOIN message_streams ms ON ms.project_id = o.project_id AND ms.name = o.stream${policyJoins('o.project_id', 'o.contact_id')}
    WHERE o.id = ANY($1::bigint[])`;
 
 /** One row of SEND_TIME_EXCLUSIONS. */
@@ -81,5 +85,9 @@ export function sendRefusal(
       return new PermanentError(`unconfirmed: ${email} has not confirmed the subscription yet (double opt-in)`, 'unsubscribed');
     case 'invalid':
       return new PermanentError(`invalid: ${email} is not a valid email address`, 'other');
+    case 'sunset':
+      return new PermanentError(`sunset: ${email} has not opened or clicked for longer than the project's sunset policy allows`, 'policy');
+    case 'frequency':
+      return new PermanentError(`frequency: ${email} already got as many marketing emails as the project's frequency cap allows`, 'policy');
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The outbox's writes: the only `INSERT INTO outbox`. Every path that queues an email — a blast's expansion
- * (core/blasts QUEUE_AUDIENCE_CHUNK), a workflow's Send step (core/workflows/nodes.ts), a single send
+ * (core/blasts queueAudienceChunkSql), a workflow's Send step (core/workflows/nodes.ts), a single send
  * (singleEmail.ts) and a double opt-in confirmation (core/subscriptions) — builds its statement with insertOutboxSql,
  * so the column list, the defaults and the Message-ID's form live here. The sender then claims, sends and marks the
  * rows (queries.ts); cancelBlastRows takes back a disabled blast's rows that have not gone yet.
@@ -32,7 +32,8 @@ export type OutboxColumn =
   | 'workflow_hops'
   | 'event'
   | 'stream'
-  | 'submission_id';
+  | 'submission_id'
+  | 'send_time_source';
 
 /**
  * messageIdSql: a new Message-ID (RFC 5322 §3.6.4) as an SQL expression, `<uuid@domain>`, where `domain` is an SQL

@@ -5,6 +5,7 @@
  */
 import type { QueryFn } from '../../db/client.ts';
 import { getRetention, setRetention } from '../../core/privacy/retention.ts';
+import { readPolicies, SUGGESTED_POLICIES, writePolicies } from '../../core/audience/policies.ts';
 import type { FastifyRequest } from 'fastify';
 import type { operations } from '../../../../generated/types/companyauthwrapper.gen.ts';
 import type { AppContext } from '../../context.ts';
@@ -47,6 +48,12 @@ export function companyAuthHandlers(ctx: AppContext): GatewayHandlers<operations
     },
     async getRetention(req) {
       return { data: await getRetention(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id) };
+    },
+    async getAudiencePolicies(req) {
+      return { data: await readPolicies(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id), suggested: SUGGESTED_POLICIES };
+    },
+    async setAudiencePolicies(req) {
+      return { data: await writePolicies(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id, req.body) };
     },
     async setRetention(req) {
       return { data: await setRetention(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id, req.body) };

@@ -5,22 +5,44 @@
 -- The contact counts trigger of inserts, as static SQL (its plan is kept for the session): the dynamic statement of
 -- migration 0006 was planned again for every insert into events, about 0.75 ms of PostgreSQL time per statement (of
 -- 1.6 ms in all for an 11-event sent-mark statement). The same arithmetic; updates and deletes keep the dynamic one.
+-- Inserts also keep the audience policies' clock (core/audience/policies.ts): the latest human open or click
+-- (last_engaged_at), the emails sent since it and when the first of them went (sends_since_engaged, unengaged_since:
+-- the sunset policy), and the human opens by UTC hour (open_hours, 24 counts: send-time optimisation). A statement's
+-- engagement newer than the one kept restarts the clock with the statement's sends after it.
 CREATE OR REPLACE FUNCTION events_count_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  INSERT INTO contact_event_counts AS k (contact_id, project_id, num_sends, num_opens, num_clicks, num_human_opens, num_human_clicks)
-  SELECT c.id, c.project_id,
-         count(*) FILTER (WHERE r.name = 'email_send_result_success')::int,
-         count(*) FILTER (WHERE r.name = 'ses_event_open')::int,
-         count(*) FILTER (WHERE r.name = 'ses_event_click')::int,
-         count(*) FILTER (WHERE r.name = 'ses_event_open' AND event_is_human(r.json))::int,
-         count(*) FILTER (WHERE r.name = 'ses_event_click' AND event_is_human(r.json))::int
-    FROM new_events r JOIN contacts c ON c.id = r.user_id AND c.project_id = r.project_id
-   WHERE r.is_system AND r.name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click')
-   GROUP BY c.id, c.project_id
-   ORDER BY c.id
+  INSERT INTO contact_event_counts AS k (contact_id, project_id, num_sends, num_opens, num_clicks, num_human_opens, num_human_clicks,
+                                         last_engaged_at, sends_since_engaged, unengaged_since, open_hours)
+  SELECT id, project_id, sends, opens, clicks, human_opens, human_clicks, engaged, sends_after, first_after,
+         CASE WHEN hours IS NOT NULL THEN ARRAY(SELECT count(x) FILTER (WHERE x = i)::int FROM generate_series(0, 23) i LEFT JOIN unnest(hours) x ON x = i GROUP BY i ORDER BY i) END
+    FROM (
+      SELECT c.id, c.project_id,
+             count(*) FILTER (WHERE r.name = 'email_send_result_success')::int AS sends,
+             count(*) FILTER (WHERE r.name = 'ses_event_open')::int AS opens,
+             count(*) FILTER (WHERE r.name = 'ses_event_click')::int AS clicks,
+             count(*) FILTER (WHERE r.name = 'ses_event_open' AND r.human)::int AS human_opens,
+             count(*) FILTER (WHERE r.name = 'ses_event_click' AND r.human)::int AS human_clicks,
+             max(r.engaged) AS engaged,
+             count(*) FILTER (WHERE r.name = 'email_send_result_success' AND r.emitted_at > coalesce(r.engaged, '-infinity'))::int AS sends_after,
+             min(r.emitted_at) FILTER (WHERE r.name = 'email_send_result_success' AND r.emitted_at > coalesce(r.engaged, '-infinity')) AS first_after,
+             array_agg(extract(hour FROM r.emitted_at AT TIME ZONE 'UTC')::int) FILTER (WHERE r.name = 'ses_event_open' AND r.human) AS hours
+        FROM (SELECT e.*, e.name <> 'email_send_result_success' AND event_is_human(e.json) AS human,
+                     max(e.emitted_at) FILTER (WHERE e.name <> 'email_send_result_success' AND event_is_human(e.json)) OVER (PARTITION BY e.user_id) AS engaged
+                FROM new_events e
+               WHERE e.is_system AND e.name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click')) r
+        JOIN contacts c ON c.id = r.user_id AND c.project_id = r.project_id
+       GROUP BY c.id, c.project_id) s
+   ORDER BY id
   ON CONFLICT (contact_id) DO UPDATE SET num_sends = k.num_sends + EXCLUDED.num_sends,
     num_opens = k.num_opens + EXCLUDED.num_opens, num_clicks = k.num_clicks + EXCLUDED.num_clicks,
-    num_human_opens = k.num_human_opens + EXCLUDED.num_human_opens, num_human_clicks = k.num_human_clicks + EXCLUDED.num_human_clicks;
+    num_human_opens = k.num_human_opens + EXCLUDED.num_human_opens, num_human_clicks = k.num_human_clicks + EXCLUDED.num_human_clicks,
+    last_engaged_at = greatest(k.last_engaged_at, EXCLUDED.last_engaged_at),
+    sends_since_engaged = CASE WHEN EXCLUDED.last_engaged_at >= coalesce(k.last_engaged_at, '-infinity') THEN EXCLUDED.sends_since_engaged
+                               ELSE k.sends_since_engaged + EXCLUDED.sends_since_engaged END,
+    unengaged_since = CASE WHEN EXCLUDED.last_engaged_at >= coalesce(k.last_engaged_at, '-infinity') THEN EXCLUDED.unengaged_since
+                           ELSE coalesce(k.unengaged_since, EXCLUDED.unengaged_since) END,
+    open_hours = CASE WHEN EXCLUDED.open_hours IS NULL THEN k.open_hours WHEN k.open_hours IS NULL THEN EXCLUDED.open_hours
+                      ELSE ARRAY(SELECT k.open_hours[i] + EXCLUDED.open_hours[i] FROM generate_series(1, 24) i ORDER BY i) END;
   RETURN NULL;
 END $$;
 

@@ -1,0 +1,174 @@
+/**
+ * The project's audience-health policies (docs/architecture.md "Who a blast reaches"): the sunset policy, frequency
+ * capping and send-time optimisation. Each is a rule over one contact's history, written here once as SQL and read by
+ * the audience (./queries.ts audienceCte: the preview and the expansion) and by the sender for every marketing email
+ * it is about to send (core/sending/eligibility.ts SEND_TIME_EXCLUSIONS), through ./exclusion.ts exclusionSql.
+ *
+ * - Sunset: a contact with no human open or click for `sunset_days` days, while at least `sunset_min_emails` emails
+ *   reached it, gets no more marketing mail (`excluded.sunset`); a re-engagement blast lets each such contact through
+ *   once (once since its last engagement). The clock is contact_event_counts (core/contacts/sql): last_engaged_at,
+ *   sends_since_engaged and unengaged_since, kept by the event triggers, so the rule reads one row per contact.
+ * - Frequency capping: at most `frequency_cap_emails` marketing emails per contact in `frequency_cap_days` days, over
+ *   blasts, workflows and the sending API's broadcast stream (transactional streams and test emails exempt;
+ *   `excluded.frequency`). At expansion the emails counted are those already queued or sent within that many days of
+ *   now either side (so two blasts of the same day see each other); at send time, those sent in the past
+ *   `frequency_cap_days` days and those claimed ahead of it.
+ * - Send-time optimisation: a blast's email goes to each contact at the first instant at or after the blast's whose
+ *   UTC hour is the contact's best hour (the hour most of its human opens fell in), else the project's best hour, else
+ *   the blast's instant: within 24 h of it.
+ */
+import type { QueryFn } from '../../db/client.ts';
+import { BadRequest } from '../../errors.ts';
+
+/** The policy settings of a project; a policy is off while any of its numbers is null. */
+export interface AudiencePolicies {
+  sunset_days: number | null;
+  sunset_min_emails: number | null;
+  frequency_cap_emails: number | null;
+  frequency_cap_days: number | null;
+}
+
+/** The accepted ranges (inclusive) of each setting: a value outside is a 400 naming the field. */
+export const POLICY_LIMITS: Record<keyof AudiencePolicies, [min: number, max: number]> = {
+  sunset_days: [7, 3650],
+  sunset_min_emails: [1, 1000],
+  frequency_cap_emails: [1, 1000],
+  frequency_cap_days: [1, 365],
+};
+
+/** The values the console suggests when a policy is switched on. */
+export const SUGGESTED_POLICIES = { sunset_days: 180, sunset_min_emails: 5, frequency_cap_emails: 3, frequency_cap_days: 7 } as const;
+
+const READ_POLICIES = 'SELECT sunset_days, sunset_min_emails, frequency_cap_emails, frequency_cap_days FROM projects WHERE id = $1';
+const WRITE_POLICIES = `UPDATE projects SET sunset_days = $2, sunset_min_emails = $3, frequency_cap_emails = $4, frequency_cap_days = $5
+   WHERE id = $1 RETURNING sunset_days, sunset_min_emails, frequency_cap_emails, frequency_cap_days`;
+
+/** readPolicies: project `projectId`'s settings (all null when it has none, or no such project). */
+export async function readPolicies(run: QueryFn, projectId: string): Promise<AudiencePolicies> {
+  const [row] = await run<AudiencePolicies>(READ_POLICIES, [projectId]);
+  return row ?? { sunset_days: null, sunset_min_emails: null, frequency_cap_emails: null, frequency_cap_days: null };
+}
+
+/** A field of a policy the caller got wrong and why (the gateway's 400 `errors`). */
+export interface PolicyError {
+  field: keyof AudiencePolicies;
+  message: string;
+}
+
+/**
+ * policyErrors: what is wrong with `p` — a number outside POLICY_LIMITS, or a policy given half (its days without its
+ * count, or the other way round). Empty when it may be saved.
+ */
+export function policyErrors(p: AudiencePolicies): PolicyError[] {
+  const errors: PolicyError[] = [];
+  for (const [field, [min, max]] of Object.entries(POLICY_LIMITS) as Array<[keyof AudiencePolicies, [number, number]]>) {
+    const v = p[field];
+    if (v !== null && (!Number.isInteger(v) || v < min || v > max))
+      errors.push({ field, message: `${field} must be a whole number from ${min} to ${max}, or null for off` });
+  }
+  const pairs: Array<[keyof AudiencePolicies, keyof AudiencePolicies]> = [
+    ['sunset_days', 'sunset_min_emails'],
+    ['frequency_cap_emails', 'frequency_cap_days'],
+  ];
+  for (const [a, b] of pairs)
+    if ((p[a] === null) !== (p[b] === null)) {
+      const missing = p[a] === null ? a : b;
+      errors.push({ field: missing, message: `${missing} must be given with ${missing === a ? b : a} (both null turns the policy off)` });
+    }
+  return errors;
+}
+
+/**
+ * writePolicies saves `p` for project `projectId` and returns what is stored. Throws BadRequest (400), changing
+ * nothing, with one message per field policyErrors finds wrong.
+ */
+export async function writePolicies(run: QueryFn, projectId: string, p: AudiencePolicies): Promise<AudiencePolicies> {
+  const errors = policyErrors(p);
+  if (errors.length) throw new BadRequest(errors.map((e) => `${e.field}: ${e.message}`));
+  const [row] = await run<AudiencePolicies>(WRITE_POLICIES, [projectId, p.sunset_days, p.sunset_min_emails, p.frequency_cap_emails, p.frequency_cap_days]);
+  return row;
+}
+
+/** Which policies a query must apply: the SQL of a policy that is off is left out (it costs nothing then). */
+export interface PolicyUse {
+  sunset: boolean;
+  frequency: boolean;
+}
+
+/** policyUse: which of `p`'s exclusions are on. */
+export function policyUse(p: AudiencePolicies): PolicyUse {
+  return {
+    sunset: p.sunset_days !== null && p.sunset_min_emails !== null,
+    frequency: p.frequency_cap_emails !== null && p.frequency_cap_days !== null,
+  };
+}
+
+/**
+ * POLICY_JOINS: the rows the policy expressions read, joined to a query over contacts: `pol`, the settings of
+ * project `project` (an expression), and `k`, contact `contact`'s row of contact_event_counts (LEFT: none yet).
+ */
+export const policyJoins = (project: string, contact: string) => `
+    JOIN projects pol ON pol.id = ${project}
+    LEFT JOIN contact_event_counts k ON k.contact_id = ${contact}`;
+
+/** The marketing emails a contact is counted for: broadcast stream, not a test, a marketing template or an API/SMTP message (as core/sending OPT_OUTS_APPLY). */
+const COUNTED_EMAIL = (o: string) =>
+  `${o}.stream = 'broadcast' AND NOT ${o}.is_test AND coalesce((SELECT t2.type = 'TEMPLATE_MARKETING' FROM templates t2 WHERE t2.id = ${o}.template_id), ${o}.submission_id IS NOT NULL)`;
+
+/**
+ * sunsetSql: whether contact `contact` is past the sunset policy (needs policyJoins): at least sunset_min_emails
+ * emails since its last human open or click, the first of them sunset_days or more ago. With `reEngagement` (an SQL
+ * boolean: the email is a re-engagement blast's) and `blast` (its id), a contact not yet sent a re-engagement email
+ * since its last engagement (another blast's, queued or sent) is let through.
+ */
+export function sunsetSql(contact: string, reEngagement = 'false', blast = 'NULL'): string {
+  return `(k.sends_since_engaged >= pol.sunset_min_emails AND k.unengaged_since <= now() - make_interval(days => pol.sunset_days)
+      AND NOT (${reEngagement} AND NOT EXISTS (SELECT 1 FROM outbox r JOIN email_blasts rb ON rb.id = r.blast_id AND rb.re_engagement
+            WHERE r.contact_id = ${contact} AND r.stream = 'broadcast' AND NOT r.is_test AND r.status IN ('pending', 'sending', 'sent')
+              AND r.send_at > coalesce(k.last_engaged_at, '-infinity') AND r.blast_id IS DISTINCT FROM ${blast}::uuid)))`;
+}
+
+/**
+ * overCapAtExpansionSql: whether contact `contact` already has frequency_cap_emails marketing emails queued or sent
+ * within frequency_cap_days days of now, either side, other than blast `blast`'s own (needs policyJoins). An index
+ * range per contact (outbox_contact_broadcast_idx).
+ */
+export function overCapAtExpansionSql(contact: string, blast = 'NULL'): string {
+  return `(pol.frequency_cap_emails IS NOT NULL AND (SELECT count(*) FROM outbox f
+      WHERE f.contact_id = ${contact} AND f.stream = 'broadcast' AND NOT f.is_test AND f.status IN ('pending', 'sending', 'sent')
+        AND f.send_at > now() - make_interval(days => pol.frequency_cap_days) AND f.send_at < now() + make_interval(days => pol.frequency_cap_days)
+        AND f.blast_id IS DISTINCT FROM ${blast}::uuid AND ${COUNTED_EMAIL('f')}) >= pol.frequency_cap_emails)`;
+}
+
+/**
+ * overCapAtSendSql: whether outbox row `row` (an alias) would exceed its contact's cap if sent now: its contact's
+ * marketing emails sent in the past frequency_cap_days days, plus those claimed ahead of it (status sending, a lower
+ * id), reach frequency_cap_emails (needs policyJoins).
+ */
+export function overCapAtSendSql(row: string): string {
+  return `(pol.frequency_cap_emails IS NOT NULL AND ${row}.contact_id IS NOT NULL AND (SELECT count(*) FROM outbox f
+      WHERE f.contact_id = ${row}.contact_id AND f.id <> ${row}.id AND f.stream = 'broadcast' AND NOT f.is_test
+        AND ((f.status = 'sent' AND f.sent_at > now() - make_interval(days => pol.frequency_cap_days)) OR (f.status = 'sending' AND f.id < ${row}.id))
+        AND ${COUNTED_EMAIL('f')}) >= pol.frequency_cap_emails)`;
+}
+
+/**
+ * PROJECT_BEST_HOUR: the UTC hour (0-23) most human opens of project $1's contacts fell in, NULL when none is
+ * counted (send-time optimisation's fallback; one pass over the project's contact_event_counts).
+ */
+export const PROJECT_BEST_HOUR = `SELECT (SELECT h - 1 FROM unnest(
+      (SELECT array_agg(s ORDER BY i) FROM (SELECT i, sum(k.open_hours[i])::int AS s FROM contact_event_counts k, generate_series(1, 24) i
+         WHERE k.project_id = $1 AND k.open_hours IS NOT NULL GROUP BY i) x)) WITH ORDINALITY AS u(n, h)
+     WHERE n > 0 ORDER BY n DESC, h LIMIT 1) AS hour`;
+
+/** contactBestHourSql: the UTC hour (0-23) most of `hours`' (an int[24] of human opens per hour) opens fell in; NULL when none. */
+export const contactBestHourSql = (hours: string) => `(SELECT h - 1 FROM unnest(${hours}) WITH ORDINALITY AS u(n, h) WHERE n > 0 ORDER BY n DESC, h LIMIT 1)`;
+
+/**
+ * atHourSql: the first instant at or after `instant` (timestamptz) whose UTC hour is `hour` (0-23): `instant` itself
+ * when it is in that hour; within 24 h of it.
+ */
+export const atHourSql = (instant: string, hour: string) =>
+  `(CASE WHEN ${hour} = extract(hour FROM ${instant} AT TIME ZONE 'UTC')::int THEN ${instant}
+        ELSE date_trunc('hour', ${instant} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+             + make_interval(hours => ((${hour})::int - extract(hour FROM ${instant} AT TIME ZONE 'UTC')::int + 24) % 24) END)`;
