@@ -3,7 +3,8 @@
  * audience the preview resolves now (targeted, left out by reason, to be sent), the estimated cost by the pricing
  * formula over this month's sends, the warnings that do not (a sender persona whose mail would go out without a DKIM signature),
  * and the problems that stop a launch (an unverified persona, a marketing template
- * without an unsubscribe link, sandbox recipients: Launch stays disabled, with the reason). Launch runs the ordered
+ * without an unsubscribe link, sandbox recipients: Launch stays disabled, with the reason), and the pre-send checklist of
+ * the chosen templates (PreSendChecklist), whose error findings keep Launch disabled too. Launch runs the ordered
  * steps; while they run Back, Cancel and Launch are disabled and the page warns not to close the tab (the browser
  * asks too). A failed step shows its error under it and the later ones are cancelled. Leaving the page (an in-app
  * link) stops the run before its next step, and nothing moves to the success page or toasts after it. The
@@ -24,6 +25,7 @@ import { CACHED_REPORTS, cacheClearError } from '../resources/campaigns/campaign
 import { StepList } from '../resources/shared/StepList';
 import { planLaunch, runLaunch, type LaunchDeps, type LaunchPlan } from './launch';
 import { EmailPreview } from './EmailPreview';
+import { PreSendChecklist } from './PreSendChecklist';
 import {
   WIZARD_TYPE_INFO,
   chosenPersonaIds,
@@ -210,6 +212,7 @@ export function ReviewLaunch({
   const [states, setStates] = useState<StepState[]>([]);
   const [plan, setPlan] = useState<LaunchPlan | undefined>();
   const [planError, setPlanError] = useState<string | undefined>();
+  const [checkBlockers, setCheckBlockers] = useState<string[]>([]);
   const pastWarning = isBlastType(state.type) ? pastSendTime(state.timing) : undefined;
   const request = JSON.stringify(previewRequest(state));
 
@@ -269,7 +272,7 @@ export function ReviewLaunch({
 
   const problems = preview?.problems ?? [];
   const running = phase === 'running';
-  const canLaunch = phase === 'ready' && !!preview && !problems.length && !!plan;
+  const canLaunch = phase === 'ready' && !!preview && !problems.length && !checkBlockers.length && !!plan;
   const personas = chosenPersonaIds(state);
 
   return (
@@ -299,6 +302,7 @@ export function ReviewLaunch({
         </Typography>
         <EmailPreview templateIds={chosenTemplateIds(state)} personaOf={(id) => personaOfTemplate(state, id)} />
       </Box>
+      <PreSendChecklist templateIds={chosenTemplateIds(state)} labels={labels} onBlockers={setCheckBlockers} />
       {pastWarning && (
         <Alert severity="warning" data-testid="past-send-time">
           {pastWarning}

@@ -3,7 +3,8 @@
  * template's topic, generated from the templates resource's form (TemplateHead, SpecFields); the drag-and-drop designer (Unlayer, or the offline GrapesJS designer when Unlayer cannot load, behind the
  * EmailDesigner interface, both lazy-loaded) or the HTML as code; HTML import; image upload; the 'Render variables' /
  * 'Return to edit mode' preview with a sample contact and sender persona; the suspicious-variable warning (checked
- * every 2 s); the template checks; after save it goes to /components/templates/edit/{id}.
+ * every 2 s); the template checks; the pre-send checklist of the saved template ('Check': TemplateChecklist); after
+ * save it goes to /components/templates/edit/{id}.
  */
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -15,6 +16,7 @@ import { suspiciousVariables } from '../../../domain/validation';
 import { Loading } from '../../layout/ConsoleLayout';
 import { TemplateInstructions } from './TemplateInstructions';
 import { SendTestEmailDialog } from './SendTestEmailDialog';
+import { TemplateChecklist } from './TemplateChecklist';
 import { uploadTemplateImage } from './uploadImage';
 import { DEFAULT_DESIGN_HTML, emailDocument, savedDesignOf, type DesignerKind, type EmailDesigner, type SavedDesign } from './designer/EmailDesigner';
 import { unlayerUnavailable } from './designer/unlayerState';
@@ -183,6 +185,8 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
   };
 
   const [testOpen, setTestOpen] = useState(false);
+  /** Bumped by 'Check' to run the pre-send checks of the saved template again. */
+  const [checkRun, setCheckRun] = useState(0);
   const save = async () => {
     setAttempted(true);
     let html = draft.html_body;
@@ -255,6 +259,21 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
     />
   );
 
+  const savedId = mode === 'edit' && source ? String(source.id) : undefined;
+  const checkButton = (
+    <Button variant="outlined" onClick={() => setCheckRun((n) => n + 1)} disabled={!savedId} title={savedId ? undefined : 'Save the template first'}>
+      Check
+    </Button>
+  );
+  const checklist = savedId && checkRun > 0 && (
+    <Box sx={{ mt: 2 }}>
+      <Typography variant="body2" color="text.secondary">
+        Checks the saved template: save first to check your latest changes.
+      </Typography>
+      <TemplateChecklist templateId={savedId} run={checkRun} />
+    </Box>
+  );
+
   if (narrow && !editOnPhone) {
     return (
       <PhonePreview
@@ -266,6 +285,8 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
         onTest={mode === 'edit' && source ? () => setTestOpen(true) : undefined}
       >
         {testDialog}
+        {savedId && <Box sx={{ mt: 2 }}>{checkButton}</Box>}
+        {checklist}
       </PhonePreview>
     );
   }
@@ -368,7 +389,7 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
                 />
               </Stack>
             )}
-            <Stack direction="row" spacing={1}>
+            <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
               <Button variant="outlined" onClick={() => void toggleRender()}>
                 {renderVariables ? 'Return to edit mode' : 'Render variables'}
               </Button>
@@ -383,7 +404,9 @@ function Editor({ mode, source, starter = false }: { mode: 'create' | 'edit'; so
               >
                 Send test email
               </Button>
+              {checkButton}
             </Stack>
+            {checklist}
           </Stack>
         </CardContent>
       </Card>
