@@ -14,6 +14,7 @@ import {
   unsubscribeFinding,
 } from './checks.ts';
 import { parseSpamdReport } from './spamd.ts';
+import { parseSpamdUrl } from '../../config.ts';
 
 describe('htmlFacts and the unsubscribe rule', () => {
   it('counts {{unsubscribe_link}} in an href or visible text, not in a comment, the head, a style or a script', () => {
@@ -173,5 +174,15 @@ describe('spamd answers', () => {
     expect(() => parseSpamdReport('SPAMD/1.0 76 Bad header line: (Content-Length)\r\n\r\n')).toThrow(/76/);
     expect(() => parseSpamdReport('SPAMD/1.1 0 EX_OK\r\nContent-length: 0\r\n\r\n')).toThrow(/Spam: header/);
     expect(() => parseSpamdReport('HTTP/1.1 200 OK\r\n\r\n')).toThrow(/spamd answered/);
+  });
+});
+
+describe('SPAMD_URL', () => {
+  it('is spamd://host:port, port 783 when left out; any other form is refused', () => {
+    expect(parseSpamdUrl('spamd://127.0.0.1:7830')).toEqual({ host: '127.0.0.1', port: 7830 });
+    expect(parseSpamdUrl('spamd://spam.internal')).toEqual({ host: 'spam.internal', port: 783 });
+    expect(parseSpamdUrl('spamd://[::1]:783')).toEqual({ host: '::1', port: 783 });
+    expect(() => parseSpamdUrl('tcp://127.0.0.1:783')).toThrow(/spamd:\/\/host:port/);
+    expect(() => parseSpamdUrl('127.0.0.1:783')).toThrow(/spamd:\/\/host:port/);
   });
 });
