@@ -128,6 +128,11 @@ export interface components {
             name: string;
             num_users: number;
             created_at: components["schemas"]["Timestamp"];
+            /**
+             * @description A segment the product keeps: sunset lists the contacts past the project's sunset policy (PUT {companyauthwrapper}/audience_policies), refreshed when the policy changes and nightly; its name and members cannot be edited (a 400). Absent or null for the project's own segments.
+             * @enum {string|null}
+             */
+            built_in?: "sunset" | null;
         };
         UserFilter: {
             /** @description An attribute of the catalog, e.g. contact_email, date_added, num_opens_with_template. */

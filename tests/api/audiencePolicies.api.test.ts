@@ -225,6 +225,19 @@ describe(`audience policies (${API_DB})`, () => {
     await pastSunset(asleep);
     expect((await setPolicies({ sunset_days: 180, sunset_min_emails: 5 })).status).toBe(200);
     expect((await preview([asleep])).excluded.sunset).toBe(1);
+    // The built-in segment lists the contacts past the policy (this one and the two of the test before), and is not edited by hand.
+    const listed = (await api('GET', '/api/segment/segments?limit=100')).body.data as Array<{ id: string; num_users: number; built_in?: string | null }>;
+    const builtIn = listed.filter((g) => g.built_in === 'sunset');
+    expect(builtIn).toHaveLength(1);
+    const [{ n }] = await q<{ n: number }>(
+      `SELECT count(*)::int AS n FROM contact_event_counts WHERE project_id = $1 AND sends_since_engaged >= 5 AND unengaged_since <= now() - interval '180 days'`,
+      [t.projectId],
+    );
+    expect(n).toBe(3);
+    expect(builtIn[0].num_users).toBe(n);
+    const rename = await api('PATCH', `/api/segment/segments/${builtIn[0].id}`, { name: 'Mine' });
+    expect(rename.status).toBe(400);
+    expect(rename.body.errors.join(' ')).toContain('built-in');
     const first = await preview([asleep], { re_engagement: true });
     expect(first.excluded.sunset).toBe(0);
     expect(first.to_send).toBe(1);

@@ -192,10 +192,15 @@ export const segments = pgTable(
       .references(() => projects.id),
     name: text('name').notNull(),
     invisible: boolean('invisible').notNull().default(false),
+    /**
+     * A built-in segment the product keeps, not its users: 'sunset', the contacts past the sunset policy
+     * (core/audience/policies.ts refreshSunsetSegment). Null for the project's own segments. Its members are not edited by hand.
+     */
+    builtIn: text('built_in'),
     createdAt: created(),
     archivedAt: ts('archived_at'),
   },
-  (t) => [index('segments_project_idx').on(t.projectId, t.createdAt)],
+  (t) => [index('segments_project_idx').on(t.projectId, t.createdAt), uniqueIndex('segments_built_in_idx').on(t.projectId, t.builtIn)],
 );
 
 export const segmentMembers = pgTable(

@@ -86,6 +86,7 @@ export async function writePolicies(run: QueryFn, projectId: string, p: Audience
   const errors = policyErrors(p);
   if (errors.length) throw new BadRequest(errors.map((e) => `${e.field}: ${e.message}`));
   const [row] = await run<AudiencePolicies>(WRITE_POLICIES, [projectId, p.sunset_days, p.sunset_min_emails, p.frequency_cap_emails, p.frequency_cap_days]);
+  await refreshSunsetSegment(run, projectId);
   return row;
 }
 
@@ -172,3 +173,49 @@ export const atHourSql = (instant: string, hour: string) =>
   `(CASE WHEN ${hour} = extract(hour FROM ${instant} AT TIME ZONE 'UTC')::int THEN ${instant}
         ELSE date_trunc('hour', ${instant} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
              + make_interval(hours => ((${hour})::int - extract(hour FROM ${instant} AT TIME ZONE 'UTC')::int + 24) % 24) END)`;
+
+/** The name of the built-in segment of the contacts past the sunset policy. */
+export const SUNSET_SEGMENT_NAME = 'Sunset: no opens or clicks';
+
+/**
+ * REFRESH_SUNSET_SEGMENT: makes project $1's built-in 'sunset' segment hold exactly its live contacts past the sunset
+ * policy (sunsetSql) — made when missing, shown again when the policy is back on; with the policy off it is archived
+ * and emptied. One statement: the segment row, the members that left, the members that came.
+ */
+const REFRESH_SUNSET_SEGMENT = `WITH pol AS (SELECT id, sunset_days IS NOT NULL AND sunset_min_emails IS NOT NULL AS on_ FROM projects WHERE id = $1),
+  seg AS (
+    INSERT INTO segments (project_id, name, built_in) SELECT $1, $2, 'sunset' FROM pol WHERE on_
+    ON CONFLICT (project_id, built_in) DO UPDATE SET archived_at = NULL RETURNING id),
+  off AS (UPDATE segments SET archived_at = now() WHERE project_id = $1 AND built_in = 'sunset' AND archived_at IS NULL AND NOT (SELECT on_ FROM pol) RETURNING id),
+  past AS (
+    SELECT c.id FROM contacts c${policyJoins('$1', 'c.id')}
+     WHERE c.project_id = $1 AND c.archived_at IS NULL AND ${sunsetSql('c.id')}),
+  gone AS (
+    DELETE FROM segment_members sm USING segments g
+     WHERE g.id = sm.segment_id AND g.project_id = $1 AND g.built_in = 'sunset'
+       AND ((SELECT count(*) FROM off) > 0 OR NOT EXISTS (SELECT 1 FROM past p WHERE p.id = sm.contact_id))
+    RETURNING 1),
+  came AS (
+    INSERT INTO segment_members (segment_id, contact_id) SELECT seg.id, p.id FROM seg, past p
+    ON CONFLICT DO NOTHING RETURNING 1)
+  SELECT (SELECT id FROM seg) AS id, (SELECT count(*) FROM came)::int AS added, (SELECT count(*) FROM gone)::int AS removed`;
+
+/**
+ * refreshSunsetSegment brings project `projectId`'s built-in sunset segment up to date (REFRESH_SUNSET_SEGMENT): after
+ * its policy changes and nightly (the sunset-segments job), since contacts cross the line as days pass. Resolves the
+ * segment's id (null while the policy is off) and how many members came and left.
+ */
+export async function refreshSunsetSegment(run: QueryFn, projectId: string): Promise<{ id: string | null; added: number; removed: number }> {
+  const [r] = await run<{ id: string | null; added: number; removed: number }>(REFRESH_SUNSET_SEGMENT, [projectId, SUNSET_SEGMENT_NAME]);
+  return r;
+}
+
+/** refreshSunsetSegments refreshes the built-in sunset segment of every project that has the policy on or still shows one (the nightly job). */
+export async function refreshSunsetSegments(run: QueryFn): Promise<number> {
+  const projects = await run<{ id: string }>(
+    `SELECT id FROM projects WHERE sunset_days IS NOT NULL AND sunset_min_emails IS NOT NULL
+     UNION SELECT project_id FROM segments WHERE built_in = 'sunset' AND archived_at IS NULL`,
+  );
+  for (const p of projects) await refreshSunsetSegment(run, p.id);
+  return projects.length;
+}

@@ -25,6 +25,8 @@ export interface JobPayloads {
   /** Remove contacts whose double opt-in was not confirmed in their form's unconfirmed_days (every 30 minutes). */
   'unconfirmed-cleanup': Record<string, never>;
   retention: Record<string, never>;
+  /** Refresh every project's built-in sunset segment (core/audience/policies.ts), nightly at RETENTION_CRON. */
+  'sunset-segments': Record<string, never>;
 }
 
 /** The name of a queue. */

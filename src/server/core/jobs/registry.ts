@@ -5,6 +5,7 @@
  * registers every entry; ./queue.ts creates every queue at start.
  */
 import { applyRetention } from '../privacy/retention.ts';
+import { refreshSunsetSegments } from '../audience/policies.ts';
 import type { AppContext } from '../../context.ts';
 import type { Config } from '../../config.ts';
 import type { QueryFn } from '../../db/client.ts';
@@ -98,6 +99,13 @@ export const JOBS: { [N in JobName]: JobDefinition<JobPayloads[N]> } = {
     pollingIntervalSeconds: 60,
     schedule: (config) => config.retentionCron,
     handle: ({ ctx }) => applyRetention(ctx).then(() => undefined),
+  },
+  // The built-in sunset segments, as contacts cross the sunset policy's line with the days (core/audience/policies.ts).
+  'sunset-segments': {
+    batchSize: 1,
+    pollingIntervalSeconds: 60,
+    schedule: (config) => config.retentionCron,
+    handle: ({ ctx }) => refreshSunsetSegments(query(ctx)).then(() => undefined),
   },
 };
 

@@ -20,6 +20,18 @@ type ListQuery = NonNullable<operations['listSegments']['parameters']['query']>;
 
 const SORTABLE = { name: segments.name, created_at: segments.createdAt };
 
+/** The answer to editing a built-in segment (core/audience/policies.ts): the product keeps its members and name. */
+const BUILT_IN = 'id: this is a built-in segment kept by the sunset policy; its name and members cannot be edited (change the policy instead)';
+
+/** editable throws BadRequest (BUILT_IN) when segment `id` of the project is a built-in one. */
+async function editable(db: Pick<Db, 'select'>, projectId: string, id: string): Promise<void> {
+  const [row] = await db
+    .select({ builtIn: segments.builtIn })
+    .from(segments)
+    .where(and(eq(segments.projectId, projectId), eq(segments.id, id.toLowerCase())));
+  if (row?.builtIn) throw new BadRequest([BUILT_IN]);
+}
+
 function where(projectId: string, ids: string[], name?: string) {
   const search = name?.trim();
   return and(
@@ -42,13 +54,19 @@ export async function listSegments(db: Db, projectId: string, q: ListQuery): Pro
     WHERE sm.segment_id = "segments"."id" AND c.archived_at IS NULL)`;
   const numUsers = q.with_counts === false ? sql<number>`0` : counted;
   const rows = await db
-    .select({ id: segments.id, name: segments.name, createdAt: segments.createdAt, numUsers })
+    .select({ id: segments.id, name: segments.name, createdAt: segments.createdAt, builtIn: segments.builtIn, numUsers })
     .from(segments)
     .where(where(projectId, uuidList(q.ids, 'ids'), q.search_value ?? q.names))
     .orderBy(...orderBy(q.sort_columns, { ...SORTABLE, num_users: counted }, 'created_at DESC'), segments.id)
     .limit(q.limit ?? 10)
     .offset(q.offset ?? 0);
-  return rows.map((r) => ({ id: r.id, name: r.name, num_users: Number(r.numUsers), created_at: isoRequired(r.createdAt) }));
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    num_users: Number(r.numUsers),
+    created_at: isoRequired(r.createdAt),
+    built_in: r.builtIn as 'sunset' | null,
+  }));
 }
 
 /** countSegments counts live, visible segments (optionally those of `ids`, or whose name contains `name`). */
@@ -75,6 +93,7 @@ export async function renameSegment(db: Db, projectId: string, id: string, name:
   const errs = new FieldErrors();
   errs.add('name', checkRequired(name));
   errs.throwIfAny();
+  await editable(db, projectId, id);
   const updated = await db
     .update(segments)
     .set({ name: name.trim() })
@@ -93,6 +112,7 @@ export async function removeSegmentUsers(db: Db, projectId: string, id: string, 
   const ids = [...new Set(uuidList(userIds, 'user_ids'))];
   if (!ids.length) throw new BadRequest(['user_ids: Required field']);
   if (ids.length > 1000) throw new BadRequest(['user_ids: at most 1000 ids at a time']);
+  await editable(db, projectId, id);
   const removed = await db.transaction(async (tx) => {
     const [segment] = await tx
       .select({ id: segments.id })
@@ -170,6 +190,7 @@ export async function addSegmentUsers(
   const ids = [...new Set(userIds.map((id) => id.toLowerCase()))];
   const wanted = [...new Set(emails.map((e) => e.trim().toLowerCase()).filter(Boolean))];
   if (!ids.length && !wanted.length) throw new BadRequest(['user_ids: Required field']);
+  await editable(db, projectId, segmentId);
   const added = await db.transaction(async (tx) => {
     const [segment] = await tx
       .select({ id: segments.id })
