@@ -114,6 +114,7 @@ export interface OperationTypes {
   getMostClickedLinks: ReportingOperations['getMostClickedLinks'];
   getRecentlyClickedLinks: ReportingOperations['getRecentlyClickedLinks'];
   getOpensBySource: ReportingOperations['getOpensBySource'];
+  getSendTimeOptimisation: ReportingOperations['getSendTimeOptimisation'];
   getMostOpenedEmails: ReportingOperations['getMostOpenedEmails'];
   getRecentlyOpenedEmails: ReportingOperations['getRecentlyOpenedEmails'];
   listJobLog: JoblogOperations['listJobLog'];

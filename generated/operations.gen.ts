@@ -439,6 +439,11 @@ export const operations = {
     "method": "GET",
     "path": "/opensbysource"
   },
+  "getSendTimeOptimisation": {
+    "service": "reporting",
+    "method": "GET",
+    "path": "/sendtimeoptimisation"
+  },
   "getMostOpenedEmails": {
     "service": "reporting",
     "method": "GET",

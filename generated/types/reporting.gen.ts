@@ -151,6 +151,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sendtimeoptimisation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How emails sent at each contact's best hour were opened, against those sent at a fallback hour.
+         * @description Over the sent emails of blasts with send-time optimisation (in the campaign, or all): best_hour counts the emails sent at the contact's own best hour (from its human opens), fallback those sent at the project's best hour or the blast's own time (the contact had no opens yet). opened counts the emails a person opened (machine opens left out: the raw open events of that blast and contact); open_rate is opened / emails (0 when none). Empty when no such email was sent.
+         */
+        get: operations["getSendTimeOptimisation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/mostopenedemails": {
         parameters: {
             query?: never;
@@ -582,6 +602,40 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SourceRow"][];
+                        errors: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    getSendTimeOptimisation: {
+        parameters: {
+            query?: {
+                /** @description The campaign to report on: its email blasts, workflows and templates. Blank, 'all' or a placeholder ('undefined', 'null', '-', '{campaign_id}') means every campaign; another value that is not a UUID is a 400. A campaign that does not exist in this project reports nothing (empty rows, zeros). */
+                campaign_id?: components["parameters"]["CampaignId"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The two groups. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            group: "best_hour" | "fallback";
+                            emails: number;
+                            opened: number;
+                            open_rate: number;
+                        }[];
                         errors: string[];
                     };
                 };

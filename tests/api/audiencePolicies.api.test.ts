@@ -339,5 +339,24 @@ describe(`audience policies (${API_DB})`, () => {
     expect(at[id.evening]).toEqual(['2031-03-04T19:00:00.000Z', 'contact']);
     // No opens of its own: the project's best hour (03: 5 + 1 opens, against 19: 5).
     expect(at[id.new]).toEqual(['2031-03-05T03:00:00.000Z', 'project']);
+
+    // The report compares them: sent now, and `early` (sent at its best hour) opened by a person.
+    await q('UPDATE outbox SET send_at = now(), next_attempt_at = now() WHERE blast_id = $1', [blastId]);
+    await until('the optimised blast sent', async () => {
+      const [r] = await q<{ sent: number }>("SELECT count(*) FILTER (WHERE status = 'sent')::int AS sent FROM outbox WHERE blast_id = $1", [blastId]);
+      return r.sent === 4;
+    });
+    const mail = (await h.sink.parsed()).find((m) => m.envelopeTo.includes('early@sto.example.com'))!;
+    const pixel = new URL(/<img src="([^"]+\/t\/o\/[^"]+)"/.exec(String(mail.html))![1].replace(/&amp;/g, '&')).pathname;
+    await q("UPDATE outbox SET sent_at = sent_at - interval '1 hour' WHERE blast_id = $1", [blastId]);
+    expect((await h.app.inject({ method: 'GET', url: pixel, headers: { 'user-agent': DESKTOP }, remoteAddress: '203.0.113.9' })).statusCode).toBe(200);
+    const report = await call('GET', '/api/reporting/sendtimeoptimisation');
+    expect(report.status).toBe(200);
+    expect(report.body.data).toEqual([
+      { group: 'best_hour', emails: 3, opened: 1, open_rate: 1 / 3 },
+      { group: 'fallback', emails: 1, opened: 0, open_rate: 0 },
+    ]);
+    // Another project sees none of it.
+    expect((await api('GET', '/api/reporting/sendtimeoptimisation')).body.data).toEqual([]);
   });
 });

@@ -234,6 +234,38 @@ export async function opensBySource(
   }));
 }
 
+/** One group of getSendTimeOptimisation: emails sent at the contact's best hour, or at a fallback hour. */
+export interface SendTimeGroup {
+  group: 'best_hour' | 'fallback';
+  emails: number;
+  opened: number;
+  open_rate: number;
+}
+
+/**
+ * SEND_TIME_GROUPS: project $1's sent emails of blasts with send-time optimisation (outbox.send_time_source set;
+ * within blasts $2 when $3), by whether each went at the contact's own best hour, with how many a person opened (a
+ * raw open event of that blast and contact not marked machine, event_is_human).
+ */
+const SEND_TIME_GROUPS = `SELECT CASE WHEN o.send_time_source = 'contact' THEN 'best_hour' ELSE 'fallback' END AS grp, count(*)::int AS emails,
+         count(*) FILTER (WHERE EXISTS (SELECT 1 FROM events e WHERE e.project_id = $1 AND e.blast_id = o.blast_id AND e.user_id = o.contact_id
+                                         AND e.name = '${EVENT.open}' AND event_is_human(e.json)))::int AS opened
+    FROM outbox o
+   WHERE o.project_id = $1 AND o.status = 'sent' AND o.send_time_source IS NOT NULL AND (NOT $3 OR o.blast_id = ANY($2::uuid[]))
+   GROUP BY 1 ORDER BY 1`;
+
+/**
+ * sendTimeOptimisation compares the opens of emails sent at each contact's best hour with those sent at a fallback
+ * hour (the campaign report's send-time optimisation panel), over `scope`'s blasts; counted from the outbox and the
+ * raw open events, never from the aggregates. Empty when no optimised email was sent.
+ */
+export async function sendTimeOptimisation(query: QueryFn, projectId: string, scope: ReportScope): Promise<SendTimeGroup[]> {
+  if (scope.kind === 'none') return [];
+  const blastIds = scope.kind === 'campaign' ? scope.campaign.blastIds : [];
+  const rows = await query<{ grp: SendTimeGroup['group']; emails: number; opened: number }>(SEND_TIME_GROUPS, [projectId, blastIds, scope.kind === 'campaign']);
+  return rows.map((r) => ({ group: r.grp, emails: r.emails, opened: r.opened, open_rate: r.emails ? r.opened / r.emails : 0 }));
+}
+
 /**
  * mostOpenedEmails returns the templates (or, by email_subject, the subjects) whose emails were opened, most unique
  * opens first, with sends, opens and clicks. Emails sent without a template are left out.

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { QueryFn } from '../../db/client.ts';
 import { scope, type GatewayHandlers } from '../types.ts';
 import {
+  sendTimeOptimisation,
   emailHistory,
   emailSendResults,
   mostClickedLinks,
@@ -58,6 +59,10 @@ export function reportingHandlers(ctx: AppContext): GatewayHandlers<operations> 
         data: await recentlyClickedLinks(query, p, await scoped(p, req.query.campaign_id), req.query.limit ?? REPORT_LIMITS.recentlyClickedLinks),
         errors: [],
       };
+    },
+    async getSendTimeOptimisation(req) {
+      const p = scope(req).id;
+      return { data: await sendTimeOptimisation(query, p, await scoped(p, req.query.campaign_id)), errors: [] };
     },
     async getOpensBySource(req) {
       const p = scope(req).id;
