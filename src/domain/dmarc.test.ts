@@ -10,10 +10,10 @@ describe('dmarcNextStep', () => {
     expect(step.advice).toContain(`p=none and rua=${rua}`);
   });
 
-  it('none → quarantine → reject once 98 % passes over a week of reports; stays while sources fail', () => {
+  it('none → quarantine → reject once 98% passes over a week of reports; stays while sources fail', () => {
     expect(dmarcNextStep({ published: 'none', passRate: 0.99, daysWithReports: 7, rua })).toEqual({
       next: 'quarantine',
-      advice: '99 % of reported mail passed DMARC over 7 days: move to p=quarantine.',
+      advice: '99.0% of reported mail passed DMARC over 7 days: move to p=quarantine.',
     });
     expect(dmarcNextStep({ published: 'quarantine', passRate: 0.985, daysWithReports: 30, rua }).next).toBe('reject');
     expect(dmarcNextStep({ published: 'none', passRate: 0.99, daysWithReports: 3, rua })).toMatchObject({
@@ -22,7 +22,7 @@ describe('dmarcNextStep', () => {
     });
     expect(dmarcNextStep({ published: 'none', passRate: 0.9, daysWithReports: 30, rua })).toMatchObject({
       next: null,
-      advice: expect.stringMatching(/^Stay at p=none: 90 % of reported mail passed DMARC\. .* then move to p=quarantine once 98 % passes\.$/),
+      advice: expect.stringMatching(/^Stay at p=none: 90.0% of reported mail passed DMARC\. .* then move to p=quarantine once 98% passes\.$/),
     });
     expect(dmarcNextStep({ published: 'reject', passRate: 1, daysWithReports: 30, rua }).next).toBeNull();
   });

@@ -3,6 +3,7 @@
  * authenticate every source that sends as the domain, then ask receivers to quarantine and at last to reject mail that
  * fails. Pure: the figures come from the server's stored reports (src/server/core/domains/dmarc.ts).
  */
+import { formatRate } from './reports.ts';
 
 /** A DMARC policy (the p= tag). */
 export type DmarcPolicy = 'none' | 'quarantine' | 'reject';
@@ -23,7 +24,7 @@ export function dmarcNextStep(o: { published: DmarcPolicy | null; passRate: numb
   next: 'quarantine' | 'reject' | null;
   advice: string;
 } {
-  const percent = o.passRate === null ? '' : `${(Math.floor(o.passRate * 1000) / 10).toString()} %`;
+  const percent = formatRate(o.passRate);
   if (o.published === null || o.passRate === null) {
     return {
       next: null,
@@ -39,6 +40,6 @@ export function dmarcNextStep(o: { published: DmarcPolicy | null; passRate: numb
     advice:
       o.passRate >= DMARC_STRICTER_AT
         ? `${percent} of reported mail passed DMARC; wait for a week of reports before moving to p=${next}.`
-        : `Stay at p=${o.published}: ${percent} of reported mail passed DMARC. Sign the failing sources below with DKIM (or add them to SPF), or stop them, then move to p=${next} once ${DMARC_STRICTER_AT * 100} % passes.`,
+        : `Stay at p=${o.published}: ${percent} of reported mail passed DMARC. Sign the failing sources below with DKIM (or add them to SPF), or stop them, then move to p=${next} once ${DMARC_STRICTER_AT * 100}% passes.`,
   };
 }

@@ -116,7 +116,7 @@ describe(`DMARC aggregate reports through the inbound receiver (${API_DB})`, () 
       },
     ]);
     expect(d.policy).toMatchObject({ published: 'quarantine', next: null });
-    expect(d.policy.advice).toMatch(/^Stay at p=quarantine: 91\.3 % of reported mail passed DMARC/);
+    expect(d.policy.advice).toMatch(/^Stay at p=quarantine: 91\.4% of reported mail passed DMARC/);
     // A one-day window holds only today's reports: none.
     expect((await summary(t.apiKey, domainId, 1)).body.data.totals.messages).toBe(0);
   });

@@ -1,7 +1,7 @@
 /**
  * Domain Settings (/account/domains; spec part 2 §2 Sending domains, §3 Domain settings, §5 Domain, §7, §8 texts): the project's sending domains with their DKIM, SPF and DMARC status, a form to add one, and each
  * domain's DNS records ready to copy, with the advice to verify before sending more than 100 emails and the DMARC
- * progression p=none → quarantine → reject, and its bounce subdomain's MX and SPF records. Statuses come from the server's periodic DNS check; Refresh re-reads them.
+ * progression p=none → quarantine → reject with what receivers' DMARC aggregate reports say (DmarcSection), and its bounce subdomain's MX and SPF records. Statuses come from the server's periodic DNS check; Refresh re-reads them.
  */
 import { useCallback, useState, type FormEvent } from 'react';
 import { useNotify } from 'react-admin';
@@ -14,6 +14,7 @@ import { CopyField } from './CopyField';
 import { screensByName } from '../../../generated/screens.gen';
 import { ManagedList } from '../resources/shared/ManagedList';
 import { formatDateTime } from '../dates';
+import { DmarcSection } from './DmarcSection';
 
 type Domain = components['schemas']['Domain'];
 type Status = Domain['DkimVerificationStatus'];
@@ -234,8 +235,10 @@ function DomainCard({ d, reload }: { d: Domain; reload: () => Promise<void> }) {
         ))}
       </Stack>
       <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
-        DMARC: start with p=none and read the aggregate reports; once they show only your own mail, move to p=quarantine, then to p=reject.
+        DMARC: start with p=none; receivers then send their aggregate reports to the rua address, at {d.bounce_domain}, and this page sums them. Once nearly all
+        mail passes, move to p=quarantine, then to p=reject.
       </Typography>
+      <DmarcSection id={d.id} domain={d.domain} />
       <BounceSection d={d} onSaved={reload} />
     </>
   );
