@@ -5,7 +5,10 @@
  * itself, saved due at once with the workers running in this process and the SMTP sink in its own: the time to the
  * first email accepted by the sink, the time until every outbox row is written (the blast marked expanded), and this
  * process's RSS — idle (after a 500-recipient warm-up blast has gone out, nothing to do) and its peak while expanding, sampled every 20 ms. The blast
- * is then cancelled (the benchmark measures the expansion, not a million deliveries). Prints figures; asserts nothing.
+ * is then cancelled (the benchmark measures the expansion, not a million deliveries). The blast is measured once per
+ * variant of BENCH_EXPAND_VARIANTS (default off,on,off,on): `off` without the audience policies, `on` with the sunset
+ * policy, frequency capping and send-time optimisation over a history made for them (half the contacts with opens,
+ * 2 % past the sunset, 2 % at the cap). Prints figures; asserts nothing.
  *
  * BENCH_EXPAND_CONTACTS sets the size (default 1,000,000: realistic domains, 1 % on the suppression list, 1 %
  * unsubscribed, a third in each of three time zones); BENCH_PG_URL the server. The data takes about a minute to make:
@@ -26,6 +29,7 @@ import { RemoteSink } from './sinkProcess.ts';
 
 const CONTACTS = Number(process.env.BENCH_EXPAND_CONTACTS ?? 1_000_000);
 const PREVIEWS = Number(process.env.BENCH_EXPAND_PREVIEWS ?? 5);
+const VARIANTS = (process.env.BENCH_EXPAND_VARIANTS ?? 'off,on,off,on').split(',').map((v) => v.trim()) as Array<'off' | 'on'>;
 const PG_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 
@@ -87,11 +91,34 @@ try {
   const [persona] = await q<{ id: string }>('SELECT id FROM sender_personas WHERE project_id = $1', [projectId]);
   const [template] = await q<{ id: string }>('SELECT id FROM templates WHERE project_id = $1', [projectId]);
   const [segment] = await q<{ id: string }>('SELECT id FROM segments WHERE project_id = $1', [projectId]);
+  await q('UPDATE projects SET sunset_days = NULL, sunset_min_emails = NULL, frequency_cap_emails = NULL, frequency_cap_days = NULL WHERE id = $1', [
+    projectId,
+  ]);
   // Earlier runs' blasts (a kept database) are cancelled and their rows removed, so each run starts alike.
   await q('DELETE FROM outbox WHERE project_id = $1', [projectId]);
   await q('UPDATE email_blasts SET enabled = false WHERE project_id = $1', [projectId]);
+  // The contacts' history the audience policies read, made alike for every run: half the contacts have human opens
+  // (each at one of the 24 UTC hours), 2 % are past the sunset policy (6 unopened emails over 200 days), and 2 % already
+  // got 3 marketing emails yesterday (over a cap of 3 per 7 days).
+  await q(
+    `INSERT INTO contact_event_counts (contact_id, project_id, num_sends, sends_since_engaged, unengaged_since, open_hours)
+     SELECT id, project_id, 6, CASE WHEN hashtext(email) % 50 = 1 THEN 6 ELSE 0 END,
+            CASE WHEN hashtext(email) % 50 = 1 THEN now() - interval '200 days' END,
+            CASE WHEN hashtext(email) % 2 = 0 THEN ARRAY(SELECT CASE WHEN i = abs(hashtext(email)) % 24 THEN 3 ELSE 0 END FROM generate_series(0, 23) i) END
+       FROM contacts WHERE project_id = $1
+     ON CONFLICT (contact_id) DO UPDATE SET sends_since_engaged = EXCLUDED.sends_since_engaged, unengaged_since = EXCLUDED.unengaged_since,
+            open_hours = EXCLUDED.open_hours`,
+    [projectId],
+  );
+  await q(
+    `INSERT INTO outbox (project_id, contact_id, email, template_id, sender_persona_id, send_at, status, sent_at, message_id)
+     SELECT c.project_id, c.id, c.email, $2, $3, now() - interval '1 day', 'sent', now() - interval '1 day', '<' || gen_random_uuid() || '@expand.example.com>'
+       FROM contacts c, generate_series(1, 3) WHERE c.project_id = $1 AND hashtext(c.email) % 50 = 2`,
+    [projectId, template.id, persona.id],
+  );
   // The deleted rows' index entries would otherwise slow every claim until autovacuum came by.
   await q('VACUUM ANALYZE outbox');
+  await q('ANALYZE contact_event_counts');
   const [{ members }] = await q<{ members: number }>('SELECT count(*)::int AS members FROM segment_members WHERE segment_id = $1', [segment.id]);
 
   const sink = new RemoteSink();
@@ -143,62 +170,80 @@ try {
   await sink.waitFor(() => sink.count >= 450, 120_000);
   await new Promise((r) => setTimeout(r, 2000));
   const warmed = sink.count;
-  global.gc?.();
-  const idleUsage = process.memoryUsage();
-  const idle = idleUsage.rss;
-  let peak = idle;
-  let peakUsage = idleUsage;
-  const sampler = setInterval(() => {
-    const u = process.memoryUsage();
-    if (u.rss > peak) [peak, peakUsage] = [u.rss, u];
-  }, 20);
-  const id = randomUUID();
-  const start = performance.now();
-  await saveBlast(runtime.ctx, project, {
-    id,
-    name: `Expand ${new Date().toISOString()}`,
-    template_id: template.id,
-    sender_persona_id: persona.id,
-    to_segment_ids: [segment.id],
-    send_at: new Date().toISOString().slice(0, 16),
-    timezone: 'UTC',
-    send_in_users_timezone: false,
-  });
-  const saved = performance.now() - start;
-  // Where the time to the first email goes: until the first outbox row is written (the job picked up, the first
-  // chunk), then the sender (claim, render, sign, SMTP).
-  let firstRow = 0;
-  while (!firstRow) {
-    if ((await q('SELECT 1 FROM outbox WHERE blast_id = $1 LIMIT 1', [id])).length) firstRow = performance.now() - start;
-    else await new Promise((r) => setTimeout(r, 5));
-  }
-  await sink.waitFor(() => sink.count > warmed, 120_000);
-  const first = performance.now() - start;
-  let expanded: { audience: { queued: number; targeted: number; excluded: Record<string, number> } } | undefined;
-  while (!expanded) {
-    [expanded] = await q<{ audience: { queued: number; targeted: number; excluded: Record<string, number> } }>(
-      'SELECT audience FROM email_blasts WHERE id = $1 AND expanded_at IS NOT NULL',
+  // Each variant measures one blast of the whole segment: `off` without the audience policies, `on` with the sunset
+  // policy (180 days / 5 emails), frequency capping (3 per 7 days) and send-time optimisation; alternated in one run
+  // (BENCH_EXPAND_VARIANTS, default off,on,off,on) so both meet the same machine at the same hour.
+  for (const variant of VARIANTS) {
+    const on = variant === 'on';
+    await q('UPDATE projects SET sunset_days = $2, sunset_min_emails = $3, frequency_cap_emails = $4, frequency_cap_days = $5 WHERE id = $1', [
+      projectId,
+      ...(on ? [180, 5, 3, 7] : [null, null, null, null]),
+    ]);
+    const before = sink.count;
+    global.gc?.();
+    const idleUsage = process.memoryUsage();
+    const idle = idleUsage.rss;
+    let peak = idle;
+    let peakUsage = idleUsage;
+    const sampler = setInterval(() => {
+      const u = process.memoryUsage();
+      if (u.rss > peak) [peak, peakUsage] = [u.rss, u];
+    }, 20);
+    const id = randomUUID();
+    const start = performance.now();
+    await saveBlast(runtime.ctx, project, {
+      id,
+      name: `Expand ${variant} ${new Date().toISOString()}`,
+      template_id: template.id,
+      sender_persona_id: persona.id,
+      to_segment_ids: [segment.id],
+      send_at: new Date().toISOString().slice(0, 16),
+      timezone: 'UTC',
+      send_in_users_timezone: false,
+      send_time_optimised: on,
+    });
+    const saved = performance.now() - start;
+    // Where the time to the first email goes: until the first outbox row is written (the job picked up, the first
+    // chunk), then the sender (claim, render, sign, SMTP).
+    let firstRow = 0;
+    while (!firstRow) {
+      if ((await q('SELECT 1 FROM outbox WHERE blast_id = $1 LIMIT 1', [id])).length) firstRow = performance.now() - start;
+      else await new Promise((r) => setTimeout(r, 5));
+    }
+    await sink.waitFor(() => sink.count > before, 120_000);
+    const first = performance.now() - start;
+    let expanded: { audience: { queued: number; targeted: number; excluded: Record<string, number> } } | undefined;
+    while (!expanded) {
+      [expanded] = await q<{ audience: { queued: number; targeted: number; excluded: Record<string, number> } }>(
+        'SELECT audience FROM email_blasts WHERE id = $1 AND expanded_at IS NOT NULL',
+        [id],
+      );
+      if (!expanded) await new Promise((r) => setTimeout(r, 50));
+    }
+    const all = performance.now() - start;
+    clearInterval(sampler);
+    const [{ rows, due }] = await q<{ rows: number; due: number }>(
+      'SELECT count(*)::int AS rows, count(*) FILTER (WHERE send_at <= now())::int AS due FROM outbox WHERE blast_id = $1',
       [id],
     );
-    if (!expanded) await new Promise((r) => setTimeout(r, 50));
+    const sent = sink.count - before;
+    await q('UPDATE email_blasts SET enabled = false WHERE id = $1', [id]);
+    await q("UPDATE outbox SET status = 'cancelled' WHERE blast_id = $1 AND status = 'pending'", [id]);
+    console.log(
+      `expansion (policies ${variant}): saved in ${saved.toFixed(0)} ms; first outbox row ${(firstRow / 1000).toFixed(2)} s and first email at the sink ${(first / 1000).toFixed(2)} s after the save; every outbox row written after ${(all / 1000).toFixed(1)} s ` +
+        `(${rows.toLocaleString('en-US')} rows, ${due.toLocaleString('en-US')} due at once; accounting ${JSON.stringify(expanded.audience)}; ${sent.toLocaleString('en-US')} emails at the sink meanwhile)`,
+    );
+    console.log(`worker process RSS: idle ${mb(idle)}, peak while expanding ${mb(peak)}, growth ${mb(peak - idle)}`);
+    // Where the growth sits: the main thread's V8 heap and the buffers outside it; the rest is the render threads' heaps
+    // and native memory.
+    console.log(
+      `  of which main-thread heap ${mb(peakUsage.heapTotal - idleUsage.heapTotal)}, buffers ${mb(peakUsage.external - idleUsage.external)}, ` +
+        `other (render threads, native) ${mb(peak - idle - (peakUsage.heapTotal - idleUsage.heapTotal) - (peakUsage.external - idleUsage.external))}`,
+    );
+    // The next variant starts alike: this blast's rows gone (none counts against the frequency cap), the table vacuumed.
+    await q('DELETE FROM outbox WHERE blast_id = $1', [id]);
+    await q('VACUUM ANALYZE outbox');
   }
-  const all = performance.now() - start;
-  clearInterval(sampler);
-  const [{ rows }] = await q<{ rows: number }>('SELECT count(*)::int AS rows FROM outbox WHERE blast_id = $1', [id]);
-  const sent = sink.count - warmed;
-  await q('UPDATE email_blasts SET enabled = false WHERE id = $1', [id]);
-  await q("UPDATE outbox SET status = 'cancelled' WHERE blast_id = $1 AND status = 'pending'", [id]);
-  console.log(
-    `expansion: saved in ${saved.toFixed(0)} ms; first outbox row ${(firstRow / 1000).toFixed(2)} s and first email at the sink ${(first / 1000).toFixed(2)} s after the save; every outbox row written after ${(all / 1000).toFixed(1)} s ` +
-      `(${rows.toLocaleString('en-US')} rows; accounting ${JSON.stringify(expanded.audience)}; ${sent.toLocaleString('en-US')} emails at the sink meanwhile)`,
-  );
-  console.log(`worker process RSS: idle ${mb(idle)}, peak while expanding ${mb(peak)}, growth ${mb(peak - idle)}`);
-  // Where the growth sits: the main thread's V8 heap and the buffers outside it; the rest is the render threads' heaps
-  // and native memory.
-  console.log(
-    `  of which main-thread heap ${mb(peakUsage.heapTotal - idleUsage.heapTotal)}, buffers ${mb(peakUsage.external - idleUsage.external)}, ` +
-      `other (render threads, native) ${mb(peak - idle - (peakUsage.heapTotal - idleUsage.heapTotal) - (peakUsage.external - idleUsage.external))}`,
-  );
 } finally {
   await stop();
   await opened.cleanup();

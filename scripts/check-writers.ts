@@ -15,6 +15,8 @@ const HOMES: Record<string, string[]> = {
   events: ['src/server/core/events/'],
   suppressions: ['src/server/core/feedback/'],
   contacts: ['src/server/core/contacts/', 'src/server/core/feedback/', 'src/server/core/subscriptions/'],
+  dmarc_reports: ['src/server/core/domains/'],
+  dmarc_records: ['src/server/core/domains/'],
 };
 
 /** The code of a file with its comments blanked (line numbers kept): `--` lines of SQL files, `//` and block comments of TypeScript. */
