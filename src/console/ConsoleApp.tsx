@@ -19,6 +19,7 @@ import { IntegrationsPage } from './account/IntegrationsPage';
 import { WebhooksPage } from './account/WebhooksPage';
 import { SmtpPage } from './account/SmtpPage';
 import { RetentionPage } from './account/RetentionPage';
+import { AudienceHealthPage } from './account/AudienceHealthPage';
 import { MessagesPage } from './messages/MessagesPage';
 import { MessagePage } from './messages/MessagePage';
 import { TopicsPage } from './pages/TopicsPage';
@@ -145,6 +146,7 @@ export default function ConsoleApp() {
         <Route path="/account/webhooks" element={<WebhooksPage />} />
         <Route path="/account/smtp" element={<SmtpPage />} />
         <Route path="/account/retention" element={<RetentionPage />} />
+        <Route path="/account/audience-health" element={<AudienceHealthPage />} />
         <Route path="/messages" element={<MessagesPage />} />
         <Route path="/messages/:id" element={<MessagePage />} />
         <Route path="/people/topics" element={<TopicsPage />} />

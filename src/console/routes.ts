@@ -85,6 +85,7 @@ export const NAVIGATION: NavItem[] = [
       { label: 'Webhooks', path: '/account/webhooks' },
       { label: 'SMTP', path: '/account/smtp' },
       { label: 'Data retention', path: '/account/retention' },
+      { label: 'Audience health', path: '/account/audience-health' },
       { label: 'Notifications', path: '/account/notifications' },
       { label: 'Events', path: '/account/events' },
       { label: 'Logout', path: '/logout' },

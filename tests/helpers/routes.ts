@@ -100,6 +100,7 @@ export function consoleRoutes(ids: RouteIds): string[] {
     '/account/webhooks',
     '/account/smtp',
     '/account/retention',
+    '/account/audience-health',
     '/account/events',
     '/account/notifications',
     '/account/settings',
