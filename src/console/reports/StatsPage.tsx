@@ -1,7 +1,8 @@
 /**
  * The Statistics page at /insights/stats (spec part 1 §2 Insights and reports, §7 reporting calls, §8 Reports, §9
  * report limits; part 2 §2 Campaigns: /insights/stats?campaign_id={id}): a campaign filter kept in the URL as
- * campaign_id (clearing it removes it), the quick-stat cards, an A/B test campaign's Variants,
+ * campaign_id (clearing it removes it), the quick-stat cards, an A/B test campaign's Variants, a campaign's
+ * Send-time optimisation panel (when it sent emails at each contact's best hour),
  * most-clicked links, most-opened templates by subject (10), recently clicked links (5), recently opened emails (10),
  * opens and clicks by device group and by domain, and the daily series of the last 31 days with the four issue
  * columns hidden unless the URL's deselected_columns1 says otherwise. Each section has its own loading, error and
@@ -16,6 +17,7 @@ import { formatOccurred } from '../pages/InsightsPage';
 import { AbVariants } from './AbVariants';
 import { CampaignFilter } from './CampaignFilter';
 import { QuickStats } from './QuickStats';
+import { SendTimeOptimisation } from './SendTimeOptimisation';
 import { ReportSection } from './ReportSection';
 import { ReportLink, ReportTable } from './ReportTable';
 import { useCampaignParam, useDeselectedParam } from './urlParams';
@@ -190,6 +192,9 @@ export function StatsPage() {
       <QuickStats campaignId={campaignId} />
       <Box sx={{ mb: 2 }}>
         <AbVariants campaignId={campaignId} />
+      </Box>
+      <Box sx={{ mb: 2, '&:empty': { display: 'none' } }}>
+        <SendTimeOptimisation campaignId={campaignId} />
       </Box>
       <Box sx={GRID}>
         <MostClickedLinks campaignId={campaignId} />

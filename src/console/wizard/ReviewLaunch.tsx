@@ -40,6 +40,11 @@ import {
   isEventType,
   previewRequest,
   reviewCost,
+  EXCLUDED_POLICY_LABELS,
+  SEND_TIME_WORDS,
+  capCheckedAgain,
+  isReEngagement,
+  usesBestHour,
   type LaunchIds,
   type Preview,
   type WizardState,
@@ -106,6 +111,8 @@ function Summary({ state, labels }: { state: WizardState; labels: Record<string,
   if (segments.length) rows.push(['Segments', segments.map(name).join(', ')]);
   if (users.length) rows.push(['Contacts', users.map(name).join(', ')]);
   if (isBlastType(state.type)) rows.push(['Send at', describeTiming(state.timing)]);
+  if (usesBestHour(state)) rows.push(['Send time', SEND_TIME_WORDS.bestHourSummary]);
+  if (isReEngagement(state)) rows.push([SEND_TIME_WORDS.reEngagement, 'Yes: contacts past the sunset policy get it once']);
   return (
     <Table size="small" aria-label="Your choices">
       <TableBody>
@@ -156,6 +163,9 @@ function Audience({ state, preview }: { state: WizardState; preview: Preview }) 
     rows.push(['Left out: suppressed', n(ex.suppressed)]);
     rows.push(['Left out: invalid address', n(ex.invalid)]);
     rows.push(['Left out: not a contact', ex.not_a_contact.toLocaleString('en-US')]);
+    // The audience policies (Account → Audience health); absent from an answer made before they existed.
+    rows.push([`Left out: ${EXCLUDED_POLICY_LABELS.sunset}`, n(ex.sunset ?? 0)]);
+    rows.push([`Left out: ${EXCLUDED_POLICY_LABELS.frequency}`, n(ex.frequency ?? 0)]);
     rows.push(['Recipients to be sent', n(preview.to_send)]);
     rows.push(['Emails this launch sends', n(preview.emails)]);
   } else {
@@ -214,6 +224,7 @@ export function ReviewLaunch({
   const [planError, setPlanError] = useState<string | undefined>();
   const [checkBlockers, setCheckBlockers] = useState<string[]>([]);
   const pastWarning = isBlastType(state.type) ? pastSendTime(state.timing) : undefined;
+  const capNote = preview && capCheckedAgain(state, preview.excluded.frequency ?? 0);
   const request = JSON.stringify(previewRequest(state));
 
   useEffect(() => {
@@ -303,6 +314,11 @@ export function ReviewLaunch({
         <EmailPreview templateIds={chosenTemplateIds(state)} personaOf={(id) => personaOfTemplate(state, id)} />
       </Box>
       <PreSendChecklist templateIds={chosenTemplateIds(state)} labels={labels} onBlockers={setCheckBlockers} />
+      {capNote && (
+        <Alert severity="info" data-testid="frequency-cap-note">
+          {capNote}
+        </Alert>
+      )}
       {pastWarning && (
         <Alert severity="warning" data-testid="past-send-time">
           {pastWarning}

@@ -30,7 +30,7 @@ import { nextSendSlot } from '../../domain/sendTime';
 import type { AppDataProvider } from '../data/dataProvider';
 import { usePickSource, type PickSource } from '../resources/shared/PickList';
 import { SelectionPicker } from './SelectionPicker';
-import { CountField, PersonaChoice, TemplateChoice, TimingFields, TypeChoice, WeightSliders } from './WizardFields';
+import { BlastSendOptions, CountField, PersonaChoice, TemplateChoice, TimingFields, TypeChoice, WeightSliders } from './WizardFields';
 import { ReviewLaunch, type LaunchRecord } from './ReviewLaunch';
 import { StepList } from '../resources/shared/StepList';
 import {
@@ -321,7 +321,12 @@ export function SendWizardPage() {
       case 'contacts':
         return <SelectionPicker kind="contacts" value={state.userIds} onChange={(userIds) => update({ userIds })} labels={labels} onLabels={addLabels} />;
       case 'timing':
-        return <TimingFields id={id} timing={state.timing} types={BLAST_SEND_AT_TYPES} index={0} onChange={(timing) => update({ timing })} />;
+        return (
+          <Stack spacing={3}>
+            <TimingFields id={id} timing={state.timing} types={BLAST_SEND_AT_TYPES} index={0} onChange={(timing) => update({ timing })} />
+            <BlastSendOptions id={id} timing={state.timing} sendTimeOptimised={state.sendTimeOptimised} reEngagement={state.reEngagement} onChange={update} />
+          </Stack>
+        );
       case 'num_emails':
         return (
           <CountField

@@ -10,6 +10,7 @@ import {
   Autocomplete,
   Box,
   Button,
+  Checkbox,
   FormControl,
   FormControlLabel,
   FormLabel,
@@ -33,10 +34,12 @@ import { TIME_OPTIONS, parseTimeOfDay, timeLabel } from '../resources/email-blas
 import {
   DELAY_UNITS,
   SEND_AT_LABELS,
+  SEND_TIME_WORDS,
   WEIGHT_MAX,
   WEIGHT_MIN,
   WIZARD_TYPES,
   WIZARD_TYPE_INFO,
+  bestHourBlocked,
   delayWarning,
   newPersonaBody,
   newPersonaErrors,
@@ -340,6 +343,61 @@ function TimingMoment({ id, timing, types, index, onChange }: TimingProps) {
         </Stack>
       )}
       {warning && <Alert severity="warning">{warning}</Alert>}
+    </Stack>
+  );
+}
+
+/**
+ * BlastSendOptions are a blast's two choices under its send time: each contact's best hour (not with the contact's own
+ * timezone, which it then says) and a re-engagement blast. Each is a checkbox with its explanation.
+ */
+export function BlastSendOptions({
+  id,
+  timing,
+  sendTimeOptimised,
+  reEngagement,
+  onChange,
+}: {
+  id: string;
+  timing: Timing;
+  sendTimeOptimised: boolean;
+  reEngagement: boolean;
+  onChange: (change: { sendTimeOptimised?: boolean; reEngagement?: boolean }) => void;
+}) {
+  const blocked = bestHourBlocked(timing);
+  const option = (key: string, label: string, hint: string, checked: boolean, set: (on: boolean) => void, disabled = false) => (
+    <Box>
+      <FormControlLabel
+        control={
+          <Checkbox
+            id={`${id}-${key}`}
+            checked={checked}
+            disabled={disabled}
+            onChange={(e) => set(e.target.checked)}
+            slotProps={{ input: { 'aria-describedby': `${id}-${key}-hint` } }}
+          />
+        }
+        label={label}
+      />
+      <Typography id={`${id}-${key}-hint`} variant="body2" color="text.secondary" sx={{ ml: 4 }}>
+        {hint}
+      </Typography>
+    </Box>
+  );
+  return (
+    <Stack spacing={1} component="fieldset" sx={{ border: 0, p: 0, m: 0, minWidth: 0 }}>
+      <Typography component="legend" sx={{ fontWeight: 500, mb: 1 }}>
+        Who gets it when
+      </Typography>
+      {option(
+        'best-hour',
+        SEND_TIME_WORDS.bestHour,
+        blocked ?? SEND_TIME_WORDS.bestHourHint,
+        sendTimeOptimised && !blocked,
+        (on) => onChange({ sendTimeOptimised: on }),
+        !!blocked,
+      )}
+      {option('re-engagement', SEND_TIME_WORDS.reEngagement, SEND_TIME_WORDS.reEngagementHint, reEngagement, (on) => onChange({ reEngagement: on }))}
     </Stack>
   );
 }

@@ -5,6 +5,7 @@ import {
   pastSendTime,
   WIZARD_MESSAGES,
   blastBody,
+  capCheckedAgain,
   campaignBody,
   defaultWeights,
   describeTiming,
@@ -306,6 +307,34 @@ describe('launch payloads and steps (part 2 §4 Wizard launch)', () => {
     // Send now: the launch minute in UTC, whatever moment and zone were on the form.
     const now = blastBody({ ...s, timing: { ...s.timing, type: 'users_timezone', sendNow: true } }, 'b-3', new Date('2026-11-22T14:52:41Z'));
     expect(now).toMatchObject({ send_at: '2026-11-22T14:52', timezone: 'UTC', send_in_users_timezone: false });
+  });
+
+  it('sends at each contact’s best hour and as a re-engagement blast when chosen, never best hour in each contact’s own zone', () => {
+    const s = state('scheduled_email_blast', {
+      personaId: P1,
+      templateId: T1,
+      segmentIds: [S1],
+      timing: { ...initialState(TODAY).timing, time: '09:15' },
+      sendTimeOptimised: true,
+      reEngagement: true,
+    });
+    expect(blastBody(s, 'b-1')).toMatchObject({ send_time_optimised: true, re_engagement: true, send_in_users_timezone: false });
+    expect(previewRequest(s)).toMatchObject({ re_engagement: true });
+    const local = blastBody({ ...s, timing: { ...s.timing, type: 'users_timezone' } }, 'b-1');
+    expect(local.send_time_optimised).toBeUndefined();
+    expect(local.re_engagement).toBe(true);
+    const plain = blastBody({ ...s, sendTimeOptimised: false, reEngagement: false }, 'b-1');
+    expect(plain).not.toHaveProperty('send_time_optimised');
+    expect(plain).not.toHaveProperty('re_engagement');
+  });
+
+  it('says the frequency cap is checked again only for a blast scheduled for later that leaves some out by it', () => {
+    const now = new Date(`${TODAY}T08:00:00Z`);
+    const later = state('scheduled_email_blast', { timing: { ...initialState(TODAY).timing, time: '09:15', timezone: 'UTC' } });
+    expect(capCheckedAgain(later, 2, now)).toMatch(/checked again when each email goes/);
+    expect(capCheckedAgain(later, 0, now)).toBeUndefined();
+    expect(capCheckedAgain({ ...later, timing: { ...later.timing, sendNow: true } }, 2, now)).toBeUndefined();
+    expect(capCheckedAgain({ ...later, timing: { ...later.timing, time: '07:00' } }, 2, now)).toBeUndefined();
   });
 
   it('creates the campaign of each type and links it once the blast or workflow exists', () => {

@@ -148,6 +148,10 @@ export interface WizardState {
   /** The drip email count as typed. */
   numEmails: string;
   emails: DripEmail[];
+  /** Blasts: each contact gets the email at its best hour within 24 h of the send time (EmailBlastInput.send_time_optimised). */
+  sendTimeOptimised: boolean;
+  /** Blasts: a re-engagement blast, which contacts past the sunset policy get once (EmailBlastInput.re_engagement). */
+  reEngagement: boolean;
 }
 
 /**
@@ -187,7 +191,37 @@ export function initialState(today: string, slot?: { date: string; time: string 
     timing: defaultTiming(today, false, true, slot),
     numEmails: String(WIZARD_DEFAULTS.emails),
     emails: Array.from({ length: WIZARD_DEFAULTS.emails }, (_, i) => ({ personaId: '', templateId: '', timing: defaultTiming(today, true, i === 0) })),
+    sendTimeOptimised: false,
+    reEngagement: false,
   };
+}
+
+/** The words of the send-time choices of a blast's timing page and its review. */
+export const SEND_TIME_WORDS = {
+  bestHour: "Send at each contact's best hour (within 24 h of the time above)",
+  bestHourHint: "The hour most of the contact's opens fell in; a contact with no opens yet gets the project's best hour, else the time above.",
+  bestHourNotLocal: "Not with each contact's own timezone: the best hour is already the contact's own time.",
+  reEngagement: 'Re-engagement blast',
+  reEngagementHint: 'Sends to contacts past the sunset policy once (they are left out of other marketing email).',
+  bestHourSummary: 'Best hour per contact',
+} as const;
+
+/**
+ * bestHourBlocked says why a blast's timing `t` cannot go at each contact's best hour (the contact's own timezone:
+ * the server refuses the two together), or undefined when it can.
+ */
+export function bestHourBlocked(t: Timing): string | undefined {
+  return !t.sendNow && t.type === 'users_timezone' ? SEND_TIME_WORDS.bestHourNotLocal : undefined;
+}
+
+/** usesBestHour is true when a blast of `s` goes at each contact's best hour: chosen, and its timing allows it. */
+export function usesBestHour(s: WizardState): boolean {
+  return isBlastType(s.type) && s.sendTimeOptimised && !bestHourBlocked(s.timing);
+}
+
+/** isReEngagement is true when a blast of `s` is a re-engagement blast. */
+export function isReEngagement(s: WizardState): boolean {
+  return isBlastType(s.type) && s.reEngagement;
 }
 
 /** parseCount reads a typed count: the integer, or undefined when the text is not a whole number. */
@@ -494,20 +528,28 @@ export type PreviewRequest = Omit<Schema<'scheduler', 'PreviewRequest'>, 'emails
   Partial<Pick<Schema<'scheduler', 'PreviewRequest'>, 'emails_per_recipient' | 'counts'>>;
 
 /**
- * previewRequest is what the review asks the preview: a blast's template (or weights), persona and audience; an
+ * previewRequest is what the review asks the preview: a blast's template (or weights), persona and audience (and
+ * re_engagement for a re-engagement blast, whose sunset contacts are then counted in); an
  * event-triggered email's template and persona (no audience); a drip's templates and personas, with drip_campaign's
  * segments and emails per recipient for the cost.
  */
 export function previewRequest(s: WizardState): PreviewRequest {
   switch (s.type) {
     case 'scheduled_email_blast':
-      return { template_id: s.templateId, sender_persona_id: s.personaId, to_segment_ids: chosenSegmentIds(s), to_user_ids: chosenUserIds(s) };
+      return {
+        template_id: s.templateId,
+        sender_persona_id: s.personaId,
+        to_segment_ids: chosenSegmentIds(s),
+        to_user_ids: chosenUserIds(s),
+        ...(isReEngagement(s) ? { re_engagement: true } : {}),
+      };
     case 'a_b_test':
       return {
         template_ids_with_weights: templateWeights(s),
         sender_persona_id: s.personaId,
         to_segment_ids: chosenSegmentIds(s),
         to_user_ids: chosenUserIds(s),
+        ...(isReEngagement(s) ? { re_engagement: true } : {}),
       };
     case 'event_trigger_campaign':
       return { template_id: s.templateId, sender_persona_id: s.personaId };
@@ -554,6 +596,22 @@ export function reviewCost(
   return { label: 'Estimated cost of this send', dollars, text: formatDollars(dollars), emails: p.emails };
 }
 
+/** How the review names the preview's audience-policy reasons (excluded.sunset, excluded.frequency). */
+export const EXCLUDED_POLICY_LABELS = {
+  sunset: 'Sunset (no opens or clicks in a long time)',
+  frequency: 'Frequency cap (already got enough marketing email)',
+} as const;
+
+/**
+ * capCheckedAgain is the review's note for a blast scheduled for later whose preview leaves `frequency` contacts out
+ * by the frequency cap: the count is today's, and the cap is checked again as each email goes. Undefined otherwise
+ * (sent now, a moment already past, not a blast, or nobody over the cap).
+ */
+export function capCheckedAgain(s: WizardState, frequency: number, now: Date = new Date()): string | undefined {
+  if (!isBlastType(s.type) || frequency <= 0 || s.timing.sendNow || pastSendTime(s.timing, now)) return undefined;
+  return 'This blast goes later: the frequency cap is checked again when each email goes, so who is left out by it may change by then.';
+}
+
 /** The ids a launch creates, made before it starts so every step can name the others (and a retry re-uses them). */
 export interface LaunchIds {
   campaignId: string;
@@ -567,11 +625,23 @@ type BlastInput = Schema<'scheduler', 'EmailBlastInput'>;
 /** The blast body (openapi scheduler EmailBlastInput, as generated): the fields the wizard sends, its audience always given. */
 export type BlastBody = Pick<
   BlastInput,
-  'id' | 'name' | 'template_id' | 'template_ids_with_weights' | 'sender_persona_id' | 'send_at' | 'timezone' | 'send_in_users_timezone'
+  | 'id'
+  | 'name'
+  | 'template_id'
+  | 'template_ids_with_weights'
+  | 'sender_persona_id'
+  | 'send_at'
+  | 'timezone'
+  | 'send_in_users_timezone'
+  | 're_engagement'
+  | 'send_time_optimised'
 > &
   Required<Pick<BlastInput, 'to_segment_ids' | 'to_user_ids'>>;
 
-/** blastBody is the email blast a blast or A/B launch schedules: wall-clock send_at in the chosen zone, or in each contact's own. */
+/**
+ * blastBody is the email blast a blast or A/B launch schedules: wall-clock send_at in the chosen zone, or in each
+ * contact's own; send_time_optimised and re_engagement when chosen (and, for the first, allowed: usesBestHour).
+ */
 export function blastBody(s: WizardState, id: string, now: Date = new Date()): BlastBody {
   const users = !s.timing.sendNow && s.timing.type === 'users_timezone';
   // Send now: the current minute in UTC, fixed at launch, so the blast is due at once.
@@ -588,6 +658,8 @@ export function blastBody(s: WizardState, id: string, now: Date = new Date()): B
   };
   if (s.type === 'a_b_test') body.template_ids_with_weights = templateWeights(s);
   else body.template_id = s.templateId;
+  if (usesBestHour(s)) body.send_time_optimised = true;
+  if (isReEngagement(s)) body.re_engagement = true;
   return body;
 }
 

@@ -4,7 +4,7 @@
  * (existing), disabled while the name is blank; after a create it goes to the edit route. An existing segment shows
  * its members (In segment, each with Remove) and the other contacts (Not in segment, each with Add), both paged 10 at
  * a time and searched like the contacts list, and a filter (the segment-edit set) finds contacts to add; contacts can
- * only be added once the segment is saved.
+ * only be added once the segment is saved. A built-in segment (the sunset policy's) shows its members read-only, with why.
  */
 import { useState, type ReactElement } from 'react';
 import {
@@ -20,15 +20,16 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { Link as RouterLink, useParams } from 'react-router-dom';
-import { Alert, Box, Button, Card, CardContent, CircularProgress, Grid, Stack, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, Chip, CircularProgress, Grid, Link, Stack, Typography } from '@mui/material';
 import { resourcesByName } from '../../../../generated/resources.gen';
 import type { Schema } from '../../data/apiTypes';
 import { callOperation, RETRY } from '../../data/gateway';
 import { ResourceForm } from '../shared/ResourceForm';
 import { SearchBox } from '../shared/SearchBox';
 import { SegmentFilterAdd } from './SegmentFilterAdd';
+import { BUILT_IN_REASON, isBuiltIn } from './SegmentList';
 
-function MemberRows({ action }: { action: (record: RaRecord) => ReactElement }) {
+function MemberRows({ action }: { action?: (record: RaRecord) => ReactElement }) {
   const { isPending, total, filterValues, error } = useListContext();
   if (error) return <Alert severity="error">Couldn't fetch contacts: {(error as Error).message}</Alert>;
   if (isPending) return <CircularProgress size={24} aria-label="Loading contacts" />;
@@ -39,7 +40,7 @@ function MemberRows({ action }: { action: (record: RaRecord) => ReactElement }) 
         <RaTextField source="email" label="Email" sortable={false} />
         <RaTextField source="first_name" label="First name" sortable={false} />
         <RaTextField source="last_name" label="Last name" sortable={false} />
-        <FunctionField label="" render={action} />
+        {action && <FunctionField label="" render={action} />}
       </Datagrid>
       <Pagination rowsPerPageOptions={[10]} />
     </>
@@ -47,7 +48,7 @@ function MemberRows({ action }: { action: (record: RaRecord) => ReactElement }) 
 }
 
 /** One of the two member lists: contacts in the segment (with Remove) or not in it (with Add). */
-function MemberList({ segmentId, inSegment, onChanged }: { segmentId: string; inSegment: boolean; onChanged: () => void }) {
+function MemberList({ segmentId, inSegment, onChanged, readOnly }: { segmentId: string; inSegment: boolean; onChanged: () => void; readOnly?: boolean }) {
   const notify = useNotify();
   const refresh = useRefresh();
   const [busy, setBusy] = useState('');
@@ -86,11 +87,15 @@ function MemberList({ segmentId, inSegment, onChanged }: { segmentId: string; in
         >
           <SearchBox fields={['all']} idPrefix={inSegment ? 'in-segment' : 'not-in-segment'} />
           <MemberRows
-            action={(record) => (
-              <Button size="small" disabled={busy !== ''} onClick={() => change(record)} aria-label={`${inSegment ? 'Remove' : 'Add'} ${record.email}`}>
-                {inSegment ? 'Remove' : 'Add'}
-              </Button>
-            )}
+            action={
+              readOnly
+                ? undefined
+                : (record) => (
+                    <Button size="small" disabled={busy !== ''} onClick={() => change(record)} aria-label={`${inSegment ? 'Remove' : 'Add'} ${record.email}`}>
+                      {inSegment ? 'Remove' : 'Add'}
+                    </Button>
+                  )
+            }
           />
         </ListBase>
       </CardContent>
@@ -149,12 +154,46 @@ function SegmentMembers({ id }: { id?: string }) {
 }
 
 /**
+ * BuiltInSegment is a built-in segment's page: its name marked Built-in, why it is not edited here (the policy that
+ * keeps it, with a link to that setting), and its members, read-only.
+ */
+function BuiltInSegment({ segment }: { segment: Schema<'segment', 'Segment'> }) {
+  return (
+    <Box>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1, mb: 2 }}>
+        <Typography variant="h5" component="h1" sx={{ overflowWrap: 'anywhere' }}>
+          {segment.name}
+        </Typography>
+        <Chip size="small" label="Built-in" color="info" variant="outlined" />
+      </Stack>
+      <Alert severity="info" sx={{ mb: 2 }}>
+        {BUILT_IN_REASON}{' '}
+        <Link component={RouterLink} to="/account/audience-health">
+          Change the sunset policy
+        </Link>
+      </Alert>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1, mb: 2 }}>
+        <Typography variant="body2" color="text.secondary" aria-live="polite" sx={{ mr: 'auto' }}>
+          {segment.num_users === 1 ? '1 contact' : `${segment.num_users.toLocaleString()} contacts`} in this segment.
+        </Typography>
+        <Button variant="outlined" size="small" component={RouterLink} to="/people/segments">
+          All segments
+        </Button>
+      </Stack>
+      <MemberList segmentId={segment.id} inSegment readOnly onChanged={() => undefined} />
+    </Box>
+  );
+}
+
+/**
  * SegmentEdit is the New Segment page (no id) and the Edit Segment page: the name form is generated from the
  * segments resource's form in openapi/segment.yaml (Save, or Rename once saved; disabled while the name is blank or
  * unchanged), the members below it.
  */
 export function SegmentEdit() {
   const { id } = useParams();
+  const { data: segment } = useGetOne<Schema<'segment', 'Segment'>>('segments', { id: id ?? '' }, { enabled: !!id });
+  if (segment && isBuiltIn(segment)) return <BuiltInSegment segment={segment} />;
   return (
     <ResourceForm definition={resourcesByName.segments} entity="segment" mode={id ? 'edit' : 'create'} requiredFields={['name']} wide>
       <SegmentMembers id={id} />

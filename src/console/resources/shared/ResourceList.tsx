@@ -82,6 +82,8 @@ export interface ResourceListProps {
   cell?: (column: Column, record: RaRecord, truncateAt?: number) => ReactNode | undefined;
   /** More actions of the empty state, beside the definition's links (e.g. the send wizard for workflows). */
   emptyActions?: ReactNode;
+  /** A record's own action in place of the edit link (e.g. a built-in segment's View), or undefined for the edit link. */
+  editAction?: (record: RaRecord) => ReactNode | undefined;
 }
 
 /**
@@ -100,16 +102,18 @@ function Links({ definition, primary = false }: { definition: ResourceDefinition
   );
 }
 
-function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, rowActions, editId, cell, emptyActions }: ResourceListProps) {
+function ListContent({ definition, entity, editLabel = 'Edit', actionsFirst, rowActions, editId, cell, emptyActions, editAction }: ResourceListProps) {
   const { isPending, total, filterValues, error, data } = useListContext();
   // On a phone each record is a card (below), with its actions in it: nothing to reach by swiping sideways.
   const narrow = useMediaQuery('(max-width:599px)', { noSsr: true });
   const archiveOp = definition.operations.archive;
   const actionsOf = (record: RaRecord) => (
     <Stack direction="row" spacing={0.5} sx={{ whiteSpace: 'nowrap', flexWrap: 'wrap' }}>
-      <Button size="small" component={RouterLink} to={`${definition.route}/edit/${editId ? editId(record) : record.id}`}>
-        {editLabel}
-      </Button>
+      {editAction?.(record) ?? (
+        <Button size="small" component={RouterLink} to={`${definition.route}/edit/${editId ? editId(record) : record.id}`}>
+          {editLabel}
+        </Button>
+      )}
       {rowActions}
       {archiveOp && (!definition.archiveWhen || record[definition.archiveWhen]) && (
         <ArchiveButton
