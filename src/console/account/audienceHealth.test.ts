@@ -24,8 +24,20 @@ describe('audience health form', () => {
     expect(bad.body).toBeUndefined();
     expect(bad.errors.sunset_min_emails).toBe('Enter a whole number from 1 to 1000');
     const refused = Object.assign(new Error('x'), {
-      body: { errors: ['sunset_days: must be a whole number from 7 to 3650, or null for off', 'something else'] },
+      body: {
+        errors: [
+          'sunset_days: must be >= 7',
+          'frequency_cap_days must be a whole number from 1 to 365, or null for off',
+          'frequency_cap_emails must be given with frequency_cap_days (both null turns the policy off)',
+          'something else',
+        ],
+      },
     });
-    expect(policyErrors(refused)).toEqual({ sunset_days: 'Must be a whole number from 7 to 3650', form: 'Something else' });
+    expect(policyErrors(refused)).toEqual({
+      sunset_days: 'Must be a whole number from 7 to 3650',
+      frequency_cap_days: 'Must be a whole number from 1 to 365',
+      frequency_cap_emails: 'Must be given with frequency_cap_days (both null turns the policy off)',
+      form: 'something else',
+    });
   });
 });

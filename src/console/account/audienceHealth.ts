@@ -78,20 +78,28 @@ export function policyBody(f: PolicyForm): { body?: AudiencePolicies; errors: Po
 }
 
 /**
- * policyErrors sorts the lines of a refusal (`{ errors: ["sunset_days: must be a whole number from 7 to 3650, or null
- * for off", …] }`) to the field each names, worded for the screen (the field's name and "null for off" left out);
- * a line that names no field, or an error without such a body, goes under `form`.
+ * policyErrors sorts the lines of a refusal (`{ errors: ["sunset_days: must be >= 7", "sunset_min_emails must be given
+ * with sunset_days …"] }`) to the field each names, worded for the screen: a number out of range or not whole as the
+ * field's range, other words as the server's without the field's name. A line that names no field, or an error without
+ * such a body, goes under `form`.
  */
 export function policyErrors(error: unknown): PolicyErrors {
   const listed = (error as { body?: { errors?: unknown } }).body?.errors;
   const lines = Array.isArray(listed) ? listed.map(String) : [(error as Error).message];
-  const fields = [...POLICY_FIELDS.sunset, ...POLICY_FIELDS.frequency].map((s) => s.field);
+  const settings = [...POLICY_FIELDS.sunset, ...POLICY_FIELDS.frequency];
   const out: PolicyErrors = {};
   for (const line of lines) {
-    const field = fields.find((name) => line.startsWith(`${name}:`) || line.includes(name));
-    const key = field ?? 'form';
-    const words = field ? line.replace(new RegExp(`^${field}:\\s*`), '').replace(/,? or null for off\.?$/, '') : line;
-    const shown = words.charAt(0).toUpperCase() + words.slice(1);
+    // The field the line is about is the first it names ("frequency_cap_emails must be given with frequency_cap_days").
+    const setting = settings.filter((x) => new RegExp(`\\b${x.field}\\b`).test(line)).sort((a, b) => line.indexOf(a.field) - line.indexOf(b.field))[0];
+    const key = setting?.field ?? 'form';
+    let shown = line;
+    if (setting) {
+      const words = line.slice(line.indexOf(setting.field) + setting.field.length).replace(/^:?\s*/, '');
+      // A number out of range or not whole, in the schema's words (">= 7") or the policy's: said with the field's range.
+      shown = /^must be (>|<|an? (whole number|integer))/.test(words)
+        ? `Must be a whole number from ${setting.min} to ${setting.max}`
+        : words.charAt(0).toUpperCase() + words.slice(1);
+    }
     out[key] = out[key] ? `${out[key]}; ${shown}` : shown;
   }
   return out;
