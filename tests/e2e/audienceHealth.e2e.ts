@@ -6,7 +6,8 @@
  * past the sunset policy, a contact over the frequency cap and one other shows, on its review, the pre-send checklist
  * and Sunset 1 and Frequency cap 1 left out (and that the cap is checked again, the blast going later); best hour is
  * refused with the contact's own timezone; with best hour and re-engagement chosen the review counts the sunset contact
- * back in and the saved blast has both. At 390 px the settings screen does not scroll sideways.
+ * back in and the saved blast has both. At 390 px the settings screen does not scroll sideways; axe finds nothing
+ * serious on it nor on the built-in segment's page.
  *
  * The sunset contact's engagement clock is set in the database while the server is stopped (PGlite is one process's
  * at a time): 5 emails and no open for 200 days, as tests/api/audiencePolicies.api.test.ts does; the capped contact
@@ -17,6 +18,7 @@ import type { Page } from 'playwright-core';
 import { api, e2eHooks, sendBlastNow, startE2E, verifiedPersona, type E2E } from '../helpers/e2e.ts';
 import { startServer } from '../helpers/processes.ts';
 import { openDatabase } from '../../src/server/db/client.ts';
+import { axeProblems } from '../helpers/axe.ts';
 import { Wizard, createContacts, createSegment, createTemplates } from './wizardFlow.ts';
 
 const OWNER = { company: 'Health Co', project: 'health', email: 'ops@health.example.com', password: 'health-password-1' };
@@ -116,6 +118,7 @@ describe('Audience health (e2e)', () => {
     expect(await page.getByLabel('Marketing emails per contact, at most').inputValue()).toBe('3');
     expect(await page.getByLabel('In this many days').inputValue()).toBe('7');
     await page.getByText('Transactional email is never capped', { exact: false }).waitFor();
+    expect(await axeProblems(page)).toEqual([]);
 
     // 3 days is below the server's 7: its 400 shows under the field, and nothing is saved.
     await page.getByLabel('Days without an open or click').fill('3');
@@ -141,6 +144,7 @@ describe('Audience health (e2e)', () => {
     await page.getByRole('heading', { level: 1, name: 'Sunset: no opens or clicks' }).waitFor();
     expect(await page.getByRole('button', { name: /^Remove / }).count()).toBe(0);
     await page.getByText(CONTACTS[0]).waitFor();
+    expect(await axeProblems(page)).toEqual([]);
 
     await page.goto(`${e.server.url}/people/segments`);
     const row = page.getByRole('row', { name: /Sunset: no opens or clicks/ });
@@ -215,6 +219,7 @@ describe('Audience health (e2e)', () => {
     await openSettings();
     await page.getByLabel('Marketing emails per contact, at most').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await axeProblems(page)).toEqual([]);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Audience health settings saved').waitFor();
   });

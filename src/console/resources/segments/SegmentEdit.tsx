@@ -164,7 +164,7 @@ function BuiltInSegment({ segment }: { segment: Schema<'segment', 'Segment'> }) 
         <Typography variant="h5" component="h1" sx={{ overflowWrap: 'anywhere' }}>
           {segment.name}
         </Typography>
-        <Chip size="small" label="Built-in" color="info" variant="outlined" />
+        <Chip size="small" label="Built-in" variant="outlined" />
       </Stack>
       <Alert severity="info" sx={{ mb: 2 }}>
         {BUILT_IN_REASON}{' '}

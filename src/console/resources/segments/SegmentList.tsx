@@ -25,7 +25,7 @@ export function SegmentList() {
   const nameCell = (record: RaRecord, truncateAt?: number): ReactNode => (
     <Box component="span" sx={{ display: 'block' }}>
       {truncate(record.name, truncateAt)}
-      <Chip size="small" label="Built-in" color="info" variant="outlined" sx={{ ml: 1 }} />
+      <Chip size="small" label="Built-in" variant="outlined" sx={{ ml: 1 }} />
       <Typography component="span" variant="body2" color="text.secondary" sx={{ display: 'block', mt: 0.5 }}>
         {BUILT_IN_REASON}
       </Typography>
