@@ -6,7 +6,8 @@
  * past the sunset policy, a contact over the frequency cap and one other shows, on its review, the pre-send checklist
  * and Sunset 1 and Frequency cap 1 left out (and that the cap is checked again, the blast going later); best hour is
  * refused with the contact's own timezone; with best hour and re-engagement chosen the review counts the sunset contact
- * back in and the saved blast has both. At 390 px the settings screen does not scroll sideways; axe finds nothing
+ * back in and the saved blast has both. A campaign whose blast went at the best hour shows the Send-time optimisation
+ * panel of its report. At 390 px the settings screen does not scroll sideways; axe finds nothing
  * serious on it nor on the built-in segment's page.
  *
  * The sunset contact's engagement clock is set in the database while the server is stopped (PGlite is one process's
@@ -17,6 +18,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api, e2eHooks, sendBlastNow, startE2E, verifiedPersona, type E2E } from '../helpers/e2e.ts';
 import { startServer } from '../helpers/processes.ts';
+import { wallClockUtc } from '../helpers/time.ts';
 import { openDatabase } from '../../src/server/db/client.ts';
 import { axeProblems } from '../helpers/axe.ts';
 import { Wizard, createContacts, createSegment, createTemplates } from './wizardFlow.ts';
@@ -212,6 +214,36 @@ describe('Audience health (e2e)', () => {
     );
     const saved = blasts.data.find((b) => b.name === CAMPAIGN);
     expect(saved).toMatchObject({ re_engagement: true, send_time_optimised: true, send_in_users_timezone: false });
+  });
+
+  it("shows a campaign's Send-time optimisation panel once it sent such emails", async () => {
+    // Sent now at best hour: the project has no opens yet, so the fresh contact's email goes at the blast's own time.
+    const blastId = crypto.randomUUID();
+    await api('POST', '/api/scheduler/scheduler', {
+      id: blastId,
+      name: 'Best hour now',
+      template_id: templateId,
+      sender_persona_id: personaId,
+      to_user_ids: [ids[2]],
+      send_at: wallClockUtc(-1),
+      timezone: 'UTC',
+      send_time_optimised: true,
+    });
+    const campaignId = crypto.randomUUID();
+    await api('POST', '/api/campaign/campaigns', {
+      campaign: { id: campaignId, name: 'Best hour campaign', type: 'scheduled_email_group', scheduled_email_blast_group_ids: [blastId] },
+    });
+    await expect
+      .poll(async () => (await api<{ data: unknown[] }>('GET', `/api/reporting/sendtimeoptimisation?campaign_id=${campaignId}`)).data, { timeout: 60_000 })
+      .toEqual([{ group: 'fallback', emails: 1, opened: 0, open_rate: 0 }]);
+    await page.goto(`${e.server.url}/insights/stats?campaign_id=${campaignId}`);
+    const panel = page.getByRole('region', { name: 'Send-time optimisation' });
+    await panel.getByRole('row', { name: 'Sent at a fallback hour 1 0 0%' }).waitFor();
+    expect(await panel.getByRole('row', { name: /^Sent at their best hour/ }).count()).toBe(0);
+    // Without a campaign chosen there is no panel.
+    await page.goto(`${e.server.url}/insights/stats`);
+    await page.getByRole('heading', { level: 1, name: 'Statistics' }).waitFor();
+    expect(await page.getByRole('region', { name: 'Send-time optimisation' }).count()).toBe(0);
   });
 
   it('fits a 390 px screen', async () => {

@@ -42,6 +42,7 @@ import {
   describeTiming,
   initialState,
   isBlastType,
+  usesBestHour,
   pastSendTime,
   pageError,
   stepCounter,
@@ -173,6 +174,7 @@ function Success({
           {state.timing.sendNow || pastSendTime(state.timing)
             ? 'Its emails are being sent now.'
             : `Its emails go out ${state.timing.type.startsWith('time_of_day') ? 'at' : 'on'} ${describeTiming(state.timing)}.`}
+          {usesBestHour(state) && ' Each contact gets its email at its best hour within 24 hours of that time.'}
         </Typography>
       )}
       {(state.type === 'event_trigger_campaign' || state.type === 'event_triggered_drip_campaign') && (
