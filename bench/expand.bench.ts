@@ -104,7 +104,7 @@ try {
     `INSERT INTO contact_event_counts (contact_id, project_id, num_sends, sends_since_engaged, unengaged_since, open_hours)
      SELECT id, project_id, 6, CASE WHEN hashtext(email) % 50 = 1 THEN 6 ELSE 0 END,
             CASE WHEN hashtext(email) % 50 = 1 THEN now() - interval '200 days' END,
-            CASE WHEN hashtext(email) % 2 = 0 THEN ARRAY(SELECT CASE WHEN i = abs(hashtext(email)) % 24 THEN 3 ELSE 0 END FROM generate_series(0, 23) i) END
+            CASE WHEN hashtext(email) % 2 = 0 THEN ARRAY(SELECT CASE WHEN i = abs(hashtext(email || 'hour')) % 24 THEN 3 ELSE 0 END FROM generate_series(0, 23) i) END
        FROM contacts WHERE project_id = $1
      ON CONFLICT (contact_id) DO UPDATE SET sends_since_engaged = EXCLUDED.sends_since_engaged, unengaged_since = EXCLUDED.unengaged_since,
             open_hours = EXCLUDED.open_hours`,

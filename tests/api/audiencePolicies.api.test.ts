@@ -150,8 +150,8 @@ describe(`audience policies (${API_DB})`, () => {
       const [r] = await q<{ last_engaged_at: Date | null }>('SELECT last_engaged_at FROM contact_event_counts WHERE contact_id = $1', [id]);
       return r.last_engaged_at !== null;
     });
-    const [after] = await q<{ sends_since_engaged: number; unengaged_since: Date | null; open_hours: number[]; hour: number }>(
-      `SELECT sends_since_engaged, unengaged_since, open_hours,
+    const [after] = await q<{ sends_since_engaged: number; unengaged_since: Date | null; open_hours: number[]; best_hour: number; hour: number }>(
+      `SELECT sends_since_engaged, unengaged_since, open_hours, best_hour,
               (SELECT extract(hour FROM emitted_at AT TIME ZONE 'UTC')::int FROM events WHERE user_id = $1 AND name = 'ses_event_open' LIMIT 1) AS hour
          FROM contact_event_counts WHERE contact_id = $1`,
       [id],
@@ -161,6 +161,7 @@ describe(`audience policies (${API_DB})`, () => {
     expect(after.open_hours).toHaveLength(24);
     expect(after.open_hours.reduce((a, b) => a + b, 0)).toBe(1);
     expect(after.open_hours[after.hour]).toBe(1);
+    expect(after.best_hour).toBe(after.hour);
   });
 
   it('leave a sunset contact and an over-cap contact out at the preview, at the expansion and at send time', async () => {
@@ -302,6 +303,31 @@ describe(`audience policies (${API_DB})`, () => {
       ],
     ] as const)
       await q('INSERT INTO contact_event_counts (contact_id, project_id, open_hours) VALUES ($1, $2, $3)', [id[who], own.projectId, counts]);
+    // The project's own opens (the report aggregates): a reader opens an email now, in person.
+    const reader = (await call('POST', '/api/user/users', { users: [{ email: 'reader@sto.example.com' }] })).body.data[0].id;
+    const first = randomUUID();
+    expect(
+      (
+        await call('POST', '/api/scheduler/scheduler', {
+          id: first,
+          name: 'First',
+          template_id: template,
+          sender_persona_id: persona,
+          to_user_ids: [reader],
+          send_at: wallClockUtc(-1),
+          timezone: 'UTC',
+        })
+      ).status,
+    ).toBe(200);
+    await until('the first email sent', async () => (await q("SELECT 1 FROM outbox WHERE blast_id = $1 AND status = 'sent'", [first])).length === 1);
+    const firstMail = (await h.sink.parsed()).find((m) => m.envelopeTo.includes('reader@sto.example.com'))!;
+    const firstPixel = new URL(/<img src="([^"]+\/t\/o\/[^"]+)"/.exec(String(firstMail.html))![1].replace(/&amp;/g, '&')).pathname;
+    await q("UPDATE outbox SET sent_at = sent_at - interval '1 hour' WHERE blast_id = $1", [first]);
+    expect((await h.app.inject({ method: 'GET', url: firstPixel, headers: { 'user-agent': DESKTOP }, remoteAddress: '203.0.113.9' })).statusCode).toBe(200);
+    const [{ hour: readHour }] = await q<{ hour: number }>(
+      "SELECT extract(hour FROM emitted_at AT TIME ZONE 'UTC')::int AS hour FROM events WHERE user_id = $1 AND name = 'ses_event_open'",
+      [reader],
+    );
     // Without optimisation it is refused with the contact's own zone.
     const bad = await call('POST', '/api/scheduler/scheduler', {
       id: randomUUID(),
@@ -337,8 +363,9 @@ describe(`audience policies (${API_DB})`, () => {
     expect(at[id.early]).toEqual(['2031-03-05T03:00:00.000Z', 'contact']);
     expect(at[id.noon]).toEqual(['2031-03-04T12:00:00.000Z', 'contact']);
     expect(at[id.evening]).toEqual(['2031-03-04T19:00:00.000Z', 'contact']);
-    // No opens of its own: the project's best hour (03: 5 + 1 opens, against 19: 5).
-    expect(at[id.new]).toEqual(['2031-03-05T03:00:00.000Z', 'project']);
+    // No opens of its own: the project's best hour, the hour its opens counted in the reports fell in (the reader's).
+    const projectAt = readHour === 10 ? '2031-03-04T10:30:00.000Z' : `2031-03-0${readHour > 10 ? 4 : 5}T${String(readHour).padStart(2, '0')}:00:00.000Z`;
+    expect(at[id.new]).toEqual([projectAt, 'project']);
 
     // The report compares them: sent now, and `early` (sent at its best hour) opened by a person.
     await q('UPDATE outbox SET send_at = now(), next_attempt_at = now() WHERE blast_id = $1', [blastId]);

@@ -15,6 +15,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -181,6 +182,11 @@ export const contactEventCounts = pgTable('contact_event_counts', {
   unengagedSince: ts('unengaged_since'),
   /** Its human opens by UTC hour of the day (24 counts, index 1 = 00:00-00:59): send-time optimisation's best hour. */
   openHours: integer('open_hours').array(),
+  /**
+   * The UTC hour (0-23) most of its human opens fell in (the earliest of a tie), null before its first: set from
+   * open_hours by a row trigger (core/contacts/sql contact_best_hour) whenever they change, so an expansion reads it.
+   */
+  bestHour: smallint('best_hour'),
 });
 
 export const segments = pgTable(

@@ -19,6 +19,7 @@
  */
 import type { QueryFn } from '../../db/client.ts';
 import { BadRequest } from '../../errors.ts';
+import { EVENT } from '../../../domain/events.ts';
 
 /** The policy settings of a project; a policy is off while any of its numbers is null. */
 export interface AudiencePolicies {
@@ -105,8 +106,8 @@ export function policyUse(p: AudiencePolicies): PolicyUse {
 }
 
 /**
- * POLICY_JOINS: the rows the policy expressions read, joined to a query over contacts: `pol`, the settings of
- * project `project` (an expression), and `k`, contact `contact`'s row of contact_event_counts (LEFT: none yet).
+ * policyJoins: the rows the policy expressions read, joined to a query over contacts: `pol`, the settings of project
+ * `project` (an expression), and `k`, contact `contact`'s row of contact_event_counts (LEFT: none yet).
  */
 export const policyJoins = (project: string, contact: string) => `
     JOIN projects pol ON pol.id = ${project}
@@ -130,15 +131,34 @@ export function sunsetSql(contact: string, reEngagement = 'false', blast = 'NULL
 }
 
 /**
- * overCapAtExpansionSql: whether contact `contact` already has frequency_cap_emails marketing emails queued or sent
- * within frequency_cap_days days of now, either side, other than blast `blast`'s own (needs policyJoins). An index
- * range per contact (outbox_contact_broadcast_idx).
+ * The emails counted against contact `contact`'s cap at expansion: its marketing emails (COUNTED_EMAIL) queued or sent
+ * within frequency_cap_days days of now, either side (so two blasts of the same day see each other), other than blast
+ * `blast`'s own; `f` is the outbox's alias (needs `pol`, policyJoins).
+ */
+const COUNTED_AT_EXPANSION = (f: string, blast: string) =>
+  `${f}.stream = 'broadcast' AND NOT ${f}.is_test AND ${f}.status IN ('pending', 'sending', 'sent')
+        AND ${f}.send_at > now() - make_interval(days => pol.frequency_cap_days) AND ${f}.send_at < now() + make_interval(days => pol.frequency_cap_days)
+        AND ${f}.blast_id IS DISTINCT FROM ${blast}::uuid AND ${COUNTED_EMAIL(f)}`;
+
+/**
+ * overCapAtExpansionSql: whether contact `contact` already has frequency_cap_emails emails counted at expansion
+ * (COUNTED_AT_EXPANSION): an index range per contact (outbox_contact_broadcast_idx). The preview's form; an expansion
+ * chunk joins overCapInRangeSql instead.
  */
 export function overCapAtExpansionSql(contact: string, blast = 'NULL'): string {
   return `(pol.frequency_cap_emails IS NOT NULL AND (SELECT count(*) FROM outbox f
-      WHERE f.contact_id = ${contact} AND f.stream = 'broadcast' AND NOT f.is_test AND f.status IN ('pending', 'sending', 'sent')
-        AND f.send_at > now() - make_interval(days => pol.frequency_cap_days) AND f.send_at < now() + make_interval(days => pol.frequency_cap_days)
-        AND f.blast_id IS DISTINCT FROM ${blast}::uuid AND ${COUNTED_EMAIL('f')}) >= pol.frequency_cap_emails)`;
+      WHERE f.contact_id = ${contact} AND ${COUNTED_AT_EXPANSION('f', blast)}) >= pol.frequency_cap_emails)`;
+}
+
+/**
+ * overCapInRangeSql: the contacts with ids in (lo, hi] (placeholders) of project `project` over the cap at expansion
+ * (`contact_id`), as a table to LEFT JOIN: one range of outbox_contact_broadcast_idx per chunk instead of a probe per
+ * contact (the same rule as overCapAtExpansionSql).
+ */
+export function overCapInRangeSql(project: string, lo: string, hi: string, blast = 'NULL'): string {
+  return `(SELECT f.contact_id FROM outbox f JOIN projects pol ON pol.id = ${project}
+      WHERE pol.frequency_cap_emails IS NOT NULL AND f.contact_id > ${lo}::uuid AND f.contact_id <= ${hi}::uuid AND ${COUNTED_AT_EXPANSION('f', blast)}
+      GROUP BY f.contact_id HAVING count(*) >= min(pol.frequency_cap_emails))`;
 }
 
 /**
@@ -154,16 +174,12 @@ export function overCapAtSendSql(row: string): string {
 }
 
 /**
- * PROJECT_BEST_HOUR: the UTC hour (0-23) most human opens of project $1's contacts fell in, NULL when none is
- * counted (send-time optimisation's fallback; one pass over the project's contact_event_counts).
+ * PROJECT_BEST_HOUR: the UTC hour (0-23) most human opens of project $1 fell in, all time, from the report
+ * aggregates (report_counts_v, the Insights' opens by hour); NULL when none is counted. Send-time optimisation's
+ * fallback for a contact with no opens of its own; a few rows per hour of the project's history.
  */
-export const PROJECT_BEST_HOUR = `SELECT (SELECT h - 1 FROM unnest(
-      (SELECT array_agg(s ORDER BY i) FROM (SELECT i, sum(k.open_hours[i])::int AS s FROM contact_event_counts k, generate_series(1, 24) i
-         WHERE k.project_id = $1 AND k.open_hours IS NOT NULL GROUP BY i) x)) WITH ORDINALITY AS u(n, h)
-     WHERE n > 0 ORDER BY n DESC, h LIMIT 1) AS hour`;
-
-/** contactBestHourSql: the UTC hour (0-23) most of `hours`' (an int[24] of human opens per hour) opens fell in; NULL when none. */
-export const contactBestHourSql = (hours: string) => `(SELECT h - 1 FROM unnest(${hours}) WITH ORDINALITY AS u(n, h) WHERE n > 0 ORDER BY n DESC, h LIMIT 1)`;
+export const PROJECT_BEST_HOUR = `SELECT (SELECT extract(hour FROM hour AT TIME ZONE 'UTC')::int FROM report_counts_v
+     WHERE project_id = $1 AND name = '${EVENT.open}' GROUP BY 1 HAVING sum(num_human) > 0 ORDER BY sum(num_human) DESC, 1 LIMIT 1) AS hour`;
 
 /**
  * atHourSql: the first instant at or after `instant` (timestamptz) whose UTC hour is `hour` (0-23): `instant` itself

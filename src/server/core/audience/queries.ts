@@ -6,7 +6,7 @@
  */
 import { contactsSampleSql } from '../contacts/index.ts';
 import { exclusionSql } from './exclusion.ts';
-import { overCapAtExpansionSql, policyJoins, sunsetSql, type PolicyUse } from './policies.ts';
+import { overCapAtExpansionSql, overCapInRangeSql, policyJoins, sunsetSql, type PolicyUse } from './policies.ts';
 
 /**
  * The audience-health policies an audience query applies (./policies.ts): which exclusions are on, whether the
@@ -14,7 +14,7 @@ import { overCapAtExpansionSql, policyJoins, sunsetSql, type PolicyUse } from '.
  * blast (`reEngagement`, default false) and its id (`blast`, default NULL).
  */
 export interface AudiencePolicyOptions extends PolicyUse {
-  openHours?: boolean;
+  bestHour?: boolean;
   reEngagement?: string;
   blast?: string;
 }
@@ -63,7 +63,7 @@ export function audienceShape(a: { to_segment_ids?: string[]; to_user_ids?: stri
  * by its index and joined once) — with why it is left out, if it is (`excluded`: the rule of ./exclusion.ts
  * exclusionSql, the opt-outs applying when $5, the mail is marketing, and its subscription topic the placeholder named
  * by `topic`, a uuid or NULL), and the project's policies `policies` (sunset, frequency: ./policies.ts; with
- * `openHours`, each contact's `open_hours`, else NULL). With `range`, only contact ids
+ * `bestHour`, each contact's `best_hour`, else NULL). With `range`, only contact ids
  * in (lo, hi] — two placeholders, e.g. ['$6', '$7'] — so an expansion reads its audience a chunk at a time, each by
  * an index range. Without `shape`, every list is read (always correct; the shape only leaves out empty ones). With
  * `samplePercent`, only the contacts on a random sample of that share of the contacts table's pages (an estimate).
@@ -95,7 +95,7 @@ export function audienceCte(
   named AS (
     ${unique ? named : `SELECT DISTINCT id FROM (${named}) u`}),
   audience AS (
-  SELECT c.id, c.email, c.timezone, ${policies.openHours ? 'k.open_hours' : 'NULL::int[] AS open_hours'},
+  SELECT c.id, c.email, c.timezone, ${policies.bestHour ? 'k.best_hour' : 'NULL::smallint AS best_hour'},
          ${exclusionSql({
            contact: 'c',
            suppression: 's',
@@ -103,10 +103,12 @@ export function audienceCte(
            marketing: '$5',
            topic,
            sunset: policies.sunset ? sunsetSql('c.id', policies.reEngagement, policies.blast) : undefined,
-           overCap: policies.frequency ? overCapAtExpansionSql('c.id', policies.blast) : undefined,
+           overCap: policies.frequency ? (range ? 'fc.contact_id IS NOT NULL' : overCapAtExpansionSql('c.id', policies.blast)) : undefined,
          })} AS excluded
     FROM named n JOIN contacts c${sample} ON c.id = n.id
-         LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)${policies.sunset || policies.frequency || policies.openHours ? policyJoins('$1', 'c.id') : ''}
+         LEFT JOIN suppressions s ON s.project_id = c.project_id AND s.email = lower(c.email)${policies.sunset || policies.frequency || policies.bestHour ? policyJoins('$1', 'c.id') : ''}${
+           policies.frequency && range ? `\n         LEFT JOIN ${overCapInRangeSql('$1', range[0], range[1], policies.blast)} fc ON fc.contact_id = c.id` : ''
+         }
    WHERE c.project_id = $1 AND c.archived_at IS NULL)`;
 }
 

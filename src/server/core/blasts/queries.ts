@@ -5,7 +5,7 @@
 import { EVENT } from '../../../domain/events.ts';
 import { outboxEventsSql } from '../events/index.ts';
 import { audienceCte, policyArgs, sandboxRefusedSql, type PolicyUse } from '../audience/index.ts';
-import { atHourSql, contactBestHourSql } from '../audience/policies.ts';
+import { atHourSql } from '../audience/policies.ts';
 import { insertOutboxSql } from '../sending/outbox.ts';
 
 /**
@@ -22,15 +22,15 @@ import { insertOutboxSql } from '../sending/outbox.ts';
  *
  * The project's audience policies (core/audience/policies.ts) apply as `policies` says — $22 whether the blast is a
  * re-engagement blast — and with `optimised` (send-time optimisation) each recipient's instant is the first at or
- * after $16 in its best UTC hour (its open_hours), else in the project's, $23 (an hour or NULL), else $16 itself; its
+ * after $16 in its best UTC hour (contact_event_counts.best_hour), else in the project's, $23 (an hour or NULL), else $16 itself; its
  * zone is that hour ('14:00 UTC') and send_time_source says which.
  */
 export const queueAudienceChunkSql = (policies: PolicyUse, optimised: boolean) => `WITH ${policyArgs('$22', '$8')},
   best AS (SELECT $23::int AS project_hour, $15::text AS fallback_zone),
-  ${audienceCte(['$6', '$7'], undefined, undefined, '$21', { ...policies, openHours: optimised, reEngagement: '$22::boolean', blast: '$8' })},
+  ${audienceCte(['$6', '$7'], undefined, undefined, '$21', { ...policies, bestHour: optimised, reEngagement: '$22::boolean', blast: '$8' })},
   hours AS (
-    SELECT a.*, ${optimised ? `coalesce(${contactBestHourSql('a.open_hours')}, (SELECT project_hour FROM best))` : 'NULL::int'} AS hour,
-           ${optimised ? `CASE WHEN ${contactBestHourSql('a.open_hours')} IS NOT NULL THEN 'contact' WHEN (SELECT project_hour FROM best) IS NOT NULL THEN 'project' ELSE 'chosen' END` : 'NULL::text'} AS source
+    SELECT a.*, ${optimised ? `coalesce(a.best_hour, (SELECT project_hour FROM best))` : 'NULL::int'} AS hour,
+           ${optimised ? `CASE WHEN a.best_hour IS NOT NULL THEN 'contact' WHEN (SELECT project_hour FROM best) IS NOT NULL THEN 'project' ELSE 'chosen' END` : 'NULL::text'} AS source
       FROM audience a),
   picked AS (
     SELECT a.id, a.email, a.excluded, a.source,

@@ -97,3 +97,12 @@ BEGIN
   DELETE FROM contact_event_counts;
   RETURN NULL;
 END $$;
+
+-- contact_event_counts.best_hour: the UTC hour (0-23) most of the contact's human opens fell in, the earliest of a tie,
+-- from open_hours (send-time optimisation, core/audience/policies.ts), set by row triggers (migration 0034) that fire
+-- only when open_hours changes, so the sent marks' upserts never run it.
+CREATE OR REPLACE FUNCTION contact_best_hour() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  NEW.best_hour := (SELECT i - 1 FROM generate_series(1, 24) i WHERE NEW.open_hours[i] > 0 ORDER BY NEW.open_hours[i] DESC, i LIMIT 1);
+  RETURN NEW;
+END $$;
