@@ -17,6 +17,10 @@ import { normaliseErrorText } from '../../../domain/errors';
 export type TemplateCheck = OperationResponse<'checkTemplate'>['data'];
 type Finding = TemplateCheck['findings'][number];
 
+/**
+ * Each severity's word, icon and the icon's colour. The word itself is in the text colour: the palette's warning and
+ * info shades (main and dark) do not reach WCAG AA contrast (4.5:1) on white for text of this size.
+ */
 const SEVERITY = {
   error: { word: 'Error', Icon: ErrorOutlineIcon, color: 'error.main' },
   warning: { word: 'Warning', Icon: WarningAmberIcon, color: 'warning.main' },
@@ -49,7 +53,7 @@ export function FindingList({ findings }: { findings: Finding[] }) {
             <ListItemText
               primary={
                 <>
-                  <Box component="span" sx={{ fontWeight: 600, color: s.color }}>
+                  <Box component="span" sx={{ fontWeight: 600 }}>
                     {s.word}:
                   </Box>{' '}
                   {f.message}
