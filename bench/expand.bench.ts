@@ -169,7 +169,6 @@ try {
   });
   await sink.waitFor(() => sink.count >= 450, 120_000);
   await new Promise((r) => setTimeout(r, 2000));
-  const warmed = sink.count;
   // Each variant measures one blast of the whole segment: `off` without the audience policies, `on` with the sunset
   // policy (180 days / 5 emails), frequency capping (3 per 7 days) and send-time optimisation; alternated in one run
   // (BENCH_EXPAND_VARIANTS, default off,on,off,on) so both meet the same machine at the same hour.
