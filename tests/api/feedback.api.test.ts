@@ -283,7 +283,7 @@ describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
     expect(blast.audience).toEqual({
       targeted: 1,
       queued: 0,
-      excluded: { unconfirmed: 0, unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 },
+      excluded: { unconfirmed: 0, unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0, sunset: 0, frequency: 0 },
     });
   });
 
@@ -293,7 +293,7 @@ describe(`opens, clicks and unsubscribes (${API_DB})`, () => {
     expect(blast.audience).toEqual({
       targeted: 2,
       queued: 1,
-      excluded: { unconfirmed: 0, unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 },
+      excluded: { unconfirmed: 0, unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0, sunset: 0, frequency: 0 },
     });
     expect(blast.sent_emails).toBe(1);
     expect(await receivedBy(ann.email)).toHaveLength(before);
@@ -331,7 +331,7 @@ describe(`bounces, complaints and suppression (${API_DB})`, () => {
     expect(next.audience).toEqual({
       targeted: 4,
       queued: 1,
-      excluded: { unconfirmed: 0, unsubscribed: 0, bounced: 2, suppressed: 1, invalid: 0, not_a_contact: 0 },
+      excluded: { unconfirmed: 0, unsubscribed: 0, bounced: 2, suppressed: 1, invalid: 0, not_a_contact: 0, sunset: 0, frequency: 0 },
     });
   });
 

@@ -91,7 +91,7 @@ describe('opens, clicks and one-click unsubscribe (e2e)', () => {
     expect(saved.audience).toEqual({
       targeted: 2,
       queued: 1,
-      excluded: { unconfirmed: 0, unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0 },
+      excluded: { unconfirmed: 0, unsubscribed: 1, bounced: 0, suppressed: 0, invalid: 0, not_a_contact: 0, sunset: 0, frequency: 0 },
     });
     expect(sink.messages.filter((m) => m.envelopeTo.includes(SIMULATOR_SUCCESS_ADDRESS))).toHaveLength(before);
     await page.goto(`${server.url}/components/email-blasts`);

@@ -443,10 +443,11 @@ export const outbox = pgTable(
     index('outbox_blast_idx').on(t.blastId, t.status),
     // A bounce or complaint names its email by Message-ID (core/feedback SENT_ROW_BY_MESSAGE_ID): an index probe, not a scan of the outbox.
     index('outbox_message_id_idx').on(t.messageId),
-    // A contact's recent marketing-stream emails (core/audience/policies.ts: frequency capping, re-engagement once).
-    index('outbox_contact_broadcast_idx')
+    // A contact's emails other than test emails, by send time (core/audience/policies.ts: frequency capping over every
+    // stream of kind broadcast, re-engagement once).
+    index('outbox_contact_sends_idx')
       .on(t.contactId, t.sendAt)
-      .where(sql`contact_id IS NOT NULL AND stream = 'broadcast' AND NOT is_test`),
+      .where(sql`contact_id IS NOT NULL AND NOT is_test`),
   ],
 );
 

@@ -2,7 +2,8 @@
  * The pre-send checklist of one saved template (POST {template}/templates/{id}/check; docs/architecture.md §12
  * "Pre-send checks"): each finding with its severity as an icon and a word, the HTML's size as sent and the spam
  * score when the server has one. Shown by the template editor ("Check") and the send wizard's review
- * (wizard/PreSendChecklist.tsx). An error finding blocks a launch; the server refuses such a blast too.
+ * (wizard/PreSendChecklist.tsx). An error finding blocks the wizard's launch; the server itself refuses a blast only
+ * for a marketing template with no usable unsubscribe link (core/templates/checks.ts launchBlockers).
  */
 import { useEffect, useState } from 'react';
 import { Alert, Box, CircularProgress, List, ListItem, ListItemIcon, ListItemText, Stack, Typography } from '@mui/material';

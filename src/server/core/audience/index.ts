@@ -68,8 +68,9 @@ export interface AudienceCounts {
  * the project's contacts on those pages; ids and addresses that name no
  * contact are still counted exactly; no sandbox addresses are listed): targeted, left out by reason, to send, and — when `sandbox` gives the project's sender persona
  * addresses — the recipients the sandbox refuses (only the simulator address and those are allowed). The project's
- * sunset and frequency policies apply (core/audience/policies.ts) as the expansion applies them: `blast` names the
- * blast previewed, when saved (its own emails never count against the cap), and whether it is a re-engagement blast.
+ * sunset and frequency policies apply (core/audience/policies.ts) as the expansion applies them: `blast` says whether
+ * it is a re-engagement blast, and may name the blast when it is saved (its own emails never count against the cap;
+ * the wizard previews blasts not saved yet, so no caller names one today).
  */
 export async function audienceCounts(
   run: QueryFn,

@@ -113,9 +113,17 @@ export const policyJoins = (project: string, contact: string) => `
     JOIN projects pol ON pol.id = ${project}
     LEFT JOIN contact_event_counts k ON k.contact_id = ${contact}`;
 
-/** The marketing emails a contact is counted for: broadcast stream, not a test, a marketing template or an API/SMTP message (as core/sending OPT_OUTS_APPLY). */
-const COUNTED_EMAIL = (o: string) =>
-  `${o}.stream = 'broadcast' AND NOT ${o}.is_test AND coalesce((SELECT t2.type = 'TEMPLATE_MARKETING' FROM templates t2 WHERE t2.id = ${o}.template_id), ${o}.submission_id IS NOT NULL)`;
+/**
+ * marketingEmailSql: whether outbox row `o` (an alias) is marketing mail, the mail opt-outs and the audience policies
+ * apply to: it goes out on a stream of kind broadcast (the built-in `broadcast` or a project's own), from a marketing
+ * template or handed in through the sending API or SMTP, and is not an operator's test email. The one definition, read
+ * by the send-time check (core/sending/eligibility.ts) and by the frequency cap's count.
+ */
+export const marketingEmailSql = (o: string) =>
+  `(coalesce((SELECT ms.kind FROM message_streams ms WHERE ms.project_id = ${o}.project_id AND ms.name = ${o}.stream), ${o}.stream) = 'broadcast'
+     AND coalesce((SELECT t2.type = 'TEMPLATE_MARKETING' FROM templates t2 WHERE t2.id = ${o}.template_id), ${o}.submission_id IS NOT NULL) AND NOT ${o}.is_test)`;
+
+const COUNTED_EMAIL = marketingEmailSql;
 
 /**
  * sunsetSql: whether contact `contact` is past the sunset policy (needs policyJoins): at least sunset_min_emails
@@ -126,7 +134,7 @@ const COUNTED_EMAIL = (o: string) =>
 export function sunsetSql(contact: string, reEngagement = 'false', blast = 'NULL'): string {
   return `(k.sends_since_engaged >= pol.sunset_min_emails AND k.unengaged_since <= now() - make_interval(days => pol.sunset_days)
       AND NOT (${reEngagement} AND NOT EXISTS (SELECT 1 FROM outbox r JOIN email_blasts rb ON rb.id = r.blast_id AND rb.re_engagement
-            WHERE r.contact_id = ${contact} AND r.stream = 'broadcast' AND NOT r.is_test AND r.status IN ('pending', 'sending', 'sent')
+            WHERE r.contact_id = ${contact} AND NOT r.is_test AND r.status IN ('pending', 'sending', 'sent')
               AND r.send_at > coalesce(k.last_engaged_at, '-infinity') AND r.blast_id IS DISTINCT FROM ${blast}::uuid)))`;
 }
 
@@ -136,13 +144,13 @@ export function sunsetSql(contact: string, reEngagement = 'false', blast = 'NULL
  * `blast`'s own; `f` is the outbox's alias (needs `pol`, policyJoins).
  */
 const COUNTED_AT_EXPANSION = (f: string, blast: string) =>
-  `${f}.stream = 'broadcast' AND NOT ${f}.is_test AND ${f}.status IN ('pending', 'sending', 'sent')
+  `NOT ${f}.is_test AND ${f}.status IN ('pending', 'sending', 'sent')
         AND ${f}.send_at > now() - make_interval(days => pol.frequency_cap_days) AND ${f}.send_at < now() + make_interval(days => pol.frequency_cap_days)
         AND ${f}.blast_id IS DISTINCT FROM ${blast}::uuid AND ${COUNTED_EMAIL(f)}`;
 
 /**
  * overCapAtExpansionSql: whether contact `contact` already has frequency_cap_emails emails counted at expansion
- * (COUNTED_AT_EXPANSION): an index range per contact (outbox_contact_broadcast_idx). The preview's form; an expansion
+ * (COUNTED_AT_EXPANSION): an index range per contact (outbox_contact_sends_idx). The preview's form; an expansion
  * chunk joins overCapInRangeSql instead.
  */
 export function overCapAtExpansionSql(contact: string, blast = 'NULL'): string {
@@ -152,24 +160,26 @@ export function overCapAtExpansionSql(contact: string, blast = 'NULL'): string {
 
 /**
  * overCapInRangeSql: the contacts with ids in (lo, hi] (placeholders) of project `project` over the cap at expansion
- * (`contact_id`), as a table to LEFT JOIN: one range of outbox_contact_broadcast_idx per chunk instead of a probe per
+ * (`contact_id`), as a table to LEFT JOIN: one range of outbox_contact_sends_idx per chunk instead of a probe per
  * contact (the same rule as overCapAtExpansionSql).
  */
 export function overCapInRangeSql(project: string, lo: string, hi: string, blast = 'NULL'): string {
   return `(SELECT f.contact_id FROM outbox f JOIN projects pol ON pol.id = ${project}
-      WHERE pol.frequency_cap_emails IS NOT NULL AND f.contact_id > ${lo}::uuid AND f.contact_id <= ${hi}::uuid AND ${COUNTED_AT_EXPANSION('f', blast)}
+      WHERE pol.frequency_cap_emails IS NOT NULL AND f.project_id = ${project} AND f.contact_id > ${lo}::uuid AND f.contact_id <= ${hi}::uuid
+        AND ${COUNTED_AT_EXPANSION('f', blast)}
       GROUP BY f.contact_id HAVING count(*) >= min(pol.frequency_cap_emails))`;
 }
 
 /**
  * overCapAtSendSql: whether outbox row `row` (an alias) would exceed its contact's cap if sent now: its contact's
- * marketing emails sent in the past frequency_cap_days days, plus those claimed ahead of it (status sending, a lower
- * id), reach frequency_cap_emails (needs policyJoins).
+ * marketing emails sent in the past frequency_cap_days days, plus those being sent (status sending) under another
+ * claim, or in its own claimed batch with a lower id, reach frequency_cap_emails (needs policyJoins). Two senders
+ * that claim the same contact's emails at once may then both hold them back: the cap errs towards fewer emails.
  */
 export function overCapAtSendSql(row: string): string {
   return `(pol.frequency_cap_emails IS NOT NULL AND ${row}.contact_id IS NOT NULL AND (SELECT count(*) FROM outbox f
-      WHERE f.contact_id = ${row}.contact_id AND f.id <> ${row}.id AND f.stream = 'broadcast' AND NOT f.is_test
-        AND ((f.status = 'sent' AND f.sent_at > now() - make_interval(days => pol.frequency_cap_days)) OR (f.status = 'sending' AND f.id < ${row}.id))
+      WHERE f.contact_id = ${row}.contact_id AND f.id <> ${row}.id AND NOT f.is_test
+        AND ((f.status = 'sent' AND f.sent_at > now() - make_interval(days => pol.frequency_cap_days)) OR (f.status = 'sending' AND (f.claim_token IS DISTINCT FROM ${row}.claim_token OR f.id < ${row}.id)))
         AND ${COUNTED_EMAIL('f')}) >= pol.frequency_cap_emails)`;
 }
 

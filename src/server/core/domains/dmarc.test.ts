@@ -5,7 +5,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DmarcRefused, normalizeIp, parseDmarcXml, readDmarcMessage, unpackDmarcAttachment, type DmarcReport } from './dmarc.ts';
+import { DMARC_MAX_ELEMENTS, DmarcRefused, normalizeIp, parseDmarcXml, readDmarcMessage, unpackDmarcAttachment, type DmarcReport } from './dmarc.ts';
 import { readFixture } from '../../../../tests/helpers/fixtures.ts';
 import { DMARC_SAMPLES, sampleEmail, sampleReport } from '../../../../tests/helpers/dmarc.ts';
 import { zip } from '../../../../tests/helpers/zip.ts';
@@ -119,6 +119,12 @@ describe('parseDmarcXml', () => {
     for (const xml of [laughs, xxe, param, bare]) expect(await refusal(() => parseDmarcXml(xml))).toBe('hostile');
     // An entity never declared is an error of the strict parser, not expanded from anywhere.
     expect(await refusal(() => parseDmarcXml(minimal([row()]).replace('x.example', '&xxe;')))).toBe('malformed');
+  });
+
+  it('refuses a report of millions of empty elements (a small gzip) before holding them all', async () => {
+    const flood = `<?xml version="1.0"?><feedback>${'<x/>'.repeat(DMARC_MAX_ELEMENTS + 1)}</feedback>`;
+    expect(gzipSync(flood).length).toBeLessThan(100_000);
+    expect(await refusal(() => parseDmarcXml(flood))).toBe('too_large');
   });
 
   it('refuses malformed XML and reports missing a required field or with an invalid one, naming it', async () => {

@@ -106,6 +106,11 @@ interface XmlNode {
 
 /** The deepest element nesting a report needs is 5 (feedback/record/auth_results/dkim/domain); more is refused. */
 const MAX_DEPTH = 12;
+/**
+ * The most elements a report may hold (about 20,000 records of some 25 elements each): counted as they open, so a
+ * small gzip of millions of empty elements is refused before it becomes millions of objects in memory.
+ */
+export const DMARC_MAX_ELEMENTS = 500_000;
 
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);
 
@@ -124,8 +129,10 @@ function parseXmlTree(xml: string): XmlNode {
   parser.on('doctype', () => {
     throw new DmarcRefused('hostile', 'the report declares a DOCTYPE');
   });
+  let elements = 0;
   parser.on('opentag', (tag) => {
     if (stack.length > MAX_DEPTH) throw new DmarcRefused('malformed', 'the report nests elements too deeply');
+    if (++elements > DMARC_MAX_ELEMENTS) throw new DmarcRefused('too_large', `the report holds more than ${DMARC_MAX_ELEMENTS} elements`);
     const node: XmlNode = { name: localName(tag.name), children: [], text: '' };
     stack[stack.length - 1].children.push(node);
     stack.push(node);

@@ -245,13 +245,14 @@ export interface SendTimeGroup {
 /**
  * SEND_TIME_GROUPS: project $1's sent emails of blasts with send-time optimisation (outbox.send_time_source set;
  * within blasts $2 when $3), by whether each went at the contact's own best hour, with how many a person opened (a
- * raw open event of that blast and contact not marked machine, event_is_human).
+ * raw open event of that blast and contact not marked machine, event_is_human). Within a campaign: its blasts' emails
+ * and its templates' ($4), as the other reports scope a campaign (workflows send no optimised email).
  */
 const SEND_TIME_GROUPS = `SELECT CASE WHEN o.send_time_source = 'contact' THEN 'best_hour' ELSE 'fallback' END AS grp, count(*)::int AS emails,
          count(*) FILTER (WHERE EXISTS (SELECT 1 FROM events e WHERE e.project_id = $1 AND e.blast_id = o.blast_id AND e.user_id = o.contact_id
                                          AND e.name = '${EVENT.open}' AND event_is_human(e.json)))::int AS opened
     FROM outbox o
-   WHERE o.project_id = $1 AND o.status = 'sent' AND o.send_time_source IS NOT NULL AND (NOT $3 OR o.blast_id = ANY($2::uuid[]))
+   WHERE o.project_id = $1 AND o.status = 'sent' AND o.send_time_source IS NOT NULL AND (NOT $3 OR o.blast_id = ANY($2::uuid[]) OR o.template_id = ANY($4::uuid[]))
    GROUP BY 1 ORDER BY 1`;
 
 /**
@@ -261,8 +262,13 @@ const SEND_TIME_GROUPS = `SELECT CASE WHEN o.send_time_source = 'contact' THEN '
  */
 export async function sendTimeOptimisation(query: QueryFn, projectId: string, scope: ReportScope): Promise<SendTimeGroup[]> {
   if (scope.kind === 'none') return [];
-  const blastIds = scope.kind === 'campaign' ? scope.campaign.blastIds : [];
-  const rows = await query<{ grp: SendTimeGroup['group']; emails: number; opened: number }>(SEND_TIME_GROUPS, [projectId, blastIds, scope.kind === 'campaign']);
+  const c = scope.kind === 'campaign' ? scope.campaign : { blastIds: [], templateIds: [] };
+  const rows = await query<{ grp: SendTimeGroup['group']; emails: number; opened: number }>(SEND_TIME_GROUPS, [
+    projectId,
+    c.blastIds,
+    scope.kind === 'campaign',
+    c.templateIds,
+  ]);
   return rows.map((r) => ({ group: r.grp, emails: r.emails, opened: r.opened, open_rate: r.emails ? r.opened / r.emails : 0 }));
 }
 

@@ -5,16 +5,16 @@
  * turns its answer, and the sender persona and template checks, into the reason the email fails.
  */
 import { exclusionSql, type Exclusion } from '../audience/exclusion.ts';
-import { overCapAtSendSql, policyJoins, sunsetSql } from '../audience/policies.ts';
+import { marketingEmailSql, overCapAtSendSql, policyJoins, sunsetSql } from '../audience/policies.ts';
 import { PermanentError } from './outcomes.ts';
 
 /**
- * OPT_OUTS_APPLY: whether unsubscribes, topic opt-outs and pending confirmations stop outbox row `o` (with its
- * template `t` and stream row `ms`, LEFT JOINed): it goes out on a broadcast stream (a built-in's name is its kind),
- * as marketing — a marketing template, or a message handed in through the sending API or SMTP — and is not an
- * operator's test email. Transactional streams never apply them; bounces and complaints stop every stream.
+ * OPT_OUTS_APPLY: whether unsubscribes, topic opt-outs, pending confirmations and the audience policies stop outbox
+ * row `o`: it is marketing mail (core/audience/policies.ts marketingEmailSql — a broadcast stream, a marketing
+ * template or an API/SMTP message, not a test email). Transactional streams never apply them; bounces and complaints
+ * stop every stream.
  */
-const OPT_OUTS_APPLY = `(coalesce(ms.kind, o.stream) = 'broadcast' AND coalesce(t.type = 'TEMPLATE_MARKETING', o.submission_id IS NOT NULL) AND NOT o.is_test)`;
+const OPT_OUTS_APPLY = marketingEmailSql('o');
 
 /**
  * SEND_TIME_EXCLUSIONS: for outbox rows $1 (ids), why each may not be sent now (`excluded`, NULL when it may), the
@@ -39,7 +39,7 @@ export const SEND_TIME_EXCLUSIONS = `SELECT o.id::text AS id,
     LEFT JOIN suppressions s ON s.project_id = o.project_id AND s.email = lower(btrim(o.email))
     LEFT JOIN templates t ON t.id = o.template_id
     LEFT JOIN email_blasts b ON b.id = o.blast_id
-    LEFT JOIN message_streams ms ON ms.project_id = o.project_id AND ms.name = o.stream${policyJoins('o.project_id', 'o.contact_id')}
+${policyJoins('o.project_id', 'o.contact_id')}
    WHERE o.id = ANY($1::bigint[])`;
 
 /** One row of SEND_TIME_EXCLUSIONS. */

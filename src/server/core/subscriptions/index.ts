@@ -199,7 +199,7 @@ async function checkForm(query: QueryFn, projectId: string, f: FormInput): Promi
   text('heading', 200);
   text('consent_text', 2000);
   const [seg] = UUID_RE.test(f.segment_id)
-    ? await query('SELECT 1 FROM segments WHERE project_id = $1 AND id = $2 AND archived_at IS NULL', [projectId, f.segment_id])
+    ? await query('SELECT 1 FROM segments WHERE project_id = $1 AND id = $2 AND archived_at IS NULL AND built_in IS NULL', [projectId, f.segment_id])
     : [];
   if (!seg) errs.add('segment_id', `no segment ${f.segment_id} in this project`);
   const [persona] = UUID_RE.test(f.sender_persona_id)

@@ -3,7 +3,8 @@
  * what would go wrong if it were sent now. The email is rendered the way the sender renders it (compileTemplate,
  * the recipient's variables, addTracking, buildRawMessage) for a sample recipient, so the size and the spam score are
  * those of a real email; the HTML rules read the template as sent (active content stripped). Findings are `error`
- * (blocks a launch: launchBlockers, called when a blast is saved), `warning` or `info`.
+ * (the console's wizard blocks a launch on any; the server refuses to save a blast only for the one launchBlockers
+ * checks without rendering, a marketing template with no usable unsubscribe link), `warning` or `info`.
  */
 import { randomUUID } from 'node:crypto';
 import { Parser } from 'htmlparser2';

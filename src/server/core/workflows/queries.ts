@@ -38,8 +38,8 @@ export const ANY_UPSERT_TRIGGERED = `SELECT EXISTS (SELECT 1 FROM workflows WHER
 export const ENTER_HANDED_ON = `SELECT enter_workflows(array_fill($1::uuid, ARRAY[cardinality($4::text[])]), array_fill($2::uuid, ARRAY[cardinality($4::text[])]),
        $3::uuid[], $4::text[], NULL, $5::jsonb[], $6::int[]) AS n`;
 
-/** LIVE_SEGMENT: a row when segment $1 is a live segment of project $2. */
-export const LIVE_SEGMENT = 'SELECT 1 FROM segments WHERE id = $1 AND project_id = $2 AND archived_at IS NULL';
+/** LIVE_SEGMENT: a row when segment $1 is a live segment of project $2 whose members may be changed (not a built-in one). */
+export const LIVE_SEGMENT = 'SELECT 1 FROM segments WHERE id = $1 AND project_id = $2 AND archived_at IS NULL AND built_in IS NULL';
 
 /** ADD_SEGMENT_MEMBERS / REMOVE_SEGMENT_MEMBERS: contacts $2 join / leave segment $1. */
 export const ADD_SEGMENT_MEMBERS =

@@ -53,7 +53,8 @@ export function companyAuthHandlers(ctx: AppContext): GatewayHandlers<operations
       return { data: await readPolicies(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id), suggested: SUGGESTED_POLICIES };
     },
     async setAudiencePolicies(req) {
-      return { data: await writePolicies(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id, req.body) };
+      // The settings and the built-in sunset segment they define change together, or not at all.
+      return { data: await ctx.database.transaction((tx) => writePolicies(tx, scope(req).id, req.body)) };
     },
     async setRetention(req) {
       return { data: await setRetention(ctx.database.query.bind(ctx.database) as QueryFn, scope(req).id, req.body) };

@@ -6,8 +6,8 @@
 -- migration 0006 was planned again for every insert into events, about 0.75 ms of PostgreSQL time per statement (of
 -- 1.6 ms in all for an 11-event sent-mark statement). The same arithmetic; updates and deletes keep the dynamic one.
 -- Inserts also keep the audience policies' clock (core/audience/policies.ts): the latest human open or click
--- (last_engaged_at), the emails sent since it and when the first of them went (sends_since_engaged, unengaged_since:
--- the sunset policy), and the human opens by UTC hour (open_hours, 24 counts: send-time optimisation). A statement's
+-- (last_engaged_at), the broadcast stream's emails sent since it (not test emails) and when the first of them went
+-- (sends_since_engaged, unengaged_since: the sunset policy), and the human opens by UTC hour (open_hours, 24 counts: send-time optimisation). A statement's
 -- engagement newer than the one kept restarts the clock with the statement's sends after it.
 CREATE OR REPLACE FUNCTION events_count_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -23,10 +23,12 @@ BEGIN
              count(*) FILTER (WHERE r.name = 'ses_event_open' AND r.human)::int AS human_opens,
              count(*) FILTER (WHERE r.name = 'ses_event_click' AND r.human)::int AS human_clicks,
              max(r.engaged) AS engaged,
-             count(*) FILTER (WHERE r.name = 'email_send_result_success' AND r.emitted_at > coalesce(r.engaged, '-infinity'))::int AS sends_after,
-             min(r.emitted_at) FILTER (WHERE r.name = 'email_send_result_success' AND r.emitted_at > coalesce(r.engaged, '-infinity')) AS first_after,
+             count(*) FILTER (WHERE r.clock_send AND r.emitted_at > coalesce(r.engaged, '-infinity'))::int AS sends_after,
+             min(r.emitted_at) FILTER (WHERE r.clock_send AND r.emitted_at > coalesce(r.engaged, '-infinity')) AS first_after,
              array_agg(extract(hour FROM r.emitted_at AT TIME ZONE 'UTC')::int) FILTER (WHERE r.name = 'ses_event_open' AND r.human) AS hours
         FROM (SELECT e.*, e.name <> 'email_send_result_success' AND event_is_human(e.json) AS human,
+                     -- The sunset clock counts the broadcast stream's emails (a sent event without a "stream"), not test emails.
+                     e.name = 'email_send_result_success' AND NOT (e.json ? 'stream') AND NOT coalesce(e.json @> '{"is_test_email": true}', false) AS clock_send,
                      max(e.emitted_at) FILTER (WHERE e.name <> 'email_send_result_success' AND event_is_human(e.json)) OVER (PARTITION BY e.user_id) AS engaged
                 FROM new_events e
                WHERE e.is_system AND e.name IN ('email_send_result_success', 'ses_event_open', 'ses_event_click')) r

@@ -1,0 +1,2 @@
+DROP INDEX "outbox_contact_broadcast_idx";--> statement-breakpoint
+CREATE INDEX "outbox_contact_sends_idx" ON "outbox" USING btree ("contact_id","send_at") WHERE contact_id IS NOT NULL AND NOT is_test;
