@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/server/config.ts';
 import { wallClockUtc } from '../helpers/time.ts';
-import { freePort, SPAMD, startSpamd, type TestSpamd } from '../helpers/spamd.ts';
+import { SPAMD, startSpamd, type TestSpamd } from '../helpers/spamd.ts';
+import { freePort } from '../helpers/processes.ts';
 import { startHarness, type Harness, type OpResult, type Tenant } from './harness.ts';
 
 type Check = OpResult<'checkTemplate'>['data'];

@@ -6,7 +6,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from './processes.ts';
 
 /** The spamd binary; the test that needs it is skipped when it is absent. */
 export const SPAMD = '/usr/sbin/spamd';
@@ -16,18 +17,6 @@ export interface TestSpamd {
   host: string;
   port: number;
   close(): Promise<void>;
-}
-
-/** freePort asks the system for a free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** listening resolves once something accepts connections on 127.0.0.1:port; rejects after `ms`. */

@@ -123,8 +123,6 @@ export const marketingEmailSql = (o: string) =>
   `(coalesce((SELECT ms.kind FROM message_streams ms WHERE ms.project_id = ${o}.project_id AND ms.name = ${o}.stream), ${o}.stream) = 'broadcast'
      AND coalesce((SELECT t2.type = 'TEMPLATE_MARKETING' FROM templates t2 WHERE t2.id = ${o}.template_id), ${o}.submission_id IS NOT NULL) AND NOT ${o}.is_test)`;
 
-const COUNTED_EMAIL = marketingEmailSql;
-
 /**
  * sunsetSql: whether contact `contact` is past the sunset policy (needs policyJoins): at least sunset_min_emails
  * emails since its last human open or click, the first of them sunset_days or more ago. With `reEngagement` (an SQL
@@ -139,14 +137,14 @@ export function sunsetSql(contact: string, reEngagement = 'false', blast = 'NULL
 }
 
 /**
- * The emails counted against contact `contact`'s cap at expansion: its marketing emails (COUNTED_EMAIL) queued or sent
+ * The emails counted against contact `contact`'s cap at expansion: its marketing emails (marketingEmailSql) queued or sent
  * within frequency_cap_days days of now, either side (so two blasts of the same day see each other), other than blast
  * `blast`'s own; `f` is the outbox's alias (needs `pol`, policyJoins).
  */
 const COUNTED_AT_EXPANSION = (f: string, blast: string) =>
   `NOT ${f}.is_test AND ${f}.status IN ('pending', 'sending', 'sent')
         AND ${f}.send_at > now() - make_interval(days => pol.frequency_cap_days) AND ${f}.send_at < now() + make_interval(days => pol.frequency_cap_days)
-        AND ${f}.blast_id IS DISTINCT FROM ${blast}::uuid AND ${COUNTED_EMAIL(f)}`;
+        AND ${f}.blast_id IS DISTINCT FROM ${blast}::uuid AND ${marketingEmailSql(f)}`;
 
 /**
  * overCapAtExpansionSql: whether contact `contact` already has frequency_cap_emails emails counted at expansion
@@ -180,7 +178,7 @@ export function overCapAtSendSql(row: string): string {
   return `(pol.frequency_cap_emails IS NOT NULL AND ${row}.contact_id IS NOT NULL AND (SELECT count(*) FROM outbox f
       WHERE f.contact_id = ${row}.contact_id AND f.id <> ${row}.id AND NOT f.is_test
         AND ((f.status = 'sent' AND f.sent_at > now() - make_interval(days => pol.frequency_cap_days)) OR (f.status = 'sending' AND (f.claim_token IS DISTINCT FROM ${row}.claim_token OR f.id < ${row}.id)))
-        AND ${COUNTED_EMAIL('f')}) >= pol.frequency_cap_emails)`;
+        AND ${marketingEmailSql('f')}) >= pol.frequency_cap_emails)`;
 }
 
 /**
