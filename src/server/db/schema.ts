@@ -125,7 +125,10 @@ export const companyUsers = pgTable(
 export const contacts = pgTable(
   'contacts',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    /** A version-7 UUID (core/contacts/sql/uuid_v7.sql): contacts made together sit together, in id order. */
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`uuid_v7()`),
     projectId: uuid('project_id')
       .notNull()
       .references(() => projects.id),
