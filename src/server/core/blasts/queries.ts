@@ -23,10 +23,16 @@ import { insertOutboxSql } from '../sending/outbox.ts';
  * The project's audience policies (core/audience/policies.ts) apply as `policies` says — $22 whether the blast is a
  * re-engagement blast — and with `optimised` (send-time optimisation) each recipient's instant is the first at or
  * after $16 in its best UTC hour (contact_event_counts.best_hour), else in the project's, $23 (an hour or NULL), else $16 itself; its
- * zone is that hour ('14:00 UTC') and send_time_source says which.
+ * zone is that hour ('14:00 UTC') and send_time_source says which. The 24 instants and their zones are worked out once
+ * per statement (`slots`) and each recipient's read by its hour, not one date calculation per recipient.
  */
 export const queueAudienceChunkSql = (policies: PolicyUse, optimised: boolean) => `WITH ${policyArgs('$22', '$8')},
   best AS (SELECT $23::int AS project_hour, $15::text AS fallback_zone),
+  slots AS (
+    SELECT array_agg(${atHourSql('$16::timestamptz', 'h')} ORDER BY h) AS at,
+           array_agg(to_char(${atHourSql('$16::timestamptz', 'h')} AT TIME ZONE 'UTC', 'HH24":00 UTC"') ORDER BY h) AS zone,
+           to_char($16::timestamptz AT TIME ZONE 'UTC', 'HH24":00 UTC"') AS chosen_zone
+      FROM generate_series(0, 23) h),
   ${audienceCte(['$6', '$7'], undefined, undefined, '$21', { ...policies, bestHour: optimised, reEngagement: '$22::boolean', blast: '$8' })},
   hours AS (
     SELECT a.*, ${optimised ? `coalesce(a.best_hour, (SELECT project_hour FROM best))` : 'NULL::int'} AS hour,
@@ -34,11 +40,10 @@ export const queueAudienceChunkSql = (policies: PolicyUse, optimised: boolean) =
       FROM audience a),
   picked AS (
     SELECT a.id, a.email, a.excluded, a.source,
-           ${optimised ? `to_char(x.at AT TIME ZONE 'UTC', 'HH24":00 UTC"')` : 'coalesce(z.zone, $15)'} AS zone,
-           ${optimised ? 'x.at' : 'coalesce(z.instant, $16::timestamptz)'} AS send_at,
+           ${optimised ? `coalesce((SELECT zone FROM slots)[a.hour + 1], (SELECT chosen_zone FROM slots))` : 'coalesce(z.zone, $15)'} AS zone,
+           ${optimised ? 'coalesce((SELECT at FROM slots)[a.hour + 1], $16::timestamptz)' : 'coalesce(z.instant, $16::timestamptz)'} AS send_at,
            a.excluded IS NULL AND $18 AND ${sandboxRefusedSql('a.email', '$19')} AS refused
-      FROM hours a LEFT JOIN unnest($12::text[], $13::text[], $14::timestamptz[]) AS z(key, zone, instant) ON z.key = coalesce(a.timezone, '')
-           CROSS JOIN LATERAL (SELECT ${optimised ? `CASE WHEN a.hour IS NULL THEN $16::timestamptz ELSE ${atHourSql('$16::timestamptz', 'a.hour')} END` : '$16::timestamptz'} AS at) x),
+      FROM hours a LEFT JOIN unnest($12::text[], $13::text[], $14::timestamptz[]) AS z(key, zone, instant) ON z.key = coalesce(a.timezone, '')),
   made AS (${insertOutboxSql(
     {
       project_id: '$1',
