@@ -288,7 +288,8 @@ describe('insights and reports (e2e)', () => {
     const glance = page.getByTestId('at-a-glance');
     const cardText = (label: string | RegExp) => glance.getByRole('region', { name: label }).textContent();
     const contacts = (await api<{ num_users: number }>('GET', '/api/user/users/count')).num_users;
-    await expect.poll(() => cardText('Contacts')).toBe(`Contacts${contacts.toLocaleString('en-US')}`);
+    // The whole console loads first (a cold page: 1.5-6 s here with other tests running); the four cards fill together.
+    await expect.poll(() => cardText('Contacts'), { timeout: 20_000 }).toBe(`Contacts${contacts.toLocaleString('en-US')}`);
     await expect.poll(() => cardText('Campaigns')).toBe('Campaigns1');
     // The blast's two sends; the test email is not one of them.
     await expect.poll(() => cardText(/^Sent in /)).toMatch(/^Sent in [A-Z][a-z]+ \(UTC\)2$/);
