@@ -39,7 +39,7 @@ export type OutboxColumn =
  * messageIdSql: a new Message-ID (RFC 5322 §3.6.4) as an SQL expression, `<uuid@domain>`, where `domain` is an SQL
  * expression (the sender persona's domain): unique without coordination between processes. The uuid is a version-7
  * one (core/contacts/sql/uuid_v7.sql): ids made later sort later, so the outbox's message_id index grows at its end
- * rather than at a random page per row (a third of a large expansion's time with random ids: docs/bench-log.md).
+ * rather than at a random page per row (up to a third of a large expansion's time with random ids: docs/bench-log.md).
  */
 export function messageIdSql(domain: string): string {
   return `'<' || uuid_v7() || '@' || ${domain} || '>'`;
